@@ -1,0 +1,178 @@
+/**
+ * The `mcp-switchboard` command. Headless: it runs the core in plain Node and
+ * never loads Electron.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { VERSION } from '../shared/version.js';
+import { formatProblems, loadConfigFile } from './core/config/load.js';
+import { missingVariables } from './core/config/expand.js';
+import { resolveFrontendToken } from './core/config/frontendToken.js';
+import { defaultConfigDir, defaultConfigPath } from './core/config/paths.js';
+import type { SwitchboardConfig } from './core/config/schema.js';
+import { stderrLogger } from './core/deps.js';
+import { HttpEndpoint } from './core/frontend/httpEndpoint.js';
+import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
+import { SwitchboardCore } from './core/switchboard.js';
+
+/** Default port of the local endpoint. */
+export const DEFAULT_PORT = 47100;
+
+const USAGE = `mcp-switchboard ${VERSION}: many MCP servers, one local MCP endpoint.
+
+Usage:
+  mcp-switchboard serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}]
+      Serve the merged catalog over Streamable HTTP at http://<host>:<port>/mcp
+      (--port 0 picks a free port). Clients send "Authorization: Bearer <token>";
+      the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts.
+  mcp-switchboard serve --stdio [--config FILE]
+      Serve the same catalog over stdin/stdout, for clients that launch a command.
+  mcp-switchboard check-config [--config FILE]
+      Validate the config; print one line per problem and exit 1 if there are any.
+
+Config: ${defaultConfigPath()} unless --config is given.
+`;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+function fail(message: string): never {
+  process.stderr.write(`mcp-switchboard: ${message}\n`);
+  process.exit(2);
+}
+
+async function loadOrExit(path: string, allowMissing: boolean): Promise<SwitchboardConfig> {
+  const result = await loadConfigFile(path, { allowMissing });
+  if (!result.ok) {
+    for (const line of formatProblems(result.path, result.problems)) process.stderr.write(`${line}\n`);
+    process.exit(1);
+  }
+  return result.config;
+}
+
+/** `check-config`: validation plus environment variables that are referenced but unset. */
+async function checkConfig(path: string): Promise<void> {
+  const config = await loadOrExit(path, false);
+  const problems: string[] = [];
+  for (const backend of config.backends) {
+    const maps = backend.transport === 'stdio' ? { env: backend.env } : { headers: backend.headers };
+    for (const [field, map] of Object.entries(maps)) {
+      for (const [key, value] of Object.entries(map as Record<string, string>)) {
+        for (const name of missingVariables(value, process.env)) {
+          problems.push(
+            `${path}: mcpServers.${backend.id}.${field}.${key}: environment variable \${${name}} is not set`,
+          );
+        }
+      }
+    }
+  }
+  if (config.backends.length > config.proxy.maxBackends) {
+    problems.push(
+      `${path}: mcpServers: ${config.backends.length} backends exceed proxy.maxBackends (${config.proxy.maxBackends})`,
+    );
+  }
+  for (const line of problems) process.stderr.write(`${line}\n`);
+  if (problems.length > 0) process.exit(1);
+  process.stdout.write(`${path}: OK (${config.backends.length} backends)\n`);
+}
+
+async function serve(options: {
+  config: string;
+  explicitConfig: boolean;
+  host: string;
+  port: number;
+  stdio: boolean;
+}): Promise<void> {
+  const config = await loadOrExit(options.config, !options.explicitConfig);
+  const core = new SwitchboardCore(config, {
+    environment: process.env,
+    logger: stderrLogger,
+    clientInfo: { name: 'mcp-switchboard', version: VERSION },
+  });
+  let stopping = false;
+  const stopAll: (() => Promise<void>)[] = [];
+  const shutdown = async (code: number): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.allSettled(stopAll.map((stop) => stop()));
+    await core.dispose();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  if (options.stdio) {
+    stopAll.push(serveCoreOverStdio(core));
+    process.stdin.on('close', () => void shutdown(0));
+    process.stdin.on('end', () => void shutdown(0));
+    await core.start();
+    return;
+  }
+  const { token, source } = await resolveFrontendToken(join(defaultConfigDir(), 'frontend-token'), process.env);
+  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, token });
+  try {
+    await endpoint.listen();
+  } catch (error) {
+    await core.dispose();
+    fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+  }
+  stopAll.push(() => endpoint.close());
+  process.stdout.write(`MCP endpoint: ${endpoint.url}\n`);
+  process.stdout.write(
+    source === 'environment'
+      ? 'Bearer token: from SWITCHBOARD_TOKEN\n'
+      : `Bearer token: ${token} (kept in ${join(defaultConfigDir(), 'frontend-token')})\n`,
+  );
+  process.stdout.write(
+    `Config: ${options.config}${config.backends.length === 0 ? ' (no servers configured yet)' : ''}\n`,
+  );
+  await core.start();
+  const readiness = core.readiness();
+  stderrLogger.info(
+    `backends: ${
+      Object.entries(readiness.counts)
+        .filter(([, n]) => n > 0)
+        .map(([s, n]) => `${n} ${s}`)
+        .join(', ') || 'none'
+    }`,
+  );
+}
+
+/** Runs the CLI with the given arguments (without node and script). */
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: {
+        config: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: String(DEFAULT_PORT) },
+        stdio: { type: 'boolean', default: false },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const { values } = parsed;
+  const config = values.config ?? defaultConfigPath();
+  if (command === 'check-config') return checkConfig(config);
+  if (command === 'serve') {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
+    if (!LOOPBACK.has(values.host))
+      fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);
+    return serve({ config, explicitConfig: values.config !== undefined, host: values.host, port, stdio: values.stdio });
+  }
+  fail(`unknown command "${command}"\n\n${USAGE}`);
+}

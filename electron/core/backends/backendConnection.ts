@@ -1,0 +1,212 @@
+/**
+ * One live connection to one backend: the SDK client, its transport, the
+ * request queue, the stdio child's PID and stderr tail. It knows nothing of the
+ * catalog or of other backends.
+ */
+import { Client, type Prompt, type Resource, type ResourceTemplateType, type Tool } from '@modelcontextprotocol/client';
+import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import type { ProtocolEra } from '../../../shared/model/health.js';
+import type { BackendConfig, ProxyOptions } from '../config/schema.js';
+import { processTree, reapTree } from './processTree.js';
+import { RequestQueue, type TaskContext } from './requestQueue.js';
+import { createBackendTransport, LineTail, type BackendTransport } from './transports.js';
+
+/** Everything a backend offers, every page of every list. */
+export interface BackendCatalog {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplateType[];
+  prompts: Prompt[];
+}
+
+/** What the connection needs from its owner. */
+export interface BackendConnectionOptions {
+  config: BackendConfig;
+  proxy: ProxyOptions;
+  environment: NodeJS.ProcessEnv;
+  clientInfo: { name: string; version: string };
+  /** Called once when the connection closes without `close()` being called. */
+  onUnexpectedClose?: (error: SwitchboardError) => void;
+}
+
+/** A connection to one backend. Create, `connect()`, use, `close()`. */
+export class BackendConnection {
+  readonly id: string;
+  readonly stderrTail = new LineTail(50);
+  private readonly client: Client;
+  private readonly queue: RequestQueue;
+  private backendTransport: BackendTransport | undefined;
+  private closing = false;
+  private lastTransportError: Error | undefined;
+
+  constructor(private readonly options: BackendConnectionOptions) {
+    const { config, proxy } = options;
+    this.id = config.id;
+    const mode =
+      config.protocol === 'auto' ? 'auto' : config.protocol === 'legacy' ? 'legacy' : { pin: config.protocol };
+    this.client = new Client(options.clientInfo, {
+      capabilities: {},
+      versionNegotiation: { mode, probe: { timeoutMs: Math.min(10_000, this.timeoutMs) } },
+      // The catalog is capped anyway; a server paging forever must not hang us.
+      listMaxPages: Math.max(64, Math.ceil(proxy.maxCatalogItems / 10)),
+    });
+    this.queue = new RequestQueue({
+      backendId: config.id,
+      maxQueue: config.maxQueue ?? proxy.maxQueue,
+      serialize: config.serialize,
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  private get timeoutMs(): number {
+    return this.options.config.requestTimeoutMs ?? this.options.proxy.requestTimeoutMs;
+  }
+
+  /** The SDK client, for the relay layer (notifications, server-to-client requests). */
+  get sdkClient(): Client {
+    return this.client;
+  }
+
+  /** PID of the stdio child, if any. */
+  get pid(): number | undefined {
+    return this.backendTransport?.pid();
+  }
+
+  get era(): ProtocolEra | undefined {
+    return this.client.getProtocolEra();
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
+  get serverInfo(): { name: string; version: string } | undefined {
+    const info = this.client.getServerVersion();
+    return info ? { name: info.name, version: info.version } : undefined;
+  }
+
+  /** Requests outstanding on this backend. */
+  get outstanding(): number {
+    return this.queue.size;
+  }
+
+  /** Starts the transport and runs the handshake, bounded by the request timeout. */
+  async connect(signal?: AbortSignal): Promise<void> {
+    const { config, environment } = this.options;
+    this.backendTransport = createBackendTransport(config, environment, this.stderrTail);
+    const transport = this.backendTransport.transport;
+    transport.onerror = (error) => {
+      this.lastTransportError = error;
+    };
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    try {
+      await raceAbort(this.client.connect(transport, { timeout: this.timeoutMs }), combined);
+    } catch (error) {
+      await this.close();
+      throw new SwitchboardError(ErrorCode.ConnectFailed, `cannot connect to "${config.id}": ${this.describe(error)}`, {
+        backend: config.id,
+      });
+    }
+    this.client.onclose = () => {
+      if (this.closing) return;
+      const detail = this.lastTransportError?.message ?? this.stderrTail.snapshot().at(-1) ?? 'connection closed';
+      this.options.onUnexpectedClose?.(
+        new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${config.id}" disconnected: ${detail}`, {
+          backend: config.id,
+        }),
+      );
+    };
+  }
+
+  /** Explains a failure, adding the stdio child's last stderr line when there is one. */
+  private describe(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error);
+    const lastLine = this.stderrTail
+      .snapshot()
+      .filter((line) => line.trim())
+      .at(-1);
+    return lastLine && !message.includes(lastLine) ? `${message} (stderr: ${lastLine})` : message;
+  }
+
+  /** Fetches every page of every list the backend advertises. */
+  async listCatalog(signal?: AbortSignal): Promise<BackendCatalog> {
+    const capabilities = this.client.getServerCapabilities() ?? {};
+    const options = { cacheMode: 'bypass' as const };
+    try {
+      return await this.run(
+        'listing the catalog',
+        async ({ signal: taskSignal, remainingMs }) => {
+          const common = { ...options, signal: taskSignal, timeout: remainingMs() };
+          const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+            capabilities.tools ? this.client.listTools(undefined, common).then((r) => r.tools) : [],
+            capabilities.resources ? this.client.listResources(undefined, common).then((r) => r.resources) : [],
+            capabilities.resources
+              ? this.client.listResourceTemplates(undefined, common).then((r) => r.resourceTemplates)
+              : [],
+            capabilities.prompts ? this.client.listPrompts(undefined, common).then((r) => r.prompts) : [],
+          ]);
+          return { tools, resources, resourceTemplates, prompts };
+        },
+        signal,
+      );
+    } catch (error) {
+      if (
+        error instanceof SwitchboardError &&
+        error.code !== ErrorCode.ListFailed &&
+        error.code !== ErrorCode.Timeout
+      ) {
+        throw error;
+      }
+      throw new SwitchboardError(
+        ErrorCode.ListFailed,
+        `cannot list the catalog of "${this.id}": ${this.describe(error)}`,
+        {
+          backend: this.id,
+        },
+      );
+    }
+  }
+
+  /**
+   * Runs one request through the queue (bounded, optionally serialized, with a
+   * deadline). The task gets the SDK client and a signal to pass on.
+   */
+  run<T>(label: string, task: (context: TaskContext) => Promise<T>, callerSignal?: AbortSignal): Promise<T> {
+    if (this.closing) {
+      return Promise.reject(
+        new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" is closed`, { backend: this.id }),
+      );
+    }
+    return this.queue.run(label, task, callerSignal);
+  }
+
+  /** Closes the connection and reaps the stdio child's whole process tree. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.queue.clear();
+    const pid = this.pid;
+    // List the tree before anything dies: orphans are re-parented and lost.
+    const tree = pid === undefined ? [] : await processTree(pid);
+    await Promise.allSettled([this.client.close(), reapTree(tree)]);
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * Building the SDK transport for a backend. stdio children get the user's
+ * environment merged with the backend's env (GUI apps have a minimal PATH;
+ * see field notes) and their stderr piped into a ring buffer for the UI.
+ */
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { BackendConfig } from '../config/schema.js';
+import { expandMap } from '../config/expand.js';
+
+/** A transport plus what we need to supervise it. */
+export interface BackendTransport {
+  transport: Transport;
+  /** PID of the stdio child, once started. */
+  pid(): number | undefined;
+}
+
+/** Keeps the last `limit` lines written to a stream. */
+export class LineTail {
+  private readonly lines: string[] = [];
+  private partial = '';
+
+  constructor(private readonly limit = 50) {}
+
+  /** Appends a chunk of text. */
+  push(chunk: string): void {
+    const parts = (this.partial + chunk).split(/\r?\n/);
+    this.partial = parts.pop() ?? '';
+    for (const line of parts) this.add(line);
+    if (this.partial.length > 4096) {
+      this.add(this.partial);
+      this.partial = '';
+    }
+  }
+
+  private add(line: string): void {
+    this.lines.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
+    if (this.lines.length > this.limit) this.lines.shift();
+  }
+
+  /** The kept lines, oldest first, including an unfinished last line. */
+  snapshot(): string[] {
+    return this.partial ? [...this.lines, this.partial] : [...this.lines];
+  }
+}
+
+/** Creates the transport for one backend; `${VAR}` references are expanded now. */
+export function createBackendTransport(
+  config: BackendConfig,
+  environment: NodeJS.ProcessEnv,
+  stderrTail: LineTail,
+): BackendTransport {
+  const field = `mcpServers.${config.id}`;
+  if (config.transport === 'stdio') {
+    const inherited: Record<string, string> = { ...getDefaultEnvironment() };
+    // Keep the user's full environment: servers started through npx, uvx or
+    // docker need PATH, proxies and toolchain variables the SDK's safe list drops.
+    for (const [key, value] of Object.entries(environment)) if (value !== undefined) inherited[key] = value;
+    const stdio = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...inherited, ...expandMap(config.env, environment, `${field}.env`) },
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      stderr: 'pipe',
+    });
+    stdio.stderr?.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
+    return { transport: stdio, pid: () => stdio.pid ?? undefined };
+  }
+  const headers = expandMap(config.headers, environment, `${field}.headers`);
+  const url = new URL(config.url);
+  if (config.transport === 'sse') {
+    return {
+      transport: new SSEClientTransport(url, {
+        requestInit: { headers },
+        eventSourceInit: {
+          fetch: (input, init) =>
+            fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }),
+        },
+      }),
+      pid: () => undefined,
+    };
+  }
+  return {
+    // identity: some servers gzip SSE streams, which stalls incremental reads.
+    transport: new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
+    }),
+    pid: () => undefined,
+  };
+}

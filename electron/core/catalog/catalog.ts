@@ -1,0 +1,228 @@
+/**
+ * The merged catalog: every admitted backend's items under exposed names and
+ * advertised URIs, with lookup tables for routing. Built in admission order, so
+ * a backend admitted earlier keeps its names; a later backend whose items would
+ * collide is refused with an error naming both items.
+ */
+import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import { UriTemplate } from '@modelcontextprotocol/client';
+import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import type { BackendCatalog } from '../backends/backendConnection.js';
+import { exposedName } from './naming.js';
+import { advertisedUri, unsupportedTemplateReason } from './uris.js';
+
+/** Where an exposed item comes from. */
+export interface ItemOrigin {
+  backendId: string;
+  /** The backend's own name (tools, prompts) or URI (resources, templates). */
+  original: string;
+}
+
+/** A resource template that routes reads of its instances. */
+export interface RoutedTemplate extends ItemOrigin {
+  advertised: string;
+  matcher: UriTemplate;
+}
+
+/** One admitted backend's contribution to the catalog. */
+export interface CatalogInput {
+  backendId: string;
+  prefix: string;
+  snapshot: BackendCatalog;
+}
+
+/** Options that shape the catalog. */
+export interface CatalogOptions {
+  separator: string;
+  maxItems: number;
+}
+
+/** Key under which each exposed item names its origin in `_meta`. */
+export const ORIGIN_META_KEY = 'io.github.mcp-switchboard/origin';
+
+/** An immutable merged catalog. */
+export class Catalog {
+  readonly tools: Tool[] = [];
+  readonly prompts: Prompt[] = [];
+  readonly resources: Resource[] = [];
+  readonly resourceTemplates: ResourceTemplateType[] = [];
+  readonly toolIndex = new Map<string, ItemOrigin>();
+  readonly promptIndex = new Map<string, ItemOrigin>();
+  readonly resourceIndex = new Map<string, ItemOrigin>();
+  readonly templateIndex = new Map<string, RoutedTemplate>();
+  /** Per backend: its original resource URIs and its routed templates. */
+  readonly byBackend = new Map<string, { uris: Set<string>; templates: RoutedTemplate[] }>();
+  /** Per backend: templates that were refused, with the reason. */
+  readonly warnings = new Map<string, string[]>();
+  /** Where each original resource URI is owned (for cross-backend collisions). */
+  private readonly uriOwners = new Map<string, string>();
+
+  /** Total number of exposed items. */
+  get size(): number {
+    return this.tools.length + this.prompts.length + this.resources.length + this.resourceTemplates.length;
+  }
+
+  /** Item counts of one backend. */
+  countsOf(backendId: string): { tools: number; resources: number; resourceTemplates: number; prompts: number } {
+    const count = (index: Map<string, ItemOrigin>): number =>
+      [...index.values()].filter((origin) => origin.backendId === backendId).length;
+    return {
+      tools: count(this.toolIndex),
+      prompts: count(this.promptIndex),
+      resources: count(this.resourceIndex),
+      resourceTemplates: count(this.templateIndex),
+    };
+  }
+
+  /** Whether a backend's items are in the catalog. */
+  has(backendId: string): boolean {
+    return this.byBackend.has(backendId);
+  }
+
+  /**
+   * Adds one backend's items, all or nothing. Throws `name_collision`,
+   * `uri_collision` or `catalog_limit` and leaves the catalog unchanged.
+   */
+  admit(input: CatalogInput, options: CatalogOptions): void {
+    const staged = stage(input, options);
+    const problems: string[] = [];
+    for (const [name, origin] of staged.tools) {
+      const other = this.toolIndex.get(name) ?? this.promptIndex.get(name);
+      if (other) problems.push(collision('tool', name, origin, other));
+    }
+    for (const [name, origin] of staged.prompts) {
+      const other = this.promptIndex.get(name) ?? this.toolIndex.get(name);
+      if (other) problems.push(collision('prompt', name, origin, other));
+    }
+    problems.push(...staged.internalCollisions);
+    if (problems.length > 0) {
+      throw new SwitchboardError(ErrorCode.NameCollision, problems.join('; '), { backend: input.backendId, problems });
+    }
+    const uriProblems: string[] = [];
+    for (const uri of staged.uris) {
+      const owner = this.uriOwners.get(uri);
+      if (owner !== undefined) {
+        uriProblems.push(`resource URI "${uri}" of backend "${input.backendId}" is also exposed by backend "${owner}"`);
+      }
+    }
+    if (uriProblems.length > 0) {
+      throw new SwitchboardError(ErrorCode.UriCollision, uriProblems.join('; '), { backend: input.backendId });
+    }
+    const added = staged.tools.size + staged.prompts.size + staged.resources.length + staged.templates.length;
+    if (this.size + added > options.maxItems) {
+      throw new SwitchboardError(
+        ErrorCode.CatalogLimit,
+        `backend "${input.backendId}" brings ${added} items; with the ${this.size} already exposed that exceeds maxCatalogItems (${options.maxItems})`,
+        { backend: input.backendId, items: added, maxCatalogItems: options.maxItems },
+      );
+    }
+    for (const [name, origin] of staged.tools) this.toolIndex.set(name, origin);
+    for (const [name, origin] of staged.prompts) this.promptIndex.set(name, origin);
+    this.tools.push(...staged.exposedTools);
+    this.prompts.push(...staged.exposedPrompts);
+    for (const resource of staged.resources) {
+      this.resources.push(resource.exposed);
+      this.resourceIndex.set(resource.exposed.uri, { backendId: input.backendId, original: resource.original });
+      this.uriOwners.set(resource.original, input.backendId);
+    }
+    for (const template of staged.templates) {
+      this.resourceTemplates.push(template.exposed);
+      this.templateIndex.set(template.routed.advertised, template.routed);
+    }
+    this.byBackend.set(input.backendId, {
+      uris: new Set(staged.uris),
+      templates: staged.templates.map((template) => template.routed),
+    });
+    if (staged.warnings.length > 0) this.warnings.set(input.backendId, staged.warnings);
+  }
+}
+
+/** Builds a catalog from backends in admission order; refused ones are returned with their errors. */
+export function buildCatalog(
+  inputs: CatalogInput[],
+  options: CatalogOptions,
+): { catalog: Catalog; refused: Map<string, SwitchboardError> } {
+  const catalog = new Catalog();
+  const refused = new Map<string, SwitchboardError>();
+  for (const input of inputs) {
+    try {
+      catalog.admit(input, options);
+    } catch (error) {
+      if (!(error instanceof SwitchboardError)) throw error;
+      refused.set(input.backendId, error);
+    }
+  }
+  return { catalog, refused };
+}
+
+function collision(kind: string, name: string, origin: ItemOrigin, other: ItemOrigin): string {
+  return (
+    `${kind} "${origin.original}" of backend "${origin.backendId}" and "${other.original}" of backend ` +
+    `"${other.backendId}" would both be exposed as "${name}"; give one backend another prefix`
+  );
+}
+
+function withOrigin<T extends { _meta?: Record<string, unknown> | undefined }>(item: T, origin: ItemOrigin): T {
+  return { ...item, _meta: { ...item._meta, [ORIGIN_META_KEY]: { backend: origin.backendId, name: origin.original } } };
+}
+
+/** Computes one backend's exposed items without touching the catalog. */
+function stage(input: CatalogInput, options: CatalogOptions) {
+  const { backendId, prefix, snapshot } = input;
+  const tools = new Map<string, ItemOrigin>();
+  const prompts = new Map<string, ItemOrigin>();
+  const exposedTools: Tool[] = [];
+  const exposedPrompts: Prompt[] = [];
+  const internalCollisions: string[] = [];
+  const warnings: string[] = [];
+  const nameItems = <T extends { name: string; _meta?: Record<string, unknown> | undefined }>(
+    items: T[],
+    kind: string,
+    into: Map<string, ItemOrigin>,
+    out: T[],
+  ) => {
+    for (const item of items) {
+      const name = exposedName(backendId, prefix, options.separator, item.name);
+      const origin = { backendId, original: item.name };
+      const other = into.get(name);
+      if (other) {
+        // The same name listed twice is a server bug we tolerate; two names
+        // that sanitise to one are a collision the user must see.
+        if (other.original !== item.name) internalCollisions.push(collision(kind, name, origin, other));
+        continue;
+      }
+      into.set(name, origin);
+      out.push(withOrigin({ ...item, name }, origin));
+    }
+  };
+  nameItems(snapshot.tools, 'tool', tools, exposedTools);
+  nameItems(snapshot.prompts, 'prompt', prompts, exposedPrompts);
+
+  const uris: string[] = [];
+  const resources: { original: string; exposed: Resource }[] = [];
+  for (const resource of snapshot.resources) {
+    if (uris.includes(resource.uri)) continue;
+    uris.push(resource.uri);
+    const origin = { backendId, original: resource.uri };
+    resources.push({
+      original: resource.uri,
+      exposed: withOrigin({ ...resource, uri: advertisedUri(backendId, resource.uri) }, origin),
+    });
+  }
+  const templates: { exposed: ResourceTemplateType; routed: RoutedTemplate }[] = [];
+  for (const template of snapshot.resourceTemplates) {
+    const reason = unsupportedTemplateReason(template.uriTemplate);
+    if (reason !== undefined) {
+      warnings.push(`resource template "${template.uriTemplate}" refused: ${reason}`);
+      continue;
+    }
+    const advertised = advertisedUri(backendId, template.uriTemplate);
+    if (templates.some((existing) => existing.routed.advertised === advertised)) continue;
+    const origin = { backendId, original: template.uriTemplate };
+    templates.push({
+      exposed: withOrigin({ ...template, uriTemplate: advertised }, origin),
+      routed: { ...origin, advertised, matcher: new UriTemplate(template.uriTemplate) },
+    });
+  }
+  return { tools, prompts, exposedTools, exposedPrompts, internalCollisions, uris, resources, templates, warnings };
+}

@@ -1,0 +1,234 @@
+/**
+ * The config file's schema. `mcpServers` takes Claude Desktop's format as-is
+ * (command/args/env for stdio; url + type/transport + headers for remote), plus
+ * our per-backend options. Parsing never throws: it returns problems that name
+ * the field, so `check-config` can print one line per problem.
+ */
+import { z } from 'zod';
+
+/** Backend IDs: letters, digits, `_`, `-`, starting with a letter. */
+export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** What an exposed tool or prompt name may contain (Claude's and OpenAI's APIs). */
+export const PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
+
+const positiveInt = z.number().int().positive();
+
+/** Proxy-wide options (the `proxy` section) with their defaults. */
+export const ProxyOptionsSchema = z
+  .strictObject({
+    maxBackends: positiveInt.default(32),
+    maxCatalogItems: positiveInt.default(1000),
+    healthIntervalMs: positiveInt.default(30_000),
+    requestTimeoutMs: positiveInt.default(60_000),
+    maxQueue: positiveInt.default(1000),
+    /** Joins prefix and item name; must itself be a valid name fragment. */
+    separator: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,8}$/, 'must be 1-8 of [A-Za-z0-9_-]')
+      .default('__'),
+  })
+  .prefault({});
+
+/** How the era is chosen when connecting to a backend. */
+const ProtocolSchema = z.enum(['auto', 'legacy', '2026-07-28']);
+
+const stringMap = z.record(z.string(), z.string());
+
+/** Options every backend takes, whatever its transport. */
+const commonOptions = {
+  prefix: z.string().regex(PREFIX_PATTERN, 'may contain only letters, digits, _ and -').max(32).optional(),
+  enabled: z.boolean().default(true),
+  serialize: z.boolean().default(false),
+  maxQueue: positiveInt.optional(),
+  requestTimeoutMs: positiveInt.optional(),
+  protocol: ProtocolSchema.optional(),
+  description: z.string().optional(),
+};
+
+const StdioBackendSchema = z.strictObject({
+  type: z.literal('stdio').optional(),
+  transport: z.literal('stdio').optional(),
+  command: z.string().min(1, 'must not be empty'),
+  args: z.array(z.string()).default([]),
+  env: stringMap.default({}),
+  cwd: z.string().min(1).optional(),
+  ...commonOptions,
+});
+
+const remoteTransport = z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']);
+
+const RemoteBackendSchema = z.strictObject({
+  type: remoteTransport.optional(),
+  transport: remoteTransport.optional(),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  headers: stringMap.default({}),
+  ...commonOptions,
+});
+
+/** The whole file. */
+export const ConfigFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  version: z.literal(1).default(1),
+  proxy: ProxyOptionsSchema,
+  mcpServers: z.record(z.string(), z.unknown()).default({}),
+});
+
+export type ProxyOptions = z.output<typeof ProxyOptionsSchema>;
+export type ProtocolChoice = z.output<typeof ProtocolSchema>;
+type StdioEntry = z.output<typeof StdioBackendSchema>;
+type RemoteEntry = z.output<typeof RemoteBackendSchema>;
+
+interface BackendBase {
+  id: string;
+  prefix: string;
+  enabled: boolean;
+  serialize: boolean;
+  maxQueue: number | undefined;
+  requestTimeoutMs: number | undefined;
+  protocol: ProtocolChoice;
+  description: string | undefined;
+}
+
+/** A validated stdio backend. `env` values may still hold `${VAR}` references. */
+export interface StdioBackendConfig extends BackendBase {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | undefined;
+}
+
+/** A validated remote backend (Streamable HTTP or legacy HTTP+SSE). */
+export interface RemoteBackendConfig extends BackendBase {
+  transport: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
+
+/** The validated config, in the order backends appear in the file. */
+export interface SwitchboardConfig {
+  version: 1;
+  proxy: ProxyOptions;
+  backends: BackendConfig[];
+}
+
+/** One problem found in a config, with the dotted path of the field. */
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+function pathOf(base: (string | number)[], issuePath: PropertyKey[]): string {
+  return [...base, ...issuePath].map((part) => String(part)).join('.');
+}
+
+function issuesToProblems(base: (string | number)[], error: z.ZodError): ConfigProblem[] {
+  return error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return { path: pathOf(base, issue.path), message: `unknown key(s): ${issue.keys.join(', ')}` };
+    }
+    return { path: pathOf(base, issue.path), message: issue.message };
+  });
+}
+
+function commonFrom(id: string, entry: StdioEntry | RemoteEntry, transport: BackendConfig['transport']): BackendBase {
+  return {
+    id,
+    prefix: entry.prefix ?? id,
+    enabled: entry.enabled,
+    serialize: entry.serialize,
+    maxQueue: entry.maxQueue,
+    requestTimeoutMs: entry.requestTimeoutMs,
+    // stdio servers all speak the 2025 handshake; probing would start each one twice.
+    protocol: entry.protocol ?? (transport === 'stdio' ? 'legacy' : 'auto'),
+    description: entry.description,
+  };
+}
+
+/** Validates one `mcpServers` entry. */
+export function parseBackend(
+  id: string,
+  raw: unknown,
+  path: (string | number)[] = ['mcpServers', id],
+): { backend?: BackendConfig; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  if (!BACKEND_ID_PATTERN.test(id)) {
+    problems.push({
+      path: path.join('.'),
+      message: `invalid backend ID "${id}": use letters, digits, _ and -, starting with a letter`,
+    });
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { problems: [...problems, { path: path.join('.'), message: 'must be an object' }] };
+  }
+  const entry = raw as Record<string, unknown>;
+  const declared = entry['type'] ?? entry['transport'];
+  const isRemote = 'url' in entry || (declared !== undefined && declared !== 'stdio');
+  if (
+    declared !== undefined &&
+    typeof declared === 'string' &&
+    !['stdio', ...remoteTransport.options].includes(declared)
+  ) {
+    const field = entry['type'] !== undefined ? 'type' : 'transport';
+    problems.push({
+      path: [...path, field].join('.'),
+      message: `unknown transport "${declared}" (expected stdio, http or sse)`,
+    });
+    return { problems };
+  }
+  if (!isRemote && !('command' in entry)) {
+    problems.push({ path: path.join('.'), message: 'needs either "command" (stdio) or "url" (http/sse)' });
+    return { problems };
+  }
+  if (isRemote) {
+    const parsed = RemoteBackendSchema.safeParse(entry);
+    if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
+    const kind = parsed.data.type ?? parsed.data.transport ?? 'http';
+    const transport = kind === 'sse' ? 'sse' : 'http';
+    if (problems.length > 0) return { problems };
+    return {
+      backend: {
+        ...commonFrom(id, parsed.data, transport),
+        transport,
+        url: parsed.data.url,
+        headers: parsed.data.headers,
+      },
+      problems,
+    };
+  }
+  const parsed = StdioBackendSchema.safeParse(entry);
+  if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
+  if (problems.length > 0) return { problems };
+  const data = parsed.data;
+  return {
+    backend: {
+      ...commonFrom(id, data, 'stdio'),
+      transport: 'stdio',
+      command: data.command,
+      args: data.args,
+      env: data.env,
+      cwd: data.cwd,
+    },
+    problems,
+  };
+}
+
+/** Validates a parsed JSON document as a Switchboard config. */
+export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problems: ConfigProblem[] } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { problems: [{ path: '(root)', message: 'the config must be a JSON object' }] };
+  }
+  const top = ConfigFileSchema.safeParse(raw);
+  if (!top.success) return { problems: issuesToProblems([], top.error) };
+  const problems: ConfigProblem[] = [];
+  const backends: BackendConfig[] = [];
+  for (const [id, entry] of Object.entries(top.data.mcpServers)) {
+    const result = parseBackend(id, entry);
+    problems.push(...result.problems);
+    if (result.backend) backends.push(result.backend);
+  }
+  if (problems.length > 0) return { problems };
+  return { config: { version: 1, proxy: top.data.proxy, backends }, problems };
+}

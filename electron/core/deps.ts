@@ -1,0 +1,30 @@
+/**
+ * Platform pieces the core takes as arguments instead of importing them, so the
+ * same core runs under Electron, headless and in tests.
+ */
+
+/** A logger; the core never writes secrets to it. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Dependencies of the core. */
+export interface CoreDeps {
+  /** Environment for `${VAR}` expansion and for stdio children. */
+  environment: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Identity the proxy presents to backends and frontends. */
+  clientInfo: { name: string; version: string };
+}
+
+/** A logger that writes to stderr (stdout may carry the stdio protocol). */
+export const stderrLogger: Logger = {
+  info: (message) => process.stderr.write(`[switchboard] ${message}\n`),
+  warn: (message) => process.stderr.write(`[switchboard] warning: ${message}\n`),
+  error: (message) => process.stderr.write(`[switchboard] error: ${message}\n`),
+};
+
+/** A logger that drops everything. */
+export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };

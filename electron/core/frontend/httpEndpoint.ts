@@ -1,0 +1,191 @@
+/**
+ * The local Streamable HTTP endpoint. One URL (`/mcp`) serves both eras:
+ * 2026-07-28 requests go to a strict per-request handler; 2025-era traffic is
+ * routed (with the SDK's own `isLegacyRequest` predicate) to sessionful
+ * transports, so server-to-client messages (list_changed, later elicitation)
+ * reach 2025 clients. Every request passes Host/Origin checks (DNS rebinding;
+ * spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token check.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  localhostHostValidation,
+  localhostOriginValidation,
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+} from '@modelcontextprotocol/node';
+import type { Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { SwitchboardCore } from '../switchboard.js';
+import { bearerToken, tokensEqual } from './bearer.js';
+import { createFrontendServer, notifyListChanged } from './mcpServer.js';
+
+/** Options of the HTTP endpoint. */
+export interface HttpEndpointOptions {
+  host: string;
+  port: number;
+  token: string;
+}
+
+interface LegacySession {
+  transport: NodeStreamableHTTPServerTransport;
+  server: Server;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}
+
+/** Reads a request body up to the SDK's size limit. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > DEFAULT_MAX_REQUEST_BODY_SIZE) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The running endpoint. */
+export class HttpEndpoint {
+  private readonly http: HttpServer;
+  private readonly sessions = new Map<string, LegacySession>();
+  private readonly modern;
+  private readonly modernNode;
+  private readonly checkHost = localhostHostValidation();
+  private readonly checkOrigin = localhostOriginValidation();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly core: SwitchboardCore,
+    private readonly options: HttpEndpointOptions,
+  ) {
+    this.modern = createMcpHandler(() => createFrontendServer(core), { legacy: 'reject' });
+    this.modernNode = toNodeHandler(this.modern);
+    this.http = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) jsonRpcError(res, 500, -32603, error instanceof Error ? error.message : String(error));
+        else res.end();
+      });
+    });
+    // Long-lived GET streams must not be cut by Node's default timeouts.
+    this.http.requestTimeout = 0;
+    this.http.keepAliveTimeout = 75_000;
+    this.unsubscribe = core.events.on('catalogChanged', (changed) => {
+      if (changed.tools) this.modern.notify.toolsChanged();
+      if (changed.prompts) this.modern.notify.promptsChanged();
+      if (changed.resources) this.modern.notify.resourcesChanged();
+      for (const session of this.sessions.values()) void notifyListChanged(session.server, changed);
+    });
+  }
+
+  /** Starts listening; resolves with the endpoint's URL. */
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.options.port, this.options.host, () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    return this.url;
+  }
+
+  /** The MCP endpoint's URL. */
+  get url(): string {
+    const address = this.http.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}/mcp`;
+  }
+
+  /** Number of open 2025-era sessions. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.checkHost(req, res) || !this.checkOrigin(req, res)) return;
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === '/healthz' && req.method === 'GET') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/readyz' && req.method === 'GET') {
+      const readiness = this.core.readiness();
+      return sendJson(res, readiness.ready ? 200 : 503, readiness);
+    }
+    if (path !== '/mcp') return sendJson(res, 404, { error: 'not found' });
+    const presented = bearerToken(req);
+    if (presented === undefined || !tokensEqual(presented, this.options.token)) {
+      return jsonRpcError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
+        'WWW-Authenticate': 'Bearer realm="mcp-switchboard"',
+      });
+    }
+    if (req.method === 'POST') {
+      const text = await readBody(req);
+      if (text === undefined) return jsonRpcError(res, 413, -32600, 'Request body too large');
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      }
+      const probe = await toWebRequest(req, body);
+      if (await isLegacyRequest(probe)) return this.handleLegacy(req, res, body);
+      return this.modernNode(req, res, body);
+    }
+    // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
+    return this.handleLegacy(req, res, undefined);
+  }
+
+  private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.sessions.get(sessionId);
+      if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitialize(body)) {
+      return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    const server = createFrontendServer(this.core);
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** Stops accepting requests and closes every session. */
+  async close(): Promise<void> {
+    this.unsubscribe();
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(sessions.map((session) => session.server.close()));
+    await this.modern.close().catch(() => undefined);
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+}
+
+function isInitialize(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+}

@@ -1,0 +1,60 @@
+/**
+ * The MCP server a frontend talks to. It is a low-level SDK `Server` whose
+ * handlers answer lists from the core's catalog snapshot (no round trip to the
+ * backends) and route everything else through the router. One instance serves
+ * one 2025-era session or one 2026-07-28 request.
+ */
+import { Server } from '@modelcontextprotocol/server';
+import { VERSION } from '../../../shared/version.js';
+import type { SwitchboardCore } from '../switchboard.js';
+
+/** Identity of the proxy as an MCP server. */
+export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
+
+const INSTRUCTIONS =
+  'MCP Switchboard serves the tools, prompts and resources of several MCP servers. ' +
+  'Tool and prompt names start with the name of the server they come from; resource URIs ' +
+  'have the form mcp-proxy://<server>/<original URI>.';
+
+/** Builds a frontend server instance over the core. */
+export function createFrontendServer(core: SwitchboardCore): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { listChanged: true },
+      completions: {},
+    },
+    instructions: INSTRUCTIONS,
+  });
+  const { router } = core;
+  server.setRequestHandler('tools/list', () => ({ tools: core.catalog().tools }));
+  server.setRequestHandler('prompts/list', () => ({ prompts: core.catalog().prompts }));
+  server.setRequestHandler('resources/list', () => ({ resources: core.catalog().resources }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: core.catalog().resourceTemplates }));
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    router.callTool(request.params, { signal: ctx.mcpReq.signal }),
+  );
+  server.setRequestHandler('prompts/get', (request, ctx) =>
+    router.getPrompt(request.params, { signal: ctx.mcpReq.signal }),
+  );
+  server.setRequestHandler('resources/read', (request, ctx) =>
+    router.readResource(request.params, { signal: ctx.mcpReq.signal }),
+  );
+  server.setRequestHandler('completion/complete', (request, ctx) =>
+    router.complete(request.params, { signal: ctx.mcpReq.signal }),
+  );
+  return server;
+}
+
+/** Sends the list-changed notifications a catalog change calls for to one connected instance. */
+export async function notifyListChanged(
+  server: Server,
+  changed: { tools: boolean; prompts: boolean; resources: boolean },
+): Promise<void> {
+  const sends: Promise<void>[] = [];
+  if (changed.tools) sends.push(server.sendToolListChanged());
+  if (changed.prompts) sends.push(server.sendPromptListChanged());
+  if (changed.resources) sends.push(server.sendResourceListChanged());
+  await Promise.allSettled(sends);
+}

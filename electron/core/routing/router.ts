@@ -1,0 +1,184 @@
+/**
+ * Routing of frontend requests to the backend that owns the item. Lookups go
+ * through the catalog's tables; an unknown or removed item answers
+ * invalid-params (-32602), as the spec asks for unknown tools, prompts and
+ * resources (2026-07-28: "unknown resource is -32602").
+ */
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptRequestParams,
+  GetPromptResult,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+} from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import type { BackendConnection } from '../backends/backendConnection.js';
+import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
+import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../catalog/rewrite.js';
+import { parseAdvertisedUri } from '../catalog/uris.js';
+
+/** Per-request options a frontend passes along. */
+export interface RouteOptions {
+  signal?: AbortSignal;
+}
+
+/** What the router needs from the core. */
+export interface RouterSource {
+  catalog(): Catalog;
+  connection(backendId: string): BackendConnection | undefined;
+}
+
+/**
+ * JSON-RPC codes for local failures. -32001 is the conventional request-timeout
+ * code (the v1 SDK's `RequestTimeout`); -32000 is the implementation-defined
+ * server-error range for "backend busy / unavailable". `data.code` carries our
+ * local code so clients and the UI can tell them apart.
+ */
+const WIRE_CODE: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.Timeout]: -32001,
+  [ErrorCode.QueueFull]: -32000,
+  [ErrorCode.BackendUnavailable]: -32000,
+  [ErrorCode.BackendRemoved]: -32000,
+};
+
+/** Turns a local error into the protocol error a frontend receives; protocol errors pass through. */
+export function toProtocolError(error: unknown): unknown {
+  if (error instanceof SwitchboardError) {
+    return new ProtocolError(WIRE_CODE[error.code] ?? ProtocolErrorCode.InternalError, error.message, {
+      code: error.code,
+      ...error.data,
+    });
+  }
+  return error;
+}
+
+function unknownItem(kind: string, name: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${kind}: ${name}`);
+}
+
+/** Routes tools/call, resources/read, prompts/get and completion/complete. */
+export class Router {
+  constructor(private readonly source: RouterSource) {}
+
+  private connectionFor(origin: ItemOrigin, kind: string, name: string): BackendConnection {
+    const connection = this.source.connection(origin.backendId);
+    if (!connection) throw unknownItem(kind, name);
+    return connection;
+  }
+
+  /** tools/call: exposed name -> owning backend, original name. */
+  async callTool(params: CallToolRequestParams, options: RouteOptions = {}): Promise<CallToolResult> {
+    const catalog = this.source.catalog();
+    const origin = catalog.toolIndex.get(params.name);
+    if (!origin) throw unknownItem('tool', params.name);
+    const connection = this.connectionFor(origin, 'tool', params.name);
+    try {
+      const result = await connection.run(
+        `tools/call ${origin.original}`,
+        ({ signal, remainingMs }) =>
+          connection.sdkClient.callTool(
+            { ...params, name: origin.original },
+            { signal, timeout: remainingMs() },
+          ) as Promise<CallToolResult>,
+        options.signal,
+      );
+      return rewriteToolResult(this.source.catalog(), origin.backendId, result);
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+  }
+
+  /** prompts/get: exposed name -> owning backend, original name. */
+  async getPrompt(params: GetPromptRequestParams, options: RouteOptions = {}): Promise<GetPromptResult> {
+    const origin = this.source.catalog().promptIndex.get(params.name);
+    if (!origin) throw unknownItem('prompt', params.name);
+    const connection = this.connectionFor(origin, 'prompt', params.name);
+    try {
+      const result = await connection.run(
+        `prompts/get ${origin.original}`,
+        ({ signal, remainingMs }) =>
+          connection.sdkClient.getPrompt({ ...params, name: origin.original }, { signal, timeout: remainingMs() }),
+        options.signal,
+      );
+      return rewritePromptResult(this.source.catalog(), origin.backendId, result);
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+  }
+
+  /**
+   * Finds the backend and original URI for an advertised URI: an exact listed
+   * resource, or an instance of exactly one of the backend's templates.
+   */
+  resolveResource(uri: string): ItemOrigin {
+    const catalog = this.source.catalog();
+    const exact = catalog.resourceIndex.get(uri);
+    if (exact) return exact;
+    const parsed = parseAdvertisedUri(uri);
+    const entry = parsed ? catalog.byBackend.get(parsed.backendId) : undefined;
+    if (!parsed || !entry) throw unknownItem('resource', uri);
+    const matches = entry.templates.filter((template) => template.matcher.match(parsed.original) !== null);
+    if (matches.length === 0) throw unknownItem('resource', uri);
+    if (matches.length > 1) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Ambiguous resource: ${uri} matches ${matches.length} templates (${matches.map((t) => t.advertised).join(', ')})`,
+      );
+    }
+    return { backendId: parsed.backendId, original: parsed.original };
+  }
+
+  /** resources/read: advertised URI -> owning backend, original URI. */
+  async readResource(params: ReadResourceRequestParams, options: RouteOptions = {}): Promise<ReadResourceResult> {
+    const origin = this.resolveResource(params.uri);
+    const connection = this.connectionFor(origin, 'resource', params.uri);
+    try {
+      const result = await connection.run(
+        `resources/read ${origin.original}`,
+        ({ signal, remainingMs }) =>
+          connection.sdkClient.readResource(
+            { ...params, uri: origin.original },
+            { signal, timeout: remainingMs(), cacheMode: 'bypass' },
+          ),
+        options.signal,
+      );
+      return rewriteReadResult(this.source.catalog(), origin.backendId, result);
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+  }
+
+  /** completion/complete for a prompt argument or a resource template variable. */
+  async complete(params: CompleteRequestParams, options: RouteOptions = {}): Promise<CompleteResult> {
+    const catalog = this.source.catalog();
+    const { ref } = params;
+    let origin: ItemOrigin | undefined;
+    let forwarded: CompleteRequestParams['ref'];
+    if (ref.type === 'ref/prompt') {
+      origin = catalog.promptIndex.get(ref.name);
+      if (!origin) throw unknownItem('prompt', ref.name);
+      forwarded = { ...ref, name: origin.original };
+    } else {
+      origin = catalog.templateIndex.get(ref.uri) ?? catalog.resourceIndex.get(ref.uri);
+      if (!origin) throw unknownItem('resource template', ref.uri);
+      forwarded = { ...ref, uri: origin.original };
+    }
+    const owner = origin;
+    const connection = this.connectionFor(owner, 'completion target', ref.type === 'ref/prompt' ? ref.name : ref.uri);
+    if (!connection.sdkClient.getServerCapabilities()?.completions) return { completion: { values: [] } };
+    try {
+      return await connection.run(
+        `completion/complete`,
+        ({ signal, remainingMs }) =>
+          connection.sdkClient.complete({ ...params, ref: forwarded }, { signal, timeout: remainingMs() }),
+        options.signal,
+      );
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Local error codes of MCP Switchboard. These are string codes for errors that
+ * happen inside the proxy (config, limits, queueing); they are kept apart from
+ * JSON-RPC protocol error codes, which only exist on the wire (compare the MCP
+ * SDK's `SdkErrorCode` vs `ProtocolErrorCode`).
+ */
+export const ErrorCode = {
+  ConfigInvalid: 'config_invalid',
+  ConfigUnreadable: 'config_unreadable',
+  BackendLimit: 'backend_limit',
+  CatalogLimit: 'catalog_limit',
+  NameCollision: 'name_collision',
+  UriCollision: 'uri_collision',
+  UnsupportedTemplate: 'unsupported_template',
+  QueueFull: 'queue_full',
+  Timeout: 'timeout',
+  BackendUnavailable: 'backend_unavailable',
+  BackendRemoved: 'backend_removed',
+  ConnectFailed: 'connect_failed',
+  ListFailed: 'list_failed',
+  UnknownBackend: 'unknown_backend',
+  DuplicateBackend: 'duplicate_backend',
+} as const;
+
+/** One of the local error codes above. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The shape in which an error crosses any boundary (IPC, bridge, status APIs). */
+export interface ErrorData {
+  code: ErrorCode | string;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/** An error raised inside the proxy, carrying a local code and optional details. */
+export class SwitchboardError extends Error {
+  readonly code: ErrorCode;
+  readonly data: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, data?: Record<string, unknown>) {
+    super(message);
+    this.name = 'SwitchboardError';
+    this.code = code;
+    this.data = data;
+  }
+
+  /** Plain-data form, safe to serialize. */
+  toData(): ErrorData {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Turns anything thrown into the plain error shape, keeping local codes. */
+export function toErrorData(error: unknown): ErrorData {
+  if (error instanceof SwitchboardError) return error.toData();
+  if (error instanceof Error) return { code: 'internal', message: error.message };
+  return { code: 'internal', message: String(error) };
+}

@@ -1,0 +1,34 @@
+import type { ErrorData } from '../errors.js';
+
+/** Where a backend stands. `degraded` keeps serving its last catalog snapshot. */
+export type BackendStatus = 'connecting' | 'up' | 'degraded' | 'down' | 'disabled';
+
+/** The transports a backend can be reached over. */
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+/** The protocol era negotiated with a backend (or a frontend). */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** What the core reports about one backend. Contains no secrets. */
+export interface BackendHealth {
+  id: string;
+  transport: TransportKind;
+  status: BackendStatus;
+  /** True once the first connection attempt finished, whatever its outcome. */
+  settled: boolean;
+  era?: ProtocolEra;
+  protocolVersion?: string;
+  serverInfo?: { name: string; version: string };
+  lastError?: ErrorData & { at: string };
+  /** Problems that did not stop the backend, e.g. a resource template that was skipped. */
+  warnings: string[];
+  counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
+  pid?: number;
+  stderrTail?: string[];
+}
+
+/** Aggregate readiness, as served by `/readyz`. */
+export interface Readiness {
+  ready: boolean;
+  counts: Record<BackendStatus, number>;
+}

@@ -1,0 +1,105 @@
+/**
+ * Starts the real core and HTTP endpoint in this process (backends are real
+ * child processes or servers), and connects real SDK clients of each era.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { parseConfig, type SwitchboardConfig } from '../../electron/core/config/schema.js';
+import { silentLogger } from '../../electron/core/deps.js';
+import { HttpEndpoint } from '../../electron/core/frontend/httpEndpoint.js';
+import { SwitchboardCore } from '../../electron/core/switchboard.js';
+
+/** Absolute path of the repository. */
+export const ROOT = resolve(import.meta.dirname, '../..');
+/** Absolute path of a fixture server. */
+export const fixture = (name: string): string => join(ROOT, 'test/fixtures/servers', name);
+/** server-everything's entry point (run with node, not npx: no network here). */
+export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/** server-memory's entry point. */
+export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+
+/** A stdio backend entry running `node <script> ...args`. */
+export function nodeServer(script: string, args: string[] = [], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [script, ...args], ...extra };
+}
+
+/** Validates a raw config object, failing loudly if it is invalid. */
+export function makeConfig(raw: Record<string, unknown>): SwitchboardConfig {
+  const { config, problems } = parseConfig(raw);
+  if (!config) throw new Error(`bad test config: ${JSON.stringify(problems)}`);
+  return config;
+}
+
+/** A running proxy with helpers to connect clients. */
+export interface Harness {
+  core: SwitchboardCore;
+  endpoint: HttpEndpoint;
+  url: string;
+  token: string;
+  /** A v2 client: `'legacy'` (2025 initialize handshake) or `'modern'` (pinned 2026-07-28). */
+  connect(era?: 'legacy' | 'modern', token?: string): Promise<Client>;
+  /** A v1 SDK client (a 2025-era peer, as most clients in the field are). */
+  connectV1(): Promise<V1Client>;
+  close(): Promise<void>;
+}
+
+/** Starts the core with `rawConfig`, waits for every backend to settle, and serves it on a free port. */
+export async function startProxy(rawConfig: Record<string, unknown>, options: { wait?: boolean } = {}): Promise<Harness> {
+  const core = new SwitchboardCore(makeConfig(rawConfig), {
+    environment: process.env,
+    logger: silentLogger,
+    clientInfo: { name: 'switchboard-test', version: '0.0.0' },
+  });
+  const token = 'test-token-0123456789';
+  const endpoint = new HttpEndpoint(core, { host: '127.0.0.1', port: 0, token });
+  const url = await endpoint.listen();
+  const starting = core.start();
+  if (options.wait !== false) await starting;
+  const clients: { close(): Promise<void> }[] = [];
+  const headers = (presented: string) => ({ requestInit: { headers: { Authorization: `Bearer ${presented}` } } });
+  return {
+    core,
+    endpoint,
+    url,
+    token,
+    async connect(era = 'legacy', presented = token) {
+      const client = new Client(
+        { name: `test-${era}`, version: '1.0.0' },
+        era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+      );
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), headers(presented)));
+      clients.push(client);
+      return client;
+    },
+    async connectV1() {
+      const client = new V1Client({ name: 'test-v1', version: '1.0.0' });
+      await client.connect(new V1HttpTransport(new URL(url), headers(token)));
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.allSettled(clients.map((client) => client.close()));
+      await endpoint.close();
+      await starting.catch(() => undefined);
+      await core.dispose();
+    },
+  };
+}
+
+/** A temporary directory removed by the returned cleanup. */
+export async function tempDir(): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), 'switchboard-test-'));
+  return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** The text of the first text block of a tool or prompt result. */
+export function firstText(result: { content?: unknown }): string {
+  const content = result.content as { type: string; text?: string }[] | undefined;
+  const block = content?.find((item) => item.type === 'text');
+  if (!block?.text) throw new Error(`no text block in ${JSON.stringify(result)}`);
+  return block.text;
+}
