@@ -7,9 +7,10 @@ import { ErrorCode, SwitchboardError, toErrorData } from '../../shared/errors.js
 import type { BackendHealth, BackendStatus, Readiness } from '../../shared/model/health.js';
 import { BackendConnection, type BackendCatalog } from './backends/backendConnection.js';
 import { buildCatalog, Catalog, type CatalogInput } from './catalog/catalog.js';
-import type { BackendConfig, SwitchboardConfig } from './config/schema.js';
+import { parseBackend, type BackendConfig, type SwitchboardConfig } from './config/schema.js';
 import type { CoreDeps } from './deps.js';
 import { TypedEmitter } from './events.js';
+import { LineTail } from './backends/transports.js';
 import { Router } from './routing/router.js';
 
 /** Events of the core; each is an invalidation. */
@@ -28,6 +29,8 @@ interface BackendSlot {
   connection: BackendConnection | undefined;
   snapshot: BackendCatalog | undefined;
   lastError: BackendHealth['lastError'];
+  /** The stdio child's recent stderr, kept across restarts and failures. */
+  stderrTail: LineTail;
 }
 
 /** The proxy core. Create with `new SwitchboardCore(config, deps)`, then `start()`. */
@@ -78,7 +81,7 @@ export class SwitchboardCore {
         );
         continue;
       }
-      if (config.enabled) starts.push(this.connectSlot(slot));
+      if (config.enabled) starts.push(this.connectSlot(slot).then(() => undefined));
     }
     await Promise.all(starts);
   }
@@ -91,19 +94,24 @@ export class SwitchboardCore {
       connection: undefined,
       snapshot: undefined,
       lastError: undefined,
+      stderrTail: new LineTail(50),
     };
     this.slots.set(config.id, slot);
     return slot;
   }
 
-  /** Connects one backend, lists its catalog and admits it; failures mark it down. */
-  private async connectSlot(slot: BackendSlot): Promise<void> {
+  /**
+   * Connects one backend, lists its catalog and admits it. Failures mark it
+   * down and resolve to the error (undefined on success).
+   */
+  private async connectSlot(slot: BackendSlot): Promise<unknown> {
     const { config } = slot;
     const connection = new BackendConnection({
       config,
       proxy: this.config.proxy,
       environment: this.deps.environment,
       clientInfo: this.deps.clientInfo,
+      stderrTail: slot.stderrTail,
       onUnexpectedClose: (error) => this.onBackendClosed(slot, connection, error),
     });
     slot.connection = connection;
@@ -113,17 +121,58 @@ export class SwitchboardCore {
       const snapshot = await connection.listCatalog();
       if (this.disposed || slot.connection !== connection) {
         await connection.close();
-        return;
+        return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${config.id}" was removed while connecting`);
       }
       this.admit(slot, snapshot);
       this.deps.logger.info(`backend "${config.id}" is up (${this.describeCounts(config.id)})`);
+      return undefined;
     } catch (error) {
       await connection.close();
       if (slot.connection === connection) {
         slot.connection = undefined;
         this.fail(slot, error);
       }
+      return error;
     }
+  }
+
+  /**
+   * Adds a backend at runtime: validates the entry, connects, lists and
+   * validates its catalog, and only then publishes it. A backend that cannot be
+   * connected, listed or admitted is not added; the error says why.
+   */
+  async addBackend(id: string, entry: unknown): Promise<BackendHealth> {
+    const { backend, problems } = parseBackend(id, entry);
+    if (!backend) {
+      throw new SwitchboardError(
+        ErrorCode.ConfigInvalid,
+        problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '),
+        { problems },
+      );
+    }
+    if (this.slots.has(id)) {
+      throw new SwitchboardError(ErrorCode.DuplicateBackend, `a backend with ID "${id}" already exists`, {
+        backend: id,
+      });
+    }
+    const { maxBackends } = this.config.proxy;
+    if (this.slots.size >= maxBackends) {
+      throw new SwitchboardError(ErrorCode.BackendLimit, `cannot add "${id}": maxBackends (${maxBackends}) reached`, {
+        maxBackends,
+      });
+    }
+    const slot = this.createSlot(backend);
+    this.config = { ...this.config, backends: [...this.config.backends, backend] };
+    const error = backend.enabled ? await this.connectSlot(slot) : undefined;
+    if (error !== undefined) {
+      this.slots.delete(id);
+      this.config = { ...this.config, backends: this.config.backends.filter((other) => other !== backend) };
+      this.events.emit('healthChanged', { backendId: id });
+      throw error;
+    }
+    const health = this.health().find((other) => other.id === id);
+    if (!health) throw new Error(`backend "${id}" vanished while being added`);
+    return health;
   }
 
   private describeCounts(id: string): string {
@@ -212,14 +261,14 @@ export class SwitchboardCore {
         settled: slot.settled,
         warnings: this.current.warnings.get(slot.config.id) ?? [],
         counts: this.current.countsOf(slot.config.id),
+        outstandingRequests: connection?.outstanding ?? 0,
       };
       if (slot.lastError) health.lastError = slot.lastError;
       if (connection?.era) health.era = connection.era;
       if (connection?.protocolVersion) health.protocolVersion = connection.protocolVersion;
       if (connection?.serverInfo) health.serverInfo = connection.serverInfo;
       if (connection?.pid !== undefined) health.pid = connection.pid;
-      if (slot.config.transport === 'stdio')
-        health.stderrTail = (connection?.stderrTail ?? undefined)?.snapshot() ?? [];
+      if (slot.config.transport === 'stdio') health.stderrTail = slot.stderrTail.snapshot();
       return health;
     });
   }

@@ -23,6 +23,8 @@ export interface BackendHealth {
   /** Problems that did not stop the backend, e.g. a resource template that was skipped. */
   warnings: string[];
   counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
+  /** Requests waiting for or in flight to this backend. */
+  outstandingRequests: number;
   pid?: number;
   stderrTail?: string[];
 }

@@ -23,7 +23,11 @@ export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-
 export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
 /** A stdio backend entry running `node <script> ...args`. */
-export function nodeServer(script: string, args: string[] = [], extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function nodeServer(
+  script: string,
+  args: string[] = [],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { command: process.execPath, args: [script, ...args], ...extra };
 }
 
@@ -48,7 +52,10 @@ export interface Harness {
 }
 
 /** Starts the core with `rawConfig`, waits for every backend to settle, and serves it on a free port. */
-export async function startProxy(rawConfig: Record<string, unknown>, options: { wait?: boolean } = {}): Promise<Harness> {
+export async function startProxy(
+  rawConfig: Record<string, unknown>,
+  options: { wait?: boolean } = {},
+): Promise<Harness> {
   const core = new SwitchboardCore(makeConfig(rawConfig), {
     environment: process.env,
     logger: silentLogger,

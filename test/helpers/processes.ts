@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs';
 // Process-tree helpers for integration tests: find descendants, check liveness, poll until true.
 import pidtree from 'pidtree';
+import { isProcessAlive } from '../../electron/core/backends/processTree.js';
 
 /** PIDs of every descendant of `pid` (children, grandchildren, ...); [] if none or `pid` is gone. */
 export async function descendantPids(pid: number): Promise<number[]> {
   try {
-    return await pidtree(pid);
+    const pids = await pidtree(pid);
+    // pidtree lists processes by running `ps`, which is itself our descendant for a moment.
+    return pids.filter((child) => !isPsProcess(child) && isProcessAlive(child));
   } catch (err) {
     // pidtree rejects with "No matching pid found" when `pid` does not exist.
     if (err instanceof Error && /no matching pid/i.test(err.message)) return [];
@@ -13,7 +17,7 @@ export async function descendantPids(pid: number): Promise<number[]> {
 }
 
 /** Whether `pid` is a live process (zombies count as dead): the core's own check. */
-export { isProcessAlive as isAlive } from '../../electron/core/backends/processTree.js';
+export { isProcessAlive as isAlive };
 
 export interface WaitUntilOptions {
   /** Give up after this many milliseconds (default 5000). */
@@ -51,5 +55,13 @@ export async function waitUntil(
       throw new Error(`waitUntil timed out after ${timeoutMs}ms waiting for: ${what}${cause}`);
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, timeoutMs - elapsed)));
+  }
+}
+
+function isPsProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ps';
+  } catch {
+    return true; // gone already: a short-lived process such as that `ps`
   }
 }

@@ -45,7 +45,9 @@ describe('catalog through the proxy', () => {
     expect(tools.filter((tool) => tool.name.startsWith('pages__'))).toHaveLength(25);
     expect(prompts.filter((prompt) => prompt.name.startsWith('pages__'))).toHaveLength(25);
     expect(resources.filter((resource) => resource.uri.startsWith('mcp-proxy://pages/'))).toHaveLength(25);
-    expect(resourceTemplates.filter((template) => template.uriTemplate.startsWith('mcp-proxy://pages/'))).toHaveLength(25);
+    expect(resourceTemplates.filter((template) => template.uriTemplate.startsWith('mcp-proxy://pages/'))).toHaveLength(
+      25,
+    );
     expect(tools.map((tool) => tool.name)).toContain('pages__tool_024');
   });
 
@@ -70,12 +72,16 @@ describe('catalog through the proxy', () => {
     const { tools } = await client.listTools();
     const odd = tools.filter((tool) => tool.name.startsWith('odd__'));
     const names = odd.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['odd__read_file', 'odd__ns_tool', 'odd__with_slash', 'odd__ok_name']));
+    expect(names).toEqual(
+      expect.arrayContaining(['odd__read_file', 'odd__ns_tool', 'odd__with_slash', 'odd__ok_name']),
+    );
     const long = names.find((name) => name.startsWith('odd__very_long_tool_name_'));
     expect(long).toHaveLength(64);
     expect(long).toMatch(/_[0-9a-f]{8}$/);
     // Routing goes through the lookup table: the backend sees its own names.
-    expect(firstText(await client.callTool({ name: 'odd__read_file', arguments: {} }))).toBe('called read.file with {}');
+    expect(firstText(await client.callTool({ name: 'odd__read_file', arguments: {} }))).toBe(
+      'called read.file with {}',
+    );
     expect(firstText(await client.callTool({ name: 'odd__ns_tool', arguments: {} }))).toBe('called ns:tool with {}');
     expect(firstText(await client.callTool({ name: long!, arguments: {} }))).toMatch(/^called very_long_tool_name_/);
   });
@@ -124,7 +130,9 @@ describe('catalog through the proxy', () => {
     const embedded = content.find((block) => block.type === 'resource');
     expect(embedded?.resource?.uri).toBe('mcp-proxy://odd/note://b');
     const prompt = await client.getPrompt({ name: 'odd__summarize', arguments: { topic: 'x' } });
-    const promptLinks = prompt.messages.map((message) => message.content).filter((block) => block.type === 'resource_link');
+    const promptLinks = prompt.messages
+      .map((message) => message.content)
+      .filter((block) => block.type === 'resource_link');
     expect(promptLinks).toEqual([expect.objectContaining({ uri: 'mcp-proxy://odd/note://a' })]);
   });
 

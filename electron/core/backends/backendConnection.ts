@@ -9,7 +9,7 @@ import type { ProtocolEra } from '../../../shared/model/health.js';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
-import { createBackendTransport, LineTail, type BackendTransport } from './transports.js';
+import { createBackendTransport, type BackendTransport, type LineTail } from './transports.js';
 
 /** Everything a backend offers, every page of every list. */
 export interface BackendCatalog {
@@ -25,6 +25,8 @@ export interface BackendConnectionOptions {
   proxy: ProxyOptions;
   environment: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
+  /** Where the stdio child's stderr goes; owned by the caller so it outlives the connection. */
+  stderrTail: LineTail;
   /** Called once when the connection closes without `close()` being called. */
   onUnexpectedClose?: (error: SwitchboardError) => void;
 }
@@ -32,7 +34,7 @@ export interface BackendConnectionOptions {
 /** A connection to one backend. Create, `connect()`, use, `close()`. */
 export class BackendConnection {
   readonly id: string;
-  readonly stderrTail = new LineTail(50);
+  readonly stderrTail: LineTail;
   private readonly client: Client;
   private readonly queue: RequestQueue;
   private backendTransport: BackendTransport | undefined;
@@ -42,6 +44,7 @@ export class BackendConnection {
   constructor(private readonly options: BackendConnectionOptions) {
     const { config, proxy } = options;
     this.id = config.id;
+    this.stderrTail = options.stderrTail;
     const mode =
       config.protocol === 'auto' ? 'auto' : config.protocol === 'legacy' ? 'legacy' : { pin: config.protocol };
     this.client = new Client(options.clientInfo, {

@@ -13,7 +13,7 @@ export interface RequestQueueOptions {
   maxQueue: number;
   /** One request in flight at a time, in arrival order. */
   serialize: boolean;
-  /** Deadline for a request, counted from its arrival. */
+  /** Deadline for a request, counted from when it is sent to the backend. */
   timeoutMs: number;
 }
 
@@ -51,22 +51,33 @@ export class RequestQueue {
         { backend: backendId, maxQueue },
       );
     }
-    const started = Date.now();
+    // The deadline starts when the request is sent to the backend: a request
+    // waiting behind a hung one (serialized backends) is not failed for it.
     const deadline = new AbortController();
-    const timer = setTimeout(() => {
-      deadline.abort(
-        new SwitchboardError(ErrorCode.Timeout, `${label} on backend "${backendId}" timed out after ${timeoutMs} ms`, {
-          backend: backendId,
-          timeoutMs,
-        }),
-      );
-    }, timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    let started = 0;
+    const startDeadline = (): void => {
+      started = Date.now();
+      timer = setTimeout(() => {
+        deadline.abort(
+          new SwitchboardError(
+            ErrorCode.Timeout,
+            `${label} on backend "${backendId}" timed out after ${timeoutMs} ms`,
+            {
+              backend: backendId,
+              timeoutMs,
+            },
+          ),
+        );
+      }, timeoutMs);
+    };
     const signal = callerSignal ? AbortSignal.any([deadline.signal, callerSignal]) : deadline.signal;
     this.outstanding++;
     try {
       const running = this.queue.add(
         async () => {
           signal.throwIfAborted();
+          startDeadline();
           return task({ signal, remainingMs: () => Math.max(1, timeoutMs - (Date.now() - started)) });
         },
         { signal },
@@ -80,7 +91,7 @@ export class RequestQueue {
       if (deadline.signal.aborted) throw deadline.signal.reason as Error;
       throw error;
     } finally {
-      clearTimeout(timer);
+      if (timer) clearTimeout(timer);
       this.outstanding--;
     }
   }

@@ -1,0 +1,242 @@
+// Proxy overhead benchmark (`npm run bench`): the same small tool called directly and through
+// mcp-switchboard, side by side in one run, over HTTP (2025- and 2026-era clients) and stdio.
+// Prints tables of proxied/direct ratios and writes bench/results/latest.json.
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ClientOptions } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { spawnUntilLine, stopChild, summarize, throughput, timeSequential, waitFor200 } from './lib.js';
+import type { LatencyStats, Spawned } from './lib.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const HTTP_FIXTURE = join(ROOT, 'test/fixtures/servers/http-server.mjs');
+const STDIO_FIXTURE = join(ROOT, 'test/fixtures/servers/slow.mjs');
+const RESULTS = join(ROOT, 'bench/results/latest.json');
+const WARMUP = 50;
+const SEQ_CALLS = 500;
+const TP_CALLS = 600;
+const CONCURRENCY = [1, 8, 32] as const;
+const LIST_CALLS = 200;
+const CALL_TIMEOUT_MS = 15_000;
+const WATCHDOG_MS = 4 * 60_000;
+const LATENCY_TARGET = 1.3;
+
+/** Client era: 2025 = legacy initialize handshake, 2026 = pinned 2026-07-28 (stateless). */
+type Era = '2025' | '2026';
+
+/** One client and the name under which it sees the echo tool. */
+interface Endpoint {
+  client: Client;
+  tool: string;
+}
+
+/** Everything measured on one endpoint. */
+interface SideResult {
+  call: LatencyStats;
+  callsPerSecond: Record<string, number>;
+  list: LatencyStats;
+}
+
+/** A direct/proxied pair of the same path, with proxied/direct ratios. */
+interface PairResult {
+  path: string;
+  direct: SideResult;
+  proxied: SideResult;
+  ratios: { callP50: number; callP99: number; listP50: number; throughput: Record<string, number> };
+}
+
+/** Things to close at the end, last registered first. */
+const cleanups: (() => Promise<void>)[] = [];
+const children: Spawned[] = [];
+const clientWarnings: string[] = [];
+
+function newClient(era: Era): Client {
+  const options: ClientOptions = era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
+  const client = new Client({ name: `bench-${era}`, version: '1.0.0' }, options);
+  cleanups.push(() => client.close());
+  return client;
+}
+
+async function connectHttp(url: string, era: Era, token?: string): Promise<Client> {
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const client = newClient(era);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+async function connectStdio(script: string): Promise<Client> {
+  const client = newClient('2025');
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'inherit' }));
+  return client;
+}
+
+/** Starts a child that prints its URL on stdout once listening; it is stopped at cleanup. */
+async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
+  const { proc, match } = await spawnUntilLine(name, process.execPath, args, { env, cwd: ROOT, pattern, timeoutMs: 20_000 });
+  children.push(proc);
+  cleanups.push(() => stopChild(proc.child));
+  const url = match[1];
+  if (url === undefined) throw new Error(`${name}: no URL in its startup line`);
+  return url;
+}
+
+/** Starts a proxy instance serving `backend` as id `bench`; resolves with its /mcp URL once ready. */
+async function startProxy(name: string, dir: string, token: string, backend: object): Promise<string> {
+  const config = join(dir, `${name}.json`);
+  await writeFile(config, JSON.stringify({ mcpServers: { bench: backend } }));
+  const env = { ...process.env, SWITCHBOARD_TOKEN: token, XDG_CONFIG_HOME: dir };
+  const args = ['bin/mcp-switchboard.js', 'serve', '--config', config, '--port', '0'];
+  const url = await startChild(name, args, env, /MCP endpoint: (\S+)/);
+  await waitFor200(new URL('/readyz', url).href, 20_000);
+  return url;
+}
+
+function echo(endpoint: Endpoint): () => Promise<unknown> {
+  return () => endpoint.client.callTool({ name: endpoint.tool, arguments: { text: 'ping' } }, { timeout: CALL_TIMEOUT_MS });
+}
+
+function listTools(endpoint: Endpoint): () => Promise<unknown> {
+  return () => endpoint.client.listTools(undefined, { cacheMode: 'bypass', timeout: CALL_TIMEOUT_MS });
+}
+
+/** Warm-up calls; the first checks that the tool really echoes (not an error result). */
+async function warmUp(endpoint: Endpoint): Promise<void> {
+  const result = await endpoint.client.callTool({ name: endpoint.tool, arguments: { text: 'warm' } });
+  const first = result.content?.[0];
+  if (result.isError || first?.type !== 'text' || first.text !== 'warm') {
+    throw new Error(`${endpoint.tool} did not echo: ${JSON.stringify(result)}`);
+  }
+  await timeSequential(WARMUP, echo(endpoint));
+  await timeSequential(5, listTools(endpoint));
+}
+
+/** Runs every measurement on both endpoints, alternating direct and proxied per step. */
+async function measurePair(path: string, direct: Endpoint, proxied: Endpoint): Promise<PairResult> {
+  await warmUp(direct);
+  await warmUp(proxied);
+  const sides = [direct, proxied] as const;
+  const [dCall, pCall] = await stepBoth(sides, async (e) => summarize(await timeSequential(SEQ_CALLS, echo(e))));
+  const dTp: Record<string, number> = {};
+  const pTp: Record<string, number> = {};
+  for (const c of CONCURRENCY) {
+    [dTp[c], pTp[c]] = await stepBoth(sides, (e) => throughput(TP_CALLS, c, echo(e)));
+  }
+  const [dList, pList] = await stepBoth(sides, async (e) => summarize(await timeSequential(LIST_CALLS, listTools(e))));
+  const tpRatios = Object.fromEntries(CONCURRENCY.map((c) => [c, (pTp[c] ?? NaN) / (dTp[c] ?? NaN)]));
+  return {
+    path,
+    direct: { call: dCall, callsPerSecond: dTp, list: dList },
+    proxied: { call: pCall, callsPerSecond: pTp, list: pList },
+    ratios: { callP50: pCall.p50 / dCall.p50, callP99: pCall.p99 / dCall.p99, listP50: pList.p50 / dList.p50, throughput: tpRatios },
+  };
+}
+
+/** Runs `step` on the direct then the proxied endpoint (one at a time, never concurrently). */
+async function stepBoth<T>(sides: readonly [Endpoint, Endpoint], step: (e: Endpoint) => Promise<T>): Promise<[T, T]> {
+  const a = await step(sides[0]);
+  return [a, await step(sides[1])];
+}
+
+const ms = (x: number): string => x.toFixed(3);
+const ratio = (x: number): string => `${x.toFixed(2)}x`;
+
+function printTable(title: string, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  console.log(`\n== ${title} ==`);
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+function printResults(pairs: PairResult[]): void {
+  printTable(`tools/call echo, sequential latency (N=${SEQ_CALLS}, ms)`,
+    ['path', 'direct p50', 'proxied p50', 'ratio', 'direct p99', 'proxied p99', 'ratio'],
+    pairs.map((p) => [p.path, ms(p.direct.call.p50), ms(p.proxied.call.p50), ratio(p.ratios.callP50), ms(p.direct.call.p99), ms(p.proxied.call.p99), ratio(p.ratios.callP99)]));
+  printTable(`tools/call echo, throughput (${TP_CALLS} calls per run, one client, calls/s)`,
+    ['path', 'concurrency', 'direct', 'proxied', 'ratio'],
+    pairs.flatMap((p) => CONCURRENCY.map((c) => [p.path, String(c), (p.direct.callsPerSecond[c] ?? NaN).toFixed(0), (p.proxied.callsPerSecond[c] ?? NaN).toFixed(0), ratio(p.ratios.throughput[c] ?? NaN)])));
+  printTable(`tools/list latency (N=${LIST_CALLS}, client cache bypassed, ms)`,
+    ['path', 'direct p50', 'proxied p50', 'ratio'],
+    pairs.map((p) => [p.path, ms(p.direct.list.p50), ms(p.proxied.list.p50), ratio(p.ratios.listP50)]));
+}
+
+/** Evaluates the targets on the HTTP pairs; returns one printable line each. */
+function targets(pairs: PairResult[]): { target: string; met: boolean; detail: string }[] {
+  const http = pairs.filter((p) => p.path.startsWith('http'));
+  const detail = (pick: (p: PairResult) => number): string => http.map((p) => `${p.path} ${ratio(pick(p))}`).join(', ');
+  return [
+    { target: `proxied p50 latency within ${LATENCY_TARGET}x of direct over HTTP`, met: http.every((p) => p.ratios.callP50 <= LATENCY_TARGET), detail: detail((p) => p.ratios.callP50) },
+    { target: 'tools/list through the proxy no slower than direct', met: http.every((p) => p.ratios.listP50 <= 1), detail: detail((p) => p.ratios.listP50) },
+  ];
+}
+
+/** Lines on the proxies' stderr that look like trouble (warnings, errors), deduplicated. */
+function proxyTrouble(): string[] {
+  const lines = children.filter((c) => c.name.startsWith('proxy')).flatMap((c) => c.stderr.map((l) => `${c.name}: ${l}`));
+  return [...new Set(lines.filter((l) => /warn|error|fail|exceeded/i.test(l)))];
+}
+
+async function run(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const token = randomBytes(24).toString('hex');
+  const fixtureUrl = await startChild('http-fixture', [HTTP_FIXTURE], { ...process.env, PORT: '0' }, /LISTENING (\S+)/);
+  const httpProxy = await startProxy('proxy-http', dir, token, { url: fixtureUrl });
+  const stdioProxy = await startProxy('proxy-stdio', dir, token, { command: process.execPath, args: [STDIO_FIXTURE] });
+  const pairs: PairResult[] = [];
+  for (const era of ['2025', '2026'] as const) {
+    const direct = { client: await connectHttp(fixtureUrl, era), tool: 'echo' };
+    const proxied = { client: await connectHttp(httpProxy, era, token), tool: 'bench__echo' };
+    pairs.push(await measurePair(`http ${era}-era`, direct, proxied));
+  }
+  const stdioDirect = { client: await connectStdio(STDIO_FIXTURE), tool: 'echo' };
+  const stdioProxied = { client: await connectHttp(stdioProxy, '2025', token), tool: 'bench__echo' };
+  pairs.push(await measurePair('stdio (proxy: http 2025-era)', stdioDirect, stdioProxied));
+
+  printResults(pairs);
+  const verdicts = targets(pairs);
+  console.log('\n== targets ==');
+  for (const v of verdicts) console.log(`${v.met ? 'MET    ' : 'NOT MET'}  ${v.target} (${v.detail})`);
+  const trouble = proxyTrouble();
+  if (trouble.length + clientWarnings.length > 0) console.log('\n== warnings seen ==');
+  for (const line of [...trouble, ...clientWarnings.map((w) => `bench: ${w}`)].slice(0, 20)) console.log(line);
+
+  await mkdir(join(ROOT, 'bench/results'), { recursive: true });
+  const meta = { date: new Date().toISOString(), node: process.version, platform: process.platform, cpus: availableParallelism() };
+  const params = { warmup: WARMUP, seqCalls: SEQ_CALLS, throughputCalls: TP_CALLS, concurrency: CONCURRENCY, listCalls: LIST_CALLS };
+  const warnings = { proxy: trouble, bench: clientWarnings };
+  await writeFile(RESULTS, `${JSON.stringify({ ...meta, params, pairs, targets: verdicts, warnings }, null, 2)}\n`);
+  console.log(`\nresults written to ${RESULTS}`);
+}
+
+/** Closes clients, stops children and removes temp dirs, in reverse order; never throws. */
+async function cleanup(): Promise<void> {
+  for (const step of cleanups.splice(0).reverse()) {
+    await step().catch((error: unknown) => console.error(`cleanup: ${(error as Error).message}`));
+  }
+}
+
+async function main(): Promise<void> {
+  process.on('warning', (w) => clientWarnings.push(`${w.name}: ${w.message}`));
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+  let watchdog: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    watchdog = setTimeout(() => reject(new Error(`benchmark took longer than ${WATCHDOG_MS / 1000} s`)), WATCHDOG_MS);
+  });
+  try {
+    await Promise.race([run(), timeout]);
+  } catch (error) {
+    process.exitCode = 1;
+    console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);
+    for (const c of children) for (const l of c.stderr.slice(-10)) console.error(`${c.name}: ${l}`);
+  } finally {
+    clearTimeout(watchdog);
+    await cleanup();
+  }
+}
+
+await main();
