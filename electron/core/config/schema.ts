@@ -69,7 +69,7 @@ const RemoteBackendSchema = z.strictObject({
 export const ConfigFileSchema = z.strictObject({
   $schema: z.string().optional(),
   version: z.literal(1).default(1),
-  proxy: ProxyOptionsSchema,
+  proxy: z.unknown().optional(),
   mcpServers: z.record(z.string(), z.unknown()).default({}),
 });
 
@@ -220,15 +220,18 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { problems: [{ path: '(root)', message: 'the config must be a JSON object' }] };
   }
+  // Each section is checked on its own, so one run reports every problem.
   const top = ConfigFileSchema.safeParse(raw);
   if (!top.success) return { problems: issuesToProblems([], top.error) };
   const problems: ConfigProblem[] = [];
+  const proxy = ProxyOptionsSchema.safeParse(top.data.proxy ?? {});
+  if (!proxy.success) problems.push(...issuesToProblems(['proxy'], proxy.error));
   const backends: BackendConfig[] = [];
   for (const [id, entry] of Object.entries(top.data.mcpServers)) {
     const result = parseBackend(id, entry);
     problems.push(...result.problems);
     if (result.backend) backends.push(result.backend);
   }
-  if (problems.length > 0) return { problems };
-  return { config: { version: 1, proxy: top.data.proxy, backends }, problems };
+  if (problems.length > 0 || !proxy.success) return { problems };
+  return { config: { version: 1, proxy: proxy.data, backends }, problems };
 }

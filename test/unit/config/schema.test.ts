@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonText } from '../../../electron/core/config/load.js';
+import { expandMap } from '../../../electron/core/config/expand.js';
+import { defaultConfigDir } from '../../../electron/core/config/paths.js';
+import { parseConfig } from '../../../electron/core/config/schema.js';
+
+describe('parseConfig', () => {
+  it("accepts Claude Desktop's mcpServers format as-is, with defaults for every option", () => {
+    const { config, problems } = parseConfig({
+      mcpServers: {
+        filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] },
+        github: { command: 'docker', args: ['run'], env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } },
+        linear: { url: 'https://mcp.linear.app/mcp' },
+        legacy: { url: 'https://example.com/sse', type: 'sse', headers: { 'X-Key': '${KEY}' } },
+      },
+    });
+    expect(problems).toEqual([]);
+    expect(config?.proxy).toEqual({
+      maxBackends: 32,
+      maxCatalogItems: 1000,
+      healthIntervalMs: 30_000,
+      requestTimeoutMs: 60_000,
+      maxQueue: 1000,
+      separator: '__',
+    });
+    expect(
+      config?.backends.map((backend) => [backend.id, backend.transport, backend.prefix, backend.protocol]),
+    ).toEqual([
+      ['filesystem', 'stdio', 'filesystem', 'legacy'],
+      ['github', 'stdio', 'github', 'legacy'],
+      ['linear', 'http', 'linear', 'auto'],
+      ['legacy', 'sse', 'legacy', 'auto'],
+    ]);
+  });
+
+  it('takes per-backend options: prefix (empty means unprefixed), enabled, serialize, cwd', () => {
+    const { config } = parseConfig({
+      mcpServers: { a: { command: 'x', prefix: '', enabled: false, serialize: true, cwd: '/srv' } },
+    });
+    expect(config?.backends[0]).toMatchObject({ prefix: '', enabled: false, serialize: true, cwd: '/srv' });
+  });
+
+  it.each([
+    [{ proxy: { maxBackends: 0 } }, 'proxy.maxBackends'],
+    [{ proxy: { maxCatalogItems: 1.5 } }, 'proxy.maxCatalogItems'],
+    [{ proxy: { healthIntervalMs: -1 } }, 'proxy.healthIntervalMs'],
+    [{ proxy: { requestTimeoutMs: '60s' } }, 'proxy.requestTimeoutMs'],
+    [{ proxy: { maxQueue: 0 } }, 'proxy.maxQueue'],
+    [{ proxy: { separator: '::' } }, 'proxy.separator'],
+    [{ proxy: { maxBakends: 3 } }, 'proxy'],
+    [{ mcpServers: { '9lives': { command: 'x' } } }, 'mcpServers.9lives'],
+    [{ mcpServers: { 'has space': { command: 'x' } } }, 'mcpServers.has space'],
+    [{ mcpServers: { a: { url: 'ftp://x' } } }, 'mcpServers.a.url'],
+    [{ mcpServers: { a: { url: 'http://x', transport: 'ws' } } }, 'mcpServers.a.transport'],
+    [{ mcpServers: { a: { command: '' } } }, 'mcpServers.a.command'],
+    [{ mcpServers: { a: { command: 'x', prefix: 'a.b' } } }, 'mcpServers.a.prefix'],
+    [{ mcpServers: { a: { args: [] } } }, 'mcpServers.a'],
+    [{ mcpServers: { a: 'npx thing' } }, 'mcpServers.a'],
+    [{ version: 2 }, 'version'],
+  ])('refuses %j naming %s', (raw, path) => {
+    const { config, problems } = parseConfig(raw);
+    expect(config).toBeUndefined();
+    expect(problems.map((problem) => problem.path)).toContain(path);
+  });
+
+  it('reports every problem of a config at once', () => {
+    const { problems } = parseConfig({
+      proxy: { maxQueue: 0 },
+      mcpServers: { '1a': { command: 'x' }, b: { url: 'http://x', type: 'grpc' } },
+    });
+    expect(problems.map((problem) => problem.path)).toEqual(['proxy.maxQueue', 'mcpServers.1a', 'mcpServers.b.type']);
+  });
+});
+
+describe('parseJsonText', () => {
+  it('locates a syntax error by line and column', () => {
+    const { problem } = parseJsonText('{\n  "a": 1,\n  oops\n}');
+    expect(problem?.path).toMatch(/^\(line 3, column \d+\)$/);
+  });
+});
+
+describe('expandMap', () => {
+  it('expands ${VAR} and ${VAR:-default} from the environment', () => {
+    expect(expandMap({ A: 'x-${ONE}-${TWO:-two}' }, { ONE: '1' }, 'mcpServers.s.env')).toEqual({ A: 'x-1-two' });
+  });
+
+  it('names the field and the variable when a variable is not set', () => {
+    expect(() => expandMap({ TOKEN: '${NOPE}' }, {}, 'mcpServers.gh.env')).toThrow(
+      'mcpServers.gh.env.TOKEN: environment variable ${NOPE} is not set',
+    );
+  });
+});
+
+describe('defaultConfigDir', () => {
+  it('follows each platform', () => {
+    expect(defaultConfigDir('linux', { XDG_CONFIG_HOME: '/x' }, '/home/u')).toBe('/x/mcp-switchboard');
+    expect(defaultConfigDir('linux', {}, '/home/u')).toBe('/home/u/.config/mcp-switchboard');
+    expect(defaultConfigDir('darwin', {}, '/Users/u')).toBe('/Users/u/Library/Application Support/mcp-switchboard');
+    expect(defaultConfigDir('win32', { APPDATA: 'C:\\AppData' }, 'C:\\u')).toMatch(/AppData.mcp-switchboard$/);
+  });
+});
