@@ -75,7 +75,10 @@ export async function spawnUntilLine(
   const lines = createInterface({ input: child.stdout! });
   try {
     const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name}: no line matching ${options.pattern} in ${options.timeoutMs} ms`)), options.timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${name}: no line matching ${options.pattern} in ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
       child.once('error', reject);
       child.once('exit', (code, signal) =>
         reject(new Error(`${name} exited early (${signal ?? code}): ${proc.stderr.slice(-5).join(' | ')}`)),

@@ -21,6 +21,8 @@ const SEQ_CALLS = 500;
 const TP_CALLS = 600;
 const CONCURRENCY = [1, 8, 32] as const;
 const LIST_CALLS = 200;
+/** Sequential runs alternate direct and proxied in blocks of this size, so drift hits both alike. */
+const BLOCK = 25;
 const CALL_TIMEOUT_MS = 15_000;
 const WATCHDOG_MS = 4 * 60_000;
 const LATENCY_TARGET = 1.3;
@@ -52,7 +54,8 @@ interface PairResult {
 /** Things to close at the end, last registered first. */
 const cleanups: (() => Promise<void>)[] = [];
 const children: Spawned[] = [];
-const clientWarnings: string[] = [];
+/** Process warnings seen in this (client) process, by message with numbers masked, with counts. */
+const clientWarnings = new Map<string, number>();
 
 function newClient(era: Era): Client {
   const options: ClientOptions = era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
@@ -76,7 +79,12 @@ async function connectStdio(script: string): Promise<Client> {
 
 /** Starts a child that prints its URL on stdout once listening; it is stopped at cleanup. */
 async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
-  const { proc, match } = await spawnUntilLine(name, process.execPath, args, { env, cwd: ROOT, pattern, timeoutMs: 20_000 });
+  const { proc, match } = await spawnUntilLine(name, process.execPath, args, {
+    env,
+    cwd: ROOT,
+    pattern,
+    timeoutMs: 20_000,
+  });
   children.push(proc);
   cleanups.push(() => stopChild(proc.child));
   const url = match[1];
@@ -96,7 +104,8 @@ async function startProxy(name: string, dir: string, token: string, backend: obj
 }
 
 function echo(endpoint: Endpoint): () => Promise<unknown> {
-  return () => endpoint.client.callTool({ name: endpoint.tool, arguments: { text: 'ping' } }, { timeout: CALL_TIMEOUT_MS });
+  return () =>
+    endpoint.client.callTool({ name: endpoint.tool, arguments: { text: 'ping' } }, { timeout: CALL_TIMEOUT_MS });
 }
 
 function listTools(endpoint: Endpoint): () => Promise<unknown> {
@@ -119,19 +128,24 @@ async function measurePair(path: string, direct: Endpoint, proxied: Endpoint): P
   await warmUp(direct);
   await warmUp(proxied);
   const sides = [direct, proxied] as const;
-  const [dCall, pCall] = await stepBoth(sides, async (e) => summarize(await timeSequential(SEQ_CALLS, echo(e))));
+  const [dCall, pCall] = await latencyBoth(sides, SEQ_CALLS, echo);
   const dTp: Record<string, number> = {};
   const pTp: Record<string, number> = {};
   for (const c of CONCURRENCY) {
     [dTp[c], pTp[c]] = await stepBoth(sides, (e) => throughput(TP_CALLS, c, echo(e)));
   }
-  const [dList, pList] = await stepBoth(sides, async (e) => summarize(await timeSequential(LIST_CALLS, listTools(e))));
+  const [dList, pList] = await latencyBoth(sides, LIST_CALLS, listTools);
   const tpRatios = Object.fromEntries(CONCURRENCY.map((c) => [c, (pTp[c] ?? NaN) / (dTp[c] ?? NaN)]));
   return {
     path,
     direct: { call: dCall, callsPerSecond: dTp, list: dList },
     proxied: { call: pCall, callsPerSecond: pTp, list: pList },
-    ratios: { callP50: pCall.p50 / dCall.p50, callP99: pCall.p99 / dCall.p99, listP50: pList.p50 / dList.p50, throughput: tpRatios },
+    ratios: {
+      callP50: pCall.p50 / dCall.p50,
+      callP99: pCall.p99 / dCall.p99,
+      listP50: pList.p50 / dList.p50,
+      throughput: tpRatios,
+    },
   };
 }
 
@@ -141,27 +155,66 @@ async function stepBoth<T>(sides: readonly [Endpoint, Endpoint], step: (e: Endpo
   return [a, await step(sides[1])];
 }
 
+/** Sequential latency of `op` on both endpoints, `n` calls each, in alternating blocks. */
+async function latencyBoth(
+  sides: readonly [Endpoint, Endpoint],
+  n: number,
+  op: (e: Endpoint) => () => Promise<unknown>,
+): Promise<[LatencyStats, LatencyStats]> {
+  const direct: number[] = [];
+  const proxied: number[] = [];
+  for (let done = 0; done < n; done += BLOCK) {
+    const size = Math.min(BLOCK, n - done);
+    direct.push(...(await timeSequential(size, op(sides[0]))));
+    proxied.push(...(await timeSequential(size, op(sides[1]))));
+  }
+  return [summarize(direct), summarize(proxied)];
+}
+
 const ms = (x: number): string => x.toFixed(3);
 const ratio = (x: number): string => `${x.toFixed(2)}x`;
 
 function printTable(title: string, header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   console.log(`\n== ${title} ==`);
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }
 
 function printResults(pairs: PairResult[]): void {
-  printTable(`tools/call echo, sequential latency (N=${SEQ_CALLS}, ms)`,
+  printTable(
+    `tools/call echo, sequential latency (N=${SEQ_CALLS}, ms)`,
     ['path', 'direct p50', 'proxied p50', 'ratio', 'direct p99', 'proxied p99', 'ratio'],
-    pairs.map((p) => [p.path, ms(p.direct.call.p50), ms(p.proxied.call.p50), ratio(p.ratios.callP50), ms(p.direct.call.p99), ms(p.proxied.call.p99), ratio(p.ratios.callP99)]));
-  printTable(`tools/call echo, throughput (${TP_CALLS} calls per run, one client, calls/s)`,
+    pairs.map((p) => [
+      p.path,
+      ms(p.direct.call.p50),
+      ms(p.proxied.call.p50),
+      ratio(p.ratios.callP50),
+      ms(p.direct.call.p99),
+      ms(p.proxied.call.p99),
+      ratio(p.ratios.callP99),
+    ]),
+  );
+  printTable(
+    `tools/call echo, throughput (${TP_CALLS} calls per run, one client, calls/s)`,
     ['path', 'concurrency', 'direct', 'proxied', 'ratio'],
-    pairs.flatMap((p) => CONCURRENCY.map((c) => [p.path, String(c), (p.direct.callsPerSecond[c] ?? NaN).toFixed(0), (p.proxied.callsPerSecond[c] ?? NaN).toFixed(0), ratio(p.ratios.throughput[c] ?? NaN)])));
-  printTable(`tools/list latency (N=${LIST_CALLS}, client cache bypassed, ms)`,
+    pairs.flatMap((p) =>
+      CONCURRENCY.map((c) => [
+        p.path,
+        String(c),
+        (p.direct.callsPerSecond[c] ?? NaN).toFixed(0),
+        (p.proxied.callsPerSecond[c] ?? NaN).toFixed(0),
+        ratio(p.ratios.throughput[c] ?? NaN),
+      ]),
+    ),
+  );
+  printTable(
+    `tools/list latency (N=${LIST_CALLS}, client cache bypassed, ms)`,
     ['path', 'direct p50', 'proxied p50', 'ratio'],
-    pairs.map((p) => [p.path, ms(p.direct.list.p50), ms(p.proxied.list.p50), ratio(p.ratios.listP50)]));
+    pairs.map((p) => [p.path, ms(p.direct.list.p50), ms(p.proxied.list.p50), ratio(p.ratios.listP50)]),
+  );
 }
 
 /** Evaluates the targets on the HTTP pairs; returns one printable line each. */
@@ -169,15 +222,30 @@ function targets(pairs: PairResult[]): { target: string; met: boolean; detail: s
   const http = pairs.filter((p) => p.path.startsWith('http'));
   const detail = (pick: (p: PairResult) => number): string => http.map((p) => `${p.path} ${ratio(pick(p))}`).join(', ');
   return [
-    { target: `proxied p50 latency within ${LATENCY_TARGET}x of direct over HTTP`, met: http.every((p) => p.ratios.callP50 <= LATENCY_TARGET), detail: detail((p) => p.ratios.callP50) },
-    { target: 'tools/list through the proxy no slower than direct', met: http.every((p) => p.ratios.listP50 <= 1), detail: detail((p) => p.ratios.listP50) },
+    {
+      target: `proxied p50 latency within ${LATENCY_TARGET}x of direct over HTTP`,
+      met: http.every((p) => p.ratios.callP50 <= LATENCY_TARGET),
+      detail: detail((p) => p.ratios.callP50),
+    },
+    {
+      target: 'tools/list through the proxy no slower than direct',
+      met: http.every((p) => p.ratios.listP50 <= 1),
+      detail: detail((p) => p.ratios.listP50),
+    },
   ];
 }
 
-/** Lines on the proxies' stderr that look like trouble (warnings, errors), deduplicated. */
-function proxyTrouble(): string[] {
-  const lines = children.filter((c) => c.name.startsWith('proxy')).flatMap((c) => c.stderr.map((l) => `${c.name}: ${l}`));
-  return [...new Set(lines.filter((l) => /warn|error|fail|exceeded/i.test(l)))];
+/** Lines on the children's stderr that look like trouble, plus this process's warnings; deduplicated. */
+function troubleSeen(): string[] {
+  const lines = children.flatMap((c) => c.stderr.map((l) => `${c.name}: ${l}`));
+  const counts = new Map(clientWarnings);
+  for (const l of lines.filter((l) => /warn|error|fail|exceeded/i.test(l)))
+    counts.set(maskNumbers(l), (counts.get(maskNumbers(l)) ?? 0) + 1);
+  return [...counts].map(([line, n]) => (n > 1 ? `${line} (x${n})` : line));
+}
+
+function maskNumbers(line: string): string {
+  return line.replace(/\b\d+\b/g, 'N');
 }
 
 async function run(): Promise<void> {
@@ -201,15 +269,29 @@ async function run(): Promise<void> {
   const verdicts = targets(pairs);
   console.log('\n== targets ==');
   for (const v of verdicts) console.log(`${v.met ? 'MET    ' : 'NOT MET'}  ${v.target} (${v.detail})`);
-  const trouble = proxyTrouble();
-  if (trouble.length + clientWarnings.length > 0) console.log('\n== warnings seen ==');
-  for (const line of [...trouble, ...clientWarnings.map((w) => `bench: ${w}`)].slice(0, 20)) console.log(line);
+  const trouble = troubleSeen();
+  if (trouble.length > 0) console.log('\n== warnings and errors seen ==');
+  for (const line of trouble.slice(0, 20)) console.log(line);
 
   await mkdir(join(ROOT, 'bench/results'), { recursive: true });
-  const meta = { date: new Date().toISOString(), node: process.version, platform: process.platform, cpus: availableParallelism() };
-  const params = { warmup: WARMUP, seqCalls: SEQ_CALLS, throughputCalls: TP_CALLS, concurrency: CONCURRENCY, listCalls: LIST_CALLS };
-  const warnings = { proxy: trouble, bench: clientWarnings };
-  await writeFile(RESULTS, `${JSON.stringify({ ...meta, params, pairs, targets: verdicts, warnings }, null, 2)}\n`);
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: process.platform,
+    cpus: availableParallelism(),
+  };
+  const params = {
+    warmup: WARMUP,
+    block: BLOCK,
+    seqCalls: SEQ_CALLS,
+    throughputCalls: TP_CALLS,
+    concurrency: CONCURRENCY,
+    listCalls: LIST_CALLS,
+  };
+  await writeFile(
+    RESULTS,
+    `${JSON.stringify({ ...meta, params, pairs, targets: verdicts, warnings: trouble }, null, 2)}\n`,
+  );
   console.log(`\nresults written to ${RESULTS}`);
 }
 
@@ -221,7 +303,12 @@ async function cleanup(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  process.on('warning', (w) => clientWarnings.push(`${w.name}: ${w.message}`));
+  // Collected and printed once, deduplicated, instead of Node's line per occurrence.
+  process.removeAllListeners('warning');
+  process.on('warning', (w) => {
+    const key = `bench: ${w.name}: ${maskNumbers(w.message)}`;
+    clientWarnings.set(key, (clientWarnings.get(key) ?? 0) + 1);
+  });
   process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
   let watchdog: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
