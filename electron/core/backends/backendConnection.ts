@@ -11,6 +11,8 @@ import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
 import { createBackendTransport, type BackendTransport, type LineTail } from './transports.js';
 
+const START_TIMEOUT_FLOOR_MS = 30_000;
+
 /** Everything a backend offers, every page of every list. */
 export interface BackendCatalog {
   tools: Tool[];
@@ -65,6 +67,14 @@ export class BackendConnection {
     return this.options.config.requestTimeoutMs ?? this.options.proxy.requestTimeoutMs;
   }
 
+  /**
+   * Starting a server (npx may download it first) and listing its catalog may
+   * take longer than one request; never less than 30 s.
+   */
+  private get startTimeoutMs(): number {
+    return Math.max(this.timeoutMs, START_TIMEOUT_FLOOR_MS);
+  }
+
   /** The SDK client, for the relay layer (notifications, server-to-client requests). */
   get sdkClient(): Client {
     return this.client;
@@ -101,10 +111,10 @@ export class BackendConnection {
     transport.onerror = (error) => {
       this.lastTransportError = error;
     };
-    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const deadline = AbortSignal.timeout(this.startTimeoutMs);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
-      await raceAbort(this.client.connect(transport, { timeout: this.timeoutMs }), combined);
+      await raceAbort(this.client.connect(transport, { timeout: this.startTimeoutMs }), combined);
     } catch (error) {
       await this.close();
       throw new SwitchboardError(ErrorCode.ConnectFailed, `cannot connect to "${config.id}": ${this.describe(error)}`, {
@@ -152,6 +162,7 @@ export class BackendConnection {
           return { tools, resources, resourceTemplates, prompts };
         },
         signal,
+        this.startTimeoutMs,
       );
     } catch (error) {
       if (
@@ -175,13 +186,18 @@ export class BackendConnection {
    * Runs one request through the queue (bounded, optionally serialized, with a
    * deadline). The task gets the SDK client and a signal to pass on.
    */
-  run<T>(label: string, task: (context: TaskContext) => Promise<T>, callerSignal?: AbortSignal): Promise<T> {
+  run<T>(
+    label: string,
+    task: (context: TaskContext) => Promise<T>,
+    callerSignal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<T> {
     if (this.closing) {
       return Promise.reject(
         new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" is closed`, { backend: this.id }),
       );
     }
-    return this.queue.run(label, task, callerSignal);
+    return this.queue.run(label, task, callerSignal, timeoutMs);
   }
 
   /** Closes the connection and reaps the stdio child's whole process tree. */

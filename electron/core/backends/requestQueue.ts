@@ -42,8 +42,13 @@ export class RequestQueue {
    * already has `maxQueue` outstanding requests, and with `timeout` when the
    * deadline passes (the task's signal aborts, so the SDK cancels upstream).
    */
-  async run<T>(label: string, task: (context: TaskContext) => Promise<T>, callerSignal?: AbortSignal): Promise<T> {
-    const { backendId, maxQueue, timeoutMs } = this.options;
+  async run<T>(
+    label: string,
+    task: (context: TaskContext) => Promise<T>,
+    callerSignal?: AbortSignal,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<T> {
+    const { backendId, maxQueue } = this.options;
     if (this.outstanding >= maxQueue) {
       throw new SwitchboardError(
         ErrorCode.QueueFull,
