@@ -59,6 +59,42 @@ export async function throughput(total: number, concurrency: number, fn: () => P
 }
 
 /**
+ * Sequential latencies of `a` and `b`, `n` calls each, run in alternating blocks of `block` calls so that
+ * drift (JIT warm-up, GC, a noisy neighbour) affects both alike.
+ */
+export async function interleaved(
+  n: number,
+  block: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<[LatencyStats, LatencyStats]> {
+  const samplesA: number[] = [];
+  const samplesB: number[] = [];
+  for (let done = 0; done < n; done += block) {
+    const size = Math.min(block, n - done);
+    samplesA.push(...(await timeSequential(size, a)));
+    samplesB.push(...(await timeSequential(size, b)));
+  }
+  return [summarize(samplesA), summarize(samplesB)];
+}
+
+/** Counts `line` in `counts` under a key with its numbers masked, so near-identical lines group. */
+export function countLine(counts: Map<string, number>, line: string): void {
+  const key = line.replace(/\b\d+\b/g, 'N');
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Prints a titled table: first column left-aligned, the others right-aligned. */
+export function printTable(title: string, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  console.log(`\n== ${title} ==`);
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+/**
  * Spawns `command args` (stdin piped, so fixtures that exit on stdin EOF die with us) and resolves once
  * a stdout line matches `pattern`, with the match. Rejects (after killing the child) if the child exits
  * first or `timeoutMs` passes. Later stdout is drained; stderr lines are kept in `stderr`.

@@ -9,7 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { spawnUntilLine, stopChild, summarize, throughput, timeSequential, waitFor200 } from './lib.js';
+import {
+  countLine,
+  interleaved,
+  printTable,
+  spawnUntilLine,
+  stopChild,
+  throughput,
+  timeSequential,
+  waitFor200,
+} from './lib.js';
 import type { LatencyStats, Spawned } from './lib.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -21,7 +30,7 @@ const SEQ_CALLS = 500;
 const TP_CALLS = 600;
 const CONCURRENCY = [1, 8, 32] as const;
 const LIST_CALLS = 200;
-/** Sequential runs alternate direct and proxied in blocks of this size, so drift hits both alike. */
+/** Sequential latency runs alternate direct and proxied in blocks of this size, so drift hits both alike. */
 const BLOCK = 25;
 const CALL_TIMEOUT_MS = 15_000;
 const WATCHDOG_MS = 4 * 60_000;
@@ -123,18 +132,18 @@ async function warmUp(endpoint: Endpoint): Promise<void> {
   await timeSequential(5, listTools(endpoint));
 }
 
-/** Runs every measurement on both endpoints, alternating direct and proxied per step. */
+/** Runs every measurement on both endpoints, one endpoint at a time (direct and proxied alternate). */
 async function measurePair(path: string, direct: Endpoint, proxied: Endpoint): Promise<PairResult> {
   await warmUp(direct);
   await warmUp(proxied);
-  const sides = [direct, proxied] as const;
-  const [dCall, pCall] = await latencyBoth(sides, SEQ_CALLS, echo);
+  const [dCall, pCall] = await interleaved(SEQ_CALLS, BLOCK, echo(direct), echo(proxied));
   const dTp: Record<string, number> = {};
   const pTp: Record<string, number> = {};
   for (const c of CONCURRENCY) {
-    [dTp[c], pTp[c]] = await stepBoth(sides, (e) => throughput(TP_CALLS, c, echo(e)));
+    dTp[c] = await throughput(TP_CALLS, c, echo(direct));
+    pTp[c] = await throughput(TP_CALLS, c, echo(proxied));
   }
-  const [dList, pList] = await latencyBoth(sides, LIST_CALLS, listTools);
+  const [dList, pList] = await interleaved(LIST_CALLS, BLOCK, listTools(direct), listTools(proxied));
   const tpRatios = Object.fromEntries(CONCURRENCY.map((c) => [c, (pTp[c] ?? NaN) / (dTp[c] ?? NaN)]));
   return {
     path,
@@ -149,39 +158,8 @@ async function measurePair(path: string, direct: Endpoint, proxied: Endpoint): P
   };
 }
 
-/** Runs `step` on the direct then the proxied endpoint (one at a time, never concurrently). */
-async function stepBoth<T>(sides: readonly [Endpoint, Endpoint], step: (e: Endpoint) => Promise<T>): Promise<[T, T]> {
-  const a = await step(sides[0]);
-  return [a, await step(sides[1])];
-}
-
-/** Sequential latency of `op` on both endpoints, `n` calls each, in alternating blocks. */
-async function latencyBoth(
-  sides: readonly [Endpoint, Endpoint],
-  n: number,
-  op: (e: Endpoint) => () => Promise<unknown>,
-): Promise<[LatencyStats, LatencyStats]> {
-  const direct: number[] = [];
-  const proxied: number[] = [];
-  for (let done = 0; done < n; done += BLOCK) {
-    const size = Math.min(BLOCK, n - done);
-    direct.push(...(await timeSequential(size, op(sides[0]))));
-    proxied.push(...(await timeSequential(size, op(sides[1]))));
-  }
-  return [summarize(direct), summarize(proxied)];
-}
-
 const ms = (x: number): string => x.toFixed(3);
 const ratio = (x: number): string => `${x.toFixed(2)}x`;
-
-function printTable(title: string, header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  console.log(`\n== ${title} ==`);
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
-}
 
 function printResults(pairs: PairResult[]): void {
   printTable(
@@ -239,13 +217,8 @@ function targets(pairs: PairResult[]): { target: string; met: boolean; detail: s
 function troubleSeen(): string[] {
   const lines = children.flatMap((c) => c.stderr.map((l) => `${c.name}: ${l}`));
   const counts = new Map(clientWarnings);
-  for (const l of lines.filter((l) => /warn|error|fail|exceeded/i.test(l)))
-    counts.set(maskNumbers(l), (counts.get(maskNumbers(l)) ?? 0) + 1);
+  for (const line of lines.filter((l) => /warn|error|fail|exceeded/i.test(l))) countLine(counts, line);
   return [...counts].map(([line, n]) => (n > 1 ? `${line} (x${n})` : line));
-}
-
-function maskNumbers(line: string): string {
-  return line.replace(/\b\d+\b/g, 'N');
 }
 
 async function run(): Promise<void> {
@@ -305,11 +278,13 @@ async function cleanup(): Promise<void> {
 async function main(): Promise<void> {
   // Collected and printed once, deduplicated, instead of Node's line per occurrence.
   process.removeAllListeners('warning');
-  process.on('warning', (w) => {
-    const key = `bench: ${w.name}: ${maskNumbers(w.message)}`;
-    clientWarnings.set(key, (clientWarnings.get(key) ?? 0) + 1);
+  process.on('warning', (w) => countLine(clientWarnings, `bench: ${w.name}: ${w.message}`));
+  let interrupted = false;
+  process.once('SIGINT', () => {
+    interrupted = true;
+    console.error('interrupted: cleaning up');
+    void cleanup().finally(() => process.exit(130));
   });
-  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
   let watchdog: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     watchdog = setTimeout(() => reject(new Error(`benchmark took longer than ${WATCHDOG_MS / 1000} s`)), WATCHDOG_MS);
@@ -318,6 +293,7 @@ async function main(): Promise<void> {
     await Promise.race([run(), timeout]);
   } catch (error) {
     process.exitCode = 1;
+    if (interrupted) return; // the in-flight call failed because cleanup closed its client
     console.error(`bench failed: ${(error as Error).stack ?? String(error)}`);
     for (const c of children) for (const l of c.stderr.slice(-10)) console.error(`${c.name}: ${l}`);
   } finally {

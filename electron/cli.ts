@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION } from '../shared/version.js';
+import { ConfigStore } from './core/config/configStore.js';
 import { formatProblems, loadConfigFile } from './core/config/load.js';
 import { missingVariables } from './core/config/expand.js';
 import { resolveFrontendToken } from './core/config/frontendToken.js';
@@ -82,12 +83,15 @@ async function serve(options: {
   port: number;
   stdio: boolean;
 }): Promise<void> {
-  const config = await loadOrExit(options.config, !options.explicitConfig);
-  const core = new SwitchboardCore(config, {
-    environment: process.env,
-    logger: stderrLogger,
-    clientInfo: { name: 'mcp-switchboard', version: VERSION },
-  });
+  // Validate first (a missing --config file is an error; a missing default file means no servers yet).
+  await loadOrExit(options.config, !options.explicitConfig);
+  const store = new ConfigStore(options.config);
+  const { config } = await store.load();
+  const core = new SwitchboardCore(
+    config,
+    { environment: process.env, logger: stderrLogger, clientInfo: { name: 'mcp-switchboard', version: VERSION } },
+    store,
+  );
   let stopping = false;
   const stopAll: (() => Promise<void>)[] = [];
   const shutdown = async (code: number): Promise<void> => {

@@ -1,43 +1,36 @@
 /**
- * The proxy core: owns the backends, admits their catalogs, and exposes the
- * merged catalog and health to the frontends. Plain Node; never imports
+ * The proxy core: owns the backends (one supervisor each), admits their
+ * catalogs into the merged catalog, applies runtime changes (persisted to the
+ * config file when there is one) and reports health. Plain Node; never imports
  * Electron. Platform pieces come in through `CoreDeps`.
  */
-import { ErrorCode, SwitchboardError, toErrorData } from '../../shared/errors.js';
+import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendHealth, BackendStatus, Readiness } from '../../shared/model/health.js';
-import { BackendConnection, type BackendCatalog } from './backends/backendConnection.js';
+import type { BackendCatalog, BackendConnection } from './backends/backendConnection.js';
+import { BackendSupervisor, type SupervisorHost } from './backends/backendSupervisor.js';
 import { buildCatalog, Catalog, type CatalogInput } from './catalog/catalog.js';
-import { parseBackend, type BackendConfig, type SwitchboardConfig } from './config/schema.js';
+import type { ConfigStore, StoredConfig } from './config/configStore.js';
+import { parseBackend, type BackendConfig, type ProxyOptions, type SwitchboardConfig } from './config/schema.js';
 import type { CoreDeps } from './deps.js';
 import { TypedEmitter } from './events.js';
-import { LineTail } from './backends/transports.js';
 import { Router } from './routing/router.js';
 
 /** Events of the core; each is an invalidation. */
 export interface CoreEvents extends Record<string, unknown> {
   /** The merged catalog changed (items added, removed or renamed). */
   catalogChanged: { tools: boolean; prompts: boolean; resources: boolean };
-  /** Some backend's health changed. */
+  /** Some backend's health changed (or it was added or removed). */
   healthChanged: { backendId: string };
+  /** A hand edit of the config file was refused; the running config stays. */
+  configError: { message: string };
 }
 
-/** Per-backend state kept by the core. */
-interface BackendSlot {
-  config: BackendConfig;
-  status: BackendStatus;
-  settled: boolean;
-  connection: BackendConnection | undefined;
-  snapshot: BackendCatalog | undefined;
-  lastError: BackendHealth['lastError'];
-  /** The stdio child's recent stderr, kept across restarts and failures. */
-  stderrTail: LineTail;
-}
-
-/** The proxy core. Create with `new SwitchboardCore(config, deps)`, then `start()`. */
-export class SwitchboardCore {
+/** The proxy core. Create, `start()`, use, `dispose()`. */
+export class SwitchboardCore implements SupervisorHost {
   readonly events = new TypedEmitter<CoreEvents>();
   readonly router: Router;
-  private readonly slots = new Map<string, BackendSlot>();
+  /** Supervisors in config order. */
+  private readonly supervisors = new Map<string, BackendSupervisor>();
   /** Backend IDs whose catalogs are published, in the order they were admitted. */
   private admitted: string[] = [];
   private current = new Catalog();
@@ -45,14 +38,12 @@ export class SwitchboardCore {
 
   constructor(
     private config: SwitchboardConfig,
-    private readonly deps: CoreDeps,
+    readonly deps: CoreDeps,
+    private readonly store?: ConfigStore,
   ) {
     this.router = new Router({
       catalog: () => this.current,
-      connection: (id) => {
-        const slot = this.slots.get(id);
-        return slot && this.admitted.includes(id) ? slot.connection : undefined;
-      },
+      connection: (id) => (this.admitted.includes(id) ? this.supervisors.get(id)?.liveConnection : undefined),
     });
   }
 
@@ -62,86 +53,95 @@ export class SwitchboardCore {
   }
 
   /** The proxy options in force. */
-  get options(): SwitchboardConfig['proxy'] {
+  proxyOptions(): ProxyOptions {
     return this.config.proxy;
   }
 
   /** Connects every enabled backend in parallel; resolves when each has settled. */
   async start(): Promise<void> {
     const { maxBackends } = this.config.proxy;
-    const starts: Promise<void>[] = [];
-    for (const [index, config] of this.config.backends.entries()) {
-      const slot = this.createSlot(config);
+    const starts: Promise<unknown>[] = [];
+    for (const [index, backend] of this.config.backends.entries()) {
+      const supervisor = new BackendSupervisor(backend, this);
+      this.supervisors.set(backend.id, supervisor);
       if (index >= maxBackends) {
-        this.fail(
-          slot,
-          new SwitchboardError(ErrorCode.BackendLimit, `backend "${config.id}" exceeds maxBackends (${maxBackends})`, {
+        supervisor.refuse(
+          new SwitchboardError(ErrorCode.BackendLimit, `backend "${backend.id}" exceeds maxBackends (${maxBackends})`, {
             maxBackends,
           }),
         );
         continue;
       }
-      if (config.enabled) starts.push(this.connectSlot(slot).then(() => undefined));
+      starts.push(supervisor.start());
     }
+    this.store?.watch(
+      (stored) => void this.applyHandEdit(stored),
+      (error) => this.reportConfigError(error),
+    );
     await Promise.all(starts);
   }
 
-  private createSlot(config: BackendConfig): BackendSlot {
-    const slot: BackendSlot = {
-      config,
-      status: config.enabled ? 'connecting' : 'disabled',
-      settled: !config.enabled,
-      connection: undefined,
-      snapshot: undefined,
-      lastError: undefined,
-      stderrTail: new LineTail(50),
-    };
-    this.slots.set(config.id, slot);
-    return slot;
+  // ---- SupervisorHost ----
+
+  /** Publishes a backend's snapshot; throws (and publishes nothing) on a collision or limit. */
+  admit(backendId: string, snapshot: BackendCatalog): void {
+    const order = this.admitted.includes(backendId) ? this.admitted : [...this.admitted, backendId];
+    const { catalog, refused } = this.build(order, { id: backendId, snapshot });
+    const refusal = refused.get(backendId);
+    if (refusal) throw refusal;
+    this.admitted = order;
+    this.publish(catalog);
   }
 
-  /**
-   * Connects one backend, lists its catalog and admits it. Failures mark it
-   * down and resolve to the error (undefined on success).
-   */
-  private async connectSlot(slot: BackendSlot): Promise<unknown> {
-    const { config } = slot;
-    const connection = new BackendConnection({
-      config,
-      proxy: this.config.proxy,
-      environment: this.deps.environment,
-      clientInfo: this.deps.clientInfo,
-      stderrTail: slot.stderrTail,
-      onUnexpectedClose: (error) => this.onBackendClosed(slot, connection, error),
+  /** Takes a backend's items out of the catalog. */
+  unpublish(backendId: string): void {
+    if (!this.admitted.includes(backendId)) return;
+    this.admitted = this.admitted.filter((other) => other !== backendId);
+    this.publish(this.build(this.admitted).catalog);
+  }
+
+  changed(backendId: string): void {
+    this.events.emit('healthChanged', { backendId });
+  }
+
+  private build(order: string[], override?: { id: string; snapshot: BackendCatalog }) {
+    const inputs = order.map((id): CatalogInput => {
+      const supervisor = this.supervisors.get(id);
+      const snapshot = override?.id === id ? override.snapshot : supervisor?.lastSnapshot;
+      return { backendId: id, prefix: supervisor?.config.prefix ?? id, snapshot: snapshot ?? emptyCatalog() };
     });
-    slot.connection = connection;
-    this.setStatus(slot, 'connecting');
-    try {
-      await connection.connect();
-      const snapshot = await connection.listCatalog();
-      if (this.disposed || slot.connection !== connection) {
-        await connection.close();
-        return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${config.id}" was removed while connecting`);
-      }
-      this.admit(slot, snapshot);
-      this.deps.logger.info(`backend "${config.id}" is up (${this.describeCounts(config.id)})`);
-      return undefined;
-    } catch (error) {
-      await connection.close();
-      if (slot.connection === connection) {
-        slot.connection = undefined;
-        this.fail(slot, error);
-      }
-      return error;
-    }
+    return buildCatalog(inputs, {
+      separator: this.config.proxy.separator,
+      maxItems: this.config.proxy.maxCatalogItems,
+    });
   }
 
-  /**
-   * Adds a backend at runtime: validates the entry, connects, lists and
-   * validates its catalog, and only then publishes it. A backend that cannot be
-   * connected, listed or admitted is not added; the error says why.
-   */
-  async addBackend(id: string, entry: unknown): Promise<BackendHealth> {
+  private publish(catalog: Catalog): void {
+    const previous = this.current;
+    this.current = catalog;
+    const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+    const changed = {
+      tools: !same(previous.tools, catalog.tools),
+      prompts: !same(previous.prompts, catalog.prompts),
+      resources: !same(
+        [previous.resources, previous.resourceTemplates],
+        [catalog.resources, catalog.resourceTemplates],
+      ),
+    };
+    if (changed.tools || changed.prompts || changed.resources) this.events.emit('catalogChanged', changed);
+  }
+
+  // ---- runtime changes ----
+
+  private supervisor(id: string): BackendSupervisor {
+    const supervisor = this.supervisors.get(id);
+    if (!supervisor) {
+      throw new SwitchboardError(ErrorCode.UnknownBackend, `no backend with ID "${id}"`, { backend: id });
+    }
+    return supervisor;
+  }
+
+  private parseEntry(id: string, entry: unknown): BackendConfig {
     const { backend, problems } = parseBackend(id, entry);
     if (!backend) {
       throw new SwitchboardError(
@@ -150,127 +150,149 @@ export class SwitchboardCore {
         { problems },
       );
     }
-    if (this.slots.has(id)) {
+    return backend;
+  }
+
+  /**
+   * Adds a backend: validates the entry, connects, lists and validates its
+   * catalog, and only then publishes it and saves it to the config file. A
+   * backend that cannot be connected, listed, admitted or saved is not added.
+   */
+  async addBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
+    const backend = this.parseEntry(id, entry);
+    if (this.supervisors.has(id)) {
       throw new SwitchboardError(ErrorCode.DuplicateBackend, `a backend with ID "${id}" already exists`, {
         backend: id,
       });
     }
     const { maxBackends } = this.config.proxy;
-    if (this.slots.size >= maxBackends) {
+    if (this.supervisors.size >= maxBackends) {
       throw new SwitchboardError(ErrorCode.BackendLimit, `cannot add "${id}": maxBackends (${maxBackends}) reached`, {
         maxBackends,
       });
     }
-    const slot = this.createSlot(backend);
-    this.config = { ...this.config, backends: [...this.config.backends, backend] };
-    const error = backend.enabled ? await this.connectSlot(slot) : undefined;
-    if (error !== undefined) {
-      this.slots.delete(id);
-      this.config = { ...this.config, backends: this.config.backends.filter((other) => other !== backend) };
-      this.events.emit('healthChanged', { backendId: id });
-      throw error;
+    const supervisor = new BackendSupervisor(backend, this);
+    this.supervisors.set(id, supervisor);
+    const error = await supervisor.start();
+    try {
+      if (error !== undefined) throw error;
+      if (options.persist !== false) await this.store?.updateServers((servers) => (servers[id] = entry));
+    } catch (failure) {
+      this.supervisors.delete(id);
+      await supervisor.stop(new SwitchboardError(ErrorCode.BackendRemoved, `backend "${id}" was not added`));
+      this.changed(id);
+      throw failure;
     }
-    const health = this.health().find((other) => other.id === id);
-    if (!health) throw new Error(`backend "${id}" vanished while being added`);
-    return health;
+    this.config = { ...this.config, backends: [...this.config.backends, backend] };
+    return this.backendHealth(id);
   }
 
-  private describeCounts(id: string): string {
-    const counts = this.current.countsOf(id);
-    return `${counts.tools} tools, ${counts.prompts} prompts, ${counts.resources} resources, ${counts.resourceTemplates} templates`;
+  /**
+   * Removes a backend: unpublishes its items, fails its in-flight requests with
+   * a clear error, closes it (reaping its process tree) and deletes it from the
+   * config file.
+   */
+  async removeBackend(id: string, options: { persist?: boolean } = {}): Promise<void> {
+    const supervisor = this.supervisor(id);
+    if (options.persist !== false) await this.store?.updateServers((servers) => delete servers[id]);
+    this.supervisors.delete(id);
+    this.config = { ...this.config, backends: this.config.backends.filter((backend) => backend.id !== id) };
+    await supervisor.stop(
+      new SwitchboardError(ErrorCode.BackendRemoved, `backend "${id}" was removed while the request was in flight`, {
+        backend: id,
+      }),
+    );
+    this.changed(id);
   }
 
-  /** Publishes a backend's snapshot; throws (and publishes nothing) if it collides or exceeds a limit. */
-  private admit(slot: BackendSlot, snapshot: BackendCatalog): void {
-    const id = slot.config.id;
-    const order = this.admitted.includes(id) ? this.admitted : [...this.admitted, id];
-    const inputs = order.map((other): CatalogInput => {
-      const otherSlot = this.slots.get(other);
-      const otherSnapshot = other === id ? snapshot : otherSlot?.snapshot;
-      return { backendId: other, prefix: otherSlot?.config.prefix ?? other, snapshot: otherSnapshot ?? emptyCatalog() };
-    });
-    const { catalog, refused } = buildCatalog(inputs, {
-      separator: this.config.proxy.separator,
-      maxItems: this.config.proxy.maxCatalogItems,
-    });
-    const refusal = refused.get(id);
-    if (refusal) throw refusal;
-    slot.snapshot = snapshot;
-    this.admitted = order;
-    this.publish(catalog);
-    slot.lastError = undefined;
-    this.setStatus(slot, 'up');
-  }
-
-  /** Drops a backend's items from the catalog. */
-  private unpublish(id: string): void {
-    if (!this.admitted.includes(id)) return;
-    this.admitted = this.admitted.filter((other) => other !== id);
-    const inputs = this.admitted.map((other): CatalogInput => {
-      const slot = this.slots.get(other);
-      return { backendId: other, prefix: slot?.config.prefix ?? other, snapshot: slot?.snapshot ?? emptyCatalog() };
-    });
-    const { catalog } = buildCatalog(inputs, {
-      separator: this.config.proxy.separator,
-      maxItems: this.config.proxy.maxCatalogItems,
-    });
-    this.publish(catalog);
-  }
-
-  private publish(catalog: Catalog): void {
-    const previous = this.current;
-    this.current = catalog;
-    const changed = {
-      tools: JSON.stringify(previous.tools) !== JSON.stringify(catalog.tools),
-      prompts: JSON.stringify(previous.prompts) !== JSON.stringify(catalog.prompts),
-      resources:
-        JSON.stringify([previous.resources, previous.resourceTemplates]) !==
-        JSON.stringify([catalog.resources, catalog.resourceTemplates]),
+  /**
+   * Replaces a backend's config (an edit): the new entry is validated, saved,
+   * and the backend restarted with it.
+   */
+  async updateBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
+    const previous = this.supervisor(id);
+    const backend = this.parseEntry(id, entry);
+    if (options.persist !== false) await this.store?.updateServers((servers) => (servers[id] = entry));
+    await previous.stop(
+      new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${id}" is restarting with a new config`, {
+        backend: id,
+      }),
+    );
+    const next = new BackendSupervisor(backend, this);
+    this.supervisors.set(id, next);
+    this.config = {
+      ...this.config,
+      backends: this.config.backends.map((other) => (other.id === id ? backend : other)),
     };
-    if (changed.tools || changed.prompts || changed.resources) this.events.emit('catalogChanged', changed);
+    await next.start();
+    return this.backendHealth(id);
   }
 
-  private fail(slot: BackendSlot, error: unknown): void {
-    slot.lastError = { ...toErrorData(error), at: new Date().toISOString() };
-    this.deps.logger.warn(`backend "${slot.config.id}" is down: ${slot.lastError.message}`);
-    this.setStatus(slot, 'down');
+  /** Re-lists a backend's catalog now. */
+  async refreshBackend(id: string): Promise<BackendHealth> {
+    await this.supervisor(id).refresh();
+    return this.backendHealth(id);
   }
 
-  private onBackendClosed(slot: BackendSlot, connection: BackendConnection, error: SwitchboardError): void {
-    if (this.disposed || slot.connection !== connection) return;
-    slot.connection = undefined;
-    this.unpublish(slot.config.id);
-    this.fail(slot, error);
-    void connection.close();
+  /** Restarts a backend now (resets its reconnect backoff). */
+  async restartBackend(id: string): Promise<BackendHealth> {
+    await this.supervisor(id).restart();
+    return this.backendHealth(id);
   }
 
-  private setStatus(slot: BackendSlot, status: BackendStatus): void {
-    if (status !== 'connecting') slot.settled = true;
-    slot.status = status;
-    this.events.emit('healthChanged', { backendId: slot.config.id });
+  /** Probes every live backend now (the same probe the timer runs). */
+  async probeAll(): Promise<void> {
+    await Promise.all([...this.supervisors.values()].map((supervisor) => supervisor.probe()));
+  }
+
+  /** Applies a hand edit of the config file: added, removed and changed entries. */
+  private async applyHandEdit(stored: StoredConfig): Promise<void> {
+    if (this.disposed) return;
+    const before = new Map(this.config.backends.map((backend) => [backend.id, JSON.stringify(backend)]));
+    const after = new Map(stored.config.backends.map((backend) => [backend.id, backend]));
+    if (JSON.stringify(stored.config.proxy) !== JSON.stringify(this.config.proxy)) {
+      this.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
+    }
+    const tasks: Promise<unknown>[] = [];
+    for (const id of before.keys()) {
+      if (!after.has(id)) tasks.push(this.removeBackend(id, { persist: false }));
+    }
+    for (const [id, backend] of after) {
+      const raw = JSON.parse(stored.entries.get(id) ?? '{}') as unknown;
+      if (!before.has(id)) tasks.push(this.addBackend(id, raw, { persist: false }));
+      else if (before.get(id) !== JSON.stringify(backend)) tasks.push(this.updateBackend(id, raw, { persist: false }));
+    }
+    const results = await Promise.allSettled(tasks);
+    for (const result of results) {
+      if (result.status === 'rejected') this.reportConfigError(result.reason);
+    }
+  }
+
+  private reportConfigError(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.deps.logger.error(`config change not applied: ${message}`);
+    this.events.emit('configError', { message });
+  }
+
+  // ---- health ----
+
+  private backendHealth(id: string): BackendHealth {
+    const supervisor = this.supervisor(id);
+    return {
+      ...supervisor.health(),
+      warnings: this.current.warnings.get(id) ?? [],
+      counts: this.current.countsOf(id),
+    };
   }
 
   /** Health of every configured backend, in config order. Contains no secrets. */
   health(): BackendHealth[] {
-    return [...this.slots.values()].map((slot): BackendHealth => {
-      const connection = slot.connection;
-      const health: BackendHealth = {
-        id: slot.config.id,
-        transport: slot.config.transport,
-        status: slot.status,
-        settled: slot.settled,
-        warnings: this.current.warnings.get(slot.config.id) ?? [],
-        counts: this.current.countsOf(slot.config.id),
-        outstandingRequests: connection?.outstanding ?? 0,
-      };
-      if (slot.lastError) health.lastError = slot.lastError;
-      if (connection?.era) health.era = connection.era;
-      if (connection?.protocolVersion) health.protocolVersion = connection.protocolVersion;
-      if (connection?.serverInfo) health.serverInfo = connection.serverInfo;
-      if (connection?.pid !== undefined) health.pid = connection.pid;
-      if (slot.config.transport === 'stdio') health.stderrTail = slot.stderrTail.snapshot();
-      return health;
-    });
+    return [...this.supervisors.keys()].map((id) => this.backendHealth(id));
+  }
+
+  /** The live connection of a backend (for relays that talk to it directly). */
+  connection(id: string): BackendConnection | undefined {
+    return this.supervisors.get(id)?.liveConnection;
   }
 
   /**
@@ -281,23 +303,22 @@ export class SwitchboardCore {
     const counts: Record<BackendStatus, number> = { connecting: 0, up: 0, degraded: 0, down: 0, disabled: 0 };
     let enabled = 0;
     let settled = true;
-    for (const slot of this.slots.values()) {
-      counts[slot.status]++;
-      if (slot.config.enabled) {
+    for (const supervisor of this.supervisors.values()) {
+      counts[supervisor.currentStatus]++;
+      if (supervisor.config.enabled) {
         enabled++;
-        if (!slot.settled) settled = false;
+        if (!supervisor.isSettled) settled = false;
       }
     }
-    const ready = settled && (enabled === 0 || counts.up + counts.degraded > 0);
-    return { ready, counts };
+    return { ready: settled && (enabled === 0 || counts.up + counts.degraded > 0), counts };
   }
 
-  /** Closes every backend and reaps their processes. */
+  /** Stops watching the config, closes every backend and reaps their processes. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    const connections = [...this.slots.values()].flatMap((slot) => (slot.connection ? [slot.connection] : []));
-    for (const slot of this.slots.values()) slot.connection = undefined;
-    await Promise.allSettled(connections.map((connection) => connection.close()));
+    this.store?.unwatch();
+    const stopping = new SwitchboardError(ErrorCode.BackendUnavailable, 'Switchboard is shutting down');
+    await Promise.allSettled([...this.supervisors.values()].map((supervisor) => supervisor.stop(stopping)));
   }
 }
 

@@ -23,6 +23,14 @@ export interface BackendHealth {
   /** Problems that did not stop the backend, e.g. a resource template that was skipped. */
   warnings: string[];
   counts: { tools: number; resources: number; resourceTemplates: number; prompts: number };
+  /** When the last health probe succeeded (ISO time). */
+  lastProbeAt?: string;
+  /** Failed probes in a row. */
+  probeFailures: number;
+  /** How many times the backend was started again after its first start (crash, edit, restart). */
+  restarts: number;
+  /** When the next automatic reconnect attempt is due (ISO time), while down. */
+  nextRetryAt?: string;
   /** Requests waiting for or in flight to this backend. */
   outstandingRequests: number;
   pid?: number;

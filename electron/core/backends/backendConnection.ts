@@ -31,6 +31,8 @@ export interface BackendConnectionOptions {
   stderrTail: LineTail;
   /** Called once when the connection closes without `close()` being called. */
   onUnexpectedClose?: (error: SwitchboardError) => void;
+  /** Called (debounced) when the backend says one of its lists changed. */
+  onListChanged?: () => void;
 }
 
 /** A connection to one backend. Create, `connect()`, use, `close()`. */
@@ -40,7 +42,12 @@ export class BackendConnection {
   private readonly client: Client;
   private readonly queue: RequestQueue;
   private backendTransport: BackendTransport | undefined;
+  /** No more requests: closed by us or by the backend. */
+  private ended = false;
+  /** `close()` has run (it reaps the process tree once). */
   private closing = false;
+  /** Why the connection ended; in-flight and later requests fail with it. */
+  private closeReason: SwitchboardError | undefined;
   private lastTransportError: Error | undefined;
 
   constructor(private readonly options: BackendConnectionOptions) {
@@ -54,6 +61,13 @@ export class BackendConnection {
       versionNegotiation: { mode, probe: { timeoutMs: Math.min(10_000, this.timeoutMs) } },
       // The catalog is capped anyway; a server paging forever must not hang us.
       listMaxPages: Math.max(64, Math.ceil(proxy.maxCatalogItems / 10)),
+      // We re-list everything ourselves (templates too), so only the signal matters.
+      listChanged: Object.fromEntries(
+        (['tools', 'prompts', 'resources'] as const).map((kind) => [
+          kind,
+          { autoRefresh: false, debounceMs: 100, onChanged: () => options.onListChanged?.() },
+        ]),
+      ),
     });
     this.queue = new RequestQueue({
       backendId: config.id,
@@ -122,13 +136,15 @@ export class BackendConnection {
       });
     }
     this.client.onclose = () => {
-      if (this.closing) return;
+      if (this.ended) return;
+      this.ended = true;
       const detail = this.lastTransportError?.message ?? this.stderrTail.snapshot().at(-1) ?? 'connection closed';
-      this.options.onUnexpectedClose?.(
-        new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${config.id}" disconnected: ${detail}`, {
-          backend: config.id,
-        }),
+      this.closeReason = new SwitchboardError(
+        ErrorCode.BackendUnavailable,
+        `backend "${config.id}" disconnected: ${detail}`,
+        { backend: config.id },
       );
+      this.options.onUnexpectedClose?.(this.closeReason);
     };
   }
 
@@ -192,18 +208,27 @@ export class BackendConnection {
     callerSignal?: AbortSignal,
     timeoutMs?: number,
   ): Promise<T> {
-    if (this.closing) {
+    if (this.ended) {
       return Promise.reject(
-        new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" is closed`, { backend: this.id }),
+        this.closeReason ??
+          new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is closed`, { backend: this.id }),
       );
     }
-    return this.queue.run(label, task, callerSignal, timeoutMs);
+    return this.queue.run(label, task, callerSignal, timeoutMs).catch((error: unknown) => {
+      // The SDK fails in-flight requests with "Connection closed"; say why it closed.
+      throw this.ended && this.closeReason ? this.closeReason : error;
+    });
   }
 
-  /** Closes the connection and reaps the stdio child's whole process tree. */
-  async close(): Promise<void> {
+  /**
+   * Closes the connection and reaps the stdio child's whole process tree.
+   * Requests still in flight fail with `reason` when one is given.
+   */
+  async close(reason?: SwitchboardError): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.ended = true;
+    this.closeReason ??= reason;
     this.queue.clear();
     const pid = this.pid;
     // List the tree before anything dies: orphans are re-parented and lost.

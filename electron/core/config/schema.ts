@@ -21,6 +21,11 @@ export const ProxyOptionsSchema = z
     healthIntervalMs: positiveInt.default(30_000),
     requestTimeoutMs: positiveInt.default(60_000),
     maxQueue: positiveInt.default(1000),
+    /** Failed probes in a row before a backend counts as degraded (a busy server may just be slow). */
+    probeFailureThreshold: positiveInt.default(3),
+    /** First reconnect delay after a backend drops; doubles (with jitter) up to reconnectMaxMs. */
+    reconnectInitialMs: positiveInt.default(1000),
+    reconnectMaxMs: positiveInt.default(60_000),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z
       .string()

@@ -21,6 +21,9 @@ describe('parseConfig', () => {
       healthIntervalMs: 30_000,
       requestTimeoutMs: 60_000,
       maxQueue: 1000,
+      probeFailureThreshold: 3,
+      reconnectInitialMs: 1000,
+      reconnectMaxMs: 60_000,
       separator: '__',
     });
     expect(

@@ -1,0 +1,309 @@
+/**
+ * The life of one backend: connect, list, publish through the host, probe its
+ * health, refresh on its list-changed notifications, and reconnect with
+ * backoff when it drops. Status follows one rule set:
+ * `connecting` -> `up`; probe or refresh failures -> `degraded` (last snapshot
+ * stays published); disconnected -> `down` (items leave the catalog) until a
+ * reconnect succeeds; `disabled` when the user turned it off.
+ */
+import { ErrorCode, SwitchboardError, toErrorData } from '../../../shared/errors.js';
+import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
+import type { BackendConfig, ProxyOptions } from '../config/schema.js';
+import type { CoreDeps } from '../deps.js';
+import { BackendConnection, type BackendCatalog } from './backendConnection.js';
+import { reconnectDelay } from './backoff.js';
+import { LineTail } from './transports.js';
+
+/** What a supervisor needs from the core. */
+export interface SupervisorHost {
+  readonly deps: CoreDeps;
+  proxyOptions(): ProxyOptions;
+  /** Publishes a snapshot; throws (publishing nothing) on a collision or limit. */
+  admit(backendId: string, snapshot: BackendCatalog): void;
+  /** Takes the backend's items out of the catalog. */
+  unpublish(backendId: string): void;
+  /** Health changed (an invalidation). */
+  changed(backendId: string): void;
+}
+
+/** Errors that another attempt cannot fix without a config change. */
+const PERMANENT: ReadonlySet<string> = new Set([
+  ErrorCode.NameCollision,
+  ErrorCode.UriCollision,
+  ErrorCode.CatalogLimit,
+  ErrorCode.BackendLimit,
+  ErrorCode.ConfigInvalid,
+]);
+
+/** Supervises one backend. */
+export class BackendSupervisor {
+  readonly stderrTail = new LineTail(50);
+  private status: BackendStatus;
+  private settled: boolean;
+  private connection: BackendConnection | undefined;
+  private snapshot: BackendCatalog | undefined;
+  private lastError: BackendHealth['lastError'];
+  private lastProbeAt: string | undefined;
+  private probeFailures = 0;
+  private restarts = 0;
+  private started = false;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private nextRetryAt: number | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probing = false;
+  private stopped = false;
+
+  constructor(
+    public config: BackendConfig,
+    private readonly host: SupervisorHost,
+  ) {
+    this.status = config.enabled ? 'connecting' : 'disabled';
+    this.settled = !config.enabled;
+  }
+
+  get id(): string {
+    return this.config.id;
+  }
+
+  /** The live connection, while the backend is up or degraded. */
+  get liveConnection(): BackendConnection | undefined {
+    return this.status === 'up' || this.status === 'degraded' ? this.connection : undefined;
+  }
+
+  /** The last published snapshot. */
+  get lastSnapshot(): BackendCatalog | undefined {
+    return this.snapshot;
+  }
+
+  /** Marks the backend as refused before it ever connects (e.g. beyond maxBackends). */
+  refuse(error: SwitchboardError): void {
+    this.stopped = true;
+    this.fail(error);
+  }
+
+  /**
+   * Connects, lists and publishes. Resolves to the error when the attempt
+   * failed (a retry is scheduled unless the error needs a config change).
+   */
+  async start(): Promise<unknown> {
+    if (this.stopped || !this.config.enabled) return undefined;
+    this.clearRetry();
+    if (this.started) this.restarts++;
+    this.started = true;
+    const connection = new BackendConnection({
+      config: this.config,
+      proxy: this.host.proxyOptions(),
+      environment: this.host.deps.environment,
+      clientInfo: this.host.deps.clientInfo,
+      stderrTail: this.stderrTail,
+      onUnexpectedClose: (error) => this.onDisconnected(connection, error),
+      onListChanged: () => void this.refresh(),
+    });
+    this.connection = connection;
+    this.setStatus('connecting');
+    try {
+      await connection.connect();
+      const snapshot = await connection.listCatalog();
+      if (this.stopped || this.connection !== connection) {
+        await connection.close();
+        return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" was stopped while connecting`);
+      }
+      this.host.admit(this.id, snapshot);
+      this.snapshot = snapshot;
+      this.attempt = 0;
+      this.probeFailures = 0;
+      this.lastError = undefined;
+      this.setStatus('up');
+      this.startProbing();
+      return undefined;
+    } catch (error) {
+      await connection.close();
+      if (this.connection !== connection || this.stopped) return error;
+      this.connection = undefined;
+      this.fail(error);
+      this.scheduleRetry(error);
+      return error;
+    }
+  }
+
+  /** Stops for good: no reconnect; in-flight requests fail with `reason`. */
+  async stop(reason: SwitchboardError): Promise<void> {
+    this.stopped = true;
+    this.clearRetry();
+    this.stopProbing();
+    const connection = this.connection;
+    this.connection = undefined;
+    this.host.unpublish(this.id);
+    await connection?.close(reason);
+  }
+
+  /** Closes the connection and starts again now (resetting the backoff). */
+  async restart(): Promise<unknown> {
+    const connection = this.connection;
+    this.connection = undefined;
+    this.stopProbing();
+    this.host.unpublish(this.id);
+    await connection?.close(
+      new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is restarting`, { backend: this.id }),
+    );
+    this.attempt = 0;
+    return this.start();
+  }
+
+  /**
+   * Re-lists the catalog now. A failure keeps the last snapshot published and
+   * marks the backend degraded; a success clears a refresh failure.
+   */
+  async refresh(): Promise<void> {
+    const connection = this.liveConnection;
+    if (!connection) {
+      throw new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is ${this.status}`, {
+        backend: this.id,
+      });
+    }
+    try {
+      const snapshot = await connection.listCatalog();
+      if (this.connection !== connection) return;
+      this.host.admit(this.id, snapshot);
+      this.snapshot = snapshot;
+      this.lastError = undefined;
+      this.setStatus('up');
+    } catch (error) {
+      if (this.connection !== connection) return;
+      this.lastError = { ...toErrorData(error), at: new Date().toISOString() };
+      this.host.deps.logger.warn(`backend "${this.id}" refresh failed: ${this.lastError.message}`);
+      this.setStatus('degraded');
+    }
+  }
+
+  private onDisconnected(connection: BackendConnection, error: SwitchboardError): void {
+    if (this.stopped || this.connection !== connection) return;
+    this.connection = undefined;
+    this.stopProbing();
+    this.host.unpublish(this.id);
+    this.fail(error);
+    void connection.close();
+    this.scheduleRetry(error);
+  }
+
+  private scheduleRetry(error: unknown): void {
+    if (this.stopped) return;
+    if (error instanceof SwitchboardError && PERMANENT.has(error.code)) return;
+    const { reconnectInitialMs, reconnectMaxMs } = this.host.proxyOptions();
+    const delay = reconnectDelay(this.attempt++, reconnectInitialMs, reconnectMaxMs);
+    this.nextRetryAt = Date.now() + delay;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.nextRetryAt = undefined;
+      void this.start();
+    }, delay);
+    this.retryTimer.unref();
+    this.host.changed(this.id);
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.nextRetryAt = undefined;
+  }
+
+  private startProbing(): void {
+    this.stopProbing();
+    this.probeTimer = setInterval(() => void this.probe(), this.host.proxyOptions().healthIntervalMs);
+    this.probeTimer.unref();
+  }
+
+  private stopProbing(): void {
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = undefined;
+  }
+
+  /**
+   * One health probe: `ping` on a 2025-era connection, `tools/list` on a
+   * 2026-07-28 one (ping was removed in that revision).
+   */
+  async probe(): Promise<void> {
+    const connection = this.liveConnection;
+    if (!connection || this.probing) return;
+    this.probing = true;
+    try {
+      await connection.run('health probe', ({ signal, remainingMs }) => {
+        const options = { signal, timeout: remainingMs() };
+        return connection.era === 'modern'
+          ? connection.sdkClient.listTools(undefined, { ...options, cacheMode: 'bypass' })
+          : connection.sdkClient.ping(options);
+      });
+      if (this.connection !== connection) return;
+      this.probeFailures = 0;
+      this.lastProbeAt = new Date().toISOString();
+      if (this.status === 'degraded' && this.lastError?.code === 'probe_failed') {
+        this.lastError = undefined;
+        this.setStatus('up');
+      } else {
+        this.host.changed(this.id);
+      }
+    } catch (error) {
+      if (this.connection !== connection) return;
+      this.probeFailures++;
+      const { probeFailureThreshold } = this.host.proxyOptions();
+      if (this.probeFailures >= probeFailureThreshold) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.lastError = {
+          code: 'probe_failed',
+          message: `${this.probeFailures} health probes in a row failed; last: ${message}`,
+          at: new Date().toISOString(),
+        };
+        this.setStatus('degraded');
+      } else {
+        this.host.changed(this.id);
+      }
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.lastError = { ...toErrorData(error), at: new Date().toISOString() };
+    this.host.deps.logger.warn(`backend "${this.id}" is down: ${this.lastError.message}`);
+    this.setStatus('down');
+  }
+
+  private setStatus(status: BackendStatus): void {
+    if (status !== 'connecting') this.settled = true;
+    this.status = status;
+    this.host.changed(this.id);
+  }
+
+  /** Whether the first connection attempt has finished. */
+  get isSettled(): boolean {
+    return this.settled;
+  }
+
+  get currentStatus(): BackendStatus {
+    return this.status;
+  }
+
+  /** Health without catalog counts (the core adds those). */
+  health(): Omit<BackendHealth, 'counts' | 'warnings'> {
+    const connection = this.connection;
+    const health: Omit<BackendHealth, 'counts' | 'warnings'> = {
+      id: this.id,
+      transport: this.config.transport,
+      status: this.status,
+      settled: this.settled,
+      probeFailures: this.probeFailures,
+      restarts: this.restarts,
+      outstandingRequests: connection?.outstanding ?? 0,
+    };
+    if (this.lastError) health.lastError = this.lastError;
+    if (this.lastProbeAt) health.lastProbeAt = this.lastProbeAt;
+    if (this.nextRetryAt) health.nextRetryAt = new Date(this.nextRetryAt).toISOString();
+    if (connection?.era) health.era = connection.era;
+    if (connection?.protocolVersion) health.protocolVersion = connection.protocolVersion;
+    if (connection?.serverInfo) health.serverInfo = connection.serverInfo;
+    if (connection?.pid !== undefined) health.pid = connection.pid;
+    if (this.config.transport === 'stdio') health.stderrTail = this.stderrTail.snapshot();
+    return health;
+  }
+}
