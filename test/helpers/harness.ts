@@ -5,9 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ConfigStore } from '../../electron/core/config/configStore.js';
 import { parseConfig, type SwitchboardConfig } from '../../electron/core/config/schema.js';
 import { silentLogger } from '../../electron/core/deps.js';
 import { HttpEndpoint } from '../../electron/core/frontend/httpEndpoint.js';
@@ -45,7 +46,7 @@ export interface Harness {
   url: string;
   token: string;
   /** A v2 client: `'legacy'` (2025 initialize handshake) or `'modern'` (pinned 2026-07-28). */
-  connect(era?: 'legacy' | 'modern', token?: string): Promise<Client>;
+  connect(era?: 'legacy' | 'modern', token?: string, options?: ClientOptions): Promise<Client>;
   /** A v1 SDK client (a 2025-era peer, as most clients in the field are). */
   connectV1(): Promise<V1Client>;
   close(): Promise<void>;
@@ -73,10 +74,10 @@ export async function startProxy(
     endpoint,
     url,
     token,
-    async connect(era = 'legacy', presented = token) {
+    async connect(era = 'legacy', presented = token, options: ClientOptions = {}) {
       const client = new Client(
         { name: `test-${era}`, version: '1.0.0' },
-        era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+        era === 'modern' ? { ...options, versionNegotiation: { mode: { pin: '2026-07-28' } } } : options,
       );
       await client.connect(new StreamableHTTPClientTransport(new URL(url), headers(presented)));
       clients.push(client);
