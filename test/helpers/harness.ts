@@ -55,13 +55,13 @@ export interface Harness {
 /** Starts the core with `rawConfig`, waits for every backend to settle, and serves it on a free port. */
 export async function startProxy(
   rawConfig: Record<string, unknown>,
-  options: { wait?: boolean } = {},
+  options: { wait?: boolean; store?: ConfigStore } = {},
 ): Promise<Harness> {
-  const core = new SwitchboardCore(makeConfig(rawConfig), {
-    environment: process.env,
-    logger: silentLogger,
-    clientInfo: { name: 'switchboard-test', version: '0.0.0' },
-  });
+  const core = new SwitchboardCore(
+    makeConfig(rawConfig),
+    { environment: process.env, logger: silentLogger, clientInfo: { name: 'switchboard-test', version: '0.0.0' } },
+    options.store,
+  );
   const token = 'test-token-0123456789';
   const endpoint = new HttpEndpoint(core, { host: '127.0.0.1', port: 0, token });
   const url = await endpoint.listen();
