@@ -4,6 +4,7 @@
  * config file when there is one) and reports health. Plain Node; never imports
  * Electron. Platform pieces come in through `CoreDeps`.
  */
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendHealth, BackendStatus, Readiness } from '../../shared/model/health.js';
 import type { BackendCatalog, BackendConnection } from './backends/backendConnection.js';
@@ -23,6 +24,8 @@ export interface CoreEvents extends Record<string, unknown> {
   healthChanged: { backendId: string };
   /** A hand edit of the config file was refused; the running config stays. */
   configError: { message: string };
+  /** A backend sent a log message (`notifications/message`). */
+  backendLog: { backendId: string; params: LoggingMessageNotification['params'] };
 }
 
 /** The proxy core. Create, `start()`, use, `dispose()`. */
@@ -102,6 +105,10 @@ export class SwitchboardCore implements SupervisorHost {
 
   changed(backendId: string): void {
     this.events.emit('healthChanged', { backendId });
+  }
+
+  log(backendId: string, params: LoggingMessageNotification['params']): void {
+    this.events.emit('backendLog', { backendId, params });
   }
 
   private build(order: string[], override?: { id: string; snapshot: BackendCatalog }) {

@@ -3,7 +3,14 @@
  * request queue, the stdio child's PID and stderr tail. It knows nothing of the
  * catalog or of other backends.
  */
-import { Client, type Prompt, type Resource, type ResourceTemplateType, type Tool } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type LoggingMessageNotification,
+  type Prompt,
+  type Resource,
+  type ResourceTemplateType,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { ProtocolEra } from '../../../shared/model/health.js';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
@@ -33,6 +40,8 @@ export interface BackendConnectionOptions {
   onUnexpectedClose?: (error: SwitchboardError) => void;
   /** Called (debounced) when the backend says one of its lists changed. */
   onListChanged?: () => void;
+  /** Called with each log message the backend sends (`notifications/message`). */
+  onLog?: (params: LoggingMessageNotification['params']) => void;
 }
 
 /** A connection to one backend. Create, `connect()`, use, `close()`. */
@@ -68,6 +77,9 @@ export class BackendConnection {
           { autoRefresh: false, debounceMs: 100, onChanged: () => options.onListChanged?.() },
         ]),
       ),
+    });
+    this.client.setNotificationHandler('notifications/message', (notification) => {
+      options.onLog?.(notification.params);
     });
     this.queue = new RequestQueue({
       backendId: config.id,

@@ -8,6 +8,7 @@
  */
 import { ErrorCode, SwitchboardError, toErrorData } from '../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import type { CoreDeps } from '../deps.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
@@ -24,6 +25,8 @@ export interface SupervisorHost {
   unpublish(backendId: string): void;
   /** Health changed (an invalidation). */
   changed(backendId: string): void;
+  /** The backend sent a log message. */
+  log(backendId: string, params: LoggingMessageNotification['params']): void;
 }
 
 /** Errors that another attempt cannot fix without a config change. */
@@ -99,6 +102,7 @@ export class BackendSupervisor {
       stderrTail: this.stderrTail,
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),
       onListChanged: () => void this.refresh(),
+      onLog: (params) => this.host.log(this.id, params),
     });
     this.connection = connection;
     this.setStatus('connecting');

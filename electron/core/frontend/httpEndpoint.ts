@@ -20,7 +20,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { SwitchboardCore } from '../switchboard.js';
 import { bearerToken, tokensEqual } from './bearer.js';
-import { createFrontendServer, notifyListChanged } from './mcpServer.js';
+import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 
 /** Options of the HTTP endpoint. */
 export interface HttpEndpointOptions {
@@ -69,7 +69,7 @@ export class HttpEndpoint {
   private readonly modernNode;
   private readonly checkHost = localhostHostValidation();
   private readonly checkOrigin = localhostOriginValidation();
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(
     private readonly core: SwitchboardCore,
@@ -86,12 +86,17 @@ export class HttpEndpoint {
     // Long-lived GET streams must not be cut by Node's default timeouts.
     this.http.requestTimeout = 0;
     this.http.keepAliveTimeout = 75_000;
-    this.unsubscribe = core.events.on('catalogChanged', (changed) => {
-      if (changed.tools) this.modern.notify.toolsChanged();
-      if (changed.prompts) this.modern.notify.promptsChanged();
-      if (changed.resources) this.modern.notify.resourcesChanged();
-      for (const session of this.sessions.values()) void notifyListChanged(session.server, changed);
-    });
+    this.unsubscribe = [
+      core.events.on('catalogChanged', (changed) => {
+        if (changed.tools) this.modern.notify.toolsChanged();
+        if (changed.prompts) this.modern.notify.promptsChanged();
+        if (changed.resources) this.modern.notify.resourcesChanged();
+        for (const session of this.sessions.values()) void notifyListChanged(session.server, changed);
+      }),
+      core.events.on('backendLog', (event) => {
+        for (const [id, session] of this.sessions) void forwardBackendLog(session.server, event, id);
+      }),
+    ];
   }
 
   /** Starts listening; resolves with the endpoint's URL. */
@@ -176,7 +181,7 @@ export class HttpEndpoint {
 
   /** Stops accepting requests and closes every session. */
   async close(): Promise<void> {
-    this.unsubscribe();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));

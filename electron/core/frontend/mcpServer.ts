@@ -6,7 +6,8 @@
  */
 import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
-import type { SwitchboardCore } from '../switchboard.js';
+import { progressRelay } from '../routing/forwarding.js';
+import type { CoreEvents, SwitchboardCore } from '../switchboard.js';
 
 /** Identity of the proxy as an MCP server. */
 export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
@@ -24,6 +25,7 @@ export function createFrontendServer(core: SwitchboardCore): Server {
       prompts: { listChanged: true },
       resources: { listChanged: true },
       completions: {},
+      logging: {},
     },
     instructions: INSTRUCTIONS,
   });
@@ -33,7 +35,12 @@ export function createFrontendServer(core: SwitchboardCore): Server {
   server.setRequestHandler('resources/list', () => ({ resources: core.catalog().resources }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: core.catalog().resourceTemplates }));
   server.setRequestHandler('tools/call', (request, ctx) =>
-    router.callTool(request.params, { signal: ctx.mcpReq.signal }),
+    router.callTool(request.params, {
+      signal: ctx.mcpReq.signal,
+      onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
+        ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+      ),
+    }),
   );
   server.setRequestHandler('prompts/get', (request, ctx) =>
     router.getPrompt(request.params, { signal: ctx.mcpReq.signal }),
@@ -57,4 +64,19 @@ export async function notifyListChanged(
   if (changed.prompts) sends.push(server.sendPromptListChanged());
   if (changed.resources) sends.push(server.sendResourceListChanged());
   await Promise.allSettled(sends);
+}
+
+/**
+ * Forwards a backend's log message to one 2025-era frontend, naming the
+ * backend in `logger`. (2026-07-28 has no unsolicited log channel: logs only
+ * travel inside a request's own stream.)
+ */
+export async function forwardBackendLog(
+  server: Server,
+  event: CoreEvents['backendLog'],
+  sessionId?: string,
+): Promise<void> {
+  const { backendId, params } = event;
+  const logger = params.logger ? `${backendId}/${params.logger}` : backendId;
+  await server.sendLoggingMessage({ ...params, logger }, sessionId).catch(() => undefined);
 }

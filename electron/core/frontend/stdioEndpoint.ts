@@ -6,7 +6,7 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { SwitchboardCore } from '../switchboard.js';
-import { createFrontendServer, notifyListChanged } from './mcpServer.js';
+import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 
 /** Serves the core over stdio; returns a function that stops serving. */
 export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
@@ -17,11 +17,16 @@ export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
     server.onclose = () => instances.delete(server);
     return server;
   });
-  const unsubscribe = core.events.on('catalogChanged', (changed) => {
-    for (const server of instances) void notifyListChanged(server, changed);
-  });
+  const unsubscribe = [
+    core.events.on('catalogChanged', (changed) => {
+      for (const server of instances) void notifyListChanged(server, changed);
+    }),
+    core.events.on('backendLog', (event) => {
+      for (const server of instances) void forwardBackendLog(server, event);
+    }),
+  ];
   return async () => {
-    unsubscribe();
+    for (const stop of unsubscribe) stop();
     await handle.close();
   };
 }

@@ -20,10 +20,13 @@ import type { BackendConnection } from '../backends/backendConnection.js';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../catalog/rewrite.js';
 import { parseAdvertisedUri } from '../catalog/uris.js';
+import { withForwardedMeta, type ProgressUpdate } from './forwarding.js';
 
 /** Per-request options a frontend passes along. */
 export interface RouteOptions {
   signal?: AbortSignal;
+  /** Called with each progress update of the backend request, when the frontend asked for progress. */
+  onProgress?: ((progress: ProgressUpdate) => void) | undefined;
 }
 
 /** What the router needs from the core. */
@@ -81,8 +84,8 @@ export class Router {
         `tools/call ${origin.original}`,
         ({ signal, remainingMs }) =>
           connection.sdkClient.callTool(
-            { ...params, name: origin.original },
-            { signal, timeout: remainingMs() },
+            { ...withForwardedMeta(params), name: origin.original },
+            { signal, timeout: remainingMs(), ...(options.onProgress ? { onprogress: options.onProgress } : {}) },
           ) as Promise<CallToolResult>,
         options.signal,
       );
@@ -101,7 +104,10 @@ export class Router {
       const result = await connection.run(
         `prompts/get ${origin.original}`,
         ({ signal, remainingMs }) =>
-          connection.sdkClient.getPrompt({ ...params, name: origin.original }, { signal, timeout: remainingMs() }),
+          connection.sdkClient.getPrompt(
+            { ...withForwardedMeta(params), name: origin.original },
+            { signal, timeout: remainingMs() },
+          ),
         options.signal,
       );
       return rewritePromptResult(this.source.catalog(), origin.backendId, result);
@@ -141,7 +147,7 @@ export class Router {
         `resources/read ${origin.original}`,
         ({ signal, remainingMs }) =>
           connection.sdkClient.readResource(
-            { ...params, uri: origin.original },
+            { ...withForwardedMeta(params), uri: origin.original },
             { signal, timeout: remainingMs(), cacheMode: 'bypass' },
           ),
         options.signal,
@@ -174,7 +180,10 @@ export class Router {
       return await connection.run(
         `completion/complete`,
         ({ signal, remainingMs }) =>
-          connection.sdkClient.complete({ ...params, ref: forwarded }, { signal, timeout: remainingMs() }),
+          connection.sdkClient.complete(
+            { ...withForwardedMeta(params), ref: forwarded },
+            { signal, timeout: remainingMs() },
+          ),
         options.signal,
       );
     } catch (error) {
