@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'bench/results/', '**/*.mjs', 'bin/'] },
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'bench/results/', '.research/', '**/*.mjs', 'bin/'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

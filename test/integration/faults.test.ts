@@ -15,6 +15,8 @@ const statusOf = (proxy: Awaited<ReturnType<typeof startProxy>>, id: string) =>
 describe('faults', () => {
   it('keeps serving the working backends when others fail to start, and says why', async () => {
     const proxy = await startProxy({
+      // No automatic retry during the test: the failed ones must stay visibly down.
+      proxy: { reconnectInitialMs: 600_000 },
       mcpServers: {
         good: nodeServer(fixture('configurable.mjs')),
         crashes: nodeServer(fixture('faulty.mjs'), ['exit-at-start']),

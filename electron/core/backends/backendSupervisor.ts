@@ -55,6 +55,8 @@ export class BackendSupervisor {
   private nextRetryAt: number | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private probing = false;
+  /** A list change arrived while connecting: re-list once admitted. */
+  private pendingRefresh = false;
   private stopped = false;
 
   constructor(
@@ -89,11 +91,12 @@ export class BackendSupervisor {
    * Connects, lists and publishes. Resolves to the error when the attempt
    * failed (a retry is scheduled unless the error needs a config change).
    */
-  async start(): Promise<unknown> {
+  async start(options: { retry?: boolean } = {}): Promise<unknown> {
     if (this.stopped || !this.config.enabled) return undefined;
     this.clearRetry();
     if (this.started) this.restarts++;
     this.started = true;
+    this.pendingRefresh = false;
     const connection = new BackendConnection({
       config: this.config,
       proxy: this.host.proxyOptions(),
@@ -101,11 +104,12 @@ export class BackendSupervisor {
       clientInfo: this.host.deps.clientInfo,
       stderrTail: this.stderrTail,
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),
-      onListChanged: () => void this.refresh(),
+      onListChanged: () => this.onListChanged(connection),
       onLog: (params) => this.host.log(this.id, params),
     });
     this.connection = connection;
-    this.setStatus('connecting');
+    // An automatic retry stays `down` (with its error) until it succeeds.
+    if (!options.retry) this.setStatus('connecting');
     try {
       await connection.connect();
       const snapshot = await connection.listCatalog();
@@ -120,6 +124,7 @@ export class BackendSupervisor {
       this.lastError = undefined;
       this.setStatus('up');
       this.startProbing();
+      if (this.pendingRefresh) void this.refresh();
       return undefined;
     } catch (error) {
       await connection.close();
@@ -166,6 +171,7 @@ export class BackendSupervisor {
         backend: this.id,
       });
     }
+    this.pendingRefresh = false;
     try {
       const snapshot = await connection.listCatalog();
       if (this.connection !== connection) return;
@@ -179,6 +185,13 @@ export class BackendSupervisor {
       this.host.deps.logger.warn(`backend "${this.id}" refresh failed: ${this.lastError.message}`);
       this.setStatus('degraded');
     }
+  }
+
+  /** A list-changed notification: re-list now, or right after the first listing if still connecting. */
+  private onListChanged(connection: BackendConnection): void {
+    if (this.connection !== connection) return;
+    if (this.liveConnection === connection) void this.refresh();
+    else this.pendingRefresh = true;
   }
 
   private onDisconnected(connection: BackendConnection, error: SwitchboardError): void {
@@ -200,7 +213,7 @@ export class BackendSupervisor {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.nextRetryAt = undefined;
-      void this.start();
+      void this.start({ retry: true });
     }, delay);
     this.retryTimer.unref();
     this.host.changed(this.id);
