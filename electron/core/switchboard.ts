@@ -14,6 +14,7 @@ import type { ConfigStore, StoredConfig } from './config/configStore.js';
 import { parseBackend, type BackendConfig, type ProxyOptions, type SwitchboardConfig } from './config/schema.js';
 import type { CoreDeps } from './deps.js';
 import { TypedEmitter } from './events.js';
+import { SubscriptionHub } from './relay/subscriptionHub.js';
 import { Router } from './routing/router.js';
 
 /** Events of the core; each is an invalidation. */
@@ -32,6 +33,8 @@ export interface CoreEvents extends Record<string, unknown> {
 export class SwitchboardCore implements SupervisorHost {
   readonly events = new TypedEmitter<CoreEvents>();
   readonly router: Router;
+  /** Resource subscriptions shared by every frontend. */
+  readonly subscriptions: SubscriptionHub;
   /** Supervisors in config order. */
   private readonly supervisors = new Map<string, BackendSupervisor>();
   /** Backend IDs whose catalogs are published, in the order they were admitted. */
@@ -48,6 +51,7 @@ export class SwitchboardCore implements SupervisorHost {
       catalog: () => this.current,
       connection: (id) => (this.admitted.includes(id) ? this.supervisors.get(id)?.liveConnection : undefined),
     });
+    this.subscriptions = new SubscriptionHub({ catalog: () => this.current, connection: (id) => this.connection(id) });
   }
 
   /** The current merged catalog (an immutable snapshot). */
@@ -109,6 +113,14 @@ export class SwitchboardCore implements SupervisorHost {
 
   log(backendId: string, params: LoggingMessageNotification['params']): void {
     this.events.emit('backendLog', { backendId, params });
+  }
+
+  resourceUpdated(backendId: string, uri: string): void {
+    this.subscriptions.updated(backendId, uri);
+  }
+
+  online(backendId: string): void {
+    this.subscriptions.resubscribe(backendId);
   }
 
   private build(order: string[], override?: { id: string; snapshot: BackendCatalog }) {

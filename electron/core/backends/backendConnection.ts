@@ -14,6 +14,7 @@ import {
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { ProtocolEra } from '../../../shared/model/health.js';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
+import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
 import { createBackendTransport, type BackendTransport, type LineTail } from './transports.js';
@@ -42,6 +43,8 @@ export interface BackendConnectionOptions {
   onListChanged?: () => void;
   /** Called with each log message the backend sends (`notifications/message`). */
   onLog?: (params: LoggingMessageNotification['params']) => void;
+  /** Called when the backend reports a change to a resource we subscribed to. */
+  onResourceUpdated?: (uri: string) => void;
 }
 
 /** A connection to one backend. Create, `connect()`, use, `close()`. */
@@ -58,6 +61,7 @@ export class BackendConnection {
   /** Why the connection ended; in-flight and later requests fail with it. */
   private closeReason: SwitchboardError | undefined;
   private lastTransportError: Error | undefined;
+  private upstream: UpstreamSubscriptions | undefined;
 
   constructor(private readonly options: BackendConnectionOptions) {
     const { config, proxy } = options;
@@ -80,6 +84,10 @@ export class BackendConnection {
     });
     this.client.setNotificationHandler('notifications/message', (notification) => {
       options.onLog?.(notification.params);
+    });
+    // Both eras deliver subscribed updates here (2025 unsolicited, 2026 on a listen stream).
+    this.client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      options.onResourceUpdated?.(notification.params.uri);
     });
     this.queue = new RequestQueue({
       backendId: config.id,
@@ -232,6 +240,12 @@ export class BackendConnection {
     });
   }
 
+  /** Resource subscriptions toward this backend, in its era's way. */
+  subscriptions(): UpstreamSubscriptions {
+    this.upstream ??= this.era === 'modern' ? new ModernUpstream(this.client) : new LegacyUpstream(this.client);
+    return this.upstream;
+  }
+
   /**
    * Closes the connection and reaps the stdio child's whole process tree.
    * Requests still in flight fail with `reason` when one is given.
@@ -242,6 +256,7 @@ export class BackendConnection {
     this.ended = true;
     this.closeReason ??= reason;
     this.queue.clear();
+    await this.upstream?.close().catch(() => undefined);
     const pid = this.pid;
     // List the tree before anything dies: orphans are re-parented and lost.
     const tree = pid === undefined ? [] : await processTree(pid);

@@ -27,6 +27,10 @@ export interface SupervisorHost {
   changed(backendId: string): void;
   /** The backend sent a log message. */
   log(backendId: string, params: LoggingMessageNotification['params']): void;
+  /** The backend reported an update of a subscribed resource (its own URI). */
+  resourceUpdated(backendId: string, uri: string): void;
+  /** The backend is up on a new connection (re-establish upstream state). */
+  online(backendId: string): void;
 }
 
 /** Errors that another attempt cannot fix without a config change. */
@@ -106,6 +110,7 @@ export class BackendSupervisor {
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),
       onListChanged: () => this.onListChanged(connection),
       onLog: (params) => this.host.log(this.id, params),
+      onResourceUpdated: (uri) => this.host.resourceUpdated(this.id, uri),
     });
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
@@ -124,6 +129,7 @@ export class BackendSupervisor {
       this.lastError = undefined;
       this.setStatus('up');
       this.startProbing();
+      this.host.online(this.id);
       if (this.pendingRefresh) void this.refresh();
       return undefined;
     } catch (error) {

@@ -17,7 +17,14 @@ import {
   toWebRequest,
 } from '@modelcontextprotocol/node';
 import type { Server } from '@modelcontextprotocol/server';
-import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, isLegacyRequest } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
+import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { bearerToken, tokensEqual } from './bearer.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
@@ -70,6 +77,10 @@ export class HttpEndpoint {
   private readonly checkHost = localhostHostValidation();
   private readonly checkOrigin = localhostOriginValidation();
   private readonly unsubscribe: (() => void)[];
+  /** Resource updates to 2026 listen streams, coalesced; the SDK fans each out to the streams that asked. */
+  private readonly publisher = new CoalescingSink('http-2026', async (uri) => {
+    await this.modern.notify.resourceUpdated(uri);
+  });
 
   constructor(
     private readonly core: SwitchboardCore,
@@ -149,10 +160,49 @@ export class HttpEndpoint {
       }
       const probe = await toWebRequest(req, body);
       if (await isLegacyRequest(probe)) return this.handleLegacy(req, res, body);
+      if (isMethod(body, 'subscriptions/listen')) return this.handleModernListen(req, res, body);
       return this.modernNode(req, res, body);
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
     return this.handleLegacy(req, res, undefined);
+  }
+
+  /**
+   * A 2026-07-28 `subscriptions/listen`: the SDK acknowledges any URI, so the
+   * filter is checked here first. An unknown URI or a template instance gets an
+   * in-band invalid-params error and no acknowledgement; accepted URIs are
+   * subscribed upstream before the SDK acknowledges, and released when the
+   * stream closes, however it ends.
+   */
+  private async handleModernListen(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const id = (body as { id?: string | number }).id ?? null;
+    const requested = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params
+      ?.notifications?.resourceSubscriptions;
+    const uris = Array.isArray(requested) ? [...new Set(requested.filter((uri) => typeof uri === 'string'))] : [];
+    const hub = this.core.subscriptions;
+    const sink: UpdateSink = { id: `listen:${randomUUID()}`, deliver: (uri) => this.publisher.deliver(uri) };
+    try {
+      const rejected = uris.flatMap((uri) => {
+        try {
+          hub.validate(uri);
+          return [];
+        } catch (error) {
+          return [{ uri, reason: error instanceof Error ? error.message : String(error) }];
+        }
+      });
+      if (rejected.length > 0) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, rejected.map((r) => r.reason).join('; '), {
+          rejected,
+        });
+      }
+      for (const uri of uris) await hub.attach(sink, uri);
+    } catch (error) {
+      hub.detachAll(sink);
+      const { code, message, data } = error as ProtocolError;
+      return sendJson(res, 200, { jsonrpc: '2.0', id, error: { code, message, data } });
+    }
+    res.on('close', () => hub.detachAll(sink));
+    return this.modernNode(req, res, body);
   }
 
   private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
@@ -191,6 +241,10 @@ export class HttpEndpoint {
   }
 }
 
+function isMethod(body: unknown, method: string): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === method;
+}
+
 function isInitialize(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+  return isMethod(body, 'initialize');
 }

@@ -7,6 +7,7 @@
 import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
 import { progressRelay } from '../routing/forwarding.js';
+import { registerSubscriptionHandlers } from './subscriptionHandlers.js';
 import type { CoreEvents, SwitchboardCore } from '../switchboard.js';
 
 /** Identity of the proxy as an MCP server. */
@@ -23,7 +24,7 @@ export function createFrontendServer(core: SwitchboardCore): Server {
     capabilities: {
       tools: { listChanged: true },
       prompts: { listChanged: true },
-      resources: { listChanged: true },
+      resources: { listChanged: true, subscribe: true },
       completions: {},
       logging: {},
     },
@@ -51,6 +52,7 @@ export function createFrontendServer(core: SwitchboardCore): Server {
   server.setRequestHandler('completion/complete', (request, ctx) =>
     router.complete(request.params, { signal: ctx.mcpReq.signal }),
   );
+  registerSubscriptionHandlers(server, core.subscriptions);
   return server;
 }
 

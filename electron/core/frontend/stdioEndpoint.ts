@@ -14,7 +14,11 @@ export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
   const handle = serveStdio(() => {
     const server = createFrontendServer(core);
     instances.add(server);
-    server.onclose = () => instances.delete(server);
+    const previous = server.onclose;
+    server.onclose = () => {
+      previous?.();
+      instances.delete(server);
+    };
     return server;
   });
   const unsubscribe = [

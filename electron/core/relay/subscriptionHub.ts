@@ -1,0 +1,152 @@
+/**
+ * Resource subscriptions shared by every frontend. A frontend may subscribe to
+ * an exact resource of the catalog; the first subscriber makes the proxy
+ * subscribe upstream, the last one leaving unsubscribes it. Updates from a
+ * backend are forwarded under the advertised URI to each subscribed sink.
+ */
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { BackendConnection } from '../backends/backendConnection.js';
+import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
+import { advertisedUri, parseAdvertisedUri } from '../catalog/uris.js';
+import type { UpdateSink } from './coalescingSink.js';
+
+/** What the hub needs from the core. */
+export interface HubSource {
+  catalog(): Catalog;
+  connection(backendId: string): BackendConnection | undefined;
+  /** Whether a sink may still receive updates of this item (authorization is checked per delivery). */
+  mayDeliver?(sink: UpdateSink, origin: ItemOrigin): boolean;
+}
+
+interface Entry extends ItemOrigin {
+  sinks: Set<UpdateSink>;
+  /** The upstream subscribe/unsubscribe for this URI, in order. */
+  upstream: Promise<void>;
+  subscribed: boolean;
+}
+
+/** Refcounted resource subscriptions across frontends and backends. */
+export class SubscriptionHub {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly source: HubSource) {}
+
+  /**
+   * The origin of a URI that may be subscribed to, or an invalid-params error
+   * saying why not: only exact resources of the catalog, on a backend that
+   * supports subscriptions.
+   */
+  validate(uri: string): ItemOrigin {
+    const catalog = this.source.catalog();
+    const origin = catalog.resourceIndex.get(uri);
+    if (!origin) {
+      const parsed = parseAdvertisedUri(uri);
+      const template = parsed
+        ? catalog.byBackend.get(parsed.backendId)?.templates.find((t) => t.matcher.match(parsed.original) !== null)
+        : undefined;
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        template
+          ? `Cannot subscribe to ${uri}: it is an instance of the template ${template.advertised}; only resources listed by resources/list can be subscribed to`
+          : `Unknown resource: ${uri}`,
+      );
+    }
+    const connection = this.source.connection(origin.backendId);
+    if (!connection?.sdkClient.getServerCapabilities()?.resources?.subscribe) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Cannot subscribe to ${uri}: backend "${origin.backendId}" does not support resource subscriptions`,
+      );
+    }
+    return origin;
+  }
+
+  /** Subscribes a sink; resolves once the backend has accepted (or at once if it already had). */
+  async attach(sink: UpdateSink, uri: string): Promise<void> {
+    const origin = this.validate(uri);
+    let entry = this.entries.get(uri);
+    if (!entry) {
+      entry = { ...origin, sinks: new Set(), upstream: Promise.resolve(), subscribed: false };
+      this.entries.set(uri, entry);
+    }
+    entry.sinks.add(sink);
+    try {
+      await this.sync(uri, entry);
+    } catch (error) {
+      entry.sinks.delete(sink);
+      if (entry.sinks.size === 0) this.entries.delete(uri);
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `Backend "${origin.backendId}" refused the subscription to ${uri}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  /** Unsubscribes a sink from one URI (a no-op if it was not subscribed). */
+  async detach(sink: UpdateSink, uri: string): Promise<void> {
+    const entry = this.entries.get(uri);
+    if (!entry?.sinks.delete(sink)) return;
+    await this.sync(uri, entry).catch(() => undefined);
+  }
+
+  /** Unsubscribes a sink from everything (its session or stream ended). */
+  detachAll(sink: UpdateSink): void {
+    for (const uri of [...this.entries.keys()]) void this.detach(sink, uri);
+  }
+
+  /**
+   * Brings the upstream state of one URI in line with its sinks: subscribe when
+   * the first arrives, unsubscribe when the last leaves. Runs in order per URI.
+   */
+  private sync(uri: string, entry: Entry): Promise<void> {
+    const next = entry.upstream.then(async () => {
+      const want = entry.sinks.size > 0;
+      if (want === entry.subscribed) return;
+      const connection = this.source.connection(entry.backendId);
+      if (want) {
+        if (!connection) throw new Error(`backend "${entry.backendId}" is not connected`);
+        await connection.subscriptions().add(entry.original);
+        entry.subscribed = true;
+      } else {
+        entry.subscribed = false;
+        if (this.entries.get(uri) === entry) this.entries.delete(uri);
+        await connection?.subscriptions().remove(entry.original);
+      }
+    });
+    entry.upstream = next.catch(() => undefined);
+    return next;
+  }
+
+  /** A backend reported `notifications/resources/updated` for one of its URIs. */
+  updated(backendId: string, original: string): void {
+    const uri = advertisedUri(backendId, original);
+    const entry = this.entries.get(uri);
+    if (!entry) return;
+    for (const sink of entry.sinks) {
+      if (this.source.mayDeliver && !this.source.mayDeliver(sink, entry)) continue;
+      sink.deliver(uri);
+    }
+  }
+
+  /**
+   * A backend (re)connected: subscribe again upstream for URIs still in the
+   * catalog; forget the ones that are gone.
+   */
+  resubscribe(backendId: string): void {
+    const catalog = this.source.catalog();
+    for (const [uri, entry] of this.entries) {
+      if (entry.backendId !== backendId) continue;
+      entry.subscribed = false;
+      if (!catalog.resourceIndex.has(uri)) {
+        this.entries.delete(uri);
+        continue;
+      }
+      void this.sync(uri, entry).catch(() => undefined);
+    }
+  }
+
+  /** Subscriptions per advertised URI (for health and tests). */
+  counts(): Record<string, number> {
+    return Object.fromEntries([...this.entries].map(([uri, entry]) => [uri, entry.sinks.size]));
+  }
+}

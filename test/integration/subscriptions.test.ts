@@ -1,0 +1,117 @@
+/**
+ * Resource subscriptions through the proxy: one upstream subscription shared by
+ * every frontend, updates under the advertised URI, unsubscribe upstream when
+ * the last frontend leaves, clear refusals, both frontend eras and a 2026 backend.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { firstText, fixture, nodeServer, startProxy, type Harness } from '../helpers/harness.js';
+import { waitUntil } from '../helpers/processes.js';
+
+const A = 'mcp-proxy://upd/note://a';
+const B = 'mcp-proxy://upd/note://b';
+
+describe('resource subscriptions', () => {
+  let proxy: Harness;
+
+  beforeAll(async () => {
+    proxy = await startProxy({
+      mcpServers: {
+        upd: nodeServer(fixture('updates.mjs')),
+        modern: nodeServer(fixture('updates.mjs'), [], { protocol: '2026-07-28', env: { FIXTURE_SCHEME: 'memo' } }),
+        plain: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_RESOURCES: 'file:///x' } }),
+      },
+    });
+  });
+  afterAll(() => proxy.close());
+
+  async function backend(tool: string, args: Record<string, unknown> = {}, id = 'upd'): Promise<string> {
+    const client = await proxy.connect();
+    try {
+      return firstText((await client.callTool({ name: `${id}__${tool}`, arguments: args })) as { content?: unknown });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('shares one upstream subscription between two 2025 frontends and forwards updates under the advertised URI', async () => {
+    const first = await proxy.connectV1();
+    const second = await proxy.connectV1();
+    const got: Record<string, string[]> = { first: [], second: [] };
+    first.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void got['first']!.push(n.params.uri));
+    second.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void got['second']!.push(n.params.uri));
+    const callsBefore = Number(await backend('subscribe_calls'));
+
+    await first.subscribeResource({ uri: A });
+    await second.subscribeResource({ uri: A });
+    expect(await backend('subscribed')).toBe('["note://a"]');
+    expect(Number(await backend('subscribe_calls'))).toBe(callsBefore + 1);
+    expect(proxy.core.subscriptions.counts()[A]).toBe(2);
+
+    await backend('touch', { uri: 'note://a' });
+    await waitUntil(() => got['first']!.length === 1 && got['second']!.length === 1, { description: 'both updates' });
+    expect(got['first']).toEqual([A]);
+
+    await first.unsubscribeResource({ uri: A });
+    expect(await backend('subscribed')).toBe('["note://a"]');
+    await second.unsubscribeResource({ uri: A });
+    await waitUntil(async () => (await backend('subscribed')) === '[]', { description: 'the upstream unsubscribe' });
+
+    // After unsubscribing nothing more arrives: an update of B (subscribed now) is the next one seen.
+    await first.subscribeResource({ uri: B });
+    await backend('touch', { uri: 'note://a' });
+    await backend('touch', { uri: 'note://b' });
+    await waitUntil(() => got['first']!.length === 2);
+    expect(got['first']).toEqual([A, B]);
+    await first.unsubscribeResource({ uri: B });
+  });
+
+  it('refuses template instances, unknown URIs and backends without subscriptions, acknowledging nothing', async () => {
+    const client = await proxy.connectV1();
+    await expect(client.subscribeResource({ uri: 'mcp-proxy://upd/note://tpl/7' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('is an instance of the template mcp-proxy://upd/note://tpl/{id}'),
+    });
+    await expect(client.subscribeResource({ uri: 'mcp-proxy://upd/note://zzz' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown resource: mcp-proxy://upd/note://zzz'),
+    });
+    await expect(client.subscribeResource({ uri: 'mcp-proxy://plain/file:///x' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('does not support resource subscriptions'),
+    });
+    expect(proxy.core.subscriptions.counts()).toEqual({});
+  });
+
+  it('serves 2026-07-28 frontends through subscriptions/listen, and releases on close', async () => {
+    const client = await proxy.connect('modern');
+    const got: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void got.push(n.params.uri));
+    const subscription = await client.listen({ resourceSubscriptions: [A] });
+    expect(subscription.honoredFilter.resourceSubscriptions).toEqual([A]);
+    expect(await backend('subscribed')).toBe('["note://a"]');
+    await backend('touch', { uri: 'note://a' });
+    await waitUntil(() => got.length === 1, { description: 'the update on the listen stream' });
+    expect(got).toEqual([A]);
+    await subscription.close();
+    await waitUntil(async () => (await backend('subscribed')) === '[]', { description: 'release on stream close' });
+
+    await expect(client.listen({ resourceSubscriptions: ['mcp-proxy://upd/note://tpl/1'] })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('instance of the template'),
+    });
+    expect(proxy.core.subscriptions.counts()).toEqual({});
+  });
+
+  it('subscribes upstream on a 2026-07-28 backend through its listen stream', async () => {
+    const client = await proxy.connectV1();
+    const got: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void got.push(n.params.uri));
+    await client.subscribeResource({ uri: 'mcp-proxy://modern/memo://b' });
+    await backend('touch', { uri: 'memo://b' }, 'modern');
+    await waitUntil(() => got.length === 1, { description: 'the update from the 2026 backend' });
+    expect(got).toEqual(['mcp-proxy://modern/memo://b']);
+    await client.unsubscribeResource({ uri: 'mcp-proxy://modern/memo://b' });
+    expect(proxy.core.subscriptions.counts()).toEqual({});
+  });
+});
