@@ -7,6 +7,7 @@
 import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
 import { progressRelay } from '../routing/forwarding.js';
+import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
 import { registerSubscriptionHandlers } from './subscriptionHandlers.js';
 import type { CoreEvents, SwitchboardCore } from '../switchboard.js';
 
@@ -27,6 +28,7 @@ export function createFrontendServer(core: SwitchboardCore): Server {
       resources: { listChanged: true, subscribe: true },
       completions: {},
       logging: {},
+      extensions: EXTENSION_CAPABILITY,
     },
     instructions: INSTRUCTIONS,
   });
@@ -53,6 +55,7 @@ export function createFrontendServer(core: SwitchboardCore): Server {
     router.complete(request.params, { signal: ctx.mcpReq.signal }),
   );
   registerSubscriptionHandlers(server, core.subscriptions);
+  registerHealthMethod(server, () => core.readiness());
   return server;
 }
 

@@ -1,0 +1,42 @@
+/**
+ * `proxy/health` for frontends that negotiate our extension: an aggregate
+ * status with no backend IDs or error details, in both eras.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXTENSION_ID, HealthResultSchema } from '../../electron/core/frontend/healthMethod.js';
+import { fixture, nodeServer, startProxy, type Harness } from '../helpers/harness.js';
+
+describe('proxy/health', () => {
+  let proxy: Harness;
+
+  beforeAll(async () => {
+    proxy = await startProxy({
+      proxy: { reconnectInitialMs: 600_000 },
+      mcpServers: {
+        good: nodeServer(fixture('configurable.mjs')),
+        secretly_named: nodeServer(fixture('faulty.mjs'), ['exit-at-start']),
+      },
+    });
+  });
+  afterAll(() => proxy.close());
+
+  it.each(['legacy', 'modern'] as const)('answers a %s client that declared the extension', async (era) => {
+    const client = await proxy.connect(era, undefined, { capabilities: { extensions: { [EXTENSION_ID]: {} } } });
+    expect(client.getServerCapabilities()?.extensions?.[EXTENSION_ID]).toEqual({ methods: ['proxy/health'] });
+    const health = await client.request({ method: 'proxy/health', params: {} }, HealthResultSchema);
+    expect(health).toEqual({
+      status: 'degraded',
+      ready: true,
+      backends: { connecting: 0, up: 1, degraded: 0, down: 1, disabled: 0 },
+    });
+    // No backend IDs or error details.
+    expect(JSON.stringify(health)).not.toMatch(/secretly_named|fatal|good/);
+  });
+
+  it.each(['legacy', 'modern'] as const)('is method-not-found for a %s client without the extension', async (era) => {
+    const client = await proxy.connect(era);
+    await expect(client.request({ method: 'proxy/health', params: {} }, HealthResultSchema)).rejects.toMatchObject({
+      code: -32601,
+    });
+  });
+});
