@@ -6,6 +6,7 @@
 import {
   Client,
   type LoggingMessageNotification,
+  type McpSubscription,
   type Prompt,
   type Resource,
   type ResourceTemplateType,
@@ -155,6 +156,7 @@ export class BackendConnection {
         backend: config.id,
       });
     }
+    this.watchChangeStream(this.client.autoOpenedSubscription);
     this.client.onclose = () => {
       if (this.ended) return;
       this.ended = true;
@@ -237,6 +239,28 @@ export class BackendConnection {
     return this.queue.run(label, task, callerSignal, timeoutMs).catch((error: unknown) => {
       // The SDK fails in-flight requests with "Connection closed"; say why it closed.
       throw this.ended && this.closeReason ? this.closeReason : error;
+    });
+  }
+
+  /**
+   * On a 2026-07-28 connection, list changes arrive on the listen stream the
+   * SDK opened for our `listChanged` handlers. The SDK never reopens it, so a
+   * stream the server ends is reopened here (after a pause, while connected)
+   * and the catalog re-listed, since changes may have been missed meanwhile.
+   */
+  private watchChangeStream(subscription: McpSubscription | undefined): void {
+    if (!subscription) return;
+    const filter = subscription.honoredFilter;
+    void subscription.closed.then(async (how) => {
+      if (how === 'local' || this.ended) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (this.ended) return;
+      try {
+        this.watchChangeStream(await this.client.listen(filter));
+        this.options.onListChanged?.();
+      } catch {
+        // The connection is going away; the supervisor handles that.
+      }
     });
   }
 
