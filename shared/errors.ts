@@ -20,6 +20,8 @@ export const ErrorCode = {
   ListFailed: 'list_failed',
   UnknownBackend: 'unknown_backend',
   DuplicateBackend: 'duplicate_backend',
+  /** A backend's input request (elicitation, sampling, roots) got no answer within `inputTimeoutMs`. */
+  InputTimeout: 'input_timeout',
 } as const;
 
 /** One of the local error codes above. */

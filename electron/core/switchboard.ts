@@ -14,6 +14,8 @@ import type { ConfigStore, StoredConfig } from './config/configStore.js';
 import { parseBackend, type BackendConfig, type ProxyOptions, type SwitchboardConfig } from './config/schema.js';
 import type { CoreDeps } from './deps.js';
 import { TypedEmitter } from './events.js';
+import type { LegacyCall } from './relay/legacyCall.js';
+import { ParkedCalls } from './relay/parkedCalls.js';
 import { SubscriptionHub } from './relay/subscriptionHub.js';
 import { Router } from './routing/router.js';
 
@@ -35,6 +37,11 @@ export class SwitchboardCore implements SupervisorHost {
   readonly router: Router;
   /** Resource subscriptions shared by every frontend. */
   readonly subscriptions: SubscriptionHub;
+  /**
+   * Calls to 2025-era backends waiting for a 2026-07-28 client to retry with
+   * the input they asked for. Kept here: each 2026 request gets a fresh server.
+   */
+  readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.inputTimeoutMs);
   /** Supervisors in config order. */
   private readonly supervisors = new Map<string, BackendSupervisor>();
   /** Backend IDs whose catalogs are published, in the order they were admitted. */
@@ -50,6 +57,8 @@ export class SwitchboardCore implements SupervisorHost {
     this.router = new Router({
       catalog: () => this.current,
       connection: (id) => (this.admitted.includes(id) ? this.supervisors.get(id)?.liveConnection : undefined),
+      parked: this.parkedCalls,
+      inputTimeoutMs: () => this.config.proxy.inputTimeoutMs,
     });
     this.subscriptions = new SubscriptionHub({ catalog: () => this.current, connection: (id) => this.connection(id) });
   }
@@ -337,6 +346,7 @@ export class SwitchboardCore implements SupervisorHost {
     this.disposed = true;
     this.store?.unwatch();
     const stopping = new SwitchboardError(ErrorCode.BackendUnavailable, 'Switchboard is shutting down');
+    this.parkedCalls.clear(stopping);
     await Promise.allSettled([...this.supervisors.values()].map((supervisor) => supervisor.stop(stopping)));
   }
 }

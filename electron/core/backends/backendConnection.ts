@@ -15,6 +15,7 @@ import {
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { ProtocolEra } from '../../../shared/model/health.js';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
+import { BACKEND_INPUT_CAPABILITIES, CallTracker } from '../relay/callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
@@ -52,6 +53,8 @@ export interface BackendConnectionOptions {
 export class BackendConnection {
   readonly id: string;
   readonly stderrTail: LineTail;
+  /** Calls in flight, so the backend's input requests reach the frontend that made the call. */
+  readonly inputs: CallTracker;
   private readonly client: Client;
   private readonly queue: RequestQueue;
   private backendTransport: BackendTransport | undefined;
@@ -71,7 +74,9 @@ export class BackendConnection {
     const mode =
       config.protocol === 'auto' ? 'auto' : config.protocol === 'legacy' ? 'legacy' : { pin: config.protocol };
     this.client = new Client(options.clientInfo, {
-      capabilities: {},
+      capabilities: BACKEND_INPUT_CAPABILITIES,
+      // A 2026-07-28 backend's input_required goes back to the frontend as is (the router asks per call).
+      inputRequired: { autoFulfill: false },
       versionNegotiation: { mode, probe: { timeoutMs: Math.min(10_000, this.timeoutMs) } },
       // The catalog is capped anyway; a server paging forever must not hang us.
       listMaxPages: Math.max(64, Math.ceil(proxy.maxCatalogItems / 10)),
@@ -90,6 +95,7 @@ export class BackendConnection {
     this.client.setNotificationHandler('notifications/resources/updated', (notification) => {
       options.onResourceUpdated?.(notification.params.uri);
     });
+    this.inputs = new CallTracker(this.client, config.id);
     this.queue = new RequestQueue({
       backendId: config.id,
       maxQueue: config.maxQueue ?? proxy.maxQueue,

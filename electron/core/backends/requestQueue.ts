@@ -2,6 +2,7 @@
  * Per-backend request discipline: a bounded number of outstanding requests, an
  * optional one-at-a-time mode for servers that cannot handle concurrency, and a
  * deadline per request that frees its slot whether or not the backend answers.
+ * The deadline can be paused while the backend waits on a person.
  */
 import PQueue from 'p-queue';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
@@ -21,6 +22,14 @@ export interface RequestQueueOptions {
 export interface TaskContext {
   signal: AbortSignal;
   remainingMs: () => number;
+  /**
+   * Stops the deadline's clock until the returned function is called. Pauses
+   * nest: the clock runs again once every pause has ended. A request whose
+   * backend is waiting on a person (an elicitation relayed to the client) is
+   * not failed for the time that person takes; that wait has its own bound
+   * (`inputTimeoutMs`). Calling the returned function again does nothing.
+   */
+  pause: () => () => void;
 }
 
 /** Bounded, optionally serialized queue with per-request deadlines. */
@@ -59,31 +68,22 @@ export class RequestQueue {
     // The deadline starts when the request is sent to the backend: a request
     // waiting behind a hung one (serialized backends) is not failed for it.
     const deadline = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    let started = 0;
-    const startDeadline = (): void => {
-      started = Date.now();
-      timer = setTimeout(() => {
-        deadline.abort(
-          new SwitchboardError(
-            ErrorCode.Timeout,
-            `${label} on backend "${backendId}" timed out after ${timeoutMs} ms`,
-            {
-              backend: backendId,
-              timeoutMs,
-            },
-          ),
-        );
-      }, timeoutMs);
-    };
+    const clock = new DeadlineClock(timeoutMs, () => {
+      deadline.abort(
+        new SwitchboardError(ErrorCode.Timeout, `${label} on backend "${backendId}" timed out after ${timeoutMs} ms`, {
+          backend: backendId,
+          timeoutMs,
+        }),
+      );
+    });
     const signal = callerSignal ? AbortSignal.any([deadline.signal, callerSignal]) : deadline.signal;
     this.outstanding++;
     try {
       const running = this.queue.add(
         async () => {
           signal.throwIfAborted();
-          startDeadline();
-          return task({ signal, remainingMs: () => Math.max(1, timeoutMs - (Date.now() - started)) });
+          clock.start();
+          return task({ signal, remainingMs: () => clock.remainingMs(), pause: () => clock.pause() });
         },
         { signal },
       );
@@ -96,7 +96,7 @@ export class RequestQueue {
       if (deadline.signal.aborted) throw deadline.signal.reason as Error;
       throw error;
     } finally {
-      if (timer) clearTimeout(timer);
+      clock.stop();
       this.outstanding--;
     }
   }
@@ -112,4 +112,69 @@ function abortedPromise(signal: AbortSignal): Promise<never> {
     if (signal.aborted) reject(signal.reason as Error);
     else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
   });
+}
+
+/** A countdown that can be paused (nestably) and stopped for good. */
+class DeadlineClock {
+  private timer: NodeJS.Timeout | undefined;
+  /** Time left when the clock last stopped running. */
+  private left: number;
+  /** When the clock last started running. */
+  private since = 0;
+  private pauses = 0;
+  private started = false;
+  private stopped = false;
+
+  constructor(
+    timeoutMs: number,
+    private readonly onExpire: () => void,
+  ) {
+    this.left = timeoutMs;
+  }
+
+  /** Starts counting down (when the request is sent). */
+  start(): void {
+    this.started = true;
+    if (this.pauses === 0) this.run();
+  }
+
+  private run(): void {
+    if (this.stopped) return;
+    this.since = Date.now();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.left = 0;
+      this.stopped = true;
+      this.onExpire();
+    }, this.left);
+  }
+
+  private halt(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.left = Math.max(0, this.left - (Date.now() - this.since));
+  }
+
+  remainingMs(): number {
+    const running = this.timer === undefined ? 0 : Date.now() - this.since;
+    return Math.max(1, this.left - running);
+  }
+
+  pause(): () => void {
+    if (this.stopped) return () => undefined;
+    if (this.pauses++ === 0) this.halt();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (--this.pauses === 0 && this.started) this.run();
+    };
+  }
+
+  /** The request settled: no more expiry. */
+  stop(): void {
+    this.stopped = true;
+    this.halt();
+  }
 }

@@ -26,6 +26,12 @@ export const ProxyOptionsSchema = z
     /** First reconnect delay after a backend drops; doubles (with jitter) up to reconnectMaxMs. */
     reconnectInitialMs: positiveInt.default(1000),
     reconnectMaxMs: positiveInt.default(60_000),
+    /**
+     * How long a backend's input request (elicitation, sampling, roots) may
+     * wait for the client's answer, often a person's. Also how long a call
+     * parked for a 2026-07-28 client's retry is kept before it is cancelled.
+     */
+    inputTimeoutMs: positiveInt.default(600_000),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z
       .string()

@@ -6,6 +6,8 @@
  */
 import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
+import { frontendChannel } from '../relay/frontendChannel.js';
+import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
 import { progressRelay } from '../routing/forwarding.js';
 import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
 import { registerSubscriptionHandlers } from './subscriptionHandlers.js';
@@ -31,6 +33,8 @@ export function createFrontendServer(core: SwitchboardCore): Server {
       extensions: EXTENSION_CAPABILITY,
     },
     instructions: INSTRUCTIONS,
+    // A person answers each round the shim puts to a 2025 client: give them the input timeout.
+    inputRequired: { maxRounds: SHIM_MAX_ROUNDS, roundTimeoutMs: core.proxyOptions().inputTimeoutMs },
   });
   const { router } = core;
   server.setRequestHandler('tools/list', () => ({ tools: core.catalog().tools }));
@@ -43,13 +47,14 @@ export function createFrontendServer(core: SwitchboardCore): Server {
       onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
         ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
       ),
+      frontend: frontendChannel(server, ctx),
     }),
   );
   server.setRequestHandler('prompts/get', (request, ctx) =>
-    router.getPrompt(request.params, { signal: ctx.mcpReq.signal }),
+    router.getPrompt(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx) }),
   );
   server.setRequestHandler('resources/read', (request, ctx) =>
-    router.readResource(request.params, { signal: ctx.mcpReq.signal }),
+    router.readResource(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx) }),
   );
   server.setRequestHandler('completion/complete', (request, ctx) =>
     router.complete(request.params, { signal: ctx.mcpReq.signal }),

@@ -11,15 +11,19 @@ import type {
   CompleteResult,
   GetPromptRequestParams,
   GetPromptResult,
+  InputRequiredResult,
   ReadResourceRequestParams,
   ReadResourceResult,
+  Tool,
 } from '@modelcontextprotocol/server';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendConnection } from '../backends/backendConnection.js';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../catalog/rewrite.js';
 import { parseAdvertisedUri } from '../catalog/uris.js';
+import type { FrontendChannel } from '../relay/frontendChannel.js';
+import { relayRequest, type RelayHost } from '../relay/inputRelay.js';
 import { withForwardedMeta, type ProgressUpdate } from './forwarding.js';
 
 /** Per-request options a frontend passes along. */
@@ -27,10 +31,16 @@ export interface RouteOptions {
   signal?: AbortSignal;
   /** Called with each progress update of the backend request, when the frontend asked for progress. */
   onProgress?: ((progress: ProgressUpdate) => void) | undefined;
+  /**
+   * The frontend that made the request (tools/call, prompts/get,
+   * resources/read): where the backend's input requests go, and a 2026-07-28
+   * retry's answers. Without it, backends' input requests are refused.
+   */
+  frontend?: FrontendChannel | undefined;
 }
 
 /** What the router needs from the core. */
-export interface RouterSource {
+export interface RouterSource extends RelayHost {
   catalog(): Catalog;
   connection(backendId: string): BackendConnection | undefined;
 }
@@ -73,43 +83,69 @@ export class Router {
     return connection;
   }
 
-  /** tools/call: exposed name -> owning backend, original name. */
-  async callTool(params: CallToolRequestParams, options: RouteOptions = {}): Promise<CallToolResult> {
+  /**
+   * tools/call: exposed name -> owning backend, original name. May answer
+   * `input_required` (2026-07-28) when the backend needs input from the
+   * frontend; see relay/inputRelay.ts.
+   */
+  async callTool(
+    params: CallToolRequestParams,
+    options: RouteOptions = {},
+  ): Promise<CallToolResult | InputRequiredResult> {
     const catalog = this.source.catalog();
     const origin = catalog.toolIndex.get(params.name);
     if (!origin) throw unknownItem('tool', params.name);
     const connection = this.connectionFor(origin, 'tool', params.name);
+    // SDK 2.4.0 checks an input_required answer against a cached outputSchema
+    // and throws ("has an output schema but did not return structured
+    // content"). An explicit definition without it avoids that and keeps the
+    // SEP-2243 Mcp-Param-* header mirroring; the frontend's own SDK still
+    // validates the final result against the outputSchema we advertise.
+    const exposed = catalog.tools.find((tool) => tool.name === params.name);
+    const toolDefinition: Tool = { name: origin.original, inputSchema: exposed?.inputSchema ?? { type: 'object' } };
     try {
-      const result = await connection.run(
-        `tools/call ${origin.original}`,
-        ({ signal, remainingMs }) =>
-          connection.sdkClient.callTool(
-            { ...withForwardedMeta(params), name: origin.original },
-            { signal, timeout: remainingMs(), ...(options.onProgress ? { onprogress: options.onProgress } : {}) },
-          ) as Promise<CallToolResult>,
-        options.signal,
+      const result = await relayRequest(
+        this.source,
+        {
+          connection,
+          label: `tools/call ${origin.original}`,
+          binding: `tools/call ${params.name}`,
+          params: { ...withForwardedMeta(params), name: origin.original },
+          perform: (forwarded, requestOptions) =>
+            connection.sdkClient.callTool(forwarded, { ...requestOptions, toolDefinition }) as Promise<
+              CallToolResult | InputRequiredResult
+            >,
+        },
+        options,
       );
+      if (isInputRequiredResult(result)) return result;
       return rewriteToolResult(this.source.catalog(), origin.backendId, result);
     } catch (error) {
       throw toProtocolError(error);
     }
   }
 
-  /** prompts/get: exposed name -> owning backend, original name. */
-  async getPrompt(params: GetPromptRequestParams, options: RouteOptions = {}): Promise<GetPromptResult> {
+  /** prompts/get: exposed name -> owning backend, original name. May answer `input_required`. */
+  async getPrompt(
+    params: GetPromptRequestParams,
+    options: RouteOptions = {},
+  ): Promise<GetPromptResult | InputRequiredResult> {
     const origin = this.source.catalog().promptIndex.get(params.name);
     if (!origin) throw unknownItem('prompt', params.name);
     const connection = this.connectionFor(origin, 'prompt', params.name);
     try {
-      const result = await connection.run(
-        `prompts/get ${origin.original}`,
-        ({ signal, remainingMs }) =>
-          connection.sdkClient.getPrompt(
-            { ...withForwardedMeta(params), name: origin.original },
-            { signal, timeout: remainingMs() },
-          ),
-        options.signal,
+      const result = await relayRequest(
+        this.source,
+        {
+          connection,
+          label: `prompts/get ${origin.original}`,
+          binding: `prompts/get ${params.name}`,
+          params: { ...withForwardedMeta(params), name: origin.original },
+          perform: (forwarded, requestOptions) => connection.sdkClient.getPrompt(forwarded, requestOptions),
+        },
+        options,
       );
+      if (isInputRequiredResult(result)) return result;
       return rewritePromptResult(this.source.catalog(), origin.backendId, result);
     } catch (error) {
       throw toProtocolError(error);
@@ -138,20 +174,27 @@ export class Router {
     return { backendId: parsed.backendId, original: parsed.original };
   }
 
-  /** resources/read: advertised URI -> owning backend, original URI. */
-  async readResource(params: ReadResourceRequestParams, options: RouteOptions = {}): Promise<ReadResourceResult> {
+  /** resources/read: advertised URI -> owning backend, original URI. May answer `input_required`. */
+  async readResource(
+    params: ReadResourceRequestParams,
+    options: RouteOptions = {},
+  ): Promise<ReadResourceResult | InputRequiredResult> {
     const origin = this.resolveResource(params.uri);
     const connection = this.connectionFor(origin, 'resource', params.uri);
     try {
-      const result = await connection.run(
-        `resources/read ${origin.original}`,
-        ({ signal, remainingMs }) =>
-          connection.sdkClient.readResource(
-            { ...withForwardedMeta(params), uri: origin.original },
-            { signal, timeout: remainingMs(), cacheMode: 'bypass' },
-          ),
-        options.signal,
+      const result = await relayRequest(
+        this.source,
+        {
+          connection,
+          label: `resources/read ${origin.original}`,
+          binding: `resources/read ${params.uri}`,
+          params: { ...withForwardedMeta(params), uri: origin.original },
+          perform: (forwarded, requestOptions) =>
+            connection.sdkClient.readResource(forwarded, { ...requestOptions, cacheMode: 'bypass' }),
+        },
+        options,
       );
+      if (isInputRequiredResult(result)) return result;
       return rewriteReadResult(this.source.catalog(), origin.backendId, result);
     } catch (error) {
       throw toProtocolError(error);

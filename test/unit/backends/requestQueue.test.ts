@@ -42,6 +42,48 @@ describe('RequestQueue', () => {
     expect(events).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'start d', 'end d']);
   });
 
+  it('pauses the deadline while the task waits on a person', async () => {
+    const queue = new RequestQueue({ backendId: 'b', maxQueue: 10, serialize: false, timeoutMs: 100 });
+    const result = await queue.run('call', async ({ signal, pause }) => {
+      const resume = pause();
+      await sleep(250, signal); // longer than the whole deadline, but paused
+      resume();
+      await sleep(20, signal);
+      return 'answered';
+    });
+    expect(result).toBe('answered');
+  });
+
+  it('resumes the countdown where it stopped, not from the start', async () => {
+    const queue = new RequestQueue({ backendId: 'b', maxQueue: 10, serialize: false, timeoutMs: 100 });
+    const running = queue.run('call', async ({ signal, pause }) => {
+      await sleep(60, signal);
+      const resume = pause();
+      await sleep(150, signal);
+      resume();
+      // At most 40 ms were left: this outlives the deadline.
+      await sleep(100, signal);
+    });
+    await expect(running).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('keeps the deadline paused until every pause has ended, and reports the time left meanwhile', async () => {
+    const queue = new RequestQueue({ backendId: 'b', maxQueue: 10, serialize: false, timeoutMs: 100 });
+    const result = await queue.run('call', async ({ signal, pause, remainingMs }) => {
+      const first = pause();
+      const second = pause();
+      const left = remainingMs();
+      first();
+      first(); // a second call of the same resume counts once
+      await sleep(200, signal); // still paused by `second`
+      expect(remainingMs()).toBe(left);
+      second();
+      expect(remainingMs()).toBeLessThanOrEqual(left);
+      return 'ok';
+    });
+    expect(result).toBe('ok');
+  });
+
   it('passes a caller abort to the task', async () => {
     const queue = new RequestQueue({ backendId: 'b', maxQueue: 10, serialize: false, timeoutMs: 1000 });
     const controller = new AbortController();

@@ -24,6 +24,7 @@ describe('parseConfig', () => {
       probeFailureThreshold: 3,
       reconnectInitialMs: 1000,
       reconnectMaxMs: 60_000,
+      inputTimeoutMs: 600_000,
       separator: '__',
     });
     expect(
@@ -49,6 +50,7 @@ describe('parseConfig', () => {
     [{ proxy: { healthIntervalMs: -1 } }, 'proxy.healthIntervalMs'],
     [{ proxy: { requestTimeoutMs: '60s' } }, 'proxy.requestTimeoutMs'],
     [{ proxy: { maxQueue: 0 } }, 'proxy.maxQueue'],
+    [{ proxy: { inputTimeoutMs: 0 } }, 'proxy.inputTimeoutMs'],
     [{ proxy: { separator: '::' } }, 'proxy.separator'],
     [{ proxy: { maxBakends: 3 } }, 'proxy'],
     [{ mcpServers: { '9lives': { command: 'x' } } }, 'mcpServers.9lives'],
