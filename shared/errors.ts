@@ -20,8 +20,14 @@ export const ErrorCode = {
   ListFailed: 'list_failed',
   UnknownBackend: 'unknown_backend',
   DuplicateBackend: 'duplicate_backend',
+  UnknownClient: 'unknown_client',
+  DuplicateClient: 'duplicate_client',
   /** A backend's input request (elicitation, sampling, roots) got no answer within `inputTimeoutMs`. */
   InputTimeout: 'input_timeout',
+  /** No pending tool-definition change to approve for that backend and tool. */
+  UnknownChange: 'unknown_change',
+  /** A query's filter cannot be used (e.g. a `since` that is not a date). */
+  InvalidQuery: 'invalid_query',
 } as const;
 
 /** One of the local error codes above. */

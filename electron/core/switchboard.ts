@@ -17,6 +17,8 @@ import { TypedEmitter } from './events.js';
 import type { LegacyCall } from './relay/legacyCall.js';
 import { ParkedCalls } from './relay/parkedCalls.js';
 import { SubscriptionHub } from './relay/subscriptionHub.js';
+import { AccessControl } from './policy/accessControl.js';
+import type { ClientTokens } from './policy/clientTokens.js';
 import { Router } from './routing/router.js';
 
 /** Events of the core; each is an invalidation. */
@@ -27,6 +29,10 @@ export interface CoreEvents extends Record<string, unknown> {
   healthChanged: { backendId: string };
   /** A hand edit of the config file was refused; the running config stays. */
   configError: { message: string };
+  /** A client's token was revoked or rotated: its sessions must end. */
+  clientRevoked: { client: string };
+  /** Approvals were requested or answered. */
+  approvalsChanged: Record<string, never>;
   /** A backend sent a log message (`notifications/message`). */
   backendLog: { backendId: string; params: LoggingMessageNotification['params'] };
 }
@@ -35,6 +41,8 @@ export interface CoreEvents extends Record<string, unknown> {
 export class SwitchboardCore implements SupervisorHost {
   readonly events = new TypedEmitter<CoreEvents>();
   readonly router: Router;
+  /** Policy, client profiles and tokens, approvals. */
+  readonly access: AccessControl;
   /** Resource subscriptions shared by every frontend. */
   readonly subscriptions: SubscriptionHub;
   /**
@@ -53,14 +61,32 @@ export class SwitchboardCore implements SupervisorHost {
     private config: SwitchboardConfig,
     readonly deps: CoreDeps,
     private readonly store?: ConfigStore,
+    tokens?: ClientTokens,
   ) {
+    this.access = new AccessControl(
+      config.policy,
+      {
+        policyChanged: () => this.events.emit('catalogChanged', { tools: true, prompts: true, resources: true }),
+        clientRevoked: (client) => this.events.emit('clientRevoked', { client }),
+        approvalsChanged: () => this.events.emit('approvalsChanged', {}),
+      },
+      { store, tokens, approvalTimeoutMs: config.proxy.approvalTimeoutMs },
+    );
     this.router = new Router({
       catalog: () => this.current,
       connection: (id) => (this.admitted.includes(id) ? this.supervisors.get(id)?.liveConnection : undefined),
       parked: this.parkedCalls,
       inputTimeoutMs: () => this.config.proxy.inputTimeoutMs,
+      authorize: (client, kind, key) => this.access.authorize(client, this.current, kind, key),
+      approvals: this.access.approvals,
+      approvalTimeoutMs: () => this.config.proxy.approvalTimeoutMs,
+      allowAlways: (client, origin) => this.access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
     });
-    this.subscriptions = new SubscriptionHub({ catalog: () => this.current, connection: (id) => this.connection(id) });
+    this.subscriptions = new SubscriptionHub({
+      catalog: () => this.current,
+      connection: (id) => this.connection(id),
+      mayUse: (client, kind, key) => this.access.authorize(client, this.current, kind, key) !== 'deny',
+    });
   }
 
   /** The current merged catalog (an immutable snapshot). */
@@ -278,6 +304,9 @@ export class SwitchboardCore implements SupervisorHost {
     if (this.disposed) return;
     const before = new Map(this.config.backends.map((backend) => [backend.id, JSON.stringify(backend)]));
     const after = new Map(stored.config.backends.map((backend) => [backend.id, backend]));
+    if (JSON.stringify(stored.config.policy) !== JSON.stringify(this.access.policy)) {
+      this.access.replace(stored.config.policy);
+    }
     if (JSON.stringify(stored.config.proxy) !== JSON.stringify(this.config.proxy)) {
       this.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
     }

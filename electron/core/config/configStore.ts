@@ -98,9 +98,23 @@ export class ConfigStore {
    * On a failed write the file and the in-memory document stay as they were.
    */
   async updateServers(mutate: (servers: Record<string, unknown>) => void): Promise<void> {
-    const servers = { ...((this.document['mcpServers'] ?? {}) as Record<string, unknown>) };
-    mutate(servers);
-    const next: Record<string, unknown> = { version: 1, ...this.document, mcpServers: servers };
+    await this.updateSection('mcpServers', (section) => {
+      mutate(section);
+      return section;
+    });
+  }
+
+  /**
+   * Replaces one top-level section (`mcpServers`, `policy`) with what `mutate`
+   * returns from a copy of it, and writes the file atomically; every other key
+   * keeps its value and place. On a failed write nothing changes.
+   */
+  async updateSection(
+    key: string,
+    mutate: (section: Record<string, unknown>) => Record<string, unknown>,
+  ): Promise<void> {
+    const section = mutate(structuredClone((this.document[key] ?? {}) as Record<string, unknown>));
+    const next: Record<string, unknown> = { version: 1, ...this.document, [key]: section };
     const text = `${JSON.stringify(next, null, 2)}\n`;
     try {
       await this.writer.write(this.path, text);

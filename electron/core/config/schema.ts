@@ -5,6 +5,7 @@
  * the field, so `check-config` can print one line per problem.
  */
 import { z } from 'zod';
+import { PolicySchema, type Policy } from '../policy/policyConfig.js';
 
 /** Backend IDs: letters, digits, `_`, `-`, starting with a letter. */
 export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -26,6 +27,8 @@ export const ProxyOptionsSchema = z
     /** First reconnect delay after a backend drops; doubles (with jitter) up to reconnectMaxMs. */
     reconnectInitialMs: positiveInt.default(1000),
     reconnectMaxMs: positiveInt.default(60_000),
+    /** How long an `ask` tool call waits for the user's approval before it is denied. */
+    approvalTimeoutMs: positiveInt.default(60_000),
     /**
      * How long a backend's input request (elicitation, sampling, roots) may
      * wait for the client's answer, often a person's. Also how long a call
@@ -82,6 +85,7 @@ export const ConfigFileSchema = z.strictObject({
   version: z.literal(1).default(1),
   proxy: z.unknown().optional(),
   mcpServers: z.record(z.string(), z.unknown()).default({}),
+  policy: z.unknown().optional(),
 });
 
 export type ProxyOptions = z.output<typeof ProxyOptionsSchema>;
@@ -123,6 +127,8 @@ export interface SwitchboardConfig {
   version: 1;
   proxy: ProxyOptions;
   backends: BackendConfig[];
+  /** Who sees and may use what (see policy/policyConfig.ts). */
+  policy: Policy;
 }
 
 /** One problem found in a config, with the dotted path of the field. */
@@ -237,12 +243,14 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
   const problems: ConfigProblem[] = [];
   const proxy = ProxyOptionsSchema.safeParse(top.data.proxy ?? {});
   if (!proxy.success) problems.push(...issuesToProblems(['proxy'], proxy.error));
+  const policy = PolicySchema.safeParse(top.data.policy ?? {});
+  if (!policy.success) problems.push(...issuesToProblems(['policy'], policy.error));
   const backends: BackendConfig[] = [];
   for (const [id, entry] of Object.entries(top.data.mcpServers)) {
     const result = parseBackend(id, entry);
     problems.push(...result.problems);
     if (result.backend) backends.push(result.backend);
   }
-  if (problems.length > 0 || !proxy.success) return { problems };
-  return { config: { version: 1, proxy: proxy.data, backends }, problems };
+  if (problems.length > 0 || !proxy.success || !policy.success) return { problems };
+  return { config: { version: 1, proxy: proxy.data, backends, policy: policy.data }, problems };
 }

@@ -16,7 +16,7 @@ import {
   toNodeHandler,
   toWebRequest,
 } from '@modelcontextprotocol/node';
-import type { Server } from '@modelcontextprotocol/server';
+import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
@@ -24,6 +24,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
+import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { bearerToken, tokensEqual } from './bearer.js';
@@ -39,6 +40,15 @@ export interface HttpEndpointOptions {
 interface LegacySession {
   transport: NodeStreamableHTTPServerTransport;
   server: Server;
+  /** The client profile that opened it; every later request must be that client's. */
+  client: string;
+}
+
+/** A 2026-07-28 listen stream we keep track of, to end it when its client loses access. */
+interface ListenStream {
+  client: string;
+  uris: string[];
+  res: ServerResponse;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -72,21 +82,29 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 export class HttpEndpoint {
   private readonly http: HttpServer;
   private readonly sessions = new Map<string, LegacySession>();
+  private readonly listens = new Set<ListenStream>();
   private readonly modern;
   private readonly modernNode;
   private readonly checkHost = localhostHostValidation();
   private readonly checkOrigin = localhostOriginValidation();
   private readonly unsubscribe: (() => void)[];
   /** Resource updates to 2026 listen streams, coalesced; the SDK fans each out to the streams that asked. */
-  private readonly publisher = new CoalescingSink('http-2026', async (uri) => {
-    await this.modern.notify.resourceUpdated(uri);
-  });
+  private readonly publisher = new CoalescingSink(
+    'http-2026',
+    async (uri) => {
+      await this.modern.notify.resourceUpdated(uri);
+    },
+    LOCAL_CLIENT,
+  );
 
   constructor(
     private readonly core: SwitchboardCore,
     private readonly options: HttpEndpointOptions,
   ) {
-    this.modern = createMcpHandler(() => createFrontendServer(core), { legacy: 'reject' });
+    // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
+    this.modern = createMcpHandler(({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT), {
+      legacy: 'reject',
+    });
     this.modernNode = toNodeHandler(this.modern);
     this.http = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
@@ -103,7 +121,9 @@ export class HttpEndpoint {
         if (changed.prompts) this.modern.notify.promptsChanged();
         if (changed.resources) this.modern.notify.resourcesChanged();
         for (const session of this.sessions.values()) void notifyListChanged(session.server, changed);
+        if (changed.resources) this.endForbiddenListens();
       }),
+      core.events.on('clientRevoked', ({ client }) => this.endClient(client)),
       core.events.on('backendLog', (event) => {
         for (const [id, session] of this.sessions) void forwardBackendLog(session.server, event, id);
       }),
@@ -143,12 +163,14 @@ export class HttpEndpoint {
       return sendJson(res, readiness.ready ? 200 : 503, readiness);
     }
     if (path !== '/mcp') return sendJson(res, 404, { error: 'not found' });
-    const presented = bearerToken(req);
-    if (presented === undefined || !tokensEqual(presented, this.options.token)) {
+    const client = this.authenticate(req);
+    if (client === undefined) {
       return jsonRpcError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
         'WWW-Authenticate': 'Bearer realm="mcp-switchboard"',
       });
     }
+    // Handlers learn the client from authInfo; the token itself is never passed on.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: client, scopes: [] };
     if (req.method === 'POST') {
       const text = await readBody(req);
       if (text === undefined) return jsonRpcError(res, 413, -32600, 'Request body too large');
@@ -159,12 +181,46 @@ export class HttpEndpoint {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
       const probe = await toWebRequest(req, body);
-      if (await isLegacyRequest(probe)) return this.handleLegacy(req, res, body);
-      if (isMethod(body, 'subscriptions/listen')) return this.handleModernListen(req, res, body);
+      if (await isLegacyRequest(probe)) return this.handleLegacy(req, res, body, client);
+      if (isMethod(body, 'subscriptions/listen')) return this.handleModernListen(req, res, body, client);
       return this.modernNode(req, res, body);
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
-    return this.handleLegacy(req, res, undefined);
+    return this.handleLegacy(req, res, undefined, client);
+  }
+
+  /** The client profile of a request's bearer token: the main token is the local user. */
+  private authenticate(req: IncomingMessage): string | undefined {
+    const presented = bearerToken(req);
+    if (presented === undefined) return undefined;
+    if (tokensEqual(presented, this.options.token)) return LOCAL_CLIENT;
+    return this.core.access.authenticate(presented);
+  }
+
+  /** Ends every session and stream of a client whose token was revoked or rotated. */
+  private endClient(client: string): void {
+    for (const [id, session] of this.sessions) {
+      if (session.client !== client) continue;
+      this.sessions.delete(id);
+      void session.server.close();
+    }
+    for (const stream of this.listens) if (stream.client === client) stream.res.destroy();
+  }
+
+  /** Ends 2026 listen streams naming a resource their client may no longer see (it re-listens, and is refused). */
+  private endForbiddenListens(): void {
+    const hub = this.core.subscriptions;
+    for (const stream of this.listens) {
+      const forbidden = stream.uris.some((uri) => {
+        try {
+          hub.validate(uri, stream.client);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      if (forbidden) stream.res.destroy();
+    }
   }
 
   /**
@@ -174,17 +230,26 @@ export class HttpEndpoint {
    * subscribed upstream before the SDK acknowledges, and released when the
    * stream closes, however it ends.
    */
-  private async handleModernListen(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async handleModernListen(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    client: string,
+  ): Promise<void> {
     const id = (body as { id?: string | number }).id ?? null;
     const requested = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params
       ?.notifications?.resourceSubscriptions;
     const uris = Array.isArray(requested) ? [...new Set(requested.filter((uri) => typeof uri === 'string'))] : [];
     const hub = this.core.subscriptions;
-    const sink: UpdateSink = { id: `listen:${randomUUID()}`, deliver: (uri) => this.publisher.deliver(uri) };
+    const sink: UpdateSink = {
+      id: `listen:${randomUUID()}`,
+      client,
+      deliver: (uri) => this.publisher.deliver(uri),
+    };
     try {
       const rejected = uris.flatMap((uri) => {
         try {
-          hub.validate(uri);
+          hub.validate(uri, client);
           return [];
         } catch (error) {
           return [{ uri, reason: error instanceof Error ? error.message : String(error) }];
@@ -201,25 +266,32 @@ export class HttpEndpoint {
       const { code, message, data } = error as ProtocolError;
       return sendJson(res, 200, { jsonrpc: '2.0', id, error: { code, message, data } });
     }
-    res.on('close', () => hub.detachAll(sink));
+    const stream: ListenStream = { client, uris, res };
+    this.listens.add(stream);
+    res.on('close', () => {
+      this.listens.delete(stream);
+      hub.detachAll(sink);
+    });
     return this.modernNode(req, res, body);
   }
 
-  private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
+      if (session.client !== client)
+        return jsonRpcError(res, 403, -32000, 'Forbidden: this session belongs to another client');
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
-    const server = createFrontendServer(this.core);
+    const server = createFrontendServer(this.core, client);
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server });
+        this.sessions.set(id, { transport, server, client });
       },
     });
     transport.onclose = () => {

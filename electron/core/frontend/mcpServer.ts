@@ -6,6 +6,7 @@
  */
 import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
+import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { frontendChannel } from '../relay/frontendChannel.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
 import { progressRelay } from '../routing/forwarding.js';
@@ -21,8 +22,12 @@ const INSTRUCTIONS =
   'Tool and prompt names start with the name of the server they come from; resource URIs ' +
   'have the form mcp-proxy://<server>/<original URI>.';
 
-/** Builds a frontend server instance over the core. */
-export function createFrontendServer(core: SwitchboardCore): Server {
+/**
+ * Builds a frontend server instance over the core, for one client profile:
+ * its lists are that client's view of the catalog, and every request is
+ * authorized for it.
+ */
+export function createFrontendServer(core: SwitchboardCore, client: string = LOCAL_CLIENT): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
@@ -37,10 +42,11 @@ export function createFrontendServer(core: SwitchboardCore): Server {
     inputRequired: { maxRounds: SHIM_MAX_ROUNDS, roundTimeoutMs: core.proxyOptions().inputTimeoutMs },
   });
   const { router } = core;
-  server.setRequestHandler('tools/list', () => ({ tools: core.catalog().tools }));
-  server.setRequestHandler('prompts/list', () => ({ prompts: core.catalog().prompts }));
-  server.setRequestHandler('resources/list', () => ({ resources: core.catalog().resources }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: core.catalog().resourceTemplates }));
+  const view = () => core.access.view(client, core.catalog());
+  server.setRequestHandler('tools/list', () => ({ tools: view().tools }));
+  server.setRequestHandler('prompts/list', () => ({ prompts: view().prompts }));
+  server.setRequestHandler('resources/list', () => ({ resources: view().resources }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: view().resourceTemplates }));
   server.setRequestHandler('tools/call', (request, ctx) =>
     router.callTool(request.params, {
       signal: ctx.mcpReq.signal,
@@ -48,18 +54,19 @@ export function createFrontendServer(core: SwitchboardCore): Server {
         ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
       ),
       frontend: frontendChannel(server, ctx),
+      client,
     }),
   );
   server.setRequestHandler('prompts/get', (request, ctx) =>
-    router.getPrompt(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx) }),
+    router.getPrompt(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), client }),
   );
   server.setRequestHandler('resources/read', (request, ctx) =>
-    router.readResource(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx) }),
+    router.readResource(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), client }),
   );
   server.setRequestHandler('completion/complete', (request, ctx) =>
-    router.complete(request.params, { signal: ctx.mcpReq.signal }),
+    router.complete(request.params, { signal: ctx.mcpReq.signal, client }),
   );
-  registerSubscriptionHandlers(server, core.subscriptions);
+  registerSubscriptionHandlers(server, core.subscriptions, client);
   registerHealthMethod(server, () => core.readiness());
   return server;
 }

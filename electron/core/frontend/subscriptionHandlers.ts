@@ -10,8 +10,8 @@ import { CoalescingSink } from '../relay/coalescingSink.js';
 import type { SubscriptionHub } from '../relay/subscriptionHub.js';
 
 /** Registers the subscription handlers on a frontend server instance. */
-export function registerSubscriptionHandlers(server: Server, hub: SubscriptionHub): void {
-  const sink = new CoalescingSink(`session:${randomUUID()}`, (uri) => server.sendResourceUpdated({ uri }));
+export function registerSubscriptionHandlers(server: Server, hub: SubscriptionHub, client: string): void {
+  const sink = new CoalescingSink(`session:${randomUUID()}`, (uri) => server.sendResourceUpdated({ uri }), client);
   server.setRequestHandler('resources/subscribe', async (request) => {
     await hub.attach(sink, request.params.uri);
     return {};

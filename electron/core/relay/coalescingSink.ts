@@ -8,6 +8,8 @@
 /** One subscriber of resource updates: a 2025 session, a 2026 listen stream, a stdio connection. */
 export interface UpdateSink {
   readonly id: string;
+  /** The client profile behind it: updates are authorized for it, each time. */
+  readonly client: string;
   /** Queues an update; never blocks, never grows without bound. */
   deliver(uri: string): void;
 }
@@ -24,6 +26,7 @@ export class CoalescingSink implements UpdateSink {
   constructor(
     readonly id: string,
     private readonly send: (uri: string) => Promise<void>,
+    readonly client: string,
     private readonly maxPending = 256,
   ) {}
 

@@ -14,8 +14,8 @@ import type { UpdateSink } from './coalescingSink.js';
 export interface HubSource {
   catalog(): Catalog;
   connection(backendId: string): BackendConnection | undefined;
-  /** Whether a sink may still receive updates of this item (authorization is checked per delivery). */
-  mayDeliver?(sink: UpdateSink, origin: ItemOrigin): boolean;
+  /** Whether a client may see an item (checked on subscribe and again before each update). */
+  mayUse(client: string, kind: 'resources' | 'resourceTemplates', key: string): boolean;
 }
 
 interface Entry extends ItemOrigin {
@@ -36,13 +36,20 @@ export class SubscriptionHub {
    * saying why not: only exact resources of the catalog, on a backend that
    * supports subscriptions.
    */
-  validate(uri: string): ItemOrigin {
+  validate(uri: string, client: string): ItemOrigin {
     const catalog = this.source.catalog();
-    const origin = catalog.resourceIndex.get(uri);
+    // A resource the client may not see answers exactly as an unknown one.
+    const origin = this.source.mayUse(client, 'resources', uri) ? catalog.resourceIndex.get(uri) : undefined;
     if (!origin) {
       const parsed = parseAdvertisedUri(uri);
       const template = parsed
-        ? catalog.byBackend.get(parsed.backendId)?.templates.find((t) => t.matcher.match(parsed.original) !== null)
+        ? catalog.byBackend
+            .get(parsed.backendId)
+            ?.templates.find(
+              (t) =>
+                t.matcher.match(parsed.original) !== null &&
+                this.source.mayUse(client, 'resourceTemplates', t.advertised),
+            )
         : undefined;
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
@@ -63,7 +70,7 @@ export class SubscriptionHub {
 
   /** Subscribes a sink; resolves once the backend has accepted (or at once if it already had). */
   async attach(sink: UpdateSink, uri: string): Promise<void> {
-    const origin = this.validate(uri);
+    const origin = this.validate(uri, sink.client);
     let entry = this.entries.get(uri);
     if (!entry) {
       entry = { ...origin, sinks: new Set(), upstream: Promise.resolve(), subscribed: false };
@@ -123,7 +130,8 @@ export class SubscriptionHub {
     const entry = this.entries.get(uri);
     if (!entry) return;
     for (const sink of entry.sinks) {
-      if (this.source.mayDeliver && !this.source.mayDeliver(sink, entry)) continue;
+      // Re-checked per update: turning a resource off stops its updates at once.
+      if (!this.source.mayUse(sink.client, 'resources', uri)) continue;
       sink.deliver(uri);
     }
   }

@@ -24,6 +24,8 @@ import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../ca
 import { parseAdvertisedUri } from '../catalog/uris.js';
 import type { FrontendChannel } from '../relay/frontendChannel.js';
 import { relayRequest, type RelayHost } from '../relay/inputRelay.js';
+import { LOCAL_CLIENT, type ItemKind, type ToolRule } from '../policy/policyConfig.js';
+import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta, type ProgressUpdate } from './forwarding.js';
 
 /** Per-request options a frontend passes along. */
@@ -37,12 +39,16 @@ export interface RouteOptions {
    * retry's answers. Without it, backends' input requests are refused.
    */
   frontend?: FrontendChannel | undefined;
+  /** The client profile making the request (default: the local user). */
+  client?: string | undefined;
 }
 
 /** What the router needs from the core. */
-export interface RouterSource extends RelayHost {
+export interface RouterSource extends RelayHost, ApprovalHost {
   catalog(): Catalog;
   connection(backendId: string): BackendConnection | undefined;
+  /** The policy's decision for one item; `deny` must answer exactly like an unknown item. */
+  authorize(client: string, kind: ItemKind, key: string): ToolRule;
 }
 
 /**
@@ -94,8 +100,18 @@ export class Router {
   ): Promise<CallToolResult | InputRequiredResult> {
     const catalog = this.source.catalog();
     const origin = catalog.toolIndex.get(params.name);
-    if (!origin) throw unknownItem('tool', params.name);
+    const client = options.client ?? LOCAL_CLIENT;
+    const decision = origin ? this.source.authorize(client, 'tools', params.name) : 'deny';
+    if (!origin || decision === 'deny') throw unknownItem('tool', params.name);
     const connection = this.connectionFor(origin, 'tool', params.name);
+    if (decision === 'ask') {
+      const refusal = await askApproval(
+        this.source,
+        { client, origin, exposed: params.name, arguments: params.arguments },
+        options,
+      );
+      if (refusal !== undefined) return { content: [{ type: 'text', text: refusal }], isError: true };
+    }
     // SDK 2.4.0 checks an input_required answer against a cached outputSchema
     // and throws ("has an output schema but did not return structured
     // content"). An explicit definition without it avoids that and keeps the
@@ -131,7 +147,9 @@ export class Router {
     options: RouteOptions = {},
   ): Promise<GetPromptResult | InputRequiredResult> {
     const origin = this.source.catalog().promptIndex.get(params.name);
-    if (!origin) throw unknownItem('prompt', params.name);
+    if (!origin || this.source.authorize(options.client ?? LOCAL_CLIENT, 'prompts', params.name) === 'deny') {
+      throw unknownItem('prompt', params.name);
+    }
     const connection = this.connectionFor(origin, 'prompt', params.name);
     try {
       const result = await relayRequest(
@@ -154,16 +172,22 @@ export class Router {
 
   /**
    * Finds the backend and original URI for an advertised URI: an exact listed
-   * resource, or an instance of exactly one of the backend's templates.
+   * resource, or an instance of exactly one of the backend's templates, each
+   * as far as the client may see it (a denied template is not even counted
+   * when deciding whether a URI is ambiguous, so its existence cannot leak).
    */
-  resolveResource(uri: string): ItemOrigin {
+  resolveResource(uri: string, client: string = LOCAL_CLIENT): ItemOrigin {
     const catalog = this.source.catalog();
     const exact = catalog.resourceIndex.get(uri);
-    if (exact) return exact;
+    if (exact && this.source.authorize(client, 'resources', uri) !== 'deny') return exact;
     const parsed = parseAdvertisedUri(uri);
     const entry = parsed ? catalog.byBackend.get(parsed.backendId) : undefined;
     if (!parsed || !entry) throw unknownItem('resource', uri);
-    const matches = entry.templates.filter((template) => template.matcher.match(parsed.original) !== null);
+    const matches = entry.templates.filter(
+      (template) =>
+        template.matcher.match(parsed.original) !== null &&
+        this.source.authorize(client, 'resourceTemplates', template.advertised) !== 'deny',
+    );
     if (matches.length === 0) throw unknownItem('resource', uri);
     if (matches.length > 1) {
       throw new ProtocolError(
@@ -179,7 +203,7 @@ export class Router {
     params: ReadResourceRequestParams,
     options: RouteOptions = {},
   ): Promise<ReadResourceResult | InputRequiredResult> {
-    const origin = this.resolveResource(params.uri);
+    const origin = this.resolveResource(params.uri, options.client);
     const connection = this.connectionFor(origin, 'resource', params.uri);
     try {
       const result = await relayRequest(
@@ -207,13 +231,19 @@ export class Router {
     const { ref } = params;
     let origin: ItemOrigin | undefined;
     let forwarded: CompleteRequestParams['ref'];
+    const client = options.client ?? LOCAL_CLIENT;
     if (ref.type === 'ref/prompt') {
       origin = catalog.promptIndex.get(ref.name);
-      if (!origin) throw unknownItem('prompt', ref.name);
+      if (!origin || this.source.authorize(client, 'prompts', ref.name) === 'deny')
+        throw unknownItem('prompt', ref.name);
       forwarded = { ...ref, name: origin.original };
     } else {
-      origin = catalog.templateIndex.get(ref.uri) ?? catalog.resourceIndex.get(ref.uri);
-      if (!origin) throw unknownItem('resource template', ref.uri);
+      const template = catalog.templateIndex.get(ref.uri);
+      origin = template ?? catalog.resourceIndex.get(ref.uri);
+      const kind = template ? 'resourceTemplates' : 'resources';
+      if (!origin || this.source.authorize(client, kind, ref.uri) === 'deny') {
+        throw unknownItem('resource template', ref.uri);
+      }
       forwarded = { ...ref, uri: origin.original };
     }
     const owner = origin;

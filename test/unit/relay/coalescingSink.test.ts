@@ -6,10 +6,14 @@ describe('CoalescingSink', () => {
     const sent: string[] = [];
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const sink = new CoalescingSink('slow', async (uri) => {
-      sent.push(uri);
-      await gate;
-    });
+    const sink = new CoalescingSink(
+      'slow',
+      async (uri) => {
+        sent.push(uri);
+        await gate;
+      },
+      'local',
+    );
     for (let i = 0; i < 1000; i++) sink.deliver('a://1');
     release();
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -28,6 +32,7 @@ describe('CoalescingSink', () => {
         sent.push(uri);
         await gate;
       },
+      'local',
       3,
     );
     for (const uri of ['u0', 'u1', 'u2', 'u3', 'u4', 'u5']) sink.deliver(uri);

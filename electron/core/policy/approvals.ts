@@ -1,0 +1,90 @@
+/**
+ * Approval of `ask` tools. A call waits until the user approves it once,
+ * approves it always, or denies it; with no answer within the timeout it is
+ * denied. The UI (or any attached approver) sees pending requests through the
+ * core; when none is attached, the router asks the calling client instead.
+ */
+import { randomUUID } from 'node:crypto';
+
+/** The user's answer. */
+export type ApprovalDecision = 'once' | 'always' | 'deny';
+
+/** A call waiting for approval, as the UI shows it. */
+export interface ApprovalRequest {
+  id: string;
+  client: string;
+  backend: string;
+  /** The backend's own tool name. */
+  tool: string;
+  /** The name the client called. */
+  exposed: string;
+  arguments: Record<string, unknown> | undefined;
+  requestedAt: string;
+}
+
+interface Pending {
+  request: ApprovalRequest;
+  resolve: (decision: ApprovalDecision | 'timeout') => void;
+}
+
+/** Pending approvals and the approvers attached to answer them. */
+export class ApprovalBroker {
+  private readonly pendingById = new Map<string, Pending>();
+  private approvers = 0;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly onChange: () => void = () => {},
+  ) {}
+
+  /** Attaches an approver (the UI); returns the function that detaches it. */
+  attach(): () => void {
+    this.approvers++;
+    let attached = true;
+    return () => {
+      if (attached) this.approvers--;
+      attached = false;
+    };
+  }
+
+  /** Whether someone is there to answer. */
+  get hasApprover(): boolean {
+    return this.approvers > 0;
+  }
+
+  /** Requests waiting for an answer, oldest first. */
+  pending(): ApprovalRequest[] {
+    return [...this.pendingById.values()].map((entry) => entry.request);
+  }
+
+  /** Waits for the user's answer; `timeout` after the timeout, `deny` if the caller gives up. */
+  request(
+    details: Omit<ApprovalRequest, 'id' | 'requestedAt'>,
+    signal?: AbortSignal,
+  ): Promise<ApprovalDecision | 'timeout'> {
+    const request: ApprovalRequest = { ...details, id: randomUUID(), requestedAt: new Date().toISOString() };
+    return new Promise((resolve) => {
+      const finish = (decision: ApprovalDecision | 'timeout'): void => {
+        if (!this.pendingById.delete(request.id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.onChange();
+        resolve(decision);
+      };
+      const onAbort = (): void => finish('deny');
+      const timer = setTimeout(() => finish('timeout'), this.timeoutMs);
+      timer.unref();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pendingById.set(request.id, { request, resolve: finish });
+      this.onChange();
+    });
+  }
+
+  /** Answers a pending request; false if it is no longer pending. */
+  resolve(id: string, decision: ApprovalDecision): boolean {
+    const entry = this.pendingById.get(id);
+    if (!entry) return false;
+    entry.resolve(decision);
+    return true;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Decides what each client sees and may use. One rule set drives both the
+ * lists (a client's view of the catalog) and every request (tools/call,
+ * resources/read, prompts/get, completion/complete, resources/subscribe), so
+ * a hidden item can never be reached by name. Precedence, first match wins:
+ * backend disabled -> client profile (its backends, then its item overrides)
+ * -> the backend's item rule -> the backend's default -> the global default.
+ */
+import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
+import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
+import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from './policyConfig.js';
+
+/** What one client sees. */
+export interface ClientView {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplateType[];
+  /** Exposed names / advertised URIs the client may use. */
+  allowed: Record<ItemKind, Set<string>>;
+}
+
+/** Tools withheld for everyone (e.g. a changed definition awaiting approval). */
+export type WithheldTools = (backendId: string, tool: string) => boolean;
+
+/** The policy in force, with per-client views cached per catalog. */
+export class PolicyEngine {
+  private views = new Map<string, ClientView>();
+  private viewsOf: Catalog | undefined;
+
+  constructor(
+    private policy: Policy,
+    private readonly withheld: WithheldTools = () => false,
+  ) {}
+
+  /** The policy in force. */
+  get current(): Policy {
+    return this.policy;
+  }
+
+  /** Replaces the policy (views are rebuilt on next use). */
+  replace(policy: Policy): void {
+    this.policy = policy;
+    this.invalidate();
+  }
+
+  /** Drops cached views (policy, pins or catalog changed). */
+  invalidate(): void {
+    this.views.clear();
+    this.viewsOf = undefined;
+  }
+
+  /** Whether a client ID names a known client. */
+  knows(client: string): boolean {
+    return client === LOCAL_CLIENT || this.policy.clients[client] !== undefined;
+  }
+
+  /** The rule for one item, for one client. */
+  rule(client: string, kind: ItemKind, backendId: string, original: string): ToolRule {
+    const backend = this.policy.backends[backendId];
+    if (backend?.enabled === false) return 'deny';
+    if (client !== LOCAL_CLIENT) {
+      const profile = this.policy.clients[client];
+      if (!profile) return 'deny';
+      if (profile.backends && !profile.backends.includes(backendId)) return 'deny';
+      const override = profile.items?.[backendId]?.[kind]?.[original];
+      if (override) return override;
+    }
+    return backend?.[kind]?.[original] ?? backend?.defaultRule ?? this.policy.defaultRule;
+  }
+
+  /** A client's view of the catalog: denied items removed, the tool cap applied. */
+  view(client: string, catalog: Catalog): ClientView {
+    if (this.viewsOf !== catalog) {
+      this.views.clear();
+      this.viewsOf = catalog;
+    }
+    let view = this.views.get(client);
+    if (!view) {
+      view = this.buildView(client, catalog);
+      this.views.set(client, view);
+    }
+    return view;
+  }
+
+  private buildView(client: string, catalog: Catalog): ClientView {
+    const visible = (kind: ItemKind, origin: ItemOrigin | undefined): boolean =>
+      origin !== undefined && this.rule(client, kind, origin.backendId, origin.original) !== 'deny';
+    let tools = catalog.tools.filter((tool) => {
+      const origin = catalog.toolIndex.get(tool.name);
+      return visible('tools', origin) && !this.withheld(origin!.backendId, origin!.original);
+    });
+    const cap = client === LOCAL_CLIENT ? undefined : this.policy.clients[client]?.maxTools;
+    if (cap !== undefined) tools = tools.slice(0, cap);
+    const prompts = catalog.prompts.filter((prompt) => visible('prompts', catalog.promptIndex.get(prompt.name)));
+    const resources = catalog.resources.filter((resource) =>
+      visible('resources', catalog.resourceIndex.get(resource.uri)),
+    );
+    const resourceTemplates = catalog.resourceTemplates.filter((template) =>
+      visible('resourceTemplates', catalog.templateIndex.get(template.uriTemplate)),
+    );
+    return {
+      tools,
+      prompts,
+      resources,
+      resourceTemplates,
+      allowed: {
+        tools: new Set(tools.map((tool) => tool.name)),
+        prompts: new Set(prompts.map((prompt) => prompt.name)),
+        resources: new Set(resources.map((resource) => resource.uri)),
+        resourceTemplates: new Set(resourceTemplates.map((template) => template.uriTemplate)),
+      },
+    };
+  }
+}
