@@ -24,6 +24,7 @@ describe('parseConfig', () => {
       probeFailureThreshold: 3,
       reconnectInitialMs: 1000,
       reconnectMaxMs: 60_000,
+      approvalTimeoutMs: 60_000,
       inputTimeoutMs: 600_000,
       separator: '__',
     });
