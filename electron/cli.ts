@@ -14,6 +14,7 @@ import type { SwitchboardConfig } from './core/config/schema.js';
 import { stderrLogger } from './core/deps.js';
 import { HttpEndpoint } from './core/frontend/httpEndpoint.js';
 import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
+import { openCoreServices, secretValues } from './core/coreServices.js';
 import { SwitchboardCore } from './core/switchboard.js';
 
 /** Default port of the local endpoint. */
@@ -87,10 +88,13 @@ async function serve(options: {
   await loadOrExit(options.config, !options.explicitConfig);
   const store = new ConfigStore(options.config);
   const { config } = await store.load();
+  // The frontend token is known once resolved below; the audit log asks for it each time it writes.
+  let frontendToken = '';
+  const services = await openCoreServices(store, () => secretValues(config, process.env, [frontendToken]));
   const core = new SwitchboardCore(
     config,
     { environment: process.env, logger: stderrLogger, clientInfo: { name: 'mcp-switchboard', version: VERSION } },
-    store,
+    services,
   );
   let stopping = false;
   const stopAll: (() => Promise<void>)[] = [];
@@ -112,6 +116,7 @@ async function serve(options: {
     return;
   }
   const { token, source } = await resolveFrontendToken(join(defaultConfigDir(), 'frontend-token'), process.env);
+  frontendToken = token;
   const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, token });
   try {
     await endpoint.listen();

@@ -18,7 +18,9 @@ import type { LegacyCall } from './relay/legacyCall.js';
 import { ParkedCalls } from './relay/parkedCalls.js';
 import { SubscriptionHub } from './relay/subscriptionHub.js';
 import { AccessControl } from './policy/accessControl.js';
+import type { AuditEntry, AuditLog, AuditQuery } from './policy/auditLog.js';
 import type { ClientTokens } from './policy/clientTokens.js';
+import type { PinChange, PinStore } from './policy/pinStore.js';
 import { Router } from './routing/router.js';
 
 /** Events of the core; each is an invalidation. */
@@ -35,6 +37,14 @@ export interface CoreEvents extends Record<string, unknown> {
   approvalsChanged: Record<string, never>;
   /** A backend sent a log message (`notifications/message`). */
   backendLog: { backendId: string; params: LoggingMessageNotification['params'] };
+}
+
+/** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
+export interface CoreServices {
+  store?: ConfigStore | undefined;
+  tokens?: ClientTokens | undefined;
+  pins?: PinStore | undefined;
+  audit?: AuditLog | undefined;
 }
 
 /** The proxy core. Create, `start()`, use, `dispose()`. */
@@ -60,9 +70,9 @@ export class SwitchboardCore implements SupervisorHost {
   constructor(
     private config: SwitchboardConfig,
     readonly deps: CoreDeps,
-    private readonly store?: ConfigStore,
-    tokens?: ClientTokens,
+    private readonly services: CoreServices = {},
   ) {
+    const { store, tokens, pins, audit } = services;
     this.access = new AccessControl(
       config.policy,
       {
@@ -70,7 +80,12 @@ export class SwitchboardCore implements SupervisorHost {
         clientRevoked: (client) => this.events.emit('clientRevoked', { client }),
         approvalsChanged: () => this.events.emit('approvalsChanged', {}),
       },
-      { store, tokens, approvalTimeoutMs: config.proxy.approvalTimeoutMs },
+      {
+        store,
+        tokens,
+        approvalTimeoutMs: config.proxy.approvalTimeoutMs,
+        withheld: (backend, tool) => pins?.isWithheld(backend, tool) ?? false,
+      },
     );
     this.router = new Router({
       catalog: () => this.current,
@@ -81,11 +96,17 @@ export class SwitchboardCore implements SupervisorHost {
       approvals: this.access.approvals,
       approvalTimeoutMs: () => this.config.proxy.approvalTimeoutMs,
       allowAlways: (client, origin) => this.access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
+      audit: (entry) => {
+        if (!audit) return;
+        const capture = this.access.policy.backends[entry.backend]?.capture === true;
+        audit.record(capture ? entry : { ...entry, arguments: undefined, result: undefined });
+      },
     });
     this.subscriptions = new SubscriptionHub({
       catalog: () => this.current,
       connection: (id) => this.connection(id),
       mayUse: (client, kind, key) => this.access.authorize(client, this.current, kind, key) !== 'deny',
+      audit: (entry) => audit?.record(entry),
     });
   }
 
@@ -116,7 +137,7 @@ export class SwitchboardCore implements SupervisorHost {
       }
       starts.push(supervisor.start());
     }
-    this.store?.watch(
+    this.services.store?.watch(
       (stored) => void this.applyHandEdit(stored),
       (error) => this.reportConfigError(error),
     );
@@ -125,14 +146,45 @@ export class SwitchboardCore implements SupervisorHost {
 
   // ---- SupervisorHost ----
 
-  /** Publishes a backend's snapshot; throws (and publishes nothing) on a collision or limit. */
-  admit(backendId: string, snapshot: BackendCatalog): void {
-    const order = this.admitted.includes(backendId) ? this.admitted : [...this.admitted, backendId];
-    const { catalog, refused } = this.build(order, { id: backendId, snapshot });
-    const refusal = refused.get(backendId);
-    if (refusal) throw refusal;
+  /**
+   * Publishes a backend's snapshot; throws (and publishes nothing) on a
+   * collision or limit. Tools are first checked against their pins, so a tool
+   * whose definition changed is withheld from the moment it is published.
+   */
+  async admit(backendId: string, snapshot: BackendCatalog): Promise<void> {
+    const attempt = () => {
+      const order = this.admitted.includes(backendId) ? this.admitted : [...this.admitted, backendId];
+      const { catalog, refused } = this.build(order, { id: backendId, snapshot });
+      const refusal = refused.get(backendId);
+      if (refusal) throw refusal;
+      return { order, catalog };
+    };
+    attempt();
+    const { pins } = this.services;
+    if (pins && this.access.policy.backends[backendId]?.pinning !== false) await pins.review(backendId, snapshot.tools);
+    // Built again: other backends may have come or gone while the pins were saved.
+    const { order, catalog } = attempt();
     this.admitted = order;
+    this.access.engine.invalidate();
     this.publish(catalog);
+  }
+
+  /** Tool definitions that changed and wait for the user's approval (old vs new). */
+  pinChanges(): PinChange[] {
+    return this.services.pins?.changes() ?? [];
+  }
+
+  /** Approves a changed tool definition: the tool is shown again, with its new definition pinned. */
+  async approvePin(backendId: string, tool: string): Promise<void> {
+    if (!this.services.pins) throw new SwitchboardError(ErrorCode.UnknownChange, 'tool pinning is not enabled');
+    await this.services.pins.approve(backendId, tool);
+    this.access.engine.invalidate();
+    this.events.emit('catalogChanged', { tools: true, prompts: false, resources: false });
+  }
+
+  /** Entries of the audit log, newest first. */
+  async auditQuery(query: AuditQuery = {}): Promise<AuditEntry[]> {
+    return this.services.audit?.query(query) ?? [];
   }
 
   /** Takes a backend's items out of the catalog. */
@@ -230,7 +282,7 @@ export class SwitchboardCore implements SupervisorHost {
     const error = await supervisor.start();
     try {
       if (error !== undefined) throw error;
-      if (options.persist !== false) await this.store?.updateServers((servers) => (servers[id] = entry));
+      if (options.persist !== false) await this.services.store?.updateServers((servers) => (servers[id] = entry));
     } catch (failure) {
       this.supervisors.delete(id);
       await supervisor.stop(new SwitchboardError(ErrorCode.BackendRemoved, `backend "${id}" was not added`));
@@ -248,7 +300,7 @@ export class SwitchboardCore implements SupervisorHost {
    */
   async removeBackend(id: string, options: { persist?: boolean } = {}): Promise<void> {
     const supervisor = this.supervisor(id);
-    if (options.persist !== false) await this.store?.updateServers((servers) => delete servers[id]);
+    if (options.persist !== false) await this.services.store?.updateServers((servers) => delete servers[id]);
     this.supervisors.delete(id);
     this.config = { ...this.config, backends: this.config.backends.filter((backend) => backend.id !== id) };
     await supervisor.stop(
@@ -266,7 +318,7 @@ export class SwitchboardCore implements SupervisorHost {
   async updateBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
     const previous = this.supervisor(id);
     const backend = this.parseEntry(id, entry);
-    if (options.persist !== false) await this.store?.updateServers((servers) => (servers[id] = entry));
+    if (options.persist !== false) await this.services.store?.updateServers((servers) => (servers[id] = entry));
     await previous.stop(
       new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${id}" is restarting with a new config`, {
         backend: id,
@@ -373,10 +425,11 @@ export class SwitchboardCore implements SupervisorHost {
   /** Stops watching the config, closes every backend and reaps their processes. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    this.store?.unwatch();
+    this.services.store?.unwatch();
     const stopping = new SwitchboardError(ErrorCode.BackendUnavailable, 'Switchboard is shutting down');
     this.parkedCalls.clear(stopping);
     await Promise.allSettled([...this.supervisors.values()].map((supervisor) => supervisor.stop(stopping)));
+    await this.services.audit?.close();
   }
 }
 

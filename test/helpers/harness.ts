@@ -9,7 +9,9 @@ import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@mode
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ConfigStore } from '../../electron/core/config/configStore.js';
+import type { AuditLog } from '../../electron/core/policy/auditLog.js';
 import type { ClientTokens } from '../../electron/core/policy/clientTokens.js';
+import type { PinStore } from '../../electron/core/policy/pinStore.js';
 import { parseConfig, type SwitchboardConfig } from '../../electron/core/config/schema.js';
 import { silentLogger } from '../../electron/core/deps.js';
 import { HttpEndpoint } from '../../electron/core/frontend/httpEndpoint.js';
@@ -56,13 +58,12 @@ export interface Harness {
 /** Starts the core with `rawConfig`, waits for every backend to settle, and serves it on a free port. */
 export async function startProxy(
   rawConfig: Record<string, unknown>,
-  options: { wait?: boolean; store?: ConfigStore; tokens?: ClientTokens } = {},
+  options: { wait?: boolean; store?: ConfigStore; tokens?: ClientTokens; pins?: PinStore; audit?: AuditLog } = {},
 ): Promise<Harness> {
   const core = new SwitchboardCore(
     makeConfig(rawConfig),
     { environment: process.env, logger: silentLogger, clientInfo: { name: 'switchboard-test', version: '0.0.0' } },
-    options.store,
-    options.tokens,
+    { store: options.store, tokens: options.tokens, pins: options.pins, audit: options.audit },
   );
   const token = 'test-token-0123456789';
   const endpoint = new HttpEndpoint(core, { host: '127.0.0.1', port: 0, token });

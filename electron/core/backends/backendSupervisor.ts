@@ -20,7 +20,7 @@ export interface SupervisorHost {
   readonly deps: CoreDeps;
   proxyOptions(): ProxyOptions;
   /** Publishes a snapshot; throws (publishing nothing) on a collision or limit. */
-  admit(backendId: string, snapshot: BackendCatalog): void;
+  admit(backendId: string, snapshot: BackendCatalog): Promise<void>;
   /** Takes the backend's items out of the catalog. */
   unpublish(backendId: string): void;
   /** Health changed (an invalidation). */
@@ -122,7 +122,7 @@ export class BackendSupervisor {
         await connection.close();
         return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" was stopped while connecting`);
       }
-      this.host.admit(this.id, snapshot);
+      await this.host.admit(this.id, snapshot);
       this.snapshot = snapshot;
       this.attempt = 0;
       this.probeFailures = 0;
@@ -181,7 +181,7 @@ export class BackendSupervisor {
     try {
       const snapshot = await connection.listCatalog();
       if (this.connection !== connection) return;
-      this.host.admit(this.id, snapshot);
+      await this.host.admit(this.id, snapshot);
       this.snapshot = snapshot;
       this.lastError = undefined;
       this.setStatus('up');

@@ -22,3 +22,19 @@ export function defaultConfigDir(
 export function defaultConfigPath(): string {
   return join(defaultConfigDir(), 'config.json');
 }
+
+/**
+ * The user's state directory for Switchboard: runtime files (the running
+ * instance's port and pid), client-config backups and the log of a headless
+ * instance started by `connect`. Not the config directory, so a synced or
+ * version-controlled config folder never picks them up.
+ */
+export function defaultStateDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): string {
+  if (platform === 'win32') return join(env['LOCALAPPDATA'] ?? join(home, 'AppData', 'Local'), APP_DIR);
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_DIR);
+  return join(env['XDG_STATE_HOME'] || join(home, '.local', 'state'), APP_DIR);
+}

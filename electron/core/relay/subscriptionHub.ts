@@ -8,6 +8,8 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../backends/backendConnection.js';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import { advertisedUri, parseAdvertisedUri } from '../catalog/uris.js';
+import { ErrorCode } from '../../../shared/errors.js';
+import type { AuditEntry, AuditOutcome } from '../policy/auditLog.js';
 import type { UpdateSink } from './coalescingSink.js';
 
 /** What the hub needs from the core. */
@@ -16,6 +18,8 @@ export interface HubSource {
   connection(backendId: string): BackendConnection | undefined;
   /** Whether a client may see an item (checked on subscribe and again before each update). */
   mayUse(client: string, kind: 'resources' | 'resourceTemplates', key: string): boolean;
+  /** Records subscribe and unsubscribe in the audit log. */
+  audit?(entry: AuditEntry): void;
 }
 
 interface Entry extends ItemOrigin {
@@ -70,6 +74,18 @@ export class SubscriptionHub {
 
   /** Subscribes a sink; resolves once the backend has accepted (or at once if it already had). */
   async attach(sink: UpdateSink, uri: string): Promise<void> {
+    const started = Date.now();
+    const record = (outcome: AuditOutcome, origin: ItemOrigin, errorCode?: string | number): void =>
+      this.source.audit?.({
+        time: new Date(started).toISOString(),
+        client: sink.client,
+        backend: origin.backendId,
+        kind: 'resources/subscribe',
+        item: origin.original,
+        outcome,
+        durationMs: Date.now() - started,
+        ...(errorCode === undefined ? {} : { errorCode }),
+      });
     const origin = this.validate(uri, sink.client);
     let entry = this.entries.get(uri);
     if (!entry) {
@@ -79,7 +95,9 @@ export class SubscriptionHub {
     entry.sinks.add(sink);
     try {
       await this.sync(uri, entry);
+      record('ok', origin);
     } catch (error) {
+      record('error', origin, ErrorCode.ListFailed);
       entry.sinks.delete(sink);
       if (entry.sinks.size === 0) this.entries.delete(uri);
       throw new ProtocolError(
@@ -93,6 +111,15 @@ export class SubscriptionHub {
   async detach(sink: UpdateSink, uri: string): Promise<void> {
     const entry = this.entries.get(uri);
     if (!entry?.sinks.delete(sink)) return;
+    this.source.audit?.({
+      time: new Date().toISOString(),
+      client: sink.client,
+      backend: entry.backendId,
+      kind: 'resources/unsubscribe',
+      item: entry.original,
+      outcome: 'ok',
+      durationMs: 0,
+    });
     await this.sync(uri, entry).catch(() => undefined);
   }
 

@@ -25,6 +25,7 @@ import { parseAdvertisedUri } from '../catalog/uris.js';
 import type { FrontendChannel } from '../relay/frontendChannel.js';
 import { relayRequest, type RelayHost } from '../relay/inputRelay.js';
 import { LOCAL_CLIENT, type ItemKind, type ToolRule } from '../policy/policyConfig.js';
+import type { AuditEntry, AuditKind, AuditOutcome } from '../policy/auditLog.js';
 import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta, type ProgressUpdate } from './forwarding.js';
 
@@ -49,6 +50,8 @@ export interface RouterSource extends RelayHost, ApprovalHost {
   connection(backendId: string): BackendConnection | undefined;
   /** The policy's decision for one item; `deny` must answer exactly like an unknown item. */
   authorize(client: string, kind: ItemKind, key: string): ToolRule;
+  /** Records one request in the audit log (the core drops arguments and results unless capture is on). */
+  audit?(entry: AuditEntry): void;
 }
 
 /**
@@ -90,6 +93,69 @@ export class Router {
   }
 
   /**
+   * Runs one routed request and records it in the audit log: outcome,
+   * duration, and (when the core keeps them) arguments and result. Local
+   * errors become protocol errors on the way out.
+   */
+  private async recorded<T>(
+    call: { kind: AuditKind; client: string; origin: ItemOrigin; arguments?: unknown },
+    options: RouteOptions,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    const started = Date.now();
+    const base = {
+      ...call,
+      time: new Date(started).toISOString(),
+      backend: call.origin.backendId,
+      item: call.origin.original,
+    };
+    try {
+      const result = await run();
+      const toolError = (result as { isError?: unknown }).isError === true;
+      this.source.audit?.({
+        time: base.time,
+        client: call.client,
+        backend: base.backend,
+        kind: call.kind,
+        item: base.item,
+        outcome: toolError ? 'error' : 'ok',
+        ...(toolError ? { errorCode: 'tool_error' } : {}),
+        durationMs: Date.now() - started,
+        arguments: call.arguments,
+        result,
+      });
+      return result;
+    } catch (error) {
+      const failure = toProtocolError(error);
+      this.source.audit?.({
+        time: base.time,
+        client: call.client,
+        backend: base.backend,
+        kind: call.kind,
+        item: base.item,
+        ...auditFailure(error, options.signal),
+        durationMs: Date.now() - started,
+        arguments: call.arguments,
+      });
+      throw failure;
+    }
+  }
+
+  /** Records a request the policy refused (the client sees an unknown item). */
+  private denied(kind: AuditKind, client: string, origin: ItemOrigin, detail?: string): void {
+    this.source.audit?.({
+      time: new Date().toISOString(),
+      client,
+      backend: origin.backendId,
+      kind,
+      item: origin.original,
+      outcome: 'denied',
+      durationMs: 0,
+      ...(detail ? { detail } : {}),
+    });
+  }
+
+  /**
    * tools/call: exposed name -> owning backend, original name. May answer
    * `input_required` (2026-07-28) when the backend needs input from the
    * frontend; see relay/inputRelay.ts.
@@ -102,7 +168,11 @@ export class Router {
     const origin = catalog.toolIndex.get(params.name);
     const client = options.client ?? LOCAL_CLIENT;
     const decision = origin ? this.source.authorize(client, 'tools', params.name) : 'deny';
-    if (!origin || decision === 'deny') throw unknownItem('tool', params.name);
+    if (!origin) throw unknownItem('tool', params.name);
+    if (decision === 'deny') {
+      this.denied('tools/call', client, origin);
+      throw unknownItem('tool', params.name);
+    }
     const connection = this.connectionFor(origin, 'tool', params.name);
     if (decision === 'ask') {
       const refusal = await askApproval(
@@ -110,7 +180,10 @@ export class Router {
         { client, origin, exposed: params.name, arguments: params.arguments },
         options,
       );
-      if (refusal !== undefined) return { content: [{ type: 'text', text: refusal }], isError: true };
+      if (refusal !== undefined) {
+        this.denied('tools/call', client, origin, refusal);
+        return { content: [{ type: 'text', text: refusal }], isError: true };
+      }
     }
     // SDK 2.4.0 checks an input_required answer against a cached outputSchema
     // and throws ("has an output schema but did not return structured
@@ -119,7 +192,7 @@ export class Router {
     // validates the final result against the outputSchema we advertise.
     const exposed = catalog.tools.find((tool) => tool.name === params.name);
     const toolDefinition: Tool = { name: origin.original, inputSchema: exposed?.inputSchema ?? { type: 'object' } };
-    try {
+    return this.recorded({ kind: 'tools/call', client, origin, arguments: params.arguments }, options, async () => {
       const result = await relayRequest(
         this.source,
         {
@@ -136,9 +209,7 @@ export class Router {
       );
       if (isInputRequiredResult(result)) return result;
       return rewriteToolResult(this.source.catalog(), origin.backendId, result);
-    } catch (error) {
-      throw toProtocolError(error);
-    }
+    });
   }
 
   /** prompts/get: exposed name -> owning backend, original name. May answer `input_required`. */
@@ -147,11 +218,14 @@ export class Router {
     options: RouteOptions = {},
   ): Promise<GetPromptResult | InputRequiredResult> {
     const origin = this.source.catalog().promptIndex.get(params.name);
-    if (!origin || this.source.authorize(options.client ?? LOCAL_CLIENT, 'prompts', params.name) === 'deny') {
+    const client = options.client ?? LOCAL_CLIENT;
+    if (!origin) throw unknownItem('prompt', params.name);
+    if (this.source.authorize(client, 'prompts', params.name) === 'deny') {
+      this.denied('prompts/get', client, origin);
       throw unknownItem('prompt', params.name);
     }
     const connection = this.connectionFor(origin, 'prompt', params.name);
-    try {
+    return this.recorded({ kind: 'prompts/get', client, origin, arguments: params.arguments }, options, async () => {
       const result = await relayRequest(
         this.source,
         {
@@ -165,9 +239,7 @@ export class Router {
       );
       if (isInputRequiredResult(result)) return result;
       return rewritePromptResult(this.source.catalog(), origin.backendId, result);
-    } catch (error) {
-      throw toProtocolError(error);
-    }
+    });
   }
 
   /**
@@ -203,9 +275,10 @@ export class Router {
     params: ReadResourceRequestParams,
     options: RouteOptions = {},
   ): Promise<ReadResourceResult | InputRequiredResult> {
-    const origin = this.resolveResource(params.uri, options.client);
+    const client = options.client ?? LOCAL_CLIENT;
+    const origin = this.resolveResource(params.uri, client);
     const connection = this.connectionFor(origin, 'resource', params.uri);
-    try {
+    return this.recorded({ kind: 'resources/read', client, origin }, options, async () => {
       const result = await relayRequest(
         this.source,
         {
@@ -220,9 +293,7 @@ export class Router {
       );
       if (isInputRequiredResult(result)) return result;
       return rewriteReadResult(this.source.catalog(), origin.backendId, result);
-    } catch (error) {
-      throw toProtocolError(error);
-    }
+    });
   }
 
   /** completion/complete for a prompt argument or a resource template variable. */
@@ -249,18 +320,34 @@ export class Router {
     const owner = origin;
     const connection = this.connectionFor(owner, 'completion target', ref.type === 'ref/prompt' ? ref.name : ref.uri);
     if (!connection.sdkClient.getServerCapabilities()?.completions) return { completion: { values: [] } };
-    try {
-      return await connection.run(
-        `completion/complete`,
-        ({ signal, remainingMs }) =>
-          connection.sdkClient.complete(
-            { ...withForwardedMeta(params), ref: forwarded },
-            { signal, timeout: remainingMs() },
-          ),
-        options.signal,
-      );
-    } catch (error) {
-      throw toProtocolError(error);
-    }
+    return this.recorded(
+      { kind: 'completion/complete', client, origin: owner, arguments: params.argument },
+      options,
+      () =>
+        connection.run(
+          `completion/complete`,
+          ({ signal, remainingMs }) =>
+            connection.sdkClient.complete(
+              { ...withForwardedMeta(params), ref: forwarded },
+              { signal, timeout: remainingMs() },
+            ),
+          options.signal,
+        ),
+    );
   }
+}
+
+/** The audit outcome of a failed request: timeout, cancelled, or an error with its code. */
+function auditFailure(
+  error: unknown,
+  signal: AbortSignal | undefined,
+): { outcome: AuditOutcome; errorCode?: string | number } {
+  if (error instanceof SwitchboardError && error.code === ErrorCode.Timeout)
+    return { outcome: 'timeout', errorCode: error.code };
+  if (signal?.aborted) return { outcome: 'cancelled' };
+  if (error instanceof SwitchboardError) return { outcome: 'error', errorCode: error.code };
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' || typeof code === 'number'
+    ? { outcome: 'error', errorCode: code }
+    : { outcome: 'error' };
 }
