@@ -2,6 +2,7 @@
  * The `mcp-switchboard` command. Headless: it runs the core in plain Node and
  * never loads Electron.
  */
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION } from '../shared/version.js';
@@ -9,7 +10,11 @@ import { ConfigStore } from './core/config/configStore.js';
 import { formatProblems, loadConfigFile } from './core/config/load.js';
 import { missingVariables } from './core/config/expand.js';
 import { resolveFrontendToken } from './core/config/frontendToken.js';
-import { defaultConfigDir, defaultConfigPath } from './core/config/paths.js';
+import { defaultConfigDir, defaultConfigPath, defaultStateDir } from './core/config/paths.js';
+import { runClientCommand, type ClientCommandOptions } from './core/clients/commands.js';
+import { runConnect } from './core/clients/connect/connectCommand.js';
+import { removeRuntimeFile, writeRuntimeFile } from './core/clients/runtimeFile.js';
+import type { Launcher } from './core/clients/types.js';
 import type { SwitchboardConfig } from './core/config/schema.js';
 import { stderrLogger } from './core/deps.js';
 import { HttpEndpoint } from './core/frontend/httpEndpoint.js';
@@ -31,6 +36,24 @@ Usage:
       Serve the same catalog over stdin/stdout, for clients that launch a command.
   mcp-switchboard check-config [--config FILE]
       Validate the config; print one line per problem and exit 1 if there are any.
+  mcp-switchboard connect [--config FILE] [--port ${DEFAULT_PORT}]
+      Speak MCP on stdin/stdout, bridged to the running Switchboard (started
+      headless in the background if none runs). For clients that launch a command.
+
+Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):
+  mcp-switchboard clients [--json]
+      Which clients are on this machine, and whether Switchboard is installed in each.
+  mcp-switchboard install <client> [--project DIR] [--port ${DEFAULT_PORT}]
+      Add the Switchboard entry to the client's config (backed up first; other entries untouched).
+  mcp-switchboard uninstall <client> [--project DIR]
+      Remove only the Switchboard entry.
+  mcp-switchboard undo <client> [--project DIR]
+      Put back the file as it was before Switchboard's last write to it.
+  mcp-switchboard snippet <client> [--project DIR] [--port ${DEFAULT_PORT}]
+      Print the entry to paste by hand.
+  mcp-switchboard import <client> [--all | --server NAME ...] [--replace] [--project DIR] [--json]
+      List the client's servers; with --all or --server, add them to Switchboard's config
+      (secrets become \${VAR} references); --replace then points the client at Switchboard instead.
 
 Config: ${defaultConfigPath()} unless --config is given.
 `;
@@ -125,6 +148,17 @@ async function serve(options: {
     fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
   }
   stopAll.push(() => endpoint.close());
+  // How `connect` finds this instance; removed on a clean exit (a crash leaves it, which readers detect).
+  const stateDir = defaultStateDir();
+  const port = Number(new URL(endpoint.url).port);
+  await writeRuntimeFile(stateDir, {
+    port,
+    pid: process.pid,
+    url: endpoint.url,
+    startedAt: new Date().toISOString(),
+    config: options.config,
+  }).catch((error: unknown) => stderrLogger.warn(`cannot write the runtime file: ${(error as Error).message}`));
+  stopAll.push(() => removeRuntimeFile(stateDir));
   process.stdout.write(`MCP endpoint: ${endpoint.url}\n`);
   process.stdout.write(
     source === 'environment'
@@ -144,6 +178,18 @@ async function serve(options: {
         .join(', ') || 'none'
     }`,
   );
+}
+
+const CLIENT_COMMANDS = new Set(['clients', 'install', 'uninstall', 'undo', 'snippet', 'import']);
+
+/**
+ * How client configs and `connect` launch this command: absolute node and
+ * absolute script (through any npm bin symlink), so a client with a minimal
+ * PATH still starts it.
+ */
+function selfLauncher(): Launcher {
+  const script = process.argv[1];
+  return { command: process.execPath, args: script ? [realpathSync(script)] : [] };
 }
 
 /** Runs the CLI with the given arguments (without node and script). */
@@ -166,19 +212,54 @@ export async function main(argv: string[]): Promise<void> {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'string', default: String(DEFAULT_PORT) },
         stdio: { type: 'boolean', default: false },
+        project: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        server: { type: 'string', multiple: true },
+        all: { type: 'boolean', default: false },
+        replace: { type: 'boolean', default: false },
       },
+      allowPositionals: true,
       strict: true,
     });
   } catch (error) {
     fail(`${(error as Error).message}\n\n${USAGE}`);
   }
-  const { values } = parsed;
+  const { values, positionals } = parsed;
   const config = values.config ?? defaultConfigPath();
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
+  if (CLIENT_COMMANDS.has(command)) {
+    return runClientCommand({
+      command: command as ClientCommandOptions['command'],
+      client: positionals[0],
+      project: values.project,
+      port,
+      config,
+      explicitConfig: values.config !== undefined,
+      json: values.json,
+      servers: values.server ?? [],
+      all: values.all,
+      replace: values.replace,
+      launcher: selfLauncher(),
+      out: (text) => void process.stdout.write(text),
+    });
+  }
+  if (positionals.length > 0) fail(`unexpected argument "${positionals[0]}"\n\n${USAGE}`);
   if (command === 'check-config') return checkConfig(config);
+  if (command === 'connect') {
+    await runConnect({
+      stateDir: defaultStateDir(),
+      configDir: defaultConfigDir(),
+      launcher: selfLauncher(),
+      ...(values.config !== undefined ? { config } : {}),
+      port,
+      environment: process.env,
+    });
+    // The client closed stdin: leave now rather than when idle keep-alive sockets time out.
+    process.exit(0);
+  }
   if (command === 'serve') {
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
     if (!LOOPBACK.has(values.host))
       fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);
     return serve({ config, explicitConfig: values.config !== undefined, host: values.host, port, stdio: values.stdio });

@@ -4,7 +4,7 @@
  * (state dir). Kept here so the CLI and the Electron shell build them alike.
  */
 import { join } from 'node:path';
-import { ConfigStore } from './config/configStore.js';
+import type { ConfigStore } from './config/configStore.js';
 import { expandMap } from './config/expand.js';
 import { defaultConfigDir, defaultStateDir } from './config/paths.js';
 import type { SwitchboardConfig } from './config/schema.js';

@@ -193,8 +193,8 @@ export class BackendConnection {
     try {
       return await this.run(
         'listing the catalog',
-        async ({ signal: taskSignal, remainingMs }) => {
-          const common = { ...options, signal: taskSignal, timeout: remainingMs() };
+        async ({ signal: taskSignal, sdkTimeoutMs }) => {
+          const common = { ...options, signal: taskSignal, timeout: sdkTimeoutMs() };
           const [tools, resources, resourceTemplates, prompts] = await Promise.all([
             capabilities.tools ? this.client.listTools(undefined, common).then((r) => r.tools) : [],
             capabilities.resources ? this.client.listResources(undefined, common).then((r) => r.resources) : [],

@@ -251,8 +251,8 @@ export class BackendSupervisor {
     if (!connection || this.probing) return;
     this.probing = true;
     try {
-      await connection.run('health probe', ({ signal, remainingMs }) => {
-        const options = { signal, timeout: remainingMs() };
+      await connection.run('health probe', ({ signal, sdkTimeoutMs }) => {
+        const options = { signal, timeout: sdkTimeoutMs() };
         return connection.era === 'modern'
           ? connection.sdkClient.listTools(undefined, { ...options, cacheMode: 'bypass' })
           : connection.sdkClient.ping(options);

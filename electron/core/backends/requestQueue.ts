@@ -18,10 +18,20 @@ export interface RequestQueueOptions {
   timeoutMs: number;
 }
 
+/** How much later than our own deadline the SDK's timeout may fire. */
+const SDK_TIMEOUT_GRACE_MS = 1000;
+
 /** What a queued task receives: a signal that aborts on timeout or caller abort, and the time left. */
 export interface TaskContext {
   signal: AbortSignal;
+  /** Time left before the deadline. */
   remainingMs: () => number;
+  /**
+   * The timeout to give the SDK for the backend call: the time left plus a
+   * short grace, so our deadline always fires first and the caller gets its
+   * clear error (-32001 naming the backend) rather than the SDK's generic one.
+   */
+  sdkTimeoutMs: () => number;
   /**
    * Stops the deadline's clock until the returned function is called. Pauses
    * nest: the clock runs again once every pause has ended. A request whose
@@ -83,7 +93,12 @@ export class RequestQueue {
         async () => {
           signal.throwIfAborted();
           clock.start();
-          return task({ signal, remainingMs: () => clock.remainingMs(), pause: () => clock.pause() });
+          return task({
+            signal,
+            remainingMs: () => clock.remainingMs(),
+            sdkTimeoutMs: () => clock.remainingMs() + SDK_TIMEOUT_GRACE_MS,
+            pause: () => clock.pause(),
+          });
         },
         { signal },
       );

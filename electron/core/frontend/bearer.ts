@@ -19,6 +19,12 @@ export function tokensEqual(presented: string, expected: string): boolean {
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
+/** A constant-time matcher for one expected token, digested once (this runs on every request). */
+export function tokenMatcher(expected: string): (presented: string) => boolean {
+  const expectedDigest = digest(expected);
+  return (presented) => timingSafeEqual(digest(presented), expectedDigest);
+}
+
 /** The token of an `Authorization: Bearer <token>` header, if present. */
 export function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;

@@ -1,7 +1,7 @@
 /**
  * The local Streamable HTTP endpoint. One URL (`/mcp`) serves both eras:
  * 2026-07-28 requests go to a strict per-request handler; 2025-era traffic is
- * routed (with the SDK's own `isLegacyRequest` predicate) to sessionful
+ * routed (with the SDK's own era classification) to sessionful
  * transports, so server-to-client messages (list_changed, later elicitation)
  * reach 2025 clients. Every request passes Host/Origin checks (DNS rebinding;
  * spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token check.
@@ -14,20 +14,19 @@ import {
   localhostOriginValidation,
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
-  toWebRequest,
 } from '@modelcontextprotocol/node';
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
-  isLegacyRequest,
+  classifyInboundRequest,
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import { bearerToken, tokensEqual } from './bearer.js';
+import { bearerToken, tokenMatcher } from './bearer.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 
 /** Options of the HTTP endpoint. */
@@ -83,6 +82,7 @@ export class HttpEndpoint {
   private readonly http: HttpServer;
   private readonly sessions = new Map<string, LegacySession>();
   private readonly listens = new Set<ListenStream>();
+  private readonly isMainToken: (presented: string) => boolean;
   private readonly modern;
   private readonly modernNode;
   private readonly checkHost = localhostHostValidation();
@@ -101,6 +101,7 @@ export class HttpEndpoint {
     private readonly core: SwitchboardCore,
     private readonly options: HttpEndpointOptions,
   ) {
+    this.isMainToken = tokenMatcher(options.token);
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
     this.modern = createMcpHandler(({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT), {
       legacy: 'reject',
@@ -180,8 +181,16 @@ export class HttpEndpoint {
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
-      const probe = await toWebRequest(req, body);
-      if (await isLegacyRequest(probe)) return this.handleLegacy(req, res, body, client);
+      // The SDK's own era classification, on the body we already parsed (building
+      // a Request for isLegacyRequest would re-read and re-parse it).
+      const era = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: header(req, 'mcp-protocol-version'),
+        mcpMethodHeader: header(req, 'mcp-method'),
+        mcpNameHeader: header(req, 'mcp-name'),
+        body,
+      });
+      if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
       if (isMethod(body, 'subscriptions/listen')) return this.handleModernListen(req, res, body, client);
       return this.modernNode(req, res, body);
     }
@@ -193,7 +202,7 @@ export class HttpEndpoint {
   private authenticate(req: IncomingMessage): string | undefined {
     const presented = bearerToken(req);
     if (presented === undefined) return undefined;
-    if (tokensEqual(presented, this.options.token)) return LOCAL_CLIENT;
+    if (this.isMainToken(presented)) return LOCAL_CLIENT;
     return this.core.access.authenticate(presented);
   }
 
@@ -311,6 +320,11 @@ export class HttpEndpoint {
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function isMethod(body: unknown, method: string): boolean {

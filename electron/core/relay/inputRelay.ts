@@ -103,10 +103,10 @@ function passThrough<P extends { _meta?: Record<string, unknown> | undefined }, 
   }
   return request.connection.run(
     request.label,
-    ({ signal, remainingMs }) =>
+    ({ signal, sdkTimeoutMs }) =>
       request.perform(params, {
         signal,
-        timeout: remainingMs(),
+        timeout: sdkTimeoutMs(),
         allowInputRequired: true,
         ...(onProgress ? { onprogress: onProgress } : {}),
       }),

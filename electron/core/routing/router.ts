@@ -326,10 +326,10 @@ export class Router {
       () =>
         connection.run(
           `completion/complete`,
-          ({ signal, remainingMs }) =>
+          ({ signal, sdkTimeoutMs }) =>
             connection.sdkClient.complete(
               { ...withForwardedMeta(params), ref: forwarded },
-              { signal, timeout: remainingMs() },
+              { signal, timeout: sdkTimeoutMs() },
             ),
           options.signal,
         ),

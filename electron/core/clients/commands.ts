@@ -1,0 +1,129 @@
+/**
+ * The client commands of `mcp-switchboard` (clients, install, uninstall,
+ * undo, snippet, import), printed for people; the module API they call
+ * returns data for the UI.
+ */
+import { defaultClientsContext } from './context.js';
+import { findRunningInstance } from './runtimeFile.js';
+import { importServers, listImportable } from './import.js';
+import { detectClients, installClient, undoLastWrite, uninstallClient } from './install.js';
+import { clientSnippet } from './snippet.js';
+import type { Launcher, WriteOutcome } from './types.js';
+
+/** Parsed options the client commands take. */
+export interface ClientCommandOptions {
+  command: 'clients' | 'install' | 'uninstall' | 'undo' | 'snippet' | 'import';
+  client: string | undefined;
+  project: string | undefined;
+  port: number;
+  /** Switchboard's config file. */
+  config: string;
+  /** The config was given with --config (then `connect` entries pass it on). */
+  explicitConfig: boolean;
+  json: boolean;
+  servers: string[];
+  all: boolean;
+  replace: boolean;
+  launcher: Launcher;
+  out: (text: string) => void;
+}
+
+function describeWrite(verb: string, outcome: WriteOutcome, out: (text: string) => void): void {
+  if (!outcome.changed) out(`${outcome.path}: already up to date\n`);
+  else out(`${verb} ${outcome.path}${outcome.backup ? ` (previous file kept in ${outcome.backup})` : ''}\n`);
+  for (const note of outcome.notes) out(`  note: ${note}\n`);
+}
+
+/** Runs one client command; throws SwitchboardError (printed by the caller) on failure. */
+export async function runClientCommand(options: ClientCommandOptions): Promise<void> {
+  const ctx = defaultClientsContext({
+    port: options.port,
+    launcher: options.launcher,
+    ...(options.explicitConfig ? { configPath: options.config } : {}),
+  });
+  const { out } = options;
+  const scope = options.project !== undefined ? { project: options.project } : {};
+  if (options.command === 'clients') {
+    const statuses = await detectClients(ctx);
+    if (options.json) return out(`${JSON.stringify(statuses, null, 2)}\n`);
+    for (const s of statuses) {
+      const state = s.problem
+        ? `cannot read: ${s.problem.message}`
+        : `${s.detected ? 'detected' : 'not found'}, ${s.installed ? 'Switchboard installed' : 'not installed'}`;
+      out(`${s.id.padEnd(15)} ${s.name.padEnd(15)} ${state}\n${' '.repeat(16)}${s.configPath}\n`);
+    }
+    return;
+  }
+  if (options.client === undefined) {
+    throw new Error(
+      `${options.command} needs a client: claude-desktop, claude-code, cursor, vscode, windsurf, zed or codex`,
+    );
+  }
+  const client = options.client;
+  switch (options.command) {
+    case 'install': {
+      describeWrite('Switchboard added to', await installClient(ctx, client, scope), out);
+      const running = await findRunningInstance(ctx.stateDir);
+      if (running && running.url !== ctx.url) {
+        out(
+          `  note: the running Switchboard listens at ${running.url}, not ${ctx.url}; start it with --port ${options.port}\n`,
+        );
+      }
+      return;
+    }
+    case 'uninstall':
+      return describeWrite('Switchboard removed from', await uninstallClient(ctx, client, scope), out);
+    case 'undo':
+      return describeWrite('Restored', await undoLastWrite(ctx, client, scope), out);
+    case 'snippet': {
+      const snippet = await clientSnippet(ctx, client, scope);
+      return out(`# add to ${snippet.path}\n${snippet.text}`);
+    }
+    case 'import':
+      return runImport(options, ctx, client, scope);
+  }
+}
+
+async function runImport(
+  options: ClientCommandOptions,
+  ctx: ReturnType<typeof defaultClientsContext>,
+  client: string,
+  scope: { project?: string },
+): Promise<void> {
+  const { out } = options;
+  const importOptions = { ...scope, switchboardConfig: options.config };
+  if (!options.all && options.servers.length === 0) {
+    const candidates = await listImportable(ctx, client, importOptions);
+    if (options.json) return out(`${JSON.stringify(candidates, null, 2)}\n`);
+    if (candidates.length === 0) return out('no servers to import\n');
+    for (const c of candidates) {
+      const state = c.skipReason
+        ? `cannot import: ${c.skipReason}`
+        : c.inSwitchboard === 'same'
+          ? `already in Switchboard as ${c.id}`
+          : `would be imported as ${c.id}`;
+      out(`${c.name}: ${state}\n`);
+      for (const s of c.secrets) {
+        out(
+          `  ${s.field}: secret, imported as ${s.reference}${s.resolves ? '' : ' (set that variable for it to work)'}\n`,
+        );
+      }
+      for (const w of c.warnings) out(`  warning: ${w}\n`);
+    }
+    return out('Run again with --all or --server NAME (and --replace to point the client at Switchboard instead).\n');
+  }
+  const outcome = await importServers(ctx, client, {
+    ...importOptions,
+    ...(options.all ? {} : { names: options.servers }),
+    replace: options.replace,
+  });
+  if (options.json) return out(`${JSON.stringify(outcome, null, 2)}\n`);
+  for (const item of outcome.imported) {
+    out(`imported ${item.name} as ${item.id}\n`);
+    for (const s of item.secrets) {
+      out(`  ${s.field} -> ${s.reference}${s.resolves ? '' : ` (not set: export it before starting Switchboard)`}\n`);
+    }
+  }
+  for (const item of outcome.skipped) out(`skipped ${item.name}: ${item.reason}\n`);
+  if (outcome.client) describeWrite('Replaced by the Switchboard entry in', outcome.client, out);
+}

@@ -1,0 +1,52 @@
+/**
+ * `mcp-switchboard connect`: the stdio entry for clients that launch a
+ * command. It finds the running Switchboard (desktop or headless) through the
+ * runtime file, starts a headless one if there is none, and bridges stdio to
+ * its HTTP endpoint, so all such clients share one set of backends.
+ * stdout carries the protocol: everything for people goes to stderr.
+ */
+import { join } from 'node:path';
+import { resolveFrontendToken } from '../../config/frontendToken.js';
+import { CLIENT_TOKEN_VARIABLE } from '../definitions.js';
+import type { Launcher } from '../types.js';
+import { bridgeStdioToHttp } from './bridge.js';
+import { ensureInstance } from './ensureInstance.js';
+
+/** Options of {@link runConnect}. */
+export interface ConnectOptions {
+  stateDir: string;
+  configDir: string;
+  launcher: Launcher;
+  /** Config for an instance this call starts (and to compare with a running one). */
+  config?: string;
+  port: number;
+  environment: NodeJS.ProcessEnv;
+}
+
+const say = (line: string): void => void process.stderr.write(`[switchboard connect] ${line}\n`);
+
+/** Runs until the client closes stdin. */
+export async function runConnect(options: ConnectOptions): Promise<void> {
+  const { info, started } = await ensureInstance({
+    stateDir: options.stateDir,
+    launcher: options.launcher,
+    ...(options.config ? { config: options.config } : {}),
+    port: options.port,
+    environment: options.environment,
+    log: say,
+  });
+  say(`${started ? 'started' : 'using'} Switchboard at ${info.url} (pid ${info.pid})`);
+  if (options.config && info.config && info.config !== options.config) {
+    say(`warning: the running instance serves ${info.config}, not ${options.config}`);
+  }
+  // The client's own token (per-client tokens come with profiles), else the shared one as `serve` resolves it.
+  const token =
+    options.environment[CLIENT_TOKEN_VARIABLE] ||
+    (await resolveFrontendToken(join(options.configDir, 'frontend-token'), options.environment)).token;
+  const bridge = await bridgeStdioToHttp({
+    url: info.url,
+    token,
+    onerror: (error) => say(`error: ${error.message}`),
+  });
+  await bridge.closed;
+}

@@ -1,0 +1,108 @@
+/**
+ * Secrets met while importing a client's servers. A client file often holds
+ * API keys in `env` or an `Authorization` header; Switchboard's config.json
+ * must not receive them as plain text. Until the keychain lands (issue #5),
+ * a secret is imported as a `${VAR}` reference and the user sets VAR in the
+ * environment; a `SecretSink` is the seam where the keychain will plug in.
+ */
+import { clientError } from './clientFiles.js';
+import { ClientErrorCode } from './types.js';
+
+const SECRET_NAME =
+  /(token|secret|passw(or)?d|(^|[_-])pass($|[_-])|api[_-]?key|(^|[_-])key($|[_-])|private|credential|auth|cookie|session|(^|[_-])pat($|[_-]))/i;
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$/i;
+const SECRET_VALUE = /^(bearer|basic|token)\s+\S|^(ghp_|gho_|ghu_|ghs_|github_pat_|sk-|xox[abpr]-|glpat-|AKIA|AIza)/i;
+/** `${VAR}` or `${VAR:-default}`, which config.json may hold as is. */
+const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/g;
+
+/** Whether an env value or header looks like a secret (by its name, or by the shape of its value). */
+export function looksSecret(field: 'env' | 'headers', name: string, value: string): boolean {
+  const literal = value.replace(REFERENCE, '').trim();
+  if (literal === '' || /^(bearer|basic|token)$/i.test(literal)) return false; // only references: nothing to hide
+  if (SECRET_VALUE.test(literal)) return true;
+  return field === 'headers' ? SECRET_HEADER.test(name) || SECRET_NAME.test(name) : SECRET_NAME.test(name);
+}
+
+/** One secret to keep out of config.json. */
+export interface SecretRequest {
+  backendId: string;
+  field: 'env' | 'headers';
+  /** The variable or header name. */
+  name: string;
+  value: string;
+}
+
+/** What replaces a secret in config.json. */
+export interface KeptSecret {
+  /** The value written instead (`${GITHUB_TOKEN}`, `Bearer ${LINEAR_TOKEN}`). */
+  replacement: string;
+  /** The reference alone, for display. */
+  reference: string;
+  /** The backend will find the value as things stand (the variable is set to it). */
+  resolves: boolean;
+}
+
+/** Where secrets go during import. The keychain-backed sink of issue #5 implements this. */
+export interface SecretSink {
+  keep(request: SecretRequest): Promise<KeptSecret>;
+}
+
+/**
+ * The keychain seam (issue #5): a store of named secrets. Import will use it
+ * through a `SecretSink` once config.json can reference keychain items.
+ */
+export interface SecretStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Fails loudly: there is no keychain yet, and a fake success would put secrets nowhere. */
+export function keychainSink(store: SecretStore | undefined): SecretSink {
+  return {
+    async keep(request) {
+      throw clientError(
+        ClientErrorCode.SecretStoreUnavailable,
+        `cannot keep ${request.field}.${request.name} of ${request.backendId} in the keychain: ${
+          store ? 'config.json cannot reference keychain items yet' : 'no keychain is available'
+        } (issue #5)`,
+        { backend: request.backendId, field: `${request.field}.${request.name}` },
+      );
+    },
+  };
+}
+
+function variableName(text: string): string {
+  const name = text.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+  return /^[A-Z_]/.test(name) ? name : `_${name}`;
+}
+
+/**
+ * The sink used until the keychain exists: each secret becomes a `${VAR}`
+ * reference. An env entry keeps its own name (`GITHUB_TOKEN` ->
+ * `${GITHUB_TOKEN}`), which most users already export; a header becomes
+ * `<BACKEND>_<HEADER>`, keeping an auth scheme such as `Bearer ` in front.
+ * Nothing secret is written anywhere.
+ */
+export function environmentReferenceSink(environment: NodeJS.ProcessEnv): SecretSink {
+  return {
+    async keep({ backendId, field, name, value }) {
+      const scheme = field === 'headers' ? (/^(bearer|basic|token)\s+/i.exec(value)?.[0] ?? '') : '';
+      const secret = value.slice(scheme.length);
+      const variable = field === 'env' ? variableName(name) : variableName(`${backendId}_${name}`);
+      const reference = `\${${variable}}`;
+      return { replacement: `${scheme}${reference}`, reference, resolves: environment[variable] === secret };
+    },
+  };
+}
+
+/** A sink that refuses every secret (import then skips such servers, saying why). */
+export const refuseSecretsSink: SecretSink = {
+  async keep(request) {
+    throw clientError(
+      ClientErrorCode.SecretNotImported,
+      `${request.field}.${request.name} looks secret and would be written to config.json in plain text`,
+      { backend: request.backendId, field: `${request.field}.${request.name}` },
+    );
+  },
+};

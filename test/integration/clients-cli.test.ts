@@ -1,0 +1,103 @@
+/** The client commands as a user runs them: the built CLI with a throwaway HOME. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ClientStatus } from '../../electron/core/clients/types.js';
+import { populateHome } from '../fixtures/client-configs/home.js';
+import { ROOT, tempDir } from '../helpers/harness.js';
+
+const BIN = join(ROOT, 'bin/mcp-switchboard.js');
+
+describe('mcp-switchboard client commands', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let env: Record<string, string>;
+
+  async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number];
+    return { code, stdout, stderr };
+  }
+
+  beforeEach(async () => {
+    dir = await tempDir();
+    const home = join(dir.path, 'home');
+    env = {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_STATE_HOME: join(home, '.local', 'state'),
+      SWITCHBOARD_TOKEN: 'cli-token-0123456789',
+      CODEX_HOME: '',
+      CLAUDE_CONFIG_DIR: '',
+    };
+    await populateHome(home, ['cursor', 'codex', 'claude-desktop']);
+  });
+  afterEach(() => dir.cleanup());
+
+  it('clients, install, uninstall, snippet and a refused malformed file', async () => {
+    const listed = JSON.parse((await run('clients', '--json')).stdout) as ClientStatus[];
+    expect(
+      listed
+        .filter((s) => s.detected)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(['claude-desktop', 'codex', 'cursor']);
+
+    const cursorPath = join(env['HOME']!, '.cursor', 'mcp.json');
+    const original = await readFile(cursorPath, 'utf8');
+    const installed = await run('install', 'cursor', '--port', '47123');
+    expect(installed).toMatchObject({ code: 0, stdout: expect.stringContaining(`Switchboard added to ${cursorPath}`) });
+    expect(JSON.parse(await readFile(cursorPath, 'utf8')).mcpServers.switchboard).toEqual({
+      url: 'http://127.0.0.1:47123/mcp',
+      headers: { Authorization: 'Bearer cli-token-0123456789' },
+    });
+    expect((await run('clients')).stdout).toMatch(/cursor\s+Cursor\s+detected, Switchboard installed/);
+    expect((await run('uninstall', 'cursor')).code).toBe(0);
+    expect(await readFile(cursorPath, 'utf8')).toBe(original);
+
+    // Claude Desktop launches `connect` with absolute node and script paths.
+    await run('install', 'claude-desktop');
+    const desktop = JSON.parse(
+      await readFile(join(env['HOME']!, '.config', 'Claude', 'claude_desktop_config.json'), 'utf8'),
+    ) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    expect(desktop.mcpServers['switchboard']).toEqual({
+      command: process.execPath,
+      args: [BIN, 'connect'],
+      env: { SWITCHBOARD_CLIENT_TOKEN: 'cli-token-0123456789' },
+    });
+
+    const snippet = await run('snippet', 'codex');
+    expect(snippet.stdout).toContain('[mcp_servers.switchboard]\nurl = "http://127.0.0.1:47100/mcp"');
+
+    const codexPath = join(env['HOME']!, '.codex', 'config.toml');
+    await writeFile(codexPath, 'model = "o3\n');
+    const refused = await run('install', 'codex');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${codexPath}:1:`);
+    expect(await readFile(codexPath, 'utf8')).toBe('model = "o3\n');
+    expect((await run('install', 'notepad')).stderr).toContain('unknown client "notepad"');
+  });
+
+  it('import lists first, then imports with --all and replaces with --replace', async () => {
+    const listing = await run('import', 'claude-desktop');
+    expect(listing.stdout).toContain('github: would be imported as github');
+    expect(listing.stdout).toContain(
+      'env.GITHUB_PERSONAL_ACCESS_TOKEN: secret, imported as ${GITHUB_PERSONAL_ACCESS_TOKEN}',
+    );
+    const done = await run('import', 'claude-desktop', '--all', '--replace');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('imported github as github');
+    const config = await readFile(join(env['XDG_CONFIG_HOME']!, 'mcp-switchboard', 'config.json'), 'utf8');
+    expect(Object.keys(JSON.parse(config).mcpServers).sort()).toEqual(['filesystem', 'github']);
+    expect(config).not.toContain('ghp_');
+    expect((await run('undo', 'claude-desktop')).code).toBe(0);
+  });
+});
