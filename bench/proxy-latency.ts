@@ -105,7 +105,10 @@ async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, 
 async function startProxy(name: string, dir: string, token: string, backend: object): Promise<string> {
   const config = join(dir, `${name}.json`);
   await writeFile(config, JSON.stringify({ mcpServers: { bench: backend } }));
-  const env = { ...process.env, SWITCHBOARD_TOKEN: token, XDG_CONFIG_HOME: dir };
+  // Each proxy gets its own config and state dirs: both name their backend "bench", and
+  // shared tool pins would (rightly) withhold the other's different `echo`.
+  const home = join(dir, name);
+  const env = { ...process.env, SWITCHBOARD_TOKEN: token, XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') };
   const args = ['bin/mcp-switchboard.js', 'serve', '--config', config, '--port', '0'];
   const url = await startChild(name, args, env, /MCP endpoint: (\S+)/);
   await waitFor200(new URL('/readyz', url).href, 20_000);

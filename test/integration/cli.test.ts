@@ -2,35 +2,17 @@
  * The `mcp-switchboard` command as a user runs it: the built bin script as a
  * child process, with a throwaway config directory.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ROOT, firstText, fixture, nodeServer, tempDir } from '../helpers/harness.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { firstText, fixture, nodeServer, tempDir } from '../helpers/harness.js';
 import { descendantPids, isAlive, waitUntil } from '../helpers/processes.js';
 import { spawnServer } from '../helpers/spawnServer.js';
 
-const BIN = join(ROOT, 'bin/mcp-switchboard.js');
-
-/** Runs the CLI to completion. */
-async function run(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, 'exit')) as [number];
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 describe('mcp-switchboard CLI', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

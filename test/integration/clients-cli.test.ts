@@ -1,31 +1,17 @@
 /** The client commands as a user runs them: the built CLI with a throwaway HOME. */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientStatus } from '../../electron/core/clients/types.js';
 import { populateHome } from '../fixtures/client-configs/home.js';
-import { ROOT, tempDir } from '../helpers/harness.js';
-
-const BIN = join(ROOT, 'bin/mcp-switchboard.js');
+import { BIN, runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/harness.js';
 
 describe('mcp-switchboard client commands', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let env: Record<string, string>;
 
-  async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number];
-    return { code, stdout, stderr };
-  }
+  const run = (...args: string[]) => runCli(args, env);
 
   beforeEach(async () => {
     dir = await tempDir();

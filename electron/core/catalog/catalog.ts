@@ -43,6 +43,8 @@ export const ORIGIN_META_KEY = 'io.github.mcp-switchboard/origin';
 /** An immutable merged catalog. */
 export class Catalog {
   readonly tools: Tool[] = [];
+  /** Exposed tool definitions by exposed name. */
+  readonly toolByName = new Map<string, Tool>();
   readonly prompts: Prompt[] = [];
   readonly resources: Resource[] = [];
   readonly resourceTemplates: ResourceTemplateType[] = [];
@@ -119,6 +121,7 @@ export class Catalog {
     for (const [name, origin] of staged.tools) this.toolIndex.set(name, origin);
     for (const [name, origin] of staged.prompts) this.promptIndex.set(name, origin);
     this.tools.push(...staged.exposedTools);
+    for (const tool of staged.exposedTools) this.toolByName.set(tool.name, tool);
     this.prompts.push(...staged.exposedPrompts);
     for (const resource of staged.resources) {
       this.resources.push(resource.exposed);

@@ -17,17 +17,18 @@ import type {
   Tool,
 } from '@modelcontextprotocol/server';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendConnection } from '../backends/backendConnection.js';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../catalog/rewrite.js';
 import { parseAdvertisedUri } from '../catalog/uris.js';
 import type { FrontendChannel } from '../relay/frontendChannel.js';
-import { relayRequest, type RelayHost } from '../relay/inputRelay.js';
+import { relayRequest, type PerformOptions, type RelayHost } from '../relay/inputRelay.js';
 import { LOCAL_CLIENT, type ItemKind, type ToolRule } from '../policy/policyConfig.js';
-import type { AuditEntry, AuditKind, AuditOutcome } from '../policy/auditLog.js';
+import type { AuditEntry, AuditKind } from '../policy/auditLog.js';
 import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta, type ProgressUpdate } from './forwarding.js';
+import { unknownItem } from './protocolErrors.js';
+import { recordDenied, recordedRequest } from './routeAudit.js';
 
 /** Per-request options a frontend passes along. */
 export interface RouteOptions {
@@ -54,34 +55,6 @@ export interface RouterSource extends RelayHost, ApprovalHost {
   audit?(entry: AuditEntry): void;
 }
 
-/**
- * JSON-RPC codes for local failures. -32001 is the conventional request-timeout
- * code (the v1 SDK's `RequestTimeout`); -32000 is the implementation-defined
- * server-error range for "backend busy / unavailable". `data.code` carries our
- * local code so clients and the UI can tell them apart.
- */
-const WIRE_CODE: Partial<Record<ErrorCode, number>> = {
-  [ErrorCode.Timeout]: -32001,
-  [ErrorCode.QueueFull]: -32000,
-  [ErrorCode.BackendUnavailable]: -32000,
-  [ErrorCode.BackendRemoved]: -32000,
-};
-
-/** Turns a local error into the protocol error a frontend receives; protocol errors pass through. */
-export function toProtocolError(error: unknown): unknown {
-  if (error instanceof SwitchboardError) {
-    return new ProtocolError(WIRE_CODE[error.code] ?? ProtocolErrorCode.InternalError, error.message, {
-      code: error.code,
-      ...error.data,
-    });
-  }
-  return error;
-}
-
-function unknownItem(kind: string, name: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${kind}: ${name}`);
-}
-
 /** Routes tools/call, resources/read, prompts/get and completion/complete. */
 export class Router {
   constructor(private readonly source: RouterSource) {}
@@ -92,66 +65,44 @@ export class Router {
     return connection;
   }
 
-  /**
-   * Runs one routed request and records it in the audit log: outcome,
-   * duration, and (when the core keeps them) arguments and result. Local
-   * errors become protocol errors on the way out.
-   */
-  private async recorded<T>(
+  private recorded<T>(
     call: { kind: AuditKind; client: string; origin: ItemOrigin; arguments?: unknown },
     options: RouteOptions,
     run: () => Promise<T>,
   ): Promise<T> {
-    const started = Date.now();
-    const base = {
-      ...call,
-      time: new Date(started).toISOString(),
-      backend: call.origin.backendId,
-      item: call.origin.original,
-    };
-    try {
-      const result = await run();
-      const toolError = (result as { isError?: unknown }).isError === true;
-      this.source.audit?.({
-        time: base.time,
-        client: call.client,
-        backend: base.backend,
-        kind: call.kind,
-        item: base.item,
-        outcome: toolError ? 'error' : 'ok',
-        ...(toolError ? { errorCode: 'tool_error' } : {}),
-        durationMs: Date.now() - started,
-        arguments: call.arguments,
-        result,
-      });
-      return result;
-    } catch (error) {
-      const failure = toProtocolError(error);
-      this.source.audit?.({
-        time: base.time,
-        client: call.client,
-        backend: base.backend,
-        kind: call.kind,
-        item: base.item,
-        ...auditFailure(error, options.signal),
-        durationMs: Date.now() - started,
-        arguments: call.arguments,
-      });
-      throw failure;
-    }
+    return recordedRequest(this.source.audit, call, options.signal, run);
   }
 
-  /** Records a request the policy refused (the client sees an unknown item). */
   private denied(kind: AuditKind, client: string, origin: ItemOrigin, detail?: string): void {
-    this.source.audit?.({
-      time: new Date().toISOString(),
-      client,
-      backend: origin.backendId,
-      kind,
-      item: origin.original,
-      outcome: 'denied',
-      durationMs: 0,
-      ...(detail ? { detail } : {}),
+    recordDenied(this.source.audit, { kind, client, origin }, detail);
+  }
+
+  /**
+   * prompts/get and resources/read: forward through the input relay, then
+   * rewrite URIs in the result unless the backend needs input first.
+   */
+  private relayed<P extends { _meta?: Record<string, unknown> | undefined }, R>(
+    call: { kind: AuditKind; client: string; origin: ItemOrigin; arguments?: unknown },
+    connection: BackendConnection,
+    exposed: string,
+    forwarded: P,
+    perform: (params: P, requestOptions: PerformOptions) => Promise<R | InputRequiredResult>,
+    rewrite: (result: R) => R,
+    options: RouteOptions,
+  ): Promise<R | InputRequiredResult> {
+    return this.recorded(call, options, async () => {
+      const result = await relayRequest(
+        this.source,
+        {
+          connection,
+          label: `${call.kind} ${call.origin.original}`,
+          binding: `${call.kind} ${exposed}`,
+          params: forwarded,
+          perform,
+        },
+        options,
+      );
+      return isInputRequiredResult(result) ? result : rewrite(result as R);
     });
   }
 
@@ -190,7 +141,7 @@ export class Router {
     // content"). An explicit definition without it avoids that and keeps the
     // SEP-2243 Mcp-Param-* header mirroring; the frontend's own SDK still
     // validates the final result against the outputSchema we advertise.
-    const exposed = catalog.tools.find((tool) => tool.name === params.name);
+    const exposed = catalog.toolByName.get(params.name);
     const toolDefinition: Tool = { name: origin.original, inputSchema: exposed?.inputSchema ?? { type: 'object' } };
     return this.recorded({ kind: 'tools/call', client, origin, arguments: params.arguments }, options, async () => {
       const result = await relayRequest(
@@ -225,21 +176,15 @@ export class Router {
       throw unknownItem('prompt', params.name);
     }
     const connection = this.connectionFor(origin, 'prompt', params.name);
-    return this.recorded({ kind: 'prompts/get', client, origin, arguments: params.arguments }, options, async () => {
-      const result = await relayRequest(
-        this.source,
-        {
-          connection,
-          label: `prompts/get ${origin.original}`,
-          binding: `prompts/get ${params.name}`,
-          params: { ...withForwardedMeta(params), name: origin.original },
-          perform: (forwarded, requestOptions) => connection.sdkClient.getPrompt(forwarded, requestOptions),
-        },
-        options,
-      );
-      if (isInputRequiredResult(result)) return result;
-      return rewritePromptResult(this.source.catalog(), origin.backendId, result);
-    });
+    return this.relayed(
+      { kind: 'prompts/get', client, origin, arguments: params.arguments },
+      connection,
+      params.name,
+      { ...withForwardedMeta(params), name: origin.original },
+      (forwarded, requestOptions) => connection.sdkClient.getPrompt(forwarded, requestOptions),
+      (result: GetPromptResult) => rewritePromptResult(this.source.catalog(), origin.backendId, result),
+      options,
+    );
   }
 
   /**
@@ -278,22 +223,16 @@ export class Router {
     const client = options.client ?? LOCAL_CLIENT;
     const origin = this.resolveResource(params.uri, client);
     const connection = this.connectionFor(origin, 'resource', params.uri);
-    return this.recorded({ kind: 'resources/read', client, origin }, options, async () => {
-      const result = await relayRequest(
-        this.source,
-        {
-          connection,
-          label: `resources/read ${origin.original}`,
-          binding: `resources/read ${params.uri}`,
-          params: { ...withForwardedMeta(params), uri: origin.original },
-          perform: (forwarded, requestOptions) =>
-            connection.sdkClient.readResource(forwarded, { ...requestOptions, cacheMode: 'bypass' }),
-        },
-        options,
-      );
-      if (isInputRequiredResult(result)) return result;
-      return rewriteReadResult(this.source.catalog(), origin.backendId, result);
-    });
+    return this.relayed(
+      { kind: 'resources/read', client, origin },
+      connection,
+      params.uri,
+      { ...withForwardedMeta(params), uri: origin.original },
+      (forwarded, requestOptions) =>
+        connection.sdkClient.readResource(forwarded, { ...requestOptions, cacheMode: 'bypass' }),
+      (result: ReadResourceResult) => rewriteReadResult(this.source.catalog(), origin.backendId, result),
+      options,
+    );
   }
 
   /** completion/complete for a prompt argument or a resource template variable. */
@@ -335,19 +274,4 @@ export class Router {
         ),
     );
   }
-}
-
-/** The audit outcome of a failed request: timeout, cancelled, or an error with its code. */
-function auditFailure(
-  error: unknown,
-  signal: AbortSignal | undefined,
-): { outcome: AuditOutcome; errorCode?: string | number } {
-  if (error instanceof SwitchboardError && error.code === ErrorCode.Timeout)
-    return { outcome: 'timeout', errorCode: error.code };
-  if (signal?.aborted) return { outcome: 'cancelled' };
-  if (error instanceof SwitchboardError) return { outcome: 'error', errorCode: error.code };
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' || typeof code === 'number'
-    ? { outcome: 'error', errorCode: code }
-    : { outcome: 'error' };
 }

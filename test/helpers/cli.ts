@@ -1,0 +1,27 @@
+/**
+ * Running the built `mcp-switchboard` command as a user would, to completion.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { ROOT } from './harness.js';
+
+/** The command's entry point (needs `npm run build`). */
+export const BIN = join(ROOT, 'bin/mcp-switchboard.js');
+
+/** Runs the CLI with `args` and extra environment; resolves with its exit code and output. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  return { code, stdout, stderr };
+}
