@@ -133,6 +133,29 @@ describe('health and reconnects', () => {
     }
   });
 
+  it('fails requests in flight when a backend crashes, with an error that says so', async () => {
+    const proxy = await startProxy({
+      proxy: { reconnectInitialMs: 600_000 },
+      mcpServers: { slow: nodeServer(fixture('slow.mjs')) },
+    });
+    try {
+      const client = await proxy.connect();
+      const inFlight = client.callTool({ name: 'slow__hang', arguments: {} }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await waitUntil(() => healthOf(proxy, 'slow')?.outstandingRequests === 1);
+      process.kill(healthOf(proxy, 'slow')!.pid!, 'SIGKILL');
+      expect(await inFlight).toMatchObject({
+        code: -32000,
+        message: expect.stringContaining('backend "slow" disconnected'),
+      });
+      expect(healthOf(proxy, 'slow')?.status).toBe('down');
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('keeps retrying a backend whose command does not exist, without slowing the others', async () => {
     const proxy = await startProxy({
       proxy: { reconnectInitialMs: 100, reconnectMaxMs: 400 },

@@ -3,9 +3,14 @@
  * every frontend, updates under the advertised URI, unsubscribe upstream when
  * the last frontend leaves, clear refusals, both frontend eras and a 2026 backend.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { firstText, fixture, nodeServer, startProxy, type Harness } from '../helpers/harness.js';
+import { BIN } from '../helpers/cli.js';
+import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 
 const A = 'mcp-proxy://upd/note://a';
@@ -113,5 +118,53 @@ describe('resource subscriptions', () => {
     expect(got).toEqual(['mcp-proxy://modern/memo://b']);
     await client.unsubscribeResource({ uri: 'mcp-proxy://modern/memo://b' });
     expect(proxy.core.subscriptions.counts()).toEqual({});
+  });
+});
+
+describe('resource subscriptions over stdio (serve --stdio)', () => {
+  it('serves 2026-07-28 listen streams with the same checks as HTTP', async () => {
+    const dir = await tempDir();
+    const config = join(dir.path, 'config.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { upd: nodeServer(fixture('updates.mjs')) } }));
+    const client = new Client(
+      { name: 'stdio-modern', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--stdio', '--config', config],
+        env: {
+          ...(process.env as Record<string, string>),
+          XDG_CONFIG_HOME: join(dir.path, 'xdg'),
+          XDG_STATE_HOME: join(dir.path, 'state'),
+        },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      await waitUntil(async () => (await client.listTools()).tools.some((tool) => tool.name === 'upd__touch'), {
+        timeoutMs: 15_000,
+      });
+      const got: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (n) => void got.push(n.params.uri));
+      await expect(client.listen({ resourceSubscriptions: ['mcp-proxy://upd/note://tpl/3'] })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('instance of the template'),
+      });
+      const subscription = await client.listen({ resourceSubscriptions: [A] });
+      expect(subscription.honoredFilter.resourceSubscriptions).toEqual([A]);
+      const subscribed = async () =>
+        firstText((await client.callTool({ name: 'upd__subscribed', arguments: {} })) as { content?: unknown });
+      expect(await subscribed()).toBe('["note://a"]');
+      await client.callTool({ name: 'upd__touch', arguments: { uri: 'note://a' } });
+      await waitUntil(() => got.length === 1, { description: 'the update over stdio' });
+      expect(got).toEqual([A]);
+      await subscription.close();
+      await waitUntil(async () => (await subscribed()) === '[]', { description: 'release when the listen ends' });
+    } finally {
+      await client.close();
+      await dir.cleanup();
+    }
   });
 });

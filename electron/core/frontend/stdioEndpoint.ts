@@ -1,26 +1,83 @@
 /**
  * The stdio entry: the same merged catalog over this process's stdin/stdout,
  * for clients that can only launch a command. Both eras (the SDK's
- * `serveStdio` pins one per connection).
+ * `serveStdio` pins one per connection); 2026-07-28 resource subscriptions go
+ * through the same checks as over HTTP (see stdioListen.ts).
  */
-import type { Server } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { LOCAL_CLIENT } from '../policy/policyConfig.js';
+import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
+import { interceptListen } from './stdioListen.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 
 /** Serves the core over stdio; returns a function that stops serving. */
 export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
   const instances = new Set<Server>();
-  const handle = serveStdio(() => {
-    const server = createFrontendServer(core);
-    instances.add(server);
-    const previous = server.onclose;
-    server.onclose = () => {
-      previous?.();
-      instances.delete(server);
-    };
-    return server;
+  let modernInstance: Server | undefined;
+  const hub = core.subscriptions;
+  // serveStdio routes an instance's sendResourceUpdated onto the listens that asked for the URI.
+  const publisher = new CoalescingSink(
+    'stdio-2026',
+    async (uri) => {
+      await modernInstance?.sendResourceUpdated({ uri });
+    },
+    LOCAL_CLIENT,
+  );
+  const listens = new Map<string | number, UpdateSink>();
+  const transport = interceptListen(new StdioServerTransport(), {
+    async onListen(id, uris) {
+      const rejected = uris.flatMap((uri) => {
+        try {
+          hub.validate(uri, LOCAL_CLIENT);
+          return [];
+        } catch (error) {
+          return [{ uri, reason: error instanceof Error ? error.message : String(error) }];
+        }
+      });
+      if (rejected.length > 0) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, rejected.map((r) => r.reason).join('; '), {
+          rejected,
+        });
+      }
+      const sink: UpdateSink = {
+        id: `stdio-listen:${String(id)}`,
+        client: LOCAL_CLIENT,
+        deliver: (uri) => publisher.deliver(uri),
+      };
+      try {
+        for (const uri of uris) await hub.attach(sink, uri);
+      } catch (error) {
+        hub.detachAll(sink);
+        throw error;
+      }
+      listens.set(id, sink);
+    },
+    onListenEnd(id) {
+      const sink = listens.get(id);
+      listens.delete(id);
+      if (sink) hub.detachAll(sink);
+    },
+    onClose() {
+      for (const sink of listens.values()) hub.detachAll(sink);
+      listens.clear();
+    },
   });
+  const handle = serveStdio(
+    ({ era }) => {
+      const server = createFrontendServer(core);
+      if (era === 'modern') modernInstance = server;
+      instances.add(server);
+      const previous = server.onclose;
+      server.onclose = () => {
+        previous?.();
+        instances.delete(server);
+      };
+      return server;
+    },
+    { transport },
+  );
   const unsubscribe = [
     core.events.on('catalogChanged', (changed) => {
       for (const server of instances) void notifyListChanged(server, changed);

@@ -1,0 +1,75 @@
+/**
+ * 2026-07-28 resource subscriptions over stdio. `serveStdio` answers
+ * `subscriptions/listen` itself and acknowledges any URI, so the proxy looks
+ * at each listen before it does (a transport wrapper): unknown URIs and
+ * template instances are refused in-band with no acknowledgement, accepted
+ * ones are subscribed upstream first, and released when the listen ends
+ * (`notifications/cancelled`, a graceful end, or the connection closing).
+ */
+import { ProtocolError, ProtocolErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+
+/** What the wrapper calls as listens come and go. */
+export interface ListenHooks {
+  /** Validates and subscribes; throws a ProtocolError to refuse the listen. */
+  onListen(id: string | number, uris: string[]): Promise<void>;
+  onListenEnd(id: string | number): void;
+  onClose(): void;
+}
+
+/** The resource URIs a listen request asks for. */
+export function listenUris(message: unknown): string[] {
+  const requested = (message as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params
+    ?.notifications?.resourceSubscriptions;
+  return Array.isArray(requested)
+    ? [...new Set(requested.filter((uri): uri is string => typeof uri === 'string'))]
+    : [];
+}
+
+/** Wraps a stdio server transport so listens pass through `hooks` first; messages keep their order. */
+export function interceptListen(wire: Transport, hooks: ListenHooks): Transport {
+  const live = new Set<string | number>();
+  let chain = Promise.resolve();
+  const wrapper: Transport = {
+    start: () => wire.start(),
+    close: () => wire.close(),
+    async send(message: JSONRPCMessage, options) {
+      // A listen's result is its graceful end.
+      if ('id' in message && !('method' in message) && live.delete(message.id as string | number)) {
+        hooks.onListenEnd(message.id as string | number);
+      }
+      return wire.send(message, options);
+    },
+  };
+  wire.onmessage = (message, extra) => {
+    chain = chain.then(async () => {
+      const request = message as { method?: string; id?: string | number; params?: { requestId?: string | number } };
+      if (request.method === 'subscriptions/listen' && request.id !== undefined) {
+        try {
+          await hooks.onListen(request.id, listenUris(message));
+          live.add(request.id);
+        } catch (error) {
+          const refusal =
+            error instanceof ProtocolError ? error : new ProtocolError(ProtocolErrorCode.InternalError, String(error));
+          await wire.send({
+            jsonrpc: '2.0',
+            id: request.id,
+            error: { code: refusal.code, message: refusal.message, ...(refusal.data ? { data: refusal.data } : {}) },
+          });
+          return;
+        }
+      }
+      const cancelled = request.params?.requestId;
+      if (request.method === 'notifications/cancelled' && cancelled !== undefined && live.delete(cancelled)) {
+        hooks.onListenEnd(cancelled);
+      }
+      wrapper.onmessage?.(message, extra);
+    });
+  };
+  wire.onclose = () => {
+    live.clear();
+    hooks.onClose();
+    wrapper.onclose?.();
+  };
+  wire.onerror = (error) => wrapper.onerror?.(error);
+  return wrapper;
+}
