@@ -84,6 +84,22 @@ describe('ask approvals', () => {
     expect(asked[0]).toContain('allow cfg__deploy');
   });
 
+  it('asks a 2026-07-28 client through input_required when no approver is attached', async () => {
+    const client = await proxy.connect('modern', undefined, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    let answer: 'once' | 'deny' = 'once';
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { decision: answer } };
+    });
+    expect(text(await client.callTool({ name: 'cfg__deploy', arguments: { v: 2 } }))).toBe('deploy:{"v":2}');
+    expect(asked[0]).toContain('allow cfg__deploy');
+    answer = 'deny';
+    const denied = await client.callTool({ name: 'cfg__deploy', arguments: {} });
+    expect(denied).toMatchObject({ isError: true });
+    expect(text(denied)).toBe('The user denied the call to cfg__deploy.');
+  });
+
   it('says approval is needed when nobody can be asked', async () => {
     const client = await proxy.connect();
     const result = await client.callTool({ name: 'cfg__deploy', arguments: {} });

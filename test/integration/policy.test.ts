@@ -71,35 +71,45 @@ describe('policy', () => {
     );
   });
 
-  it('enforces resources, templates, prompts and completions, without leaking denied ones', async () => {
-    const client = await proxy.connect();
-    await proxy.core.access.setRule('odd', 'resources', 'note://a', 'deny');
-    await proxy.core.access.setRule('odd', 'resourceTemplates', 'note://tpl/{id}', 'deny');
-    await proxy.core.access.setRule('odd', 'prompts', 'summarize', 'deny');
-    expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain('mcp-proxy://odd/note://a');
-    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).not.toContain(
-      'mcp-proxy://odd/note://tpl/{id}',
-    );
-    expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('odd__summarize');
-    await expect(client.readResource({ uri: 'mcp-proxy://odd/note://a' })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.readResource({ uri: 'mcp-proxy://odd/note://tpl/7' })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.getPrompt({ name: 'odd__summarize', arguments: { topic: 'x' } })).rejects.toMatchObject({
-      code: -32602,
-    });
-    await expect(
-      client.complete({ ref: { type: 'ref/prompt', name: 'odd__summarize' }, argument: { name: 'topic', value: 'a' } }),
-    ).rejects.toMatchObject({ code: -32602 });
-    await expect(
-      client.complete({
-        ref: { type: 'ref/resource', uri: 'mcp-proxy://odd/note://tpl/{id}' },
-        argument: { name: 'id', value: '4' },
-      }),
-    ).rejects.toMatchObject({ code: -32602 });
-    // The rest of the backend still works.
-    expect((await client.readResource({ uri: 'mcp-proxy://odd/note://b' })).contents[0]).toMatchObject({
-      text: 'read note://b',
-    });
-  });
+  it.each(['legacy', 'modern'] as const)(
+    'enforces resources, templates, prompts and completions for a %s client',
+    async (era) => {
+      const client = await proxy.connect(era);
+      // Seen before the toggle: the change must reach this connected client.
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('odd__summarize');
+      await proxy.core.access.setRule('odd', 'resources', 'note://a', 'deny');
+      await proxy.core.access.setRule('odd', 'resourceTemplates', 'note://tpl/{id}', 'deny');
+      await proxy.core.access.setRule('odd', 'prompts', 'summarize', 'deny');
+      expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain('mcp-proxy://odd/note://a');
+      expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).not.toContain(
+        'mcp-proxy://odd/note://tpl/{id}',
+      );
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('odd__summarize');
+      await expect(client.readResource({ uri: 'mcp-proxy://odd/note://a' })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.readResource({ uri: 'mcp-proxy://odd/note://tpl/7' })).rejects.toMatchObject({
+        code: -32602,
+      });
+      await expect(client.getPrompt({ name: 'odd__summarize', arguments: { topic: 'x' } })).rejects.toMatchObject({
+        code: -32602,
+      });
+      await expect(
+        client.complete({
+          ref: { type: 'ref/prompt', name: 'odd__summarize' },
+          argument: { name: 'topic', value: 'a' },
+        }),
+      ).rejects.toMatchObject({ code: -32602 });
+      await expect(
+        client.complete({
+          ref: { type: 'ref/resource', uri: 'mcp-proxy://odd/note://tpl/{id}' },
+          argument: { name: 'id', value: '4' },
+        }),
+      ).rejects.toMatchObject({ code: -32602 });
+      // The rest of the backend still works.
+      expect((await client.readResource({ uri: 'mcp-proxy://odd/note://b' })).contents[0]).toMatchObject({
+        text: 'read note://b',
+      });
+    },
+  );
 
   it('refuses subscriptions to denied resources and stops updates the moment a resource is turned off', async () => {
     const client = await proxy.connectV1();

@@ -27,9 +27,14 @@ interface Pending {
   resolve: (decision: ApprovalDecision | 'timeout') => void;
 }
 
+/** Prefix of the `requestState` that asks a 2026-07-28 client for approval. */
+export const ASK_STATE_PREFIX = 'sbask.';
+
 /** Pending approvals and the approvers attached to answer them. */
 export class ApprovalBroker {
   private readonly pendingById = new Map<string, Pending>();
+  /** Approvals put to 2026-07-28 clients as input_required: single-use state tokens. */
+  private readonly askTokens = new Map<string, { key: string; expires: number }>();
   private approvers = 0;
 
   constructor(
@@ -78,6 +83,25 @@ export class ApprovalBroker {
       this.pendingById.set(request.id, { request, resolve: finish });
       this.onChange();
     });
+  }
+
+  /**
+   * A single-use state token for asking a 2026-07-28 client itself, bound to
+   * the client and the tool it called, valid for the approval timeout.
+   */
+  issueAskToken(client: string, exposed: string): string {
+    const now = Date.now();
+    for (const [token, entry] of this.askTokens) if (entry.expires < now) this.askTokens.delete(token);
+    const token = `${ASK_STATE_PREFIX}${randomUUID()}`;
+    this.askTokens.set(token, { key: `${client}\u0000${exposed}`, expires: now + this.timeoutMs });
+    return token;
+  }
+
+  /** Consumes an ask token; false if unknown, used, expired, or issued for another client or tool. */
+  takeAskToken(token: string, client: string, exposed: string): boolean {
+    const entry = this.askTokens.get(token);
+    this.askTokens.delete(token);
+    return entry !== undefined && entry.expires >= Date.now() && entry.key === `${client}\u0000${exposed}`;
   }
 
   /** Answers a pending request; false if it is no longer pending. */

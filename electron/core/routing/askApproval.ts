@@ -7,7 +7,8 @@
  * can tell the user what happened).
  */
 import type { ItemOrigin } from '../catalog/catalog.js';
-import type { ApprovalBroker, ApprovalDecision } from '../policy/approvals.js';
+import { ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';
+import { ASK_STATE_PREFIX, type ApprovalBroker, type ApprovalDecision } from '../policy/approvals.js';
 import { frontendSupports } from '../relay/frontendChannel.js';
 import type { RouteOptions } from './router.js';
 
@@ -30,14 +31,9 @@ export interface ApprovalCall {
 
 const DECISIONS: ApprovalDecision[] = ['once', 'always', 'deny'];
 
-/** Asks the calling client itself, through a form elicitation (2025 era). */
-async function elicitDecision(
-  call: ApprovalCall,
-  options: RouteOptions,
-  timeoutMs: number,
-): Promise<ApprovalDecision | 'timeout' | undefined> {
-  const frontend = options.frontend;
-  const request = {
+/** The question put to a client: a form elicitation with the three answers. */
+function approvalElicitation(call: ApprovalCall) {
+  return {
     method: 'elicitation/create' as const,
     params: {
       message:
@@ -57,6 +53,16 @@ async function elicitDecision(
       },
     },
   };
+}
+
+/** Asks the calling client itself, through a form elicitation (2025 era). */
+async function elicitDecision(
+  call: ApprovalCall,
+  options: RouteOptions,
+  timeoutMs: number,
+): Promise<ApprovalDecision | 'timeout' | undefined> {
+  const frontend = options.frontend;
+  const request = approvalElicitation(call);
   if (!frontend || frontend.era !== 'legacy' || !frontendSupports(frontend.capabilities, request)) return undefined;
   const signal = options.signal ?? new AbortController().signal;
   try {
@@ -73,30 +79,92 @@ async function elicitDecision(
   }
 }
 
+/** The answer of the approval step. */
+export type ApprovalOutcome =
+  /** Go ahead; `frontend` is the request's frontend with our own approval round removed. */
+  | { kind: 'approved'; frontend: RouteOptions['frontend'] }
+  /** Refused: tell the client why, as a tool error. */
+  | { kind: 'refused'; text: string }
+  /** A 2026-07-28 client must answer first: return this and wait for its retry. */
+  | { kind: 'input'; result: InputRequiredResult };
+
+/** The key of our approval question among a 2026-07-28 retry's `inputResponses`. */
+const ASK_INPUT_KEY = 'switchboard-approval';
+
+/**
+ * Asks a 2026-07-28 client itself: no server-to-client requests exist there,
+ * so the call answers `input_required` with the question, and the retry
+ * (same tool, our single-use `requestState`) carries the answer.
+ */
+function askModernClient(
+  host: ApprovalHost,
+  call: ApprovalCall,
+  options: RouteOptions,
+): { kind: 'input'; result: InputRequiredResult } | { kind: 'answered'; decision: ApprovalDecision } | undefined {
+  const frontend = options.frontend;
+  if (!frontend || frontend.era !== 'modern') return undefined;
+  const state = frontend.requestState;
+  if (state?.startsWith(ASK_STATE_PREFIX)) {
+    if (!host.approvals.takeAskToken(state, call.client, call.exposed)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState');
+    }
+    const answer = frontend.inputResponses?.[ASK_INPUT_KEY] as
+      { action?: string; content?: { decision?: unknown } } | undefined;
+    const decision = answer?.content?.decision;
+    const valid = answer?.action === 'accept' && DECISIONS.includes(decision as ApprovalDecision);
+    return { kind: 'answered', decision: valid ? (decision as ApprovalDecision) : 'deny' };
+  }
+  const request = approvalElicitation(call);
+  if (!frontendSupports(frontend.capabilities, request)) return undefined;
+  return {
+    kind: 'input',
+    result: {
+      resultType: 'input_required',
+      inputRequests: { [ASK_INPUT_KEY]: request },
+      requestState: host.approvals.issueAskToken(call.client, call.exposed),
+    } as InputRequiredResult,
+  };
+}
+
 /** Waits for approval of an `ask` tool call; see the module comment. */
 export async function askApproval(
   host: ApprovalHost,
   call: ApprovalCall,
   options: RouteOptions,
-): Promise<string | undefined> {
+): Promise<ApprovalOutcome> {
   const timeoutMs = host.approvalTimeoutMs();
-  const decision = host.approvals.hasApprover
-    ? await host.approvals.request(
-        {
-          client: call.client,
-          backend: call.origin.backendId,
-          tool: call.origin.original,
-          exposed: call.exposed,
-          arguments: call.arguments,
-        },
-        options.signal,
-      )
-    : await elicitDecision(call, options, timeoutMs);
+  const modern = host.approvals.hasApprover ? undefined : askModernClient(host, call, options);
+  if (modern?.kind === 'input') return modern;
+  // Our own round is over: the backend must not see its answer or state.
+  const frontend =
+    modern?.kind === 'answered' && options.frontend
+      ? { ...options.frontend, inputResponses: undefined, requestState: undefined }
+      : options.frontend;
+  const decision =
+    modern?.kind === 'answered'
+      ? modern.decision
+      : host.approvals.hasApprover
+        ? await host.approvals.request(
+            {
+              client: call.client,
+              backend: call.origin.backendId,
+              tool: call.origin.original,
+              exposed: call.exposed,
+              arguments: call.arguments,
+            },
+            options.signal,
+          )
+        : await elicitDecision(call, options, timeoutMs);
   if (decision === undefined) {
-    return `Calling ${call.exposed} needs the user's approval, and there is no way to ask for it here: approve it in MCP Switchboard, or set the tool to "allow".`;
+    return {
+      kind: 'refused',
+      text: `Calling ${call.exposed} needs the user's approval, and there is no way to ask for it here: approve it in MCP Switchboard, or set the tool to "allow".`,
+    };
   }
-  if (decision === 'timeout') return `The user did not approve ${call.exposed} in time; the call was not made.`;
-  if (decision === 'deny') return `The user denied the call to ${call.exposed}.`;
+  if (decision === 'timeout') {
+    return { kind: 'refused', text: `The user did not approve ${call.exposed} in time; the call was not made.` };
+  }
+  if (decision === 'deny') return { kind: 'refused', text: `The user denied the call to ${call.exposed}.` };
   if (decision === 'always') await host.allowAlways(call.client, call.origin);
-  return undefined;
+  return { kind: 'approved', frontend };
 }

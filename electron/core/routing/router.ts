@@ -126,15 +126,17 @@ export class Router {
     }
     const connection = this.connectionFor(origin, 'tool', params.name);
     if (decision === 'ask') {
-      const refusal = await askApproval(
+      const approval = await askApproval(
         this.source,
         { client, origin, exposed: params.name, arguments: params.arguments },
         options,
       );
-      if (refusal !== undefined) {
-        this.denied('tools/call', client, origin, refusal);
-        return { content: [{ type: 'text', text: refusal }], isError: true };
+      if (approval.kind === 'input') return approval.result;
+      if (approval.kind === 'refused') {
+        this.denied('tools/call', client, origin, approval.text);
+        return { content: [{ type: 'text', text: approval.text }], isError: true };
       }
+      options = { ...options, frontend: approval.frontend };
     }
     // SDK 2.4.0 checks an input_required answer against a cached outputSchema
     // and throws ("has an output schema but did not return structured
