@@ -9,6 +9,8 @@ import { VERSION } from '../shared/version.js';
 import { ConfigStore } from './core/config/configStore.js';
 import { formatProblems, loadConfigFile } from './core/config/load.js';
 import { missingVariables } from './core/config/expand.js';
+import { KeytarStore } from './core/secrets/keytarStore.js';
+import { plainValues, unresolvedSecrets } from './core/secrets/resolve.js';
 import { resolveFrontendToken } from './core/config/frontendToken.js';
 import { defaultConfigDir, defaultConfigPath, defaultStateDir } from './core/config/paths.js';
 import { runClientCommand, type ClientCommandOptions } from './core/clients/commands.js';
@@ -81,7 +83,7 @@ async function checkConfig(path: string): Promise<void> {
   for (const backend of config.backends) {
     const maps = backend.transport === 'stdio' ? { env: backend.env } : { headers: backend.headers };
     for (const [field, map] of Object.entries(maps)) {
-      for (const [key, value] of Object.entries(map as Record<string, string>)) {
+      for (const [key, value] of Object.entries(plainValues(map))) {
         for (const name of missingVariables(value, process.env)) {
           problems.push(
             `${path}: mcpServers.${backend.id}.${field}.${key}: environment variable \${${name}} is not set`,
@@ -90,6 +92,7 @@ async function checkConfig(path: string): Promise<void> {
       }
     }
   }
+  for (const line of await unresolvedSecrets(config.backends, new KeytarStore())) problems.push(`${path}: ${line}`);
   if (config.backends.length > config.proxy.maxBackends) {
     problems.push(
       `${path}: mcpServers: ${config.backends.length} backends exceed proxy.maxBackends (${config.proxy.maxBackends})`,
@@ -113,7 +116,12 @@ async function serve(options: {
   const { config } = await store.load();
   // The frontend token is known once resolved below; the audit log asks for it each time it writes.
   let frontendToken = '';
-  const services = await openCoreServices(store, () => secretValues(config, process.env, [frontendToken]));
+  const keychain = new KeytarStore();
+  const services = await openCoreServices(
+    store,
+    () => secretValues(config, process.env, [frontendToken, ...keychain.knownValues()]),
+    keychain,
+  );
   const core = new SwitchboardCore(
     config,
     { environment: process.env, logger: stderrLogger, clientInfo: { name: 'mcp-switchboard', version: VERSION } },

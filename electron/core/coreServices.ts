@@ -11,6 +11,8 @@ import type { SwitchboardConfig } from './config/schema.js';
 import { AuditLog } from './policy/auditLog.js';
 import { ClientTokens } from './policy/clientTokens.js';
 import { PinStore } from './policy/pinStore.js';
+import { plainValues } from './secrets/resolve.js';
+import type { SecretStore } from './secrets/secretStore.js';
 import type { CoreServices } from './switchboard.js';
 
 const SECRET_NAME = /token|key|secret|password|passwd|auth|cookie|credential/i;
@@ -23,7 +25,7 @@ const SECRET_NAME = /token|key|secret|password|passwd|auth|cookie|credential/i;
 export function secretValues(config: SwitchboardConfig, environment: NodeJS.ProcessEnv, extra: string[]): string[] {
   const values = [...extra];
   for (const backend of config.backends) {
-    const raw = backend.transport === 'stdio' ? backend.env : backend.headers;
+    const raw = plainValues(backend.transport === 'stdio' ? backend.env : backend.headers);
     let expanded: Record<string, string>;
     try {
       expanded = expandMap(raw, environment, backend.id);
@@ -37,13 +39,20 @@ export function secretValues(config: SwitchboardConfig, environment: NodeJS.Proc
   return values.filter((value) => value.length > 0);
 }
 
-/** Opens the services; `secrets` is asked each time the audit log writes. */
-export async function openCoreServices(store: ConfigStore, secrets: () => string[]): Promise<CoreServices> {
+/**
+ * Opens the services; `secrets` is asked each time the audit log writes;
+ * `keychain` resolves `{"secret": NAME}` values.
+ */
+export async function openCoreServices(
+  store: ConfigStore,
+  secrets: () => string[],
+  keychain?: SecretStore,
+): Promise<CoreServices> {
   const configDir = defaultConfigDir();
   const tokens = new ClientTokens(join(configDir, 'client-tokens.json'));
   await tokens.load();
   const audit = new AuditLog({ dir: join(defaultStateDir(), 'audit'), redact: secrets });
   const pins = new PinStore(join(configDir, 'tool-pins.json'), { audit });
   await pins.load();
-  return { store, tokens, pins, audit };
+  return { store, tokens, pins, audit, secrets: keychain };
 }

@@ -22,6 +22,8 @@ import type { AuditEntry, AuditLog, AuditQuery } from './policy/auditLog.js';
 import type { ClientTokens } from './policy/clientTokens.js';
 import type { PinChange, PinStore } from './policy/pinStore.js';
 import { Router } from './routing/router.js';
+import { deleteUnreferenced } from './secrets/resolve.js';
+import type { SecretStore } from './secrets/secretStore.js';
 
 /** Events of the core; each is an invalidation. */
 export interface CoreEvents extends Record<string, unknown> {
@@ -45,6 +47,8 @@ export interface CoreServices {
   tokens?: ClientTokens | undefined;
   pins?: PinStore | undefined;
   audit?: AuditLog | undefined;
+  /** The OS keychain, for `{"secret": NAME}` env and header values. */
+  secrets?: SecretStore | undefined;
 }
 
 /** The proxy core. Create, `start()`, use, `dispose()`. */
@@ -113,6 +117,11 @@ export class SwitchboardCore implements SupervisorHost {
   /** The current merged catalog (an immutable snapshot). */
   catalog(): Catalog {
     return this.current;
+  }
+
+  /** The keychain secret references are resolved from (undefined: none configured). */
+  get secrets(): SecretStore | undefined {
+    return this.services.secrets;
   }
 
   /** The proxy options in force. */
@@ -296,10 +305,12 @@ export class SwitchboardCore implements SupervisorHost {
   /**
    * Removes a backend: unpublishes its items, fails its in-flight requests with
    * a clear error, closes it (reaping its process tree) and deletes it from the
-   * config file.
+   * config file, with the keychain secrets only it referred to (not when
+   * `persist` is false: a hand edit may just have renamed it).
    */
   async removeBackend(id: string, options: { persist?: boolean } = {}): Promise<void> {
     const supervisor = this.supervisor(id);
+    const removed = this.config.backends.find((backend) => backend.id === id);
     if (options.persist !== false) await this.services.store?.updateServers((servers) => delete servers[id]);
     this.supervisors.delete(id);
     this.config = { ...this.config, backends: this.config.backends.filter((backend) => backend.id !== id) };
@@ -309,6 +320,9 @@ export class SwitchboardCore implements SupervisorHost {
       }),
     );
     this.changed(id);
+    if (removed && options.persist !== false) {
+      await deleteUnreferenced(this.services.secrets, removed, this.config.backends, this.deps.logger);
+    }
   }
 
   /**

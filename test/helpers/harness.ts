@@ -12,6 +12,7 @@ import type { ConfigStore } from '../../electron/core/config/configStore.js';
 import type { AuditLog } from '../../electron/core/policy/auditLog.js';
 import type { ClientTokens } from '../../electron/core/policy/clientTokens.js';
 import type { PinStore } from '../../electron/core/policy/pinStore.js';
+import type { SecretStore } from '../../electron/core/secrets/secretStore.js';
 import { parseConfig, type SwitchboardConfig } from '../../electron/core/config/schema.js';
 import { silentLogger } from '../../electron/core/deps.js';
 import { HttpEndpoint } from '../../electron/core/frontend/httpEndpoint.js';
@@ -58,12 +59,25 @@ export interface Harness {
 /** Starts the core with `rawConfig`, waits for every backend to settle, and serves it on a free port. */
 export async function startProxy(
   rawConfig: Record<string, unknown>,
-  options: { wait?: boolean; store?: ConfigStore; tokens?: ClientTokens; pins?: PinStore; audit?: AuditLog } = {},
+  options: {
+    wait?: boolean;
+    store?: ConfigStore;
+    tokens?: ClientTokens;
+    pins?: PinStore;
+    audit?: AuditLog;
+    secrets?: SecretStore;
+  } = {},
 ): Promise<Harness> {
   const core = new SwitchboardCore(
     makeConfig(rawConfig),
     { environment: process.env, logger: silentLogger, clientInfo: { name: 'switchboard-test', version: '0.0.0' } },
-    { store: options.store, tokens: options.tokens, pins: options.pins, audit: options.audit },
+    {
+      store: options.store,
+      tokens: options.tokens,
+      pins: options.pins,
+      audit: options.audit,
+      secrets: options.secrets,
+    },
   );
   const token = 'test-token-0123456789';
   const endpoint = new HttpEndpoint(core, { host: '127.0.0.1', port: 0, token });

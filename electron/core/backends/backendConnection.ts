@@ -19,6 +19,7 @@ import { BACKEND_INPUT_CAPABILITIES, CallTracker } from '../relay/callTracking.j
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
+import type { SecretStore } from '../secrets/secretStore.js';
 import { createBackendTransport, type BackendTransport, type LineTail } from './transports.js';
 
 const START_TIMEOUT_FLOOR_MS = 30_000;
@@ -36,6 +37,8 @@ export interface BackendConnectionOptions {
   config: BackendConfig;
   proxy: ProxyOptions;
   environment: NodeJS.ProcessEnv;
+  /** Where `{"secret": NAME}` env and header values are read from. */
+  secrets?: SecretStore | undefined;
   clientInfo: { name: string; version: string };
   /** Where the stdio child's stderr goes; owned by the caller so it outlives the connection. */
   stderrTail: LineTail;
@@ -146,8 +149,8 @@ export class BackendConnection {
 
   /** Starts the transport and runs the handshake, bounded by the request timeout. */
   async connect(signal?: AbortSignal): Promise<void> {
-    const { config, environment } = this.options;
-    this.backendTransport = createBackendTransport(config, environment, this.stderrTail);
+    const { config, environment, secrets } = this.options;
+    this.backendTransport = await createBackendTransport(config, environment, this.stderrTail, secrets);
     const transport = this.backendTransport.transport;
     transport.onerror = (error) => {
       this.lastTransportError = error;

@@ -11,6 +11,7 @@ import type { BackendHealth, BackendStatus } from '../../../shared/model/health.
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import type { CoreDeps } from '../deps.js';
+import type { SecretStore } from '../secrets/secretStore.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
 import { reconnectDelay } from './backoff.js';
 import { LineTail } from './transports.js';
@@ -18,6 +19,8 @@ import { LineTail } from './transports.js';
 /** What a supervisor needs from the core. */
 export interface SupervisorHost {
   readonly deps: CoreDeps;
+  /** Where secret references in env and headers are resolved. */
+  readonly secrets?: SecretStore | undefined;
   proxyOptions(): ProxyOptions;
   /** Publishes a snapshot; throws (publishing nothing) on a collision or limit. */
   admit(backendId: string, snapshot: BackendCatalog): Promise<void>;
@@ -105,6 +108,7 @@ export class BackendSupervisor {
       config: this.config,
       proxy: this.host.proxyOptions(),
       environment: this.host.deps.environment,
+      secrets: this.host.secrets,
       clientInfo: this.host.deps.clientInfo,
       stderrTail: this.stderrTail,
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),

@@ -6,7 +6,8 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { BackendConfig } from '../config/schema.js';
-import { expandMap } from '../config/expand.js';
+import { resolveValues } from '../secrets/resolve.js';
+import type { SecretStore } from '../secrets/secretStore.js';
 
 /** A transport plus what we need to supervise it. */
 export interface BackendTransport {
@@ -44,29 +45,34 @@ export class LineTail {
   }
 }
 
-/** Creates the transport for one backend; `${VAR}` references are expanded now. */
-export function createBackendTransport(
+/**
+ * Creates the transport for one backend; `${VAR}` and secret references are
+ * resolved now (a missing one rejects with `config_invalid` naming the field).
+ */
+export async function createBackendTransport(
   config: BackendConfig,
   environment: NodeJS.ProcessEnv,
   stderrTail: LineTail,
-): BackendTransport {
+  secrets?: SecretStore,
+): Promise<BackendTransport> {
   const field = `mcpServers.${config.id}`;
   if (config.transport === 'stdio') {
     const inherited: Record<string, string> = { ...getDefaultEnvironment() };
     // Keep the user's full environment: servers started through npx, uvx or
     // docker need PATH, proxies and toolchain variables the SDK's safe list drops.
     for (const [key, value] of Object.entries(environment)) if (value !== undefined) inherited[key] = value;
+    const env = await resolveValues(config.env, environment, secrets, `${field}.env`);
     const stdio = new StdioClientTransport({
       command: config.command,
       args: config.args,
-      env: { ...inherited, ...expandMap(config.env, environment, `${field}.env`) },
+      env: { ...inherited, ...env },
       ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
       stderr: 'pipe',
     });
     stdio.stderr?.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
     return { transport: stdio, pid: () => stdio.pid ?? undefined };
   }
-  const headers = expandMap(config.headers, environment, `${field}.headers`);
+  const headers = await resolveValues(config.headers, environment, secrets, `${field}.headers`);
   const url = new URL(config.url);
   if (config.transport === 'sse') {
     return {

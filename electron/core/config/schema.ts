@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { PolicySchema, type Policy } from '../policy/policyConfig.js';
+import type { ConfigValue } from '../secrets/secretStore.js';
 
 /** Backend IDs: letters, digits, `_`, `-`, starting with a letter. */
 export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -46,7 +47,13 @@ export const ProxyOptionsSchema = z
 /** How the era is chosen when connecting to a backend. */
 const ProtocolSchema = z.enum(['auto', 'legacy', '2026-07-28']);
 
-const stringMap = z.record(z.string(), z.string());
+/** An env or header value: a string (may hold `${VAR}`) or `{"secret": NAME}` from the OS keychain. */
+const valueMap = z.record(
+  z.string(),
+  z.union([z.string(), z.strictObject({ secret: z.string().min(1, 'must name a secret') })], {
+    error: 'must be a string or {"secret": "<name>"}',
+  }),
+);
 
 /** Options every backend takes, whatever its transport. */
 const commonOptions = {
@@ -64,7 +71,7 @@ const StdioBackendSchema = z.strictObject({
   transport: z.literal('stdio').optional(),
   command: z.string().min(1, 'must not be empty'),
   args: z.array(z.string()).default([]),
-  env: stringMap.default({}),
+  env: valueMap.default({}),
   cwd: z.string().min(1).optional(),
   ...commonOptions,
 });
@@ -75,7 +82,7 @@ const RemoteBackendSchema = z.strictObject({
   type: remoteTransport.optional(),
   transport: remoteTransport.optional(),
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  headers: stringMap.default({}),
+  headers: valueMap.default({}),
   ...commonOptions,
 });
 
@@ -104,12 +111,12 @@ interface BackendBase {
   description: string | undefined;
 }
 
-/** A validated stdio backend. `env` values may still hold `${VAR}` references. */
+/** A validated stdio backend. `env` values may still hold `${VAR}` or secret references. */
 export interface StdioBackendConfig extends BackendBase {
   transport: 'stdio';
   command: string;
   args: string[];
-  env: Record<string, string>;
+  env: Record<string, ConfigValue>;
   cwd: string | undefined;
 }
 
@@ -117,7 +124,8 @@ export interface StdioBackendConfig extends BackendBase {
 export interface RemoteBackendConfig extends BackendBase {
   transport: 'http' | 'sse';
   url: string;
-  headers: Record<string, string>;
+  /** May hold `${VAR}` or secret references. */
+  headers: Record<string, ConfigValue>;
 }
 
 export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;

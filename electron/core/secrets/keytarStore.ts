@@ -1,0 +1,122 @@
+/**
+ * The OS keychain through keytar (Keychain on macOS, Credential Manager on
+ * Windows, Secret Service on Linux). keytar is a native module loaded lazily,
+ * so a machine without it (or without a keychain) still runs and says why
+ * secrets are unavailable; there is never a plaintext fallback.
+ */
+import type { SecretStore, SecretStoreStatus } from './secretStore.js';
+
+/** The service name every Switchboard secret is stored under. */
+export const SECRET_SERVICE = 'mcp-switchboard';
+
+/** The part of keytar's API we use. */
+export interface KeytarApi {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+  findCredentials(service: string): Promise<{ account: string; password: string }[]>;
+}
+
+/** Options of a {@link KeytarStore}; tests replace the loader and service. */
+export interface KeytarStoreOptions {
+  service?: string;
+  /** Loads keytar; the default imports the `keytar` package. */
+  load?: () => Promise<KeytarApi>;
+  /** How long a keychain call may take before it counts as unavailable. */
+  timeoutMs?: number;
+}
+
+const BACKEND =
+  process.platform === 'darwin'
+    ? 'keytar (macOS Keychain)'
+    : process.platform === 'win32'
+      ? 'keytar (Windows Credential Manager)'
+      : 'keytar (Secret Service)';
+
+async function importKeytar(): Promise<KeytarApi> {
+  const name = 'keytar';
+  const loaded = (await import(name)) as { default?: KeytarApi } & KeytarApi;
+  return loaded.default ?? loaded;
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
+}
+
+/** A {@link SecretStore} in the OS keychain. */
+export class KeytarStore implements SecretStore {
+  private readonly service: string;
+  private readonly timeoutMs: number;
+  private loading: Promise<KeytarApi> | undefined;
+  private readonly returned = new Set<string>();
+
+  constructor(private readonly options: KeytarStoreOptions = {}) {
+    this.service = options.service ?? SECRET_SERVICE;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  /** Values this store has read or written, so logs can redact them. */
+  knownValues(): string[] {
+    return [...this.returned];
+  }
+
+  async get(name: string): Promise<string | undefined> {
+    const value = await this.call((api) => api.getPassword(this.service, name));
+    if (value === null) return undefined;
+    this.returned.add(value);
+    return value;
+  }
+
+  async set(name: string, value: string): Promise<void> {
+    this.returned.add(value);
+    await this.call((api) => api.setPassword(this.service, name, value));
+  }
+
+  async delete(name: string): Promise<boolean> {
+    return this.call((api) => api.deletePassword(this.service, name));
+  }
+
+  async list(): Promise<string[]> {
+    const found = await this.call((api) => api.findCredentials(this.service));
+    return found.map((entry) => entry.account).sort();
+  }
+
+  async status(): Promise<SecretStoreStatus> {
+    try {
+      await this.call((api) => api.findCredentials(this.service));
+      return { available: true, backend: BACKEND };
+    } catch (error) {
+      const loaded = await this.api().then(
+        () => true,
+        () => false,
+      );
+      return { available: false, backend: loaded ? BACKEND : 'none', reason: messageOf(error) };
+    }
+  }
+
+  private api(): Promise<KeytarApi> {
+    this.loading ??= (this.options.load ?? importKeytar)().catch((error: unknown) => {
+      throw new Error(`keytar could not be loaded (${messageOf(error)})`);
+    });
+    return this.loading;
+  }
+
+  /** Runs one keychain call, bounded by the timeout; errors carry no secret. */
+  private async call<T>(run: (api: KeytarApi) => Promise<T>): Promise<T> {
+    const api = await this.api();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the keychain did not answer within ${this.timeoutMs} ms`)),
+        this.timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([run(api), timeout]);
+    } catch (error) {
+      throw new Error(messageOf(error));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
