@@ -6,10 +6,13 @@
  */
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { BackendHealth, BackendStatus, Readiness } from '../../shared/model/health.js';
+import type { BackendHealth, Readiness } from '../../shared/model/health.js';
 import type { BackendCatalog, BackendConnection } from './backends/backendConnection.js';
 import { BackendSupervisor, type SupervisorHost } from './backends/backendSupervisor.js';
-import { buildCatalog, Catalog, type CatalogInput } from './catalog/catalog.js';
+import type { Catalog } from './catalog/catalog.js';
+import { readinessOf } from './backends/readiness.js';
+import { CatalogPublisher } from './catalog/catalogPublisher.js';
+import { diffBackends } from './config/configDiff.js';
 import type { ConfigStore, StoredConfig } from './config/configStore.js';
 import { parseBackend, type BackendConfig, type ProxyOptions, type SwitchboardConfig } from './config/schema.js';
 import type { CoreDeps } from './deps.js';
@@ -66,9 +69,8 @@ export class SwitchboardCore implements SupervisorHost {
   readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.inputTimeoutMs);
   /** Supervisors in config order. */
   private readonly supervisors = new Map<string, BackendSupervisor>();
-  /** Backend IDs whose catalogs are published, in the order they were admitted. */
-  private admitted: string[] = [];
-  private current = new Catalog();
+  /** The published catalog and the admission order behind it. */
+  private readonly publisher: CatalogPublisher;
   private disposed = false;
 
   constructor(
@@ -77,6 +79,14 @@ export class SwitchboardCore implements SupervisorHost {
     private readonly services: CoreServices = {},
   ) {
     const { store, tokens, pins, audit } = services;
+    this.publisher = new CatalogPublisher(
+      {
+        prefixOf: (id) => this.supervisors.get(id)?.config.prefix ?? id,
+        snapshotOf: (id) => this.supervisors.get(id)?.lastSnapshot,
+        options: () => ({ separator: this.config.proxy.separator, maxItems: this.config.proxy.maxCatalogItems }),
+      },
+      (change) => this.events.emit('catalogChanged', change),
+    );
     this.access = new AccessControl(
       config.policy,
       {
@@ -92,11 +102,11 @@ export class SwitchboardCore implements SupervisorHost {
       },
     );
     this.router = new Router({
-      catalog: () => this.current,
-      connection: (id) => (this.admitted.includes(id) ? this.supervisors.get(id)?.liveConnection : undefined),
+      catalog: () => this.publisher.catalog,
+      connection: (id) => (this.publisher.isPublished(id) ? this.supervisors.get(id)?.liveConnection : undefined),
       parked: this.parkedCalls,
       inputTimeoutMs: () => this.config.proxy.inputTimeoutMs,
-      authorize: (client, kind, key) => this.access.authorize(client, this.current, kind, key),
+      authorize: (client, kind, key) => this.access.authorize(client, this.publisher.catalog, kind, key),
       approvals: this.access.approvals,
       approvalTimeoutMs: () => this.config.proxy.approvalTimeoutMs,
       allowAlways: (client, origin) => this.access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
@@ -107,16 +117,16 @@ export class SwitchboardCore implements SupervisorHost {
       },
     });
     this.subscriptions = new SubscriptionHub({
-      catalog: () => this.current,
+      catalog: () => this.publisher.catalog,
       connection: (id) => this.connection(id),
-      mayUse: (client, kind, key) => this.access.authorize(client, this.current, kind, key) !== 'deny',
+      mayUse: (client, kind, key) => this.access.authorize(client, this.publisher.catalog, kind, key) !== 'deny',
       audit: (entry) => audit?.record(entry),
     });
   }
 
   /** The current merged catalog (an immutable snapshot). */
   catalog(): Catalog {
-    return this.current;
+    return this.publisher.catalog;
   }
 
   /** The keychain secret references are resolved from (undefined: none configured). */
@@ -161,21 +171,13 @@ export class SwitchboardCore implements SupervisorHost {
    * whose definition changed is withheld from the moment it is published.
    */
   async admit(backendId: string, snapshot: BackendCatalog): Promise<void> {
-    const attempt = () => {
-      const order = this.admitted.includes(backendId) ? this.admitted : [...this.admitted, backendId];
-      const { catalog, refused } = this.build(order, { id: backendId, snapshot });
-      const refusal = refused.get(backendId);
-      if (refusal) throw refusal;
-      return { order, catalog };
-    };
-    attempt();
+    this.publisher.check(backendId, snapshot);
     const { pins } = this.services;
     if (pins && this.access.policy.backends[backendId]?.pinning !== false) await pins.review(backendId, snapshot.tools);
     // Built again: other backends may have come or gone while the pins were saved.
-    const { order, catalog } = attempt();
-    this.admitted = order;
+    const staged = this.publisher.check(backendId, snapshot);
     this.access.engine.invalidate();
-    this.publish(catalog);
+    this.publisher.commit(staged);
   }
 
   /** Tool definitions that changed and wait for the user's approval (old vs new). */
@@ -198,9 +200,7 @@ export class SwitchboardCore implements SupervisorHost {
 
   /** Takes a backend's items out of the catalog. */
   unpublish(backendId: string): void {
-    if (!this.admitted.includes(backendId)) return;
-    this.admitted = this.admitted.filter((other) => other !== backendId);
-    this.publish(this.build(this.admitted).catalog);
+    this.publisher.unpublish(backendId);
   }
 
   changed(backendId: string): void {
@@ -217,33 +217,6 @@ export class SwitchboardCore implements SupervisorHost {
 
   online(backendId: string): void {
     this.subscriptions.resubscribe(backendId);
-  }
-
-  private build(order: string[], override?: { id: string; snapshot: BackendCatalog }) {
-    const inputs = order.map((id): CatalogInput => {
-      const supervisor = this.supervisors.get(id);
-      const snapshot = override?.id === id ? override.snapshot : supervisor?.lastSnapshot;
-      return { backendId: id, prefix: supervisor?.config.prefix ?? id, snapshot: snapshot ?? emptyCatalog() };
-    });
-    return buildCatalog(inputs, {
-      separator: this.config.proxy.separator,
-      maxItems: this.config.proxy.maxCatalogItems,
-    });
-  }
-
-  private publish(catalog: Catalog): void {
-    const previous = this.current;
-    this.current = catalog;
-    const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-    const changed = {
-      tools: !same(previous.tools, catalog.tools),
-      prompts: !same(previous.prompts, catalog.prompts),
-      resources: !same(
-        [previous.resources, previous.resourceTemplates],
-        [catalog.resources, catalog.resourceTemplates],
-      ),
-    };
-    if (changed.tools || changed.prompts || changed.resources) this.events.emit('catalogChanged', changed);
   }
 
   // ---- runtime changes ----
@@ -368,23 +341,18 @@ export class SwitchboardCore implements SupervisorHost {
   /** Applies a hand edit of the config file: added, removed and changed entries. */
   private async applyHandEdit(stored: StoredConfig): Promise<void> {
     if (this.disposed) return;
-    const before = new Map(this.config.backends.map((backend) => [backend.id, JSON.stringify(backend)]));
-    const after = new Map(stored.config.backends.map((backend) => [backend.id, backend]));
     if (JSON.stringify(stored.config.policy) !== JSON.stringify(this.access.policy)) {
       this.access.replace(stored.config.policy);
     }
     if (JSON.stringify(stored.config.proxy) !== JSON.stringify(this.config.proxy)) {
       this.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
     }
-    const tasks: Promise<unknown>[] = [];
-    for (const id of before.keys()) {
-      if (!after.has(id)) tasks.push(this.removeBackend(id, { persist: false }));
-    }
-    for (const [id, backend] of after) {
-      const raw = JSON.parse(stored.entries.get(id) ?? '{}') as unknown;
-      if (!before.has(id)) tasks.push(this.addBackend(id, raw, { persist: false }));
-      else if (before.get(id) !== JSON.stringify(backend)) tasks.push(this.updateBackend(id, raw, { persist: false }));
-    }
+    const diff = diffBackends(this.config.backends, stored);
+    const tasks: Promise<unknown>[] = [
+      ...diff.removed.map((id) => this.removeBackend(id, { persist: false })),
+      ...diff.added.map(({ id, entry }) => this.addBackend(id, entry, { persist: false })),
+      ...diff.changed.map(({ id, entry }) => this.updateBackend(id, entry, { persist: false })),
+    ];
     const results = await Promise.allSettled(tasks);
     for (const result of results) {
       if (result.status === 'rejected') this.reportConfigError(result.reason);
@@ -403,8 +371,8 @@ export class SwitchboardCore implements SupervisorHost {
     const supervisor = this.supervisor(id);
     return {
       ...supervisor.health(),
-      warnings: this.current.warnings.get(id) ?? [],
-      counts: this.current.countsOf(id),
+      warnings: this.publisher.catalog.warnings.get(id) ?? [],
+      counts: this.publisher.catalog.countsOf(id),
     };
   }
 
@@ -423,17 +391,13 @@ export class SwitchboardCore implements SupervisorHost {
    * and at least one is up (or none is configured).
    */
   readiness(): Readiness {
-    const counts: Record<BackendStatus, number> = { connecting: 0, up: 0, degraded: 0, down: 0, disabled: 0 };
-    let enabled = 0;
-    let settled = true;
-    for (const supervisor of this.supervisors.values()) {
-      counts[supervisor.currentStatus]++;
-      if (supervisor.config.enabled) {
-        enabled++;
-        if (!supervisor.isSettled) settled = false;
-      }
-    }
-    return { ready: settled && (enabled === 0 || counts.up + counts.degraded > 0), counts };
+    return readinessOf(
+      [...this.supervisors.values()].map((supervisor) => ({
+        status: supervisor.currentStatus,
+        enabled: supervisor.config.enabled,
+        settled: supervisor.isSettled,
+      })),
+    );
   }
 
   /** Stops watching the config, closes every backend and reaps their processes. */
@@ -445,8 +409,4 @@ export class SwitchboardCore implements SupervisorHost {
     await Promise.allSettled([...this.supervisors.values()].map((supervisor) => supervisor.stop(stopping)));
     await this.services.audit?.close();
   }
-}
-
-function emptyCatalog(): BackendCatalog {
-  return { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 }

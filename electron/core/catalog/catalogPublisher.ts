@@ -1,0 +1,100 @@
+/**
+ * Which backends' catalogs are published, in the order they were admitted,
+ * and the merged catalog built from them. A backend admitted earlier keeps
+ * its names; each change swaps in a new immutable catalog and reports which
+ * lists changed (so frontends get exactly the list_changed they need).
+ */
+import type { BackendCatalog } from '../backends/backendConnection.js';
+import { buildCatalog, Catalog, type CatalogInput, type CatalogOptions } from './catalog.js';
+
+/** What the publisher reads from the core. */
+export interface PublisherSource {
+  prefixOf(backendId: string): string;
+  snapshotOf(backendId: string): BackendCatalog | undefined;
+  options(): CatalogOptions;
+}
+
+/** Which lists a change touched. */
+export interface CatalogChange {
+  tools: boolean;
+  prompts: boolean;
+  resources: boolean;
+}
+
+/** A catalog ready to publish, from `check`. */
+export interface StagedCatalog {
+  order: string[];
+  catalog: Catalog;
+}
+
+const EMPTY: BackendCatalog = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+
+/** The published catalog and the admission order behind it. */
+export class CatalogPublisher {
+  private admitted: string[] = [];
+  private current = new Catalog();
+
+  constructor(
+    private readonly source: PublisherSource,
+    private readonly onChange: (change: CatalogChange) => void,
+  ) {}
+
+  /** The merged catalog in force. */
+  get catalog(): Catalog {
+    return this.current;
+  }
+
+  /** Whether a backend's items are published. */
+  isPublished(backendId: string): boolean {
+    return this.admitted.includes(backendId);
+  }
+
+  /**
+   * Builds the catalog with `snapshot` as the backend's items; throws the
+   * refusal (collision, limit) if it cannot be admitted. Publishes nothing.
+   */
+  check(backendId: string, snapshot: BackendCatalog): StagedCatalog {
+    const order = this.isPublished(backendId) ? this.admitted : [...this.admitted, backendId];
+    const { catalog, refused } = this.build(order, { id: backendId, snapshot });
+    const refusal = refused.get(backendId);
+    if (refusal) throw refusal;
+    return { order, catalog };
+  }
+
+  /** Publishes a catalog from `check`. */
+  commit(staged: StagedCatalog): void {
+    this.admitted = staged.order;
+    this.publish(staged.catalog);
+  }
+
+  /** Takes a backend's items out of the catalog. */
+  unpublish(backendId: string): void {
+    if (!this.isPublished(backendId)) return;
+    this.admitted = this.admitted.filter((other) => other !== backendId);
+    this.publish(this.build(this.admitted).catalog);
+  }
+
+  private build(order: string[], override?: { id: string; snapshot: BackendCatalog }) {
+    const inputs = order.map((id): CatalogInput => ({
+      backendId: id,
+      prefix: this.source.prefixOf(id),
+      snapshot: (override?.id === id ? override.snapshot : this.source.snapshotOf(id)) ?? EMPTY,
+    }));
+    return buildCatalog(inputs, this.source.options());
+  }
+
+  private publish(catalog: Catalog): void {
+    const previous = this.current;
+    this.current = catalog;
+    const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+    const change = {
+      tools: !same(previous.tools, catalog.tools),
+      prompts: !same(previous.prompts, catalog.prompts),
+      resources: !same(
+        [previous.resources, previous.resourceTemplates],
+        [catalog.resources, catalog.resourceTemplates],
+      ),
+    };
+    if (change.tools || change.prompts || change.resources) this.onChange(change);
+  }
+}
