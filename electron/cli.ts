@@ -30,10 +30,11 @@ export const DEFAULT_PORT = 47100;
 const USAGE = `mcp-switchboard ${VERSION}: many MCP servers, one local MCP endpoint.
 
 Usage:
-  mcp-switchboard serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}]
+  mcp-switchboard serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet]
       Serve the merged catalog over Streamable HTTP at http://<host>:<port>/mcp
       (--port 0 picks a free port). Clients send "Authorization: Bearer <token>";
-      the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts.
+      the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts
+      (printed unless --quiet, for output that goes to a log).
   mcp-switchboard serve --stdio [--config FILE]
       Serve the same catalog over stdin/stdout, for clients that launch a command.
   mcp-switchboard check-config [--config FILE]
@@ -109,6 +110,7 @@ async function serve(options: {
   host: string;
   port: number;
   stdio: boolean;
+  quiet: boolean;
 }): Promise<void> {
   // Validate first (a missing --config file is an error; a missing default file means no servers yet).
   await loadOrExit(options.config, !options.explicitConfig);
@@ -168,10 +170,14 @@ async function serve(options: {
   }).catch((error: unknown) => stderrLogger.warn(`cannot write the runtime file: ${(error as Error).message}`));
   stopAll.push(() => removeRuntimeFile(stateDir));
   process.stdout.write(`MCP endpoint: ${endpoint.url}\n`);
+  const tokenFile = join(defaultConfigDir(), 'frontend-token');
+  // --quiet (used when output goes to a log file): a token never belongs in a log.
   process.stdout.write(
     source === 'environment'
       ? 'Bearer token: from SWITCHBOARD_TOKEN\n'
-      : `Bearer token: ${token} (kept in ${join(defaultConfigDir(), 'frontend-token')})\n`,
+      : options.quiet
+        ? `Bearer token: kept in ${tokenFile}\n`
+        : `Bearer token: ${token} (kept in ${tokenFile})\n`,
   );
   process.stdout.write(
     `Config: ${options.config}${config.backends.length === 0 ? ' (no servers configured yet)' : ''}\n`,
@@ -220,6 +226,7 @@ export async function main(argv: string[]): Promise<void> {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'string', default: String(DEFAULT_PORT) },
         stdio: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
         project: { type: 'string' },
         json: { type: 'boolean', default: false },
         server: { type: 'string', multiple: true },
@@ -270,7 +277,14 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'serve') {
     if (!LOOPBACK.has(values.host))
       fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);
-    return serve({ config, explicitConfig: values.config !== undefined, host: values.host, port, stdio: values.stdio });
+    return serve({
+      config,
+      explicitConfig: values.config !== undefined,
+      host: values.host,
+      port,
+      stdio: values.stdio,
+      quiet: values.quiet,
+    });
   }
   fail(`unknown command "${command}"\n\n${USAGE}`);
 }

@@ -109,6 +109,10 @@ describe('mcp-switchboard connect', () => {
       (await client.listTools()).tools.map((t) => t.name).sort();
     expect(await names(first.client)).toEqual(await names(http));
     expect(await names(pinned.client)).toEqual(await names(http));
+    // The background instance's log says where the token is kept, never the token.
+    const log = await readFile(join(stateDir, 'serve.log'), 'utf8');
+    expect(log).toContain('Bearer token: kept in');
+    expect(log).not.toContain(token);
   });
 
   it('two connects launched at once start one instance between them', async () => {

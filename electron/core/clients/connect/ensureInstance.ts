@@ -79,7 +79,8 @@ function startServe(options: EnsureOptions, port: number): { pid: number; exited
   // The client's token identifies the client; the instance uses its own token (SWITCHBOARD_TOKEN or its file).
   delete environment['SWITCHBOARD_CLIENT_TOKEN'];
   const log = openSync(join(options.stateDir, 'serve.log'), 'a', 0o600);
-  const args = [...options.launcher.args, 'serve', '--port', String(port)];
+  // --quiet: the log file must not hold the token.
+  const args = [...options.launcher.args, 'serve', '--quiet', '--port', String(port)];
   if (options.config) args.push('--config', options.config);
   const child = spawn(options.launcher.command, args, {
     detached: true, // outlives the client that launched us, and its process group
