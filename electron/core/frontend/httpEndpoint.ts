@@ -15,19 +15,14 @@ import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
 } from '@modelcontextprotocol/node';
-import type { AuthInfo, Server } from '@modelcontextprotocol/server';
-import {
-  createMcpHandler,
-  DEFAULT_MAX_REQUEST_BODY_SIZE,
-  classifyInboundRequest,
-  ProtocolError,
-  ProtocolErrorCode,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo, ProtocolError, Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { bearerToken, tokenMatcher } from './bearer.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
+import { listenUris } from './stdioListen.js';
 
 /** Options of the HTTP endpoint. */
 export interface HttpEndpointOptions {
@@ -246,9 +241,7 @@ export class HttpEndpoint {
     client: string,
   ): Promise<void> {
     const id = (body as { id?: string | number }).id ?? null;
-    const requested = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params
-      ?.notifications?.resourceSubscriptions;
-    const uris = Array.isArray(requested) ? [...new Set(requested.filter((uri) => typeof uri === 'string'))] : [];
+    const uris = listenUris(body);
     const hub = this.core.subscriptions;
     const sink: UpdateSink = {
       id: `listen:${randomUUID()}`,
@@ -256,22 +249,8 @@ export class HttpEndpoint {
       deliver: (uri) => this.publisher.deliver(uri),
     };
     try {
-      const rejected = uris.flatMap((uri) => {
-        try {
-          hub.validate(uri, client);
-          return [];
-        } catch (error) {
-          return [{ uri, reason: error instanceof Error ? error.message : String(error) }];
-        }
-      });
-      if (rejected.length > 0) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, rejected.map((r) => r.reason).join('; '), {
-          rejected,
-        });
-      }
-      for (const uri of uris) await hub.attach(sink, uri);
+      await hub.attachAll(sink, uris);
     } catch (error) {
-      hub.detachAll(sink);
       const { code, message, data } = error as ProtocolError;
       return sendJson(res, 200, { jsonrpc: '2.0', id, error: { code, message, data } });
     }

@@ -4,7 +4,7 @@
  * `serveStdio` pins one per connection); 2026-07-28 resource subscriptions go
  * through the same checks as over HTTP (see stdioListen.ts).
  */
-import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
@@ -28,30 +28,12 @@ export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
   const listens = new Map<string | number, UpdateSink>();
   const transport = interceptListen(new StdioServerTransport(), {
     async onListen(id, uris) {
-      const rejected = uris.flatMap((uri) => {
-        try {
-          hub.validate(uri, LOCAL_CLIENT);
-          return [];
-        } catch (error) {
-          return [{ uri, reason: error instanceof Error ? error.message : String(error) }];
-        }
-      });
-      if (rejected.length > 0) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, rejected.map((r) => r.reason).join('; '), {
-          rejected,
-        });
-      }
       const sink: UpdateSink = {
         id: `stdio-listen:${String(id)}`,
         client: LOCAL_CLIENT,
         deliver: (uri) => publisher.deliver(uri),
       };
-      try {
-        for (const uri of uris) await hub.attach(sink, uri);
-      } catch (error) {
-        hub.detachAll(sink);
-        throw error;
-      }
+      await hub.attachAll(sink, uris);
       listens.set(id, sink);
     },
     onListenEnd(id) {

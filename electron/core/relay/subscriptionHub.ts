@@ -107,6 +107,31 @@ export class SubscriptionHub {
     }
   }
 
+  /**
+   * A 2026-07-28 listen's resource subscriptions, all or nothing: every URI
+   * is checked first (one invalid-params error lists each refused URI and
+   * why), then each is subscribed; on any failure the sink holds nothing.
+   */
+  async attachAll(sink: UpdateSink, uris: string[]): Promise<void> {
+    const rejected = uris.flatMap((uri) => {
+      try {
+        this.validate(uri, sink.client);
+        return [];
+      } catch (error) {
+        return [{ uri, reason: error instanceof Error ? error.message : String(error) }];
+      }
+    });
+    if (rejected.length > 0) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, rejected.map((r) => r.reason).join('; '), { rejected });
+    }
+    try {
+      for (const uri of uris) await this.attach(sink, uri);
+    } catch (error) {
+      this.detachAll(sink);
+      throw error;
+    }
+  }
+
   /** Unsubscribes a sink from one URI (a no-op if it was not subscribed). */
   async detach(sink: UpdateSink, uri: string): Promise<void> {
     const entry = this.entries.get(uri);
