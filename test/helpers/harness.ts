@@ -66,6 +66,7 @@ export async function startProxy(
     pins?: PinStore;
     audit?: AuditLog;
     secrets?: SecretStore;
+    listenStallMs?: number;
   } = {},
 ): Promise<Harness> {
   const core = new SwitchboardCore(
@@ -80,7 +81,12 @@ export async function startProxy(
     },
   );
   const token = 'test-token-0123456789';
-  const endpoint = new HttpEndpoint(core, { host: '127.0.0.1', port: 0, token });
+  const endpoint = new HttpEndpoint(core, {
+    host: '127.0.0.1',
+    port: 0,
+    token,
+    ...(options.listenStallMs === undefined ? {} : { listenStallMs: options.listenStallMs }),
+  });
   const url = await endpoint.listen();
   const starting = core.start();
   if (options.wait !== false) await starting;

@@ -4,9 +4,10 @@
  * the last frontend leaves, clear refusals, both frontend eras and a 2026 backend.
  */
 import { writeFile } from 'node:fs/promises';
+import { request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BIN } from '../helpers/cli.js';
@@ -165,6 +166,54 @@ describe('resource subscriptions over stdio (serve --stdio)', () => {
     } finally {
       await client.close();
       await dir.cleanup();
+    }
+  });
+});
+
+describe('a 2026-07-28 client that stops reading its listen stream', () => {
+  it('gets coalesced updates instead of an unbounded queue', async () => {
+    const proxy = await startProxy({ mcpServers: { upd: nodeServer(fixture('updates.mjs')) } }, { listenStallMs: 500 });
+    try {
+      // Capture exactly what a real 2026 client sends for a listen, then replay it from a socket that never reads.
+      let captured: { url: string; headers: Record<string, string>; body: string } | undefined;
+      const recorder = await proxy.connect('modern', undefined, {});
+      const client = new Client(
+        { name: 'recorder', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(proxy.url), {
+          requestInit: { headers: { Authorization: `Bearer ${proxy.token}` } },
+          fetch: async (input, init) => {
+            const body = typeof init?.body === 'string' ? init.body : '';
+            if (body.includes('"subscriptions/listen"')) {
+              const headers: Record<string, string> = {};
+              new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+              captured = { url: String(input), headers, body };
+            }
+            return fetch(input, init);
+          },
+        }),
+      );
+      const subscription = await client.listen({ resourceSubscriptions: [A] });
+      await subscription.close();
+      await client.close();
+      expect(captured).toBeDefined();
+
+      const stalled = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = request(captured!.url, { method: 'POST', headers: captured!.headers }, resolve);
+        req.on('error', reject);
+        req.end(captured!.body);
+      });
+      stalled.pause(); // never read
+      await waitUntil(() => proxy.core.subscriptions.counts()[A] === 1, { description: 'the replayed listen' });
+
+      await recorder.callTool({ name: 'upd__touch', arguments: { uri: 'note://a', count: 3000 } });
+      await waitUntil(() => proxy.endpoint.bus.dropped > 0, { description: 'updates merged for the slow stream' });
+      stalled.destroy();
+      await waitUntil(() => proxy.core.subscriptions.counts()[A] === undefined, { description: 'released on close' });
+    } finally {
+      await proxy.close();
     }
   });
 });

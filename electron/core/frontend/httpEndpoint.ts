@@ -22,6 +22,7 @@ import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { bearerToken, tokenMatcher } from './bearer.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
+import { BoundedBus, listenContext } from './boundedBus.js';
 import { listenUris } from './stdioListen.js';
 
 /** Options of the HTTP endpoint. */
@@ -29,6 +30,8 @@ export interface HttpEndpointOptions {
   host: string;
   port: number;
   token: string;
+  /** How long a 2026 listen stream may stay unread before it is ended (default 30 s). */
+  listenStallMs?: number;
 }
 
 interface LegacySession {
@@ -77,6 +80,8 @@ export class HttpEndpoint {
   private readonly http: HttpServer;
   private readonly sessions = new Map<string, LegacySession>();
   private readonly listens = new Set<ListenStream>();
+  /** Change events to 2026 listen streams, bounded per stream. */
+  readonly bus: BoundedBus;
   private readonly isMainToken: (presented: string) => boolean;
   private readonly modern;
   private readonly modernNode;
@@ -97,9 +102,11 @@ export class HttpEndpoint {
     private readonly options: HttpEndpointOptions,
   ) {
     this.isMainToken = tokenMatcher(options.token);
+    this.bus = new BoundedBus(options.listenStallMs);
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
     this.modern = createMcpHandler(({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT), {
       legacy: 'reject',
+      bus: this.bus,
     });
     this.modernNode = toNodeHandler(this.modern);
     this.http = createServer((req, res) => {
@@ -260,7 +267,8 @@ export class HttpEndpoint {
       this.listens.delete(stream);
       hub.detachAll(sink);
     });
-    return this.modernNode(req, res, body);
+    // The bus learns this stream's response through the async context.
+    return listenContext.run({ res }, () => this.modernNode(req, res, body));
   }
 
   private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {
