@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientStatus } from '../../electron/core/clients/types.js';
 import { populateHome } from '../fixtures/client-configs/home.js';
+import { ClientTokens } from '../../electron/core/policy/clientTokens.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/harness.js';
 
@@ -41,10 +42,25 @@ describe('mcp-switchboard client commands', () => {
     const original = await readFile(cursorPath, 'utf8');
     const installed = await run('install', 'cursor', '--port', '47123');
     expect(installed).toMatchObject({ code: 0, stdout: expect.stringContaining(`Switchboard added to ${cursorPath}`) });
-    expect(JSON.parse(await readFile(cursorPath, 'utf8')).mcpServers.switchboard).toEqual({
-      url: 'http://127.0.0.1:47123/mcp',
-      headers: { Authorization: 'Bearer cli-token-0123456789' },
-    });
+    const entry = JSON.parse(await readFile(cursorPath, 'utf8')).mcpServers.switchboard as {
+      url: string;
+      headers: { Authorization: string };
+    };
+    expect(entry.url).toBe('http://127.0.0.1:47123/mcp');
+    // Cursor gets a profile of its own and a token of its own (not the shared one).
+    const cursorToken = /^Bearer (\S+)$/.exec(entry.headers.Authorization)?.[1];
+    expect(cursorToken).toBeDefined();
+    expect(cursorToken).not.toBe('cli-token-0123456789');
+    const configDir = join(env['XDG_CONFIG_HOME']!, 'mcp-switchboard');
+    const tokens = new ClientTokens(join(configDir, 'client-tokens.json'));
+    await tokens.load();
+    expect(tokens.authenticate(cursorToken!)).toBe('cursor');
+    const switchboardConfig = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as {
+      policy: { clients: Record<string, { name: string }> };
+    };
+    expect(switchboardConfig.policy.clients['cursor']).toEqual({ name: 'Cursor' });
+    // Installing again writes the same token: nothing changes.
+    expect((await run('install', 'cursor', '--port', '47123')).stdout).toContain('already up to date');
     expect((await run('clients')).stdout).toMatch(/cursor\s+Cursor\s+detected, Switchboard installed/);
     expect((await run('uninstall', 'cursor')).code).toBe(0);
     expect(await readFile(cursorPath, 'utf8')).toBe(original);
@@ -54,11 +70,10 @@ describe('mcp-switchboard client commands', () => {
     const desktop = JSON.parse(
       await readFile(join(env['HOME']!, '.config', 'Claude', 'claude_desktop_config.json'), 'utf8'),
     ) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
-    expect(desktop.mcpServers['switchboard']).toEqual({
-      command: process.execPath,
-      args: [BIN, 'connect'],
-      env: { SWITCHBOARD_CLIENT_TOKEN: 'cli-token-0123456789' },
-    });
+    expect(desktop.mcpServers['switchboard']).toMatchObject({ command: process.execPath, args: [BIN, 'connect'] });
+    const desktopToken = desktop.mcpServers['switchboard']!.env['SWITCHBOARD_CLIENT_TOKEN']!;
+    await tokens.load();
+    expect(tokens.authenticate(desktopToken)).toBe('claude-desktop');
 
     const snippet = await run('snippet', 'codex');
     expect(snippet.stdout).toContain('[mcp_servers.switchboard]\nurl = "http://127.0.0.1:47100/mcp"');

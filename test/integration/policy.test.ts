@@ -165,6 +165,19 @@ describe('policy', () => {
     expect((await local.listTools()).tools.map((t) => t.name)).toContain('cfg__one');
   });
 
+  it('accepts a token another process issued (the CLI installing a client) without a restart', async () => {
+    await proxy.core.access.update((policy) => {
+      policy.clients['cursor'] = { name: 'Cursor', backends: ['cfg'] };
+    });
+    const cli = new ClientTokens(join(dir.path, 'client-tokens.json'));
+    await cli.load();
+    const token = await cli.issue('cursor');
+    // Derived, so asking again gives the same token (an install written twice stays the same).
+    expect(await cli.tokenFor('cursor')).toBe(token);
+    const client = await proxy.connect('modern', token);
+    expect((await client.listTools()).tools.every((tool) => tool.name.startsWith('cfg__'))).toBe(true);
+  });
+
   it('refuses a revoked token at once, including on its open session', async () => {
     const token = await proxy.core.access.createClient('cursor', { name: 'Cursor' });
     const legacy = await proxy.connect('legacy', token);

@@ -40,6 +40,7 @@ export async function runClientCommand(options: ClientCommandOptions): Promise<v
     port: options.port,
     launcher: options.launcher,
     ...(options.explicitConfig ? { configPath: options.config } : {}),
+    switchboardConfig: options.config,
   });
   const { out } = options;
   const scope = options.project !== undefined ? { project: options.project } : {};

@@ -4,20 +4,35 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { resolveFrontendToken } from '../config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../config/paths.js';
+import { ConfigStore } from '../config/configStore.js';
+import { ClientTokens } from '../policy/clientTokens.js';
+import { clientDefinition } from './definitions.js';
 import type { ClientsContext, ClientTokenProvider } from './install.js';
 import type { Launcher } from './types.js';
 
 /**
- * Every client gets the single frontend token (SWITCHBOARD_TOKEN, or the one
- * kept in `<config dir>/frontend-token`). Per-client tokens (issue #4) replace
- * this provider; nothing else changes.
+ * Each client gets its own profile (in the config's `policy.clients`, so the
+ * running Switchboard picks it up) and its own token (derived, so installing
+ * twice writes the same one; the running instance learns new tokens when it
+ * first sees them). Needs no running instance.
  */
-export function sharedTokenProvider(configDir: string, environment: NodeJS.ProcessEnv): ClientTokenProvider {
+export function profileTokenProvider(configPath: string, configDir: string): ClientTokenProvider {
   return {
-    async tokenFor() {
-      return (await resolveFrontendToken(join(configDir, 'frontend-token'), environment)).token;
+    async tokenFor(client) {
+      const store = new ConfigStore(configPath);
+      const { config } = await store.load();
+      if (!config.policy.clients[client]) {
+        const name = clientDefinition(client)?.name ?? client;
+        await store.updateSection('policy', (policy) => {
+          const clients = (policy['clients'] ?? {}) as Record<string, unknown>;
+          clients[client] = { name };
+          return { ...policy, clients };
+        });
+      }
+      const tokens = new ClientTokens(join(configDir, 'client-tokens.json'));
+      await tokens.load();
+      return (await tokens.tokenFor(client)) ?? tokens.issue(client);
     },
   };
 }
@@ -33,6 +48,8 @@ export interface DefaultContextOptions {
   launcher: Launcher;
   /** A non-default Switchboard config (passed to `connect` entries). */
   configPath?: string;
+  /** The Switchboard config that holds the client profiles (default: the default config). */
+  switchboardConfig?: string;
   environment?: NodeJS.ProcessEnv;
 }
 
@@ -46,6 +63,9 @@ export function defaultClientsContext(options: DefaultContextOptions): ClientsCo
     url: endpointUrl(options.port),
     launcher: options.launcher,
     ...(options.configPath ? { configPath: options.configPath } : {}),
-    tokens: sharedTokenProvider(defaultConfigDir(process.platform, env, home), env),
+    tokens: profileTokenProvider(
+      options.switchboardConfig ?? join(defaultConfigDir(process.platform, env, home), 'config.json'),
+      defaultConfigDir(process.platform, env, home),
+    ),
   };
 }

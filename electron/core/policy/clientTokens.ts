@@ -1,11 +1,14 @@
 /**
  * Bearer tokens of named clients. Only a SHA-256 digest of each token is kept
- * (a file readable only by the user, never config.json), so the file does not
- * hold usable secrets; a token is shown once, when created or rotated.
+ * (a file readable only by the user, never config.json); tokens are derived
+ * from a key in a second such file, so installing a client twice writes the
+ * same token (the key moves to the OS keychain with the keychain work).
  * Tokens come from a CSPRNG and are compared in constant time.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { fileWriter, type AtomicWriter } from '../config/configStore.js';
 import { generateToken } from '../frontend/bearer.js';
@@ -13,6 +16,8 @@ import { generateToken } from '../frontend/bearer.js';
 interface StoredToken {
   digest: string;
   createdAt: string;
+  /** Bumped by each issue; with the key it derives the token (see `tokenFor`). */
+  generation?: number;
 }
 
 function digestOf(token: string): Buffer {
@@ -23,10 +28,18 @@ function digestOf(token: string): Buffer {
 export class ClientTokens {
   private tokens = new Map<string, StoredToken>();
 
+  /** When the file was last read: another process (the CLI's `install`) may write it. */
+  private loadedMtimeMs = 0;
+
   constructor(
     private readonly file: string,
     private readonly writer: AtomicWriter = fileWriter,
   ) {}
+
+  /** The key that derives client tokens, beside the digests (mode 0600, created on first use). */
+  private get keyFile(): string {
+    return join(dirname(this.file), 'client-token-key');
+  }
 
   /** Loads the file; a missing file means no client tokens yet. */
   async load(): Promise<void> {
@@ -40,6 +53,7 @@ export class ClientTokens {
     try {
       const parsed = JSON.parse(text) as { clients?: Record<string, StoredToken> };
       this.tokens = new Map(Object.entries(parsed.clients ?? {}));
+      this.loadedMtimeMs = statSync(this.file).mtimeMs;
     } catch {
       throw new SwitchboardError(ErrorCode.ConfigInvalid, `${this.file} is not valid JSON; fix or delete it`);
     }
@@ -48,15 +62,41 @@ export class ClientTokens {
   private async save(next: Map<string, StoredToken>): Promise<void> {
     await this.writer.write(this.file, `${JSON.stringify({ clients: Object.fromEntries(next) }, null, 2)}\n`);
     this.tokens = next;
+    this.loadedMtimeMs = statSync(this.file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   }
 
-  /** Issues a new token for a client (replacing any previous one); returns it, once. */
+  /**
+   * Issues a new token for a client (replacing any previous one). The token
+   * is derived from a key kept beside the digests (HMAC of client and
+   * generation), so `tokenFor` can give the same token again (to write a
+   * client's config twice) without the token itself being stored.
+   */
   async issue(client: string): Promise<string> {
-    const token = generateToken();
+    const generation = (this.tokens.get(client)?.generation ?? 0) + 1;
+    const token = await this.derive(client, generation);
     const next = new Map(this.tokens);
-    next.set(client, { digest: digestOf(token).toString('hex'), createdAt: new Date().toISOString() });
+    next.set(client, { digest: digestOf(token).toString('hex'), createdAt: new Date().toISOString(), generation });
     await this.save(next);
     return token;
+  }
+
+  /** The current token of a client issued by `issue`; undefined if it has none (or was revoked). */
+  async tokenFor(client: string): Promise<string | undefined> {
+    const stored = this.tokens.get(client);
+    if (stored?.generation === undefined) return undefined;
+    return this.derive(client, stored.generation);
+  }
+
+  private async derive(client: string, generation: number): Promise<string> {
+    let key: string;
+    try {
+      key = (await readFile(this.keyFile, 'utf8')).trim();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      key = generateToken();
+      await this.writer.write(this.keyFile, `${key}\n`);
+    }
+    return createHmac('sha256', key).update(`${client}\u0000${generation}`).digest('base64url');
   }
 
   /** Revokes a client's token; requests presenting it are refused from now on. */
@@ -79,6 +119,26 @@ export class ClientTokens {
 
   /** The client a presented token belongs to, compared in constant time. */
   authenticate(presented: string): string | undefined {
+    const found = this.match(presented);
+    if (found !== undefined || !this.reloadIfChanged()) return found;
+    return this.match(presented);
+  }
+
+  /** Re-reads the file if another process changed it (checked only when a token is not recognised). */
+  private reloadIfChanged(): boolean {
+    try {
+      const mtimeMs = statSync(this.file).mtimeMs;
+      if (mtimeMs === this.loadedMtimeMs) return false;
+      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { clients?: Record<string, StoredToken> };
+      this.tokens = new Map(Object.entries(parsed.clients ?? {}));
+      this.loadedMtimeMs = mtimeMs;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private match(presented: string): string | undefined {
     const digest = digestOf(presented);
     let match: string | undefined;
     for (const [client, stored] of this.tokens) {
