@@ -10,7 +10,7 @@ import { ConfigStore } from './core/config/configStore.js';
 import { formatProblems, loadConfigFile } from './core/config/load.js';
 import { missingVariables } from './core/config/expand.js';
 import { KeytarStore } from './core/secrets/keytarStore.js';
-import { plainValues, unresolvedSecrets } from './core/secrets/resolve.js';
+import { plainValues, unresolvedSecrets, valueMapOf } from './core/secrets/resolve.js';
 import { resolveFrontendToken } from './core/config/frontendToken.js';
 import { defaultConfigDir, defaultConfigPath, defaultStateDir } from './core/config/paths.js';
 import { runClientCommand, type ClientCommandOptions } from './core/clients/commands.js';
@@ -21,7 +21,7 @@ import type { SwitchboardConfig } from './core/config/schema.js';
 import { stderrLogger } from './core/deps.js';
 import { HttpEndpoint } from './core/frontend/httpEndpoint.js';
 import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
-import { openCoreServices, secretValues } from './core/coreServices.js';
+import { cachedSecretValues, openCoreServices } from './core/coreServices.js';
 import { SwitchboardCore } from './core/switchboard.js';
 
 /** Default port of the local endpoint. */
@@ -82,14 +82,10 @@ async function checkConfig(path: string): Promise<void> {
   const config = await loadOrExit(path, false);
   const problems: string[] = [];
   for (const backend of config.backends) {
-    const maps = backend.transport === 'stdio' ? { env: backend.env } : { headers: backend.headers };
-    for (const [field, map] of Object.entries(maps)) {
-      for (const [key, value] of Object.entries(plainValues(map))) {
-        for (const name of missingVariables(value, process.env)) {
-          problems.push(
-            `${path}: mcpServers.${backend.id}.${field}.${key}: environment variable \${${name}} is not set`,
-          );
-        }
+    const { field, values } = valueMapOf(backend);
+    for (const [key, value] of Object.entries(plainValues(values))) {
+      for (const name of missingVariables(value, process.env)) {
+        problems.push(`${path}: mcpServers.${backend.id}.${field}.${key}: environment variable \${${name}} is not set`);
       }
     }
   }
@@ -116,15 +112,18 @@ async function serve(options: {
   await loadOrExit(options.config, !options.explicitConfig);
   const store = new ConfigStore(options.config);
   const { config } = await store.load();
-  // The frontend token is known once resolved below; the audit log asks for it each time it writes.
+  // The audit log asks what to redact each time it writes: the frontend token (known once
+  // resolved below), keychain values, and the header/secret values of the backends in force
+  // now (including ones added at runtime).
   let frontendToken = '';
   const keychain = new KeytarStore();
+  const redaction = cachedSecretValues(process.env);
   const services = await openCoreServices(
     store,
-    () => secretValues(config, process.env, [frontendToken, ...keychain.knownValues()]),
+    () => redaction(core.backendConfigs(), [frontendToken, ...keychain.knownValues()]),
     keychain,
   );
-  const core = new SwitchboardCore(
+  const core: SwitchboardCore = new SwitchboardCore(
     config,
     { environment: process.env, logger: stderrLogger, clientInfo: { name: 'mcp-switchboard', version: VERSION } },
     services,

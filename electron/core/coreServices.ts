@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import type { ConfigStore } from './config/configStore.js';
 import { expandMap } from './config/expand.js';
 import { defaultConfigDir, defaultStateDir } from './config/paths.js';
-import type { SwitchboardConfig } from './config/schema.js';
+import type { BackendConfig } from './config/schema.js';
 import { AuditLog } from './policy/auditLog.js';
 import { ClientTokens } from './policy/clientTokens.js';
 import { PinStore } from './policy/pinStore.js';
-import { plainValues } from './secrets/resolve.js';
+import { plainValues, valueMapOf } from './secrets/resolve.js';
 import type { SecretStore } from './secrets/secretStore.js';
 import type { CoreServices } from './switchboard.js';
 
@@ -20,12 +20,17 @@ const SECRET_NAME = /token|key|secret|password|passwd|auth|cookie|credential/i;
 /**
  * Values that must never reach the audit log: every header value of a remote
  * backend, secret-looking env values of stdio backends, and `extra` (the
- * frontend token).
+ * frontend token, keychain values).
  */
-export function secretValues(config: SwitchboardConfig, environment: NodeJS.ProcessEnv, extra: string[]): string[] {
+export function secretValues(
+  backends: readonly BackendConfig[],
+  environment: NodeJS.ProcessEnv,
+  extra: string[],
+): string[] {
   const values = [...extra];
-  for (const backend of config.backends) {
-    const raw = plainValues(backend.transport === 'stdio' ? backend.env : backend.headers);
+  for (const backend of backends) {
+    const { field, values: map } = valueMapOf(backend);
+    const raw = plainValues(map);
     let expanded: Record<string, string>;
     try {
       expanded = expandMap(raw, environment, backend.id);
@@ -33,10 +38,28 @@ export function secretValues(config: SwitchboardConfig, environment: NodeJS.Proc
       expanded = raw;
     }
     for (const [name, value] of Object.entries(expanded)) {
-      if (backend.transport !== 'stdio' || SECRET_NAME.test(name)) values.push(value);
+      if (field === 'headers' || SECRET_NAME.test(name)) values.push(value);
     }
   }
   return values.filter((value) => value.length > 0);
+}
+
+/**
+ * `secretValues` for the audit log, which asks on every entry it writes:
+ * recomputed only when the backend list (replaced, never mutated, on each
+ * change) or the extra values change.
+ */
+export function cachedSecretValues(
+  environment: NodeJS.ProcessEnv,
+): (backends: readonly BackendConfig[], extra: string[]) => string[] {
+  let last: { backends: readonly BackendConfig[]; extra: string; values: string[] } | undefined;
+  return (backends, extra) => {
+    const key = extra.join('\u0000');
+    if (last?.backends !== backends || last.extra !== key) {
+      last = { backends, extra: key, values: secretValues(backends, environment, extra) };
+    }
+    return last.values;
+  };
 }
 
 /**

@@ -134,6 +134,11 @@ export class SwitchboardCore implements SupervisorHost {
     return this.services.secrets;
   }
 
+  /** The backends' configs in force (a new array after every change). */
+  backendConfigs(): readonly BackendConfig[] {
+    return this.config.backends;
+  }
+
   /** The proxy options in force. */
   proxyOptions(): ProxyOptions {
     return this.config.proxy;
