@@ -9,7 +9,7 @@ import { UriTemplate } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendCatalog } from '../backends/backendConnection.js';
 import { exposedName } from './naming.js';
-import { advertisedUri, unsupportedTemplateReason } from './uris.js';
+import { advertisedUri, parseAdvertisedUri, unsupportedTemplateReason } from './uris.js';
 
 /** Where an exposed item comes from. */
 export interface ItemOrigin {
@@ -76,6 +76,17 @@ export class Catalog {
     };
   }
 
+  /**
+   * The templates an advertised URI is an instance of (parsed into backend and
+   * original URI); undefined when the URI is not one of a known backend's.
+   */
+  templatesMatching(uri: string): { backendId: string; original: string; templates: RoutedTemplate[] } | undefined {
+    const parsed = parseAdvertisedUri(uri);
+    const entry = parsed ? this.byBackend.get(parsed.backendId) : undefined;
+    if (!parsed || !entry) return undefined;
+    return { ...parsed, templates: matchingTemplates(entry.templates, parsed.original) };
+  }
+
   /** Whether a backend's items are in the catalog. */
   has(backendId: string): boolean {
     return this.byBackend.has(backendId);
@@ -138,6 +149,11 @@ export class Catalog {
     });
     if (staged.warnings.length > 0) this.warnings.set(input.backendId, staged.warnings);
   }
+}
+
+/** The templates a backend's own URI is an instance of. */
+export function matchingTemplates(templates: RoutedTemplate[], original: string): RoutedTemplate[] {
+  return templates.filter((template) => template.matcher.match(original) !== null);
 }
 
 /** Builds a catalog from backends in admission order; refused ones are returned with their errors. */

@@ -5,14 +5,14 @@
  * other link is left as the backend wrote it.
  */
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
-import type { Catalog } from './catalog.js';
+import { matchingTemplates, type Catalog } from './catalog.js';
 import { advertisedUri } from './uris.js';
 
 /** The advertised form of a backend's URI, or undefined when it is not in the catalog. */
 export function advertise(catalog: Catalog, backendId: string, uri: string): string | undefined {
   const entry = catalog.byBackend.get(backendId);
   if (!entry) return undefined;
-  if (entry.uris.has(uri) || entry.templates.some((template) => template.matcher.match(uri) !== null)) {
+  if (entry.uris.has(uri) || matchingTemplates(entry.templates, uri).length > 0) {
     return advertisedUri(backendId, uri);
   }
   return undefined;

@@ -7,7 +7,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../backends/backendConnection.js';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
-import { advertisedUri, parseAdvertisedUri } from '../catalog/uris.js';
+import { advertisedUri } from '../catalog/uris.js';
 import { ErrorCode } from '../../../shared/errors.js';
 import type { AuditEntry, AuditOutcome } from '../policy/auditLog.js';
 import type { UpdateSink } from './coalescingSink.js';
@@ -45,16 +45,9 @@ export class SubscriptionHub {
     // A resource the client may not see answers exactly as an unknown one.
     const origin = this.source.mayUse(client, 'resources', uri) ? catalog.resourceIndex.get(uri) : undefined;
     if (!origin) {
-      const parsed = parseAdvertisedUri(uri);
-      const template = parsed
-        ? catalog.byBackend
-            .get(parsed.backendId)
-            ?.templates.find(
-              (t) =>
-                t.matcher.match(parsed.original) !== null &&
-                this.source.mayUse(client, 'resourceTemplates', t.advertised),
-            )
-        : undefined;
+      const template = catalog
+        .templatesMatching(uri)
+        ?.templates.find((t) => this.source.mayUse(client, 'resourceTemplates', t.advertised));
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         template

@@ -20,7 +20,6 @@ import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelc
 import type { BackendConnection } from '../backends/backendConnection.js';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../catalog/rewrite.js';
-import { parseAdvertisedUri } from '../catalog/uris.js';
 import type { FrontendChannel } from '../relay/frontendChannel.js';
 import { relayRequest, type PerformOptions, type RelayHost } from '../relay/inputRelay.js';
 import { LOCAL_CLIENT, type ItemKind, type ToolRule } from '../policy/policyConfig.js';
@@ -199,13 +198,10 @@ export class Router {
     const catalog = this.source.catalog();
     const exact = catalog.resourceIndex.get(uri);
     if (exact && this.source.authorize(client, 'resources', uri) !== 'deny') return exact;
-    const parsed = parseAdvertisedUri(uri);
-    const entry = parsed ? catalog.byBackend.get(parsed.backendId) : undefined;
-    if (!parsed || !entry) throw unknownItem('resource', uri);
-    const matches = entry.templates.filter(
-      (template) =>
-        template.matcher.match(parsed.original) !== null &&
-        this.source.authorize(client, 'resourceTemplates', template.advertised) !== 'deny',
+    const parsed = catalog.templatesMatching(uri);
+    if (!parsed) throw unknownItem('resource', uri);
+    const matches = parsed.templates.filter(
+      (template) => this.source.authorize(client, 'resourceTemplates', template.advertised) !== 'deny',
     );
     if (matches.length === 0) throw unknownItem('resource', uri);
     if (matches.length > 1) {
