@@ -1,7 +1,10 @@
 import type { ErrorData } from '../errors.js';
 
-/** Where a backend stands. `degraded` keeps serving its last catalog snapshot. */
-export type BackendStatus = 'connecting' | 'up' | 'degraded' | 'down' | 'disabled';
+/**
+ * Where a backend stands. `degraded` keeps serving its last catalog snapshot;
+ * `needs-authorization` waits for the user to sign in (OAuth), it is not retried.
+ */
+export type BackendStatus = 'connecting' | 'up' | 'degraded' | 'down' | 'disabled' | 'needs-authorization';
 
 /** The transports a backend can be reached over. */
 export type TransportKind = 'stdio' | 'http' | 'sse';

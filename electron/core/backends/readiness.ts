@@ -13,7 +13,14 @@ export interface ReadinessInput {
 
 /** Aggregates backends into readiness with counts per status. */
 export function readinessOf(backends: Iterable<ReadinessInput>): Readiness {
-  const counts: Record<BackendStatus, number> = { connecting: 0, up: 0, degraded: 0, down: 0, disabled: 0 };
+  const counts: Record<BackendStatus, number> = {
+    connecting: 0,
+    up: 0,
+    degraded: 0,
+    down: 0,
+    disabled: 0,
+    'needs-authorization': 0,
+  };
   let enabled = 0;
   let settled = true;
   for (const backend of backends) {

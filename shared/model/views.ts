@@ -1,0 +1,209 @@
+/**
+ * What the UI sees of the core: plain, serializable views. None of them ever
+ * holds a secret value (keychain entries, OAuth tokens, header values,
+ * secret-looking env values); secrets appear as references or names only.
+ */
+import type { ErrorData } from '../errors.js';
+import type { BackendHealth } from './health.js';
+
+/** An env value or header as the UI may show it: plain text, or a reference to a keychain secret. */
+export type ConfigValueView = { kind: 'plain'; value: string } | { kind: 'secret'; name: string } | { kind: 'hidden' };
+
+/** One backend: its health plus the parts of its config the UI shows and edits. */
+export interface BackendView {
+  health: BackendHealth;
+  enabled: boolean;
+  /** stdio: the command line; http/sse: the URL. */
+  target: string;
+  /** The backend's config entry for the edit form; secret values replaced by `{"secret": name}` or left out. */
+  entry: Record<string, unknown>;
+  /** Set for remote backends that use OAuth. */
+  oauth?: { configured: boolean };
+}
+
+/** The kinds of catalog items. */
+export type CatalogKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+
+/** Behaviour hints of a tool (MCP `ToolAnnotations`). */
+export interface ToolAnnotationsView {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** One item of the merged catalog. */
+export interface CatalogEntry {
+  kind: CatalogKind;
+  backendId: string;
+  /** The name (or advertised URI / URI template) clients see. */
+  exposed: string;
+  /** The backend's own name (or URI / template). */
+  original: string;
+  title?: string;
+  description?: string;
+  /** Tools: the input JSON Schema. */
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotationsView;
+  /** Prompts: their arguments. */
+  arguments?: { name: string; description?: string; required?: boolean }[];
+  mimeType?: string;
+}
+
+/** A content block of a tool, prompt or resource result, as far as the UI renders it. */
+export type ContentView =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
+  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string }
+  | { type: string; [key: string]: unknown };
+
+/** What a "try it" action returned. */
+export interface TryResult {
+  isError: boolean;
+  content: ContentView[];
+  structuredContent?: unknown;
+  durationMs: number;
+}
+
+/** A rule for a tool (`ask` prompts the user per call); other items are allow/deny. */
+export type RuleView = 'allow' | 'deny' | 'ask';
+
+/** The catalog kinds as the policy keys them. */
+export type PolicyKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+/** One item's effective rule for one profile, and where it came from. */
+export interface PolicyItemView {
+  backendId: string;
+  kind: PolicyKind;
+  original: string;
+  exposed: string;
+  rule: RuleView;
+  /** `item`: set on this item for this profile; `backend`: the backend's rule; `default`: the global default. */
+  source: 'client' | 'item' | 'backend' | 'default';
+  /** Withheld for everyone because its definition changed and awaits approval. */
+  withheld: boolean;
+}
+
+/** Everything the Authorization screen shows for one profile (`*` is everyone). */
+export interface PolicyView {
+  profile: string;
+  backends: { id: string; enabled: boolean; defaultRule: 'allow' | 'deny'; pinning: boolean; capture: boolean }[];
+  items: PolicyItemView[];
+}
+
+/** A client profile; its token is never shown again after create/rotate. */
+export interface ProfileView {
+  id: string;
+  name: string;
+  /** Backends this profile sees; absent means all. */
+  backends?: string[];
+  maxTools?: number;
+  hasToken: boolean;
+}
+
+/** A connected frontend session. */
+export interface SessionView {
+  id: string;
+  profile: string;
+  clientName?: string;
+  clientVersion?: string;
+  /** `legacy` = 2025-era session, `modern` = 2026-07-28 stateless client. */
+  era: 'legacy' | 'modern';
+  transport: 'http' | 'stdio';
+  connectedAt: string;
+  lastActivityAt: string;
+}
+
+/** A call waiting for the user's approval (`ask` rule). */
+export interface ApprovalView {
+  id: string;
+  client: string;
+  backend: string;
+  tool: string;
+  exposed: string;
+  arguments?: Record<string, unknown>;
+  requestedAt: string;
+}
+
+/** A tool whose definition changed since it was approved (pinned). */
+export interface PinChangeView {
+  backend: string;
+  tool: string;
+  /** The approved definition and the new one, as JSON. */
+  pinned: Record<string, unknown>;
+  offered: Record<string, unknown>;
+  detectedAt: string;
+}
+
+/** One line of the request log. */
+export interface LogEntryView {
+  time: string;
+  client: string;
+  backend: string;
+  kind: string;
+  item: string;
+  outcome: 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
+  errorCode?: string | number;
+  durationMs: number;
+  detail?: string;
+}
+
+/** Filters for the request log. */
+export interface LogQueryView {
+  client?: string;
+  backend?: string;
+  outcome?: LogEntryView['outcome'];
+  kind?: string;
+  since?: string;
+  limit?: number;
+}
+
+/** A client app Switchboard can be installed into. */
+export interface ClientAppView {
+  id: string;
+  name: string;
+  configPath: string;
+  detected: boolean;
+  installed: boolean;
+  transport: 'stdio' | 'http';
+  supportsProject: boolean;
+  toolNameBudget: number;
+  problem?: ErrorData;
+}
+
+/** A server found in a client's config that could be imported. */
+export interface ImportCandidateView {
+  name: string;
+  id: string;
+  inSwitchboard: 'no' | 'same' | 'name-taken';
+  /** Fields whose values go to the keychain on import (names only). */
+  secretFields: string[];
+  skipReason?: string;
+  warnings: string[];
+}
+
+/** The app and its endpoint. */
+export interface AppInfo {
+  version: string;
+  /** The MCP endpoint clients connect to. */
+  endpointUrl: string;
+  configPath?: string;
+  /** Where the UI runs. */
+  host: 'electron' | 'headless';
+  keychain: { available: boolean; reason?: string };
+  /** A problem with the config file on disk that was refused (the running config stays). */
+  configError?: string;
+}
+
+/** What checking a server before it is added found. */
+export interface BackendCheck {
+  ok: boolean;
+  serverInfo?: { name: string; version: string };
+  counts?: { tools: number; resources: number; resourceTemplates: number; prompts: number };
+  /** For a remote server that needs OAuth: adding it is fine, Authorize comes next. */
+  needsAuthorization?: boolean;
+  error?: ErrorData;
+}
