@@ -49,6 +49,11 @@ export interface CoreMethods {
   'backends.check': Method<{ id: string; entry: Record<string, unknown> }, BackendCheck>;
   /** Checks, then saves and starts the backend; refused (nothing saved) when the check fails, unless `force`. */
   'backends.add': Method<{ id: string; entry: Record<string, unknown>; force?: boolean }, BackendView>;
+  /** Reads a pasted Claude Desktop / Cursor / VS Code `mcpServers` (or `servers`) snippet into backend entries. */
+  'backends.parseSnippet': Method<
+    { text: string },
+    { servers: { id: string; entry: Record<string, unknown>; secretFields: string[] }[]; problems: string[] }
+  >;
   'backends.update': Method<{ id: string; entry: Record<string, unknown> }, BackendView>;
   'backends.remove': Method<{ id: string }, void>;
   'backends.setEnabled': Method<{ id: string; enabled: boolean }, BackendView>;
@@ -158,6 +163,7 @@ export const METHOD_NAMES = Object.keys({
   'backends.list': 1,
   'backends.check': 1,
   'backends.add': 1,
+  'backends.parseSnippet': 1,
   'backends.update': 1,
   'backends.remove': 1,
   'backends.setEnabled': 1,
