@@ -75,6 +75,13 @@ describe('mcp-switchboard client commands', () => {
     await tokens.load();
     expect(tokens.authenticate(desktopToken)).toBe('claude-desktop');
 
+    // Claude Code's profile carries its tool-name budget (mcp__sb__<name> within 64).
+    await run('install', 'claude-code');
+    const withCode = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as {
+      policy: { clients: Record<string, { name: string; maxNameLength?: number }> };
+    };
+    expect(withCode.policy.clients['claude-code']).toEqual({ name: 'Claude Code', maxNameLength: 55 });
+
     const snippet = await run('snippet', 'codex');
     expect(snippet.stdout).toContain('[mcp_servers.switchboard]\nurl = "http://127.0.0.1:47100/mcp"');
 

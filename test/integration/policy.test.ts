@@ -165,6 +165,34 @@ describe('policy', () => {
     expect((await local.listTools()).tools.map((t) => t.name)).toContain('cfg__one');
   });
 
+  it.each(['legacy', 'modern'] as const)(
+    'fits names into a profile budget (Claude Code: 55) and routes the short names (%s)',
+    async (era) => {
+      const token = await proxy.core.access.createClient('claude-code', {
+        name: 'Claude Code',
+        backends: ['odd'],
+        maxNameLength: 55,
+      });
+      const client = await proxy.connect(era, token);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names.every((name) => name.length <= 55)).toBe(true);
+      const long = names.find((name) => name.startsWith('odd__very_long_tool_name'));
+      expect(long).toMatch(/^odd__very_long_tool_name_[a-z0-9_]+_[0-9a-f]{8}$/);
+      expect(long).toHaveLength(55);
+      // The short name reaches the backend's own tool.
+      const result = await client.callTool({ name: long!, arguments: { x: 1 } });
+      expect(firstText(result as { content?: unknown })).toContain(
+        'called very_long_tool_name_abcdefghijklmnopqrstuvwxyz',
+      );
+      // Names within the budget are left alone; a client without one sees the 64-character name.
+      expect(names).toContain('odd__ok_name');
+      const local = await proxy.connect(era);
+      const localLong = (await local.listTools()).tools.find((t) => t.name.startsWith('odd__very_long'))!.name;
+      expect(localLong).toHaveLength(64);
+      expect(localLong).not.toBe(long);
+    },
+  );
+
   it('accepts a token another process issued (the CLI installing a client) without a restart', async () => {
     await proxy.core.access.update((policy) => {
       policy.clients['cursor'] = { name: 'Cursor', backends: ['cfg'] };

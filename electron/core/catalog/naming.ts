@@ -37,3 +37,14 @@ export function exposedName(
   const hash = stableHash(backendId, original);
   return `${sanitised.slice(0, maxLength - HASH_LENGTH - 1)}_${hash}`;
 }
+
+/**
+ * A catalog name made to fit a client's shorter budget (see the profile's
+ * `maxNameLength`): unchanged when it fits, else its head and `_<hash>` of the
+ * whole name, so it stays stable and distinct.
+ */
+export function fitName(name: string, maxLength: number): string {
+  if (name.length <= maxLength) return name;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, HASH_LENGTH);
+  return `${name.slice(0, maxLength - HASH_LENGTH - 1)}_${hash}`;
+}

@@ -22,11 +22,16 @@ export function profileTokenProvider(configPath: string, configDir: string): Cli
     async tokenFor(client) {
       const store = new ConfigStore(configPath);
       const { config } = await store.load();
-      if (!config.policy.clients[client]) {
-        const name = clientDefinition(client)?.name ?? client;
+      const definition = clientDefinition(client);
+      const budget = definition && definition.toolNameBudget < 64 ? definition.toolNameBudget : undefined;
+      const existing = config.policy.clients[client];
+      if (!existing || (budget !== undefined && existing.maxNameLength === undefined)) {
         await store.updateSection('policy', (policy) => {
-          const clients = (policy['clients'] ?? {}) as Record<string, unknown>;
-          clients[client] = { name };
+          const clients = (policy['clients'] ?? {}) as Record<string, Record<string, unknown>>;
+          const profile = clients[client] ?? { name: definition?.name ?? client };
+          // The client's name budget (Claude Code: 55), unless the user set one.
+          if (budget !== undefined && profile['maxNameLength'] === undefined) profile['maxNameLength'] = budget;
+          clients[client] = profile;
           return { ...policy, clients };
         });
       }

@@ -47,8 +47,13 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
   server.setRequestHandler('prompts/list', () => ({ prompts: view().prompts }));
   server.setRequestHandler('resources/list', () => ({ resources: view().resources }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: view().resourceTemplates }));
+  // A client with a name budget calls shortened names: map them back first.
+  const named = <P extends { name: string }>(params: P): P => {
+    const name = view().aliases.get(params.name);
+    return name === undefined ? params : { ...params, name };
+  };
   server.setRequestHandler('tools/call', (request, ctx) =>
-    router.callTool(request.params, {
+    router.callTool(named(request.params), {
       signal: ctx.mcpReq.signal,
       onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
         ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
@@ -58,13 +63,20 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     }),
   );
   server.setRequestHandler('prompts/get', (request, ctx) =>
-    router.getPrompt(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), client }),
+    router.getPrompt(named(request.params), {
+      signal: ctx.mcpReq.signal,
+      frontend: frontendChannel(server, ctx),
+      client,
+    }),
   );
   server.setRequestHandler('resources/read', (request, ctx) =>
     router.readResource(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), client }),
   );
   server.setRequestHandler('completion/complete', (request, ctx) =>
-    router.complete(request.params, { signal: ctx.mcpReq.signal, client }),
+    router.complete(
+      request.params.ref.type === 'ref/prompt' ? { ...request.params, ref: named(request.params.ref) } : request.params,
+      { signal: ctx.mcpReq.signal, client },
+    ),
   );
   registerSubscriptionHandlers(server, core.subscriptions, client);
   registerHealthMethod(server, () => core.readiness());

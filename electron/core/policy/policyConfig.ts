@@ -49,6 +49,13 @@ const ClientProfile = z.strictObject({
   items: z.record(z.string(), ItemRules).optional(),
   /** Show at most this many tools (some clients only use the first 40-128). */
   maxTools: z.number().int().positive().optional(),
+  /**
+   * Longest tool and prompt name this client accepts. Claude Code shows a tool
+   * as `mcp__<key>__<name>` and refuses the whole server when that passes 64
+   * characters, so its profile gets 64 - len("mcp__sb__") = 55. Longer names
+   * are shortened for this client only, with the same stable hash suffix.
+   */
+  maxNameLength: z.number().int().min(16).max(64).optional(),
 });
 
 /** The `policy` section. */

@@ -8,6 +8,7 @@
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
+import { fitName } from '../catalog/naming.js';
 import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from './policyConfig.js';
 
 /** What one client sees. */
@@ -16,8 +17,10 @@ export interface ClientView {
   prompts: Prompt[];
   resources: Resource[];
   resourceTemplates: ResourceTemplateType[];
-  /** Exposed names / advertised URIs the client may use. */
+  /** Exposed names / advertised URIs the client may use (catalog names, before `aliases`). */
   allowed: Record<ItemKind, Set<string>>;
+  /** Tool and prompt names shortened for this client's `maxNameLength`: client name -> catalog name. */
+  aliases: Map<string, string>;
 }
 
 /** Tools withheld for everyone (e.g. a changed definition awaiting approval). */
@@ -99,17 +102,24 @@ export class PolicyEngine {
     const resourceTemplates = catalog.resourceTemplates.filter((template) =>
       visible('resourceTemplates', catalog.templateIndex.get(template.uriTemplate)),
     );
-    return {
-      tools,
-      prompts,
-      resources,
-      resourceTemplates,
-      allowed: {
-        tools: new Set(tools.map((tool) => tool.name)),
-        prompts: new Set(prompts.map((prompt) => prompt.name)),
-        resources: new Set(resources.map((resource) => resource.uri)),
-        resourceTemplates: new Set(resourceTemplates.map((template) => template.uriTemplate)),
-      },
+    const allowed = {
+      tools: new Set(tools.map((tool) => tool.name)),
+      prompts: new Set(prompts.map((prompt) => prompt.name)),
+      resources: new Set(resources.map((resource) => resource.uri)),
+      resourceTemplates: new Set(resourceTemplates.map((template) => template.uriTemplate)),
     };
+    const aliases = new Map<string, string>();
+    const budget = client === LOCAL_CLIENT ? undefined : this.policy.clients[client]?.maxNameLength;
+    if (budget !== undefined) {
+      const fit = <T extends { name: string }>(item: T): T => {
+        const name = fitName(item.name, budget);
+        if (name === item.name) return item;
+        aliases.set(name, item.name);
+        return { ...item, name };
+      };
+      tools = tools.map(fit);
+      return { tools, prompts: prompts.map(fit), resources, resourceTemplates, allowed, aliases };
+    }
+    return { tools, prompts, resources, resourceTemplates, allowed, aliases };
   }
 }
