@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientStatus } from '../../electron/core/clients/types.js';
 import { populateHome } from '../fixtures/client-configs/home.js';
+import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import { ClientTokens } from '../../electron/core/policy/clientTokens.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/harness.js';
@@ -24,6 +25,7 @@ describe('mcp-switchboard client commands', () => {
       SWITCHBOARD_TOKEN: 'cli-token-0123456789',
       CODEX_HOME: '',
       CLAUDE_CONFIG_DIR: '',
+      SWITCHBOARD_KEYCHAIN_SERVICE: `mcp-switchboard-cli-test-${process.pid}`,
     };
     await populateHome(home, ['cursor', 'codex', 'claude-desktop']);
   });
@@ -97,15 +99,25 @@ describe('mcp-switchboard client commands', () => {
   it('import lists first, then imports with --all and replaces with --replace', async () => {
     const listing = await run('import', 'claude-desktop');
     expect(listing.stdout).toContain('github: would be imported as github');
+    // Into the OS keychain when there is one; else a ${VAR} reference, and the CLI says why.
+    const keychain = new KeytarStore({ service: env['SWITCHBOARD_KEYCHAIN_SERVICE']!, timeoutMs: 5000 });
+    const available = (await keychain.status()).available;
     expect(listing.stdout).toContain(
-      'env.GITHUB_PERSONAL_ACCESS_TOKEN: secret, imported as ${GITHUB_PERSONAL_ACCESS_TOKEN}',
+      available
+        ? 'env.GITHUB_PERSONAL_ACCESS_TOKEN: secret, moved to the keychain as keychain:github.GITHUB_PERSONAL_ACCESS_TOKEN'
+        : 'env.GITHUB_PERSONAL_ACCESS_TOKEN: secret, imported as ${GITHUB_PERSONAL_ACCESS_TOKEN}',
     );
+    if (!available) expect(listing.stdout).toContain('note: the OS keychain is not available');
     const done = await run('import', 'claude-desktop', '--all', '--replace');
     expect(done.code).toBe(0);
     expect(done.stdout).toContain('imported github as github');
     const config = await readFile(join(env['XDG_CONFIG_HOME']!, 'mcp-switchboard', 'config.json'), 'utf8');
     expect(Object.keys(JSON.parse(config).mcpServers).sort()).toEqual(['filesystem', 'github']);
     expect(config).not.toContain('ghp_');
+    if (available) {
+      expect(await keychain.get('github.GITHUB_PERSONAL_ACCESS_TOKEN')).toBe('ghp_exampleexampleexample0123456789');
+      await keychain.delete('github.GITHUB_PERSONAL_ACCESS_TOKEN');
+    }
     expect((await run('undo', 'claude-desktop')).code).toBe(0);
   });
 });

@@ -10,9 +10,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importServers, listImportable } from '../../electron/core/clients/import.js';
 import { undoLastWrite, type ClientsContext } from '../../electron/core/clients/install.js';
 import { keychainSink, refuseSecretsSink } from '../../electron/core/clients/secrets.js';
+import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import { parseConfig } from '../../electron/core/config/schema.js';
 import { linuxPlatform, populateHome } from '../fixtures/client-configs/home.js';
 import { tempDir } from '../helpers/harness.js';
+
+const keychain = new KeytarStore({ service: `mcp-switchboard-import-test-${process.pid}`, timeoutMs: 5000 });
+const keychainStatus = await keychain.status();
 
 describe('importing a client’s servers', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -120,19 +124,45 @@ describe('importing a client’s servers', () => {
     expect(await readFile(clientPath, 'utf8')).toBe(await readFile(outcome.client!.backup!, 'utf8'));
   });
 
-  it('refusing secrets skips those servers with the reason; the keychain seam fails loudly', async () => {
+  it('refusing secrets skips those servers with the reason', async () => {
     const refused = await importServers(ctx, 'codex', { switchboardConfig: configPath, secrets: refuseSecretsSink });
     expect(refused.skipped).toEqual([
       { name: 'brave', reason: expect.stringContaining('env.BRAVE_API_KEY looks secret') },
     ]);
     expect(refused.imported.map((i) => i.name).sort()).toEqual(['context7', 'figma']);
-    const keychain = await listImportable(ctx, 'claude-desktop', {
-      switchboardConfig: join(dir.path, 'other.json'),
-      secrets: keychainSink(undefined),
-    });
-    expect(keychain.find((c) => c.name === 'github')?.skipReason).toMatch(/keychain.*issue #5/);
     await expect(
       importServers(ctx, 'cursor', { switchboardConfig: configPath, names: ['nope'] }),
     ).rejects.toMatchObject({ code: 'import_failed' });
   });
+
+  describe.skipIf(!keychainStatus.available && process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] !== '1')(
+    'with the OS keychain',
+    () => {
+      afterEach(async () => {
+        for (const name of await keychain.list()) await keychain.delete(name);
+      });
+
+      it('moves secrets into the keychain when importing, and only then', async () => {
+        const sink = keychainSink(keychain);
+        const listed = await listImportable(ctx, 'claude-desktop', { switchboardConfig: configPath, secrets: sink });
+        expect(listed.find((c) => c.name === 'github')?.secrets).toEqual([
+          {
+            field: 'env.GITHUB_PERSONAL_ACCESS_TOKEN',
+            reference: 'keychain:github.GITHUB_PERSONAL_ACCESS_TOKEN',
+            resolves: true,
+          },
+        ]);
+        // Listing writes nothing anywhere.
+        expect(await keychain.list()).toEqual([]);
+        await importServers(ctx, 'claude-desktop', { switchboardConfig: configPath, secrets: sink, names: ['github'] });
+        expect(await keychain.get('github.GITHUB_PERSONAL_ACCESS_TOKEN')).toBe('ghp_exampleexampleexample0123456789');
+        const written = await readFile(configPath, 'utf8');
+        expect(written).not.toContain('ghp_');
+        const backend = parseConfig(JSON.parse(written)).config?.backends.find((b) => b.id === 'github');
+        expect(backend?.transport === 'stdio' && backend.env['GITHUB_PERSONAL_ACCESS_TOKEN']).toEqual({
+          secret: 'github.GITHUB_PERSONAL_ACCESS_TOKEN',
+        });
+      });
+    },
+  );
 });

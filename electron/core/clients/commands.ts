@@ -5,7 +5,10 @@
  */
 import { defaultClientsContext } from './context.js';
 import { findRunningInstance } from './runtimeFile.js';
+import { KeytarStore } from '../secrets/keytarStore.js';
+import type { SecretStore } from '../secrets/secretStore.js';
 import { importServers, listImportable } from './import.js';
+import { environmentReferenceSink, keychainSink } from './secrets.js';
 import { detectClients, installClient, undoLastWrite, uninstallClient } from './install.js';
 import { clientSnippet } from './snippet.js';
 import type { Launcher, WriteOutcome } from './types.js';
@@ -26,6 +29,8 @@ export interface ClientCommandOptions {
   replace: boolean;
   launcher: Launcher;
   out: (text: string) => void;
+  /** The keychain import moves secrets into (default: the OS keychain). */
+  secrets?: SecretStore;
 }
 
 function describeWrite(verb: string, outcome: WriteOutcome, out: (text: string) => void): void {
@@ -92,7 +97,16 @@ async function runImport(
   scope: { project?: string },
 ): Promise<void> {
   const { out } = options;
-  const importOptions = { ...scope, switchboardConfig: options.config };
+  // Secrets go to the OS keychain; without one they become ${VAR} references, and we say so.
+  const keychain: SecretStore = options.secrets ?? new KeytarStore();
+  const status = await keychain.status();
+  if (!status.available && !options.json) {
+    out(
+      `note: the OS keychain is not available (${status.reason ?? 'unknown reason'}): secrets are imported as \${VAR} references\n`,
+    );
+  }
+  const sink = status.available ? keychainSink(keychain) : environmentReferenceSink(ctx.platform.env);
+  const importOptions = { ...scope, switchboardConfig: options.config, secrets: sink };
   if (!options.all && options.servers.length === 0) {
     const candidates = await listImportable(ctx, client, importOptions);
     if (options.json) return out(`${JSON.stringify(candidates, null, 2)}\n`);
@@ -106,7 +120,7 @@ async function runImport(
       out(`${c.name}: ${state}\n`);
       for (const s of c.secrets) {
         out(
-          `  ${s.field}: secret, imported as ${s.reference}${s.resolves ? '' : ' (set that variable for it to work)'}\n`,
+          `  ${s.field}: secret, ${s.reference?.startsWith('keychain:') ? 'moved to the keychain' : 'imported'} as ${s.reference}${s.resolves ? '' : ' (set that variable for it to work)'}\n`,
         );
       }
       for (const w of c.warnings) out(`  warning: ${w}\n`);

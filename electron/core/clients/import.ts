@@ -29,14 +29,18 @@ export interface ImportOptions extends ScopeOptions {
   secrets?: SecretSink;
 }
 
+/** Keychain writes an import still owes, per candidate (listing never writes). */
+const pendingSaves = new WeakMap<ImportCandidate, (() => Promise<void>)[]>();
+
 /** Replaces each secret-looking env value or header of `entry` through `sink`. */
 async function keepSecrets(id: string, entry: Record<string, unknown>, sink: SecretSink) {
   const findings: SecretFinding[] = [];
+  const saves: (() => Promise<void>)[] = [];
   const result = { ...entry };
   for (const field of ['env', 'headers'] as const) {
     const map = entry[field] as Record<string, string> | undefined;
     if (!map) continue;
-    const next: Record<string, string> = {};
+    const next: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(map)) {
       if (!looksSecret(field, name, value)) {
         next[name] = value;
@@ -44,11 +48,12 @@ async function keepSecrets(id: string, entry: Record<string, unknown>, sink: Sec
       }
       const kept = await sink.keep({ backendId: id, field, name, value });
       next[name] = kept.replacement;
+      if (kept.save) saves.push(kept.save);
       findings.push({ field: `${field}.${name}`, reference: kept.reference, resolves: kept.resolves });
     }
     result[field] = next;
   }
-  return { entry: result, findings };
+  return { entry: result, findings, saves };
 }
 
 async function currentServers(path: string): Promise<Record<string, Record<string, unknown>>> {
@@ -109,6 +114,7 @@ export async function listImportable(
         continue;
       }
       candidate.entry = kept.entry;
+      pendingSaves.set(candidate, kept.saves);
     } catch (error) {
       candidate.skipReason = (error as Error).message;
     }
@@ -159,6 +165,11 @@ export async function importServers(
     else outcome.imported.push({ name: candidate.name, id: candidate.id, secrets: candidate.secrets });
   }
   if (outcome.imported.length > 0) {
+    // Secrets first: if the keychain refuses one, nothing refers to it yet.
+    for (const item of outcome.imported) {
+      const candidate = chosen.find((c) => c.name === item.name)!;
+      for (const save of pendingSaves.get(candidate) ?? []) await save();
+    }
     const store = new ConfigStore(options.switchboardConfig, ctx.writer);
     await store.load();
     await store.updateServers((servers) => {

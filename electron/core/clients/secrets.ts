@@ -1,10 +1,12 @@
 /**
  * Secrets met while importing a client's servers. A client file often holds
  * API keys in `env` or an `Authorization` header; Switchboard's config.json
- * must not receive them as plain text. Until the keychain lands (issue #5),
- * a secret is imported as a `${VAR}` reference and the user sets VAR in the
- * environment; a `SecretSink` is the seam where the keychain will plug in.
+ * must not receive them as plain text. With the OS keychain available, a
+ * secret moves there and the config refers to it (`{"secret": NAME}`);
+ * without one, it becomes a `${VAR}` reference the user sets in the
+ * environment (said so, never a silent plain-text fallback).
  */
+import type { SecretReference, SecretStore } from '../secrets/secretStore.js';
 import { clientError } from './clientFiles.js';
 import { ClientErrorCode } from './types.js';
 
@@ -34,40 +36,36 @@ export interface SecretRequest {
 
 /** What replaces a secret in config.json. */
 export interface KeptSecret {
-  /** The value written instead (`${GITHUB_TOKEN}`, `Bearer ${LINEAR_TOKEN}`). */
-  replacement: string;
+  /** The value written instead (`${GITHUB_TOKEN}`, `Bearer ${LINEAR_TOKEN}`, `{"secret": "github.GITHUB_TOKEN"}`). */
+  replacement: string | SecretReference;
   /** The reference alone, for display. */
   reference: string;
   /** The backend will find the value as things stand (the variable is set to it). */
   resolves: boolean;
+  /** Stores the value where the replacement points; run only when the import is carried out (not when listing). */
+  save?: () => Promise<void>;
 }
 
-/** Where secrets go during import. The keychain-backed sink of issue #5 implements this. */
+/** Where secrets go during import. */
 export interface SecretSink {
   keep(request: SecretRequest): Promise<KeptSecret>;
 }
 
 /**
- * The keychain seam (issue #5): a store of named secrets. Import will use it
- * through a `SecretSink` once config.json can reference keychain items.
+ * The keychain sink: each secret becomes `{"secret": "<backend>.<name>"}` and
+ * its value goes to the OS keychain when the import is carried out. The name
+ * starts with the backend ID, so removing the backend deletes it.
  */
-export interface SecretStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
-  delete(key: string): Promise<void>;
-}
-
-/** Fails loudly: there is no keychain yet, and a fake success would put secrets nowhere. */
-export function keychainSink(store: SecretStore | undefined): SecretSink {
+export function keychainSink(store: SecretStore): SecretSink {
   return {
-    async keep(request) {
-      throw clientError(
-        ClientErrorCode.SecretStoreUnavailable,
-        `cannot keep ${request.field}.${request.name} of ${request.backendId} in the keychain: ${
-          store ? 'config.json cannot reference keychain items yet' : 'no keychain is available'
-        } (issue #5)`,
-        { backend: request.backendId, field: `${request.field}.${request.name}` },
-      );
+    async keep({ backendId, name, value }) {
+      const secret = `${backendId}.${name}`;
+      return {
+        replacement: { secret },
+        reference: `keychain:${secret}`,
+        resolves: true,
+        save: () => store.set(secret, value),
+      };
     },
   };
 }

@@ -51,7 +51,8 @@ export class KeytarStore implements SecretStore {
   private readonly returned = new Set<string>();
 
   constructor(private readonly options: KeytarStoreOptions = {}) {
-    this.service = options.service ?? SECRET_SERVICE;
+    // SWITCHBOARD_KEYCHAIN_SERVICE keeps a second install (or a test run) apart from the user's own entries.
+    this.service = options.service ?? (process.env['SWITCHBOARD_KEYCHAIN_SERVICE'] || SECRET_SERVICE);
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
 
