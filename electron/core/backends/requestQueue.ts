@@ -44,11 +44,12 @@ export interface TaskContext {
 
 /** Bounded, optionally serialized queue with per-request deadlines. */
 export class RequestQueue {
-  private readonly queue: PQueue;
+  /** Only for serialized backends: one in flight, in arrival order. */
+  private readonly queue: PQueue | undefined;
   private outstanding = 0;
 
   constructor(private readonly options: RequestQueueOptions) {
-    this.queue = new PQueue({ concurrency: options.serialize ? 1 : Number.POSITIVE_INFINITY });
+    this.queue = options.serialize ? new PQueue({ concurrency: 1 }) : undefined;
   }
 
   /** Requests waiting or in flight. */
@@ -77,48 +78,54 @@ export class RequestQueue {
     }
     // The deadline starts when the request is sent to the backend: a request
     // waiting behind a hung one (serialized backends) is not failed for it.
-    const deadline = new AbortController();
+    // One controller carries both the deadline and the caller's abort (cheaper
+    // per call than AbortSignal.any, measured in .research/perf).
+    const controller = new AbortController();
+    let timeoutError: SwitchboardError | undefined;
     const clock = new DeadlineClock(timeoutMs, () => {
-      deadline.abort(
-        new SwitchboardError(ErrorCode.Timeout, `${label} on backend "${backendId}" timed out after ${timeoutMs} ms`, {
-          backend: backendId,
-          timeoutMs,
-        }),
+      timeoutError = new SwitchboardError(
+        ErrorCode.Timeout,
+        `${label} on backend "${backendId}" timed out after ${timeoutMs} ms`,
+        { backend: backendId, timeoutMs },
       );
+      controller.abort(timeoutError);
     });
-    const signal = callerSignal ? AbortSignal.any([deadline.signal, callerSignal]) : deadline.signal;
+    const onCallerAbort = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) onCallerAbort();
+    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    const { signal } = controller;
+    const start = async (): Promise<T> => {
+      signal.throwIfAborted();
+      clock.start();
+      return task({
+        signal,
+        remainingMs: () => clock.remainingMs(),
+        sdkTimeoutMs: () => clock.remainingMs() + SDK_TIMEOUT_GRACE_MS,
+        pause: () => clock.pause(),
+      });
+    };
     this.outstanding++;
     try {
-      const running = this.queue.add(
-        async () => {
-          signal.throwIfAborted();
-          clock.start();
-          return task({
-            signal,
-            remainingMs: () => clock.remainingMs(),
-            sdkTimeoutMs: () => clock.remainingMs() + SDK_TIMEOUT_GRACE_MS,
-            pause: () => clock.pause(),
-          });
-        },
-        { signal },
-      );
+      // Only a serialized backend needs the queue; others start at once.
+      const running = this.queue ? this.queue.add(start, { signal }) : start();
       // Settle on the deadline even if the task ignores its signal: a hung
       // backend call must not hold the caller (or, when serialized, the queue).
       return await Promise.race([running, abortedPromise(signal)]);
     } catch (error) {
       // The SDK reports an aborted request as its own timeout error; the
       // deadline's reason says which request and which limit.
-      if (deadline.signal.aborted) throw deadline.signal.reason as Error;
+      if (timeoutError) throw timeoutError;
       throw error;
     } finally {
       clock.stop();
+      callerSignal?.removeEventListener('abort', onCallerAbort);
       this.outstanding--;
     }
   }
 
   /** Drops waiting requests (in-flight ones are failed by their owner). */
   clear(): void {
-    this.queue.clear();
+    this.queue?.clear();
   }
 }
 
