@@ -7,6 +7,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } fro
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { BackendConfig } from '../config/schema.js';
 import { resolveValues } from '../secrets/resolve.js';
+import { nodeFetch } from './nodeFetch.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 
 /** A transport plus what we need to supervise it. */
@@ -90,6 +91,8 @@ export async function createBackendTransport(
     // identity: some servers gzip SSE streams, which stalls incremental reads.
     transport: new StreamableHTTPClientTransport(url, {
       requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
+      // node:http keep-alive instead of undici: ~0.5-0.8 ms less proxy CPU per request.
+      fetch: nodeFetch,
     }),
     pid: () => undefined,
   };
