@@ -115,6 +115,26 @@ describe('mcp-switchboard connect', () => {
     expect(log).not.toContain(token);
   });
 
+  it('carries on when the instance dies: a new one is started and sessions of both eras continue', async () => {
+    const legacy = await connectV2();
+    const modern = await connectV2({ versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    expect(await echo(legacy.client, 'before')).toBe('echo:{"tag":"before"}');
+    expect(await echo(modern.client, 'before')).toBe('echo:{"tag":"before"}');
+    const first = (await readRuntimeFile(stateDir)) as RuntimeInfo;
+    const tree = await descendantPids(first.pid);
+    process.kill(first.pid, 'SIGKILL');
+    for (const pid of tree) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    await waitUntil(() => !isAlive(first.pid), { description: 'the first instance to die' });
+    // The 2025 client keeps its session as far as it knows: the bridge re-initializes behind it.
+    expect(await echo(legacy.client, 'after')).toBe('echo:{"tag":"after"}');
+    expect(await echo(modern.client, 'after')).toBe('echo:{"tag":"after"}');
+    const second = (await readRuntimeFile(stateDir)) as RuntimeInfo;
+    expect(second.pid).not.toBe(first.pid);
+    expect(isAlive(second.pid)).toBe(true);
+    const restarts = `${legacy.stderr()}${modern.stderr()}`.match(/started Switchboard at/g) ?? [];
+    expect(restarts.length).toBe(2); // the first start, and exactly one restart between the two bridges
+  });
+
   it('two connects launched at once start one instance between them', async () => {
     const [a, b] = await Promise.all([connectV2(), connectV2()]);
     expect(await echo(a.client, 'a')).toBe('echo:{"tag":"a"}');

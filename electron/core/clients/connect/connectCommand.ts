@@ -27,14 +27,16 @@ const say = (line: string): void => void process.stderr.write(`[switchboard conn
 
 /** Runs until the client closes stdin. */
 export async function runConnect(options: ConnectOptions): Promise<void> {
-  const { info, started } = await ensureInstance({
-    stateDir: options.stateDir,
-    launcher: options.launcher,
-    ...(options.config ? { config: options.config } : {}),
-    port: options.port,
-    environment: options.environment,
-    log: say,
-  });
+  const ensure = () =>
+    ensureInstance({
+      stateDir: options.stateDir,
+      launcher: options.launcher,
+      ...(options.config ? { config: options.config } : {}),
+      port: options.port,
+      environment: options.environment,
+      log: say,
+    });
+  const { info, started } = await ensure();
   say(`${started ? 'started' : 'using'} Switchboard at ${info.url} (pid ${info.pid})`);
   if (options.config && info.config && info.config !== options.config) {
     say(`warning: the running instance serves ${info.config}, not ${options.config}`);
@@ -47,6 +49,12 @@ export async function runConnect(options: ConnectOptions): Promise<void> {
     url: info.url,
     token,
     onerror: (error) => say(`error: ${error.message}`),
+    // The instance went away (the app quit, a crash): find or start one again, same token.
+    reconnect: async () => {
+      const again = await ensure();
+      say(`${again.started ? 'started' : 'using'} Switchboard at ${again.info.url} (pid ${again.info.pid})`);
+      return { url: again.info.url, token };
+    },
   });
   await bridge.closed;
 }
