@@ -28,6 +28,18 @@ export const ErrorCode = {
   UnknownChange: 'unknown_change',
   /** A query's filter cannot be used (e.g. a `since` that is not a date). */
   InvalidQuery: 'invalid_query',
+  /** A remote backend needs the user to authorize it (OAuth); not retried until they do. */
+  AuthorizationRequired: 'authorization_required',
+  /** An OAuth authorization flow failed (state mismatch, refused, timed out, cancelled). */
+  AuthorizationFailed: 'authorization_failed',
+  /** A contract call named no known method (UI <-> core). */
+  UnknownMethod: 'unknown_method',
+  /** A contract call's parameters are missing or of the wrong type. */
+  InvalidParams: 'invalid_params',
+  /** The method exists but this build or backend cannot do it (e.g. OAuth not available). */
+  NotSupported: 'not_supported',
+  /** No pending approval with that ID (answered, timed out or cancelled). */
+  UnknownApproval: 'unknown_approval',
 } as const;
 
 /** One of the local error codes above. */

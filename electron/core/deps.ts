@@ -17,6 +17,8 @@ export interface CoreDeps {
   logger: Logger;
   /** Identity the proxy presents to backends and frontends. */
   clientInfo: { name: string; version: string };
+  /** Opens a URL in the user's browser (OAuth authorization); absent where there is none. */
+  openUrl?: (url: string) => Promise<void>;
 }
 
 /** A logger that writes to stderr (stdout may carry the stdio protocol). */

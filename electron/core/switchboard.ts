@@ -7,6 +7,8 @@
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendHealth, Readiness } from '../../shared/model/health.js';
+import { AuthRegistry, readAuthStatus, type AuthStatusEntry } from './auth/authRegistry.js';
+import type { BackendAuth } from './auth/backendAuth.js';
 import type { BackendCatalog, BackendConnection } from './backends/backendConnection.js';
 import { BackendSupervisor, type SupervisorHost } from './backends/backendSupervisor.js';
 import type { Catalog } from './catalog/catalog.js';
@@ -20,6 +22,7 @@ import { TypedEmitter } from './events.js';
 import type { LegacyCall } from './relay/legacyCall.js';
 import { ParkedCalls } from './relay/parkedCalls.js';
 import { SubscriptionHub } from './relay/subscriptionHub.js';
+import { SessionRegistry } from './frontend/sessionRegistry.js';
 import { AccessControl } from './policy/accessControl.js';
 import type { AuditEntry, AuditLog, AuditQuery } from './policy/auditLog.js';
 import type { ClientTokens } from './policy/clientTokens.js';
@@ -62,6 +65,8 @@ export class SwitchboardCore implements SupervisorHost {
   readonly access: AccessControl;
   /** Resource subscriptions shared by every frontend. */
   readonly subscriptions: SubscriptionHub;
+  /** Frontend sessions connected over HTTP or stdio (for the UI; no tokens). */
+  readonly sessions = new SessionRegistry();
   /**
    * Calls to 2025-era backends waiting for a 2026-07-28 client to retry with
    * the input they asked for. Kept here: each 2026 request gets a fresh server.
@@ -71,6 +76,8 @@ export class SwitchboardCore implements SupervisorHost {
   private readonly supervisors = new Map<string, BackendSupervisor>();
   /** The published catalog and the admission order behind it. */
   private readonly publisher: CatalogPublisher;
+  /** OAuth of the remote backends (tokens in the keychain). */
+  private readonly auths: AuthRegistry;
   private disposed = false;
 
   constructor(
@@ -79,6 +86,7 @@ export class SwitchboardCore implements SupervisorHost {
     private readonly services: CoreServices = {},
   ) {
     const { store, tokens, pins, audit } = services;
+    this.auths = new AuthRegistry(() => this.services.secrets, deps.logger);
     this.publisher = new CatalogPublisher(
       {
         prefixOf: (id) => this.supervisors.get(id)?.config.prefix ?? id,
@@ -224,6 +232,64 @@ export class SwitchboardCore implements SupervisorHost {
     this.subscriptions.resubscribe(backendId);
   }
 
+  authFor(backendId: string): BackendAuth | undefined {
+    return this.auths.authFor(this.supervisors.get(backendId)?.config);
+  }
+
+  // ---- OAuth (MCP authorization spec) ----
+
+  /**
+   * Starts the user's authorization of a remote backend. Resolves as soon as
+   * the authorization URL is known (opened with `deps.openUrl` when
+   * `openBrowser`); `done` settles once the browser came back to the loopback
+   * listener, the tokens are in the keychain and the backend reconnected.
+   */
+  async startAuthorization(
+    backendId: string,
+    options: { signal?: AbortSignal; openBrowser?: boolean } = {},
+  ): Promise<{ authorizationUrl: string; done: Promise<BackendHealth> }> {
+    this.supervisor(backendId);
+    const auth = this.authFor(backendId);
+    if (!auth) {
+      throw new SwitchboardError(
+        ErrorCode.AuthorizationFailed,
+        `backend "${backendId}" does not use OAuth (a stdio server, or its config sets an Authorization header)`,
+        { backend: backendId },
+      );
+    }
+    const flow = await auth.authorize({ signal: options.signal });
+    if (options.openBrowser) {
+      await this.deps.openUrl?.(flow.authorizationUrl).catch((error: unknown) => {
+        this.deps.logger.warn(`could not open the browser: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+    const done = flow.done.then(async () => {
+      await this.supervisor(backendId).restart();
+      return this.backendHealth(backendId);
+    });
+    done.catch(() => undefined);
+    return { authorizationUrl: flow.authorizationUrl, done };
+  }
+
+  /**
+   * Signs a remote backend out: revokes its tokens where the authorization
+   * server supports revocation, deletes them and its client registration from
+   * the keychain; the backend then needs authorization.
+   */
+  async signOut(backendId: string): Promise<{ revoked: boolean }> {
+    const supervisor = this.supervisor(backendId);
+    const auth = this.authFor(backendId);
+    if (!auth) return { revoked: false };
+    const result = await auth.signOut();
+    supervisor.authorizationLost();
+    return result;
+  }
+
+  /** Every OAuth-capable backend's authorization state from the keychain, offline. */
+  authStatus(): Promise<AuthStatusEntry[]> {
+    return readAuthStatus(this.config.backends, this.services.secrets);
+  }
+
   // ---- runtime changes ----
 
   private supervisor(id: string): BackendSupervisor {
@@ -268,7 +334,9 @@ export class SwitchboardCore implements SupervisorHost {
     this.supervisors.set(id, supervisor);
     const error = await supervisor.start();
     try {
-      if (error !== undefined) throw error;
+      // A server that needs OAuth is added: authorizing it comes next.
+      const needsUser = error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired;
+      if (error !== undefined && !needsUser) throw error;
       if (options.persist !== false) await this.services.store?.updateServers((servers) => (servers[id] = entry));
     } catch (failure) {
       this.supervisors.delete(id);
@@ -300,12 +368,14 @@ export class SwitchboardCore implements SupervisorHost {
     this.changed(id);
     if (removed && options.persist !== false) {
       await deleteUnreferenced(this.services.secrets, removed, this.config.backends, this.deps.logger);
+      await this.auths.removed(id);
     }
   }
 
   /**
    * Replaces a backend's config (an edit): the new entry is validated, saved,
-   * and the backend restarted with it.
+   * and the backend restarted with it. Keychain secrets the old entry referred
+   * to and no entry refers to any more are deleted.
    */
   async updateBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
     const previous = this.supervisor(id);
@@ -316,12 +386,17 @@ export class SwitchboardCore implements SupervisorHost {
         backend: id,
       }),
     );
+    await this.auths.replaced(previous.config, backend);
     const next = new BackendSupervisor(backend, this);
     this.supervisors.set(id, next);
     this.config = {
       ...this.config,
       backends: this.config.backends.map((other) => (other.id === id ? backend : other)),
     };
+    // Secrets the edit dropped go too, unless another backend still refers to them (not on hand edits).
+    if (options.persist !== false) {
+      await deleteUnreferenced(this.services.secrets, previous.config, this.config.backends, this.deps.logger);
+    }
     await next.start();
     return this.backendHealth(id);
   }
@@ -411,6 +486,7 @@ export class SwitchboardCore implements SupervisorHost {
     this.services.store?.unwatch();
     const stopping = new SwitchboardError(ErrorCode.BackendUnavailable, 'Switchboard is shutting down');
     this.parkedCalls.clear(stopping);
+    this.auths.dispose();
     await Promise.allSettled([...this.supervisors.values()].map((supervisor) => supervisor.stop(stopping)));
     await this.services.audit?.close();
   }

@@ -12,6 +12,24 @@ export type TransportKind = 'stdio' | 'http' | 'sse';
 /** The protocol era negotiated with a backend (or a frontend). */
 export type ProtocolEra = 'legacy' | 'modern';
 
+/** Where a remote backend's OAuth authorization stands (MCP authorization spec). */
+export type AuthState = 'none' | 'authorized' | 'needs-authorization' | 'expired' | 'refreshing';
+
+/**
+ * A remote backend's OAuth summary, from what the OS keychain holds. Never a
+ * token, a client secret or an authorization URL.
+ */
+export interface BackendAuthSummary {
+  state: AuthState;
+  /** When the access token expires (ISO time). */
+  expiresAt?: string;
+  /** The scope granted (space-separated). */
+  scope?: string;
+  /** Why authorization is needed (e.g. the refresh was refused, or a wider scope is asked for). */
+  reason?: string;
+  authorizationUrl?: never;
+}
+
 /** What the core reports about one backend. Contains no secrets. */
 export interface BackendHealth {
   id: string;
@@ -38,6 +56,8 @@ export interface BackendHealth {
   outstandingRequests: number;
   pid?: number;
   stderrTail?: string[];
+  /** OAuth state of a remote backend that may use OAuth (absent for stdio and explicit Authorization headers). */
+  auth?: BackendAuthSummary;
 }
 
 /** Aggregate readiness, as served by `/readyz`. */

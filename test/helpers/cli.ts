@@ -9,19 +9,24 @@ import { ROOT } from './harness.js';
 /** The command's entry point (needs `npm run build`). */
 export const BIN = join(ROOT, 'bin/mcp-switchboard.js');
 
-/** Runs the CLI with `args` and extra environment; resolves with its exit code and output. */
+/**
+ * Runs the CLI with `args` and extra environment (and `input` on stdin);
+ * resolves with its exit code and output.
+ */
 export async function runCli(
   args: string[],
   env: Record<string, string>,
+  input?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number];
   return { code, stdout, stderr };
 }

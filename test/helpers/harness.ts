@@ -14,7 +14,7 @@ import type { ClientTokens } from '../../electron/core/policy/clientTokens.js';
 import type { PinStore } from '../../electron/core/policy/pinStore.js';
 import type { SecretStore } from '../../electron/core/secrets/secretStore.js';
 import { parseConfig, type SwitchboardConfig } from '../../electron/core/config/schema.js';
-import { silentLogger } from '../../electron/core/deps.js';
+import { silentLogger, type CoreDeps } from '../../electron/core/deps.js';
 import { HttpEndpoint } from '../../electron/core/frontend/httpEndpoint.js';
 import { SwitchboardCore } from '../../electron/core/switchboard.js';
 
@@ -67,11 +67,18 @@ export async function startProxy(
     audit?: AuditLog;
     secrets?: SecretStore;
     listenStallMs?: number;
+    /** Replaces the silent logger, or adds `openUrl`. */
+    deps?: Partial<Pick<CoreDeps, 'logger' | 'openUrl'>>;
   } = {},
 ): Promise<Harness> {
   const core = new SwitchboardCore(
     makeConfig(rawConfig),
-    { environment: process.env, logger: silentLogger, clientInfo: { name: 'switchboard-test', version: '0.0.0' } },
+    {
+      environment: process.env,
+      logger: silentLogger,
+      clientInfo: { name: 'switchboard-test', version: '0.0.0' },
+      ...options.deps,
+    },
     {
       store: options.store,
       tokens: options.tokens,

@@ -94,6 +94,29 @@ describe.skipIf(!status.available && !required)(`secrets in the OS keychain${ski
     expect(await store.get('shared-token')).toBeUndefined();
   });
 
+  it('an edit that drops a secret reference deletes that secret, unless another backend still uses it', async () => {
+    await store.set('kept-token', 'kept-value');
+    await store.set('dropped-token', 'dropped-value');
+    await store.set('shared-edit', 'shared-value');
+    const config = await tempConfig();
+    harness = await startProxy({}, { store: config, secrets: store });
+    await harness.core.addBackend(
+      'one',
+      nodeServer(MEMORY, [], {
+        env: { A: { secret: 'kept-token' }, B: { secret: 'dropped-token' }, C: { secret: 'shared-edit' } },
+      }),
+    );
+    await harness.core.addBackend('two', nodeServer(EVERYTHING, ['stdio'], { env: { C: { secret: 'shared-edit' } } }));
+    const health = await harness.core.updateBackend(
+      'one',
+      nodeServer(MEMORY, [], { env: { A: { secret: 'kept-token' } } }),
+    );
+    expect(health.status).toBe('up');
+    expect(await store.get('kept-token')).toBe('kept-value');
+    expect(await store.get('dropped-token')).toBeUndefined();
+    expect(await store.get('shared-edit')).toBe('shared-value');
+  });
+
   it('a missing secret fails only that backend, naming the field and the secret', async () => {
     harness = await startProxy(
       {

@@ -5,6 +5,7 @@
  */
 import {
   Client,
+  type AuthProvider,
   type LoggingMessageNotification,
   type McpSubscription,
   type Prompt,
@@ -15,6 +16,7 @@ import {
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { ProtocolEra } from '../../../shared/model/health.js';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
+import { authorizationProblem, authorizationRequired, type AuthorizationProblem } from '../auth/authErrors.js';
 import { BACKEND_INPUT_CAPABILITIES, CallTracker } from '../relay/callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
 import { processTree, reapTree } from './processTree.js';
@@ -50,6 +52,10 @@ export interface BackendConnectionOptions {
   onLog?: (params: LoggingMessageNotification['params']) => void;
   /** Called when the backend reports a change to a resource we subscribed to. */
   onResourceUpdated?: (uri: string) => void;
+  /** OAuth bearer tokens for a remote backend. */
+  authProvider?: AuthProvider | undefined;
+  /** A request failed for want of the user's authorization (401 we could not answer, 403 insufficient_scope). */
+  onAuthorizationProblem?: (problem: AuthorizationProblem) => void;
 }
 
 /** A connection to one backend. Create, `connect()`, use, `close()`. */
@@ -150,7 +156,13 @@ export class BackendConnection {
   /** Starts the transport and runs the handshake, bounded by the request timeout. */
   async connect(signal?: AbortSignal): Promise<void> {
     const { config, environment, secrets } = this.options;
-    this.backendTransport = await createBackendTransport(config, environment, this.stderrTail, secrets);
+    this.backendTransport = await createBackendTransport(
+      config,
+      environment,
+      this.stderrTail,
+      secrets,
+      this.options.authProvider,
+    );
     const transport = this.backendTransport.transport;
     transport.onerror = (error) => {
       this.lastTransportError = error;
@@ -161,6 +173,8 @@ export class BackendConnection {
       await raceAbort(this.client.connect(transport, { timeout: this.startTimeoutMs }), combined);
     } catch (error) {
       await this.close();
+      const problem = authorizationProblem(error);
+      if (problem) throw authorizationRequired(config.id, problem);
       throw new SwitchboardError(ErrorCode.ConnectFailed, `cannot connect to "${config.id}": ${this.describe(error)}`, {
         backend: config.id,
       });
@@ -247,7 +261,11 @@ export class BackendConnection {
     }
     return this.queue.run(label, task, callerSignal, timeoutMs).catch((error: unknown) => {
       // The SDK fails in-flight requests with "Connection closed"; say why it closed.
-      throw this.ended && this.closeReason ? this.closeReason : error;
+      if (this.ended && this.closeReason) throw this.closeReason;
+      const problem = authorizationProblem(error);
+      if (!problem) throw error;
+      this.options.onAuthorizationProblem?.(problem);
+      throw authorizationRequired(this.id, problem);
     });
   }
 

@@ -4,7 +4,10 @@
  * backoff when it drops. Status follows one rule set:
  * `connecting` -> `up`; probe or refresh failures -> `degraded` (last snapshot
  * stays published); disconnected -> `down` (items leave the catalog) until a
- * reconnect succeeds; `disabled` when the user turned it off.
+ * reconnect succeeds; `disabled` when the user turned it off;
+ * `needs-authorization` when a remote backend needs the user to sign in
+ * (OAuth): never retried in a loop, it connects again once new tokens are in
+ * the keychain (an authorization here or from another process).
  */
 import { ErrorCode, SwitchboardError, toErrorData } from '../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
@@ -12,6 +15,8 @@ import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import type { CoreDeps } from '../deps.js';
 import type { SecretStore } from '../secrets/secretStore.js';
+import { authorizationRequired, type AuthorizationProblem } from '../auth/authErrors.js';
+import type { BackendAuth } from '../auth/backendAuth.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
 import { reconnectDelay } from './backoff.js';
 import { LineTail } from './transports.js';
@@ -34,6 +39,8 @@ export interface SupervisorHost {
   resourceUpdated(backendId: string, uri: string): void;
   /** The backend is up on a new connection (re-establish upstream state). */
   online(backendId: string): void;
+  /** OAuth of a remote backend that may use it (undefined: none). */
+  authFor?(backendId: string): BackendAuth | undefined;
 }
 
 /** Errors that another attempt cannot fix without a config change. */
@@ -65,6 +72,9 @@ export class BackendSupervisor {
   /** A list change arrived while connecting: re-list once admitted. */
   private pendingRefresh = false;
   private stopped = false;
+  /** While authorization is needed: looks for new tokens in the keychain. */
+  private authWatch: NodeJS.Timeout | undefined;
+  private unsubscribeAuth: (() => void) | undefined;
 
   constructor(
     public config: BackendConfig,
@@ -78,9 +88,13 @@ export class BackendSupervisor {
     return this.config.id;
   }
 
-  /** The live connection, while the backend is up or degraded. */
+  /**
+   * The live connection, while the backend is up or degraded (or needs a
+   * wider scope: the current grant still serves what it allows).
+   */
   get liveConnection(): BackendConnection | undefined {
-    return this.status === 'up' || this.status === 'degraded' ? this.connection : undefined;
+    const live = this.status === 'up' || this.status === 'degraded' || this.status === 'needs-authorization';
+    return live ? this.connection : undefined;
   }
 
   /** The last published snapshot. */
@@ -104,7 +118,11 @@ export class BackendSupervisor {
     if (this.started) this.restarts++;
     this.started = true;
     this.pendingRefresh = false;
-    const connection = new BackendConnection({
+    this.clearAuthWatch();
+    const auth = this.host.authFor?.(this.id);
+    this.unsubscribeAuth?.();
+    this.unsubscribeAuth = auth?.onNeedsAuthorization(() => this.onAuthorizationLost(connection));
+    const connection: BackendConnection = new BackendConnection({
       config: this.config,
       proxy: this.host.proxyOptions(),
       environment: this.host.deps.environment,
@@ -115,6 +133,8 @@ export class BackendSupervisor {
       onListChanged: () => this.onListChanged(connection),
       onLog: (params) => this.host.log(this.id, params),
       onResourceUpdated: (uri) => this.host.resourceUpdated(this.id, uri),
+      authProvider: auth?.transportAuth(),
+      onAuthorizationProblem: (problem) => this.onAuthorizationProblem(connection, problem),
     });
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
@@ -140,6 +160,10 @@ export class BackendSupervisor {
       await connection.close();
       if (this.connection !== connection || this.stopped) return error;
       this.connection = undefined;
+      if (error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired) {
+        this.needAuthorization(error);
+        return error;
+      }
       this.fail(error);
       this.scheduleRetry(error);
       return error;
@@ -151,6 +175,8 @@ export class BackendSupervisor {
     this.stopped = true;
     this.clearRetry();
     this.stopProbing();
+    this.clearAuthWatch();
+    this.unsubscribeAuth?.();
     const connection = this.connection;
     this.connection = undefined;
     this.host.unpublish(this.id);
@@ -202,6 +228,67 @@ export class BackendSupervisor {
     if (this.connection !== connection) return;
     if (this.liveConnection === connection) void this.refresh();
     else this.pendingRefresh = true;
+  }
+
+  /** Authorization was lost while connected (e.g. a refused refresh). */
+  private onAuthorizationLost(connection: BackendConnection): void {
+    if (this.connection === connection && this.liveConnection === connection) this.authorizationLost();
+  }
+
+  /**
+   * The backend's OAuth authorization is gone (refused refresh, sign-out):
+   * disconnect, take its items out and wait for the user.
+   */
+  authorizationLost(): void {
+    if (this.stopped || !this.config.enabled) return;
+    const connection = this.connection;
+    this.connection = undefined;
+    this.clearRetry();
+    this.stopProbing();
+    this.host.unpublish(this.id);
+    const reason = this.host.authFor?.(this.id)?.pendingReason ?? 'authorization was lost';
+    const error = authorizationRequired(this.id, { reason, stepUp: false });
+    // Requests in flight fail with why.
+    void connection?.close(error);
+    this.needAuthorization(error);
+  }
+
+  /**
+   * A request failed for want of authorization. A 403 insufficient_scope
+   * (step-up) keeps the connection and catalog, which the current grant still
+   * serves; anything else disconnects until the user authorizes.
+   */
+  private onAuthorizationProblem(connection: BackendConnection, problem: AuthorizationProblem): void {
+    if (this.stopped || this.connection !== connection) return;
+    if (!problem.stepUp) return this.onAuthorizationLost(connection);
+    const reason = this.host.authFor?.(this.id)?.stepUp(problem.scope) ?? problem.reason;
+    this.lastError = {
+      ...authorizationRequired(this.id, { ...problem, reason }).toData(),
+      at: new Date().toISOString(),
+    };
+    this.host.deps.logger.warn(`backend "${this.id}" needs authorization: ${reason}`);
+    this.setStatus('needs-authorization');
+  }
+
+  /** Not retried: waits for new tokens (looked for every health interval). */
+  private needAuthorization(error: SwitchboardError): void {
+    this.lastError = { ...error.toData(), at: new Date().toISOString() };
+    this.host.deps.logger.warn(`backend "${this.id}" ${error.message.replace(`backend "${this.id}" `, '')}`);
+    this.setStatus('needs-authorization');
+    const auth = this.host.authFor?.(this.id);
+    if (!auth || this.stopped) return;
+    this.clearAuthWatch();
+    this.authWatch = setInterval(() => {
+      void auth.storedTokensChanged().then((changed) => {
+        if (changed && !this.stopped && this.status === 'needs-authorization' && !this.connection) void this.restart();
+      });
+    }, this.host.proxyOptions().healthIntervalMs);
+    this.authWatch.unref();
+  }
+
+  private clearAuthWatch(): void {
+    if (this.authWatch) clearInterval(this.authWatch);
+    this.authWatch = undefined;
   }
 
   private onDisconnected(connection: BackendConnection, error: SwitchboardError): void {
@@ -331,6 +418,8 @@ export class BackendSupervisor {
     if (connection?.serverInfo) health.serverInfo = connection.serverInfo;
     if (connection?.pid !== undefined) health.pid = connection.pid;
     if (this.config.transport === 'stdio') health.stderrTail = this.stderrTail.snapshot();
+    const auth = this.host.authFor?.(this.id);
+    if (auth) health.auth = auth.summary();
     return health;
   }
 }

@@ -3,7 +3,12 @@
  * environment merged with the backend's env (GUI apps have a minimal PATH;
  * see field notes) and their stderr piped into a ring buffer for the UI.
  */
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type AuthProvider,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { BackendConfig } from '../config/schema.js';
 import { resolveValues } from '../secrets/resolve.js';
@@ -49,12 +54,16 @@ export class LineTail {
 /**
  * Creates the transport for one backend; `${VAR}` and secret references are
  * resolved now (a missing one rejects with `config_invalid` naming the field).
+ * `authProvider` (remote only) supplies OAuth bearer tokens; a 403
+ * insufficient_scope is thrown to us rather than re-authorized by the SDK, so
+ * a browser never opens behind the user's back.
  */
 export async function createBackendTransport(
   config: BackendConfig,
   environment: NodeJS.ProcessEnv,
   stderrTail: LineTail,
   secrets?: SecretStore,
+  authProvider?: AuthProvider,
 ): Promise<BackendTransport> {
   const field = `mcpServers.${config.id}`;
   if (config.transport === 'stdio') {
@@ -79,6 +88,7 @@ export async function createBackendTransport(
     return {
       transport: new SSEClientTransport(url, {
         requestInit: { headers },
+        ...(authProvider ? { authProvider } : {}),
         eventSourceInit: {
           fetch: (input, init) =>
             fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }),
@@ -93,6 +103,7 @@ export async function createBackendTransport(
       requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
       // node:http keep-alive instead of undici: ~0.5-0.8 ms less proxy CPU per request.
       fetch: nodeFetch,
+      ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
     }),
     pid: () => undefined,
   };

@@ -78,11 +78,30 @@ const StdioBackendSchema = z.strictObject({
 
 const remoteTransport = z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']);
 
+/**
+ * OAuth for a remote backend (MCP authorization spec). All optional: the
+ * default is discovery plus dynamic client registration (RFC 7591).
+ */
+const OAuthSchema = z.strictObject({
+  /** A client registered by hand with the authorization server. */
+  clientId: z.string().min(1).optional(),
+  /** Its secret, from the OS keychain (never a plain value in the file). */
+  clientSecret: z.strictObject({ secret: z.string().min(1, 'must name a secret') }).optional(),
+  /** Scope to ask for (space-separated); default: what the server advertises. */
+  scope: z.string().min(1).optional(),
+  /** A Client ID Metadata Document URL (https), used where the authorization server supports it. */
+  clientMetadataUrl: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
+});
+
+/** Validated `oauth` options of a remote backend. */
+export type OAuthOptions = z.output<typeof OAuthSchema>;
+
 const RemoteBackendSchema = z.strictObject({
   type: remoteTransport.optional(),
   transport: remoteTransport.optional(),
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   headers: valueMap.default({}),
+  oauth: OAuthSchema.optional(),
   ...commonOptions,
 });
 
@@ -126,6 +145,8 @@ export interface RemoteBackendConfig extends BackendBase {
   url: string;
   /** May hold `${VAR}` or secret references. */
   headers: Record<string, ConfigValue>;
+  /** OAuth options (absent: discovery and dynamic registration when the server asks for OAuth). */
+  oauth: OAuthOptions | undefined;
 }
 
 export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
@@ -219,6 +240,7 @@ export function parseBackend(
         transport,
         url: parsed.data.url,
         headers: parsed.data.headers,
+        oauth: parsed.data.oauth,
       },
       problems,
     };

@@ -17,10 +17,11 @@ export function valueMapOf(backend: BackendConfig): { field: 'env' | 'headers'; 
     : { field: 'headers', values: backend.headers };
 }
 
-/** Names of the secrets a backend refers to, each once. */
+/** Names of the secrets a backend refers to (env, headers, OAuth client secret), each once. */
 export function secretNames(backend: BackendConfig): string[] {
   const names = new Set<string>();
   for (const value of Object.values(valueMapOf(backend).values)) if (isSecretReference(value)) names.add(value.secret);
+  if (backend.transport !== 'stdio' && backend.oauth?.clientSecret) names.add(backend.oauth.clientSecret.secret);
   return [...names];
 }
 

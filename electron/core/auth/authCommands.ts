@@ -1,0 +1,141 @@
+/**
+ * The CLI's OAuth commands: `authorize <id>` (prints the URL, opens the
+ * browser when it can, waits, reports), `auth-status` (offline, from the
+ * keychain), `doctor` (connects every backend once, never opens a browser)
+ * and `sign-out <id>`. Each runs its own core on the config file; a running
+ * `serve` picks new tokens up from the keychain by itself.
+ */
+import type { BackendHealth } from '../../../shared/model/health.js';
+import type { SwitchboardConfig } from '../config/schema.js';
+import type { CoreDeps } from '../deps.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+import { SwitchboardCore } from '../switchboard.js';
+import { readAuthStatus, usesOAuth } from './authRegistry.js';
+import { BackendAuth } from './backendAuth.js';
+
+/** What the commands need from the CLI. */
+export interface AuthCommandContext {
+  config: SwitchboardConfig;
+  keychain: SecretStore;
+  deps: CoreDeps;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** Exit code of a command. */
+type Exit = 0 | 1 | 2;
+
+function describeAuth(health: Pick<BackendHealth, 'auth'>): string {
+  const auth = health.auth;
+  if (!auth) return '';
+  const parts: string[] = [auth.state];
+  if (auth.expiresAt) parts.push(`expires ${auth.expiresAt}`);
+  if (auth.scope) parts.push(`scope "${auth.scope}"`);
+  if (auth.reason) parts.push(`(${auth.reason})`);
+  return parts.join(', ');
+}
+
+function coreFor(context: AuthCommandContext, ids?: string[]): SwitchboardCore {
+  const backends = ids
+    ? context.config.backends.filter((backend) => ids.includes(backend.id))
+    : context.config.backends;
+  return new SwitchboardCore({ ...context.config, backends }, context.deps, { secrets: context.keychain });
+}
+
+/** `authorize <id>`: runs the authorization flow for one remote backend. */
+export async function authorizeCommand(
+  context: AuthCommandContext,
+  id: string,
+  options: { openBrowser: boolean; signal?: AbortSignal },
+): Promise<Exit> {
+  const backend = context.config.backends.find((candidate) => candidate.id === id);
+  if (!backend) return fail(context, `no backend with ID "${id}" in the config`);
+  if (!usesOAuth(backend)) {
+    return fail(
+      context,
+      `backend "${id}" does not use OAuth (a stdio server, or its config sets an Authorization header)`,
+    );
+  }
+  const core = coreFor(context, [id]);
+  try {
+    await core.start();
+    const flow = await core.startAuthorization(id, {
+      openBrowser: options.openBrowser,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    context.out(`Open this URL in a browser to authorize "${id}":\n\n  ${flow.authorizationUrl}\n\n`);
+    context.out(`Waiting for the browser to come back...\n`);
+    const health = await flow.done;
+    context.out(`"${id}" is authorized: ${describeAuth(health)}; status ${health.status}\n`);
+    if (health.status !== 'up') {
+      context.err(`"${id}" did not come up: ${health.lastError?.message ?? health.status}\n`);
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    return fail(context, error instanceof Error ? error.message : String(error), 1);
+  } finally {
+    await core.dispose();
+  }
+}
+
+/** `auth-status`: each remote backend's state and token expiry, from the keychain only. */
+export async function authStatusCommand(context: AuthCommandContext, json: boolean): Promise<Exit> {
+  const entries = await readAuthStatus(context.config.backends, context.keychain);
+  if (json) {
+    context.out(`${JSON.stringify(entries, null, 2)}\n`);
+    return 0;
+  }
+  if (entries.length === 0) context.out('No remote backends.\n');
+  for (const entry of entries) context.out(`${entry.id}: ${describeAuth(entry)}\n`);
+  return 0;
+}
+
+/** `doctor`: connects every enabled backend once and reports what fails; never opens a browser. */
+export async function doctorCommand(context: AuthCommandContext, json: boolean): Promise<Exit> {
+  const { openUrl: _never, ...deps } = context.deps;
+  const core = new SwitchboardCore(context.config, deps, { secrets: context.keychain });
+  try {
+    await core.start();
+    const health = core.health();
+    if (json) context.out(`${JSON.stringify(health, null, 2)}\n`);
+    else {
+      for (const backend of health) {
+        const detail = backend.lastError ? `: ${backend.lastError.message}` : '';
+        const auth = backend.auth ? ` [auth: ${describeAuth(backend)}]` : '';
+        const counts = backend.status === 'up' ? ` (${backend.counts.tools} tools)` : '';
+        context.out(`${backend.id}: ${backend.status}${counts}${detail}${auth}\n`);
+      }
+      if (health.length === 0) context.out('No backends configured.\n');
+    }
+    return health.every((backend) => backend.status === 'up' || backend.status === 'disabled') ? 0 : 1;
+  } finally {
+    await core.dispose();
+  }
+}
+
+/** `sign-out <id>`: revokes where supported and deletes the backend's tokens and client registration. */
+export async function signOutCommand(context: AuthCommandContext, id: string): Promise<Exit> {
+  const backend = context.config.backends.find((candidate) => candidate.id === id);
+  if (!backend) return fail(context, `no backend with ID "${id}" in the config`);
+  if (!usesOAuth(backend)) return fail(context, `backend "${id}" does not use OAuth`);
+  // No connection needed: revoke (RFC 7009) and delete straight from the keychain's state.
+  const auth = new BackendAuth({ config: backend, secrets: context.keychain, logger: context.deps.logger });
+  try {
+    const { revoked } = await auth.signOut();
+    const what = revoked
+      ? 'tokens revoked and deleted'
+      : 'tokens deleted (not revoked: the server does not support it or was not reachable)';
+    context.out(`Signed out of "${id}": ${what}\n`);
+    return 0;
+  } catch (error) {
+    return fail(context, error instanceof Error ? error.message : String(error), 1);
+  } finally {
+    auth.dispose();
+  }
+}
+
+function fail(context: AuthCommandContext, message: string, code: Exit = 2): Exit {
+  context.err(`mcp-switchboard: ${message}\n`);
+  return code;
+}
