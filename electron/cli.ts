@@ -6,23 +6,21 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION } from '../shared/version.js';
-import { ConfigStore } from './core/config/configStore.js';
 import { formatProblems, loadConfigFile } from './core/config/load.js';
 import { missingVariables } from './core/config/expand.js';
 import { KeytarStore } from './core/secrets/keytarStore.js';
 import { plainValues, unresolvedSecrets, valueMapOf } from './core/secrets/resolve.js';
-import { resolveFrontendToken } from './core/config/frontendToken.js';
 import { defaultConfigDir, defaultConfigPath, defaultStateDir } from './core/config/paths.js';
 import { runClientCommand, type ClientCommandOptions } from './core/clients/commands.js';
 import { runConnect } from './core/clients/connect/connectCommand.js';
-import { removeRuntimeFile, writeRuntimeFile } from './core/clients/runtimeFile.js';
 import type { Launcher } from './core/clients/types.js';
 import type { SwitchboardConfig } from './core/config/schema.js';
 import { stderrLogger } from './core/deps.js';
-import { HttpEndpoint } from './core/frontend/httpEndpoint.js';
 import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
-import { cachedSecretValues, openCoreServices } from './core/coreServices.js';
-import { SwitchboardCore } from './core/switchboard.js';
+import { authStatusCommand, authorizeCommand, doctorCommand, signOutCommand } from './core/auth/authCommands.js';
+import { secretCommand } from './core/secrets/secretCommands.js';
+import type { CoreDeps } from './core/deps.js';
+import { buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 
 /** Default port of the local endpoint. */
 export const DEFAULT_PORT = 47100;
@@ -35,6 +33,8 @@ Usage:
       (--port 0 picks a free port). Clients send "Authorization: Bearer <token>";
       the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts
       (printed unless --quiet, for output that goes to a log).
+      The UI is served on the same port: open the printed one-time link
+      http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet).
   mcp-switchboard serve --stdio [--config FILE]
       Serve the same catalog over stdin/stdout, for clients that launch a command.
   mcp-switchboard check-config [--config FILE]
@@ -42,6 +42,19 @@ Usage:
   mcp-switchboard connect [--config FILE] [--port ${DEFAULT_PORT}]
       Speak MCP on stdin/stdout, bridged to the running Switchboard (started
       headless in the background if none runs). For clients that launch a command.
+
+Remote servers with OAuth, and secrets (all in the OS keychain):
+  mcp-switchboard authorize <id> [--no-browser] [--config FILE]
+      Sign in to a remote server: prints the URL, opens the browser (unless
+      --no-browser), waits for the redirect, stores the tokens in the keychain.
+  mcp-switchboard auth-status [--json] [--config FILE]
+      Each remote server's authorization state and token expiry (offline).
+  mcp-switchboard doctor [--json] [--config FILE]
+      Connect every server once and report what fails (never opens a browser).
+  mcp-switchboard sign-out <id> [--config FILE]
+      Revoke (where the server supports it) and delete a server's tokens.
+  mcp-switchboard secret set <name> | secret delete <name> | secret list
+      Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.
 
 Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):
   mcp-switchboard clients [--json]
@@ -89,7 +102,7 @@ async function checkConfig(path: string): Promise<void> {
       }
     }
   }
-  for (const line of await unresolvedSecrets(config.backends, new KeytarStore())) problems.push(`${path}: ${line}`);
+  for (const line of await unresolvedSecrets(config.backends, keychain())) problems.push(`${path}: ${line}`);
   if (config.backends.length > config.proxy.maxBackends) {
     problems.push(
       `${path}: mcpServers: ${config.backends.length} backends exceed proxy.maxBackends (${config.proxy.maxBackends})`,
@@ -110,65 +123,44 @@ async function serve(options: {
 }): Promise<void> {
   // Validate first (a missing --config file is an error; a missing default file means no servers yet).
   await loadOrExit(options.config, !options.explicitConfig);
-  const store = new ConfigStore(options.config);
-  const { config } = await store.load();
-  // The audit log asks what to redact each time it writes: the frontend token (known once
-  // resolved below), keychain values, and the header/secret values of the backends in force
-  // now (including ones added at runtime).
-  let frontendToken = '';
-  const keychain = new KeytarStore();
-  const redaction = cachedSecretValues(process.env);
-  const services = await openCoreServices(
-    store,
-    () => redaction(core.backendConfigs(), [frontendToken, ...keychain.knownValues()]),
-    keychain,
-  );
-  const core: SwitchboardCore = new SwitchboardCore(
-    config,
-    { environment: process.env, logger: stderrLogger, clientInfo: { name: 'mcp-switchboard', version: VERSION } },
-    services,
-  );
-  let stopping = false;
-  const stopAll: (() => Promise<void>)[] = [];
+  if (options.stdio) {
+    const { core } = await buildCore({ config: options.config });
+    const stopStdio = serveCoreOverStdio(core);
+    let stopping = false;
+    const shutdown = async (): Promise<void> => {
+      if (stopping) return;
+      stopping = true;
+      await stopStdio().catch(() => undefined);
+      await core.dispose();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown());
+    process.on('SIGTERM', () => void shutdown());
+    process.stdin.on('close', () => void shutdown());
+    process.stdin.on('end', () => void shutdown());
+    await core.start();
+    return;
+  }
+  let headless: Headless;
+  try {
+    headless = await startHeadless({
+      config: options.config,
+      host: options.host,
+      port: options.port,
+      launcher: selfLauncher(),
+    });
+  } catch (error) {
+    if (error instanceof ListenError) fail(error.message);
+    throw error;
+  }
+  const { core, token, tokenSource: source } = headless;
   const shutdown = async (code: number): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    await Promise.allSettled(stopAll.map((stop) => stop()));
-    await core.dispose();
+    await headless.stop();
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
-
-  if (options.stdio) {
-    stopAll.push(serveCoreOverStdio(core));
-    process.stdin.on('close', () => void shutdown(0));
-    process.stdin.on('end', () => void shutdown(0));
-    await core.start();
-    return;
-  }
-  const { token, source } = await resolveFrontendToken(join(defaultConfigDir(), 'frontend-token'), process.env);
-  frontendToken = token;
-  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, token });
-  try {
-    await endpoint.listen();
-  } catch (error) {
-    await core.dispose();
-    fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
-  }
-  stopAll.push(() => endpoint.close());
-  // How `connect` finds this instance; removed on a clean exit (a crash leaves it, which readers detect).
-  const stateDir = defaultStateDir();
-  const port = Number(new URL(endpoint.url).port);
-  await writeRuntimeFile(stateDir, {
-    port,
-    pid: process.pid,
-    url: endpoint.url,
-    startedAt: new Date().toISOString(),
-    config: options.config,
-  }).catch((error: unknown) => stderrLogger.warn(`cannot write the runtime file: ${(error as Error).message}`));
-  stopAll.push(() => removeRuntimeFile(stateDir));
-  process.stdout.write(`MCP endpoint: ${endpoint.url}\n`);
+  process.stdout.write(`MCP endpoint: ${headless.url}\n`);
   const tokenFile = join(defaultConfigDir(), 'frontend-token');
   // --quiet (used when output goes to a log file): a token never belongs in a log.
   process.stdout.write(
@@ -178,9 +170,10 @@ async function serve(options: {
         ? `Bearer token: kept in ${tokenFile}\n`
         : `Bearer token: ${token} (kept in ${tokenFile})\n`,
   );
-  process.stdout.write(
-    `Config: ${options.config}${config.backends.length === 0 ? ' (no servers configured yet)' : ''}\n`,
-  );
+  // The login link works once; --quiet keeps it out of logs too.
+  if (headless.bridge && !options.quiet) process.stdout.write(`UI: ${headless.bridge.loginUrl()}\n`);
+  const backendCount = core.backendConfigs().length;
+  process.stdout.write(`Config: ${options.config}${backendCount === 0 ? ' (no servers configured yet)' : ''}\n`);
   await core.start();
   const readiness = core.readiness();
   stderrLogger.info(
@@ -194,6 +187,63 @@ async function serve(options: {
 }
 
 const CLIENT_COMMANDS = new Set(['clients', 'install', 'uninstall', 'undo', 'snippet', 'import']);
+const AUTH_COMMANDS = new Set(['authorize', 'auth-status', 'doctor', 'sign-out']);
+
+/** The keychain; SWITCHBOARD_KEYCHAIN_SERVICE names another service (tests, several installs). */
+function keychain(): KeytarStore {
+  const service = process.env['SWITCHBOARD_KEYCHAIN_SERVICE'];
+  return new KeytarStore(service ? { service } : {});
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Value (end with Ctrl-D): ');
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
+
+/** Opens a URL in the user's browser (the `open` package: xdg-open, open, start). */
+async function openInBrowser(url: string): Promise<void> {
+  const { default: open } = await import('open');
+  const child = await open(url);
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+/** `authorize`, `auth-status`, `doctor`, `sign-out`: exits with the command's code. */
+async function runAuthCommand(
+  command: string,
+  path: string,
+  id: string | undefined,
+  flags: { json: boolean; noBrowser: boolean },
+): Promise<void> {
+  if ((command === 'authorize' || command === 'sign-out') && !id) fail(`${command} needs a backend ID\n\n${USAGE}`);
+  const config = await loadOrExit(path, true);
+  const deps: CoreDeps = {
+    environment: process.env,
+    logger: stderrLogger,
+    clientInfo: { name: 'mcp-switchboard', version: VERSION },
+    ...(flags.noBrowser ? {} : { openUrl: openInBrowser }),
+  };
+  const context = {
+    config,
+    keychain: keychain(),
+    deps,
+    out: (text: string) => void process.stdout.write(text),
+    err: (text: string) => void process.stderr.write(text),
+  };
+  const abort = new AbortController();
+  process.once('SIGINT', () => abort.abort());
+  const code =
+    command === 'authorize'
+      ? await authorizeCommand(context, id ?? '', { openBrowser: !flags.noBrowser, signal: abort.signal })
+      : command === 'sign-out'
+        ? await signOutCommand(context, id ?? '')
+        : command === 'doctor'
+          ? await doctorCommand(context, flags.json)
+          : await authStatusCommand(context, flags.json);
+  process.exit(code);
+}
 
 /**
  * How client configs and `connect` launch this command: absolute node and
@@ -231,6 +281,7 @@ export async function main(argv: string[]): Promise<void> {
         server: { type: 'string', multiple: true },
         all: { type: 'boolean', default: false },
         replace: { type: 'boolean', default: false },
+        'no-browser': { type: 'boolean', default: false },
       },
       allowPositionals: true,
       strict: true,
@@ -258,6 +309,23 @@ export async function main(argv: string[]): Promise<void> {
       launcher: selfLauncher(),
       out: (text) => void process.stdout.write(text),
     });
+  }
+  if (AUTH_COMMANDS.has(command)) {
+    if (positionals.length > 1) fail(`unexpected argument "${positionals[1]}"\n\n${USAGE}`);
+    return runAuthCommand(command, config, positionals[0], { json: values.json, noBrowser: values['no-browser'] });
+  }
+  if (command === 'secret') {
+    const code = await secretCommand(
+      {
+        keychain: keychain(),
+        readStdin,
+        out: (text) => void process.stdout.write(text),
+        err: (text) => void process.stderr.write(text),
+      },
+      positionals[0],
+      positionals[1],
+    );
+    process.exit(code);
   }
   if (positionals.length > 0) fail(`unexpected argument "${positionals[0]}"\n\n${USAGE}`);
   if (command === 'check-config') return checkConfig(config);

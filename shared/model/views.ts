@@ -19,6 +19,12 @@ export interface BackendView {
   entry: Record<string, unknown>;
   /** Set for remote backends that use OAuth. */
   oauth?: { configured: boolean };
+  /**
+   * Its env (stdio) or header (remote) values as the UI may show them. A
+   * `hidden` value is left out of `entry`; `backends.update` keeps it unless
+   * the new entry sets that name (a string) or removes it (`null`).
+   */
+  values?: Record<string, ConfigValueView>;
 }
 
 /** The kinds of catalog items. */

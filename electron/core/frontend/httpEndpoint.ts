@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import {
   localhostHostValidation,
   localhostOriginValidation,
@@ -24,6 +24,20 @@ import { bearerToken, tokenMatcher } from './bearer.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 import { BoundedBus, listenContext } from './boundedBus.js';
 import { listenUris } from './stdioListen.js';
+import { clientInfoOf } from './sessionRegistry.js';
+
+/**
+ * Extra routes on the endpoint's port (the headless UI and its bridge). They
+ * run after the Host/Origin checks and never see /mcp, /healthz or /readyz.
+ */
+export interface HttpExtension {
+  /** Answers a request for `path`; resolves false to let the endpoint answer 404. */
+  route(req: IncomingMessage, res: ServerResponse, path: string): boolean | Promise<boolean>;
+  /** Handles an HTTP upgrade (WebSocket); must answer or destroy the socket. */
+  upgrade?(req: IncomingMessage, socket: Socket, head: Buffer): void;
+  /** Called when the endpoint closes. */
+  close?(): Promise<void>;
+}
 
 /** Options of the HTTP endpoint. */
 export interface HttpEndpointOptions {
@@ -88,6 +102,7 @@ export class HttpEndpoint {
   private readonly checkHost = localhostHostValidation();
   private readonly checkOrigin = localhostOriginValidation();
   private readonly unsubscribe: (() => void)[];
+  private extension: HttpExtension | undefined;
   /** Resource updates to 2026 listen streams, coalesced; the SDK fans each out to the streams that asked. */
   private readonly publisher = new CoalescingSink(
     'http-2026',
@@ -152,6 +167,16 @@ export class HttpEndpoint {
     return `http://${host}:${address.port}/mcp`;
   }
 
+  /** Adds the routes and upgrade handler of `extension` (one at a time; a later call replaces it). */
+  extend(extension: HttpExtension): void {
+    this.extension = extension;
+    this.http.removeAllListeners('upgrade');
+    this.http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      if (this.extension?.upgrade) this.extension.upgrade(req, socket, head);
+      else socket.destroy();
+    });
+  }
+
   /** Number of open 2025-era sessions. */
   get sessionCount(): number {
     return this.sessions.size;
@@ -165,7 +190,10 @@ export class HttpEndpoint {
       const readiness = this.core.readiness();
       return sendJson(res, readiness.ready ? 200 : 503, readiness);
     }
-    if (path !== '/mcp') return sendJson(res, 404, { error: 'not found' });
+    if (path !== '/mcp') {
+      if (this.extension && (await this.extension.route(req, res, path))) return;
+      return sendJson(res, 404, { error: 'not found' });
+    }
     const client = this.authenticate(req);
     if (client === undefined) {
       return jsonRpcError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
@@ -193,6 +221,13 @@ export class HttpEndpoint {
         body,
       });
       if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
+      const info = clientInfoOf(body);
+      this.core.sessions.seenModern({
+        profile: client,
+        transport: 'http',
+        clientName: info.name,
+        clientVersion: info.version,
+      });
       if (isMethod(body, 'subscriptions/listen')) return this.handleModernListen(req, res, body, client);
       return this.modernNode(req, res, body);
     }
@@ -213,6 +248,7 @@ export class HttpEndpoint {
     for (const [id, session] of this.sessions) {
       if (session.client !== client) continue;
       this.sessions.delete(id);
+      this.core.sessions.close(id);
       void session.server.close();
     }
     for (const stream of this.listens) if (stream.client === client) stream.res.destroy();
@@ -278,6 +314,7 @@ export class HttpEndpoint {
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
       if (session.client !== client)
         return jsonRpcError(res, 403, -32000, 'Forbidden: this session belongs to another client');
+      this.core.sessions.touch(sessionId);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
@@ -288,10 +325,18 @@ export class HttpEndpoint {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, { transport, server, client });
+        const info = clientInfoOf(body);
+        this.core.sessions.open(
+          { profile: client, era: 'legacy', transport: 'http', clientName: info.name, clientVersion: info.version },
+          id,
+        );
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId) {
+        this.sessions.delete(transport.sessionId);
+        this.core.sessions.close(transport.sessionId);
+      }
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -301,7 +346,9 @@ export class HttpEndpoint {
   async close(): Promise<void> {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     const sessions = [...this.sessions.values()];
+    for (const id of this.sessions.keys()) this.core.sessions.close(id);
     this.sessions.clear();
+    await this.extension?.close?.().catch(() => undefined);
     await Promise.allSettled(sessions.map((session) => session.server.close()));
     await this.modern.close().catch(() => undefined);
     this.http.closeAllConnections();

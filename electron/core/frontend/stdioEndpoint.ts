@@ -9,6 +9,7 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import { interceptListen } from './stdioListen.js';
+import { clientInfoOf } from './sessionRegistry.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 
@@ -26,6 +27,8 @@ export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
     LOCAL_CLIENT,
   );
   const listens = new Map<string | number, UpdateSink>();
+  // One session per stdio connection: its era and client info come with its first request.
+  let sessionId: string | undefined;
   const transport = interceptListen(new StdioServerTransport(), {
     async onListen(id, uris) {
       const sink: UpdateSink = {
@@ -44,6 +47,19 @@ export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
     onClose() {
       for (const sink of listens.values()) hub.detachAll(sink);
       listens.clear();
+      if (sessionId !== undefined) core.sessions.close(sessionId);
+    },
+    onMessage(message) {
+      if (!('method' in message) || !('id' in message)) return;
+      if (sessionId !== undefined) return core.sessions.touch(sessionId);
+      const info = clientInfoOf(message);
+      sessionId = core.sessions.open({
+        profile: LOCAL_CLIENT,
+        era: message.method === 'initialize' ? 'legacy' : 'modern',
+        transport: 'stdio',
+        clientName: info.name,
+        clientVersion: info.version,
+      });
     },
   });
   const handle = serveStdio(

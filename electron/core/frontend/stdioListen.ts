@@ -14,6 +14,8 @@ export interface ListenHooks {
   onListen(id: string | number, uris: string[]): Promise<void>;
   onListenEnd(id: string | number): void;
   onClose(): void;
+  /** Sees every incoming message first (session tracking). */
+  onMessage?(message: JSONRPCMessage): void;
 }
 
 /** The resource URIs a listen request asks for. */
@@ -41,6 +43,7 @@ export function interceptListen(wire: Transport, hooks: ListenHooks): Transport 
     },
   };
   wire.onmessage = (message, extra) => {
+    hooks.onMessage?.(message);
     chain = chain.then(async () => {
       const request = message as { method?: string; id?: string | number; params?: { requestId?: string | number } };
       if (request.method === 'subscriptions/listen' && request.id !== undefined) {

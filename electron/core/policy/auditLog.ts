@@ -98,6 +98,7 @@ export class AuditLog {
   private scheduled = false;
   private closed = false;
   private chain: Promise<void> = Promise.resolve();
+  private readonly recordListeners = new Set<() => void>();
 
   /** Nothing touches the disk until the first entry or query. */
   constructor(options: AuditLogOptions) {
@@ -111,6 +112,12 @@ export class AuditLog {
   /** Entries lost since this log was created: queue full, too large, a failed write, or after close. */
   get dropped(): number {
     return this.droppedCount;
+  }
+
+  /** Calls `listener` after each entry is queued (an invalidation, e.g. for the UI's log); returns the unsubscribe function. */
+  onRecord(listener: () => void): () => void {
+    this.recordListeners.add(listener);
+    return () => this.recordListeners.delete(listener);
   }
 
   /** Queues one entry; never throws and never waits. */
@@ -131,6 +138,7 @@ export class AuditLog {
         this.scheduled = true;
         void this.run(() => this.drain());
       }
+      for (const listener of this.recordListeners) listener();
     } catch {
       // A throwing redact() or an exotic entry must not break the request being logged.
       this.drop(1);

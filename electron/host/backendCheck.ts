@@ -1,0 +1,80 @@
+/**
+ * Checking a server before it is added: a temporary connection with the same
+ * code path as a real backend (transport, handshake, every list), bounded by
+ * a timeout and an AbortSignal, then closed with its process tree reaped.
+ * Nothing is saved or published.
+ */
+import { ErrorCode, toErrorData } from '../../shared/errors.js';
+import type { BackendCheck } from '../../shared/model/views.js';
+import { BackendConnection } from '../core/backends/backendConnection.js';
+import { LineTail } from '../core/backends/transports.js';
+import { parseBackend } from '../core/config/schema.js';
+import type { SwitchboardCore } from '../core/switchboard.js';
+
+/** Default bound of a check: starting a server through npx may download it first. */
+export const CHECK_TIMEOUT_MS = 30_000;
+
+const AUTH_CODES = new Set<string>([ErrorCode.AuthorizationRequired, 'needs_authorization', 'unauthorized']);
+
+/** Whether a failure says the server wants OAuth (HTTP 401 or the core's own code). */
+function wantsAuthorization(error: unknown): boolean {
+  const data = toErrorData(error);
+  if (AUTH_CODES.has(data.code)) return true;
+  return /\b401\b|unauthori[sz]ed|invalid_token/i.test(data.message);
+}
+
+/** Connects to the server `entry` describes, lists its catalog, and closes it. */
+export async function checkBackend(
+  core: SwitchboardCore,
+  id: string,
+  entry: Record<string, unknown>,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<BackendCheck> {
+  const { backend, problems } = parseBackend(id, entry);
+  if (!backend) {
+    return {
+      ok: false,
+      error: {
+        code: ErrorCode.ConfigInvalid,
+        message: problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '),
+        data: { problems },
+      },
+    };
+  }
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? CHECK_TIMEOUT_MS);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const connection = new BackendConnection({
+    config: { ...backend, enabled: true },
+    proxy: core.proxyOptions(),
+    environment: core.deps.environment,
+    secrets: core.secrets,
+    clientInfo: core.deps.clientInfo,
+    stderrTail: new LineTail(20),
+  });
+  try {
+    await connection.connect(signal);
+    const catalog = await connection.listCatalog(signal);
+    const serverInfo = connection.serverInfo;
+    return {
+      ok: true,
+      ...(serverInfo ? { serverInfo } : {}),
+      counts: {
+        tools: catalog.tools.length,
+        resources: catalog.resources.length,
+        resourceTemplates: catalog.resourceTemplates.length,
+        prompts: catalog.prompts.length,
+      },
+    };
+  } catch (error) {
+    const remote = backend.transport !== 'stdio';
+    const data = toErrorData(error);
+    const message = timeout.aborted ? `${data.message} (no answer within the check's time limit)` : data.message;
+    return {
+      ok: false,
+      ...(remote && wantsAuthorization(error) ? { needsAuthorization: true } : {}),
+      error: { ...data, message },
+    };
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The Clients side of the contract: which client apps are here, install and
+ * uninstall our entry, the snippet to paste (its token masked: tokens are
+ * only shown by profiles.createToken / rotateToken), and importing a
+ * client's servers (secrets to the OS keychain when there is one).
+ */
+import type { CoreHandlers } from '../../shared/contract.js';
+import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import { defaultClientsContext, type ClientsContext } from '../core/clients/index.js';
+import { importServers, listImportable } from '../core/clients/import.js';
+import { detectClients, installClient, uninstallClient } from '../core/clients/install.js';
+import { environmentReferenceSink, keychainSink } from '../core/clients/secrets.js';
+import { clientSnippet } from '../core/clients/snippet.js';
+import type { ClientId, Launcher } from '../core/clients/types.js';
+import { defaultConfigPath } from '../core/config/paths.js';
+import type { SecretStore } from '../core/secrets/secretStore.js';
+import { requireString } from './dispatch.js';
+
+type ClientMethods =
+  | 'clients.list'
+  | 'clients.install'
+  | 'clients.uninstall'
+  | 'clients.snippet'
+  | 'clients.importable'
+  | 'clients.import';
+
+/** What the client handlers need. */
+export interface ClientHandlerDeps {
+  /** Switchboard's config file; client profiles and imported servers go there. */
+  configPath: string | undefined;
+  /** The endpoint clients are pointed at. */
+  endpointUrl: () => string;
+  /** How a client's `connect` entry starts Switchboard. */
+  launcher: Launcher;
+  secrets: SecretStore | undefined;
+  environment: NodeJS.ProcessEnv;
+}
+
+/** Placeholder that replaces a client token in a snippet. */
+export const MASKED_TOKEN = '<token: create one under Clients → tokens>';
+
+/** Handlers of the client methods. */
+export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, ClientMethods> {
+  const configPath = (): string => {
+    if (deps.configPath === undefined) {
+      throw new SwitchboardError(ErrorCode.NotSupported, 'this Switchboard runs without a config file');
+    }
+    return deps.configPath;
+  };
+  const context = (): ClientsContext =>
+    defaultClientsContext({
+      port: Number(new URL(deps.endpointUrl()).port),
+      launcher: deps.launcher,
+      switchboardConfig: configPath(),
+      ...(configPath() !== defaultConfigPath() ? { configPath: configPath() } : {}),
+      environment: deps.environment,
+    });
+  const scope = (project: unknown) => (typeof project === 'string' && project !== '' ? { project } : {});
+  const sink = async (ctx: ClientsContext) => {
+    const available = deps.secrets ? (await deps.secrets.status()).available : false;
+    return available && deps.secrets ? keychainSink(deps.secrets) : environmentReferenceSink(ctx.platform.env);
+  };
+  return {
+    'clients.list': async () =>
+      (await detectClients(context())).map((status) => ({
+        id: status.id,
+        name: status.name,
+        configPath: status.configPath,
+        detected: status.detected,
+        installed: status.installed,
+        transport: status.transport,
+        supportsProject: status.supportsProject,
+        toolNameBudget: status.toolNameBudget,
+        ...(status.problem ? { problem: status.problem } : {}),
+      })),
+    'clients.install': async (params) => {
+      const outcome = await installClient(context(), requireString(params, 'client'), scope(params.project));
+      return { path: outcome.path, changed: outcome.changed, notes: outcome.notes };
+    },
+    'clients.uninstall': async (params) => {
+      const outcome = await uninstallClient(context(), requireString(params, 'client'), scope(params.project));
+      return { path: outcome.path, changed: outcome.changed };
+    },
+    'clients.snippet': async (params) => {
+      const ctx = context();
+      const snippet = await clientSnippet(ctx, requireString(params, 'client'));
+      const token = await ctx.tokens.tokenFor(snippet.client as ClientId);
+      return { text: snippet.text.split(token).join(MASKED_TOKEN) };
+    },
+    'clients.importable': async (params) => {
+      const ctx = context();
+      const candidates = await listImportable(ctx, requireString(params, 'client'), {
+        switchboardConfig: configPath(),
+        secrets: await sink(ctx),
+      });
+      return candidates.map((candidate) => ({
+        name: candidate.name,
+        id: candidate.id,
+        inSwitchboard: candidate.inSwitchboard,
+        secretFields: candidate.secrets.map((secret) => secret.field),
+        ...(candidate.skipReason !== undefined ? { skipReason: candidate.skipReason } : {}),
+        warnings: candidate.warnings,
+      }));
+    },
+    'clients.import': async (params) => {
+      const ctx = context();
+      if (!Array.isArray(params.names) || params.names.some((name) => typeof name !== 'string')) {
+        throw new SwitchboardError(ErrorCode.InvalidParams, '"names" must be a list of server names');
+      }
+      const outcome = await importServers(ctx, requireString(params, 'client'), {
+        switchboardConfig: configPath(),
+        secrets: await sink(ctx),
+        names: params.names,
+        replace: params.replace === true,
+      });
+      return { imported: outcome.imported.map((item) => item.id) };
+    },
+  };
+}

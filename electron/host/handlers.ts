@@ -1,0 +1,148 @@
+/**
+ * The core side of the contract: one handler per method of
+ * `shared/contract.ts`, on the real core (a missing method fails to compile).
+ * Both pipes (Electron IPC and the headless bridge) call these through
+ * `dispatch`. Every result passes a last redaction of the secret values known
+ * to this process (header values, secret env values, keychain values, the
+ * main token), except the token `profiles.createToken` / `rotateToken` return.
+ */
+import type { CoreHandlers, MethodName } from '../../shared/contract.js';
+import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import type { LogEntryView } from '../../shared/model/views.js';
+import { VERSION } from '../../shared/version.js';
+import type { Launcher } from '../core/clients/types.js';
+import { ConfigStore } from '../core/config/configStore.js';
+import type { AuditKind } from '../core/policy/auditLog.js';
+import { redactText, secretForms } from '../core/policy/auditLine.js';
+import type { ClientTokens } from '../core/policy/clientTokens.js';
+import type { SwitchboardCore } from '../core/switchboard.js';
+import { backendHandlers } from './backendHandlers.js';
+import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
+import { clientHandlers } from './clientHandlers.js';
+import { requireString } from './dispatch.js';
+import { policyHandlers } from './policyHandlers.js';
+
+/** What the handlers need besides the core. */
+export interface HostDeps {
+  /** Where the UI runs. */
+  host: 'electron' | 'headless';
+  /** The MCP endpoint's URL. */
+  endpointUrl: () => string;
+  /** The config file (undefined: a core without one, e.g. in tests). */
+  configPath: string | undefined;
+  /** Client token digests (profiles' `hasToken`). */
+  tokens?: ClientTokens | undefined;
+  /** How client entries launch Switchboard's `connect`. */
+  launcher: Launcher;
+  /** Secret values to keep out of every response (asked per response). */
+  secretValues?: () => string[];
+  /** Time limit of `backends.check` (default 30 s). */
+  checkTimeoutMs?: number;
+  /** Aborted when the host shuts down. */
+  signal?: AbortSignal;
+}
+
+const TOKEN_METHODS: ReadonlySet<MethodName> = new Set(['profiles.createToken', 'profiles.rotateToken']);
+
+/** Replaces every known secret value in the strings (and keys) of a JSON value. */
+export function redactValue(value: unknown, forms: readonly string[]): unknown {
+  if (forms.length === 0) return value;
+  if (typeof value === 'string') return redactText(value, forms);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, forms));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redactText(key, forms), redactValue(item, forms)]),
+    );
+  }
+  return value;
+}
+
+function withRedaction(handlers: CoreHandlers, secretValues: () => string[]): CoreHandlers {
+  const wrapped: Record<string, (params: unknown) => Promise<unknown>> = {};
+  for (const [method, handler] of Object.entries(handlers) as [MethodName, (params: unknown) => Promise<unknown>][]) {
+    wrapped[method] = TOKEN_METHODS.has(method)
+      ? handler
+      : async (params) => redactValue(await handler(params), secretForms(secretValues()));
+  }
+  return wrapped as CoreHandlers;
+}
+
+/** Every contract method, implemented on `core`. */
+export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreHandlers {
+  const handlers: CoreHandlers = {
+    'app.info': async () => {
+      const status = core.secrets
+        ? await core.secrets.status()
+        : { available: false, reason: 'no keychain configured' };
+      let configError: string | undefined;
+      if (deps.configPath !== undefined) {
+        await new ConfigStore(deps.configPath).load().catch((error: unknown) => {
+          configError = error instanceof Error ? error.message : String(error);
+        });
+      }
+      return {
+        version: VERSION,
+        endpointUrl: deps.endpointUrl(),
+        ...(deps.configPath !== undefined ? { configPath: deps.configPath } : {}),
+        host: deps.host,
+        keychain: { available: status.available, ...(status.reason !== undefined ? { reason: status.reason } : {}) },
+        ...(configError !== undefined ? { configError } : {}),
+      };
+    },
+    ...backendHandlers(core, {
+      configPath: deps.configPath,
+      ...(deps.checkTimeoutMs !== undefined ? { checkTimeoutMs: deps.checkTimeoutMs } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    }),
+    'secrets.set': async (params) => {
+      const name = requireString(params, 'name');
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(name)) {
+        throw new SwitchboardError(ErrorCode.InvalidParams, 'a secret name uses letters, digits, ".", "_" and "-"');
+      }
+      if (typeof params.value !== 'string' || params.value === '') {
+        throw new SwitchboardError(ErrorCode.InvalidParams, '"value" must be a non-empty string');
+      }
+      if (!core.secrets) throw new SwitchboardError(ErrorCode.NotSupported, 'no OS keychain is configured');
+      await core.secrets.set(name, params.value);
+    },
+    'secrets.list': async () => (core.secrets ? core.secrets.list() : []),
+    'catalog.list': async () => catalogEntries(core.catalog()),
+    'catalog.callTool': async (params) =>
+      tryTool(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, unknown>),
+    'catalog.getPrompt': async (params) =>
+      tryPrompt(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, string>),
+    'catalog.readResource': async (params) => tryRead(core, requireString(params, 'uri')),
+    ...policyHandlers(core, deps.tokens),
+    'sessions.list': async () => core.sessions.list(),
+    'log.query': async (params) => {
+      const query = params ?? {};
+      const entries = await core.auditQuery({
+        ...(query.client !== undefined ? { client: query.client } : {}),
+        ...(query.backend !== undefined ? { backend: query.backend } : {}),
+        ...(query.outcome !== undefined ? { outcome: query.outcome } : {}),
+        ...(query.kind !== undefined ? { kind: query.kind as AuditKind } : {}),
+        ...(query.since !== undefined ? { since: query.since } : {}),
+        ...(query.limit !== undefined ? { limit: query.limit } : {}),
+      });
+      return entries.map((entry): LogEntryView => ({
+        time: entry.time,
+        client: entry.client,
+        backend: entry.backend,
+        kind: entry.kind,
+        item: entry.item,
+        outcome: entry.outcome,
+        ...(entry.errorCode !== undefined ? { errorCode: entry.errorCode } : {}),
+        durationMs: entry.durationMs,
+        ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
+      }));
+    },
+    ...clientHandlers({
+      configPath: deps.configPath,
+      endpointUrl: deps.endpointUrl,
+      launcher: deps.launcher,
+      secrets: core.secrets,
+      environment: core.deps.environment,
+    }),
+  };
+  return deps.secretValues ? withRedaction(handlers, deps.secretValues) : handlers;
+}

@@ -1,0 +1,116 @@
+/**
+ * The body of the Electron preload, as a pure function so it can be tested
+ * without Electron: it exposes exactly `window.switchboard = { call, on }`
+ * (the contract's `CoreClient`) and nothing else. `call` refuses a method
+ * that is not in the contract before anything reaches the main process, and
+ * `on` hands listeners the payload only (never the IPC event or sender).
+ * No electron import here: the two Electron objects come in as parameters.
+ */
+import {
+  EVENT_NAMES,
+  METHOD_NAMES,
+  type CallOutcome,
+  type CoreClient,
+  type CoreEventMap,
+  type EventName,
+} from '../../shared/contract.js';
+
+/** The invoke channel of a method (one per contract method). */
+export const methodChannel = (method: string): string => `switchboard:call:${method}`;
+/** The channel every event arrives on, as `(event, payload)`. */
+export const EVENT_CHANNEL = 'switchboard:event';
+/** The global the renderer finds the client under. */
+export const EXPOSED_KEY = 'switchboard';
+
+/** The part of Electron's `contextBridge` the preload uses. */
+export interface ContextBridgeLike {
+  exposeInMainWorld(apiKey: string, api: unknown): void;
+}
+
+/** The part of Electron's `ipcRenderer` the preload uses. */
+export interface IpcRendererLike {
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
+}
+
+const METHODS: ReadonlySet<string> = new Set(METHOD_NAMES);
+const EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
+
+/** Builds the client and exposes it as `window.switchboard`; returns it (for tests). */
+export function exposeContract(contextBridge: ContextBridgeLike, ipcRenderer: IpcRendererLike): CoreClient {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  let subscribed = false;
+  const subscribe = (): void => {
+    if (subscribed) return;
+    subscribed = true;
+    ipcRenderer.on(EVENT_CHANNEL, (_event, name, payload) => {
+      for (const listener of listeners.get(String(name)) ?? []) {
+        try {
+          listener(payload);
+        } catch (error) {
+          console.error(`switchboard: listener for ${String(name)} failed`, error);
+        }
+      }
+    });
+  };
+  const call = async (method: unknown, params?: unknown): Promise<CallOutcome<unknown>> => {
+    if (typeof method !== 'string' || !METHODS.has(method)) {
+      return { ok: false, error: { code: 'unknown_method', message: `no method "${String(method)}" in the contract` } };
+    }
+    try {
+      return (await ipcRenderer.invoke(methodChannel(method), params)) as CallOutcome<unknown>;
+    } catch (error) {
+      return {
+        ok: false,
+        error: { code: 'ipc_failed', message: error instanceof Error ? error.message : String(error) },
+      };
+    }
+  };
+  const on = (event: unknown, listener: unknown): (() => void) => {
+    if (typeof event !== 'string' || !EVENTS.has(event) || typeof listener !== 'function') return () => {};
+    subscribe();
+    let set = listeners.get(event);
+    if (!set) listeners.set(event, (set = new Set()));
+    const wrapped = (payload: unknown): void => (listener as (payload: unknown) => void)(payload);
+    set.add(wrapped);
+    return () => void set.delete(wrapped);
+  };
+  const api = Object.freeze({ call, on }) as unknown as CoreClient;
+  contextBridge.exposeInMainWorld(EXPOSED_KEY, api);
+  return api;
+}
+
+/** The part of Electron's `ipcMain` the main process uses. */
+export interface IpcMainLike {
+  handle(
+    channel: string,
+    listener: (event: { senderFrame?: { url: string } | null }, ...args: unknown[]) => unknown,
+  ): void;
+  removeHandler(channel: string): void;
+}
+
+/**
+ * Registers one invoke handler per contract method, each going through
+ * `call` (the shared dispatch), for senders `allowed` accepts; returns the
+ * function that removes them.
+ */
+export function registerContractHandlers(
+  ipcMain: IpcMainLike,
+  call: (method: string, params: unknown) => Promise<CallOutcome<unknown>>,
+  allowed: (senderUrl: string | undefined) => boolean,
+): () => void {
+  for (const method of METHOD_NAMES) {
+    ipcMain.handle(methodChannel(method), (event, params) => {
+      if (!allowed(event.senderFrame?.url)) {
+        return { ok: false, error: { code: 'forbidden', message: 'this page may not call Switchboard' } };
+      }
+      return call(method, params);
+    });
+  }
+  return () => {
+    for (const method of METHOD_NAMES) ipcMain.removeHandler(methodChannel(method));
+  };
+}
+
+/** Typed payload helper for forwarding events to a window. */
+export type EventSender = <E extends EventName>(event: E, payload: CoreEventMap[E]) => void;

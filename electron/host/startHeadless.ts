@@ -1,0 +1,205 @@
+/**
+ * The core as `mcp-switchboard serve` and the desktop app both run it: the
+ * config store, the keychain, the file-backed services (client tokens, tool
+ * pins, the audit log with its redaction), the core, the HTTP endpoint with
+ * its frontend token, the runtime file `connect` looks for, and the UI's
+ * contract handlers, events and (headless) bridge. One set-up, two shells.
+ */
+import { join } from 'node:path';
+import type { CoreHandlers } from '../../shared/contract.js';
+import { VERSION } from '../../shared/version.js';
+import { removeRuntimeFile, writeRuntimeFile } from '../core/clients/runtimeFile.js';
+import type { Launcher } from '../core/clients/types.js';
+import { ConfigStore } from '../core/config/configStore.js';
+import { resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
+import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
+import { cachedSecretValues, openCoreServices } from '../core/coreServices.js';
+import { stderrLogger, type Logger } from '../core/deps.js';
+import { HttpEndpoint } from '../core/frontend/httpEndpoint.js';
+import { KeytarStore } from '../core/secrets/keytarStore.js';
+import { SwitchboardCore, type CoreServices } from '../core/switchboard.js';
+import { Bridge } from './bridge.js';
+import { createEventHub, type EventHub } from './events.js';
+import { createCoreHandlers } from './handlers.js';
+import { defaultUiDir } from './uiFiles.js';
+
+/** What building the core takes. */
+export interface CoreStackOptions {
+  /** The config file (validated by the caller; a missing file means no servers yet). */
+  config: string;
+  environment?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Opens OAuth sign-in pages (default: the user's browser through the `open` package). */
+  openUrl?: (url: string) => Promise<void>;
+}
+
+/** Opens a URL in the user's browser (xdg-open, open, start). */
+async function openInBrowser(url: string): Promise<void> {
+  const { default: open } = await import('open');
+  const child = await open(url);
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+/** The core with its services, before anything listens. */
+export interface CoreStack {
+  core: SwitchboardCore;
+  services: CoreServices;
+  configPath: string;
+  /** Tells the redaction the frontend token once it is known. */
+  setFrontendToken(token: string): void;
+  /** Every secret value this process knows (audit log and UI responses leave them out). */
+  secretValues(): string[];
+}
+
+/** Builds the core exactly as `serve` runs it (HTTP or stdio). */
+export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
+  const environment = options.environment ?? process.env;
+  const store = new ConfigStore(options.config);
+  const { config } = await store.load();
+  let frontendToken = '';
+  const keychain = new KeytarStore();
+  const redaction = cachedSecretValues(environment);
+  const secretValues = (): string[] => redaction(core.backendConfigs(), [frontendToken, ...keychain.knownValues()]);
+  // The audit log asks what to redact each time it writes: the frontend token, keychain values, and the
+  // header/secret values of the backends in force now (including ones added at runtime).
+  const services = await openCoreServices(store, secretValues, keychain);
+  const core: SwitchboardCore = new SwitchboardCore(
+    config,
+    {
+      environment,
+      logger: options.logger ?? stderrLogger,
+      clientInfo: { name: 'mcp-switchboard', version: VERSION },
+      openUrl: options.openUrl ?? openInBrowser,
+    },
+    services,
+  );
+  return {
+    core,
+    services,
+    configPath: options.config,
+    setFrontendToken: (token) => void (frontendToken = token),
+    secretValues,
+  };
+}
+
+/** What `startHeadless` takes. */
+export interface HeadlessOptions extends CoreStackOptions {
+  host: string;
+  port: number;
+  /** How client entries launch `connect`. */
+  launcher: Launcher;
+  /** Where the UI runs (app.info). Default `headless`. */
+  hostKind?: 'headless' | 'electron';
+  /** Serve the built UI and its bridge on the endpoint's port (default true). */
+  ui?: boolean;
+  uiDir?: string;
+  /** When the port is taken, listen on any free one instead of failing. */
+  fallbackToFreePort?: boolean;
+}
+
+/** A running core with its endpoint and UI pipes. */
+export interface Headless extends CoreStack {
+  endpoint: HttpEndpoint;
+  url: string;
+  port: number;
+  token: string;
+  tokenSource: TokenSource;
+  handlers: CoreHandlers;
+  events: EventHub;
+  /** The headless UI and its WebSocket (absent with `ui: false`). */
+  bridge: Bridge | undefined;
+  /** Stops the UI pipes and the endpoint, removes the runtime file, stops every backend. */
+  stop(): Promise<void>;
+}
+
+/** Raised when the endpoint cannot listen (the caller says so and exits). */
+export class ListenError extends Error {}
+
+/** Listens on the port asked for, or (when allowed and it is taken) on any free one. */
+async function listenEndpoint(core: SwitchboardCore, options: HeadlessOptions, token: string): Promise<HttpEndpoint> {
+  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, token });
+  try {
+    await endpoint.listen();
+    return endpoint;
+  } catch (error) {
+    await endpoint.close().catch(() => undefined);
+    if (!options.fallbackToFreePort || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+  }
+  const fallback = new HttpEndpoint(core, { host: options.host, port: 0, token });
+  await fallback.listen();
+  return fallback;
+}
+
+/**
+ * Builds the core, listens, and wires the UI; backends are not started yet
+ * (call `core.start()`), so the caller can print the endpoint first.
+ */
+export async function startHeadless(options: HeadlessOptions): Promise<Headless> {
+  const environment = options.environment ?? process.env;
+  const stack = await buildCore(options);
+  const { core, services } = stack;
+  const tokenFile = join(defaultConfigDir(process.platform, environment), 'frontend-token');
+  const { token, source } = await resolveFrontendToken(tokenFile, environment);
+  stack.setFrontendToken(token);
+  let endpoint: HttpEndpoint;
+  try {
+    endpoint = await listenEndpoint(core, options, token);
+  } catch (error) {
+    await core.dispose();
+    throw new ListenError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+  }
+  const port = Number(new URL(endpoint.url).port);
+  const shutdown = new AbortController();
+  const handlers = createCoreHandlers(core, {
+    host: options.hostKind ?? 'headless',
+    endpointUrl: () => endpoint.url,
+    configPath: stack.configPath,
+    tokens: services.tokens,
+    launcher: options.launcher,
+    secretValues: stack.secretValues,
+    signal: shutdown.signal,
+  });
+  const events = createEventHub(core, { ...(services.audit ? { audit: services.audit } : {}) });
+  const bridge =
+    options.ui === false
+      ? undefined
+      : new Bridge({
+          handlers,
+          events,
+          token,
+          port: () => port,
+          uiDir: options.uiDir ?? defaultUiDir(),
+          approvals: core.access.approvals,
+        });
+  if (bridge) endpoint.extend(bridge);
+  // How `connect` finds this instance; removed on a clean exit (a crash leaves it, which readers detect).
+  const stateDir = defaultStateDir(process.platform, environment);
+  await writeRuntimeFile(stateDir, {
+    port,
+    pid: process.pid,
+    url: endpoint.url,
+    startedAt: new Date().toISOString(),
+    config: options.config,
+  }).catch((error: unknown) => stderrLogger.warn(`cannot write the runtime file: ${(error as Error).message}`));
+  let stopped: Promise<void> | undefined;
+  return {
+    ...stack,
+    endpoint,
+    url: endpoint.url,
+    port,
+    token,
+    tokenSource: source,
+    handlers,
+    events,
+    bridge,
+    stop: () =>
+      (stopped ??= (async () => {
+        shutdown.abort();
+        events.close();
+        await endpoint.close().catch(() => undefined);
+        await removeRuntimeFile(stateDir).catch(() => undefined);
+        await core.dispose();
+      })()),
+  };
+}

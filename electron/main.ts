@@ -1,0 +1,221 @@
+/**
+ * The desktop shell: one mainWindow over the same core `mcp-switchboard serve`
+ * runs (built by startHeadless, so the two cannot drift), a tray icon with
+ * the endpoint's status and Quit, closing to the tray (a setting), optional
+ * start at login, mainWindow size and position remembered in electron-store
+ * (`desktop.json` beside the CLI's config.json). The renderer reaches the
+ * core only through the preload's `window.switchboard` (contextIsolation,
+ * sandbox, no Node), with IPC handlers generated from the contract.
+ */
+import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, session, shell, Tray } from 'electron';
+import Store from 'electron-store';
+import { defaultConfigDir, defaultConfigPath } from './core/config/paths.js';
+import { dispatch } from './host/dispatch.js';
+import { EVENT_CHANNEL, registerContractHandlers } from './host/preloadApi.js';
+import { startHeadless, type Headless } from './host/startHeadless.js';
+import { packageRoot } from './host/uiFiles.js';
+
+/** The endpoint's usual port (the CLI's default); any free port when taken. */
+const DEFAULT_PORT = 47100;
+
+interface DesktopSettings {
+  bounds?: { x?: number; y?: number; width: number; height: number };
+  maximized?: boolean;
+  /** Closing the mainWindow keeps Switchboard running in the tray. */
+  closeToTray: boolean;
+  startAtLogin: boolean;
+}
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const settings = new Store<DesktopSettings>({
+  cwd: defaultConfigDir(),
+  name: 'desktop',
+  defaults: { closeToTray: true, startAtLogin: false },
+});
+
+let headless: Headless | undefined;
+let mainWindow: BrowserWindow | undefined;
+let tray: Tray | undefined;
+let quitting = false;
+
+/** Where the built pieces are: the app's resources when packaged, else this checkout. */
+function resourcePath(...parts: string[]): string {
+  return app.isPackaged ? join(process.resourcesPath, ...parts) : join(packageRoot(), 'build', ...parts);
+}
+
+function rendererIndex(): string {
+  return join(app.getAppPath(), 'dist', 'renderer', 'index.html');
+}
+
+/** Only our own page may call the core. */
+function trustedSender(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  const devUrl = process.env['ELECTRON_RENDERER_URL'];
+  if (devUrl && url.startsWith(devUrl)) return true;
+  return url.startsWith('file://') && decodeURIComponent(new URL(url).pathname).endsWith('/dist/renderer/index.html');
+}
+
+function createWindow(): BrowserWindow {
+  const bounds = settings.get('bounds');
+  const win = new BrowserWindow({
+    width: bounds?.width ?? 1200,
+    height: bounds?.height ?? 800,
+    ...(bounds?.x !== undefined && bounds.y !== undefined ? { x: bounds.x, y: bounds.y } : {}),
+    minWidth: 760,
+    minHeight: 480,
+    title: 'MCP Switchboard',
+    show: false,
+    icon: resourcePath('icons', '512x512.png'),
+    webPreferences: {
+      preload: join(import.meta.dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  if (settings.get('maximized')) win.maximize();
+  const remember = (): void => {
+    if (win.isDestroyed() || win.isMinimized()) return;
+    settings.set('maximized', win.isMaximized());
+    if (!win.isMaximized()) settings.set('bounds', win.getBounds());
+  };
+  win.on('resize', remember);
+  win.on('move', remember);
+  win.once('ready-to-show', () => win.show());
+  win.on('close', (event) => {
+    remember();
+    if (!quitting && settings.get('closeToTray')) {
+      event.preventDefault();
+      win.hide();
+    }
+  });
+  win.on('closed', () => (mainWindow = undefined));
+  // Links open in the user's browser; the mainWindow never navigates away from the UI.
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  const devUrl = process.env['ELECTRON_RENDERER_URL'];
+  if (devUrl) void win.loadURL(devUrl);
+  else void win.loadFile(rendererIndex());
+  return win;
+}
+
+function showWindow(): void {
+  mainWindow ??= createWindow();
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
+function statusLine(): string {
+  if (!headless) return 'Starting…';
+  const counts = headless.core.readiness().counts;
+  const parts = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`);
+  return `${headless.url} — ${parts.join(', ') || 'no servers'}`;
+}
+
+function updateTray(): void {
+  if (!tray) return;
+  tray.setToolTip(`MCP Switchboard\n${statusLine()}`);
+  tray.setContextMenu(
+    Menu.buildFromTemplate([
+      { label: statusLine(), enabled: false },
+      { type: 'separator' },
+      { label: 'Open MCP Switchboard', click: showWindow },
+      {
+        label: 'Keep running when the mainWindow is closed',
+        type: 'checkbox',
+        checked: settings.get('closeToTray'),
+        click: (item) => settings.set('closeToTray', item.checked),
+      },
+      {
+        label: 'Start at login',
+        type: 'checkbox',
+        checked: settings.get('startAtLogin'),
+        click: (item) => {
+          settings.set('startAtLogin', item.checked);
+          app.setLoginItemSettings({ openAtLogin: item.checked });
+        },
+      },
+      { type: 'separator' },
+      { label: 'Quit', click: () => app.quit() },
+    ]),
+  );
+}
+
+async function start(): Promise<void> {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  headless = await startHeadless({
+    config: defaultConfigPath(),
+    host: '127.0.0.1',
+    port: DEFAULT_PORT,
+    fallbackToFreePort: true,
+    hostKind: 'electron',
+    ui: false,
+    openUrl: (url) => shell.openExternal(url),
+    // Client entries start `connect` with this app's bundled Node script.
+    launcher: { command: process.execPath, args: [join(app.getAppPath(), 'bin', 'mcp-switchboard.js')] },
+  });
+  const running = headless;
+  // The mainWindow is the approver of `ask` calls for as long as the app runs.
+  running.core.access.approvals.attach();
+  registerContractHandlers(ipcMain, (method, params) => dispatch(running.handlers, method, params), trustedSender);
+  running.events.on((event, payload) => {
+    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, event, payload);
+    if (event === 'backendsChanged') updateTray();
+  });
+  tray = new Tray(nativeImage.createFromPath(resourcePath('icons', '16x16.png')));
+  tray.on('click', showWindow);
+  updateTray();
+  app.setLoginItemSettings({ openAtLogin: settings.get('startAtLogin') });
+  showWindow();
+  await running.core.start();
+  updateTray();
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', showWindow);
+  app.on('activate', showWindow);
+  // The proxy keeps serving from the tray when every mainWindow is closed.
+  app.on('window-all-closed', () => {
+    if (!settings.get('closeToTray')) app.quit();
+  });
+  app.on('before-quit', () => (quitting = true));
+  app.on('will-quit', (event) => {
+    if (!headless) return;
+    // Stop every backend and reap its processes before the app exits.
+    event.preventDefault();
+    const stopping = headless;
+    headless = undefined;
+    void stopping.stop().finally(() => app.exit(0));
+  });
+  void app.whenReady().then(() =>
+    start().catch((error: unknown) => {
+      console.error(`MCP Switchboard could not start: ${error instanceof Error ? error.message : String(error)}`);
+      app.exit(1);
+    }),
+  );
+}
