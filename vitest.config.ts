@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // Integration tests start real servers and child processes; two cores here.
     testTimeout: 60_000,
     hookTimeout: 60_000,

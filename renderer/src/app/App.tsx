@@ -1,0 +1,37 @@
+/**
+ * The app shell: a connection banner, the navigation, and the current screen.
+ */
+import { useAppStore } from '../store/context.js';
+import type { ScreenId } from '../store/slices/appSlice.js';
+import { AddServerScreen } from '../features/backends/AddServerScreen.js';
+import { BackendsScreen } from '../features/backends/BackendsScreen.js';
+import { CatalogScreen } from '../features/catalog/CatalogScreen.js';
+import { ClientsScreen } from '../features/clients/ClientsScreen.js';
+import { AuthorizationScreen } from '../features/policy/AuthorizationScreen.js';
+import { ConnectionBanner } from './ConnectionBanner.js';
+import { Navigation } from './Navigation.js';
+
+const SCREENS: Record<ScreenId, () => React.ReactElement> = {
+  backends: BackendsScreen,
+  add: AddServerScreen,
+  catalog: CatalogScreen,
+  authorization: AuthorizationScreen,
+  clients: ClientsScreen,
+};
+
+/** The whole UI. */
+export function App() {
+  const screen = useAppStore((s) => s.screen);
+  const Screen = SCREENS[screen];
+  return (
+    <div className="app">
+      <div className="app-banner">
+        <ConnectionBanner />
+      </div>
+      <Navigation />
+      <main className="main" id="main">
+        <Screen />
+      </main>
+    </div>
+  );
+}

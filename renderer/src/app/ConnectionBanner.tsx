@@ -1,0 +1,30 @@
+/**
+ * Says when the UI has lost its connection to Switchboard, and when a config
+ * file edit was refused.
+ */
+import { useAppStore } from '../store/context.js';
+
+/** The banner (nothing while connected and the config is fine). */
+export function ConnectionBanner() {
+  const connection = useAppStore((s) => s.connection);
+  const configError = useAppStore((s) => s.info.data?.configError);
+  return (
+    <>
+      {connection === 'reconnecting' && (
+        <div className="banner tone-bad" role="alert">
+          Disconnected — reconnecting…
+        </div>
+      )}
+      {connection === 'connecting' && (
+        <div className="banner tone-info" role="status">
+          Connecting to Switchboard…
+        </div>
+      )}
+      {configError && (
+        <div className="banner tone-warn" role="alert">
+          The config file on disk was not applied: {configError}
+        </div>
+      )}
+    </>
+  );
+}

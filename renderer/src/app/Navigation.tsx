@@ -1,0 +1,45 @@
+/**
+ * The sidebar: one button per screen, with counts that need attention.
+ */
+import { useAppStore } from '../store/context.js';
+import type { ScreenId } from '../store/slices/appSlice.js';
+
+const ITEMS: { id: ScreenId; label: string }[] = [
+  { id: 'backends', label: 'Servers' },
+  { id: 'add', label: 'Add server' },
+  { id: 'catalog', label: 'Catalog' },
+  { id: 'authorization', label: 'Authorization' },
+  { id: 'clients', label: 'Clients' },
+];
+
+/** The main navigation. */
+export function Navigation() {
+  const screen = useAppStore((s) => s.screen);
+  const setScreen = useAppStore((s) => s.setScreen);
+  const pending = useAppStore((s) => (s.approvals.data?.length ?? 0) + (s.pins.data?.length ?? 0));
+  const version = useAppStore((s) => s.info.data?.version);
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">
+        <span aria-hidden="true">⎇</span> Switchboard {version && <small>v{version}</small>}
+      </div>
+      {ITEMS.map((item) => (
+        <button
+          key={item.id}
+          type="button"
+          className="nav-item"
+          aria-current={screen === item.id ? 'page' : undefined}
+          onClick={() => setScreen(item.id)}
+        >
+          {item.label}
+          {item.id === 'authorization' && pending > 0 && (
+            <span className="nav-count" aria-label={`${pending} waiting`}>
+              {pending}
+            </span>
+          )}
+        </button>
+      ))}
+      <div className="sidebar-foot">Switchboard serves every server below as one MCP endpoint.</div>
+    </nav>
+  );
+}

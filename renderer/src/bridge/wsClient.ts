@@ -1,0 +1,170 @@
+/**
+ * The headless pipe: a CoreClient over one WebSocket to `/bridge`.
+ *
+ * Frames: we send `{id, method, params}`; the server answers
+ * `{id, ok: true, result}` or `{id, ok: false, error}` and pushes
+ * `{event, payload}`. Authentication is the session cookie the server set
+ * when it exchanged the one-time login token, so connecting is all we do.
+ *
+ * When the socket drops, calls in flight settle with a `disconnected` error,
+ * new calls wait for the next connection, and we reconnect with exponential
+ * backoff (with jitter) until `close()`.
+ */
+import type { ErrorData } from '../../../shared/errors.js';
+import type { CallOutcome, CoreEventMap, EventName, MethodName } from '../../../shared/contract.js';
+import type { BridgeClient, ConnectionState } from './connection.js';
+
+/** Tuning for reconnects and waiting calls. */
+export interface WsClientOptions {
+  /** First reconnect delay (ms); doubles per failed attempt. */
+  initialDelayMs?: number;
+  /** Longest reconnect delay (ms). */
+  maxDelayMs?: number;
+  /** How long a call waits for a connection before failing (ms). */
+  callTimeoutMs?: number;
+  /** The WebSocket constructor (tests may pass another). */
+  WebSocketImpl?: typeof WebSocket;
+}
+
+interface PendingCall {
+  resolve: (outcome: CallOutcome<unknown>) => void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+type Listener = (payload: unknown) => void;
+
+/** The bridge URL for the page's own origin: `ws(s)://<host>/bridge`. */
+export function bridgeUrlFor(location: { protocol: string; host: string }): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`;
+}
+
+/** Opens a reconnecting WebSocket CoreClient to `url`. */
+export function createWsClient(url: string, options: WsClientOptions = {}): BridgeClient {
+  const initialDelayMs = options.initialDelayMs ?? 250;
+  const maxDelayMs = options.maxDelayMs ?? 5_000;
+  const callTimeoutMs = options.callTimeoutMs ?? 30_000;
+  const Impl = options.WebSocketImpl ?? WebSocket;
+
+  const eventListeners = new Map<string, Set<Listener>>();
+  const stateListeners = new Set<(state: ConnectionState) => void>();
+  const inFlight = new Map<number, PendingCall>();
+  /** Frames waiting for a connection, with their call ids. */
+  const waiting: { id: number; frame: string }[] = [];
+  let state: ConnectionState = 'connecting';
+  let socket: WebSocket | undefined;
+  let nextId = 1;
+  let attempt = 0;
+  let closed = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const setState = (next: ConnectionState): void => {
+    if (next === state) return;
+    state = next;
+    for (const listener of [...stateListeners]) listener(next);
+  };
+
+  const settle = (id: number, outcome: CallOutcome<unknown>): void => {
+    const pending = inFlight.get(id);
+    if (!pending) return;
+    inFlight.delete(id);
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.resolve(outcome);
+  };
+
+  const onMessage = (raw: unknown): void => {
+    let frame: Record<string, unknown>;
+    try {
+      frame = JSON.parse(String(raw)) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    if (typeof frame['event'] === 'string') {
+      for (const listener of [...(eventListeners.get(frame['event']) ?? [])]) listener(frame['payload'] ?? {});
+      return;
+    }
+    if (typeof frame['id'] !== 'number') return;
+    if (frame['ok'] === true) settle(frame['id'], { ok: true, result: frame['result'] });
+    else {
+      const error = frame['error'] as ErrorData | undefined;
+      settle(frame['id'], { ok: false, error: error ?? { code: 'internal', message: 'malformed answer' } });
+    }
+  };
+
+  const scheduleReconnect = (): void => {
+    if (closed) return;
+    const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** attempt);
+    attempt += 1;
+    const jittered = delay / 2 + Math.random() * (delay / 2);
+    retryTimer = setTimeout(connect, jittered);
+  };
+
+  function connect(): void {
+    if (closed) return;
+    const ws = new Impl(url);
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      setState('open');
+      for (const { frame } of waiting.splice(0)) ws.send(frame);
+    };
+    ws.onmessage = (message) => onMessage(message.data);
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = undefined;
+      const lost = { code: 'disconnected', message: 'The connection to Switchboard was lost.' };
+      const waitingIds = new Set(waiting.map((w) => w.id));
+      for (const id of [...inFlight.keys()]) if (!waitingIds.has(id)) settle(id, { ok: false, error: lost });
+      if (closed) return;
+      setState('reconnecting');
+      scheduleReconnect();
+    };
+    ws.onerror = () => undefined; // onclose follows and handles it
+  }
+
+  const call = (method: MethodName, params?: unknown): Promise<CallOutcome<unknown>> =>
+    new Promise((resolve) => {
+      if (closed) {
+        resolve({ ok: false, error: { code: 'disconnected', message: 'The client is closed.' } });
+        return;
+      }
+      const id = nextId++;
+      const frame = JSON.stringify(params === undefined ? { id, method } : { id, method, params });
+      const pending: PendingCall = { resolve, timer: undefined };
+      inFlight.set(id, pending);
+      if (socket && socket.readyState === Impl.OPEN) {
+        socket.send(frame);
+        return;
+      }
+      waiting.push({ id, frame });
+      pending.timer = setTimeout(() => {
+        const index = waiting.findIndex((w) => w.id === id);
+        if (index >= 0) waiting.splice(index, 1);
+        settle(id, { ok: false, error: { code: 'disconnected', message: 'Switchboard is not reachable.' } });
+      }, callTimeoutMs);
+    });
+
+  connect();
+
+  return {
+    call: call as BridgeClient['call'],
+    on<E extends EventName>(event: E, listener: (payload: CoreEventMap[E]) => void) {
+      const set = eventListeners.get(event) ?? new Set<Listener>();
+      eventListeners.set(event, set);
+      set.add(listener as Listener);
+      return () => set.delete(listener as Listener);
+    },
+    connectionState: () => state,
+    onConnectionChange(listener) {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+    close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      socket?.close();
+      const gone = { code: 'disconnected', message: 'The client is closed.' };
+      for (const id of [...inFlight.keys()]) settle(id, { ok: false, error: gone });
+      waiting.length = 0;
+    },
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * One backend: health badge, transport, counts, latest error, restarts,
+ * stderr tail, and its actions (enable/disable, restart, refresh, edit,
+ * remove, authorize / sign out).
+ */
+import { useState } from 'react';
+import type { CallOutcome } from '../../../../shared/contract.js';
+import type { ErrorData } from '../../../../shared/errors.js';
+import type { BackendView } from '../../../../shared/model/views.js';
+import { ConfirmDialog } from '../../components/Dialog.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { Badge, HealthBadge } from '../../components/HealthBadge.js';
+import { timeAgo } from '../../components/time.js';
+import { useAppStore } from '../../store/context.js';
+import type { BackendAction } from '../../store/slices/backendsSlice.js';
+import { EditBackendDialog } from './EditBackendDialog.js';
+
+const AUTH_LABEL = {
+  none: 'not used',
+  authorized: 'signed in',
+  'needs-authorization': 'sign-in needed',
+  expired: 'expired',
+  refreshing: 'refreshing',
+} as const;
+
+const TRANSPORT_LABEL = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'SSE' } as const;
+
+/** The card for `backend`. */
+export function BackendCard({ backend }: { backend: BackendView }) {
+  const { health } = backend;
+  const runBackendAction = useAppStore((s) => s.runBackendAction);
+  const call = useAppStore((s) => s.call);
+  const [error, setError] = useState<ErrorData | undefined>();
+  const [busy, setBusy] = useState<string | undefined>();
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [authUrl, setAuthUrl] = useState<string | undefined>();
+
+  const run = async (label: string, action: () => Promise<CallOutcome<unknown>>) => {
+    setBusy(label);
+    setError(undefined);
+    const outcome = await action();
+    setBusy(undefined);
+    if (!outcome.ok) setError(outcome.error);
+  };
+  const act = (action: BackendAction) => run(action, () => runBackendAction(health.id, action));
+  const authorize = () =>
+    run('authorize', async () => {
+      const outcome = await call('backends.authorize', { id: health.id });
+      if (outcome.ok) setAuthUrl(outcome.result.authorizationUrl);
+      return outcome;
+    });
+  const { counts } = health;
+  const remote = health.transport !== 'stdio';
+  const usesOAuth =
+    !!backend.oauth || health.status === 'needs-authorization' || (!!health.auth && health.auth.state !== 'none');
+  const signedIn =
+    backend.oauth?.configured === true || ['authorized', 'expired', 'refreshing'].includes(health.auth?.state ?? '');
+
+  return (
+    <article className="card" aria-label={health.id}>
+      <div className="row spread">
+        <h3>{health.id}</h3>
+        <HealthBadge status={health.status} />
+      </div>
+      <div className="target" title={backend.target}>
+        {backend.target}
+      </div>
+      <div className="row">
+        <Badge>{TRANSPORT_LABEL[health.transport]}</Badge>
+        {health.serverInfo && (
+          <span className="small muted">
+            {health.serverInfo.name} {health.serverInfo.version}
+          </span>
+        )}
+        {health.auth && health.auth.state !== 'none' && (
+          <Badge tone={health.auth.state === 'authorized' ? 'ok' : 'warn'} title={health.auth.reason}>
+            OAuth: {AUTH_LABEL[health.auth.state]}
+            {health.auth.expiresAt && health.auth.state === 'authorized'
+              ? `, until ${new Date(health.auth.expiresAt).toLocaleString()}`
+              : ''}
+          </Badge>
+        )}
+      </div>
+      <div className="stats" aria-label="Counts">
+        <span>
+          <b>{counts.tools}</b> tools
+        </span>
+        <span>
+          <b>{counts.prompts}</b> prompts
+        </span>
+        <span>
+          <b>{counts.resources}</b> resources
+        </span>
+        <span>
+          <b>{counts.resourceTemplates}</b> templates
+        </span>
+        <span>
+          <b>{health.restarts}</b> restarts
+        </span>
+        {health.pid !== undefined && <span>pid {health.pid}</span>}
+      </div>
+      {health.lastError && (
+        <div className="note tone-bad small">
+          <strong>Last error</strong> ({timeAgo(health.lastError.at)}): {health.lastError.message}
+        </div>
+      )}
+      {health.nextRetryAt && health.status === 'down' && (
+        <div className="small muted">Next retry {new Date(health.nextRetryAt).toLocaleTimeString()}</div>
+      )}
+      {health.warnings.length > 0 && (
+        <ul className="note tone-warn small">
+          {health.warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      )}
+      {health.transport === 'stdio' && health.stderrTail && health.stderrTail.length > 0 && (
+        <details>
+          <summary>stderr ({health.stderrTail.length} lines)</summary>
+          <pre className="stderr">{health.stderrTail.join('\n')}</pre>
+        </details>
+      )}
+      <ErrorNote error={error} />
+      {authUrl && (
+        <p className="small">
+          Sign in in the browser window that opened. If none did, open{' '}
+          <a href={authUrl} target="_blank" rel="noreferrer">
+            the sign-in page
+          </a>
+          .
+        </p>
+      )}
+      <div className="row" role="group" aria-label={`Actions for ${health.id}`}>
+        <button type="button" disabled={!!busy} onClick={() => void act(backend.enabled ? 'disable' : 'enable')}>
+          {backend.enabled ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" disabled={!!busy || !backend.enabled} onClick={() => void act('restart')}>
+          {busy === 'restart' ? 'Restarting…' : 'Restart'}
+        </button>
+        <button type="button" disabled={!!busy || !backend.enabled} onClick={() => void act('refresh')}>
+          Refresh
+        </button>
+        <button type="button" disabled={!!busy} onClick={() => setEditing(true)}>
+          Edit
+        </button>
+        {remote && usesOAuth && (
+          <button type="button" disabled={!!busy} onClick={() => void authorize()}>
+            Authorize
+          </button>
+        )}
+        {remote && signedIn && (
+          <button type="button" disabled={!!busy} onClick={() => void act('signOut')}>
+            Sign out
+          </button>
+        )}
+        <button type="button" className="danger" disabled={!!busy} onClick={() => setConfirmRemove(true)}>
+          Remove
+        </button>
+      </div>
+      {confirmRemove && (
+        <ConfirmDialog
+          title={`Remove ${health.id}?`}
+          message="Its tools disappear from every client and its process is stopped. The config entry is deleted."
+          confirmLabel="Remove"
+          onCancel={() => setConfirmRemove(false)}
+          onConfirm={() => {
+            setConfirmRemove(false);
+            void act('remove');
+          }}
+        />
+      )}
+      {editing && <EditBackendDialog backend={backend} onClose={() => setEditing(false)} />}
+    </article>
+  );
+}

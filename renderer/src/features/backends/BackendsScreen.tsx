@@ -1,0 +1,59 @@
+/**
+ * The servers behind Switchboard: one card each, with health and actions.
+ */
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { useAppStore } from '../../store/context.js';
+import { BackendCard } from './BackendCard.js';
+
+/** The Servers screen. */
+export function BackendsScreen() {
+  const backends = useAppStore((s) => s.backends);
+  const endpoint = useAppStore((s) => s.info.data?.endpointUrl);
+  const setScreen = useAppStore((s) => s.setScreen);
+  const list = backends.data ?? [];
+  const up = list.filter((b) => b.health.status === 'up').length;
+  return (
+    <>
+      <header className="screen-head">
+        <div>
+          <h1>Servers</h1>
+          <p>
+            {list.length === 0 ? 'No servers yet.' : `${up} of ${list.length} up`}
+            {endpoint && (
+              <>
+                {' · serving '}
+                <code>{endpoint}</code>
+              </>
+            )}
+          </p>
+        </div>
+        <button type="button" className="primary" onClick={() => setScreen('add')}>
+          + Add server
+        </button>
+      </header>
+      <ErrorNote error={backends.error} title="Could not load servers" />
+      {backends.data === undefined && backends.loading && <p className="muted">Loading…</p>}
+      {backends.data !== undefined && list.length === 0 && (
+        <section className="panel">
+          <EmptyState
+            title="No servers yet"
+            actions={
+              <button type="button" className="primary" onClick={() => setScreen('add')}>
+                Add your first server
+              </button>
+            }
+          >
+            Add one from the list of well-known servers, type a command or URL, or paste the `mcpServers` JSON from
+            Claude Desktop or Cursor.
+          </EmptyState>
+        </section>
+      )}
+      <div className="cards">
+        {list.map((backend) => (
+          <BackendCard key={backend.health.id} backend={backend} />
+        ))}
+      </div>
+    </>
+  );
+}

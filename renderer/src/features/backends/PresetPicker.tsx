@@ -1,0 +1,124 @@
+/**
+ * The built-in list of well-known servers: pick one, fill in what it needs, add.
+ */
+import { useMemo, useState } from 'react';
+import type { ErrorData } from '../../../../shared/errors.js';
+import { buildPresetEntry, freeBackendId, SERVER_PRESETS, type ServerPreset } from '../../../../shared/presets.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { Badge } from '../../components/HealthBadge.js';
+import { useAppStore } from '../../store/context.js';
+import { saveBackend } from './saveBackend.js';
+
+/** The preset grid and the selected preset's form. */
+export function PresetPicker() {
+  const [selected, setSelected] = useState<ServerPreset | undefined>();
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [id, setId] = useState('');
+  const [problems, setProblems] = useState<string[]>([]);
+  const [error, setError] = useState<ErrorData | undefined>();
+  const [busy, setBusy] = useState(false);
+  const call = useAppStore((s) => s.call);
+  const addBackend = useAppStore((s) => s.addBackend);
+  const updateBackend = useAppStore((s) => s.updateBackend);
+  const setScreen = useAppStore((s) => s.setScreen);
+  const backends = useAppStore((s) => s.backends.data);
+  const taken = useMemo(() => new Set((backends ?? []).map((b) => b.health.id)), [backends]);
+
+  const choose = (preset: ServerPreset) => {
+    setSelected(preset);
+    setId(freeBackendId(preset.id, taken));
+    setAnswers({});
+    setProblems([]);
+    setError(undefined);
+  };
+
+  const add = async (force: boolean) => {
+    if (!selected) return;
+    const built = buildPresetEntry(selected, answers, id.trim());
+    setProblems(built.problems);
+    setError(undefined);
+    if (built.problems.length > 0) return;
+    setBusy(true);
+    const outcome = await saveBackend({ call, addBackend, updateBackend }, { id: id.trim(), ...built, force });
+    setBusy(false);
+    if (outcome.ok) setScreen('backends');
+    else setError(outcome.error);
+  };
+
+  return (
+    <div className="stack">
+      <div className="preset-grid" role="group" aria-label="Well-known servers">
+        {SERVER_PRESETS.map((preset) => (
+          <button
+            key={preset.id}
+            type="button"
+            className="preset"
+            aria-pressed={selected?.id === preset.id}
+            onClick={() => choose(preset)}
+          >
+            <span className="row">
+              <strong>{preset.name}</strong>
+              {preset.oauth && <Badge tone="info">OAuth</Badge>}
+              {preset.transport === 'http' && <Badge>remote</Badge>}
+            </span>
+            <span className="desc">{preset.description}</span>
+          </button>
+        ))}
+      </div>
+      {selected && (
+        <form
+          className="stack panel"
+          aria-label={`Add ${selected.name}`}
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void add(false);
+          }}
+        >
+          <h2>{selected.name}</h2>
+          <code className="muted">
+            {selected.transport === 'stdio' ? [selected.command, ...(selected.args ?? [])].join(' ') : selected.url}
+          </code>
+          <label className="field">
+            Name
+            <input value={id} onChange={(event) => setId(event.target.value)} />
+          </label>
+          {selected.fields.map((field) => (
+            <label className="field" key={field.key}>
+              {field.label}
+              <input
+                type={field.input === 'secret' ? 'password' : 'text'}
+                placeholder={field.placeholder}
+                required={field.required}
+                value={answers[field.key] ?? ''}
+                onChange={(event) => setAnswers({ ...answers, [field.key]: event.target.value })}
+              />
+              {field.help && <span className="help">{field.help}</span>}
+            </label>
+          ))}
+          {selected.oauth && (
+            <p className="muted">After adding, press Authorize on its card to sign in in your browser.</p>
+          )}
+          {problems.length > 0 && (
+            <ul className="note tone-bad" role="alert">
+              {problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+          <ErrorNote error={error} title="Not added" />
+          <div className="row">
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? 'Checking…' : `Add ${selected.name}`}
+            </button>
+            {error && (
+              <button type="button" disabled={busy} onClick={() => void add(true)}>
+                Save anyway
+              </button>
+            )}
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * The form for any server: a stdio command (command, arguments, env, folder)
+ * or a URL (Streamable HTTP or SSE, headers). Used to add and to edit.
+ */
+import { useState } from 'react';
+import type { ErrorData } from '../../../../shared/errors.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { entryFromForm, type ServerFormState } from './entryForm.js';
+import { KeyValueRows } from './KeyValueRows.js';
+import type { PendingSecret } from '../../../../shared/presets.js';
+
+/** What the form hands to its owner on submit. */
+export interface ServerFormSubmit {
+  id: string;
+  entry: Record<string, unknown>;
+  secrets: PendingSecret[];
+}
+
+/** The controlled form; `onSubmit` resolves with an error to show (the typed values stay), or nothing. */
+export function ServerForm({
+  form,
+  onChange,
+  onSubmit,
+  submitLabel,
+  idLocked = false,
+  base,
+}: {
+  form: ServerFormState;
+  onChange: (form: ServerFormState) => void;
+  onSubmit: (submit: ServerFormSubmit) => Promise<ErrorData | undefined>;
+  submitLabel: string;
+  idLocked?: boolean;
+  base?: Record<string, unknown>;
+}) {
+  const [problems, setProblems] = useState<string[]>([]);
+  const [error, setError] = useState<ErrorData | undefined>();
+  const [busy, setBusy] = useState(false);
+  const patch = (change: Partial<ServerFormState>) => onChange({ ...form, ...change });
+
+  const submit = async () => {
+    const built = entryFromForm(form, base);
+    setProblems(built.problems);
+    setError(undefined);
+    if (built.problems.length > 0) return;
+    setBusy(true);
+    setError(await onSubmit({ id: form.id.trim(), entry: built.entry, secrets: built.secrets }));
+    setBusy(false);
+  };
+
+  return (
+    <form
+      className="stack"
+      aria-label="Server settings"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <div className="grid-2">
+        <label className="field">
+          Name
+          <input
+            value={form.id}
+            disabled={idLocked}
+            onChange={(e) => patch({ id: e.target.value })}
+            placeholder="my-server"
+          />
+          <span className="help">Prefix of its tools, e.g. name_tool.</span>
+        </label>
+        <label className="field">
+          Transport
+          <select
+            value={form.transport}
+            onChange={(e) => patch({ transport: e.target.value as ServerFormState['transport'] })}
+          >
+            <option value="stdio">Command (stdio)</option>
+            <option value="http">URL (Streamable HTTP)</option>
+            <option value="sse">URL (legacy SSE)</option>
+          </select>
+        </label>
+      </div>
+      {form.transport === 'stdio' ? (
+        <>
+          <label className="field">
+            Command
+            <input value={form.command} onChange={(e) => patch({ command: e.target.value })} placeholder="npx" />
+          </label>
+          <label className="field">
+            Arguments <span className="help">One per line.</span>
+            <textarea
+              value={form.args}
+              onChange={(e) => patch({ args: e.target.value })}
+              placeholder={'-y\n@modelcontextprotocol/server-memory'}
+            />
+          </label>
+          <label className="field">
+            Working folder <span className="help">Optional.</span>
+            <input value={form.cwd} onChange={(e) => patch({ cwd: e.target.value })} />
+          </label>
+          <KeyValueRows what="Variable" rows={form.env} onChange={(env) => patch({ env })} />
+        </>
+      ) : (
+        <>
+          <label className="field">
+            URL
+            <input
+              value={form.url}
+              onChange={(e) => patch({ url: e.target.value })}
+              placeholder="https://example.com/mcp"
+            />
+          </label>
+          <KeyValueRows what="Header" rows={form.headers} onChange={(headers) => patch({ headers })} />
+        </>
+      )}
+      {problems.length > 0 && (
+        <ul className="note tone-bad" role="alert">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+      <ErrorNote error={error} title="Not saved" />
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Checking…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * Paste a Claude Desktop / Cursor / VS Code `mcpServers` snippet, review the
+ * servers found, and add the chosen ones (each checked before it is saved).
+ */
+import { useState } from 'react';
+import type { ErrorData } from '../../../../shared/errors.js';
+import type { ResultOf } from '../../../../shared/contract.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { useAppStore } from '../../store/context.js';
+
+type Parsed = ResultOf<'backends.parseSnippet'>;
+type AddState = { state: 'added' } | { state: 'failed'; error: ErrorData } | { state: 'adding' };
+
+const EXAMPLE = `{
+  "mcpServers": {
+    "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] }
+  }
+}`;
+
+/** The paste box and the review list. */
+export function SnippetImport() {
+  const [text, setText] = useState('');
+  const [parsed, setParsed] = useState<Parsed | undefined>();
+  const [parseError, setParseError] = useState<ErrorData | undefined>();
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [results, setResults] = useState<Record<string, AddState>>({});
+  const call = useAppStore((s) => s.call);
+  const addBackend = useAppStore((s) => s.addBackend);
+
+  const review = async () => {
+    setParseError(undefined);
+    setResults({});
+    const outcome = await call('backends.parseSnippet', { text });
+    if (!outcome.ok) {
+      setParsed(undefined);
+      setParseError(outcome.error);
+      return;
+    }
+    setParsed(outcome.result);
+    setChosen(new Set(outcome.result.servers.map((server) => server.id)));
+  };
+
+  const addChosen = async () => {
+    for (const server of parsed?.servers ?? []) {
+      if (!chosen.has(server.id) || results[server.id]?.state === 'added') continue;
+      setResults((r) => ({ ...r, [server.id]: { state: 'adding' } }));
+      const outcome = await addBackend(server.id, server.entry);
+      setResults((r) => ({
+        ...r,
+        [server.id]: outcome.ok ? { state: 'added' } : { state: 'failed', error: outcome.error },
+      }));
+    }
+  };
+
+  return (
+    <div className="stack">
+      <label className="field">
+        Paste a config snippet
+        <span className="help">The `mcpServers` object from Claude Desktop or Cursor, or VS Code's `servers`.</span>
+        <textarea value={text} rows={8} placeholder={EXAMPLE} onChange={(event) => setText(event.target.value)} />
+      </label>
+      <div className="row">
+        <button type="button" className="primary" disabled={!text.trim()} onClick={() => void review()}>
+          Review servers
+        </button>
+      </div>
+      <ErrorNote error={parseError} title="Could not read the snippet" />
+      {parsed && (
+        <div className="stack" role="region" aria-label="Servers found">
+          {parsed.problems.length > 0 && (
+            <ul className="note tone-warn">
+              {parsed.problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+          {parsed.servers.length === 0 && <p className="muted">No servers found in that snippet.</p>}
+          {parsed.servers.map((server) => {
+            const result = results[server.id];
+            return (
+              <div key={server.id} className="card">
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={chosen.has(server.id)}
+                    onChange={(event) => {
+                      const next = new Set(chosen);
+                      if (event.target.checked) next.add(server.id);
+                      else next.delete(server.id);
+                      setChosen(next);
+                    }}
+                  />
+                  <strong>{server.id}</strong>
+                </label>
+                <pre className="small">{JSON.stringify(server.entry, null, 2)}</pre>
+                {server.secretFields.length > 0 && (
+                  <p className="small muted">
+                    Kept in the keychain, not in config.json: {server.secretFields.join(', ')}
+                  </p>
+                )}
+                {result?.state === 'adding' && <p role="status">Checking {server.id}…</p>}
+                {result?.state === 'added' && <p role="status">✓ Added {server.id}</p>}
+                {result?.state === 'failed' && <ErrorNote error={result.error} title={`${server.id} not added`} />}
+              </div>
+            );
+          })}
+          {parsed.servers.length > 0 && (
+            <div className="row">
+              <button type="button" className="primary" disabled={chosen.size === 0} onClick={() => void addChosen()}>
+                Add selected ({chosen.size})
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

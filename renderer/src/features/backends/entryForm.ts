@@ -1,0 +1,137 @@
+/**
+ * The custom-server form's state and its translation to and from a backend
+ * config entry. Values marked secret go to the keychain (`secrets.set`) and the
+ * entry only references them as `{"secret": name}`.
+ */
+import type { ConfigValueView } from '../../../../shared/model/views.js';
+import { BACKEND_ID_RULE, secretNameFor, type PendingSecret } from '../../../../shared/presets.js';
+
+/** One env variable or header row. */
+export interface KeyValueRow {
+  key: string;
+  value: string;
+  /** Store the value in the keychain. */
+  secret: boolean;
+  /** Already a keychain reference (editing): kept unless a new value is typed. */
+  existingSecret?: string;
+  /** A value the core does not show (editing): kept by `backends.update` unless a new value is typed. */
+  hidden?: boolean;
+}
+
+/** Everything the custom-server form holds. */
+export interface ServerFormState {
+  id: string;
+  transport: 'stdio' | 'http' | 'sse';
+  command: string;
+  /** One argument per line. */
+  args: string;
+  cwd: string;
+  env: KeyValueRow[];
+  url: string;
+  headers: KeyValueRow[];
+}
+
+/** An empty form. */
+export function emptyServerForm(): ServerFormState {
+  return { id: '', transport: 'stdio', command: '', args: '', cwd: '', env: [], url: '', headers: [] };
+}
+
+function rowsFrom(map: unknown): KeyValueRow[] {
+  if (typeof map !== 'object' || map === null) return [];
+  return Object.entries(map as Record<string, unknown>).map(([key, value]) => {
+    if (typeof value === 'string') return { key, value, secret: false };
+    const name = (value as { secret?: unknown } | null)?.secret;
+    return typeof name === 'string'
+      ? { key, value: '', secret: true, existingSecret: name }
+      : { key, value: '', secret: true };
+  });
+}
+
+/** Rows for values the core hides (left out of `entry`), so the form shows they exist. */
+function hiddenRows(values: Record<string, ConfigValueView> | undefined, shown: KeyValueRow[]): KeyValueRow[] {
+  const names = new Set(shown.map((row) => row.key));
+  return Object.entries(values ?? {})
+    .filter(([name, value]) => value.kind === 'hidden' && !names.has(name))
+    .map(([key]) => ({ key, value: '', secret: true, hidden: true }));
+}
+
+/** The form for editing an existing entry (`values`: the view's env/header values, for hidden ones). */
+export function formFromEntry(
+  id: string,
+  entry: Record<string, unknown>,
+  values?: Record<string, ConfigValueView>,
+): ServerFormState {
+  const declared = String(entry['type'] ?? entry['transport'] ?? '');
+  const remote = typeof entry['url'] === 'string';
+  const env = rowsFrom(entry['env']);
+  const headers = rowsFrom(entry['headers']);
+  return {
+    id,
+    transport: !remote ? 'stdio' : declared === 'sse' ? 'sse' : 'http',
+    command: typeof entry['command'] === 'string' ? entry['command'] : '',
+    args: Array.isArray(entry['args']) ? entry['args'].map(String).join('\n') : '',
+    cwd: typeof entry['cwd'] === 'string' ? entry['cwd'] : '',
+    env: remote ? env : [...env, ...hiddenRows(values, env)],
+    url: remote ? String(entry['url']) : '',
+    headers: remote ? [...headers, ...hiddenRows(values, headers)] : headers,
+  };
+}
+
+/** The entry, the secrets to store first, and what is missing. */
+export interface FormEntry {
+  entry: Record<string, unknown>;
+  secrets: PendingSecret[];
+  problems: string[];
+}
+
+function valuesFrom(rows: KeyValueRow[], id: string, what: string, out: FormEntry): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const row of rows) {
+    const key = row.key.trim();
+    if (!key) {
+      if (row.value) out.problems.push(`A ${what} row has a value but no name.`);
+      continue;
+    }
+    if (row.secret) {
+      if (row.value) {
+        const name = secretNameFor(id, key);
+        out.secrets.push({ name, value: row.value });
+        values[key] = { secret: name };
+      } else if (row.existingSecret) values[key] = { secret: row.existingSecret };
+      else if (row.hidden)
+        continue; // left out: the core keeps the hidden value
+      else out.problems.push(`${what} ${key} needs a value.`);
+    } else values[key] = row.value;
+  }
+  return values;
+}
+
+/** Builds the backend entry from the form (original entry's other options are kept when editing). */
+export function entryFromForm(form: ServerFormState, base: Record<string, unknown> = {}): FormEntry {
+  const out: FormEntry = { entry: {}, secrets: [], problems: [] };
+  const id = form.id.trim();
+  if (!BACKEND_ID_RULE.test(id))
+    out.problems.push('The name must start with a letter and use only letters, digits, _ and -.');
+  const keep = Object.fromEntries(
+    Object.entries(base).filter(
+      ([key]) => !['type', 'transport', 'command', 'args', 'cwd', 'env', 'url', 'headers'].includes(key),
+    ),
+  );
+  if (form.transport === 'stdio') {
+    if (!form.command.trim()) out.problems.push('Enter the command that starts the server.');
+    const args = form.args
+      .split('\n')
+      .map((arg) => arg.trim())
+      .filter(Boolean);
+    out.entry = { ...keep, command: form.command.trim(), args };
+    const env = valuesFrom(form.env, id, 'Environment variable', out);
+    if (Object.keys(env).length > 0) out.entry['env'] = env;
+    if (form.cwd.trim()) out.entry['cwd'] = form.cwd.trim();
+  } else {
+    if (!/^https?:\/\/\S+$/.test(form.url.trim())) out.problems.push('Enter an http:// or https:// URL.');
+    out.entry = { ...keep, type: form.transport, url: form.url.trim() };
+    const headers = valuesFrom(form.headers, id, 'Header', out);
+    if (Object.keys(headers).length > 0) out.entry['headers'] = headers;
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+/**
+ * Saving a backend from any of the add/edit flows: secrets first (write-only,
+ * to the keychain), then `backends.add` (which checks the connection and
+ * catalog before saving) or `backends.update`.
+ */
+import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
+import type { BackendView } from '../../../../shared/model/views.js';
+import type { PendingSecret } from '../../../../shared/presets.js';
+import type { AppStore } from '../../store/types.js';
+
+/** Stores `secrets`, then adds (or, with `mode: 'update'`, updates) the backend. */
+export async function saveBackend(
+  store: Pick<AppStore, 'call' | 'addBackend' | 'updateBackend'>,
+  request: {
+    id: string;
+    entry: Record<string, unknown>;
+    secrets: PendingSecret[];
+    mode?: 'add' | 'update';
+    force?: boolean;
+  },
+): Promise<CallOutcome<BackendView>> {
+  const call: CoreClient['call'] = store.call;
+  for (const secret of request.secrets) {
+    const stored = await call('secrets.set', secret);
+    if (!stored.ok)
+      return {
+        ok: false,
+        error: { ...stored.error, message: `Could not store ${secret.name}: ${stored.error.message}` },
+      };
+  }
+  return request.mode === 'update'
+    ? store.updateBackend(request.id, request.entry)
+    : store.addBackend(request.id, request.entry, request.force);
+}

@@ -1,0 +1,85 @@
+/**
+ * One catalog item in full: names, description, annotations, input schema,
+ * and a panel to try it.
+ */
+import type { CatalogEntry, ToolAnnotationsView } from '../../../../shared/model/views.js';
+import { Badge, type Tone } from '../../components/HealthBadge.js';
+import { KIND_LABELS } from './filterCatalog.js';
+import { SchemaTable } from './SchemaTable.js';
+import { TryPrompt } from './TryPrompt.js';
+import { TryResource } from './TryResource.js';
+import { TryTool } from './TryTool.js';
+
+const ANNOTATIONS: { key: keyof ToolAnnotationsView; label: string; icon: string; tone: Tone }[] = [
+  { key: 'readOnlyHint', label: 'Read-only', icon: '◉', tone: 'ok' },
+  { key: 'destructiveHint', label: 'Destructive', icon: '⚠', tone: 'bad' },
+  { key: 'idempotentHint', label: 'Idempotent', icon: '↺', tone: 'info' },
+  { key: 'openWorldHint', label: 'Open world', icon: '⇄', tone: 'warn' },
+];
+
+/** The detail pane for `entry`. */
+export function CatalogDetail({ entry }: { entry: CatalogEntry }) {
+  const annotations = entry.annotations ?? {};
+  const shownAnnotations = ANNOTATIONS.filter((a) => annotations[a.key] === true);
+  return (
+    <section className="panel stack" aria-label={`Details of ${entry.exposed}`}>
+      <div className="row spread">
+        <h2 className="mono">{entry.exposed}</h2>
+        <Badge tone="info">{KIND_LABELS[entry.kind]}</Badge>
+      </div>
+      {entry.title && <div>{entry.title}</div>}
+      <table className="table">
+        <tbody>
+          <tr>
+            <th scope="row">Clients see</th>
+            <td className="mono">{entry.exposed}</td>
+          </tr>
+          <tr>
+            <th scope="row">Server's own name</th>
+            <td className="mono">{entry.original}</td>
+          </tr>
+          <tr>
+            <th scope="row">Server</th>
+            <td>{entry.backendId}</td>
+          </tr>
+          {entry.mimeType && (
+            <tr>
+              <th scope="row">MIME type</th>
+              <td>{entry.mimeType}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {shownAnnotations.length > 0 && (
+        <div className="row" aria-label="Annotations">
+          {shownAnnotations.map((a) => (
+            <Badge key={a.key} tone={a.tone}>
+              <span aria-hidden="true">{a.icon}</span> {a.label}
+            </Badge>
+          ))}
+        </div>
+      )}
+      {entry.description ? <p>{entry.description}</p> : <p className="muted">No description.</p>}
+      {entry.kind === 'tool' && (
+        <>
+          <h3>Input</h3>
+          <SchemaTable schema={entry.inputSchema} />
+          <h3>Try it</h3>
+          <TryTool entry={entry} />
+        </>
+      )}
+      {entry.kind === 'prompt' && (
+        <>
+          <h3>Try it</h3>
+          <TryPrompt entry={entry} />
+        </>
+      )}
+      {(entry.kind === 'resource' || entry.kind === 'resourceTemplate') && (
+        <>
+          <h3>Read it</h3>
+          <TryResource entry={entry} />
+        </>
+      )}
+    </section>
+  );
+}

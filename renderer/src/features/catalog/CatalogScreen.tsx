@@ -1,0 +1,111 @@
+/**
+ * Everything the servers offer, merged: search, filter by kind, pick an item
+ * to see its details and try it.
+ */
+import { useMemo } from 'react';
+import type { CatalogKind } from '../../../../shared/model/views.js';
+import { EmptyState } from '../../components/EmptyState.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { useAppStore } from '../../store/context.js';
+import { catalogKey } from '../../store/slices/catalogSlice.js';
+import { CatalogDetail } from './CatalogDetail.js';
+import { CatalogList } from './CatalogList.js';
+import { countByKind, filterCatalog, indexCatalog } from './filterCatalog.js';
+
+const KIND_TABS: { kind: CatalogKind | 'all'; label: string }[] = [
+  { kind: 'all', label: 'All' },
+  { kind: 'tool', label: 'Tools' },
+  { kind: 'prompt', label: 'Prompts' },
+  { kind: 'resource', label: 'Resources' },
+  { kind: 'resourceTemplate', label: 'Templates' },
+];
+
+/** The Catalog screen. */
+export function CatalogScreen() {
+  const catalog = useAppStore((s) => s.catalog);
+  const query = useAppStore((s) => s.catalogQuery);
+  const kind = useAppStore((s) => s.catalogKind);
+  const selectedKey = useAppStore((s) => s.selectedCatalogKey);
+  const setQuery = useAppStore((s) => s.setCatalogQuery);
+  const setKind = useAppStore((s) => s.setCatalogKind);
+  const select = useAppStore((s) => s.selectCatalogEntry);
+  const setScreen = useAppStore((s) => s.setScreen);
+
+  const entries = useMemo(() => catalog.data ?? [], [catalog.data]);
+  const indexed = useMemo(() => indexCatalog(entries), [entries]);
+  const matching = useMemo(() => filterCatalog(indexed, query, 'all'), [indexed, query]);
+  const counts = useMemo(() => countByKind(matching), [matching]);
+  const shown = useMemo(() => (kind === 'all' ? matching : matching.filter((e) => e.kind === kind)), [matching, kind]);
+  const selected = useMemo(() => entries.find((e) => catalogKey(e) === selectedKey), [entries, selectedKey]);
+
+  return (
+    <>
+      <header className="screen-head">
+        <div>
+          <h1>Catalog</h1>
+          <p>
+            {entries.length} items from {new Set(entries.map((e) => e.backendId)).size} servers, under the names clients
+            see.
+          </p>
+        </div>
+        <input
+          type="search"
+          aria-label="Search the catalog"
+          placeholder="Search names and descriptions"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      </header>
+      <ErrorNote error={catalog.error} title="Could not load the catalog" />
+      <div className="tabs" role="tablist" aria-label="Kinds">
+        {KIND_TABS.map((tab) => (
+          <button
+            key={tab.kind}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={kind === tab.kind}
+            onClick={() => setKind(tab.kind)}
+          >
+            {tab.label} <span className="chip">{counts[tab.kind]}</span>
+          </button>
+        ))}
+      </div>
+      {catalog.data !== undefined && entries.length === 0 ? (
+        <section className="panel">
+          <EmptyState
+            title="The catalog is empty"
+            actions={
+              <button type="button" className="primary" onClick={() => setScreen('add')}>
+                Add a server
+              </button>
+            }
+          >
+            Tools, prompts and resources appear here once a server is up.
+          </EmptyState>
+        </section>
+      ) : (
+        <div className="catalog">
+          <div>
+            {shown.length === 0 && entries.length > 0 ? (
+              <EmptyState title="Nothing matches">Try fewer words, or another kind.</EmptyState>
+            ) : (
+              <CatalogList entries={shown} selectedKey={selectedKey} onSelect={select} />
+            )}
+          </div>
+          <div className="detail">
+            {selected ? (
+              <CatalogDetail key={catalogKey(selected)} entry={selected} />
+            ) : (
+              <section className="panel">
+                <EmptyState title="Pick an item">
+                  Select a tool, prompt or resource to see its details and try it.
+                </EmptyState>
+              </section>
+            )}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}

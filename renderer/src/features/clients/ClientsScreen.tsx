@@ -1,0 +1,28 @@
+/**
+ * How clients reach Switchboard: the endpoint, client apps to install into or
+ * import from, connected sessions, client profiles with tokens, and the log.
+ */
+import { RequestLog } from '../log/RequestLog.js';
+import { ClientAppsPanel } from './ClientAppsPanel.js';
+import { EndpointPanel } from './EndpointPanel.js';
+import { ProfilesPanel } from './ProfilesPanel.js';
+import { SessionsPanel } from './SessionsPanel.js';
+
+/** The Clients screen. */
+export function ClientsScreen() {
+  return (
+    <>
+      <header className="screen-head">
+        <div>
+          <h1>Clients</h1>
+          <p>Connect Claude, Cursor, VS Code and other MCP clients to the one endpoint.</p>
+        </div>
+      </header>
+      <EndpointPanel />
+      <ClientAppsPanel />
+      <SessionsPanel />
+      <ProfilesPanel />
+      <RequestLog />
+    </>
+  );
+}

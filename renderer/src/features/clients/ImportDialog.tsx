@@ -1,0 +1,87 @@
+/**
+ * Importing a client app's servers: list them, choose, import.
+ */
+import { useEffect, useState } from 'react';
+import type { ErrorData } from '../../../../shared/errors.js';
+import type { ClientAppView, ImportCandidateView } from '../../../../shared/model/views.js';
+import { Dialog } from '../../components/Dialog.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { useAppStore } from '../../store/context.js';
+
+/** The import dialog for `app`. */
+export function ImportDialog({ app, onClose }: { app: ClientAppView; onClose: () => void }) {
+  const call = useAppStore((s) => s.call);
+  const invalidate = useAppStore((s) => s.invalidate);
+  const [candidates, setCandidates] = useState<ImportCandidateView[] | undefined>();
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [error, setError] = useState<ErrorData | undefined>();
+  const [done, setDone] = useState<string[] | undefined>();
+
+  useEffect(() => {
+    void call('clients.importable', { client: app.id }).then((outcome) => {
+      if (!outcome.ok) return setError(outcome.error);
+      setCandidates(outcome.result);
+      setChosen(new Set(outcome.result.filter((c) => c.inSwitchboard === 'no' && !c.skipReason).map((c) => c.name)));
+    });
+  }, [app.id, call]);
+
+  const importChosen = async () => {
+    const outcome = await call('clients.import', { client: app.id, names: [...chosen] });
+    if (!outcome.ok) return setError(outcome.error);
+    setDone(outcome.result.imported);
+    invalidate('backends', 'catalog', 'policy');
+  };
+
+  return (
+    <Dialog title={`Import from ${app.name}`} onClose={onClose}>
+      <ErrorNote error={error} />
+      {!candidates && !error && <p className="muted">Reading {app.configPath}…</p>}
+      {candidates && candidates.length === 0 && <p className="muted">{app.name} has no servers to import.</p>}
+      <div className="stack">
+        {candidates?.map((candidate) => (
+          <label key={candidate.name} className="check">
+            <input
+              type="checkbox"
+              disabled={!!candidate.skipReason || candidate.inSwitchboard === 'same'}
+              checked={chosen.has(candidate.name)}
+              onChange={(e) => {
+                const next = new Set(chosen);
+                if (e.target.checked) next.add(candidate.name);
+                else next.delete(candidate.name);
+                setChosen(next);
+              }}
+            />
+            <span>
+              <strong>{candidate.name}</strong>
+              {candidate.inSwitchboard === 'same' && <span className="muted"> — already in Switchboard</span>}
+              {candidate.inSwitchboard === 'name-taken' && (
+                <span className="muted"> — name taken, imported as {candidate.id}</span>
+              )}
+              {candidate.skipReason && <span className="muted"> — {candidate.skipReason}</span>}
+              {candidate.warnings.map((w) => (
+                <span key={w} className="small muted">
+                  {' '}
+                  ({w})
+                </span>
+              ))}
+            </span>
+          </label>
+        ))}
+      </div>
+      {done && <p role="status">Imported: {done.join(', ') || 'nothing'}</p>}
+      <div className="actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={chosen.size === 0 || !!done}
+          onClick={() => void importChosen()}
+        >
+          Import {chosen.size}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

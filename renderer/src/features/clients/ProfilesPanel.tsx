@@ -1,0 +1,131 @@
+/**
+ * Client profiles and their tokens: create (the token is shown once), rotate,
+ * revoke (after confirmation).
+ */
+import { useState } from 'react';
+import type { ErrorData } from '../../../../shared/errors.js';
+import { BACKEND_ID_RULE } from '../../../../shared/presets.js';
+import { CopyButton } from '../../components/CopyButton.js';
+import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { useAppStore } from '../../store/context.js';
+
+/** Shows a freshly issued token once. */
+function TokenOnce({ token, onClose }: { token: string; onClose: () => void }) {
+  return (
+    <Dialog title="Copy the token now" onClose={onClose}>
+      <p>It is shown only this once. Paste it into the client as its bearer token.</p>
+      <div className="token-box">
+        <code aria-label="New token">{token}</code>
+        <CopyButton text={token} label="Copy token" />
+      </div>
+      <div className="actions">
+        <button type="button" className="primary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The profiles panel. */
+export function ProfilesPanel() {
+  const profiles = useAppStore((s) => s.profiles);
+  const createToken = useAppStore((s) => s.createToken);
+  const rotateToken = useAppStore((s) => s.rotateToken);
+  const revokeProfile = useAppStore((s) => s.revokeProfile);
+  const [id, setId] = useState('');
+  const [name, setName] = useState('');
+  const [token, setToken] = useState<string | undefined>();
+  const [error, setError] = useState<ErrorData | undefined>();
+  const [revoking, setRevoking] = useState<string | undefined>();
+
+  const issued = (outcome: { ok: true; result: { token: string } } | { ok: false; error: ErrorData }) => {
+    if (outcome.ok) {
+      setToken(outcome.result.token);
+      setError(undefined);
+    } else setError(outcome.error);
+    return outcome.ok;
+  };
+
+  return (
+    <section className="panel" aria-label="Client profiles">
+      <h2>Client profiles and tokens</h2>
+      <p className="muted small">Each profile has its own token and its own rules under Authorization.</p>
+      <ErrorNote error={profiles.error ?? error} />
+      {profiles.data && profiles.data.length > 0 && (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Profile</th>
+              <th scope="col">Servers</th>
+              <th scope="col">Token</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {profiles.data.map((profile) => (
+              <tr key={profile.id}>
+                <td>
+                  <strong>{profile.name}</strong> <span className="muted mono">{profile.id}</span>
+                </td>
+                <td>{profile.backends ? profile.backends.join(', ') : 'all'}</td>
+                <td>{profile.hasToken ? 'set' : 'none'}</td>
+                <td className="row">
+                  <button type="button" onClick={() => void rotateToken(profile.id).then(issued)}>
+                    {profile.hasToken ? 'Rotate token' : 'Issue token'}
+                  </button>
+                  <button type="button" className="danger" onClick={() => setRevoking(profile.id)}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form
+        className="row"
+        aria-label="New client profile"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!BACKEND_ID_RULE.test(id.trim())) {
+            setError({ code: 'invalid', message: 'The ID must start with a letter: letters, digits, _ and - only.' });
+            return;
+          }
+          void createToken(id.trim(), name.trim() || id.trim()).then((outcome) => {
+            if (issued(outcome)) {
+              setId('');
+              setName('');
+            }
+          });
+        }}
+      >
+        <input
+          aria-label="Profile ID"
+          placeholder="id, e.g. laptop-cursor"
+          value={id}
+          onChange={(e) => setId(e.target.value)}
+        />
+        <input aria-label="Profile name" placeholder="name" value={name} onChange={(e) => setName(e.target.value)} />
+        <button type="submit" className="primary" disabled={!id.trim()}>
+          Create token
+        </button>
+      </form>
+      {token && <TokenOnce token={token} onClose={() => setToken(undefined)} />}
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke ${revoking}?`}
+          message="Clients using its token are refused from now on."
+          confirmLabel="Revoke"
+          onCancel={() => setRevoking(undefined)}
+          onConfirm={() => {
+            const target = revoking;
+            setRevoking(undefined);
+            void revokeProfile(target).then((o) => setError(o.ok ? undefined : o.error));
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * The request log with filters by backend, client and outcome.
+ */
+import type { LogEntryView } from '../../../../shared/model/views.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { Badge, type Tone } from '../../components/HealthBadge.js';
+import { useAppStore } from '../../store/context.js';
+
+const OUTCOME_TONE: Record<LogEntryView['outcome'], Tone> = {
+  ok: 'ok',
+  error: 'bad',
+  denied: 'warn',
+  timeout: 'bad',
+  cancelled: 'idle',
+};
+const OUTCOMES = Object.keys(OUTCOME_TONE) as LogEntryView['outcome'][];
+
+/** The log panel. */
+export function RequestLog() {
+  const log = useAppStore((s) => s.log);
+  const filter = useAppStore((s) => s.logFilter);
+  const setFilter = useAppStore((s) => s.setLogFilter);
+  const backends = useAppStore((s) => s.backends.data ?? []);
+  const profiles = useAppStore((s) => s.profiles.data ?? []);
+  const entries = log.data ?? [];
+  return (
+    <section className="panel" aria-label="Request log">
+      <h2>Request log</h2>
+      <div className="row" role="group" aria-label="Log filters">
+        <select
+          aria-label="Filter by server"
+          value={filter.backend ?? ''}
+          onChange={(e) => setFilter({ ...filter, backend: e.target.value || undefined })}
+        >
+          <option value="">All servers</option>
+          {backends.map((b) => (
+            <option key={b.health.id} value={b.health.id}>
+              {b.health.id}
+            </option>
+          ))}
+        </select>
+        <input
+          aria-label="Filter by client"
+          placeholder="client"
+          list="log-clients"
+          value={filter.client ?? ''}
+          onChange={(e) => setFilter({ ...filter, client: e.target.value || undefined })}
+        />
+        <datalist id="log-clients">
+          {profiles.map((p) => (
+            <option key={p.id} value={p.id} />
+          ))}
+        </datalist>
+        <select
+          aria-label="Filter by outcome"
+          value={filter.outcome ?? ''}
+          onChange={(e) =>
+            setFilter({ ...filter, outcome: (e.target.value || undefined) as LogEntryView['outcome'] | undefined })
+          }
+        >
+          <option value="">Any outcome</option>
+          {OUTCOMES.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ErrorNote error={log.error} />
+      {entries.length === 0 ? (
+        <p className="muted">No requests yet{Object.values(filter).some(Boolean) ? ' match these filters' : ''}.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Client</th>
+              <th scope="col">Server</th>
+              <th scope="col">Request</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">ms</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry, index) => (
+              <tr key={`${entry.time}-${index}`}>
+                <td className="small">{new Date(entry.time).toLocaleTimeString()}</td>
+                <td>{entry.client}</td>
+                <td>{entry.backend}</td>
+                <td className="mono small">
+                  {entry.kind} {entry.item}
+                </td>
+                <td>
+                  <Badge tone={OUTCOME_TONE[entry.outcome]}>{entry.outcome}</Badge>
+                  {entry.errorCode !== undefined && <span className="small muted"> {entry.errorCode}</span>}
+                  {entry.detail && <div className="small muted">{entry.detail}</div>}
+                </td>
+                <td>{Math.round(entry.durationMs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * Clients: the apps Switchboard can be installed into, client profiles with
+ * their tokens, and the connected sessions.
+ */
+import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
+import type { ClientAppView, ProfileView, SessionView } from '../../../../shared/model/views.js';
+import { fetchRemote, idle, type Remote } from '../remote.js';
+import type { SliceCreator } from '../types.js';
+
+/** Clients state and actions. */
+export interface ClientsSlice {
+  apps: Remote<ClientAppView[]>;
+  profiles: Remote<ProfileView[]>;
+  sessions: Remote<SessionView[]>;
+  fetchApps(): Promise<void>;
+  fetchProfiles(): Promise<void>;
+  fetchSessions(): Promise<void>;
+  /** Creates a profile with a token; the token is returned once and never stored here. */
+  createToken(id: string, name: string): Promise<CallOutcome<{ token: string }>>;
+  rotateToken(id: string): Promise<CallOutcome<{ token: string }>>;
+  revokeProfile(id: string): Promise<CallOutcome<void>>;
+  setClientInstalled(client: string, installed: boolean): Promise<CallOutcome<unknown>>;
+}
+
+/** Creates the clients slice. */
+export function createClientsSlice(client: CoreClient): SliceCreator<ClientsSlice> {
+  return (set, get) => ({
+    apps: idle(),
+    profiles: idle(),
+    sessions: idle(),
+    fetchApps: () =>
+      fetchRemote(
+        () => get().apps,
+        (apps) => set({ apps }),
+        () => client.call('clients.list'),
+      ),
+    fetchProfiles: () =>
+      fetchRemote(
+        () => get().profiles,
+        (profiles) => set({ profiles }),
+        () => client.call('profiles.list'),
+      ),
+    fetchSessions: () =>
+      fetchRemote(
+        () => get().sessions,
+        (sessions) => set({ sessions }),
+        () => client.call('sessions.list'),
+      ),
+    async createToken(id, name) {
+      const outcome = await client.call('profiles.createToken', { id, name });
+      get().invalidate('profiles', 'policy');
+      return outcome;
+    },
+    async rotateToken(id) {
+      const outcome = await client.call('profiles.rotateToken', { id });
+      get().invalidate('profiles');
+      return outcome;
+    },
+    async revokeProfile(id) {
+      const outcome = await client.call('profiles.revoke', { id });
+      get().invalidate('profiles', 'policy');
+      return outcome;
+    },
+    async setClientInstalled(app, installed) {
+      const outcome: CallOutcome<unknown> = installed
+        ? await client.call('clients.install', { client: app })
+        : await client.call('clients.uninstall', { client: app });
+      get().invalidate('apps', 'profiles');
+      return outcome;
+    },
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * The app shell as a test sees it: log in, navigate, take screenshots.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { ROOT } from '../../helpers/harness.js';
+
+/** Where screenshots go (gitignored). */
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+
+/** The screens, by their navigation label. */
+export type ScreenName = 'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients';
+
+/** The whole page. */
+export class AppPage {
+  constructor(readonly page: Page) {}
+
+  /** Opens the one-time login link (the server sets the session cookie and redirects to `/`). */
+  async login(loginUrl: string): Promise<void> {
+    await this.page.goto(loginUrl);
+    await this.page.getByRole('navigation', { name: 'Main' }).waitFor();
+  }
+
+  /** The main navigation. */
+  get nav(): Locator {
+    return this.page.getByRole('navigation', { name: 'Main' });
+  }
+
+  /** Goes to a screen and waits for its heading. */
+  async open(screen: ScreenName): Promise<void> {
+    await this.nav.getByRole('button', { name: screen }).click();
+    await this.page.getByRole('heading', { level: 1 }).waitFor();
+  }
+
+  /** The page heading. */
+  get heading(): Locator {
+    return this.page.getByRole('heading', { level: 1 });
+  }
+
+  /** Saves `<name>-light.png` and `<name>-dark.png` of the current screen. */
+  async screenshots(name: string): Promise<string[]> {
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    const paths: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await this.page.emulateMedia({ colorScheme });
+      const path = join(SCREENSHOT_DIR, `${name}-${colorScheme}.png`);
+      await this.page.screenshot({ path, fullPage: true });
+      paths.push(path);
+    }
+    await this.page.emulateMedia({ colorScheme: 'light' });
+    return paths;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The Servers screen: backend cards, their badges and actions.
+ */
+import type { Locator, Page } from 'playwright-core';
+
+/** The Servers screen. */
+export class ServersPage {
+  constructor(readonly page: Page) {}
+
+  /** The card of backend `id`. */
+  card(id: string): Locator {
+    return this.page.getByRole('article', { name: id, exact: true });
+  }
+
+  /** The health badge of backend `id` (its text is the status in words). */
+  badge(id: string): Locator {
+    return this.card(id).getByRole('status');
+  }
+
+  /** The backend's process id, as the card shows it. */
+  async pid(id: string): Promise<number> {
+    const text = await this.card(id)
+      .getByText(/^pid \d+$/)
+      .innerText();
+    return Number(text.replace('pid ', ''));
+  }
+
+  /** Removes backend `id`, confirming in the dialog. */
+  async remove(id: string): Promise<void> {
+    await this.card(id).getByRole('button', { name: 'Remove' }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Remove ${id}?` });
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * End to end: the headless UI of `mcp-switchboard serve` in Debian's
+ * Chromium, against real backends (server-everything, server-memory, a
+ * crashing fixture), checked from the outside with an MCP SDK client.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Browser, Page } from 'playwright-core';
+import { EVERYTHING, fixture } from '../helpers/harness.js';
+import { browserMissing, launchChromium } from './browser.js';
+import { AddServerPage } from './pages/AddServerPage.js';
+import { AppPage } from './pages/AppPage.js';
+import { AuthorizationPage } from './pages/AuthorizationPage.js';
+import { CatalogPage } from './pages/CatalogPage.js';
+import { ServersPage } from './pages/ServersPage.js';
+import { serveUi, type ServedUi } from './serveUi.js';
+
+const SLOW = { timeout: 30_000 };
+
+describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
+  let served: ServedUi;
+  let browser: Browser;
+  let page: Page;
+  let app: AppPage;
+  let servers: ServersPage;
+  let sdk: Client;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    served = await serveUi({
+      proxy: { reconnectInitialMs: 2500 },
+      mcpServers: {
+        everything: { command: process.execPath, args: [EVERYTHING] },
+      },
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    app = new AppPage(page);
+    servers = new ServersPage(page);
+    await app.login(served.loginUrl);
+    sdk = new Client({ name: 'e2e-sdk', version: '1.0.0' });
+    await sdk.connect(
+      new StreamableHTTPClientTransport(new URL(served.endpointUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
+      }),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await sdk?.close().catch(() => undefined);
+    await browser?.close();
+    await served?.stop();
+  });
+
+  const toolNames = async () => (await sdk.listTools()).tools.map((tool) => tool.name);
+
+  it('shows the configured servers with their health as words', async () => {
+    await servers.badge('everything').filter({ hasText: 'Up' }).waitFor(SLOW);
+    expect(await servers.card('everything').innerText()).toMatch(/\d+\s+tools/);
+    await app.screenshots('servers');
+  });
+
+  it('adds a server from the well-known list and its badge goes to up', async () => {
+    await app.open('Add server');
+    await app.screenshots('add-server');
+    await new AddServerPage(page).addPreset('Memory', 'memory', {
+      'Memory file (optional)': join(served.dir, 'memory.json'),
+    });
+    await app.heading.filter({ hasText: /^Servers$/ }).waitFor(SLOW);
+    await servers.badge('memory').filter({ hasText: 'Up' }).waitFor(SLOW);
+    expect(await toolNames()).toContain('memory__read_graph');
+  }, 60_000);
+
+  it('adds a server from a pasted mcpServers snippet', async () => {
+    await app.open('Add server');
+    // The crashing fixture: a plain node process whose `crash` tool exits it.
+    const snippet = {
+      mcpServers: { crashy: { command: process.execPath, args: [fixture('faulty.mjs'), 'crash-on-call'] } },
+    };
+    await new AddServerPage(page).addFromSnippet(JSON.stringify(snippet, null, 2));
+    await page.getByRole('status').filter({ hasText: 'Added crashy' }).waitFor(SLOW);
+    await app.open('Servers');
+    await servers.badge('crashy').filter({ hasText: 'Up' }).waitFor(SLOW);
+  }, 60_000);
+
+  it('shows a killed server going down, then up again', async () => {
+    await app.open('Servers');
+    const pid = await servers.pid('crashy');
+    process.kill(pid, 'SIGKILL');
+    await servers.badge('crashy').filter({ hasText: 'Down' }).waitFor(SLOW);
+    await servers
+      .card('crashy')
+      .getByText(/Last error/)
+      .waitFor();
+    await app.screenshots('servers-down');
+    await servers.badge('crashy').filter({ hasText: 'Up' }).waitFor(SLOW);
+    expect(await servers.pid('crashy')).not.toBe(pid);
+    expect(await servers.card('crashy').innerText()).toMatch(/[1-9]\d*\s+restarts/);
+  }, 60_000);
+
+  it('browses and searches the catalog', async () => {
+    await app.open('Catalog');
+    const catalog = new CatalogPage(page);
+    await catalog.option('everything__echo').or(catalog.list.getByRole('option').first()).first().waitFor();
+    await catalog.search.fill('echoes back');
+    await catalog.option('everything__echo').waitFor();
+    expect(await catalog.list.getByRole('option').count()).toBe(1);
+    await catalog.search.fill('');
+    await catalog.search.fill('echo');
+    await catalog.option('everything__echo').click();
+    const detail = catalog.detail('everything__echo');
+    await detail.getByRole('table', { name: 'Input schema' }).getByText('Message to echo').waitFor();
+    await detail.getByText('Read-only').waitFor();
+    await app.screenshots('catalog');
+  });
+
+  it('calls a tool from the UI and shows the result', async () => {
+    const catalog = new CatalogPage(page);
+    const result = await catalog.callTool('everything__echo', { message: 'hello from the UI' });
+    await result.getByText('Echo: hello from the UI').waitFor(SLOW);
+    await app.screenshots('catalog-result');
+  });
+
+  it('turns a tool off, and an SDK client no longer lists it', async () => {
+    expect(await toolNames()).toContain('everything__get-sum');
+    await app.open('Authorization');
+    const authorization = new AuthorizationPage(page);
+    await authorization.setRule('everything__get-sum', 'deny');
+    await expect.poll(toolNames, { timeout: 10_000 }).not.toContain('everything__get-sum');
+    expect(await toolNames()).toContain('everything__echo');
+  });
+
+  it('approves an `ask` call in the UI, and the client gets its result', async () => {
+    const authorization = new AuthorizationPage(page);
+    await authorization.setRule('everything__echo', 'ask');
+    await page.waitForTimeout(300); // the rule is saved before the call arrives
+    const call = sdk.callTool({ name: 'everything__echo', arguments: { message: 'may I?' } });
+    const card = authorization.approval('everything__echo');
+    await card.waitFor(SLOW);
+    expect(await card.innerText()).toContain('may I?');
+    await app.screenshots('authorization');
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    const result = (await call) as { content: { type: string; text?: string }[] };
+    expect(result.content[0]?.text).toContain('may I?');
+    await card.waitFor({ state: 'detached' });
+  }, 60_000);
+
+  it('shows the clients screen with the endpoint and the connected session', async () => {
+    await app.open('Clients');
+    await page.getByLabel('Endpoint URL').filter({ hasText: served.endpointUrl }).waitFor();
+    await page.getByRole('region', { name: 'Connected sessions' }).getByText('e2e-sdk').waitFor(SLOW);
+    await app.screenshots('clients');
+  });
+
+  it('removes a server after confirmation', async () => {
+    await app.open('Servers');
+    expect(await toolNames()).toContain('crashy__echo');
+    await servers.remove('crashy');
+    await servers.card('crashy').waitFor({ state: 'detached', ...SLOW });
+    await expect.poll(async () => (await toolNames()).some((name) => name.startsWith('crashy__'))).toBe(false);
+    expect(pageErrors).toEqual([]);
+  });
+});
