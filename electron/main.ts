@@ -1,8 +1,8 @@
 /**
- * The desktop shell: one mainWindow over the same core `mcp-switchboard serve`
+ * The desktop shell: one window over the same core `mcp-switchboard serve`
  * runs (built by startHeadless, so the two cannot drift), a tray icon with
  * the endpoint's status and Quit, closing to the tray (a setting), optional
- * start at login, mainWindow size and position remembered in electron-store
+ * start at login, window size and position remembered in electron-store
  * (`desktop.json` beside the CLI's config.json). The renderer reaches the
  * core only through the preload's `window.switchboard` (contextIsolation,
  * sandbox, no Node), with IPC handlers generated from the contract.
@@ -22,7 +22,7 @@ const DEFAULT_PORT = 47100;
 interface DesktopSettings {
   bounds?: { x?: number; y?: number; width: number; height: number };
   maximized?: boolean;
-  /** Closing the mainWindow keeps Switchboard running in the tray. */
+  /** Closing the window keeps Switchboard running in the tray. */
   closeToTray: boolean;
   startAtLogin: boolean;
 }
@@ -104,7 +104,7 @@ function createWindow(): BrowserWindow {
     }
   });
   win.on('closed', () => (mainWindow = undefined));
-  // Links open in the user's browser; the mainWindow never navigates away from the UI.
+  // Links open in the user's browser; the window never navigates away from the UI.
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (/^https?:\/\//.test(url)) void shell.openExternal(url);
     return { action: 'deny' };
@@ -141,7 +141,7 @@ function updateTray(): void {
       { type: 'separator' },
       { label: 'Open MCP Switchboard', click: showWindow },
       {
-        label: 'Keep running when the mainWindow is closed',
+        label: 'Keep running when the window is closed',
         type: 'checkbox',
         checked: settings.get('closeToTray'),
         click: (item) => settings.set('closeToTray', item.checked),
@@ -174,11 +174,15 @@ async function start(): Promise<void> {
     hostKind: 'electron',
     ui: false,
     openUrl: (url) => shell.openExternal(url),
-    // Client entries start `connect` with this app's bundled Node script.
-    launcher: { command: process.execPath, args: [join(app.getAppPath(), 'bin', 'mcp-switchboard.js')] },
+    // Client entries start `connect` with this app's own binary run as Node, and its bundled script.
+    launcher: {
+      command: process.execPath,
+      args: [join(app.getAppPath(), 'bin', 'mcp-switchboard.js')],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    },
   });
   const running = headless;
-  // The mainWindow is the approver of `ask` calls for as long as the app runs.
+  // The window is the approver of `ask` calls for as long as the app runs.
   running.core.access.approvals.attach();
   registerContractHandlers(ipcMain, (method, params) => dispatch(running.handlers, method, params), trustedSender);
   running.events.on((event, payload) => {
@@ -199,7 +203,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
-  // The proxy keeps serving from the tray when every mainWindow is closed.
+  // The proxy keeps serving from the tray when every window is closed.
   app.on('window-all-closed', () => {
     if (!settings.get('closeToTray')) app.quit();
   });

@@ -219,6 +219,24 @@ describe('client install and uninstall', () => {
     });
   });
 
+  it('a connect entry from the desktop app runs its binary as Node (ELECTRON_RUN_AS_NODE) beside the token', () => {
+    const entry = clientDefinition('claude-desktop')!.buildEntry({
+      url: 'http://127.0.0.1:47100/mcp',
+      token: 'tok',
+      launcher: {
+        command: '/opt/MCP Switchboard/mcp-switchboard',
+        args: ['/opt/app.asar/bin/mcp-switchboard.js'],
+        env: { ELECTRON_RUN_AS_NODE: '1' },
+      },
+      project: false,
+    });
+    expect(entry).toEqual({
+      command: '/opt/MCP Switchboard/mcp-switchboard',
+      args: ['/opt/app.asar/bin/mcp-switchboard.js', 'connect'],
+      env: { ELECTRON_RUN_AS_NODE: '1', SWITCHBOARD_CLIENT_TOKEN: 'tok' },
+    });
+  });
+
   it('snippets parse with the client parser and hold the entry', async () => {
     for (const definition of clientDefinitions()) {
       const snippet = await clientSnippet(ctx, definition.id);

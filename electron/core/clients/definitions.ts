@@ -67,7 +67,7 @@ const DEFINITIONS: readonly ClientDefinition[] = [
     toolNameBudget: 64,
     configPath: (p) => join(appData(p), 'Claude', 'claude_desktop_config.json'),
     detectPaths: (p) => [join(appData(p), 'Claude')],
-    buildEntry: (t) => ({ ...connectCommand(t), env: { [CLIENT_TOKEN_VARIABLE]: t.token } }),
+    buildEntry: (t) => ({ ...connectCommand(t), env: { ...t.launcher.env, [CLIENT_TOKEN_VARIABLE]: t.token } }),
   },
   {
     id: 'claude-code',

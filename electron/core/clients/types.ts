@@ -49,6 +49,8 @@ export interface Launcher {
   command: string;
   /** Arguments before the subcommand (e.g. the absolute path of bin/mcp-switchboard.js). */
   args: string[];
+  /** Environment the entry must set, e.g. `ELECTRON_RUN_AS_NODE=1` when the program is the desktop app's binary. */
+  env?: Record<string, string>;
 }
 
 /** What an installed entry points at. */
