@@ -7,7 +7,8 @@
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { backendIdFor, normalizeEntry } from '../core/clients/normalize.js';
-import { environmentReferenceSink, keychainSink, looksSecret, type SecretSink } from '../core/clients/secrets.js';
+import { keepSecrets } from '../core/clients/import.js';
+import { environmentReferenceSink, keychainSink, type SecretSink } from '../core/clients/secrets.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 
 /** What `backends.parseSnippet` returns. */
@@ -77,26 +78,13 @@ export async function parseSnippet(
     let id = backendIdFor(name);
     for (let n = 2; taken.has(id); n++) id = `${backendIdFor(name)}-${n}`;
     taken.add(id);
-    const entry = { ...normalized.entry };
-    const secretFields: string[] = [];
-    for (const field of ['env', 'headers'] as const) {
-      const values = entry[field] as Record<string, string> | undefined;
-      if (!values) continue;
-      const next: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(values)) {
-        if (!looksSecret(field, key, value)) {
-          next[key] = value;
-          continue;
-        }
-        const kept = await sink.keep({ backendId: id, field, name: key, value });
-        await kept.save?.();
-        next[key] = kept.replacement;
-        secretFields.push(`${field}.${key}`);
-        if (!kept.resolves) {
-          result.problems.push(`${name}: ${field}.${key} became ${kept.reference}; set that variable (no OS keychain)`);
-        }
-      }
-      entry[field] = next;
+    // The user pasted it here to add it: the keychain writes happen now.
+    const kept = await keepSecrets(id, normalized.entry, sink);
+    for (const save of kept.saves) await save();
+    const entry = kept.entry;
+    const secretFields = kept.findings.map((finding) => finding.field);
+    for (const finding of kept.findings.filter((f) => !f.resolves)) {
+      result.problems.push(`${name}: ${finding.field} became ${finding.reference}; set that variable (no OS keychain)`);
     }
     result.servers.push({ id, entry, secretFields });
   }

@@ -32,8 +32,11 @@ export interface ImportOptions extends ScopeOptions {
 /** Keychain writes an import still owes, per candidate (listing never writes). */
 const pendingSaves = new WeakMap<ImportCandidate, (() => Promise<void>)[]>();
 
-/** Replaces each secret-looking env value or header of `entry` through `sink`. */
-async function keepSecrets(id: string, entry: Record<string, unknown>, sink: SecretSink) {
+/**
+ * Replaces each secret-looking env value or header of `entry` through `sink`;
+ * the keychain writes are returned, to be run when the entry is really used.
+ */
+export async function keepSecrets(id: string, entry: Record<string, unknown>, sink: SecretSink) {
   const findings: SecretFinding[] = [];
   const saves: (() => Promise<void>)[] = [];
   const result = { ...entry };
