@@ -20,7 +20,7 @@ import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
 import { authStatusCommand, authorizeCommand, doctorCommand, signOutCommand } from './core/auth/authCommands.js';
 import { secretCommand } from './core/secrets/secretCommands.js';
 import type { CoreDeps } from './core/deps.js';
-import { buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
+import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 
 /** Default port of the local endpoint. */
 export const DEFAULT_PORT = 47100;
@@ -219,11 +219,13 @@ async function runAuthCommand(
 ): Promise<void> {
   if ((command === 'authorize' || command === 'sign-out') && !id) fail(`${command} needs a backend ID\n\n${USAGE}`);
   const config = await loadOrExit(path, true);
+  // --no-browser, or SWITCHBOARD_NO_BROWSER=1 / BROWSER=none (as for serve): only print the URL.
+  const noBrowser = flags.noBrowser || browserDisabled(process.env);
   const deps: CoreDeps = {
     environment: process.env,
     logger: stderrLogger,
     clientInfo: { name: 'mcp-switchboard', version: VERSION },
-    ...(flags.noBrowser ? {} : { openUrl: openInBrowser }),
+    ...(noBrowser ? {} : { openUrl: openInBrowser }),
   };
   const context = {
     config,
@@ -236,7 +238,7 @@ async function runAuthCommand(
   process.once('SIGINT', () => abort.abort());
   const code =
     command === 'authorize'
-      ? await authorizeCommand(context, id ?? '', { openBrowser: !flags.noBrowser, signal: abort.signal })
+      ? await authorizeCommand(context, id ?? '', { openBrowser: !noBrowser, signal: abort.signal })
       : command === 'sign-out'
         ? await signOutCommand(context, id ?? '')
         : command === 'doctor'

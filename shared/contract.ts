@@ -103,8 +103,14 @@ export interface CoreMethods {
   'log.query': Method<LogQueryView, LogEntryView[]>;
 
   'clients.list': Method<void, ClientAppView[]>;
-  'clients.install': Method<{ client: string; project?: string }, { path: string; changed: boolean; notes: string[] }>;
-  'clients.uninstall': Method<{ client: string; project?: string }, { path: string; changed: boolean }>;
+  'clients.install': Method<
+    { client: string; project?: string },
+    { path: string; changed: boolean; backup?: string; notes: string[] }
+  >;
+  'clients.uninstall': Method<
+    { client: string; project?: string },
+    { path: string; changed: boolean; backup?: string }
+  >;
   'clients.snippet': Method<{ client: string }, { text: string }>;
   'clients.importable': Method<{ client: string }, ImportCandidateView[]>;
   'clients.import': Method<{ client: string; names: string[]; replace?: boolean }, { imported: string[] }>;

@@ -315,7 +315,10 @@ export class SwitchboardCore implements SupervisorHost {
   /**
    * Adds a backend: validates the entry, connects, lists and validates its
    * catalog, and only then publishes it and saves it to the config file. A
-   * backend that cannot be connected, listed, admitted or saved is not added.
+   * backend that cannot be connected, listed, admitted or saved is not added,
+   * except with `persist: false` (the file already holds the entry: a hand edit,
+   * or servers imported from a client app): then it is kept, down and retrying,
+   * as at startup, so what runs matches the file.
    */
   async addBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
     const backend = this.parseEntry(id, entry);
@@ -336,7 +339,7 @@ export class SwitchboardCore implements SupervisorHost {
     try {
       // A server that needs OAuth is added: authorizing it comes next.
       const needsUser = error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired;
-      if (error !== undefined && !needsUser) throw error;
+      if (error !== undefined && !needsUser && options.persist !== false) throw error;
       if (options.persist !== false) await this.services.store?.updateServers((servers) => (servers[id] = entry));
     } catch (failure) {
       this.supervisors.delete(id);

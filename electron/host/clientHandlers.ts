@@ -75,11 +75,20 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       })),
     'clients.install': async (params) => {
       const outcome = await installClient(context(), requireString(params, 'client'), scope(params.project));
-      return { path: outcome.path, changed: outcome.changed, notes: outcome.notes };
+      return {
+        path: outcome.path,
+        changed: outcome.changed,
+        ...(outcome.backup !== undefined ? { backup: outcome.backup } : {}),
+        notes: outcome.notes,
+      };
     },
     'clients.uninstall': async (params) => {
       const outcome = await uninstallClient(context(), requireString(params, 'client'), scope(params.project));
-      return { path: outcome.path, changed: outcome.changed };
+      return {
+        path: outcome.path,
+        changed: outcome.changed,
+        ...(outcome.backup !== undefined ? { backup: outcome.backup } : {}),
+      };
     },
     'clients.snippet': async (params) => {
       const ctx = context();

@@ -29,8 +29,18 @@ export interface CoreStackOptions {
   config: string;
   environment?: NodeJS.ProcessEnv;
   logger?: Logger;
-  /** Opens OAuth sign-in pages (default: the user's browser through the `open` package). */
+  /**
+   * Opens OAuth sign-in pages (default: the user's browser through the `open` package). With
+   * `SWITCHBOARD_NO_BROWSER=1` or `BROWSER=none` in `environment`, nothing is opened (the UI and
+   * the API still return the URL).
+   */
   openUrl?: (url: string) => Promise<void>;
+}
+
+/** Whether `environment` asks never to open a browser (`SWITCHBOARD_NO_BROWSER=1`, `BROWSER=none`). */
+export function browserDisabled(environment: NodeJS.ProcessEnv): boolean {
+  const flag = (environment['SWITCHBOARD_NO_BROWSER'] ?? '').trim().toLowerCase();
+  return (flag !== '' && flag !== '0' && flag !== 'false') || environment['BROWSER']?.trim() === 'none';
 }
 
 /** Opens a URL in the user's browser (xdg-open, open, start). */
@@ -70,7 +80,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
       environment,
       logger: options.logger ?? stderrLogger,
       clientInfo: { name: 'mcp-switchboard', version: VERSION },
-      openUrl: options.openUrl ?? openInBrowser,
+      ...(browserDisabled(environment) ? {} : { openUrl: options.openUrl ?? openInBrowser }),
     },
     services,
   );

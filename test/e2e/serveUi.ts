@@ -23,13 +23,36 @@ export interface ServedUi {
   stop(): Promise<void>;
 }
 
+/** Optional set-up of {@link serveUi}. */
+export interface ServeUiOptions {
+  /** Extra environment of `serve` (applied after the throwaway dirs; '' clears a variable). */
+  env?: (dirs: ServeUiDirs) => Record<string, string>;
+  /** Runs before `serve` starts, e.g. to put client config files into the throwaway HOME. */
+  prepare?: (dirs: ServeUiDirs) => Promise<void>;
+}
+
+/** The throwaway directories `serve` runs with. */
+export interface ServeUiDirs {
+  dir: string;
+  home: string;
+  xdgConfig: string;
+  xdgState: string;
+}
+
 /** Starts `serve --port 0` with `config` and waits until it prints the UI URL. */
-export async function serveUi(config: Record<string, unknown>): Promise<ServedUi> {
+export async function serveUi(config: Record<string, unknown>, options: ServeUiOptions = {}): Promise<ServedUi> {
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-e2e-'));
   const configPath = join(dir, 'config.json');
   await writeFile(configPath, JSON.stringify(config, null, 2));
   for (const sub of ['home', 'xdg-config', 'xdg-state', 'xdg-data']) await mkdir(join(dir, sub));
   const token = 'e2e-token-0123456789abcdef';
+  const dirs: ServeUiDirs = {
+    dir,
+    home: join(dir, 'home'),
+    xdgConfig: join(dir, 'xdg-config'),
+    xdgState: join(dir, 'xdg-state'),
+  };
+  await options.prepare?.(dirs);
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', configPath], {
     cwd: ROOT,
     env: {
@@ -39,6 +62,7 @@ export async function serveUi(config: Record<string, unknown>): Promise<ServedUi
       XDG_STATE_HOME: join(dir, 'xdg-state'),
       XDG_DATA_HOME: join(dir, 'xdg-data'),
       SWITCHBOARD_TOKEN: token,
+      ...options.env?.(dirs),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -104,6 +104,36 @@ describe('config persistence', () => {
     }
   });
 
+  it('keeps a hand-added (or client-imported) server that cannot start: down and retrying, as at startup', async () => {
+    const proxy = await startWithFile({ mcpServers: { one: nodeServer(fixture('configurable.mjs')) } });
+    const errors: string[] = [];
+    proxy.core.events.on('configError', ({ message }) => errors.push(message));
+    try {
+      const broken = { command: process.execPath, args: ['-e', 'process.exit(3)'] };
+      await writeFile(
+        path,
+        JSON.stringify({ mcpServers: { one: nodeServer(fixture('configurable.mjs')), broken } }, null, 2),
+      );
+      await waitUntil(
+        () => proxy.core.health().some((backend) => backend.id === 'broken' && backend.status === 'down'),
+        {
+          timeoutMs: 10_000,
+          description: 'the broken server to be shown down',
+        },
+      );
+      expect(proxy.core.health()).toMatchObject([
+        { id: 'one', status: 'up' },
+        { id: 'broken', status: 'down' },
+      ]);
+      expect(errors).toEqual([]);
+      // Removing it by hand again stops its retries.
+      await writeFile(path, JSON.stringify({ mcpServers: { one: nodeServer(fixture('configurable.mjs')) } }, null, 2));
+      await waitUntil(() => proxy.core.health().length === 1, { timeoutMs: 10_000 });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('refuses a broken hand edit, says why, and keeps running with the last good config', async () => {
     const proxy = await startWithFile({ mcpServers: { one: nodeServer(fixture('configurable.mjs')) } });
     const errors: string[] = [];

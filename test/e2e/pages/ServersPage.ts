@@ -31,4 +31,22 @@ export class ServersPage {
     const dialog = this.page.getByRole('dialog', { name: `Remove ${id}?` });
     await dialog.getByRole('button', { name: 'Remove' }).click();
   }
+
+  /** Clicks Authorize on backend `id` (OAuth); returns the "sign-in page" link the card then shows. */
+  async authorize(id: string): Promise<Locator> {
+    await this.card(id).getByRole('button', { name: 'Authorize' }).click();
+    return this.signInLink(id);
+  }
+
+  /** The link to the OAuth sign-in page that Authorize shows on the card. */
+  signInLink(id: string): Locator {
+    return this.card(id).getByRole('link', { name: 'the sign-in page' });
+  }
+
+  /** Clicks Sign out on backend `id`, confirming if a dialog asks. */
+  async signOut(id: string): Promise<void> {
+    await this.card(id).getByRole('button', { name: 'Sign out' }).click();
+    const dialog = this.page.getByRole('dialog', { name: /Sign out/ });
+    if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Sign out' }).click();
+  }
 }

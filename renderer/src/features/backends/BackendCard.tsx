@@ -35,6 +35,13 @@ export function BackendCard({ backend }: { backend: BackendView }) {
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [editing, setEditing] = useState(false);
   const [authUrl, setAuthUrl] = useState<string | undefined>();
+  // The sign-in link is for this one flow: once the backend leaves needs-authorization (signed in,
+  // or anything else), drop it so a later sign-out does not show a stale link.
+  const [shownStatus, setShownStatus] = useState(health.status);
+  if (shownStatus !== health.status) {
+    setShownStatus(health.status);
+    if (health.status !== 'needs-authorization') setAuthUrl(undefined);
+  }
 
   const run = async (label: string, action: () => Promise<CallOutcome<unknown>>) => {
     setBusy(label);

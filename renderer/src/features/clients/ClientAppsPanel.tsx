@@ -9,19 +9,35 @@ import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useAppStore } from '../../store/context.js';
+import type { ClientWriteView } from '../../store/slices/clientsSlice.js';
 import { ImportDialog } from './ImportDialog.js';
+
+/** What the row says after installing (`installing`) or uninstalling wrote `write`. */
+export function describeWrite(installing: boolean, write: ClientWriteView): string[] {
+  const lines = [
+    !write.changed
+      ? `${write.path} was already up to date`
+      : `${installing ? 'Written to' : 'Removed from'} ${write.path}` +
+        (write.backup ? ` (the previous file is backed up to ${write.backup})` : ''),
+  ];
+  return [...lines, ...(write.notes ?? [])];
+}
 
 function ClientAppRow({ app }: { app: ClientAppView }) {
   const setInstalled = useAppStore((s) => s.setClientInstalled);
   const call = useAppStore((s) => s.call);
   const [error, setError] = useState<ErrorData | undefined>();
-  const [note, setNote] = useState<string | undefined>();
+  const [note, setNote] = useState<string[] | undefined>();
   const [snippet, setSnippet] = useState<string | undefined>();
   const [importing, setImporting] = useState(false);
+  const [busy, setBusy] = useState(false);
   const toggle = async () => {
-    const outcome = await setInstalled(app.id, !app.installed);
+    const installing = !app.installed;
+    setBusy(true);
+    const outcome = await setInstalled(app.id, installing);
+    setBusy(false);
     setError(outcome.ok ? undefined : outcome.error);
-    setNote(outcome.ok ? `${app.installed ? 'Removed from' : 'Written to'} ${app.configPath}` : undefined);
+    setNote(outcome.ok ? describeWrite(installing, outcome.result) : undefined);
   };
   const showSnippet = async () => {
     const outcome = await call('clients.snippet', { client: app.id });
@@ -35,7 +51,9 @@ function ClientAppRow({ app }: { app: ClientAppView }) {
         <div className="small muted mono">{app.configPath}</div>
         {note && (
           <div className="small" role="status">
-            {note}
+            {note.map((line) => (
+              <div key={line}>{line}</div>
+            ))}
           </div>
         )}
         {snippet && (
@@ -57,7 +75,7 @@ function ClientAppRow({ app }: { app: ClientAppView }) {
       </td>
       <td>
         <div className="row">
-          <button type="button" onClick={() => void toggle()}>
+          <button type="button" disabled={busy} onClick={() => void toggle()}>
             {app.installed ? 'Uninstall' : 'Install'}
           </button>
           <button type="button" onClick={() => void showSnippet()}>

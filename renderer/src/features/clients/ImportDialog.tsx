@@ -8,10 +8,25 @@ import { Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useAppStore } from '../../store/context.js';
 
+/** The servers chosen at first: every one that can be imported and Switchboard does not have yet. */
+export function initialSelection(candidates: readonly ImportCandidateView[]): Set<string> {
+  return new Set(candidates.filter((c) => c.inSwitchboard === 'no' && !c.skipReason).map((c) => c.name));
+}
+
+/** Where a candidate's secret fields go (names only; their values never reach the UI). */
+export function secretsNote(candidate: ImportCandidateView, keychain: boolean): string | undefined {
+  if (candidate.secretFields.length === 0 || candidate.skipReason || candidate.inSwitchboard === 'same') return;
+  const fields = candidate.secretFields.join(', ');
+  return keychain
+    ? `secrets moved to the keychain: ${fields}`
+    : `secrets become environment references (no keychain): ${fields}`;
+}
+
 /** The import dialog for `app`. */
 export function ImportDialog({ app, onClose }: { app: ClientAppView; onClose: () => void }) {
   const call = useAppStore((s) => s.call);
   const invalidate = useAppStore((s) => s.invalidate);
+  const keychain = useAppStore((s) => s.info.data?.keychain.available ?? false);
   const [candidates, setCandidates] = useState<ImportCandidateView[] | undefined>();
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [error, setError] = useState<ErrorData | undefined>();
@@ -21,7 +36,7 @@ export function ImportDialog({ app, onClose }: { app: ClientAppView; onClose: ()
     void call('clients.importable', { client: app.id }).then((outcome) => {
       if (!outcome.ok) return setError(outcome.error);
       setCandidates(outcome.result);
-      setChosen(new Set(outcome.result.filter((c) => c.inSwitchboard === 'no' && !c.skipReason).map((c) => c.name)));
+      setChosen(initialSelection(outcome.result));
     });
   }, [app.id, call]);
 
@@ -29,7 +44,7 @@ export function ImportDialog({ app, onClose }: { app: ClientAppView; onClose: ()
     const outcome = await call('clients.import', { client: app.id, names: [...chosen] });
     if (!outcome.ok) return setError(outcome.error);
     setDone(outcome.result.imported);
-    invalidate('backends', 'catalog', 'policy');
+    invalidate('backends', 'catalog', 'policy', 'apps');
   };
 
   return (
@@ -58,6 +73,7 @@ export function ImportDialog({ app, onClose }: { app: ClientAppView; onClose: ()
                 <span className="muted"> — name taken, imported as {candidate.id}</span>
               )}
               {candidate.skipReason && <span className="muted"> — {candidate.skipReason}</span>}
+              {secretsNote(candidate, keychain) && <span className="small"> ({secretsNote(candidate, keychain)})</span>}
               {candidate.warnings.map((w) => (
                 <span key={w} className="small muted">
                   {' '}

@@ -7,6 +7,14 @@ import type { ClientAppView, ProfileView, SessionView } from '../../../../shared
 import { fetchRemote, idle, type Remote } from '../remote.js';
 import type { SliceCreator } from '../types.js';
 
+/** What installing into or uninstalling from a client app wrote. */
+export interface ClientWriteView {
+  path: string;
+  changed: boolean;
+  backup?: string;
+  notes?: string[];
+}
+
 /** Clients state and actions. */
 export interface ClientsSlice {
   apps: Remote<ClientAppView[]>;
@@ -19,7 +27,8 @@ export interface ClientsSlice {
   createToken(id: string, name: string): Promise<CallOutcome<{ token: string }>>;
   rotateToken(id: string): Promise<CallOutcome<{ token: string }>>;
   revokeProfile(id: string): Promise<CallOutcome<void>>;
-  setClientInstalled(client: string, installed: boolean): Promise<CallOutcome<unknown>>;
+  /** Installs into (or uninstalls from) a client app; the outcome says which file was written. */
+  setClientInstalled(client: string, installed: boolean): Promise<CallOutcome<ClientWriteView>>;
 }
 
 /** Creates the clients slice. */
@@ -62,7 +71,7 @@ export function createClientsSlice(client: CoreClient): SliceCreator<ClientsSlic
       return outcome;
     },
     async setClientInstalled(app, installed) {
-      const outcome: CallOutcome<unknown> = installed
+      const outcome: CallOutcome<ClientWriteView> = installed
         ? await client.call('clients.install', { client: app })
         : await client.call('clients.uninstall', { client: app });
       get().invalidate('apps', 'profiles');
