@@ -107,10 +107,18 @@ export function BackendCard({ backend }: { backend: BackendView }) {
         </span>
         {health.pid !== undefined && <span>pid {health.pid}</span>}
       </div>
-      {health.lastError && (
-        <div className="note tone-bad small">
-          <strong>Last error</strong> ({timeAgo(health.lastError.at)}): {health.lastError.message}
+      {health.lastError && health.status === 'needs-authorization' ? (
+        // Waiting for the user, not failing: say what to do here, not the CLI's wording.
+        <div className="note tone-warn small">
+          <strong>Sign-in needed</strong>: {health.auth?.reason ?? 'the server requires authorization'}. Use Authorize
+          below.
         </div>
+      ) : (
+        health.lastError && (
+          <div className="note tone-bad small">
+            <strong>Last error</strong> ({timeAgo(health.lastError.at)}): {health.lastError.message}
+          </div>
+        )
       )}
       {health.nextRetryAt && health.status === 'down' && (
         <div className="small muted">Next retry {new Date(health.nextRetryAt).toLocaleTimeString()}</div>

@@ -28,6 +28,15 @@ const remote = (status: 'needs-authorization' | 'up'): BackendView => ({
       status === 'up'
         ? { state: 'authorized' }
         : { state: 'needs-authorization', reason: 'the server requires authorization' },
+    ...(status === 'up'
+      ? {}
+      : {
+          lastError: {
+            code: 'authorization_required',
+            message: 'backend "prot" needs authorization (run `mcp-switchboard authorize prot`)',
+            at: new Date().toISOString(),
+          },
+        }),
   },
   enabled: true,
   target: 'http://127.0.0.1:9/mcp',
@@ -61,5 +70,13 @@ describe('Authorize on a remote backend', () => {
     act(() => client.emit('backendsChanged', { backendId: 'prot' }));
     await waitFor(() => expect(within(card).getByRole('status').textContent).toContain('Needs authorization'));
     expect(within(card).queryByRole('link', { name: 'the sign-in page' })).toBeNull();
+  });
+
+  it('shows a needed sign-in as a step to take here, not as an error with CLI wording', async () => {
+    await renderWithStore(<BackendsScreen />, (c) => c.handle('backends.list', () => [remote('needs-authorization')]));
+    const card = screen.getByRole('article', { name: 'prot' });
+    expect(card.textContent).toContain('Sign-in needed: the server requires authorization. Use Authorize below.');
+    expect(card.textContent).not.toContain('Last error');
+    expect(card.textContent).not.toContain('mcp-switchboard authorize');
   });
 });
