@@ -11,7 +11,7 @@ import { importServers, listImportable } from '../core/clients/import.js';
 import { detectClients, installClient, uninstallClient } from '../core/clients/install.js';
 import { environmentReferenceSink, keychainSink } from '../core/clients/secrets.js';
 import { clientSnippet } from '../core/clients/snippet.js';
-import type { ClientId, Launcher } from '../core/clients/types.js';
+import type { Launcher } from '../core/clients/types.js';
 import { defaultConfigPath } from '../core/config/paths.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import { requireString } from './dispatch.js';
@@ -37,7 +37,7 @@ export interface ClientHandlerDeps {
 }
 
 /** Placeholder that replaces a client token in a snippet. */
-export const MASKED_TOKEN = '<token: create one under Clients → tokens>';
+export const MASKED_TOKEN = '<token: create one under Clients → Client profiles and tokens>';
 
 /** Handlers of the client methods. */
 export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, ClientMethods> {
@@ -91,10 +91,10 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       };
     },
     'clients.snippet': async (params) => {
-      const ctx = context();
-      const snippet = await clientSnippet(ctx, requireString(params, 'client'));
-      const token = await ctx.tokens.tokenFor(snippet.client as ClientId);
-      return { text: snippet.text.split(token).join(MASKED_TOKEN) };
+      // Built with the placeholder, not the client's token: showing a snippet creates no profile or token.
+      const masked: ClientsContext = { ...context(), tokens: { tokenFor: () => Promise.resolve(MASKED_TOKEN) } };
+      const snippet = await clientSnippet(masked, requireString(params, 'client'));
+      return { text: snippet.text };
     },
     'clients.importable': async (params) => {
       const ctx = context();

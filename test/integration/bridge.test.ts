@@ -246,6 +246,17 @@ describe('the contract over the bridge', () => {
     });
   });
 
+  it('shows a client snippet with a placeholder, creating no profile or token', async () => {
+    const client = await bridge();
+    const snippet = await client.call('clients.snippet', { client: 'cursor' });
+    expect(snippet).toMatchObject({ ok: true });
+    const text = (snippet as { result: { text: string } }).result.text;
+    expect(text).toContain('/mcp');
+    expect(text).toContain('<token: create one under Clients → Client profiles and tokens>');
+    const profiles = await client.call('profiles.list');
+    expect((profiles as { result: { id: string }[] }).result.map((p) => p.id)).not.toContain('cursor');
+  });
+
   it('answers unknown methods and malformed frames with errors as data', async () => {
     const client = await bridge();
     expect(await client.raw({ id: 1, method: 'backends.explode' }, 1)).toMatchObject({
