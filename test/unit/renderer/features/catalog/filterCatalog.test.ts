@@ -1,5 +1,6 @@
 /**
- * Catalog search over 1000 items stays well under 50 ms per keystroke.
+ * Catalog search: what matches, grouping and counts. (Its speed over 1000 and
+ * 5000 items is measured by `npm run bench`, bench/catalog-filter.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry, CatalogKind } from '../../../../../shared/model/views.js';
@@ -32,22 +33,6 @@ describe('catalog filtering', () => {
     );
     expect(filterCatalog(indexed, '', 'prompt').every((e) => e.kind === 'prompt')).toBe(true);
     expect(filterCatalog(indexed, '').length).toBe(100);
-  });
-
-  it('filters 1000 items in well under 50 ms per keystroke', () => {
-    const indexed = indexCatalog(makeCatalog(1000));
-    const typed = 'weather forecast city';
-    const timings: number[] = [];
-    for (let i = 1; i <= typed.length; i++) {
-      const start = performance.now();
-      filterCatalog(indexed, typed.slice(0, i));
-      timings.push(performance.now() - start);
-    }
-    expect(Math.max(...timings)).toBeLessThan(50);
-    // Indexing (once per catalog change) is also cheap.
-    const start = performance.now();
-    indexCatalog(makeCatalog(1000));
-    expect(performance.now() - start).toBeLessThan(50);
   });
 
   it('groups rows by backend with counts, and counts by kind', () => {
