@@ -79,9 +79,15 @@ export interface CoreMethods {
     { backendId: string; kind: PolicyKind; original: string; rule: RuleView | null; profile?: string },
     void
   >;
+  /**
+   * Server-wide settings; or, with a `profile`, only `visible`: whether that
+   * profile sees the server (its `backends` list).
+   */
   'policy.setBackend': Method<
     {
       backendId: string;
+      profile?: string;
+      visible?: boolean;
       enabled?: boolean;
       defaultRule?: 'allow' | 'deny';
       pinning?: boolean;

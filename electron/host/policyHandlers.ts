@@ -83,6 +83,7 @@ export function policyView(core: SwitchboardCore, requested: string | undefined)
         defaultRule: rules?.defaultRule ?? policy.defaultRule,
         pinning: rules?.pinning !== false,
         capture: rules?.capture === true,
+        visible: profile === LOCAL_CLIENT || (policy.clients[profile]?.backends?.includes(id) ?? true),
       };
     }),
     items: itemViews,
@@ -130,6 +131,23 @@ export function policyHandlers(
     },
     'policy.setBackend': async (params) => {
       const backendId = requireString(params, 'backendId');
+      const profile = params.profile === '*' ? undefined : params.profile;
+      if (profile !== undefined && profile !== LOCAL_CLIENT) {
+        if (params.visible === undefined) {
+          throw new SwitchboardError(ErrorCode.InvalidParams, 'with a profile, only "visible" can be set');
+        }
+        const visible = params.visible;
+        const all = core.backendConfigs().map((backend) => backend.id);
+        return void (await access.update((policy) => {
+          const client = policy.clients[profile];
+          if (!client) throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`);
+          // An absent list means every server: hiding one lists all the others.
+          const seen = new Set(client.backends ?? all);
+          if (visible) seen.add(backendId);
+          else seen.delete(backendId);
+          client.backends = all.filter((id) => seen.has(id)).concat([...seen].filter((id) => !all.includes(id)));
+        }));
+      }
       await access.update((policy) => {
         const rules = (policy.backends[backendId] ??= {});
         if (params.enabled !== undefined) rules.enabled = params.enabled;

@@ -96,7 +96,15 @@ export interface PolicyItemView {
 /** Everything the Authorization screen shows for one profile (`*` is everyone). */
 export interface PolicyView {
   profile: string;
-  backends: { id: string; enabled: boolean; defaultRule: 'allow' | 'deny'; pinning: boolean; capture: boolean }[];
+  backends: {
+    id: string;
+    enabled: boolean;
+    defaultRule: 'allow' | 'deny';
+    pinning: boolean;
+    capture: boolean;
+    /** Whether this profile sees the server at all (always true for everyone, `*`). */
+    visible: boolean;
+  }[];
   items: PolicyItemView[];
 }
 

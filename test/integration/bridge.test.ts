@@ -441,6 +441,28 @@ describe('catalog, policy, approvals, profiles, sessions and the log', () => {
     const profiles = await client.call('profiles.list');
     expect(profiles).toMatchObject({ ok: true, result: [{ id: 'tester', name: 'Tester', hasToken: true }] });
     expect(JSON.stringify(profiles)).not.toContain(token);
+    // Which servers a profile sees, from the Authorization screen's per-profile switch.
+    expect(
+      await client.call('policy.setBackend', { backendId: 'mem', profile: 'tester', visible: false }),
+    ).toMatchObject({ ok: true });
+    const view = await client.call('policy.get', { profile: 'tester' });
+    expect(view.ok && view.result.backends.map((b) => [b.id, b.visible])).toEqual([
+      ['mem', false],
+      ['remote', true],
+    ]);
+    const tester = new Client({ name: 'tester', version: '1' });
+    await tester.connect(
+      new StreamableHTTPClientTransport(new URL(headless.url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    mcpClients.push(tester);
+    const names = (await tester.listTools()).tools.map((t) => t.name);
+    expect(names.some((name) => name.startsWith('remote__'))).toBe(true);
+    expect(names.some((name) => name.startsWith('mem__'))).toBe(false);
+    expect(
+      await client.call('policy.setBackend', { backendId: 'mem', profile: 'tester', pinning: false }),
+    ).toMatchObject({ ok: false, error: { code: 'invalid_params' } });
     const rotated = await client.call('profiles.rotateToken', { id: 'tester' });
     expect(rotated.ok && rotated.result.token).not.toBe(token);
     expect(await client.call('profiles.revoke', { id: 'tester' })).toMatchObject({ ok: true });

@@ -43,6 +43,18 @@ export function BackendRules({
         <h2>{backend.id}</h2>
         <span className="small muted">Server settings apply to everyone.</span>
       </div>
+      {profile !== '*' && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={backend.visible}
+            onChange={(e) =>
+              void change(() => setBackendPolicy({ backendId: backend.id, profile, visible: e.target.checked }))
+            }
+          />
+          {profile} sees this server
+        </label>
+      )}
       <div className="row" role="group" aria-label={`${backend.id} settings`}>
         <label className="check">
           <input type="checkbox" checked={backend.enabled} onChange={(e) => toggle({ enabled: e.target.checked })} />

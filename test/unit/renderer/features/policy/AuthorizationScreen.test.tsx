@@ -44,7 +44,9 @@ describe('Authorization screen', () => {
       c.handle('profiles.list', () => [{ id: 'cursor', name: 'Cursor', hasToken: true }]);
       c.handle('policy.get', (params) => ({
         profile: params.profile ?? '*',
-        backends: [{ id: 'everything', enabled: true, defaultRule: 'allow', pinning: false, capture: false }],
+        backends: [
+          { id: 'everything', enabled: true, defaultRule: 'allow', pinning: false, capture: false, visible: true },
+        ],
         items: [
           {
             backendId: 'everything',
@@ -70,6 +72,16 @@ describe('Authorization screen', () => {
         profile: 'cursor',
       }),
     );
+    // Whether this profile sees the server at all: the profile's own switch.
+    await user.click(screen.getByRole('checkbox', { name: 'cursor sees this server' }));
+    await waitFor(() =>
+      expect(client.calls.find((c) => c.method === 'policy.setBackend')?.params).toEqual({
+        backendId: 'everything',
+        profile: 'cursor',
+        visible: false,
+      }),
+    );
+    client.calls.length = 0;
     await user.click(screen.getByRole('checkbox', { name: 'Pin tool definitions' }));
     await waitFor(() =>
       expect(client.calls.find((c) => c.method === 'policy.setBackend')?.params).toEqual({
