@@ -19,11 +19,13 @@ export function advertise(catalog: Catalog, backendId: string, uri: string): str
 }
 
 function rewriteBlock(catalog: Catalog, backendId: string, block: ContentBlock): ContentBlock {
-  if (block.type === 'resource_link') {
+  // Tool results are relayed unvalidated (the client validates them): leave anything odd as it is.
+  if (typeof block !== 'object' || block === null) return block;
+  if (block.type === 'resource_link' && typeof block.uri === 'string') {
     const uri = advertise(catalog, backendId, block.uri);
     return uri === undefined ? block : { ...block, uri };
   }
-  if (block.type === 'resource') {
+  if (block.type === 'resource' && typeof block.resource?.uri === 'string') {
     const uri = advertise(catalog, backendId, block.resource.uri);
     return uri === undefined ? block : { ...block, resource: { ...block.resource, uri } };
   }
