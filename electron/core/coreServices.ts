@@ -1,11 +1,13 @@
 /**
- * The core's file-backed services for a headless or desktop run: the config
- * store, client token digests, tool pins (config dir) and the audit log
- * (state dir). Kept here so the CLI and the Electron shell build them alike.
+ * The core's optional services (`CoreServices`), and their file-backed
+ * versions for a headless or desktop run: the config store, client token
+ * digests, tool pins (config dir) and the audit log (state dir). Kept here so
+ * the CLI and the Electron shell build them alike.
  */
 import { join } from 'node:path';
 import type { ConfigStore } from './config/configStore.js';
 import { expandMap } from './config/expand.js';
+import { inlineSecrets } from './config/inlineSecrets.js';
 import { defaultConfigDir, defaultStateDir } from './config/paths.js';
 import type { BackendConfig } from './config/schema.js';
 import { AuditLog } from './policy/auditLog.js';
@@ -13,14 +15,24 @@ import { ClientTokens } from './policy/clientTokens.js';
 import { PinStore } from './policy/pinStore.js';
 import { plainValues, valueMapOf } from './secrets/resolve.js';
 import type { SecretStore } from './secrets/secretStore.js';
-import type { CoreServices } from './switchboard.js';
+
+/** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
+export interface CoreServices {
+  store?: ConfigStore | undefined;
+  tokens?: ClientTokens | undefined;
+  pins?: PinStore | undefined;
+  audit?: AuditLog | undefined;
+  /** The OS keychain, for `{"secret": NAME}` env and header values. */
+  secrets?: SecretStore | undefined;
+}
 
 const SECRET_NAME = /token|key|secret|password|passwd|auth|cookie|credential/i;
 
 /**
  * Values that must never reach the audit log: every header value of a remote
- * backend, secret-looking env values of stdio backends, and `extra` (the
- * frontend token, keychain values).
+ * backend, secret-looking env values of stdio backends, secrets inline in a
+ * URL or the arguments (see inlineSecrets.ts), and `extra` (the frontend
+ * token, keychain values).
  */
 export function secretValues(
   backends: readonly BackendConfig[],
@@ -40,6 +52,8 @@ export function secretValues(
     for (const [name, value] of Object.entries(expanded)) {
       if (field === 'headers' || SECRET_NAME.test(name)) values.push(value);
     }
+    // Secrets written into the URL (query, user-info) or the command line (`--token X`).
+    values.push(...inlineSecrets(backend));
   }
   return values.filter((value) => value.length > 0);
 }

@@ -2,60 +2,41 @@
  * The proxy core: owns the backends (one supervisor each), admits their
  * catalogs into the merged catalog, applies runtime changes (persisted to the
  * config file when there is one) and reports health. Plain Node; never imports
- * Electron. Platform pieces come in through `CoreDeps`.
+ * Electron. Platform pieces come in through `CoreDeps`. The runtime changes
+ * are in backendChanges.ts, the OAuth actions in auth/coreAuthorization.ts,
+ * and the policy/routing/subscription wiring in requestPath.ts.
  */
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendHealth, Readiness } from '../../shared/model/health.js';
 import { AuthRegistry, readAuthStatus, type AuthStatusEntry } from './auth/authRegistry.js';
 import type { BackendAuth } from './auth/backendAuth.js';
+import { signOutBackend, startBackendAuthorization, type CoreAuthorizationHost } from './auth/coreAuthorization.js';
+import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
 import type { BackendCatalog, BackendConnection } from './backends/backendConnection.js';
-import { BackendSupervisor, type SupervisorHost } from './backends/backendSupervisor.js';
+import { BackendSupervisor } from './backends/backendSupervisor.js';
+import type { SupervisorHost } from './backends/supervisorHost.js';
+import { SupervisorMap } from './backends/supervisorMap.js';
 import type { Catalog } from './catalog/catalog.js';
-import { readinessOf } from './backends/readiness.js';
 import { CatalogPublisher } from './catalog/catalogPublisher.js';
-import { diffBackends } from './config/configDiff.js';
-import type { ConfigStore, StoredConfig } from './config/configStore.js';
-import { parseBackend, type BackendConfig, type ProxyOptions, type SwitchboardConfig } from './config/schema.js';
+import type { BackendConfig, ProxyOptions, SwitchboardConfig } from './config/schema.js';
+import type { CoreEvents } from './coreEvents.js';
+import type { CoreServices } from './coreServices.js';
 import type { CoreDeps } from './deps.js';
 import { TypedEmitter } from './events.js';
 import type { LegacyCall } from './relay/legacyCall.js';
 import { ParkedCalls } from './relay/parkedCalls.js';
-import { SubscriptionHub } from './relay/subscriptionHub.js';
+import type { SubscriptionHub } from './relay/subscriptionHub.js';
 import { SessionRegistry } from './frontend/sessionRegistry.js';
-import { AccessControl } from './policy/accessControl.js';
-import type { AuditEntry, AuditLog, AuditQuery } from './policy/auditLog.js';
-import type { ClientTokens } from './policy/clientTokens.js';
-import type { PinChange, PinStore } from './policy/pinStore.js';
-import { Router } from './routing/router.js';
-import { deleteUnreferenced } from './secrets/resolve.js';
+import type { AccessControl } from './policy/accessControl.js';
+import type { AuditEntry, AuditQuery } from './policy/auditLog.js';
+import type { PinChange } from './policy/pinStore.js';
+import { buildRequestPath } from './requestPath.js';
+import type { Router } from './routing/router.js';
 import type { SecretStore } from './secrets/secretStore.js';
 
-/** Events of the core; each is an invalidation. */
-export interface CoreEvents extends Record<string, unknown> {
-  /** The merged catalog changed (items added, removed or renamed). */
-  catalogChanged: { tools: boolean; prompts: boolean; resources: boolean };
-  /** Some backend's health changed (or it was added or removed). */
-  healthChanged: { backendId: string };
-  /** A hand edit of the config file was refused; the running config stays. */
-  configError: { message: string };
-  /** A client's token was revoked or rotated: its sessions must end. */
-  clientRevoked: { client: string };
-  /** Approvals were requested or answered. */
-  approvalsChanged: Record<string, never>;
-  /** A backend sent a log message (`notifications/message`). */
-  backendLog: { backendId: string; params: LoggingMessageNotification['params'] };
-}
-
-/** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
-export interface CoreServices {
-  store?: ConfigStore | undefined;
-  tokens?: ClientTokens | undefined;
-  pins?: PinStore | undefined;
-  audit?: AuditLog | undefined;
-  /** The OS keychain, for `{"secret": NAME}` env and header values. */
-  secrets?: SecretStore | undefined;
-}
+export type { CoreEvents } from './coreEvents.js';
+export type { CoreServices } from './coreServices.js';
 
 /** The proxy core. Create, `start()`, use, `dispose()`. */
 export class SwitchboardCore implements SupervisorHost {
@@ -73,11 +54,15 @@ export class SwitchboardCore implements SupervisorHost {
    */
   readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.inputTimeoutMs);
   /** Supervisors in config order. */
-  private readonly supervisors = new Map<string, BackendSupervisor>();
+  private readonly supervisors = new SupervisorMap();
   /** The published catalog and the admission order behind it. */
   private readonly publisher: CatalogPublisher;
   /** OAuth of the remote backends (tokens in the keychain). */
   private readonly auths: AuthRegistry;
+  /** What runtime changes and OAuth actions reach of the core (see the modules doing them). */
+  private readonly internals: BackendChangesHost & CoreAuthorizationHost;
+  /** Runtime adds, updates, removals and hand edits, saved to the config file. */
+  private readonly changes: BackendChanges;
   private disposed = false;
 
   constructor(
@@ -85,7 +70,6 @@ export class SwitchboardCore implements SupervisorHost {
     readonly deps: CoreDeps,
     private readonly services: CoreServices = {},
   ) {
-    const { store, tokens, pins, audit } = services;
     this.auths = new AuthRegistry(() => this.services.secrets, deps.logger);
     this.publisher = new CatalogPublisher(
       {
@@ -95,41 +79,35 @@ export class SwitchboardCore implements SupervisorHost {
       },
       (change) => this.events.emit('catalogChanged', change),
     );
-    this.access = new AccessControl(
-      config.policy,
-      {
-        policyChanged: () => this.events.emit('catalogChanged', { tools: true, prompts: true, resources: true }),
-        clientRevoked: (client) => this.events.emit('clientRevoked', { client }),
-        approvalsChanged: () => this.events.emit('approvalsChanged', {}),
-      },
-      {
-        store,
-        tokens,
-        approvalTimeoutMs: config.proxy.approvalTimeoutMs,
-        withheld: (backend, tool) => pins?.isWithheld(backend, tool) ?? false,
-      },
-    );
-    this.router = new Router({
+    const requestPath = buildRequestPath({
+      initial: config,
+      proxy: () => this.config.proxy,
+      services,
+      events: this.events,
       catalog: () => this.publisher.catalog,
-      connection: (id) => (this.publisher.isPublished(id) ? this.supervisors.get(id)?.liveConnection : undefined),
-      parked: this.parkedCalls,
-      inputTimeoutMs: () => this.config.proxy.inputTimeoutMs,
-      authorize: (client, kind, key) => this.access.authorize(client, this.publisher.catalog, kind, key),
-      approvals: this.access.approvals,
-      approvalTimeoutMs: () => this.config.proxy.approvalTimeoutMs,
-      allowAlways: (client, origin) => this.access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
-      audit: (entry) => {
-        if (!audit) return;
-        const capture = this.access.policy.backends[entry.backend]?.capture === true;
-        audit.record(capture ? entry : { ...entry, arguments: undefined, result: undefined });
-      },
-    });
-    this.subscriptions = new SubscriptionHub({
-      catalog: () => this.publisher.catalog,
+      publishedConnection: (id) =>
+        this.publisher.isPublished(id) ? this.supervisors.get(id)?.liveConnection : undefined,
       connection: (id) => this.connection(id),
-      mayUse: (client, kind, key) => this.access.authorize(client, this.publisher.catalog, kind, key) !== 'deny',
-      audit: (entry) => audit?.record(entry),
+      parked: this.parkedCalls,
     });
+    this.access = requestPath.access;
+    this.router = requestPath.router;
+    this.subscriptions = requestPath.subscriptions;
+    this.internals = {
+      core: this,
+      deps,
+      supervisors: this.supervisors,
+      authFor: (id) => this.authFor(id),
+      auths: this.auths,
+      access: this.access,
+      services,
+      config: () => this.config,
+      setBackends: (backends) => (this.config = { ...this.config, backends }),
+      health: (id) => this.backendHealth(id),
+      isDisposed: () => this.disposed,
+      configError: (message) => this.events.emit('configError', { message }),
+    };
+    this.changes = new BackendChanges(this.internals);
   }
 
   /** The current merged catalog (an immutable snapshot). */
@@ -170,8 +148,8 @@ export class SwitchboardCore implements SupervisorHost {
       starts.push(supervisor.start());
     }
     this.services.store?.watch(
-      (stored) => void this.applyHandEdit(stored),
-      (error) => this.reportConfigError(error),
+      (stored) => void this.changes.applyHandEdit(stored),
+      (error) => this.changes.reportConfigError(error),
     );
     await Promise.all(starts);
   }
@@ -239,50 +217,19 @@ export class SwitchboardCore implements SupervisorHost {
   // ---- OAuth (MCP authorization spec) ----
 
   /**
-   * Starts the user's authorization of a remote backend. Resolves as soon as
-   * the authorization URL is known (opened with `deps.openUrl` when
-   * `openBrowser`); `done` settles once the browser came back to the loopback
-   * listener, the tokens are in the keychain and the backend reconnected.
+   * Starts the user's authorization of a remote backend: resolves with the URL
+   * for the browser; `done` settles once tokens are saved and it reconnected.
    */
-  async startAuthorization(
+  startAuthorization(
     backendId: string,
     options: { signal?: AbortSignal; openBrowser?: boolean } = {},
   ): Promise<{ authorizationUrl: string; done: Promise<BackendHealth> }> {
-    this.supervisor(backendId);
-    const auth = this.authFor(backendId);
-    if (!auth) {
-      throw new SwitchboardError(
-        ErrorCode.AuthorizationFailed,
-        `backend "${backendId}" does not use OAuth (a stdio server, or its config sets an Authorization header)`,
-        { backend: backendId },
-      );
-    }
-    const flow = await auth.authorize({ signal: options.signal });
-    if (options.openBrowser) {
-      await this.deps.openUrl?.(flow.authorizationUrl).catch((error: unknown) => {
-        this.deps.logger.warn(`could not open the browser: ${error instanceof Error ? error.message : String(error)}`);
-      });
-    }
-    const done = flow.done.then(async () => {
-      await this.supervisor(backendId).restart();
-      return this.backendHealth(backendId);
-    });
-    done.catch(() => undefined);
-    return { authorizationUrl: flow.authorizationUrl, done };
+    return startBackendAuthorization(this.internals, backendId, options);
   }
 
-  /**
-   * Signs a remote backend out: revokes its tokens where the authorization
-   * server supports revocation, deletes them and its client registration from
-   * the keychain; the backend then needs authorization.
-   */
-  async signOut(backendId: string): Promise<{ revoked: boolean }> {
-    const supervisor = this.supervisor(backendId);
-    const auth = this.authFor(backendId);
-    if (!auth) return { revoked: false };
-    const result = await auth.signOut();
-    supervisor.authorizationLost();
-    return result;
+  /** Signs a remote backend out (revoking its tokens where supported); it then needs authorization. */
+  signOut(backendId: string): Promise<{ revoked: boolean }> {
+    return signOutBackend(this.internals, backendId);
   }
 
   /** Every OAuth-capable backend's authorization state from the keychain, offline. */
@@ -290,129 +237,32 @@ export class SwitchboardCore implements SupervisorHost {
     return readAuthStatus(this.config.backends, this.services.secrets);
   }
 
-  // ---- runtime changes ----
+  // ---- runtime changes (see BackendChanges) ----
 
-  private supervisor(id: string): BackendSupervisor {
-    const supervisor = this.supervisors.get(id);
-    if (!supervisor) {
-      throw new SwitchboardError(ErrorCode.UnknownBackend, `no backend with ID "${id}"`, { backend: id });
-    }
-    return supervisor;
+  /** Adds a backend once it connected, listed and was admitted, and saves it (see `BackendChanges.add`). */
+  addBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
+    return this.changes.add(id, entry, options);
   }
 
-  private parseEntry(id: string, entry: unknown): BackendConfig {
-    const { backend, problems } = parseBackend(id, entry);
-    if (!backend) {
-      throw new SwitchboardError(
-        ErrorCode.ConfigInvalid,
-        problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '),
-        { problems },
-      );
-    }
-    return backend;
+  /** Removes a backend, from the config file too unless `persist` is false (see `BackendChanges.remove`). */
+  removeBackend(id: string, options: { persist?: boolean } = {}): Promise<void> {
+    return this.changes.remove(id, options);
   }
 
-  /**
-   * Adds a backend: validates the entry, connects, lists and validates its
-   * catalog, and only then publishes it and saves it to the config file. A
-   * backend that cannot be connected, listed, admitted or saved is not added,
-   * except with `persist: false` (the file already holds the entry: a hand edit,
-   * or servers imported from a client app): then it is kept, down and retrying,
-   * as at startup, so what runs matches the file.
-   */
-  async addBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
-    const backend = this.parseEntry(id, entry);
-    if (this.supervisors.has(id)) {
-      throw new SwitchboardError(ErrorCode.DuplicateBackend, `a backend with ID "${id}" already exists`, {
-        backend: id,
-      });
-    }
-    const { maxBackends } = this.config.proxy;
-    if (this.supervisors.size >= maxBackends) {
-      throw new SwitchboardError(ErrorCode.BackendLimit, `cannot add "${id}": maxBackends (${maxBackends}) reached`, {
-        maxBackends,
-      });
-    }
-    const supervisor = new BackendSupervisor(backend, this);
-    this.supervisors.set(id, supervisor);
-    const error = await supervisor.start();
-    try {
-      // A server that needs OAuth is added: authorizing it comes next.
-      const needsUser = error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired;
-      if (error !== undefined && !needsUser && options.persist !== false) throw error;
-      if (options.persist !== false) await this.services.store?.updateServers((servers) => (servers[id] = entry));
-    } catch (failure) {
-      this.supervisors.delete(id);
-      await supervisor.stop(new SwitchboardError(ErrorCode.BackendRemoved, `backend "${id}" was not added`));
-      this.changed(id);
-      throw failure;
-    }
-    this.config = { ...this.config, backends: [...this.config.backends, backend] };
-    return this.backendHealth(id);
-  }
-
-  /**
-   * Removes a backend: unpublishes its items, fails its in-flight requests with
-   * a clear error, closes it (reaping its process tree) and deletes it from the
-   * config file, with the keychain secrets only it referred to (not when
-   * `persist` is false: a hand edit may just have renamed it).
-   */
-  async removeBackend(id: string, options: { persist?: boolean } = {}): Promise<void> {
-    const supervisor = this.supervisor(id);
-    const removed = this.config.backends.find((backend) => backend.id === id);
-    if (options.persist !== false) await this.services.store?.updateServers((servers) => delete servers[id]);
-    this.supervisors.delete(id);
-    this.config = { ...this.config, backends: this.config.backends.filter((backend) => backend.id !== id) };
-    await supervisor.stop(
-      new SwitchboardError(ErrorCode.BackendRemoved, `backend "${id}" was removed while the request was in flight`, {
-        backend: id,
-      }),
-    );
-    this.changed(id);
-    if (removed && options.persist !== false) {
-      await deleteUnreferenced(this.services.secrets, removed, this.config.backends, this.deps.logger);
-      await this.auths.removed(id);
-    }
-  }
-
-  /**
-   * Replaces a backend's config (an edit): the new entry is validated, saved,
-   * and the backend restarted with it. Keychain secrets the old entry referred
-   * to and no entry refers to any more are deleted.
-   */
-  async updateBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
-    const previous = this.supervisor(id);
-    const backend = this.parseEntry(id, entry);
-    if (options.persist !== false) await this.services.store?.updateServers((servers) => (servers[id] = entry));
-    await previous.stop(
-      new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${id}" is restarting with a new config`, {
-        backend: id,
-      }),
-    );
-    await this.auths.replaced(previous.config, backend);
-    const next = new BackendSupervisor(backend, this);
-    this.supervisors.set(id, next);
-    this.config = {
-      ...this.config,
-      backends: this.config.backends.map((other) => (other.id === id ? backend : other)),
-    };
-    // Secrets the edit dropped go too, unless another backend still refers to them (not on hand edits).
-    if (options.persist !== false) {
-      await deleteUnreferenced(this.services.secrets, previous.config, this.config.backends, this.deps.logger);
-    }
-    await next.start();
-    return this.backendHealth(id);
+  /** Replaces a backend's config (an edit), saved, and restarts it (see `BackendChanges.update`). */
+  updateBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
+    return this.changes.update(id, entry, options);
   }
 
   /** Re-lists a backend's catalog now. */
   async refreshBackend(id: string): Promise<BackendHealth> {
-    await this.supervisor(id).refresh();
+    await this.supervisors.require(id).refresh();
     return this.backendHealth(id);
   }
 
   /** Restarts a backend now (resets its reconnect backoff). */
   async restartBackend(id: string): Promise<BackendHealth> {
-    await this.supervisor(id).restart();
+    await this.supervisors.require(id).restart();
     return this.backendHealth(id);
   }
 
@@ -421,37 +271,10 @@ export class SwitchboardCore implements SupervisorHost {
     await Promise.all([...this.supervisors.values()].map((supervisor) => supervisor.probe()));
   }
 
-  /** Applies a hand edit of the config file: added, removed and changed entries. */
-  private async applyHandEdit(stored: StoredConfig): Promise<void> {
-    if (this.disposed) return;
-    if (JSON.stringify(stored.config.policy) !== JSON.stringify(this.access.policy)) {
-      this.access.replace(stored.config.policy);
-    }
-    if (JSON.stringify(stored.config.proxy) !== JSON.stringify(this.config.proxy)) {
-      this.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
-    }
-    const diff = diffBackends(this.config.backends, stored);
-    const tasks: Promise<unknown>[] = [
-      ...diff.removed.map((id) => this.removeBackend(id, { persist: false })),
-      ...diff.added.map(({ id, entry }) => this.addBackend(id, entry, { persist: false })),
-      ...diff.changed.map(({ id, entry }) => this.updateBackend(id, entry, { persist: false })),
-    ];
-    const results = await Promise.allSettled(tasks);
-    for (const result of results) {
-      if (result.status === 'rejected') this.reportConfigError(result.reason);
-    }
-  }
-
-  private reportConfigError(error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
-    this.deps.logger.error(`config change not applied: ${message}`);
-    this.events.emit('configError', { message });
-  }
-
   // ---- health ----
 
   private backendHealth(id: string): BackendHealth {
-    const supervisor = this.supervisor(id);
+    const supervisor = this.supervisors.require(id);
     return {
       ...supervisor.health(),
       warnings: this.publisher.catalog.warnings.get(id) ?? [],
@@ -474,13 +297,7 @@ export class SwitchboardCore implements SupervisorHost {
    * and at least one is up (or none is configured).
    */
   readiness(): Readiness {
-    return readinessOf(
-      [...this.supervisors.values()].map((supervisor) => ({
-        status: supervisor.currentStatus,
-        enabled: supervisor.config.enabled,
-        settled: supervisor.isSettled,
-      })),
-    );
+    return this.supervisors.readiness();
   }
 
   /** Stops watching the config, closes every backend and reaps their processes. */

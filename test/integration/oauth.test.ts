@@ -225,7 +225,10 @@ describe.skipIf(!status.available && !required)(`OAuth with a real authorization
     harness = await proxyWithProtected();
     await authorize(harness);
     const revocations = as.stats.revocations;
+    const logged = logs.length;
     expect(await harness.core.signOut('prot')).toEqual({ revoked: true });
+    // Said once, not once by the auth's listener and again by the core.
+    expect(logs.slice(logged).filter((line) => line.includes('needs authorization'))).toHaveLength(1);
     expect(as.stats.revocations).toBeGreaterThan(revocations);
     expect((await store.list()).filter((name) => name.startsWith('oauth:prot:'))).toEqual([]);
     expect(healthOf().status).toBe('needs-authorization');

@@ -8,6 +8,7 @@ import {
   selectClientAuthMethod,
   type AuthorizationServerMetadata,
   type FetchLike,
+  type OAuthTokens,
   type StoredOAuthClientInformation,
 } from '@modelcontextprotocol/client';
 
@@ -89,4 +90,33 @@ export async function revokeToken(
   const response = await fetchFn(endpoint, { method: 'POST', headers, body });
   await response.body?.cancel();
   if (!response.ok) throw new Error(`the revocation endpoint answered HTTP ${response.status}`);
+}
+
+/**
+ * Revokes the refresh token, then the access token (RFC 7009 §2.1), each on
+ * its own: a failure is passed to `warn` and the other is still tried.
+ * Resolves to whether the server revoked either.
+ */
+export async function revokeTokens(
+  metadata: AuthorizationServerMetadata,
+  client: StoredOAuthClientInformation,
+  tokens: Pick<OAuthTokens, 'access_token' | 'refresh_token'>,
+  fetchFn: FetchLike,
+  warn: (hint: 'refresh_token' | 'access_token', reason: string) => void,
+): Promise<boolean> {
+  let revoked = false;
+  const pairs = [
+    [tokens.refresh_token, 'refresh_token'],
+    [tokens.access_token, 'access_token'],
+  ] as const;
+  for (const [token, hint] of pairs) {
+    if (!token) continue;
+    try {
+      await revokeToken(metadata, client, token, hint, fetchFn);
+      revoked = true;
+    } catch (error) {
+      warn(hint, error instanceof Error ? error.message : String(error));
+    }
+  }
+  return revoked;
 }

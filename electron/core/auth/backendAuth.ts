@@ -7,18 +7,20 @@
  * loopback, RFC 6749 §10.12), step-up on 403 insufficient_scope (spec
  * §"Scope challenge handling"), and sign-out (RFC 7009 revocation). The
  * protocol itself is the SDK's `auth()`; state lives in the keychain vault.
+ * One run of the flow is in authorizationFlow.ts; this class keeps the state
+ * around it and the tokens' refresh.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { auth, computeScopeUnion, extractWWWAuthenticateParams, type AuthProvider } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendAuthSummary } from '../../../shared/model/health.js';
 import type { RemoteBackendConfig } from '../config/schema.js';
 import type { Logger } from '../deps.js';
 import type { SecretStore } from '../secrets/secretStore.js';
-import { boundedFetch, revocationEndpointOf, revokeToken } from './authHttp.js';
-import { startLoopbackListener } from './loopback.js';
+import { boundedFetch, revocationEndpointOf, revokeTokens } from './authHttp.js';
+import { startAuthorizationFlow, type AuthorizationFlow } from './authorizationFlow.js';
 import { OAuthVault, summarizeTokens, type VaultTokens } from './vault.js';
-import { AuthorizationRequiredError, VaultProvider, type StaticClient } from './vaultProvider.js';
+import { AuthorizationRequiredError, VaultProvider, staticClientOf } from './vaultProvider.js';
 
 /** Options of a {@link BackendAuth}. */
 export interface BackendAuthOptions {
@@ -36,12 +38,7 @@ export interface AuthorizeOptions {
   timeoutMs?: number;
 }
 
-/** A started flow: the URL for the browser, and the end of the flow. */
-export interface AuthorizationFlow {
-  authorizationUrl: string;
-  /** Settles once the redirect came back and the tokens are in the keychain. */
-  done: Promise<void>;
-}
+export type { AuthorizationFlow } from './authorizationFlow.js';
 
 /** What the transport hands `onUnauthorized` (the SDK does not export the type). */
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
@@ -182,20 +179,6 @@ export class BackendAuth {
     });
   }
 
-  private async staticClient(): Promise<StaticClient | undefined> {
-    const oauth = this.options.config.oauth;
-    if (!oauth?.clientId) return undefined;
-    if (!oauth.clientSecret) return { client_id: oauth.clientId };
-    const secret = await this.options.secrets?.get(oauth.clientSecret.secret);
-    if (secret === undefined) {
-      throw new SwitchboardError(
-        ErrorCode.ConfigInvalid,
-        `mcpServers.${this.id}.oauth.clientSecret: secret "${oauth.clientSecret.secret}" is not in the OS keychain`,
-      );
-    }
-    return { client_id: oauth.clientId, client_secret: secret };
-  }
-
   private async provider(
     mode: 'interactive' | 'background',
     flow: { redirectUrl?: string; state?: string } = {},
@@ -205,7 +188,7 @@ export class BackendAuth {
       vault: this.vault,
       mode,
       ...flow,
-      staticClient: await this.staticClient(),
+      staticClient: await staticClientOf(this.options.config, this.options.secrets),
       scope: oauth?.scope,
       clientMetadataUrl: oauth?.clientMetadataUrl,
       onTokens: (tokens) => (this.cached = tokens),
@@ -259,53 +242,28 @@ export class BackendAuth {
       this.disposed.signal,
       ...(options.signal ? [options.signal] : []),
     ]);
-    const registered = this.options.config.oauth?.clientId ? undefined : await this.vault.client();
-    const redirectUris = (registered as { redirect_uris?: string[] } | undefined)?.redirect_uris;
-    const registeredPort = Number(new URL(redirectUris?.[0] ?? 'http://127.0.0.1:0').port) || undefined;
-    const state = randomBytes(32).toString('base64url');
-    const listener = await startLoopbackListener({ state, port: registeredPort, timeoutMs, signal });
-    try {
-      const scope = computeScopeUnion(
-        this.options.config.oauth?.scope,
-        this.challenge.scope,
-        this.stepUpScope,
-        this.stepUpScope ? (await this.load())?.scope : undefined,
-      );
-      // A registration for another redirect port may be refused by servers that do not follow
-      // RFC 8252 §7.3, and one for a narrower scope by any (RFC 7591 §2): register again.
-      const registeredScope = (registered as { scope?: string } | undefined)?.scope?.split(' ');
-      const narrower = registeredScope && scope?.split(' ').some((wanted) => !registeredScope.includes(wanted));
-      if (
-        registered &&
-        !registered.client_id.startsWith('https://') &&
-        (registeredPort !== listener.port || narrower)
-      ) {
-        await this.vault.delete(['client']);
-      }
-      const provider = await this.provider('interactive', { redirectUrl: listener.redirectUrl, state });
-      const fetchFn = this.fetchFn(signal);
-      const serverUrl = this.options.config.url;
-      const resourceMetadataUrl = this.challenge.resourceMetadataUrl;
-      await auth(provider, { serverUrl, scope, resourceMetadataUrl, fetchFn, forceReauthorization: true });
-      const url = provider.authorizationUrl;
-      if (!url) throw new Error('the authorization server did not need the user');
-      const done = listener.response
-        .then(async ({ code, iss }) => {
-          await auth(provider, { serverUrl, resourceMetadataUrl, authorizationCode: code, iss, fetchFn });
-          await this.vault.delete(['verifier']);
-          this.needs = undefined;
-          this.stepUpScope = undefined;
-          this.lostWith = undefined;
-        })
-        .catch((error: unknown) => {
-          throw flowError(this.id, error);
-        })
-        .finally(() => listener.close());
-      return { authorizationUrl: url.href, done };
-    } catch (error) {
-      listener.close();
-      throw flowError(this.id, error);
-    }
+    const config = this.options.config;
+    return startAuthorizationFlow({
+      config,
+      vault: this.vault,
+      timeoutMs,
+      signal,
+      scope: async () =>
+        computeScopeUnion(
+          config.oauth?.scope,
+          this.challenge.scope,
+          this.stepUpScope,
+          this.stepUpScope ? (await this.load())?.scope : undefined,
+        ),
+      resourceMetadataUrl: () => this.challenge.resourceMetadataUrl,
+      provider: (flow) => this.provider('interactive', flow),
+      fetchFn: (flowSignal) => this.fetchFn(flowSignal),
+      finished: () => {
+        this.needs = undefined;
+        this.stepUpScope = undefined;
+        this.lostWith = undefined;
+      },
+    });
   }
 
   /**
@@ -315,25 +273,15 @@ export class BackendAuth {
    */
   async signOut(): Promise<{ revoked: boolean }> {
     const [tokens, discovery] = await Promise.all([this.vault.tokens(), this.vault.discovery()]);
-    const client = (await this.staticClient().catch(() => undefined)) ?? (await this.vault.client());
+    const client =
+      (await staticClientOf(this.options.config, this.options.secrets).catch(() => undefined)) ??
+      (await this.vault.client());
     const metadata = discovery?.authorizationServerMetadata;
     let revoked = false;
     if (tokens && client && revocationEndpointOf(metadata) && metadata) {
-      const fetchFn = this.fetchFn(this.disposed.signal);
-      const pairs = [
-        [tokens.refresh_token, 'refresh_token'],
-        [tokens.access_token, 'access_token'],
-      ] as const;
-      for (const [token, hint] of pairs) {
-        if (!token) continue;
-        try {
-          await revokeToken(metadata, client, token, hint, fetchFn);
-          revoked = true;
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          this.options.logger.warn(`backend "${this.id}": could not revoke the ${hint}: ${reason}`);
-        }
-      }
+      revoked = await revokeTokens(metadata, client, tokens, this.fetchFn(this.disposed.signal), (hint, reason) =>
+        this.options.logger.warn(`backend "${this.id}": could not revoke the ${hint}: ${reason}`),
+      );
     }
     await this.forget();
     this.lose('signed out');
@@ -351,12 +299,4 @@ export class BackendAuth {
     this.disposed.abort(new Error('the backend was stopped'));
     this.listeners.clear();
   }
-}
-
-function flowError(id: string, error: unknown): SwitchboardError {
-  if (error instanceof SwitchboardError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new SwitchboardError(ErrorCode.AuthorizationFailed, `authorization of "${id}" failed: ${message}`, {
-    backend: id,
-  });
 }

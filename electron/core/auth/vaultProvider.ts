@@ -20,6 +20,9 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import type { RemoteBackendConfig } from '../config/schema.js';
+import type { SecretStore } from '../secrets/secretStore.js';
 import { withExpiry, type OAuthVault, type VaultTokens } from './vault.js';
 
 /** The user has to (re)authorize the backend; `reason` says why. */
@@ -37,6 +40,27 @@ export class AuthorizationRequiredError extends Error {
 export interface StaticClient {
   client_id: string;
   client_secret?: string;
+}
+
+/**
+ * The config's hand-registered client, its secret read from the keychain
+ * (undefined: none configured, the client is registered dynamically).
+ */
+export async function staticClientOf(
+  config: RemoteBackendConfig,
+  secrets: SecretStore | undefined,
+): Promise<StaticClient | undefined> {
+  const oauth = config.oauth;
+  if (!oauth?.clientId) return undefined;
+  if (!oauth.clientSecret) return { client_id: oauth.clientId };
+  const secret = await secrets?.get(oauth.clientSecret.secret);
+  if (secret === undefined) {
+    throw new SwitchboardError(
+      ErrorCode.ConfigInvalid,
+      `mcpServers.${config.id}.oauth.clientSecret: secret "${oauth.clientSecret.secret}" is not in the OS keychain`,
+    );
+  }
+  return { client_id: oauth.clientId, client_secret: secret };
 }
 
 /** Options of a {@link VaultProvider}. */

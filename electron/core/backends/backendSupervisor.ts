@@ -11,46 +11,13 @@
  */
 import { ErrorCode, SwitchboardError, toErrorData } from '../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
-import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
-import type { BackendConfig, ProxyOptions } from '../config/schema.js';
-import type { CoreDeps } from '../deps.js';
-import type { SecretStore } from '../secrets/secretStore.js';
-import { authorizationRequired, type AuthorizationProblem } from '../auth/authErrors.js';
-import type { BackendAuth } from '../auth/backendAuth.js';
+import type { BackendConfig } from '../config/schema.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
-import { reconnectDelay } from './backoff.js';
+import { ReconnectSchedule } from './backoff.js';
+import { HealthProbe } from './healthProbe.js';
+import { SupervisorAuthorization } from './supervisorAuthorization.js';
+import type { SupervisorHost } from './supervisorHost.js';
 import { LineTail } from './transports.js';
-
-/** What a supervisor needs from the core. */
-export interface SupervisorHost {
-  readonly deps: CoreDeps;
-  /** Where secret references in env and headers are resolved. */
-  readonly secrets?: SecretStore | undefined;
-  proxyOptions(): ProxyOptions;
-  /** Publishes a snapshot; throws (publishing nothing) on a collision or limit. */
-  admit(backendId: string, snapshot: BackendCatalog): Promise<void>;
-  /** Takes the backend's items out of the catalog. */
-  unpublish(backendId: string): void;
-  /** Health changed (an invalidation). */
-  changed(backendId: string): void;
-  /** The backend sent a log message. */
-  log(backendId: string, params: LoggingMessageNotification['params']): void;
-  /** The backend reported an update of a subscribed resource (its own URI). */
-  resourceUpdated(backendId: string, uri: string): void;
-  /** The backend is up on a new connection (re-establish upstream state). */
-  online(backendId: string): void;
-  /** OAuth of a remote backend that may use it (undefined: none). */
-  authFor?(backendId: string): BackendAuth | undefined;
-}
-
-/** Errors that another attempt cannot fix without a config change. */
-const PERMANENT: ReadonlySet<string> = new Set([
-  ErrorCode.NameCollision,
-  ErrorCode.UriCollision,
-  ErrorCode.CatalogLimit,
-  ErrorCode.BackendLimit,
-  ErrorCode.ConfigInvalid,
-]);
 
 /** Supervises one backend. */
 export class BackendSupervisor {
@@ -60,21 +27,21 @@ export class BackendSupervisor {
   private connection: BackendConnection | undefined;
   private snapshot: BackendCatalog | undefined;
   private lastError: BackendHealth['lastError'];
-  private lastProbeAt: string | undefined;
-  private probeFailures = 0;
   private restarts = 0;
   private started = false;
-  private attempt = 0;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private nextRetryAt: number | undefined;
-  private probeTimer: NodeJS.Timeout | undefined;
-  private probing = false;
+  private readonly reconnect = new ReconnectSchedule();
+  private readonly prober = new HealthProbe({
+    liveConnection: () => this.liveConnection,
+    isCurrent: (connection) => this.connection === connection,
+    intervalMs: () => this.host.proxyOptions().healthIntervalMs,
+    succeeded: () => this.onProbeSucceeded(),
+    failed: (failures, error) => this.onProbeFailed(failures, error),
+  });
   /** A list change arrived while connecting: re-list once admitted. */
   private pendingRefresh = false;
   private stopped = false;
-  /** While authorization is needed: looks for new tokens in the keychain. */
-  private authWatch: NodeJS.Timeout | undefined;
-  private unsubscribeAuth: (() => void) | undefined;
+  /** OAuth: lost authorization, step-up, waiting for the user's new tokens. */
+  private readonly authorization: SupervisorAuthorization;
 
   constructor(
     public config: BackendConfig,
@@ -82,6 +49,24 @@ export class BackendSupervisor {
   ) {
     this.status = config.enabled ? 'connecting' : 'disabled';
     this.settled = !config.enabled;
+    this.authorization = new SupervisorAuthorization({
+      id: config.id,
+      host,
+      isStopped: () => this.stopped,
+      isEnabled: () => this.config.enabled,
+      current: () => this.connection,
+      live: () => this.liveConnection,
+      isWaiting: () => !this.stopped && this.status === 'needs-authorization' && !this.connection,
+      detach: () => {
+        this.reconnect.clear();
+        return this.detach();
+      },
+      needsAuthorization: (lastError) => {
+        this.lastError = lastError;
+        this.setStatus('needs-authorization');
+      },
+      restart: () => void this.restart(),
+    });
   }
 
   get id(): string {
@@ -114,14 +99,11 @@ export class BackendSupervisor {
    */
   async start(options: { retry?: boolean } = {}): Promise<unknown> {
     if (this.stopped || !this.config.enabled) return undefined;
-    this.clearRetry();
+    this.reconnect.clear();
     if (this.started) this.restarts++;
     this.started = true;
     this.pendingRefresh = false;
-    this.clearAuthWatch();
-    const auth = this.host.authFor?.(this.id);
-    this.unsubscribeAuth?.();
-    this.unsubscribeAuth = auth?.onNeedsAuthorization(() => this.onAuthorizationLost(connection));
+    const authProvider = this.authorization.attach(() => this.authorization.connectionLost(connection));
     const connection: BackendConnection = new BackendConnection({
       config: this.config,
       proxy: this.host.proxyOptions(),
@@ -133,8 +115,8 @@ export class BackendSupervisor {
       onListChanged: () => this.onListChanged(connection),
       onLog: (params) => this.host.log(this.id, params),
       onResourceUpdated: (uri) => this.host.resourceUpdated(this.id, uri),
-      authProvider: auth?.transportAuth(),
-      onAuthorizationProblem: (problem) => this.onAuthorizationProblem(connection, problem),
+      authProvider,
+      onAuthorizationProblem: (problem) => this.authorization.problem(connection, problem),
     });
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
@@ -148,11 +130,11 @@ export class BackendSupervisor {
       }
       await this.host.admit(this.id, snapshot);
       this.snapshot = snapshot;
-      this.attempt = 0;
-      this.probeFailures = 0;
+      this.reconnect.reset();
+      this.prober.resetFailures();
       this.lastError = undefined;
       this.setStatus('up');
-      this.startProbing();
+      this.prober.start();
       this.host.online(this.id);
       if (this.pendingRefresh) void this.refresh();
       return undefined;
@@ -161,7 +143,7 @@ export class BackendSupervisor {
       if (this.connection !== connection || this.stopped) return error;
       this.connection = undefined;
       if (error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired) {
-        this.needAuthorization(error);
+        this.authorization.required(error);
         return error;
       }
       this.fail(error);
@@ -173,26 +155,17 @@ export class BackendSupervisor {
   /** Stops for good: no reconnect; in-flight requests fail with `reason`. */
   async stop(reason: SwitchboardError): Promise<void> {
     this.stopped = true;
-    this.clearRetry();
-    this.stopProbing();
-    this.clearAuthWatch();
-    this.unsubscribeAuth?.();
-    const connection = this.connection;
-    this.connection = undefined;
-    this.host.unpublish(this.id);
-    await connection?.close(reason);
+    this.reconnect.clear();
+    this.authorization.detach();
+    await this.detach()?.close(reason);
   }
 
   /** Closes the connection and starts again now (resetting the backoff). */
   async restart(): Promise<unknown> {
-    const connection = this.connection;
-    this.connection = undefined;
-    this.stopProbing();
-    this.host.unpublish(this.id);
-    await connection?.close(
+    await this.detach()?.close(
       new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is restarting`, { backend: this.id }),
     );
-    this.attempt = 0;
+    this.reconnect.reset();
     return this.start();
   }
 
@@ -230,72 +203,26 @@ export class BackendSupervisor {
     else this.pendingRefresh = true;
   }
 
-  /** Authorization was lost while connected (e.g. a refused refresh). */
-  private onAuthorizationLost(connection: BackendConnection): void {
-    if (this.connection === connection && this.liveConnection === connection) this.authorizationLost();
-  }
-
   /**
    * The backend's OAuth authorization is gone (refused refresh, sign-out):
    * disconnect, take its items out and wait for the user.
    */
   authorizationLost(): void {
-    if (this.stopped || !this.config.enabled) return;
+    this.authorization.lost();
+  }
+
+  /** Takes the current connection out (no probe, items unpublished); returns it, still open. */
+  private detach(): BackendConnection | undefined {
     const connection = this.connection;
     this.connection = undefined;
-    this.clearRetry();
-    this.stopProbing();
+    this.prober.stop();
     this.host.unpublish(this.id);
-    const reason = this.host.authFor?.(this.id)?.pendingReason ?? 'authorization was lost';
-    const error = authorizationRequired(this.id, { reason, stepUp: false });
-    // Requests in flight fail with why.
-    void connection?.close(error);
-    this.needAuthorization(error);
-  }
-
-  /**
-   * A request failed for want of authorization. A 403 insufficient_scope
-   * (step-up) keeps the connection and catalog, which the current grant still
-   * serves; anything else disconnects until the user authorizes.
-   */
-  private onAuthorizationProblem(connection: BackendConnection, problem: AuthorizationProblem): void {
-    if (this.stopped || this.connection !== connection) return;
-    if (!problem.stepUp) return this.onAuthorizationLost(connection);
-    const reason = this.host.authFor?.(this.id)?.stepUp(problem.scope) ?? problem.reason;
-    this.lastError = {
-      ...authorizationRequired(this.id, { ...problem, reason }).toData(),
-      at: new Date().toISOString(),
-    };
-    this.host.deps.logger.warn(`backend "${this.id}" needs authorization: ${reason}`);
-    this.setStatus('needs-authorization');
-  }
-
-  /** Not retried: waits for new tokens (looked for every health interval). */
-  private needAuthorization(error: SwitchboardError): void {
-    this.lastError = { ...error.toData(), at: new Date().toISOString() };
-    this.host.deps.logger.warn(`backend "${this.id}" ${error.message.replace(`backend "${this.id}" `, '')}`);
-    this.setStatus('needs-authorization');
-    const auth = this.host.authFor?.(this.id);
-    if (!auth || this.stopped) return;
-    this.clearAuthWatch();
-    this.authWatch = setInterval(() => {
-      void auth.storedTokensChanged().then((changed) => {
-        if (changed && !this.stopped && this.status === 'needs-authorization' && !this.connection) void this.restart();
-      });
-    }, this.host.proxyOptions().healthIntervalMs);
-    this.authWatch.unref();
-  }
-
-  private clearAuthWatch(): void {
-    if (this.authWatch) clearInterval(this.authWatch);
-    this.authWatch = undefined;
+    return connection;
   }
 
   private onDisconnected(connection: BackendConnection, error: SwitchboardError): void {
     if (this.stopped || this.connection !== connection) return;
-    this.connection = undefined;
-    this.stopProbing();
-    this.host.unpublish(this.id);
+    this.detach();
     this.fail(error);
     void connection.close();
     this.scheduleRetry(error);
@@ -303,78 +230,35 @@ export class BackendSupervisor {
 
   private scheduleRetry(error: unknown): void {
     if (this.stopped) return;
-    if (error instanceof SwitchboardError && PERMANENT.has(error.code)) return;
-    const { reconnectInitialMs, reconnectMaxMs } = this.host.proxyOptions();
-    const delay = reconnectDelay(this.attempt++, reconnectInitialMs, reconnectMaxMs);
-    this.nextRetryAt = Date.now() + delay;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.nextRetryAt = undefined;
-      void this.start({ retry: true });
-    }, delay);
-    this.retryTimer.unref();
-    this.host.changed(this.id);
+    const retry = (): void => void this.start({ retry: true });
+    if (this.reconnect.schedule(error, this.host.proxyOptions(), retry)) this.host.changed(this.id);
   }
 
-  private clearRetry(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.nextRetryAt = undefined;
+  /** One health probe now (the timer's probe; see HealthProbe). */
+  probe(): Promise<void> {
+    return this.prober.run();
   }
 
-  private startProbing(): void {
-    this.stopProbing();
-    this.probeTimer = setInterval(() => void this.probe(), this.host.proxyOptions().healthIntervalMs);
-    this.probeTimer.unref();
-  }
-
-  private stopProbing(): void {
-    if (this.probeTimer) clearInterval(this.probeTimer);
-    this.probeTimer = undefined;
-  }
-
-  /**
-   * One health probe: `ping` on a 2025-era connection, `tools/list` on a
-   * 2026-07-28 one (ping was removed in that revision).
-   */
-  async probe(): Promise<void> {
-    const connection = this.liveConnection;
-    if (!connection || this.probing) return;
-    this.probing = true;
-    try {
-      await connection.run('health probe', ({ signal, sdkTimeoutMs }) => {
-        const options = { signal, timeout: sdkTimeoutMs() };
-        return connection.era === 'modern'
-          ? connection.sdkClient.listTools(undefined, { ...options, cacheMode: 'bypass' })
-          : connection.sdkClient.ping(options);
-      });
-      if (this.connection !== connection) return;
-      this.probeFailures = 0;
-      this.lastProbeAt = new Date().toISOString();
-      if (this.status === 'degraded' && this.lastError?.code === 'probe_failed') {
-        this.lastError = undefined;
-        this.setStatus('up');
-      } else {
-        this.host.changed(this.id);
-      }
-    } catch (error) {
-      if (this.connection !== connection) return;
-      this.probeFailures++;
-      const { probeFailureThreshold } = this.host.proxyOptions();
-      if (this.probeFailures >= probeFailureThreshold) {
-        const message = error instanceof Error ? error.message : String(error);
-        this.lastError = {
-          code: 'probe_failed',
-          message: `${this.probeFailures} health probes in a row failed; last: ${message}`,
-          at: new Date().toISOString(),
-        };
-        this.setStatus('degraded');
-      } else {
-        this.host.changed(this.id);
-      }
-    } finally {
-      this.probing = false;
+  /** A probe answered: a backend degraded by probes alone is up again. */
+  private onProbeSucceeded(): void {
+    if (this.status === 'degraded' && this.lastError?.code === 'probe_failed') {
+      this.lastError = undefined;
+      this.setStatus('up');
+    } else {
+      this.host.changed(this.id);
     }
+  }
+
+  /** Degraded once `probeFailureThreshold` probes in a row failed (the catalog stays published). */
+  private onProbeFailed(failures: number, error: unknown): void {
+    if (failures < this.host.proxyOptions().probeFailureThreshold) return this.host.changed(this.id);
+    const message = error instanceof Error ? error.message : String(error);
+    this.lastError = {
+      code: 'probe_failed',
+      message: `${failures} health probes in a row failed; last: ${message}`,
+      at: new Date().toISOString(),
+    };
+    this.setStatus('degraded');
   }
 
   private fail(error: unknown): void {
@@ -406,13 +290,13 @@ export class BackendSupervisor {
       transport: this.config.transport,
       status: this.status,
       settled: this.settled,
-      probeFailures: this.probeFailures,
+      probeFailures: this.prober.failures,
       restarts: this.restarts,
       outstandingRequests: connection?.outstanding ?? 0,
     };
     if (this.lastError) health.lastError = this.lastError;
-    if (this.lastProbeAt) health.lastProbeAt = this.lastProbeAt;
-    if (this.nextRetryAt) health.nextRetryAt = new Date(this.nextRetryAt).toISOString();
+    if (this.prober.lastProbeAt) health.lastProbeAt = this.prober.lastProbeAt;
+    if (this.reconnect.nextRetryAt) health.nextRetryAt = new Date(this.reconnect.nextRetryAt).toISOString();
     if (connection?.era) health.era = connection.era;
     if (connection?.protocolVersion) health.protocolVersion = connection.protocolVersion;
     if (connection?.serverInfo) health.serverInfo = connection.serverInfo;

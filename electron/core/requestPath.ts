@@ -1,0 +1,85 @@
+/**
+ * The core's request path, built once with the core: policy, client tokens and
+ * approvals (AccessControl), the router for calls, reads and prompts, and the
+ * resource subscription hub. Each reads the published catalog and reaches
+ * backends only through the core, so a backend's coming and going needs no
+ * rewiring; their notifications become the core's events.
+ */
+import type { BackendConnection } from './backends/backendConnection.js';
+import type { Catalog } from './catalog/catalog.js';
+import type { ProxyOptions, SwitchboardConfig } from './config/schema.js';
+import type { CoreEvents } from './coreEvents.js';
+import type { CoreServices } from './coreServices.js';
+import type { TypedEmitter } from './events.js';
+import { AccessControl } from './policy/accessControl.js';
+import type { LegacyCall } from './relay/legacyCall.js';
+import type { ParkedCalls } from './relay/parkedCalls.js';
+import { SubscriptionHub } from './relay/subscriptionHub.js';
+import { Router } from './routing/router.js';
+
+/** What the request path reads from the core. */
+export interface RequestPathContext {
+  /** The config the core was created with (the initial policy and approval timeout). */
+  initial: SwitchboardConfig;
+  /** The proxy options in force. */
+  proxy(): ProxyOptions;
+  services: CoreServices;
+  events: TypedEmitter<CoreEvents>;
+  /** The published catalog. */
+  catalog(): Catalog;
+  /** A backend's live connection, only while its items are published (for routing). */
+  publishedConnection(backendId: string): BackendConnection | undefined;
+  /** A backend's live connection, published or not (for subscriptions). */
+  connection(backendId: string): BackendConnection | undefined;
+  parked: ParkedCalls<LegacyCall<unknown>>;
+}
+
+/** The request path's parts, exposed by the core as `access`, `router` and `subscriptions`. */
+export interface RequestPath {
+  access: AccessControl;
+  router: Router;
+  subscriptions: SubscriptionHub;
+}
+
+/** Builds the access control, router and subscription hub over the core's catalog and backends. */
+export function buildRequestPath(context: RequestPathContext): RequestPath {
+  const { initial, events, services } = context;
+  const { store, tokens, pins, audit } = services;
+  const access = new AccessControl(
+    initial.policy,
+    {
+      policyChanged: () => events.emit('catalogChanged', { tools: true, prompts: true, resources: true }),
+      clientRevoked: (client) => events.emit('clientRevoked', { client }),
+      approvalsChanged: () => events.emit('approvalsChanged', {}),
+    },
+    {
+      store,
+      tokens,
+      approvalTimeoutMs: initial.proxy.approvalTimeoutMs,
+      withheld: (backend, tool) => pins?.isWithheld(backend, tool) ?? false,
+    },
+  );
+  const router = new Router({
+    catalog: context.catalog,
+    connection: context.publishedConnection,
+    parked: context.parked,
+    inputTimeoutMs: () => context.proxy().inputTimeoutMs,
+    authorize: (client, kind, key) => access.authorize(client, context.catalog(), kind, key),
+    approvals: access.approvals,
+    approvalTimeoutMs: () => context.proxy().approvalTimeoutMs,
+    allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
+    audit: (entry) => {
+      if (!audit) return;
+      // Arguments and results are kept only for backends whose policy asks to capture them.
+      const capture = access.policy.backends[entry.backend]?.capture === true;
+      audit.record(capture ? entry : { ...entry, arguments: undefined, result: undefined });
+    },
+  });
+  const subscriptions = new SubscriptionHub({
+    catalog: context.catalog,
+    connection: context.connection,
+    mayUse: (client, kind, key) => access.authorize(client, context.catalog(), kind, key) !== 'deny',
+    audit: (entry) => audit?.record(entry),
+  });
+  return { access, router, subscriptions };
+}
