@@ -9,15 +9,26 @@
  */
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const rendererRoot = fileURLToPath(new URL('../renderer', import.meta.url));
 const outDir = fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
+/**
+ * index.html carries the page's CSP as a <meta> (the Electron window loads it
+ * from file://, where no header can carry one). Vite's dev server injects an
+ * inline script (React refresh) that policy forbids, so it is left out there.
+ */
+const cspInBuildsOnly: Plugin = {
+  name: 'switchboard:csp-in-builds-only',
+  apply: 'serve',
+  transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/i, ''),
+};
+
 export default defineConfig({
   root: rendererRoot,
   base: './',
-  plugins: [react()],
+  plugins: [react(), cspInBuildsOnly],
   build: {
     outDir,
     emptyOutDir: true,

@@ -8,12 +8,14 @@
  * sandbox, no Node), with IPC handlers generated from the contract.
  */
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, Menu, nativeImage, session, shell, Tray } from 'electron';
 import Store from 'electron-store';
 import { defaultConfigDir, defaultConfigPath } from './core/config/paths.js';
 import { dispatch } from './host/dispatch.js';
-import { EVENT_CHANNEL, registerContractHandlers } from './host/preloadApi.js';
+import { EVENT_CHANNEL, registerContractHandlers, senderCheck } from './host/preloadApi.js';
 import { startHeadless, type Headless } from './host/startHeadless.js';
+import { settledSave } from './host/settled.js';
 import { packageRoot } from './host/uiFiles.js';
 
 /** The endpoint's usual port (the CLI's default); any free port when taken. */
@@ -26,18 +28,6 @@ interface DesktopSettings {
   closeToTray: boolean;
   startAtLogin: boolean;
 }
-
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const settings = new Store<DesktopSettings>({
   cwd: defaultConfigDir(),
@@ -59,13 +49,13 @@ function rendererIndex(): string {
   return join(app.getAppPath(), 'dist', 'renderer', 'index.html');
 }
 
-/** Only our own page may call the core. */
-function trustedSender(url: string | undefined): boolean {
-  if (url === undefined) return false;
-  const devUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (devUrl && url.startsWith(devUrl)) return true;
-  return url.startsWith('file://') && decodeURIComponent(new URL(url).pathname).endsWith('/dist/renderer/index.html');
+/** Only our own page may call the core: exactly the built index.html, or the dev server's origin. */
+function trustedSender(): (url: string | undefined) => boolean {
+  return senderCheck(pathToFileURL(rendererIndex()).href, process.env['ELECTRON_RENDERER_URL']);
 }
+
+/** How long window moves and resizes settle before the bounds are saved. */
+const SAVE_BOUNDS_MS = 500;
 
 function createWindow(): BrowserWindow {
   const bounds = settings.get('bounds');
@@ -88,16 +78,17 @@ function createWindow(): BrowserWindow {
     },
   });
   if (settings.get('maximized')) win.maximize();
-  const remember = (): void => {
+  // Saved (a disk write) once a move or resize settles, not on each of its many events; and on close.
+  const remember = settledSave(() => {
     if (win.isDestroyed() || win.isMinimized()) return;
     settings.set('maximized', win.isMaximized());
     if (!win.isMaximized()) settings.set('bounds', win.getBounds());
-  };
-  win.on('resize', remember);
-  win.on('move', remember);
+  }, SAVE_BOUNDS_MS);
+  win.on('resize', remember.soon);
+  win.on('move', remember.soon);
   win.once('ready-to-show', () => win.show());
   win.on('close', (event) => {
-    remember();
+    remember.now();
     if (!quitting && settings.get('closeToTray')) {
       event.preventDefault();
       win.hide();
@@ -110,6 +101,8 @@ function createWindow(): BrowserWindow {
     return { action: 'deny' };
   });
   win.webContents.on('will-navigate', (event) => event.preventDefault());
+  // Nor does any frame inside it (an iframe of untrusted content must not become a page that looks like ours).
+  win.webContents.on('will-frame-navigate', (event) => event.preventDefault());
   const devUrl = process.env['ELECTRON_RENDERER_URL'];
   if (devUrl) void win.loadURL(devUrl);
   else void win.loadFile(rendererIndex());
@@ -162,9 +155,7 @@ function updateTray(): void {
 }
 
 async function start(): Promise<void> {
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
-  });
+  // The page's Content-Security-Policy is the <meta> in renderer/index.html: a file:// page gets no response headers.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   headless = await startHeadless({
     config: defaultConfigPath(),
@@ -184,7 +175,11 @@ async function start(): Promise<void> {
   const running = headless;
   // The window is the approver of `ask` calls for as long as the app runs.
   running.core.access.approvals.attach();
-  registerContractHandlers(ipcMain, (method, params) => dispatch(running.handlers, method, params), trustedSender);
+  registerContractHandlers(
+    ipcMain,
+    (method, params) => dispatch(running.handlers, method, params, running.redact),
+    trustedSender(),
+  );
   running.events.on((event, payload) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, event, payload);
     if (event === 'backendsChanged') updateTray();

@@ -2,12 +2,15 @@
  * Backends as the UI sees them: health plus the editable config entry, with
  * every secret value taken out. Keychain references stay (they are names);
  * header values and secret-looking env values become `{kind: 'hidden'}` and
- * leave the entry, and an edit keeps them unless it sets them again.
+ * leave the entry, and an edit keeps them unless it sets them again. Secrets
+ * inline in the URL or the arguments (`?token=…`, `--api-key=…`) show as
+ * `****`, and an edit that leaves them so keeps the real values.
  */
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendView, ConfigValueView } from '../../shared/model/views.js';
 import { looksSecret } from '../core/clients/secrets.js';
 import { ConfigStore } from '../core/config/configStore.js';
+import { inspectArgs, inspectUrl } from '../core/config/inlineSecrets.js';
 import type { BackendConfig } from '../core/config/schema.js';
 import { isSecretReference } from '../core/secrets/secretStore.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
@@ -76,9 +79,18 @@ function hidden(field: (typeof FIELDS)[number], name: string, value: string): bo
   return literal !== '' && !/^(bearer|basic|token)$/i.test(literal);
 }
 
+/** The arguments of an entry, when they are a list of strings. */
+function stringArgs(entry: Entry): string[] | undefined {
+  const args = entry['args'];
+  return Array.isArray(args) && args.every((arg) => typeof arg === 'string') ? args : undefined;
+}
+
 /** An entry with secret values taken out, and how each env/header value may be shown. */
 export function redactEntry(raw: Entry): { entry: Entry; values: Record<string, ConfigValueView> } {
   const entry: Entry = structuredClone(raw);
+  if (typeof entry['url'] === 'string') entry['url'] = inspectUrl(entry['url']).masked;
+  const args = stringArgs(entry);
+  if (args) entry['args'] = inspectArgs(args).masked;
   const values: Record<string, ConfigValueView> = {};
   for (const field of FIELDS) {
     const map = entry[field];
@@ -106,6 +118,20 @@ export function redactEntry(raw: Entry): { entry: Entry; values: Record<string, 
  */
 export function mergeHidden(previous: Entry, next: Entry): Entry {
   const merged: Entry = structuredClone(next);
+  // A URL or arguments sent back as shown (secrets masked) keep their real secrets.
+  if (typeof previous['url'] === 'string' && merged['url'] === inspectUrl(previous['url']).masked) {
+    merged['url'] = previous['url'];
+  }
+  const before = stringArgs(previous);
+  const after = stringArgs(merged);
+  if (before && after) {
+    const shown = inspectArgs(before).masked;
+    const unmasked = shown.map((text, at) => ({ text, real: before[at] as string })).filter((p) => p.text !== p.real);
+    merged['args'] = after.map((arg) => {
+      const at = unmasked.findIndex((pair) => pair.text === arg);
+      return at === -1 ? arg : (unmasked.splice(at, 1)[0] as { real: string }).real;
+    });
+  }
   for (const field of FIELDS) {
     const before = (previous[field] ?? {}) as Entry;
     const after = (merged[field] ?? {}) as Entry;
@@ -144,7 +170,7 @@ export async function backendViews(core: SwitchboardCore, configPath: string | u
     return {
       health,
       enabled: config?.enabled ?? health.status !== 'disabled',
-      target: targetOf(raw),
+      target: targetOf(entry),
       entry,
       values,
       ...(oauth ? { oauth: { configured: health.auth?.state === 'authorized' || raw['oauth'] !== undefined } } : {}),

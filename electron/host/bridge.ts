@@ -12,7 +12,7 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode } from '../../shared/errors.js';
 import type { HttpExtension } from '../core/frontend/httpEndpoint.js';
 import { BRIDGE_PROTOCOL, BridgeAuth } from './bridgeAuth.js';
-import { dispatch } from './dispatch.js';
+import { dispatch, type Redactor } from './dispatch.js';
 import type { EventHub } from './events.js';
 import { pageHeaders, readIndex, sendPage, sendStatic } from './uiFiles.js';
 
@@ -28,6 +28,8 @@ export interface BridgeOptions {
   uiDir: string;
   /** Approvals: the UI is the approver while at least one bridge client is connected. */
   approvals?: { attach(): () => void };
+  /** The secret redaction every answer passes (see `dispatch`). */
+  redact?: Redactor;
 }
 
 /** Path of the WebSocket. */
@@ -76,6 +78,12 @@ export class Bridge implements HttpExtension {
     if (method !== 'GET' && method !== 'HEAD') return false;
     if (path === '/ui') {
       const login = new URL(req.url ?? '/', 'http://localhost').searchParams.get('login');
+      if (method === 'HEAD') {
+        // A HEAD (a link preview, a checker) must not spend the one-time token: no body, no cookie.
+        res.writeHead(303, { Location: '/', 'Cache-Control': 'no-store' });
+        res.end();
+        return true;
+      }
       const cookie = login === null ? undefined : this.auth.exchange(login);
       if (login !== null && cookie === undefined) {
         sendPage(
@@ -157,7 +165,7 @@ export class Bridge implements HttpExtension {
     const id = typeof frame?.id === 'string' || typeof frame?.id === 'number' ? frame.id : null;
     if (id === null)
       return send(ws, { id: null, ok: false, error: badFrame('a frame needs an "id" (string or number)') });
-    const outcome = await dispatch(this.options.handlers, frame.method, frame.params);
+    const outcome = await dispatch(this.options.handlers, frame.method, frame.params, this.options.redact);
     send(ws, { id, ...outcome });
   }
 

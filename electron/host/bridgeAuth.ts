@@ -50,8 +50,21 @@ export class BridgeAuth {
     return `sb_ui_${this.port()}`;
   }
 
+  /** Forgets expired login tokens and sessions (each issue and exchange does, so neither map only grows). */
+  private sweep(now = Date.now()): void {
+    for (const map of [this.logins, this.sessions]) {
+      for (const [key, expires] of map) if (expires < now) map.delete(key);
+    }
+  }
+
+  /** Login tokens and sessions held (expired ones until the next sweep); for tests. */
+  get size(): { logins: number; sessions: number } {
+    return { logins: this.logins.size, sessions: this.sessions.size };
+  }
+
   /** A new one-time login token, valid for `ttlMs` (default: until used). */
   issueLogin(ttlMs = Infinity): string {
+    this.sweep();
     const token = randomBytes(32).toString('base64url');
     this.logins.set(digest(token), Date.now() + ttlMs);
     return token;
@@ -59,6 +72,7 @@ export class BridgeAuth {
 
   /** Exchanges a login token for a session: the Set-Cookie value, or undefined when the token is unknown or used. */
   exchange(token: string): string | undefined {
+    this.sweep();
     const key = digest(token);
     const expires = this.logins.get(key);
     this.logins.delete(key);

@@ -79,10 +79,6 @@ const NEEDS_INPUT: ContentView = {
   text: 'The server asked for input (elicitation, sampling or roots), which the UI cannot answer here; call it from a client instead.',
 };
 
-function isInputRequired(result: unknown): boolean {
-  return isInputRequiredResult(result);
-}
-
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; durationMs: number }> {
   const started = performance.now();
   const value = await run();
@@ -94,7 +90,7 @@ export async function tryTool(core: SwitchboardCore, name: string, args: Record<
   const { value, durationMs } = await timed(() =>
     core.router.callTool({ name, arguments: args }, { client: LOCAL_CLIENT }),
   );
-  if (isInputRequired(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const result = value as { content?: ContentView[]; isError?: boolean; structuredContent?: unknown };
   return {
     isError: result.isError === true,
@@ -109,7 +105,7 @@ export async function tryPrompt(core: SwitchboardCore, name: string, args: Recor
   const { value, durationMs } = await timed(() =>
     core.router.getPrompt({ name, arguments: args }, { client: LOCAL_CLIENT }),
   );
-  if (isInputRequired(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const result = value as { description?: string; messages?: { role: string; content: ContentView | ContentView[] }[] };
   const messages = result.messages ?? [];
   return {
@@ -123,7 +119,7 @@ export async function tryPrompt(core: SwitchboardCore, name: string, args: Recor
 /** Reads a resource (or template instance) as the local user. */
 export async function tryRead(core: SwitchboardCore, uri: string): Promise<TryResult> {
   const { value, durationMs } = await timed(() => core.router.readResource({ uri }, { client: LOCAL_CLIENT }));
-  if (isInputRequired(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const contents = (value as { contents?: { uri: string; mimeType?: string; text?: string; blob?: string }[] })
     .contents;
   return {

@@ -9,7 +9,7 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import { defaultClientsContext, type ClientsContext } from '../core/clients/index.js';
 import { importServers, listImportable } from '../core/clients/import.js';
 import { detectClients, installClient, uninstallClient } from '../core/clients/install.js';
-import { environmentReferenceSink, keychainSink } from '../core/clients/secrets.js';
+import { secretSinkFor } from '../core/clients/secrets.js';
 import { clientSnippet } from '../core/clients/snippet.js';
 import type { Launcher } from '../core/clients/types.js';
 import { defaultConfigPath } from '../core/config/paths.js';
@@ -56,10 +56,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       environment: deps.environment,
     });
   const scope = (project: unknown) => (typeof project === 'string' && project !== '' ? { project } : {});
-  const sink = async (ctx: ClientsContext) => {
-    const available = deps.secrets ? (await deps.secrets.status()).available : false;
-    return available && deps.secrets ? keychainSink(deps.secrets) : environmentReferenceSink(ctx.platform.env);
-  };
+  const sink = async (ctx: ClientsContext) => (await secretSinkFor(deps.secrets, ctx.platform.env)).sink;
   return {
     'clients.list': async () =>
       (await detectClients(context())).map((status) => ({

@@ -28,12 +28,44 @@ export function errorData(error: unknown): ErrorData {
   return toErrorData(error);
 }
 
-/** Runs `method` with `params` on `handlers`; unknown methods and thrown errors come back as data. */
+/** Takes every secret value out of a JSON value (see `secretRedactor` in auditLine.ts). */
+export type Redactor = (value: unknown) => unknown;
+
+/** Methods whose result is a client token the user asked to see: their results are not redacted. */
+export const TOKEN_METHODS: ReadonlySet<MethodName> = new Set(['profiles.createToken', 'profiles.rotateToken']);
+
+/** An error with its message and data redacted (the code is ours, never a secret). */
+function redactError(error: ErrorData, redact: Redactor): ErrorData {
+  return {
+    ...error,
+    message: String(redact(error.message)),
+    ...(error.data !== undefined ? { data: redact(error.data) as Record<string, unknown> } : {}),
+  };
+}
+
+/**
+ * Runs `method` with `params` on `handlers`; unknown methods and thrown
+ * errors come back as data. Both pipes meet here, so every outcome passes
+ * `redact`: results (except the token `profiles.createToken` / `rotateToken`
+ * return) and errors' messages and data.
+ */
 export async function dispatch(
   handlers: CoreHandlers,
   method: unknown,
   params: unknown,
+  redact: Redactor = (value) => value,
 ): Promise<CallOutcome<unknown>> {
+  const outcome = await settle(handlers, method, params);
+  try {
+    if (!outcome.ok) return { ok: false, error: redactError(outcome.error, redact) };
+    return isMethodName(method) && TOKEN_METHODS.has(method) ? outcome : { ok: true, result: redact(outcome.result) };
+  } catch {
+    // Nothing unredacted leaves when the redaction itself fails.
+    return { ok: false, error: { code: 'internal', message: `${String(method)}: the answer could not be redacted` } };
+  }
+}
+
+async function settle(handlers: CoreHandlers, method: unknown, params: unknown): Promise<CallOutcome<unknown>> {
   if (!isMethodName(method)) {
     return {
       ok: false,

@@ -1,8 +1,10 @@
 /**
- * The core's events as the contract's invalidations. Core events, audit log
- * appends and session changes are coalesced for `delayMs` (default 50 ms), so
- * a burst (a backend connecting, a hundred calls) reaches the UI as one event
- * of each kind. Payloads only narrow what to re-fetch.
+ * The core's events as the contract's invalidations. Core events and session
+ * changes are coalesced for `delayMs` (default 50 ms), so a burst (a backend
+ * connecting) reaches the UI as one event of each kind; audit log appends,
+ * which make the UI re-read the log, for `logDelayMs` (default 1 s), so a
+ * hundred calls a second cost one re-read a second. Payloads only narrow what
+ * to re-fetch, and pass the secret redaction (a config error can quote a value).
  */
 import type { CoreEventMap, EventName } from '../../shared/contract.js';
 import type { AuditLog } from '../core/policy/auditLog.js';
@@ -32,20 +34,45 @@ function merge<E extends EventName>(event: E, before: CoreEventMap[E] | undefine
   return next; // configChanged: the latest state wins; the others carry nothing
 }
 
+/** What `createEventHub` takes besides the core. */
+export interface EventHubOptions {
+  audit?: AuditLog;
+  /** Coalescing window of every event but `logAppended` (default 50 ms). */
+  delayMs?: number;
+  /** Coalescing window of `logAppended` (default 1 s). */
+  logDelayMs?: number;
+  /** Applied to every payload before it leaves (the secret redaction). */
+  redact?: (value: unknown) => unknown;
+}
+
+/** Events queued for one flush. */
+interface Queue {
+  pending: Map<EventName, unknown>;
+  timer: NodeJS.Timeout | undefined;
+  delayMs: number;
+}
+
 /** Adapts `core` (and its audit log) to the contract's events. */
-export function createEventHub(core: SwitchboardCore, options: { audit?: AuditLog; delayMs?: number } = {}): EventHub {
-  const delayMs = options.delayMs ?? 50;
+export function createEventHub(core: SwitchboardCore, options: EventHubOptions = {}): EventHub {
+  const redact = options.redact ?? ((value: unknown) => value);
   const listeners = new Set<ContractListener>();
-  let pending = new Map<EventName, unknown>();
-  let timer: NodeJS.Timeout | undefined;
-  const flush = (): void => {
-    timer = undefined;
-    const batch = pending;
-    pending = new Map();
+  const queue = (delayMs: number): Queue => ({ pending: new Map(), timer: undefined, delayMs });
+  const fast = queue(options.delayMs ?? 50);
+  const slow = queue(options.logDelayMs ?? 1000);
+  const flush = (q: Queue): void => {
+    q.timer = undefined;
+    const batch = q.pending;
+    q.pending = new Map();
     for (const [event, payload] of batch) {
+      let safe: unknown;
+      try {
+        safe = redact(payload);
+      } catch {
+        continue; // never sent unredacted
+      }
       for (const listener of listeners) {
         try {
-          listener(event, payload as never);
+          listener(event, safe as never);
         } catch {
           // One broken pipe must not stop the others.
         }
@@ -53,8 +80,9 @@ export function createEventHub(core: SwitchboardCore, options: { audit?: AuditLo
     }
   };
   const emit = <E extends EventName>(event: E, payload: CoreEventMap[E]): void => {
-    pending.set(event, merge(event, pending.get(event) as CoreEventMap[E] | undefined, payload));
-    timer ??= setTimeout(flush, delayMs);
+    const q = event === 'logAppended' ? slow : fast;
+    q.pending.set(event, merge(event, q.pending.get(event) as CoreEventMap[E] | undefined, payload));
+    q.timer ??= setTimeout(() => flush(q), q.delayMs);
   };
   const empty = {} as Record<string, never>;
   const stops = [
@@ -83,9 +111,11 @@ export function createEventHub(core: SwitchboardCore, options: { audit?: AuditLo
     emit,
     close() {
       for (const stop of stops) stop();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      pending.clear();
+      for (const q of [fast, slow]) {
+        if (q.timer) clearTimeout(q.timer);
+        q.timer = undefined;
+        q.pending.clear();
+      }
       listeners.clear();
     },
   };

@@ -2,18 +2,15 @@
  * The core side of the contract: one handler per method of
  * `shared/contract.ts`, on the real core (a missing method fails to compile).
  * Both pipes (Electron IPC and the headless bridge) call these through
- * `dispatch`. Every result passes a last redaction of the secret values known
- * to this process (header values, secret env values, keychain values, the
- * main token), except the token `profiles.createToken` / `rotateToken` return.
+ * `dispatch`, which redacts what they answer and throw (see `dispatch.ts`).
  */
-import type { CoreHandlers, MethodName } from '../../shared/contract.js';
+import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { LogEntryView } from '../../shared/model/views.js';
 import { VERSION } from '../../shared/version.js';
 import type { Launcher } from '../core/clients/types.js';
 import { ConfigStore } from '../core/config/configStore.js';
 import type { AuditKind } from '../core/policy/auditLog.js';
-import { redactText, secretForms } from '../core/policy/auditLine.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
 import { backendHandlers } from './backendHandlers.js';
@@ -34,37 +31,10 @@ export interface HostDeps {
   tokens?: ClientTokens | undefined;
   /** How client entries launch Switchboard's `connect`. */
   launcher: Launcher;
-  /** Secret values to keep out of every response (asked per response). */
-  secretValues?: () => string[];
   /** Time limit of `backends.check` (default 30 s). */
   checkTimeoutMs?: number;
   /** Aborted when the host shuts down. */
   signal?: AbortSignal;
-}
-
-const TOKEN_METHODS: ReadonlySet<MethodName> = new Set(['profiles.createToken', 'profiles.rotateToken']);
-
-/** Replaces every known secret value in the strings (and keys) of a JSON value. */
-export function redactValue(value: unknown, forms: readonly string[]): unknown {
-  if (forms.length === 0) return value;
-  if (typeof value === 'string') return redactText(value, forms);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, forms));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [redactText(key, forms), redactValue(item, forms)]),
-    );
-  }
-  return value;
-}
-
-function withRedaction(handlers: CoreHandlers, secretValues: () => string[]): CoreHandlers {
-  const wrapped: Record<string, (params: unknown) => Promise<unknown>> = {};
-  for (const [method, handler] of Object.entries(handlers) as [MethodName, (params: unknown) => Promise<unknown>][]) {
-    wrapped[method] = TOKEN_METHODS.has(method)
-      ? handler
-      : async (params) => redactValue(await handler(params), secretForms(secretValues()));
-  }
-  return wrapped as CoreHandlers;
 }
 
 /** Every contract method, implemented on `core`. */
@@ -144,5 +114,5 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       environment: core.deps.environment,
     }),
   };
-  return deps.secretValues ? withRedaction(handlers, deps.secretValues) : handlers;
+  return handlers;
 }

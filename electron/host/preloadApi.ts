@@ -14,6 +14,7 @@ import {
   type CoreEventMap,
   type EventName,
 } from '../../shared/contract.js';
+import { ErrorCode } from '../../shared/errors.js';
 
 /** The invoke channel of a method (one per contract method). */
 export const methodChannel = (method: string): string => `switchboard:call:${method}`;
@@ -55,7 +56,10 @@ export function exposeContract(contextBridge: ContextBridgeLike, ipcRenderer: Ip
   };
   const call = async (method: unknown, params?: unknown): Promise<CallOutcome<unknown>> => {
     if (typeof method !== 'string' || !METHODS.has(method)) {
-      return { ok: false, error: { code: 'unknown_method', message: `no method "${String(method)}" in the contract` } };
+      return {
+        ok: false,
+        error: { code: ErrorCode.UnknownMethod, message: `no method "${String(method)}" in the contract` },
+      };
     }
     try {
       return (await ipcRenderer.invoke(methodChannel(method), params)) as CallOutcome<unknown>;
@@ -109,6 +113,37 @@ export function registerContractHandlers(
   }
   return () => {
     for (const method of METHOD_NAMES) ipcMain.removeHandler(methodChannel(method));
+  };
+}
+
+/** A URL without its query and fragment, or undefined when it does not parse. */
+function withoutQuery(url: string): URL | undefined {
+  try {
+    const parsed = new URL(url);
+    parsed.search = '';
+    parsed.hash = '';
+    return parsed;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Which IPC senders may call the core: the UI's own page, exactly (`pageUrl`,
+ * the file:// URL of the built index.html; the sender's query and fragment
+ * are ignored), or any page of the dev server's origin (`devUrl`, when the UI
+ * runs from Vite). Anything else (another file, a look-alike path, a page
+ * the window was made to navigate to) is refused.
+ */
+export function senderCheck(pageUrl: string, devUrl?: string): (senderUrl: string | undefined) => boolean {
+  const page = withoutQuery(pageUrl)?.href;
+  const devOrigin = devUrl ? withoutQuery(devUrl)?.origin : undefined;
+  return (senderUrl) => {
+    if (senderUrl === undefined) return false;
+    const sender = withoutQuery(senderUrl);
+    if (!sender) return false;
+    if (devOrigin !== undefined && devOrigin !== 'null' && sender.origin === devOrigin) return true;
+    return page !== undefined && sender.href === page;
   };
 }
 

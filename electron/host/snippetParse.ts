@@ -8,7 +8,7 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { backendIdFor, normalizeEntry } from '../core/clients/normalize.js';
 import { keepSecrets } from '../core/clients/import.js';
-import { environmentReferenceSink, keychainSink, type SecretSink } from '../core/clients/secrets.js';
+import { secretSinkFor } from '../core/clients/secrets.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 
 /** What `backends.parseSnippet` returns. */
@@ -63,9 +63,7 @@ export async function parseSnippet(
   if (parsed.problem !== undefined) return { servers: [], problems: [parsed.problem] };
   const map = serverMap(parsed.value);
   if (!map) return { servers: [], problems: ['no servers found: expected "mcpServers", "servers" or a server entry'] };
-  const available = options.secrets ? (await options.secrets.status()).available : false;
-  const sink: SecretSink =
-    available && options.secrets ? keychainSink(options.secrets) : environmentReferenceSink(options.environment);
+  const { sink } = await secretSinkFor(options.secrets, options.environment);
   const taken = new Set(options.taken);
   const result: ParsedSnippet = { servers: [], problems: [] };
   for (const [name, raw] of Object.entries(map)) {

@@ -16,9 +16,11 @@ import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
 import { cachedSecretValues, openCoreServices } from '../core/coreServices.js';
 import { stderrLogger, type Logger } from '../core/deps.js';
 import { HttpEndpoint } from '../core/frontend/httpEndpoint.js';
+import { secretRedactor } from '../core/policy/auditLine.js';
 import { KeytarStore } from '../core/secrets/keytarStore.js';
 import { SwitchboardCore, type CoreServices } from '../core/switchboard.js';
 import { Bridge } from './bridge.js';
+import type { Redactor } from './dispatch.js';
 import { createEventHub, type EventHub } from './events.js';
 import { createCoreHandlers } from './handlers.js';
 import { defaultUiDir } from './uiFiles.js';
@@ -116,6 +118,8 @@ export interface Headless extends CoreStack {
   token: string;
   tokenSource: TokenSource;
   handlers: CoreHandlers;
+  /** Takes every secret value out of what `handlers` answer or throw (pass it to `dispatch`). */
+  redact: Redactor;
   events: EventHub;
   /** The headless UI and its WebSocket (absent with `ui: false`). */
   bridge: Bridge | undefined;
@@ -167,10 +171,11 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     configPath: stack.configPath,
     tokens: services.tokens,
     launcher: options.launcher,
-    secretValues: stack.secretValues,
     signal: shutdown.signal,
   });
-  const events = createEventHub(core, { ...(services.audit ? { audit: services.audit } : {}) });
+  // Both pipes' answers and events leave without the secret values this process knows.
+  const redact = secretRedactor(stack.secretValues);
+  const events = createEventHub(core, { ...(services.audit ? { audit: services.audit } : {}), redact });
   const bridge =
     options.ui === false
       ? undefined
@@ -181,6 +186,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
           port: () => port,
           uiDir: options.uiDir ?? defaultUiDir(),
           approvals: core.access.approvals,
+          redact,
         });
   if (bridge) endpoint.extend(bridge);
   // How `connect` finds this instance; removed on a clean exit (a crash leaves it, which readers detect).
@@ -201,6 +207,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     token,
     tokenSource: source,
     handlers,
+    redact,
     events,
     bridge,
     stop: () =>

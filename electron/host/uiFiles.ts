@@ -54,6 +54,7 @@ export function contentSecurityPolicy(port: number): string {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src 'self' ${sockets}`,
     "object-src 'none'",

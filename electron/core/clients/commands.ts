@@ -8,7 +8,7 @@ import { findRunningInstance } from './runtimeFile.js';
 import { KeytarStore } from '../secrets/keytarStore.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { importServers, listImportable } from './import.js';
-import { environmentReferenceSink, keychainSink } from './secrets.js';
+import { secretSinkFor } from './secrets.js';
 import { detectClients, installClient, undoLastWrite, uninstallClient } from './install.js';
 import { clientSnippet } from './snippet.js';
 import type { Launcher, WriteOutcome } from './types.js';
@@ -98,14 +98,12 @@ async function runImport(
 ): Promise<void> {
   const { out } = options;
   // Secrets go to the OS keychain; without one they become ${VAR} references, and we say so.
-  const keychain: SecretStore = options.secrets ?? new KeytarStore();
-  const status = await keychain.status();
+  const { sink, status } = await secretSinkFor(options.secrets ?? new KeytarStore(), ctx.platform.env);
   if (!status.available && !options.json) {
     out(
       `note: the OS keychain is not available (${status.reason ?? 'unknown reason'}): secrets are imported as \${VAR} references\n`,
     );
   }
-  const sink = status.available ? keychainSink(keychain) : environmentReferenceSink(ctx.platform.env);
   const importOptions = { ...scope, switchboardConfig: options.config, secrets: sink };
   if (!options.all && options.servers.length === 0) {
     const candidates = await listImportable(ctx, client, importOptions);

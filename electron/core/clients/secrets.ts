@@ -6,7 +6,7 @@
  * without one, it becomes a `${VAR}` reference the user sets in the
  * environment (said so, never a silent plain-text fallback).
  */
-import type { SecretReference, SecretStore } from '../secrets/secretStore.js';
+import type { SecretReference, SecretStore, SecretStoreStatus } from '../secrets/secretStore.js';
 import { clientError } from './clientFiles.js';
 import { ClientErrorCode } from './types.js';
 
@@ -91,6 +91,24 @@ export function environmentReferenceSink(environment: NodeJS.ProcessEnv): Secret
       const reference = `\${${variable}}`;
       return { replacement: `${scheme}${reference}`, reference, resolves: environment[variable] === secret };
     },
+  };
+}
+
+/**
+ * Where secrets go: the OS keychain (`store`) when it is available, else
+ * `${VAR}` references checked against `environment`. The keychain's status
+ * comes along, so a caller can say why secrets became references.
+ */
+export async function secretSinkFor(
+  store: SecretStore | undefined,
+  environment: NodeJS.ProcessEnv,
+): Promise<{ sink: SecretSink; status: SecretStoreStatus }> {
+  const status: SecretStoreStatus = store
+    ? await store.status()
+    : { available: false, backend: 'none', reason: 'no keychain configured' };
+  return {
+    sink: status.available && store ? keychainSink(store) : environmentReferenceSink(environment),
+    status,
   };
 }
 

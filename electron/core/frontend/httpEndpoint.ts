@@ -252,6 +252,7 @@ export class HttpEndpoint {
       void session.server.close();
     }
     for (const stream of this.listens) if (stream.client === client) stream.res.destroy();
+    this.core.sessions.closeModern(client);
   }
 
   /** Ends 2026 listen streams naming a resource their client may no longer see (it re-listens, and is refused). */

@@ -23,6 +23,16 @@ export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 /** Activity more frequent than this does not announce a change (lastActivityAt still moves). */
 const TOUCH_ANNOUNCE_MS = 1000;
 
+/** Longest client name or version kept, in characters (clients choose them). */
+export const MAX_CLIENT_INFO_CHARS = 128;
+
+/** Most 2026 client entries kept; beyond it the oldest one goes. */
+export const MAX_MODERN_CLIENTS = 1000;
+
+function clip(value: string | undefined): string | undefined {
+  return value === undefined || value.length <= MAX_CLIENT_INFO_CHARS ? value : value.slice(0, MAX_CLIENT_INFO_CHARS);
+}
+
 /** The client info (`{name, version}`) of an `initialize` request or a 2026 request's `_meta`, if any. */
 export function clientInfoOf(message: unknown): { name?: string; version?: string } {
   const params = (message as { params?: Record<string, unknown> } | undefined)?.params;
@@ -64,13 +74,15 @@ export class SessionRegistry {
   /** Registers a session; returns its ID (`id` when given, e.g. the Mcp-Session-Id). */
   open(info: SessionInfo, id: string = randomUUID()): string {
     const now = new Date().toISOString();
+    const clientName = clip(info.clientName);
+    const clientVersion = clip(info.clientVersion);
     this.sessions.set(id, {
       id,
       profile: info.profile,
       era: info.era,
       transport: info.transport,
-      ...(info.clientName !== undefined ? { clientName: info.clientName } : {}),
-      ...(info.clientVersion !== undefined ? { clientVersion: info.clientVersion } : {}),
+      ...(clientName !== undefined ? { clientName } : {}),
+      ...(clientVersion !== undefined ? { clientVersion } : {}),
       connectedAt: now,
       lastActivityAt: now,
     });
@@ -82,7 +94,8 @@ export class SessionRegistry {
   identify(id: string, update: Partial<Pick<SessionView, 'era' | 'clientName' | 'clientVersion'>>): void {
     const session = this.sessions.get(id);
     if (!session) return;
-    Object.assign(session, Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined)));
+    const clipped = { ...update, clientName: clip(update.clientName), clientVersion: clip(update.clientVersion) };
+    Object.assign(session, Object.fromEntries(Object.entries(clipped).filter(([, v]) => v !== undefined)));
     this.announce();
   }
 
@@ -96,10 +109,20 @@ export class SessionRegistry {
 
   /** A 2026-07-28 request: registers its client identity on first sight, else records activity. */
   seenModern(info: Omit<SessionInfo, 'era'>): void {
-    const key = JSON.stringify([info.transport, info.profile, info.clientName ?? '', info.clientVersion ?? '']);
+    const clientName = clip(info.clientName);
+    const clientVersion = clip(info.clientVersion);
+    const key = JSON.stringify([info.transport, info.profile, clientName ?? '', clientVersion ?? '']);
     const existing = this.modernKeys.get(key);
     if (existing !== undefined && this.sessions.has(existing)) return this.touch(existing);
-    this.modernKeys.set(key, this.open({ ...info, era: 'modern' }));
+    // Identities are the client's to choose: idle ones go as new ones come (not only when the list is
+    // read), and their number is capped.
+    this.prune();
+    for (const [oldKey, id] of this.modernKeys) {
+      if (this.modernKeys.size < MAX_MODERN_CLIENTS) break;
+      this.modernKeys.delete(oldKey);
+      this.sessions.delete(id);
+    }
+    this.modernKeys.set(key, this.open({ ...info, clientName, clientVersion, era: 'modern' }));
   }
 
   /** Removes a session (closed, or its client's token revoked). */
@@ -107,8 +130,20 @@ export class SessionRegistry {
     if (this.sessions.delete(id)) this.announce();
   }
 
-  /** Every session, oldest first; idle 2026 clients are dropped first. */
-  list(): SessionView[] {
+  /** Removes every 2026 client entry of `profile` (its token was revoked or rotated). */
+  closeModern(profile: string): void {
+    let removed = false;
+    for (const [key, id] of this.modernKeys) {
+      const session = this.sessions.get(id);
+      if (session && session.profile !== profile) continue;
+      this.modernKeys.delete(key);
+      removed = this.sessions.delete(id) || removed;
+    }
+    if (removed) this.announce();
+  }
+
+  /** Drops 2026 clients idle for longer than `modernIdleMs`. */
+  private prune(): void {
     const cutoff = Date.now() - this.modernIdleMs;
     for (const [key, id] of this.modernKeys) {
       const session = this.sessions.get(id);
@@ -117,6 +152,11 @@ export class SessionRegistry {
         this.sessions.delete(id);
       }
     }
+  }
+
+  /** Every session, oldest first; idle 2026 clients are dropped first. */
+  list(): SessionView[] {
+    this.prune();
     return [...this.sessions.values()].map((session) => ({ ...session }));
   }
 }

@@ -49,8 +49,35 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * `secretForms` of `values()`, recomputed only when that array changes: the
+ * callers' value lists are cached (the same array until a secret changes), so
+ * a burst of responses or entries does not rebuild the forms each time.
+ */
+export function cachedSecretForms(values: () => readonly unknown[]): () => string[] {
+  let last: readonly unknown[] | undefined;
+  let forms: string[] = [];
+  return () => {
+    const current = values();
+    if (current !== last) {
+      forms = secretForms(current);
+      last = current;
+    }
+    return forms;
+  };
+}
+
+/** A function that redacts every known secret value (`values()`) in a JSON value, deeply. */
+export function secretRedactor(values: () => readonly unknown[]): (value: unknown) => unknown {
+  const forms = cachedSecretForms(values);
+  return (value) => {
+    const current = forms();
+    return current.length === 0 ? value : redactDeep(value, current);
+  };
+}
+
 /** Redacts every string and key of a plain JSON value, which keeps it valid JSON. */
-function redactDeep(value: unknown, secrets: readonly string[]): unknown {
+export function redactDeep(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets));
   if (value !== null && typeof value === 'object') {

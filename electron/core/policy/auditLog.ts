@@ -9,7 +9,7 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { RotatingFiles } from './auditFiles.js';
-import { parseLine, secretForms, toLine } from './auditLine.js';
+import { cachedSecretForms, parseLine, toLine } from './auditLine.js';
 
 /** What was done. `audit/dropped` is the log's own note of entries it could not write. */
 export type AuditKind =
@@ -89,7 +89,7 @@ export class AuditLog {
   /** Cap of one file: with `files` rotated ones besides it, the total stays under maxBytes. */
   private readonly fileBytes: number;
   private readonly captureBytes: number;
-  private readonly redact: () => string[];
+  private readonly secretForms: () => string[];
   private pending: string[] = [];
   private pendingBytes = 0;
   /** Dropped entries not yet noted in the log. */
@@ -106,7 +106,7 @@ export class AuditLog {
     this.fileBytes = Math.floor((options.maxBytes ?? DEFAULT_MAX_BYTES) / (files + 1));
     this.storage = new RotatingFiles(options.dir, files, this.fileBytes);
     this.captureBytes = Math.min(MAX_CAPTURE_BYTES, Math.floor(this.fileBytes / 4));
-    this.redact = options.redact ?? (() => []);
+    this.secretForms = cachedSecretForms(options.redact ?? (() => []));
   }
 
   /** Entries lost since this log was created: queue full, too large, a failed write, or after close. */
@@ -122,9 +122,22 @@ export class AuditLog {
 
   /** Queues one entry; never throws and never waits. */
   record(entry: AuditEntry): void {
+    if (!this.enqueue(entry)) return;
+    // Outside the queueing's try: a throwing listener must not count a queued entry as dropped.
+    for (const listener of this.recordListeners) {
+      try {
+        listener();
+      } catch {
+        // One broken listener must not stop the others (or the request being logged).
+      }
+    }
+  }
+
+  /** Formats and queues one entry; false when it was dropped. */
+  private enqueue(entry: AuditEntry): boolean {
     try {
       if (this.closed) return this.drop(1, false);
-      const line = toLine(entry, secretForms(this.redact()), {
+      const line = toLine(entry, this.secretForms(), {
         captureBytes: this.captureBytes,
         lineBytes: this.fileBytes,
       });
@@ -138,10 +151,10 @@ export class AuditLog {
         this.scheduled = true;
         void this.run(() => this.drain());
       }
-      for (const listener of this.recordListeners) listener();
+      return true;
     } catch {
       // A throwing redact() or an exotic entry must not break the request being logged.
-      this.drop(1);
+      return this.drop(1);
     }
   }
 
@@ -188,9 +201,11 @@ export class AuditLog {
     });
   }
 
-  private drop(count: number, report = true): void {
+  /** Counts `count` lost entries; always false (nothing was queued). */
+  private drop(count: number, report = true): false {
     this.droppedCount += count;
     if (report) this.unreported += count;
+    return false;
   }
 
   /** Runs `task` after every file operation queued before it. */
