@@ -2,7 +2,7 @@
  * Debian's Chromium driven by playwright-core (no browser download).
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Where the browser is expected. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -26,5 +26,17 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
     ],
+  });
+}
+
+/**
+ * Collects into `errors` every console error of `page` that reports a
+ * Content-Security-Policy violation (a blocked script, style, connection or
+ * eval), which would otherwise only show in the browser's console.
+ */
+export function collectCspErrors(page: Page, errors: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content[- ]Security[- ]Policy/i.test(message.text()))
+      errors.push(message.text());
   });
 }

@@ -7,7 +7,7 @@
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,7 +15,7 @@ import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import type { ClientId } from '../../electron/core/clients/types.js';
 import { populateHome } from '../fixtures/client-configs/home.js';
 import { EVERYTHING, firstText } from '../helpers/harness.js';
-import { browserMissing, launchChromium } from './browser.js';
+import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { ClientsPage } from './pages/ClientsPage.js';
 import { ServersPage } from './pages/ServersPage.js';
@@ -62,6 +62,7 @@ describe.skipIf(browserMissing())('Clients screen in Chromium', () => {
   let keychainAvailable = false;
   const framesReceived: string[] = [];
   const pageErrors: string[] = [];
+  const cspErrors: string[] = [];
 
   beforeAll(async () => {
     served = await serveUi(
@@ -101,6 +102,7 @@ describe.skipIf(browserMissing())('Clients screen in Chromium', () => {
     });
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    collectCspErrors(page, cspErrors);
     page.on('websocket', (socket) =>
       socket.on('framereceived', ({ payload }) => framesReceived.push(typeof payload === 'string' ? payload : '')),
     );
@@ -110,6 +112,9 @@ describe.skipIf(browserMissing())('Clients screen in Chromium', () => {
     await new ServersPage(page).badge('everything').filter({ hasText: 'Up' }).waitFor(SLOW);
     await app.open('Clients');
   }, 90_000);
+
+  // A CSP violation fails the test during which it happened.
+  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
 
   afterAll(async () => {
     if (keychainAvailable) {

@@ -11,13 +11,13 @@
  * to Needs authorization and empties the keychain.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { vaultAccount, type VaultTokens } from '../../electron/core/auth/vault.js';
 import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
-import { browserMissing, launchChromium } from './browser.js';
+import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { CatalogPage } from './pages/CatalogPage.js';
 import { OAuthSignInPage } from './pages/OAuthSignInPage.js';
@@ -46,6 +46,7 @@ describe.skipIf(skip)(`OAuth sign-in from the UI in Chromium${skip ? ` (SKIPPED:
   let servers: ServersPage;
   let tokens: VaultTokens | undefined;
   const pageErrors: string[] = [];
+  const cspErrors: string[] = [];
   /** Every WebSocket frame (the bridge) the pages received or sent, and every HTTP body they got. */
   const seen: { where: string; text: string }[] = [];
   const pendingBodies: Promise<unknown>[] = [];
@@ -80,10 +81,14 @@ describe.skipIf(skip)(`OAuth sign-in from the UI in Chromium${skip ? ` (SKIPPED:
       );
     });
     page = await context.newPage();
+    collectCspErrors(page, cspErrors);
     app = new AppPage(page);
     servers = new ServersPage(page);
     await app.login(served.loginUrl);
   }, 90_000);
+
+  // A CSP violation fails the test during which it happened.
+  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
 
   afterAll(async () => {
     await browser?.close();

@@ -3,12 +3,11 @@
  * throwaway HOME/XDG dirs and config, a fixed bearer token, and the UI's
  * one-time login URL read from its output.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from '../helpers/cli.js';
-import { ROOT } from '../helpers/harness.js';
+import { spawnServer } from '../helpers/spawnServer.js';
 
 /** A running headless Switchboard. */
 export interface ServedUi {
@@ -29,6 +28,8 @@ export interface ServeUiOptions {
   env?: (dirs: ServeUiDirs) => Record<string, string>;
   /** Runs before `serve` starts, e.g. to put client config files into the throwaway HOME. */
   prepare?: (dirs: ServeUiDirs) => Promise<void>;
+  /** How long to wait for the UI URL (ms; default 30 s). */
+  timeoutMs?: number;
 }
 
 /** The throwaway directories `serve` runs with. */
@@ -42,60 +43,53 @@ export interface ServeUiDirs {
 /** Starts `serve --port 0` with `config` and waits until it prints the UI URL. */
 export async function serveUi(config: Record<string, unknown>, options: ServeUiOptions = {}): Promise<ServedUi> {
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-e2e-'));
-  const configPath = join(dir, 'config.json');
-  await writeFile(configPath, JSON.stringify(config, null, 2));
-  for (const sub of ['home', 'xdg-config', 'xdg-state', 'xdg-data']) await mkdir(join(dir, sub));
-  const token = 'e2e-token-0123456789abcdef';
-  const dirs: ServeUiDirs = {
-    dir,
-    home: join(dir, 'home'),
-    xdgConfig: join(dir, 'xdg-config'),
-    xdgState: join(dir, 'xdg-state'),
-  };
-  await options.prepare?.(dirs);
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', configPath], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      HOME: join(dir, 'home'),
-      XDG_CONFIG_HOME: join(dir, 'xdg-config'),
-      XDG_STATE_HOME: join(dir, 'xdg-state'),
-      XDG_DATA_HOME: join(dir, 'xdg-data'),
-      SWITCHBOARD_TOKEN: token,
-      ...options.env?.(dirs),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-  const started = Date.now();
-  let endpointUrl: string | undefined;
-  let loginUrl: string | undefined;
-  while (!(endpointUrl && loginUrl)) {
-    if (child.exitCode !== null) throw new Error(`serve exited (${child.exitCode}):\n${output}`);
-    if (Date.now() - started > 30_000) throw new Error(`serve printed no UI URL in 30 s:\n${output}`);
-    endpointUrl = /MCP endpoint: (\S+)/.exec(output)?.[1];
-    loginUrl = /UI: (\S+)/.exec(output)?.[1];
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  // Whatever fails before serve is up (set-up, an early exit, no URL in time), the child is
+  // stopped (by spawnServer) and the throwaway directory removed before the error is thrown.
+  try {
+    const configPath = join(dir, 'config.json');
+    await writeFile(configPath, JSON.stringify(config, null, 2));
+    for (const sub of ['home', 'xdg-config', 'xdg-state', 'xdg-data']) await mkdir(join(dir, sub));
+    const token = 'e2e-token-0123456789abcdef';
+    const dirs: ServeUiDirs = {
+      dir,
+      home: join(dir, 'home'),
+      xdgConfig: join(dir, 'xdg-config'),
+      xdgState: join(dir, 'xdg-state'),
+    };
+    await options.prepare?.(dirs);
+    const server = await spawnServer(
+      [BIN, 'serve', '--port', '0', '--config', configPath],
+      // Both lines whole (a chunk may end mid-URL).
+      /MCP endpoint: (\S+)\r?\n[\s\S]*?UI: (\S+)\r?\n/,
+      {
+        HOME: join(dir, 'home'),
+        XDG_CONFIG_HOME: join(dir, 'xdg-config'),
+        XDG_STATE_HOME: join(dir, 'xdg-state'),
+        XDG_DATA_HOME: join(dir, 'xdg-data'),
+        SWITCHBOARD_TOKEN: token,
+        ...options.env?.(dirs),
+      },
+      options.timeoutMs ?? 30_000,
+    );
+    // What serve printed until it was ready, then everything after.
+    let output = server.match.input ?? '';
+    server.child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const [, endpointUrl = '', loginUrl = ''] = server.match;
+    return {
+      endpointUrl,
+      loginUrl,
+      token,
+      dir,
+      configPath,
+      output: () => output,
+      async stop() {
+        await server.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
   }
-  return {
-    endpointUrl,
-    loginUrl,
-    token,
-    dir,
-    configPath,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
 }

@@ -4,11 +4,11 @@
  * crashing fixture), checked from the outside with an MCP SDK client.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { EVERYTHING, fixture } from '../helpers/harness.js';
-import { browserMissing, launchChromium } from './browser.js';
+import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import { AppPage } from './pages/AppPage.js';
 import { AuthorizationPage } from './pages/AuthorizationPage.js';
@@ -26,6 +26,7 @@ describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
   let servers: ServersPage;
   let sdk: Client;
   const pageErrors: string[] = [];
+  const cspErrors: string[] = [];
 
   beforeAll(async () => {
     served = await serveUi({
@@ -37,6 +38,7 @@ describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    collectCspErrors(page, cspErrors);
     app = new AppPage(page);
     servers = new ServersPage(page);
     await app.login(served.loginUrl);
@@ -53,6 +55,9 @@ describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
     await browser?.close();
     await served?.stop();
   });
+
+  // A CSP violation fails the test during which it happened.
+  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
 
   const toolNames = async () => (await sdk.listTools()).tools.map((tool) => tool.name);
 
@@ -134,8 +139,7 @@ describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
 
   it('approves an `ask` call in the UI, and the client gets its result', async () => {
     const authorization = new AuthorizationPage(page);
-    await authorization.setRule('everything__echo', 'ask');
-    await page.waitForTimeout(300); // the rule is saved before the call arrives
+    await authorization.setRule('everything__echo', 'ask'); // waits until the row shows it saved
     const call = sdk.callTool({ name: 'everything__echo', arguments: { message: 'may I?' } });
     const card = authorization.approval('everything__echo');
     await card.waitFor(SLOW);

@@ -105,7 +105,13 @@ export function createWsClient(url: string, options: WsClientOptions = {}): Brid
     ws.onopen = () => {
       attempt = 0;
       setState('open');
-      for (const { frame } of waiting.splice(0)) ws.send(frame);
+      for (const { id, frame } of waiting.splice(0)) {
+        // Sent now: it no longer waits for a connection, so its wait timer must not settle it.
+        const pending = inFlight.get(id);
+        if (pending?.timer) clearTimeout(pending.timer);
+        if (pending) pending.timer = undefined;
+        ws.send(frame);
+      }
     };
     ws.onmessage = (message) => onMessage(message.data);
     ws.onclose = () => {

@@ -1,9 +1,10 @@
 /**
  * React access to the one store: a provider and a selector hook.
  */
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
+import type { ResourceKey } from './refetchScheduler.js';
 import type { AppStore } from './types.js';
 
 const StoreContext = createContext<StoreApi<AppStore> | undefined>(undefined);
@@ -18,4 +19,10 @@ export function useAppStore<T>(selector: (state: AppStore) => T): T {
   const store = useContext(StoreContext);
   if (!store) throw new Error('useAppStore outside StoreProvider');
   return useStore(store, selector);
+}
+
+/** Keeps `key` fetched while the calling component is mounted (see AppSlice.show). */
+export function useShown(key: ResourceKey): void {
+  const show = useAppStore((s) => s.show);
+  useEffect(() => show(key), [show, key]);
 }

@@ -2,6 +2,7 @@
  * Coalesces invalidations: a burst of events for the same resource becomes
  * one re-fetch, and an invalidation that arrives while that resource is being
  * fetched causes exactly one more fetch afterwards (so nothing stale sticks).
+ * Resources nobody shows are skipped (whoever starts showing one invalidates it).
  */
 
 /** Something the store can re-fetch. */
@@ -29,8 +30,18 @@ export interface RefetchScheduler {
   idle(): Promise<void>;
 }
 
-/** Builds a scheduler that calls `fetch(key)` for stale keys. */
-export function createRefetchScheduler(fetch: (key: ResourceKey) => Promise<void>, delayMs = 30): RefetchScheduler {
+/** Resources fetched only while some panel shows them (the others are always kept fresh). */
+export const ON_DEMAND_RESOURCES: readonly ResourceKey[] = ['log', 'sessions', 'apps'];
+
+/**
+ * Builds a scheduler that calls `fetch(key)` for stale keys; a stale key for
+ * which `wanted(key)` is false is dropped instead of fetched.
+ */
+export function createRefetchScheduler(
+  fetch: (key: ResourceKey) => Promise<void>,
+  delayMs = 30,
+  wanted: (key: ResourceKey) => boolean = () => true,
+): RefetchScheduler {
   const dirty = new Set<ResourceKey>();
   const running = new Map<ResourceKey, Promise<void>>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -50,7 +61,7 @@ export function createRefetchScheduler(fetch: (key: ResourceKey) => Promise<void
     for (const key of [...dirty]) {
       if (running.has(key)) continue; // fetched again when the running one ends
       dirty.delete(key);
-      start(key);
+      if (wanted(key)) start(key);
     }
   };
 

@@ -20,14 +20,18 @@ export function idle<T>(): Remote<T> {
 /**
  * Runs a fetch and writes its progress and outcome through `write`: loading
  * while it runs; then the new data (error cleared) or the error (previous data kept).
+ * When `current` says the answer is no longer wanted (what it was asked for
+ * changed meanwhile), it is dropped.
  */
 export async function fetchRemote<T>(
   read: () => Remote<T>,
   write: (next: Remote<T>) => void,
   run: () => Promise<CallOutcome<T>>,
+  current: () => boolean = () => true,
 ): Promise<void> {
   write({ ...read(), loading: true });
   const outcome = await run();
+  if (!current()) return;
   if (outcome.ok) write({ data: outcome.result, error: undefined, loading: false });
   else write({ ...read(), error: outcome.error, loading: false });
 }

@@ -12,6 +12,15 @@ export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 /** The screens, by their navigation label. */
 export type ScreenName = 'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients';
 
+/** Each screen's page heading (h1). */
+const HEADINGS: Record<ScreenName, string> = {
+  Servers: 'Servers',
+  'Add server': 'Add a server',
+  Catalog: 'Catalog',
+  Authorization: 'Authorization',
+  Clients: 'Clients',
+};
+
 /** The whole page. */
 export class AppPage {
   constructor(readonly page: Page) {}
@@ -27,10 +36,10 @@ export class AppPage {
     return this.page.getByRole('navigation', { name: 'Main' });
   }
 
-  /** Goes to a screen and waits for its heading. */
+  /** Goes to a screen and waits for its own heading (not the previous screen's). */
   async open(screen: ScreenName): Promise<void> {
     await this.nav.getByRole('button', { name: screen }).click();
-    await this.page.getByRole('heading', { level: 1 }).waitFor();
+    await this.page.getByRole('heading', { level: 1, name: HEADINGS[screen], exact: true }).waitFor();
   }
 
   /** The page heading. */

@@ -12,9 +12,37 @@ export class AuthorizationPage {
     return this.page.getByRole('combobox', { name: `Rule for ${exposed}`, exact: true });
   }
 
-  /** Sets the rule of `exposed` (`''` = inherit) and waits until the screen shows it. */
+  /** The "From" cell of `exposed`'s row: where its rule comes from ("set here", "global default", …). */
+  from(exposed: string): Locator {
+    return this.page
+      .getByRole('row')
+      .filter({ has: this.rule(exposed) })
+      .getByRole('cell')
+      .nth(3);
+  }
+
+  /**
+   * Sets the rule of `exposed` (`''` = inherit) and waits until the screen
+   * shows it saved: the select shows it and the row's "From" says where it is set.
+   */
   async setRule(exposed: string, rule: '' | 'allow' | 'deny' | 'ask'): Promise<void> {
     await this.rule(exposed).selectOption(rule);
+    const saved = rule === '' ? /default/ : /^(set here|this profile)$/;
+    await this.from(exposed).filter({ hasText: saved }).waitFor({ timeout: 30_000 });
+    await this.page.waitForFunction(
+      ([name, value]) =>
+        [...document.querySelectorAll('select')].some(
+          (select) => select.getAttribute('aria-label') === `Rule for ${name}` && select.value === value,
+        ),
+      [exposed, rule] as const,
+    );
+  }
+
+  /** The backend-wide switch "Clients may use it" of `backendId` (hides it from clients; the process keeps running). */
+  clientsMayUse(backendId: string): Locator {
+    return this.page
+      .getByRole('group', { name: `${backendId} settings` })
+      .getByRole('checkbox', { name: 'Clients may use it' });
   }
 
   /** The card of a call to `exposed` waiting for approval. */

@@ -12,9 +12,14 @@ export class ServersPage {
     return this.page.getByRole('article', { name: id, exact: true });
   }
 
-  /** The health badge of backend `id` (its text is the status in words). */
+  /** The health badge of backend `id`, by its name "Status: …" (its text is the status in words). */
   badge(id: string): Locator {
-    return this.card(id).getByRole('status');
+    return this.card(id).getByRole('img', { name: /^Status: / });
+  }
+
+  /** The screen's one live summary ("2 of 3 up"). */
+  get summary(): Locator {
+    return this.page.getByRole('status').filter({ hasText: / up$|No servers yet/ });
   }
 
   /** The backend's process id, as the card shows it. */

@@ -3,6 +3,7 @@
  * command or URL, or by pasting a Claude Desktop / Cursor `mcpServers` snippet.
  */
 import { useState } from 'react';
+import { Tabs, type TabItem } from '../../components/Tabs.js';
 import { emptyServerForm, type ServerFormState } from './entryForm.js';
 import { PresetPicker } from './PresetPicker.js';
 import { saveBackend } from './saveBackend.js';
@@ -12,7 +13,7 @@ import { useAppStore } from '../../store/context.js';
 
 type AddTab = 'presets' | 'custom' | 'snippet';
 
-const TABS: { id: AddTab; label: string }[] = [
+const TABS: TabItem<AddTab>[] = [
   { id: 'presets', label: 'Well-known servers' },
   { id: 'custom', label: 'Command or URL' },
   { id: 'snippet', label: 'Paste JSON' },
@@ -35,23 +36,7 @@ export function AddServerScreen() {
           <p>Switchboard connects to it and lists its catalog before saving, so a broken server is never saved.</p>
         </div>
       </header>
-      <div className="tabs" role="tablist" aria-label="How to add">
-        {TABS.map((item) => (
-          <button
-            key={item.id}
-            type="button"
-            role="tab"
-            className="tab"
-            id={`add-tab-${item.id}`}
-            aria-selected={tab === item.id}
-            aria-controls={`add-panel-${item.id}`}
-            onClick={() => setTab(item.id)}
-          >
-            {item.label}
-          </button>
-        ))}
-      </div>
-      <section className="panel" role="tabpanel" id={`add-panel-${tab}`} aria-labelledby={`add-tab-${tab}`}>
+      <Tabs label="How to add" tabs={TABS} selected={tab} onSelect={setTab} panelClassName="panel">
         {tab === 'presets' && <PresetPicker />}
         {tab === 'custom' && (
           <ServerForm
@@ -68,7 +53,7 @@ export function AddServerScreen() {
           />
         )}
         {tab === 'snippet' && <SnippetImport />}
-      </section>
+      </Tabs>
     </>
   );
 }

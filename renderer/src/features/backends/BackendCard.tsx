@@ -4,13 +4,12 @@
  * remove, authorize / sign out).
  */
 import { useState } from 'react';
-import type { CallOutcome } from '../../../../shared/contract.js';
-import type { ErrorData } from '../../../../shared/errors.js';
 import type { BackendView } from '../../../../shared/model/views.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge, HealthBadge } from '../../components/HealthBadge.js';
 import { timeAgo } from '../../components/time.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import type { BackendAction } from '../../store/slices/backendsSlice.js';
 import { EditBackendDialog } from './EditBackendDialog.js';
@@ -30,8 +29,7 @@ export function BackendCard({ backend }: { backend: BackendView }) {
   const { health } = backend;
   const runBackendAction = useAppStore((s) => s.runBackendAction);
   const call = useAppStore((s) => s.call);
-  const [error, setError] = useState<ErrorData | undefined>();
-  const [busy, setBusy] = useState<string | undefined>();
+  const { busy, busyWith, error, run } = useOutcome();
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [editing, setEditing] = useState(false);
   const [authUrl, setAuthUrl] = useState<string | undefined>();
@@ -43,20 +41,13 @@ export function BackendCard({ backend }: { backend: BackendView }) {
     if (health.status !== 'needs-authorization') setAuthUrl(undefined);
   }
 
-  const run = async (label: string, action: () => Promise<CallOutcome<unknown>>) => {
-    setBusy(label);
-    setError(undefined);
-    const outcome = await action();
-    setBusy(undefined);
-    if (!outcome.ok) setError(outcome.error);
-  };
-  const act = (action: BackendAction) => run(action, () => runBackendAction(health.id, action));
+  const act = (action: BackendAction) => run(() => runBackendAction(health.id, action), action);
   const authorize = () =>
-    run('authorize', async () => {
+    run(async () => {
       const outcome = await call('backends.authorize', { id: health.id });
       if (outcome.ok) setAuthUrl(outcome.result.authorizationUrl);
       return outcome;
-    });
+    }, 'authorize');
   const { counts } = health;
   const remote = health.transport !== 'stdio';
   const usesOAuth =
@@ -147,29 +138,29 @@ export function BackendCard({ backend }: { backend: BackendView }) {
         </p>
       )}
       <div className="row" role="group" aria-label={`Actions for ${health.id}`}>
-        <button type="button" disabled={!!busy} onClick={() => void act(backend.enabled ? 'disable' : 'enable')}>
+        <button type="button" disabled={busy} onClick={() => void act(backend.enabled ? 'disable' : 'enable')}>
           {backend.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" disabled={!!busy || !backend.enabled} onClick={() => void act('restart')}>
-          {busy === 'restart' ? 'Restarting…' : 'Restart'}
+        <button type="button" disabled={busy || !backend.enabled} onClick={() => void act('restart')}>
+          {busyWith === 'restart' ? 'Restarting…' : 'Restart'}
         </button>
-        <button type="button" disabled={!!busy || !backend.enabled} onClick={() => void act('refresh')}>
+        <button type="button" disabled={busy || !backend.enabled} onClick={() => void act('refresh')}>
           Refresh
         </button>
-        <button type="button" disabled={!!busy} onClick={() => setEditing(true)}>
+        <button type="button" disabled={busy} onClick={() => setEditing(true)}>
           Edit
         </button>
         {remote && usesOAuth && (
-          <button type="button" disabled={!!busy} onClick={() => void authorize()}>
+          <button type="button" disabled={busy} onClick={() => void authorize()}>
             Authorize
           </button>
         )}
         {remote && signedIn && (
-          <button type="button" disabled={!!busy} onClick={() => void act('signOut')}>
+          <button type="button" disabled={busy} onClick={() => void act('signOut')}>
             Sign out
           </button>
         )}
-        <button type="button" className="danger" disabled={!!busy} onClick={() => setConfirmRemove(true)}>
+        <button type="button" className="danger" disabled={busy} onClick={() => setConfirmRemove(true)}>
           Remove
         </button>
       </div>

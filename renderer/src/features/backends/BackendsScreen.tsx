@@ -19,7 +19,8 @@ export function BackendsScreen() {
         <div>
           <h1>Servers</h1>
           <p>
-            {list.length === 0 ? 'No servers yet.' : `${up} of ${list.length} up`}
+            {/* The one live region of the screen: the cards' badges are not (each flap would be announced). */}
+            <span role="status">{list.length === 0 ? 'No servers yet.' : `${up} of ${list.length} up`}</span>
             {endpoint && (
               <>
                 {' · serving '}

@@ -2,10 +2,10 @@
  * The built-in list of well-known servers: pick one, fill in what it needs, add.
  */
 import { useMemo, useState } from 'react';
-import type { ErrorData } from '../../../../shared/errors.js';
 import { buildPresetEntry, freeBackendId, SERVER_PRESETS, type ServerPreset } from '../../../../shared/presets.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge } from '../../components/HealthBadge.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { saveBackend } from './saveBackend.js';
 
@@ -15,8 +15,7 @@ export function PresetPicker() {
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
   const [problems, setProblems] = useState<string[]>([]);
-  const [error, setError] = useState<ErrorData | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useOutcome();
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
   const updateBackend = useAppStore((s) => s.updateBackend);
@@ -38,11 +37,10 @@ export function PresetPicker() {
     setProblems(built.problems);
     setError(undefined);
     if (built.problems.length > 0) return;
-    setBusy(true);
-    const outcome = await saveBackend({ call, addBackend, updateBackend }, { id: id.trim(), ...built, force });
-    setBusy(false);
-    if (outcome.ok) setScreen('backends');
-    else setError(outcome.error);
+    const outcome = await run(() =>
+      saveBackend({ call, addBackend, updateBackend }, { id: id.trim(), ...built, force }),
+    );
+    if (outcome?.ok) setScreen('backends');
   };
 
   return (

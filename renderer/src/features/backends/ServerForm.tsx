@@ -3,8 +3,10 @@
  * or a URL (Streamable HTTP or SSE, headers). Used to add and to edit.
  */
 import { useState } from 'react';
+import type { CallOutcome } from '../../../../shared/contract.js';
 import type { ErrorData } from '../../../../shared/errors.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { entryFromForm, type ServerFormState } from './entryForm.js';
 import { KeyValueRows } from './KeyValueRows.js';
 import type { PendingSecret } from '../../../../shared/presets.js';
@@ -33,8 +35,7 @@ export function ServerForm({
   base?: Record<string, unknown>;
 }) {
   const [problems, setProblems] = useState<string[]>([]);
-  const [error, setError] = useState<ErrorData | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useOutcome();
   const patch = (change: Partial<ServerFormState>) => onChange({ ...form, ...change });
 
   const submit = async () => {
@@ -42,9 +43,10 @@ export function ServerForm({
     setProblems(built.problems);
     setError(undefined);
     if (built.problems.length > 0) return;
-    setBusy(true);
-    setError(await onSubmit({ id: form.id.trim(), entry: built.entry, secrets: built.secrets }));
-    setBusy(false);
+    await run(async (): Promise<CallOutcome<void>> => {
+      const failed = await onSubmit({ id: form.id.trim(), entry: built.entry, secrets: built.secrets });
+      return failed ? { ok: false, error: failed } : { ok: true, result: undefined };
+    });
   };
 
   return (

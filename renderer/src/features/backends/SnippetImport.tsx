@@ -6,6 +6,7 @@ import { useState } from 'react';
 import type { ErrorData } from '../../../../shared/errors.js';
 import type { ResultOf } from '../../../../shared/contract.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { toggled } from '../../components/sets.js';
 import { useAppStore } from '../../store/context.js';
 
 type Parsed = ResultOf<'backends.parseSnippet'>;
@@ -83,12 +84,7 @@ export function SnippetImport() {
                   <input
                     type="checkbox"
                     checked={chosen.has(server.id)}
-                    onChange={(event) => {
-                      const next = new Set(chosen);
-                      if (event.target.checked) next.add(server.id);
-                      else next.delete(server.id);
-                      setChosen(next);
-                    }}
+                    onChange={(event) => setChosen(toggled(chosen, server.id, event.target.checked))}
                   />
                   <strong>{server.id}</strong>
                 </label>

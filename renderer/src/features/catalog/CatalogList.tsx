@@ -3,12 +3,13 @@
  * Only the visible rows are in the DOM, so thousands of items stay smooth.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { useId, useMemo, useRef } from 'react';
 import type { CatalogEntry } from '../../../../shared/model/views.js';
 import { catalogKey } from '../../store/slices/catalogSlice.js';
-import { groupRows, KIND_LABELS } from './filterCatalog.js';
+import { groupRows, KIND_LABELS, type CatalogRow } from './filterCatalog.js';
 
-const optionId = (key: string) => `catalog-option-${key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+/** A list row with its entry's key computed once per list (not per row per render). */
+type KeyedRow = Extract<CatalogRow, { type: 'group' }> | { type: 'entry'; entry: CatalogEntry; key: string };
 
 /** The list of `entries`; `onSelect` gets the chosen entry's key. */
 export function CatalogList({
@@ -20,7 +21,13 @@ export function CatalogList({
   selectedKey: string | undefined;
   onSelect: (key: string) => void;
 }) {
-  const rows = useMemo(() => groupRows(entries), [entries]);
+  const rows = useMemo<KeyedRow[]>(
+    () => groupRows(entries).map((row) => (row.type === 'entry' ? { ...row, key: catalogKey(row.entry) } : row)),
+    [entries],
+  );
+  // Option ids by row position: unique whatever the names (a sanitized name can collide).
+  const listId = useId();
+  const optionId = (rowIndex: number) => `${listId}-option-${rowIndex}`;
   const parentRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -31,7 +38,13 @@ export function CatalogList({
     initialRect: { width: 400, height: 600 },
   });
   const entryIndexes = useMemo(() => rows.flatMap((row, index) => (row.type === 'entry' ? [index] : [])), [rows]);
-  const selectedRow = rows.findIndex((row) => row.type === 'entry' && catalogKey(row.entry) === selectedKey);
+  const selectedRow = useMemo(
+    () => rows.findIndex((row) => row.type === 'entry' && row.key === selectedKey),
+    [rows, selectedKey],
+  );
+  const virtualItems = virtualizer.getVirtualItems();
+  // Only a rendered option can be the active descendant (the list is virtualized).
+  const activeRendered = selectedRow >= 0 && virtualItems.some((item) => item.index === selectedRow);
 
   const move = (step: number | 'first' | 'last') => {
     if (entryIndexes.length === 0) return;
@@ -45,7 +58,7 @@ export function CatalogList({
     const rowIndex = entryIndexes[next];
     const row = rowIndex === undefined ? undefined : rows[rowIndex];
     if (rowIndex === undefined || row?.type !== 'entry') return;
-    onSelect(catalogKey(row.entry));
+    onSelect(row.key);
     virtualizer.scrollToIndex(rowIndex, { align: 'auto' });
   };
 
@@ -56,7 +69,7 @@ export function CatalogList({
       role="listbox"
       aria-label="Catalog items"
       tabIndex={0}
-      aria-activedescendant={selectedKey ? optionId(selectedKey) : undefined}
+      aria-activedescendant={activeRendered ? optionId(selectedRow) : undefined}
       onKeyDown={(event) => {
         const steps: Record<string, number | 'first' | 'last'> = {
           ArrowDown: 1,
@@ -73,7 +86,7 @@ export function CatalogList({
       }}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {virtualItems.map((item) => {
           const row = rows[item.index];
           if (!row) return null;
           const position = { top: item.start, height: item.size };
@@ -83,11 +96,11 @@ export function CatalogList({
                 {row.backendId} · {row.count}
               </div>
             );
-          const key = catalogKey(row.entry);
+          const { key } = row;
           return (
             <div
               key={item.key}
-              id={optionId(key)}
+              id={optionId(item.index)}
               role="option"
               aria-selected={key === selectedKey}
               aria-label={row.entry.exposed}

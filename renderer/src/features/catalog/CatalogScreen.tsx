@@ -2,10 +2,11 @@
  * Everything the servers offer, merged: search, filter by kind, pick an item
  * to see its details and try it.
  */
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import type { CatalogKind } from '../../../../shared/model/views.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { Tabs } from '../../components/Tabs.js';
 import { useAppStore } from '../../store/context.js';
 import { catalogKey } from '../../store/slices/catalogSlice.js';
 import { CatalogDetail } from './CatalogDetail.js';
@@ -32,8 +33,11 @@ export function CatalogScreen() {
   const setScreen = useAppStore((s) => s.setScreen);
 
   const entries = useMemo(() => catalog.data ?? [], [catalog.data]);
+  const serverCount = useMemo(() => new Set(entries.map((e) => e.backendId)).size, [entries]);
   const indexed = useMemo(() => indexCatalog(entries), [entries]);
-  const matching = useMemo(() => filterCatalog(indexed, query, 'all'), [indexed, query]);
+  // The box shows every keystroke at once; the (possibly long) list follows when React has time.
+  const deferredQuery = useDeferredValue(query);
+  const matching = useMemo(() => filterCatalog(indexed, deferredQuery, 'all'), [indexed, deferredQuery]);
   const counts = useMemo(() => countByKind(matching), [matching]);
   const shown = useMemo(() => (kind === 'all' ? matching : matching.filter((e) => e.kind === kind)), [matching, kind]);
   const selected = useMemo(() => entries.find((e) => catalogKey(e) === selectedKey), [entries, selectedKey]);
@@ -44,8 +48,7 @@ export function CatalogScreen() {
         <div>
           <h1>Catalog</h1>
           <p>
-            {entries.length} items from {new Set(entries.map((e) => e.backendId)).size} servers, under the names clients
-            see.
+            {entries.length} items from {serverCount} servers, under the names clients see.
           </p>
         </div>
         <input
@@ -57,55 +60,55 @@ export function CatalogScreen() {
         />
       </header>
       <ErrorNote error={catalog.error} title="Could not load the catalog" />
-      <div className="tabs" role="tablist" aria-label="Kinds">
-        {KIND_TABS.map((tab) => (
-          <button
-            key={tab.kind}
-            type="button"
-            role="tab"
-            className="tab"
-            aria-selected={kind === tab.kind}
-            onClick={() => setKind(tab.kind)}
-          >
-            {tab.label} <span className="chip">{counts[tab.kind]}</span>
-          </button>
-        ))}
-      </div>
-      {catalog.data !== undefined && entries.length === 0 ? (
-        <section className="panel">
-          <EmptyState
-            title="The catalog is empty"
-            actions={
-              <button type="button" className="primary" onClick={() => setScreen('add')}>
-                Add a server
-              </button>
-            }
-          >
-            Tools, prompts and resources appear here once a server is up.
-          </EmptyState>
-        </section>
-      ) : (
-        <div className="catalog">
-          <div>
-            {shown.length === 0 && entries.length > 0 ? (
-              <EmptyState title="Nothing matches">Try fewer words, or another kind.</EmptyState>
-            ) : (
-              <CatalogList entries={shown} selectedKey={selectedKey} onSelect={select} />
-            )}
+      <Tabs
+        label="Kinds"
+        tabs={KIND_TABS.map((tab) => ({
+          id: tab.kind,
+          label: (
+            <>
+              {tab.label} <span className="chip">{counts[tab.kind]}</span>
+            </>
+          ),
+        }))}
+        selected={kind}
+        onSelect={setKind}
+      >
+        {catalog.data !== undefined && entries.length === 0 ? (
+          <section className="panel">
+            <EmptyState
+              title="The catalog is empty"
+              actions={
+                <button type="button" className="primary" onClick={() => setScreen('add')}>
+                  Add a server
+                </button>
+              }
+            >
+              Tools, prompts and resources appear here once a server is up.
+            </EmptyState>
+          </section>
+        ) : (
+          <div className="catalog">
+            <div>
+              {shown.length === 0 && entries.length > 0 ? (
+                <EmptyState title="Nothing matches">Try fewer words, or another kind.</EmptyState>
+              ) : (
+                <CatalogList entries={shown} selectedKey={selectedKey} onSelect={select} />
+              )}
+            </div>
+            <div className="detail">
+              {selected ? (
+                <CatalogDetail key={catalogKey(selected)} entry={selected} />
+              ) : (
+                <section className="panel">
+                  <EmptyState title="Pick an item">
+                    Select a tool, prompt or resource to see its details and try it.
+                  </EmptyState>
+                </section>
+              )}
+            </div>
           </div>
-          <div className="detail">
-            {selected ? (
-              <CatalogDetail key={catalogKey(selected)} entry={selected} />
-            ) : (
-              <section className="panel">
-                <EmptyState title="Pick an item">
-                  Select a tool, prompt or resource to see its details and try it.
-                </EmptyState>
-              </section>
-            )}
-          </div>
-        </div>
-      )}
+        )}
+      </Tabs>
     </>
   );
 }

@@ -1,30 +1,42 @@
 /**
  * Gets a prompt with its arguments.
  */
-import { useState } from 'react';
-import type { ErrorData } from '../../../../shared/errors.js';
+import { useMemo, useState } from 'react';
 import type { CatalogEntry, TryResult } from '../../../../shared/model/views.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { ResultView } from '../../components/ResultView.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { readForm, type FormField } from './schemaForm.js';
+
+/** A prompt's arguments as form fields: every one is text, some required. */
+export function promptFields(entry: CatalogEntry): FormField[] {
+  return (entry.arguments ?? []).map((arg) => ({
+    name: arg.name,
+    kind: 'string',
+    required: arg.required === true,
+    ...(arg.description ? { description: arg.description } : {}),
+    schema: {},
+  }));
+}
 
 /** The try-it form for a prompt entry. */
 export function TryPrompt({ entry }: { entry: CatalogEntry }) {
+  const fields = useMemo(() => promptFields(entry), [entry]);
   const [values, setValues] = useState<Record<string, string>>({});
-  const [missing, setMissing] = useState<string[]>([]);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [result, setResult] = useState<TryResult | undefined>();
-  const [error, setError] = useState<ErrorData | undefined>();
+  const { busy, error, run } = useOutcome();
   const call = useAppStore((s) => s.call);
-  const args = entry.arguments ?? [];
 
   const submit = async () => {
-    const lacking = args.filter((a) => a.required && !values[a.name]?.trim()).map((a) => a.name);
-    setMissing(lacking);
-    if (lacking.length > 0) return;
-    const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
-    const outcome = await call('catalog.getPrompt', { name: entry.exposed, arguments: filled });
-    setError(outcome.ok ? undefined : outcome.error);
-    setResult(outcome.ok ? outcome.result : undefined);
+    if (busy) return;
+    const reading = readForm(fields, values);
+    setErrors(reading.errors);
+    if (Object.keys(reading.errors).length > 0) return;
+    const filled = reading.arguments as Record<string, string>;
+    const outcome = await run(() => call('catalog.getPrompt', { name: entry.exposed, arguments: filled }));
+    if (outcome) setResult(outcome.ok ? outcome.result : undefined);
   };
 
   return (
@@ -36,28 +48,28 @@ export function TryPrompt({ entry }: { entry: CatalogEntry }) {
         void submit();
       }}
     >
-      {args.length === 0 && <p className="muted">Takes no arguments.</p>}
-      {args.map((arg) => (
-        <label key={arg.name} className="field">
+      {fields.length === 0 && <p className="muted">Takes no arguments.</p>}
+      {fields.map((field) => (
+        <label key={field.name} className="field">
           <span>
-            {arg.name}
-            {arg.required && <span aria-hidden="true"> *</span>}
+            {field.name}
+            {field.required && <span aria-hidden="true"> *</span>}
           </span>
           <input
-            value={values[arg.name] ?? ''}
-            onChange={(e) => setValues({ ...values, [arg.name]: e.target.value })}
+            value={values[field.name] ?? ''}
+            onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
           />
-          {arg.description && <span className="help">{arg.description}</span>}
-          {missing.includes(arg.name) && (
+          {field.description && <span className="help">{field.description}</span>}
+          {errors[field.name] && (
             <span className="field-error" role="alert">
-              {arg.name} is required
+              {field.name} {errors[field.name]}
             </span>
           )}
         </label>
       ))}
       <div className="row">
-        <button type="submit" className="primary">
-          Get prompt
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Getting…' : 'Get prompt'}
         </button>
       </div>
       <ErrorNote error={error} title="Failed" />

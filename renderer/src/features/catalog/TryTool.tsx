@@ -2,10 +2,10 @@
  * Calls a tool from a form generated from its input schema, validated first.
  */
 import { useMemo, useState } from 'react';
-import type { ErrorData } from '../../../../shared/errors.js';
 import type { CatalogEntry, TryResult } from '../../../../shared/model/views.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { ResultView } from '../../components/ResultView.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { fieldsFromSchema, initialValues, readForm, type FormField, type FormValues } from './schemaForm.js';
 
@@ -54,23 +54,15 @@ export function TryTool({ entry }: { entry: CatalogEntry }) {
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [result, setResult] = useState<TryResult | undefined>();
-  const [error, setError] = useState<ErrorData | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useOutcome();
   const call = useAppStore((s) => s.call);
 
   const submit = async () => {
     const reading = readForm(fields, values);
     setErrors(reading.errors);
     if (Object.keys(reading.errors).length > 0) return;
-    setBusy(true);
-    setError(undefined);
-    const outcome = await call('catalog.callTool', { name: entry.exposed, arguments: reading.arguments });
-    setBusy(false);
-    if (outcome.ok) setResult(outcome.result);
-    else {
-      setResult(undefined);
-      setError(outcome.error);
-    }
+    const outcome = await run(() => call('catalog.callTool', { name: entry.exposed, arguments: reading.arguments }));
+    if (outcome) setResult(outcome.ok ? outcome.result : undefined);
   };
 
   return (

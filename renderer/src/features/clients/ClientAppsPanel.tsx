@@ -3,12 +3,12 @@
  * snippet, or import their servers.
  */
 import { useState } from 'react';
-import type { ErrorData } from '../../../../shared/errors.js';
 import type { ClientAppView } from '../../../../shared/model/views.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge } from '../../components/HealthBadge.js';
-import { useAppStore } from '../../store/context.js';
+import { useOutcome } from '../../components/useOutcome.js';
+import { useAppStore, useShown } from '../../store/context.js';
 import type { ClientWriteView } from '../../store/slices/clientsSlice.js';
 import { ImportDialog } from './ImportDialog.js';
 
@@ -26,23 +26,18 @@ export function describeWrite(installing: boolean, write: ClientWriteView): stri
 function ClientAppRow({ app }: { app: ClientAppView }) {
   const setInstalled = useAppStore((s) => s.setClientInstalled);
   const call = useAppStore((s) => s.call);
-  const [error, setError] = useState<ErrorData | undefined>();
+  const { busy, error, run } = useOutcome();
   const [note, setNote] = useState<string[] | undefined>();
   const [snippet, setSnippet] = useState<string | undefined>();
   const [importing, setImporting] = useState(false);
-  const [busy, setBusy] = useState(false);
   const toggle = async () => {
     const installing = !app.installed;
-    setBusy(true);
-    const outcome = await setInstalled(app.id, installing);
-    setBusy(false);
-    setError(outcome.ok ? undefined : outcome.error);
-    setNote(outcome.ok ? describeWrite(installing, outcome.result) : undefined);
+    const outcome = await run(() => setInstalled(app.id, installing));
+    if (outcome) setNote(outcome.ok ? describeWrite(installing, outcome.result) : undefined);
   };
   const showSnippet = async () => {
-    const outcome = await call('clients.snippet', { client: app.id });
-    if (outcome.ok) setSnippet(outcome.result.text);
-    else setError(outcome.error);
+    const outcome = await run(() => call('clients.snippet', { client: app.id }));
+    if (outcome?.ok) setSnippet(outcome.result.text);
   };
   return (
     <tr>
@@ -78,7 +73,7 @@ function ClientAppRow({ app }: { app: ClientAppView }) {
           <button type="button" disabled={busy} onClick={() => void toggle()}>
             {app.installed ? 'Uninstall' : 'Install'}
           </button>
-          <button type="button" onClick={() => void showSnippet()}>
+          <button type="button" disabled={busy} onClick={() => void showSnippet()}>
             Snippet
           </button>
           <button type="button" disabled={!app.detected} onClick={() => setImporting(true)}>
@@ -94,6 +89,7 @@ function ClientAppRow({ app }: { app: ClientAppView }) {
 /** The client apps panel. */
 export function ClientAppsPanel() {
   const apps = useAppStore((s) => s.apps);
+  useShown('apps');
   return (
     <section className="panel" aria-label="Client apps">
       <h2>Client apps</h2>

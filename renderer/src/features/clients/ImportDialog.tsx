@@ -6,6 +6,7 @@ import type { ErrorData } from '../../../../shared/errors.js';
 import type { ClientAppView, ImportCandidateView } from '../../../../shared/model/views.js';
 import { Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { toggled } from '../../components/sets.js';
 import { useAppStore } from '../../store/context.js';
 
 /** The servers chosen at first: every one that can be imported and Switchboard does not have yet. */
@@ -44,7 +45,8 @@ export function ImportDialog({ app, onClose }: { app: ClientAppView; onClose: ()
     const outcome = await call('clients.import', { client: app.id, names: [...chosen] });
     if (!outcome.ok) return setError(outcome.error);
     setDone(outcome.result.imported);
-    invalidate('backends', 'catalog', 'policy', 'apps');
+    // The imported servers reach the lists through the core's events; client apps have none.
+    invalidate('apps');
   };
 
   return (
@@ -59,12 +61,7 @@ export function ImportDialog({ app, onClose }: { app: ClientAppView; onClose: ()
               type="checkbox"
               disabled={!!candidate.skipReason || candidate.inSwitchboard === 'same'}
               checked={chosen.has(candidate.name)}
-              onChange={(e) => {
-                const next = new Set(chosen);
-                if (e.target.checked) next.add(candidate.name);
-                else next.delete(candidate.name);
-                setChosen(next);
-              }}
+              onChange={(e) => setChosen(toggled(chosen, candidate.name, e.target.checked))}
             />
             <span>
               <strong>{candidate.name}</strong>

@@ -3,11 +3,11 @@
  * revoke (after confirmation).
  */
 import { useState } from 'react';
-import type { ErrorData } from '../../../../shared/errors.js';
 import { BACKEND_ID_RULE } from '../../../../shared/presets.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 
 /** Shows a freshly issued token once. */
@@ -37,15 +37,13 @@ export function ProfilesPanel() {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [token, setToken] = useState<string | undefined>();
-  const [error, setError] = useState<ErrorData | undefined>();
+  const { busy, error, setError, run } = useOutcome();
   const [revoking, setRevoking] = useState<string | undefined>();
 
-  const issued = (outcome: { ok: true; result: { token: string } } | { ok: false; error: ErrorData }) => {
-    if (outcome.ok) {
-      setToken(outcome.result.token);
-      setError(undefined);
-    } else setError(outcome.error);
-    return outcome.ok;
+  const issue = async (action: () => ReturnType<typeof createToken>): Promise<boolean> => {
+    const outcome = await run(action);
+    if (outcome?.ok) setToken(outcome.result.token);
+    return outcome?.ok === true;
   };
 
   return (
@@ -72,10 +70,10 @@ export function ProfilesPanel() {
                 <td>{profile.backends ? profile.backends.join(', ') : 'all'}</td>
                 <td>{profile.hasToken ? 'set' : 'none'}</td>
                 <td className="row">
-                  <button type="button" onClick={() => void rotateToken(profile.id).then(issued)}>
+                  <button type="button" disabled={busy} onClick={() => void issue(() => rotateToken(profile.id))}>
                     {profile.hasToken ? 'Rotate token' : 'Issue token'}
                   </button>
-                  <button type="button" className="danger" onClick={() => setRevoking(profile.id)}>
+                  <button type="button" className="danger" disabled={busy} onClick={() => setRevoking(profile.id)}>
                     Revoke
                   </button>
                 </td>
@@ -93,8 +91,8 @@ export function ProfilesPanel() {
             setError({ code: 'invalid', message: 'The ID must start with a letter: letters, digits, _ and - only.' });
             return;
           }
-          void createToken(id.trim(), name.trim() || id.trim()).then((outcome) => {
-            if (issued(outcome)) {
+          void issue(() => createToken(id.trim(), name.trim() || id.trim())).then((ok) => {
+            if (ok) {
               setId('');
               setName('');
             }
@@ -108,7 +106,7 @@ export function ProfilesPanel() {
           onChange={(e) => setId(e.target.value)}
         />
         <input aria-label="Profile name" placeholder="name" value={name} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" className="primary" disabled={!id.trim()}>
+        <button type="submit" className="primary" disabled={busy || !id.trim()}>
           Create token
         </button>
       </form>
@@ -122,7 +120,7 @@ export function ProfilesPanel() {
           onConfirm={() => {
             const target = revoking;
             setRevoking(undefined);
-            void revokeProfile(target).then((o) => setError(o.ok ? undefined : o.error));
+            void run(() => revokeProfile(target));
           }}
         />
       )}

@@ -3,11 +3,12 @@
  */
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { timeAgo } from '../../components/time.js';
-import { useAppStore } from '../../store/context.js';
+import { useAppStore, useShown } from '../../store/context.js';
 
 /** The sessions panel. */
 export function SessionsPanel() {
   const sessions = useAppStore((s) => s.sessions);
+  useShown('sessions');
   const list = sessions.data ?? [];
   return (
     <section className="panel" aria-label="Connected sessions">

@@ -1,10 +1,13 @@
 /**
- * The request log with filters by backend, client and outcome.
+ * The request log with filters by backend, client and outcome. It is fetched
+ * only while shown; the typed client filter applies on Enter, on leaving the
+ * box, or after a pause in typing (not one query per keystroke).
  */
+import { useEffect, useState } from 'react';
 import type { LogEntryView } from '../../../../shared/model/views.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge, type Tone } from '../../components/HealthBadge.js';
-import { useAppStore } from '../../store/context.js';
+import { useAppStore, useShown } from '../../store/context.js';
 
 const OUTCOME_TONE: Record<LogEntryView['outcome'], Tone> = {
   ok: 'ok',
@@ -15,6 +18,9 @@ const OUTCOME_TONE: Record<LogEntryView['outcome'], Tone> = {
 };
 const OUTCOMES = Object.keys(OUTCOME_TONE) as LogEntryView['outcome'][];
 
+/** How long typing in the client filter pauses before it applies (ms). */
+export const CLIENT_FILTER_DELAY_MS = 500;
+
 /** The log panel. */
 export function RequestLog() {
   const log = useAppStore((s) => s.log);
@@ -23,6 +29,19 @@ export function RequestLog() {
   const backends = useAppStore((s) => s.backends.data ?? []);
   const profiles = useAppStore((s) => s.profiles.data ?? []);
   const entries = log.data ?? [];
+  useShown('log');
+  const [clientDraft, setClientDraft] = useState(filter.client ?? '');
+  const applyClient = () => {
+    const client = clientDraft.trim() || undefined;
+    if (client !== filter.client) setFilter({ ...filter, client });
+  };
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const client = clientDraft.trim() || undefined;
+      if (client !== filter.client) setFilter({ ...filter, client });
+    }, CLIENT_FILTER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [clientDraft, filter, setFilter]);
   return (
     <section className="panel" aria-label="Request log">
       <h2>Request log</h2>
@@ -43,8 +62,12 @@ export function RequestLog() {
           aria-label="Filter by client"
           placeholder="client"
           list="log-clients"
-          value={filter.client ?? ''}
-          onChange={(e) => setFilter({ ...filter, client: e.target.value || undefined })}
+          value={clientDraft}
+          onChange={(e) => setClientDraft(e.target.value)}
+          onBlur={applyClient}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') applyClient();
+          }}
         />
         <datalist id="log-clients">
           {profiles.map((p) => (

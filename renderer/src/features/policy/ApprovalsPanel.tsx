@@ -1,23 +1,19 @@
 /**
  * Tool calls waiting for the user (rule `ask`): approve once, always, or deny.
  */
-import { useState } from 'react';
-import type { ErrorData } from '../../../../shared/errors.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { timeAgo } from '../../components/time.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 
 /** The pending approvals (nothing when none wait). */
 export function ApprovalsPanel() {
   const approvals = useAppStore((s) => s.approvals);
   const resolve = useAppStore((s) => s.resolveApproval);
-  const [error, setError] = useState<ErrorData | undefined>();
+  const { busy, error, run } = useOutcome();
   const list = approvals.data ?? [];
   if (list.length === 0 && !approvals.error) return null;
-  const decide = async (id: string, decision: 'once' | 'always' | 'deny') => {
-    const outcome = await resolve(id, decision);
-    setError(outcome.ok ? undefined : outcome.error);
-  };
+  const decide = (id: string, decision: 'once' | 'always' | 'deny') => run(() => resolve(id, decision));
   return (
     <section className="panel" aria-label="Waiting for approval">
       <h2>Waiting for approval ({list.length})</h2>
@@ -34,13 +30,18 @@ export function ApprovalsPanel() {
             </div>
             {approval.arguments && <pre className="stderr">{JSON.stringify(approval.arguments, null, 2)}</pre>}
             <div className="row">
-              <button type="button" className="primary" onClick={() => void decide(approval.id, 'once')}>
+              <button
+                type="button"
+                className="primary"
+                disabled={busy}
+                onClick={() => void decide(approval.id, 'once')}
+              >
                 Approve once
               </button>
-              <button type="button" onClick={() => void decide(approval.id, 'always')}>
+              <button type="button" disabled={busy} onClick={() => void decide(approval.id, 'always')}>
                 Always allow
               </button>
-              <button type="button" className="danger" onClick={() => void decide(approval.id, 'deny')}>
+              <button type="button" className="danger" disabled={busy} onClick={() => void decide(approval.id, 'deny')}>
                 Deny
               </button>
             </div>

@@ -3,10 +3,10 @@
  * (for the selected profile).
  */
 import { useState } from 'react';
-import type { ErrorData } from '../../../../shared/errors.js';
 import type { PolicyItemView, PolicyView, RuleView } from '../../../../shared/model/views.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge } from '../../components/HealthBadge.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 
 type BackendPolicy = PolicyView['backends'][number];
@@ -26,13 +26,10 @@ export function BackendRules({
 }) {
   const setBackendPolicy = useAppStore((s) => s.setBackendPolicy);
   const setRule = useAppStore((s) => s.setRule);
-  const [error, setError] = useState<ErrorData | undefined>();
+  // Not exclusive: each switch saves on its own (disabling them would take the focus away mid-keyboard use).
+  const { error, run: change } = useOutcome({ exclusive: false });
   const [filter, setFilter] = useState('');
 
-  const change = async (run: () => Promise<{ ok: true } | { ok: false; error: ErrorData }>) => {
-    const outcome = await run();
-    setError(outcome.ok ? undefined : outcome.error);
-  };
   const toggle = (patch: Partial<Omit<BackendPolicy, 'id'>>) =>
     void change(() => setBackendPolicy({ backendId: backend.id, ...patch }));
   const shown = filter ? items.filter((i) => i.exposed.toLowerCase().includes(filter.toLowerCase())) : items;
@@ -58,7 +55,8 @@ export function BackendRules({
       <div className="row" role="group" aria-label={`${backend.id} settings`}>
         <label className="check">
           <input type="checkbox" checked={backend.enabled} onChange={(e) => toggle({ enabled: e.target.checked })} />
-          Enabled
+          {/* Not "Enabled": that is the Servers screen's switch, which stops the process. This one only hides it. */}
+          Clients may use it
         </label>
         <label className="check">
           Default rule

@@ -2,17 +2,16 @@
  * Tools whose definition changed since it was approved: old and new side by
  * side, withheld until approved.
  */
-import { useState } from 'react';
-import type { ErrorData } from '../../../../shared/errors.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { timeAgo } from '../../components/time.js';
+import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 
 /** The changed definitions (nothing when none). */
 export function PinChangesPanel() {
   const pins = useAppStore((s) => s.pins);
   const approve = useAppStore((s) => s.approvePin);
-  const [error, setError] = useState<ErrorData | undefined>();
+  const { busy, error, run } = useOutcome();
   const list = pins.data ?? [];
   if (list.length === 0 && !pins.error) return null;
   return (
@@ -42,9 +41,8 @@ export function PinChangesPanel() {
             <button
               type="button"
               className="primary"
-              onClick={() =>
-                void approve(change.backend, change.tool).then((o) => setError(o.ok ? undefined : o.error))
-              }
+              disabled={busy}
+              onClick={() => void run(() => approve(change.backend, change.tool))}
             >
               Approve new definition
             </button>

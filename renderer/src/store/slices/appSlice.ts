@@ -5,7 +5,12 @@
 import type { CoreClient } from '../../../../shared/contract.js';
 import type { AppInfo } from '../../../../shared/model/views.js';
 import type { ConnectionState } from '../../bridge/connection.js';
-import { createRefetchScheduler, type RefetchScheduler, type ResourceKey } from '../refetchScheduler.js';
+import {
+  createRefetchScheduler,
+  ON_DEMAND_RESOURCES,
+  type RefetchScheduler,
+  type ResourceKey,
+} from '../refetchScheduler.js';
 import { fetchRemote, idle, type Remote } from '../remote.js';
 import type { AppStore, SliceCreator } from '../types.js';
 
@@ -24,6 +29,12 @@ export interface AppSlice {
   setConnection(state: ConnectionState): void;
   /** Marks resources stale; they are re-fetched together shortly after. */
   invalidate(...keys: ResourceKey[]): void;
+  /**
+   * Says a panel shows `key` (fetched now, then kept fresh); returns the
+   * function that says it no longer does. The log, sessions and client apps
+   * are fetched only while shown.
+   */
+  show(key: ResourceKey): () => void;
   /** Resolves when every pending re-fetch is done (tests). */
   settled(): Promise<void>;
 }
@@ -45,7 +56,9 @@ const FETCHERS: Record<ResourceKey, (state: AppStore) => Promise<void>> = {
 /** Creates the app slice over `client`; `coalesceMs` is how long invalidations gather before fetching. */
 export function createAppSlice(client: CoreClient, coalesceMs: number): SliceCreator<AppSlice> {
   return (set, get) => {
-    const scheduler: RefetchScheduler = createRefetchScheduler((key) => FETCHERS[key](get()), coalesceMs);
+    const shown = new Map<ResourceKey, number>();
+    const wanted = (key: ResourceKey) => !ON_DEMAND_RESOURCES.includes(key) || (shown.get(key) ?? 0) > 0;
+    const scheduler: RefetchScheduler = createRefetchScheduler((key) => FETCHERS[key](get()), coalesceMs, wanted);
     return {
       info: idle(),
       connection: 'connecting',
@@ -60,6 +73,16 @@ export function createAppSlice(client: CoreClient, coalesceMs: number): SliceCre
       setScreen: (screen) => set({ screen }),
       setConnection: (connection) => set({ connection }),
       invalidate: (...keys) => scheduler.invalidate(keys),
+      show(key) {
+        shown.set(key, (shown.get(key) ?? 0) + 1);
+        if (shown.get(key) === 1 && get().connection === 'open') scheduler.invalidate([key]);
+        let shownNow = true;
+        return () => {
+          if (!shownNow) return;
+          shownNow = false;
+          shown.set(key, (shown.get(key) ?? 1) - 1);
+        };
+      },
       settled: () => scheduler.idle(),
     };
   };

@@ -1,5 +1,7 @@
 /**
  * Calls waiting for approval (`ask` rules) and changed tool definitions (pins).
+ * Actions do not re-fetch: the core's events (approvalsChanged; catalogChanged,
+ * which brings policyChanged and pinsChanged) invalidate what they change.
  */
 import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
 import type { ApprovalView, PinChangeView } from '../../../../shared/model/views.js';
@@ -33,15 +35,7 @@ export function createApprovalsSlice(client: CoreClient): SliceCreator<Approvals
         (pins) => set({ pins }),
         () => client.call('pins.list'),
       ),
-    async resolveApproval(id, decision) {
-      const outcome = await client.call('approvals.resolve', { id, decision });
-      get().invalidate('approvals', 'policy');
-      return outcome;
-    },
-    async approvePin(backendId, tool) {
-      const outcome = await client.call('pins.approve', { backendId, tool });
-      get().invalidate('pins', 'policy', 'catalog');
-      return outcome;
-    },
+    resolveApproval: (id, decision) => client.call('approvals.resolve', { id, decision }),
+    approvePin: (backendId, tool) => client.call('pins.approve', { backendId, tool }),
   });
 }

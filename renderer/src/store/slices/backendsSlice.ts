@@ -1,5 +1,7 @@
 /**
- * Backends: the list with health, and the actions on one backend.
+ * Backends: the list with health, and the actions on one backend. Actions do
+ * not re-fetch: the core's events (backendsChanged on health, catalogChanged
+ * with policyChanged on the catalog) invalidate what they change.
  */
 import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
 import type { BackendView } from '../../../../shared/model/views.js';
@@ -30,8 +32,8 @@ export function createBackendsSlice(client: CoreClient): SliceCreator<BackendsSl
         (backends) => set({ backends }),
         () => client.call('backends.list'),
       ),
-    async runBackendAction(id, action) {
-      const outcome: CallOutcome<unknown> = await (() => {
+    runBackendAction(id, action): Promise<CallOutcome<unknown>> {
+      return (() => {
         switch (action) {
           case 'restart':
             return client.call('backends.restart', { id });
@@ -46,18 +48,8 @@ export function createBackendsSlice(client: CoreClient): SliceCreator<BackendsSl
             return client.call('backends.signOut', { id });
         }
       })();
-      get().invalidate('backends', 'catalog', 'policy');
-      return outcome;
     },
-    async addBackend(id, entry, force) {
-      const outcome = await client.call('backends.add', force ? { id, entry, force } : { id, entry });
-      if (outcome.ok) get().invalidate('backends', 'catalog', 'policy');
-      return outcome;
-    },
-    async updateBackend(id, entry) {
-      const outcome = await client.call('backends.update', { id, entry });
-      if (outcome.ok) get().invalidate('backends', 'catalog', 'policy');
-      return outcome;
-    },
+    addBackend: (id, entry, force) => client.call('backends.add', force ? { id, entry, force } : { id, entry }),
+    updateBackend: (id, entry) => client.call('backends.update', { id, entry }),
   });
 }

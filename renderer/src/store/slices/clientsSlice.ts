@@ -1,6 +1,8 @@
 /**
  * Clients: the apps Switchboard can be installed into, client profiles with
- * their tokens, and the connected sessions.
+ * their tokens, and the connected sessions. Profile actions do not re-fetch:
+ * the core's policyChanged event does. Client apps have no event, so
+ * installing re-fetches them here.
  */
 import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
 import type { ClientAppView, ProfileView, SessionView } from '../../../../shared/model/views.js';
@@ -43,38 +45,36 @@ export function createClientsSlice(client: CoreClient): SliceCreator<ClientsSlic
         (apps) => set({ apps }),
         () => client.call('clients.list'),
       ),
-    fetchProfiles: () =>
-      fetchRemote(
+    async fetchProfiles() {
+      await fetchRemote(
         () => get().profiles,
         (profiles) => set({ profiles }),
         () => client.call('profiles.list'),
-      ),
+      );
+      // The profile whose rules are shown is gone: show everyone's instead.
+      const { profiles, policyProfile } = get();
+      if (
+        profiles.data &&
+        !profiles.error &&
+        policyProfile !== '*' &&
+        !profiles.data.some((p) => p.id === policyProfile)
+      )
+        get().setPolicyProfile('*');
+    },
     fetchSessions: () =>
       fetchRemote(
         () => get().sessions,
         (sessions) => set({ sessions }),
         () => client.call('sessions.list'),
       ),
-    async createToken(id, name) {
-      const outcome = await client.call('profiles.createToken', { id, name });
-      get().invalidate('profiles', 'policy');
-      return outcome;
-    },
-    async rotateToken(id) {
-      const outcome = await client.call('profiles.rotateToken', { id });
-      get().invalidate('profiles');
-      return outcome;
-    },
-    async revokeProfile(id) {
-      const outcome = await client.call('profiles.revoke', { id });
-      get().invalidate('profiles', 'policy');
-      return outcome;
-    },
+    createToken: (id, name) => client.call('profiles.createToken', { id, name }),
+    rotateToken: (id) => client.call('profiles.rotateToken', { id }),
+    revokeProfile: (id) => client.call('profiles.revoke', { id }),
     async setClientInstalled(app, installed) {
       const outcome: CallOutcome<ClientWriteView> = installed
         ? await client.call('clients.install', { client: app })
         : await client.call('clients.uninstall', { client: app });
-      get().invalidate('apps', 'profiles');
+      get().invalidate('apps'); // its profile and token come with policyChanged
       return outcome;
     },
   });

@@ -1,5 +1,8 @@
 /**
- * Authorization rules for one profile at a time (`*` is everyone).
+ * Authorization rules for one profile at a time (`*` is everyone). A fetch
+ * that answers for a profile no longer selected is dropped (the selection
+ * re-fetches). Actions do not re-fetch: the core's policyChanged and
+ * catalogChanged events do.
  */
 import type { CallOutcome, CoreClient, ParamsOf } from '../../../../shared/contract.js';
 import type { PolicyKind, PolicyView, RuleView } from '../../../../shared/model/views.js';
@@ -21,26 +24,21 @@ export function createPolicySlice(client: CoreClient): SliceCreator<PolicySlice>
   return (set, get) => ({
     policyProfile: '*',
     policy: idle(),
-    fetchPolicy: () =>
-      fetchRemote(
+    fetchPolicy() {
+      const profile = get().policyProfile;
+      return fetchRemote(
         () => get().policy,
         (policy) => set({ policy }),
-        () => client.call('policy.get', { profile: get().policyProfile }),
-      ),
+        () => client.call('policy.get', { profile }),
+        () => get().policyProfile === profile,
+      );
+    },
     setPolicyProfile(policyProfile) {
       set({ policyProfile, policy: idle() });
       get().invalidate('policy');
     },
-    async setRule(backendId, kind, original, rule) {
-      const profile = get().policyProfile;
-      const outcome = await client.call('policy.setRule', { backendId, kind, original, rule, profile });
-      get().invalidate('policy', 'catalog');
-      return outcome;
-    },
-    async setBackendPolicy(change) {
-      const outcome = await client.call('policy.setBackend', change);
-      get().invalidate('policy', 'catalog', 'backends');
-      return outcome;
-    },
+    setRule: (backendId, kind, original, rule) =>
+      client.call('policy.setRule', { backendId, kind, original, rule, profile: get().policyProfile }),
+    setBackendPolicy: (change) => client.call('policy.setBackend', change),
   });
 }

@@ -12,8 +12,14 @@ import type { BridgeClient } from '../../../../renderer/src/bridge/connection.js
 
 type Frame = { id: number; method: string; params?: unknown };
 
-/** A bridge server answering `app.info`, failing `backends.remove`, and holding `backends.restart` forever. */
-async function startServer(port = 0): Promise<{ server: WebSocketServer; port: number; received: Frame[] }> {
+/**
+ * A bridge server answering `app.info`, failing `backends.remove`, answering `backends.refresh`
+ * after `slowMs`, and holding `backends.restart` forever.
+ */
+async function startServer(
+  port = 0,
+  slowMs = 0,
+): Promise<{ server: WebSocketServer; port: number; received: Frame[] }> {
   const server = new WebSocketServer({ host: '127.0.0.1', port, path: '/bridge' });
   await once(server, 'listening');
   const received: Frame[] = [];
@@ -23,6 +29,8 @@ async function startServer(port = 0): Promise<{ server: WebSocketServer; port: n
       received.push(frame);
       if (frame.method === 'app.info')
         socket.send(JSON.stringify({ id: frame.id, ok: true, result: { version: '9' } }));
+      if (frame.method === 'backends.refresh')
+        setTimeout(() => socket.send(JSON.stringify({ id: frame.id, ok: true, result: { slow: true } })), slowMs);
       if (frame.method === 'backends.remove')
         socket.send(
           JSON.stringify({
@@ -117,6 +125,22 @@ describe('WebSocket CoreClient', () => {
     servers.push(second.server);
     await expect(waiting).resolves.toEqual({ ok: true, result: { version: '9' } });
     expect(states).toEqual(['open', 'reconnecting', 'open']);
+  });
+
+  it('once a waiting call is sent, lets it take longer than callTimeoutMs (the timeout is for the connection)', async () => {
+    const first = await startServer();
+    await closeServer(first.server);
+    client = createWsClient(`ws://127.0.0.1:${first.port}/bridge`, {
+      WebSocketImpl: NodeWebSocket as unknown as typeof WebSocket,
+      initialDelayMs: 20,
+      maxDelayMs: 40,
+      callTimeoutMs: 400,
+    });
+    const slow = client.call('backends.refresh', { id: 'a' }); // made while disconnected
+    const second = await startServer(first.port, 900); // answers well after callTimeoutMs
+    servers.push(second.server);
+    await waitFor(() => second.received.some((f) => f.method === 'backends.refresh'));
+    await expect(slow).resolves.toEqual({ ok: true, result: { slow: true } });
   });
 
   it('gives up on a call that waits longer than callTimeoutMs for a connection', async () => {

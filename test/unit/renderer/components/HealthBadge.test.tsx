@@ -14,12 +14,18 @@ describe('HealthBadge', () => {
 
   it.each(STATUSES)('shows %s as text and an icon, not colour alone', (status) => {
     render(<HealthBadge status={status} />);
-    const badge = screen.getByRole('status');
     const look = STATUS_LOOK[status];
+    const badge = screen.getByRole('img', { name: `Status: ${look.label}` });
     expect(badge).toHaveProperty('textContent', `${look.icon}${look.label}`);
     expect(badge.getAttribute('aria-label')).toBe(`Status: ${look.label}`);
     expect(badge.querySelector('[aria-hidden="true"]')?.textContent).toBe(look.icon);
     expect(badge.className).toContain(`tone-${look.tone}`);
+  });
+
+  it('is not a live region (a screen of cards would announce every flap)', () => {
+    const { container } = render(<HealthBadge status="down" />);
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(container.querySelector('[aria-live], [role="status"], [role="alert"]')).toBeNull();
   });
 
   it('gives every status a distinct icon and label', () => {

@@ -53,7 +53,7 @@ describe('app store', () => {
     await store.getState().settled();
     expect(client.count('backends.list') - before.backends).toBe(1);
     expect(client.count('catalog.list') - before.catalog).toBe(1);
-    expect(client.count('sessions.list')).toBe(1); // not invalidated by these events
+    expect(client.count('sessions.list')).toBe(0); // not invalidated by these events, and shown nowhere
   });
 
   it('fetches once more when invalidated while a fetch is running, so nothing stale sticks', async () => {
@@ -108,6 +108,8 @@ describe('app store', () => {
   it('tracks the connection and re-fetches everything after a reconnect', async () => {
     const client = createFakeClient('connecting');
     const { store } = createAppStore(client, { coalesceMs: 5 });
+    store.getState().show('log');
+    store.getState().show('apps');
     await store.getState().settled();
     expect(client.count('backends.list')).toBe(0); // waits for the connection
     client.setConnection('open');
@@ -129,5 +131,107 @@ describe('app store', () => {
     store.getState().setPolicyProfile('cursor');
     await store.getState().settled();
     expect(client.calls.filter((c) => c.method === 'policy.get').at(-1)?.params).toEqual({ profile: 'cursor' });
+  });
+
+  it('fetches the log, sessions and client apps only while some panel shows them', async () => {
+    const client = createFakeClient('open');
+    const { store } = createAppStore(client, { coalesceMs: 5 });
+    await store.getState().settled();
+    const onDemand = ['log.query', 'sessions.list', 'clients.list'] as const;
+    for (const method of onDemand) expect(client.count(method), method).toBe(0);
+    client.emit('logAppended', {});
+    client.emit('sessionsChanged', {});
+    await store.getState().settled();
+    for (const method of onDemand) expect(client.count(method), method).toBe(0);
+
+    const hide = store.getState().show('log');
+    await store.getState().settled();
+    expect(client.count('log.query')).toBe(1); // fetched when shown
+    client.emit('logAppended', {});
+    await store.getState().settled();
+    expect(client.count('log.query')).toBe(2); // and kept fresh while shown
+    hide();
+    client.emit('logAppended', {});
+    await store.getState().settled();
+    expect(client.count('log.query')).toBe(2);
+  });
+
+  it('leaves re-fetching after an action to the core events: one rule click, one policy.get and one catalog.list', async () => {
+    const client = createFakeClient('open');
+    const { store } = createAppStore(client, { coalesceMs: 5 });
+    await store.getState().settled();
+    const before = { policy: client.count('policy.get'), catalog: client.count('catalog.list') };
+    // What the core announces for a policy change (electron/host/events.ts: catalogChanged fans out), ~50 ms later.
+    client.handle('policy.setRule', () => {
+      setTimeout(() => {
+        client.emit('catalogChanged', {});
+        client.emit('backendsChanged', {});
+        client.emit('policyChanged', {});
+        client.emit('pinsChanged', {});
+      }, 50);
+      return undefined;
+    });
+    await store.getState().setRule('everything', 'tools', 'echo', 'deny');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await store.getState().settled();
+    expect(client.count('policy.get') - before.policy).toBe(1);
+    expect(client.count('catalog.list') - before.catalog).toBe(1);
+
+    for (const action of [
+      () => store.getState().setBackendPolicy({ backendId: 'everything', pinning: true }),
+      () => store.getState().runBackendAction('everything', 'restart'),
+      () => store.getState().addBackend('x', { command: 'node' }),
+      () => store.getState().resolveApproval('a', 'once'),
+      () => store.getState().approvePin('everything', 'echo'),
+      () => store.getState().createToken('laptop', 'Laptop'),
+      () => store.getState().revokeProfile('laptop'),
+    ]) {
+      const count = client.calls.length;
+      await action();
+      await store.getState().settled();
+      expect(client.calls.length - count, 'no re-fetch without an event').toBe(1);
+    }
+  });
+
+  it('drops a policy answered for a profile that is no longer selected', async () => {
+    const client = createFakeClient('open');
+    let releaseOld: () => void = () => undefined;
+    client.handle('profiles.list', () => [{ id: 'cursor', name: 'Cursor', hasToken: true }]);
+    client.handle('policy.get', async ({ profile = '*' }) => {
+      if (profile === '*' && client.count('policy.get') > 1) await new Promise<void>((r) => (releaseOld = r));
+      return { profile, backends: [], items: [] };
+    });
+    const { store } = createAppStore(client, { coalesceMs: 5 });
+    await store.getState().settled();
+    const mixed: string[] = [];
+    store.subscribe((state) => {
+      const shown = state.policy.data?.profile;
+      if (shown !== undefined && shown !== state.policyProfile) mixed.push(`${shown} under ${state.policyProfile}`);
+    });
+    store.getState().invalidate('policy'); // a fetch for '*' that will answer late
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    store.getState().setPolicyProfile('cursor');
+    releaseOld();
+    await store.getState().settled();
+    expect(store.getState().policy.data?.profile).toBe('cursor');
+    expect(mixed).toEqual([]);
+  });
+
+  it("goes back to everyone's rules when the selected profile disappears", async () => {
+    const client = createFakeClient('open');
+    let profiles = [{ id: 'cursor', name: 'Cursor', hasToken: true }];
+    client.handle('profiles.list', () => profiles);
+    const { store } = createAppStore(client, { coalesceMs: 5 });
+    await store.getState().settled();
+    store.getState().setPolicyProfile('cursor');
+    await store.getState().settled();
+    client.emit('policyChanged', {}); // still there: kept
+    await store.getState().settled();
+    expect(store.getState().policyProfile).toBe('cursor');
+    profiles = [];
+    client.emit('policyChanged', {});
+    await store.getState().settled();
+    expect(store.getState().policyProfile).toBe('*');
+    expect(client.calls.filter((c) => c.method === 'policy.get').at(-1)?.params).toEqual({ profile: '*' });
   });
 });

@@ -54,7 +54,7 @@ describe('Authorize on a remote backend', () => {
       c.handle('backends.authorize', () => ({ authorizationUrl: SIGN_IN }));
     });
     const card = screen.getByRole('article', { name: 'prot' });
-    expect(within(card).getByRole('status').textContent).toContain('Needs authorization');
+    expect(within(card).getByRole('img', { name: /^Status: / }).textContent).toContain('Needs authorization');
     await user.click(within(card).getByRole('button', { name: 'Authorize' }));
     const link = await within(card).findByRole('link', { name: 'the sign-in page' });
     expect(link.getAttribute('href')).toBe(SIGN_IN);
@@ -62,13 +62,15 @@ describe('Authorize on a remote backend', () => {
 
     status = 'up';
     act(() => client.emit('backendsChanged', { backendId: 'prot' }));
-    await waitFor(() => expect(within(card).getByRole('status').textContent).toContain('Up'));
+    await waitFor(() => expect(within(card).getByRole('img', { name: /^Status: / }).textContent).toContain('Up'));
     expect(within(card).queryByRole('link', { name: 'the sign-in page' })).toBeNull();
     expect(within(card).getByRole('button', { name: 'Sign out' })).toBeTruthy();
 
     status = 'needs-authorization';
     act(() => client.emit('backendsChanged', { backendId: 'prot' }));
-    await waitFor(() => expect(within(card).getByRole('status').textContent).toContain('Needs authorization'));
+    await waitFor(() =>
+      expect(within(card).getByRole('img', { name: /^Status: / }).textContent).toContain('Needs authorization'),
+    );
     expect(within(card).queryByRole('link', { name: 'the sign-in page' })).toBeNull();
   });
 

@@ -3,7 +3,7 @@
  * The Servers screen and Add server flows against a fake client: cards with
  * health, remove after confirmation, and a failed add keeping what was typed.
  */
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackendView } from '../../../../../shared/model/views.js';
@@ -44,11 +44,26 @@ describe('Servers screen', () => {
       client.handle('backends.list', () => [view('alpha', 'up'), view('beta', 'down')]),
     );
     const beta = screen.getByRole('article', { name: 'beta' });
-    expect(within(beta).getByRole('status').textContent).toContain('Down');
+    expect(within(beta).getByRole('img', { name: /^Status: / }).textContent).toContain('Down');
     expect(beta.textContent).toContain('4 restarts');
     expect(beta.textContent).toContain('exited with code 1');
     expect(within(beta).getByText('stderr (2 lines)')).toBeTruthy();
-    expect(within(screen.getByRole('article', { name: 'alpha' })).getByRole('status').textContent).toContain('Up');
+    expect(
+      within(screen.getByRole('article', { name: 'alpha' })).getByRole('img', { name: 'Status: Up' }).textContent,
+    ).toContain('Up');
+  });
+
+  it("keeps one live summary for the screen; the cards' badges are not live regions", async () => {
+    const { client } = await renderWithStore(<BackendsScreen />, (c) =>
+      c.handle('backends.list', () => [view('alpha', 'up'), view('beta', 'down')]),
+    );
+    expect(screen.getAllByRole('status').map((region) => region.textContent)).toEqual(['1 of 2 up']);
+    expect(document.querySelectorAll('.cards [role="status"], .cards [aria-live], .cards [role="alert"]')).toHaveLength(
+      0,
+    );
+    client.handle('backends.list', () => [view('alpha', 'up'), view('beta', 'up')]);
+    act(() => client.emit('backendsChanged', {}));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('2 of 2 up'));
   });
 
   it('removes a backend only after confirmation', async () => {

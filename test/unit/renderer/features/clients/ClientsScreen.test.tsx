@@ -132,7 +132,7 @@ describe('Import dialog', () => {
     expect(secretsNote(candidates[0]!, true)).toBeUndefined();
   });
 
-  it('lists, marks, imports the chosen ones and refreshes the servers', async () => {
+  it('lists, marks, imports the chosen ones and re-reads the client apps (the servers come with core events)', async () => {
     const user = userEvent.setup();
     const { client } = await renderWithStore(<ClientAppsPanel />, (c) => {
       c.handle('clients.list', () => [app('claude-desktop', 'Claude Desktop')]);
@@ -153,14 +153,15 @@ describe('Import dialog', () => {
     );
 
     await user.click(box(/docs/));
-    const listsBefore = client.count('backends.list');
+    const before = { backends: client.count('backends.list'), apps: client.count('clients.list') };
     await user.click(within(dialog).getByRole('button', { name: 'Import 2' }));
     await within(dialog).findByText('Imported: github, docs');
     expect(client.calls.find((c) => c.method === 'clients.import')?.params).toEqual({
       client: 'claude-desktop',
       names: ['github', 'docs'],
     });
-    await waitFor(() => expect(client.count('backends.list')).toBeGreaterThan(listsBefore));
+    await waitFor(() => expect(client.count('clients.list')).toBeGreaterThan(before.apps));
+    expect(client.count('backends.list')).toBe(before.backends); // no hand-made refetch: backendsChanged does it
     expect((within(dialog).getByRole('button', { name: /^Import \d/ }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
@@ -174,13 +175,16 @@ describe('Client profiles', () => {
     let issued = 0;
     const { client } = await renderWithStore(<ProfilesPanel />, (c) => {
       c.handle('profiles.list', () => [...profiles]);
+      // As the core does: a profile change is announced with policyChanged (which re-fetches the list).
       c.handle('profiles.createToken', ({ id, name }) => {
         profiles.push({ id, name, hasToken: true });
+        c.emit('policyChanged', {});
         return { token: `token-${++issued}-abcdefghijklmnop` };
       });
       c.handle('profiles.rotateToken', () => ({ token: `token-${++issued}-abcdefghijklmnop` }));
       c.handle('profiles.revoke', ({ id }) => {
         profiles.splice(0, 1, { id, name: 'Laptop', hasToken: false });
+        c.emit('policyChanged', {});
       });
     });
     await user.type(screen.getByRole('textbox', { name: 'Profile ID' }), 'laptop');

@@ -115,4 +115,27 @@ describe('Authorization screen', () => {
       }),
     );
   });
+
+  it('calls its hide-from-clients switch "Clients may use it", not "Enabled" (that is the Servers screen\'s stop switch)', async () => {
+    const user = userEvent.setup();
+    const { client } = await renderWithStore(<AuthorizationScreen />, (c) =>
+      c.handle('policy.get', () => ({
+        profile: '*',
+        backends: [
+          { id: 'everything', enabled: true, defaultRule: 'allow', pinning: false, capture: false, visible: true },
+        ],
+        items: [],
+      })),
+    );
+    const settings = screen.getByRole('group', { name: 'everything settings' });
+    expect(within(settings).queryByRole('checkbox', { name: 'Enabled' })).toBeNull();
+    await user.click(within(settings).getByRole('checkbox', { name: 'Clients may use it' }));
+    await waitFor(() =>
+      expect(client.calls.find((c) => c.method === 'policy.setBackend')?.params).toEqual({
+        backendId: 'everything',
+        enabled: false,
+      }),
+    );
+    expect(client.count('backends.setEnabled')).toBe(0);
+  });
 });
