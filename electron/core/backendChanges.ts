@@ -52,6 +52,10 @@ function parseEntry(id: string, entry: unknown): BackendConfig {
 
 /** Adds, updates and removes backends at runtime; applies hand edits of the config file. */
 export class BackendChanges {
+  /** The newest hand edit not yet applied, and the run applying edits. */
+  private waitingEdit: StoredConfig | undefined;
+  private applying: Promise<void> | undefined;
+
   constructor(private readonly host: BackendChangesHost) {}
 
   /**
@@ -147,7 +151,21 @@ export class BackendChanges {
   }
 
   /** Applies a hand edit of the config file: added, removed and changed entries. */
-  async applyHandEdit(stored: StoredConfig): Promise<void> {
+  applyHandEdit(stored: StoredConfig): Promise<void> {
+    // One edit at a time, against the backends the last one left: two quick
+    // saves must not both try to add the same server. Only the newest waiting
+    // edit is applied (the file is the truth; older states do not matter).
+    this.waitingEdit = stored;
+    this.applying ??= (async () => {
+      for (let next = this.waitingEdit; next; next = this.waitingEdit) {
+        this.waitingEdit = undefined;
+        await this.applyEdit(next);
+      }
+    })().finally(() => (this.applying = undefined));
+    return this.applying;
+  }
+
+  private async applyEdit(stored: StoredConfig): Promise<void> {
     const { host } = this;
     if (host.isDisposed()) return;
     if (JSON.stringify(stored.config.policy) !== JSON.stringify(host.access.policy)) {

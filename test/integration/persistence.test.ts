@@ -104,6 +104,31 @@ describe('config persistence', () => {
     }
   });
 
+  it('applies two quick hand edits one after the other, without a spurious duplicate', async () => {
+    const proxy = await startWithFile({ mcpServers: { one: nodeServer(fixture('configurable.mjs')) } });
+    const errors: string[] = [];
+    proxy.core.events.on('configError', ({ message }) => errors.push(message));
+    try {
+      const server = (tools: string) => nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: tools } });
+      const one = nodeServer(fixture('configurable.mjs'));
+      await writeFile(path, JSON.stringify({ mcpServers: { one, two: server('b') } }, null, 2));
+      // The second save lands while the first one's server is still starting.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await writeFile(path, JSON.stringify({ mcpServers: { one, two: server('b'), three: server('c') } }, null, 2));
+      await waitUntil(
+        () => proxy.core.catalog().toolIndex.has('three__c') && proxy.core.catalog().toolIndex.has('two__b'),
+        {
+          timeoutMs: 15_000,
+          description: 'both edits to be applied',
+        },
+      );
+      expect(proxy.core.health().map((backend) => backend.id)).toEqual(['one', 'two', 'three']);
+      expect(errors).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('keeps a hand-added (or client-imported) server that cannot start: down and retrying, as at startup', async () => {
     const proxy = await startWithFile({ mcpServers: { one: nodeServer(fixture('configurable.mjs')) } });
     const errors: string[] = [];
