@@ -10,7 +10,7 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendView, ConfigValueView } from '../../shared/model/views.js';
 import { looksSecret } from '../core/clients/secrets.js';
 import { ConfigStore } from '../core/config/configStore.js';
-import { inspectArgs, inspectUrl } from '../core/config/inlineSecrets.js';
+import { inspectArgs, inspectUrl, restoreMaskedUrl } from '../core/config/inlineSecrets.js';
 import type { BackendConfig } from '../core/config/schema.js';
 import { isSecretReference } from '../core/secrets/secretStore.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
@@ -119,8 +119,8 @@ export function redactEntry(raw: Entry): { entry: Entry; values: Record<string, 
 export function mergeHidden(previous: Entry, next: Entry): Entry {
   const merged: Entry = structuredClone(next);
   // A URL or arguments sent back as shown (secrets masked) keep their real secrets.
-  if (typeof previous['url'] === 'string' && merged['url'] === inspectUrl(previous['url']).masked) {
-    merged['url'] = previous['url'];
+  if (typeof previous['url'] === 'string' && typeof merged['url'] === 'string') {
+    merged['url'] = restoreMaskedUrl(previous['url'], merged['url']);
   }
   const before = stringArgs(previous);
   const after = stringArgs(merged);

@@ -77,6 +77,64 @@ export function inspectUrl(url: string): { masked: string; secrets: string[] } {
   return { masked: `${head}${beforeHash.slice(0, queryAt)}?${query}${fragment}`, secrets };
 }
 
+/** The secret parts of a URL by where they sit: the user-info password and query values by name (raw). */
+function urlSecretParts(url: string): { password?: string; query: Map<string, string> } {
+  const parts: { password?: string; query: Map<string, string> } = { query: new Map() };
+  const scheme = URL_START.exec(url);
+  if (!scheme) return parts;
+  const rest = url.slice(scheme[0].length);
+  const authorityEnd = rest.search(/[/?#]/);
+  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
+  const at = authority.lastIndexOf('@');
+  const colon = at === -1 ? -1 : authority.slice(0, at).indexOf(':');
+  if (colon !== -1) parts.password = authority.slice(colon + 1, at);
+  const beforeHash = rest.split('#')[0] ?? '';
+  const queryAt = beforeHash.indexOf('?');
+  if (queryAt === -1) return parts;
+  for (const pair of beforeHash.slice(queryAt + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq !== -1) parts.query.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return parts;
+}
+
+/**
+ * An edited URL with each masked part (`****` as the UI showed it) given back
+ * its real value from the URL it replaces: the password, or the query value of
+ * the same name. An edit of the host or path then keeps the API key; a part
+ * the user typed anew stays as typed.
+ */
+export function restoreMaskedUrl(previous: string, next: string): string {
+  if (!next.includes(MASK)) return next;
+  const real = urlSecretParts(previous);
+  const scheme = URL_START.exec(next);
+  if (!scheme) return next;
+  let rest = next.slice(scheme[0].length);
+  const authorityEnd = rest.search(/[/?#]/);
+  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
+  const at = authority.lastIndexOf('@');
+  if (at !== -1 && real.password !== undefined && authority.slice(0, at).endsWith(`:${MASK}`)) {
+    const user = authority.slice(0, at - MASK.length);
+    rest = `${user}${real.password}${rest.slice(at)}`;
+  }
+  const hashAt = rest.indexOf('#');
+  const fragment = hashAt === -1 ? '' : rest.slice(hashAt);
+  const beforeHash = hashAt === -1 ? rest : rest.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  if (queryAt === -1) return scheme[0] + rest;
+  const query = beforeHash
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      const value = real.query.get(name);
+      return eq !== -1 && pair.slice(eq + 1) === MASK && value !== undefined ? `${name}=${value}` : pair;
+    })
+    .join('&');
+  return `${scheme[0]}${beforeHash.slice(0, queryAt)}?${query}${fragment}`;
+}
+
 /** Arguments with their secrets masked (same length, same order), and the secret values found. */
 export function inspectArgs(args: readonly string[]): { masked: string[]; secrets: string[] } {
   const secrets: string[] = [];

@@ -94,6 +94,19 @@ describe('backend views', () => {
     ]);
   });
 
+  it('keep a masked URL secret when the user edits another part of the URL', () => {
+    const withUser = { url: 'https://me:pa%24s@old.example.com/mcp?token=remote-secret-2&region=eu', headers: {} };
+    const shown = redactEntry(withUser).entry['url'] as string;
+    expect(shown).toBe(`https://me:${MASK}@old.example.com/mcp?token=${MASK}&region=eu`);
+    const moved = shown.replace('old.example.com', 'new.example.com').replace('region=eu', 'region=us');
+    expect(mergeHidden(withUser, { url: moved, headers: {} })['url']).toBe(
+      'https://me:pa%24s@new.example.com/mcp?token=remote-secret-2&region=us',
+    );
+    // A value typed anew, or a secret parameter that is new, stays as typed.
+    const retyped = `https://new.example.com/mcp?token=typed-now&key=${MASK}`;
+    expect(mergeHidden(withUser, { url: retyped, headers: {} })['url']).toBe(retyped);
+  });
+
   it('list the inline secrets for the redaction', () => {
     const backends = [parseBackend('s', stdio).backend!, parseBackend('r', remote).backend!];
     const values = secretValues(backends, {}, []);
