@@ -3,9 +3,8 @@
  */
 import { useMemo, useState } from 'react';
 import type { CatalogEntry, TryResult } from '../../../../shared/model/views.js';
-import { ErrorNote } from '../../components/ErrorNote.js';
-import { ResultView } from '../../components/ResultView.js';
 import { useOutcome } from '../../components/useOutcome.js';
+import { FieldError, TryFooter } from './TryParts.js';
 import { useAppStore } from '../../store/context.js';
 import { readForm, type FormField } from './schemaForm.js';
 
@@ -60,20 +59,17 @@ export function TryPrompt({ entry }: { entry: CatalogEntry }) {
             onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
           />
           {field.description && <span className="help">{field.description}</span>}
-          {errors[field.name] && (
-            <span className="field-error" role="alert">
-              {field.name} {errors[field.name]}
-            </span>
-          )}
+          <FieldError name={field.name} message={errors[field.name]} />
         </label>
       ))}
-      <div className="row">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Getting…' : 'Get prompt'}
-        </button>
-      </div>
-      <ErrorNote error={error} title="Failed" />
-      {result && <ResultView result={result} />}
+      <TryFooter
+        busy={busy}
+        label="Get prompt"
+        busyLabel="Getting…"
+        error={error}
+        errorTitle="Failed"
+        result={result}
+      />
     </form>
   );
 }

@@ -5,9 +5,8 @@
 import { useMemo, useState } from 'react';
 import type { CatalogEntry, TryResult } from '../../../../shared/model/views.js';
 import { expandUriTemplate, uriTemplateVariables } from '../../../../shared/uriTemplate.js';
-import { ErrorNote } from '../../components/ErrorNote.js';
-import { ResultView } from '../../components/ResultView.js';
 import { useOutcome } from '../../components/useOutcome.js';
+import { TryFooter } from './TryParts.js';
 import { useAppStore } from '../../store/context.js';
 
 /** The URI to read: the template expanded with the filled-in values (an empty field counts as not given). */
@@ -48,13 +47,14 @@ export function TryResource({ entry }: { entry: CatalogEntry }) {
         </label>
       ))}
       <code className="small muted">{uri}</code>
-      <div className="row">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Reading…' : 'Read resource'}
-        </button>
-      </div>
-      <ErrorNote error={error} title="Read failed" />
-      {result && <ResultView result={result} />}
+      <TryFooter
+        busy={busy}
+        label="Read resource"
+        busyLabel="Reading…"
+        error={error}
+        errorTitle="Read failed"
+        result={result}
+      />
     </form>
   );
 }

@@ -3,9 +3,8 @@
  */
 import { useMemo, useState } from 'react';
 import type { CatalogEntry, TryResult } from '../../../../shared/model/views.js';
-import { ErrorNote } from '../../components/ErrorNote.js';
-import { ResultView } from '../../components/ResultView.js';
 import { useOutcome } from '../../components/useOutcome.js';
+import { FieldError, TryFooter } from './TryParts.js';
 import { useAppStore } from '../../store/context.js';
 import { fieldsFromSchema, initialValues, readForm, type FormField, type FormValues } from './schemaForm.js';
 
@@ -98,20 +97,17 @@ export function TryTool({ entry }: { entry: CatalogEntry }) {
           {(field.description || HINT[field.kind]) && (
             <span className="help">{[field.description, HINT[field.kind]].filter(Boolean).join(' ')}</span>
           )}
-          {errors[field.name] && (
-            <span className="field-error" role="alert">
-              {field.name} {errors[field.name]}
-            </span>
-          )}
+          <FieldError name={field.name} message={errors[field.name]} />
         </label>
       ))}
-      <div className="row">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Calling…' : 'Call tool'}
-        </button>
-      </div>
-      <ErrorNote error={error} title="Call failed" />
-      {result && <ResultView result={result} />}
+      <TryFooter
+        busy={busy}
+        label="Call tool"
+        busyLabel="Calling…"
+        error={error}
+        errorTitle="Call failed"
+        result={result}
+      />
     </form>
   );
 }

@@ -7,11 +7,12 @@
  */
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogEntry, TryResult } from '../../../../../shared/model/views.js';
 import { AddServerScreen } from '../../../../../renderer/src/features/backends/AddServerScreen.js';
 import { CatalogList } from '../../../../../renderer/src/features/catalog/CatalogList.js';
 import { CatalogScreen } from '../../../../../renderer/src/features/catalog/CatalogScreen.js';
+import { withElementSize } from '../../jsdomLayout.js';
 import { renderWithStore } from '../../renderWithStore.js';
 
 const tool = (exposed: string, backendId = 'b'): CatalogEntry => ({
@@ -34,13 +35,7 @@ const danglingReferences = (): string[] =>
 
 describe('Catalog accessibility', () => {
   afterEach(cleanup);
-  const sized = ['clientHeight', 'clientWidth'] as const;
-  beforeAll(() => {
-    for (const key of sized) Object.defineProperty(HTMLElement.prototype, key, { configurable: true, get: () => 600 });
-  });
-  afterAll(() => {
-    for (const key of sized) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
-  });
+  withElementSize();
 
   it('gives every option its own id, even when names differ only in punctuation', () => {
     render(
@@ -95,13 +90,7 @@ describe('Catalog accessibility', () => {
 
 describe('Trying prompts and resources', () => {
   afterEach(cleanup);
-  const sized = ['clientHeight', 'clientWidth'] as const;
-  beforeAll(() => {
-    for (const key of sized) Object.defineProperty(HTMLElement.prototype, key, { configurable: true, get: () => 600 });
-  });
-  afterAll(() => {
-    for (const key of sized) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
-  });
+  withElementSize();
 
   const result: TryResult = { isError: false, content: [{ type: 'text', text: 'done' }], durationMs: 1 };
 

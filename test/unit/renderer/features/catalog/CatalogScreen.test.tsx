@@ -5,9 +5,10 @@
  */
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../../../../../shared/model/views.js';
 import { CatalogScreen } from '../../../../../renderer/src/features/catalog/CatalogScreen.js';
+import { withElementSize } from '../../jsdomLayout.js';
 import { renderWithStore } from '../../renderWithStore.js';
 
 const echo: CatalogEntry = {
@@ -34,14 +35,7 @@ const prompt: CatalogEntry = { kind: 'prompt', backendId: 'memory', exposed: 'me
 
 describe('Catalog screen', () => {
   afterEach(cleanup);
-  // jsdom has no layout: give elements a size so the virtualized list renders rows.
-  const sized = ['clientHeight', 'clientWidth'] as const;
-  beforeAll(() => {
-    for (const key of sized) Object.defineProperty(HTMLElement.prototype, key, { configurable: true, get: () => 600 });
-  });
-  afterAll(() => {
-    for (const key of sized) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
-  });
+  withElementSize();
 
   it('groups by backend, counts by kind and filters as you type', async () => {
     const user = userEvent.setup();
