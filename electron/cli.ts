@@ -19,6 +19,7 @@ import { stderrLogger } from './core/deps.js';
 import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
 import { authStatusCommand, authorizeCommand, doctorCommand, signOutCommand } from './core/auth/authCommands.js';
 import { secretCommand } from './core/secrets/secretCommands.js';
+import { createRedaction, type Redaction } from './core/secrets/redaction.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 
@@ -81,10 +82,21 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** CLI output's redaction: the config's secrets, this environment's, and keychain values read so far. */
+function cliRedaction(config: SwitchboardConfig | undefined, store?: KeytarStore): Redaction {
+  const backends = config?.backends ?? [];
+  return createRedaction({
+    backends: () => backends,
+    environment: process.env,
+    extra: () => store?.knownValues() ?? [],
+  });
+}
+
 async function loadOrExit(path: string, allowMissing: boolean): Promise<SwitchboardConfig> {
   const result = await loadConfigFile(path, { allowMissing });
   if (!result.ok) {
-    for (const line of formatProblems(result.path, result.problems)) process.stderr.write(`${line}\n`);
+    const err = cliRedaction(undefined).writer((text) => void process.stderr.write(text));
+    for (const line of formatProblems(result.path, result.problems)) err(`${line}\n`);
     process.exit(1);
   }
   return result.config;
@@ -102,13 +114,15 @@ async function checkConfig(path: string): Promise<void> {
       }
     }
   }
-  for (const line of await unresolvedSecrets(config.backends, keychain())) problems.push(`${path}: ${line}`);
+  const store = keychain();
+  for (const line of await unresolvedSecrets(config.backends, store)) problems.push(`${path}: ${line}`);
   if (config.backends.length > config.proxy.maxBackends) {
     problems.push(
       `${path}: mcpServers: ${config.backends.length} backends exceed proxy.maxBackends (${config.proxy.maxBackends})`,
     );
   }
-  for (const line of problems) process.stderr.write(`${line}\n`);
+  const err = cliRedaction(config, store).writer((text) => void process.stderr.write(text));
+  for (const line of problems) err(`${line}\n`);
   if (problems.length > 0) process.exit(1);
   process.stdout.write(`${path}: OK (${config.backends.length} backends)\n`);
 }
@@ -221,18 +235,21 @@ async function runAuthCommand(
   const config = await loadOrExit(path, true);
   // --no-browser, or SWITCHBOARD_NO_BROWSER=1 / BROWSER=none (as for serve): only print the URL.
   const noBrowser = flags.noBrowser || browserDisabled(process.env);
+  const store = keychain();
+  // doctor --json prints health (stderr tails, errors): every output line passes the redaction.
+  const redaction = cliRedaction(config, store);
   const deps: CoreDeps = {
     environment: process.env,
-    logger: stderrLogger,
+    logger: redaction.logger(stderrLogger),
     clientInfo: { name: 'mcp-switchboard', version: VERSION },
     ...(noBrowser ? {} : { openUrl: openInBrowser }),
   };
   const context = {
     config,
-    keychain: keychain(),
+    keychain: store,
     deps,
-    out: (text: string) => void process.stdout.write(text),
-    err: (text: string) => void process.stderr.write(text),
+    out: redaction.writer((text) => void process.stdout.write(text)),
+    err: redaction.writer((text) => void process.stderr.write(text)),
   };
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());

@@ -13,11 +13,11 @@ import type { Launcher } from '../core/clients/types.js';
 import { ConfigStore } from '../core/config/configStore.js';
 import { resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
-import { cachedSecretValues, openCoreServices } from '../core/coreServices.js';
+import { openCoreServices } from '../core/coreServices.js';
 import { stderrLogger, type Logger } from '../core/deps.js';
 import { HttpEndpoint } from '../core/frontend/httpEndpoint.js';
-import { secretRedactor } from '../core/policy/auditLine.js';
 import { KeytarStore } from '../core/secrets/keytarStore.js';
+import { createRedaction, type Redaction } from '../core/secrets/redaction.js';
 import { SwitchboardCore, type CoreServices } from '../core/switchboard.js';
 import { Bridge } from './bridge.js';
 import type { Redactor } from './dispatch.js';
@@ -62,6 +62,8 @@ export interface CoreStack {
   setFrontendToken(token: string): void;
   /** Every secret value this process knows (audit log and UI responses leave them out). */
   secretValues(): string[];
+  /** The one redaction step of this process (audit log, both UI pipes, the core's log). */
+  redaction: Redaction;
 }
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
@@ -71,16 +73,21 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   const { config } = await store.load();
   let frontendToken = '';
   const keychain = new KeytarStore();
-  const redaction = cachedSecretValues(environment);
-  const secretValues = (): string[] => redaction(core.backendConfigs(), [frontendToken, ...keychain.knownValues()]);
-  // The audit log asks what to redact each time it writes: the frontend token, keychain values, and the
-  // header/secret values of the backends in force now (including ones added at runtime).
+  // Every sink asks what to redact each time it writes: the frontend token, keychain values, the
+  // header/secret values of the backends in force now (including ones added at runtime), and
+  // secret-looking variables of this process's environment.
+  const redaction = createRedaction({
+    backends: () => core.backendConfigs(),
+    environment,
+    extra: () => [frontendToken, ...keychain.knownValues()],
+  });
+  const secretValues = redaction.values;
   const services = await openCoreServices(store, secretValues, keychain);
   const core: SwitchboardCore = new SwitchboardCore(
     config,
     {
       environment,
-      logger: options.logger ?? stderrLogger,
+      logger: redaction.logger(options.logger ?? stderrLogger),
       clientInfo: { name: 'mcp-switchboard', version: VERSION },
       ...(browserDisabled(environment) ? {} : { openUrl: options.openUrl ?? openInBrowser }),
     },
@@ -92,6 +99,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     configPath: options.config,
     setFrontendToken: (token) => void (frontendToken = token),
     secretValues,
+    redaction,
   };
 }
 
@@ -174,7 +182,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     signal: shutdown.signal,
   });
   // Both pipes' answers and events leave without the secret values this process knows.
-  const redact = secretRedactor(stack.secretValues);
+  const redact = stack.redaction.value;
   const events = createEventHub(core, { ...(services.audit ? { audit: services.audit } : {}), redact });
   const bridge =
     options.ui === false
@@ -197,7 +205,9 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     url: endpoint.url,
     startedAt: new Date().toISOString(),
     config: options.config,
-  }).catch((error: unknown) => stderrLogger.warn(`cannot write the runtime file: ${(error as Error).message}`));
+  }).catch((error: unknown) =>
+    stack.redaction.logger(stderrLogger).warn(`cannot write the runtime file: ${(error as Error).message}`),
+  );
   let stopped: Promise<void> | undefined;
   return {
     ...stack,

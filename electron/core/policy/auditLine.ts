@@ -5,6 +5,7 @@
  * the head of a token behind), and no line can outgrow one log file.
  */
 import { Buffer } from 'node:buffer';
+import { secretVariants, TOKEN_SHAPES } from '../secrets/secretVariants.js';
 import type { AuditEntry } from './auditLog.js';
 
 /** What every occurrence of a secret becomes. */
@@ -28,25 +29,29 @@ export interface LineLimits {
 }
 
 /**
- * The strings to remove: each secret as given and as it appears inside JSON
- * text (escaped), deduplicated, longest first so a secret that contains
- * another is removed whole.
+ * The strings to remove: each secret and its variants (the credential after
+ * `Bearer `, a decoded Basic credential, an OAuth token set's tokens: see
+ * secretVariants.ts), as given and as they appear inside JSON text (escaped),
+ * deduplicated, longest first so a secret that contains another is removed whole.
  */
 export function secretForms(values: readonly unknown[]): string[] {
   const forms = new Set<string>();
   for (const value of values) {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) continue;
-    forms.add(value);
-    forms.add(JSON.stringify(value).slice(1, -1));
+    for (const variant of secretVariants(value)) {
+      if (variant.length < MIN_SECRET_LENGTH) continue;
+      forms.add(variant);
+      forms.add(JSON.stringify(variant).slice(1, -1));
+    }
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** Replaces every occurrence of every secret form in `text`. */
+/** Replaces every occurrence of every secret form in `text`, and every well-known token shape. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out;
+  return out.replace(TOKEN_SHAPES, REDACTED);
 }
 
 /**
@@ -70,10 +75,8 @@ export function cachedSecretForms(values: () => readonly unknown[]): () => strin
 /** A function that redacts every known secret value (`values()`) in a JSON value, deeply. */
 export function secretRedactor(values: () => readonly unknown[]): (value: unknown) => unknown {
   const forms = cachedSecretForms(values);
-  return (value) => {
-    const current = forms();
-    return current.length === 0 ? value : redactDeep(value, current);
-  };
+  // Always walked, even with no known secret: token shapes are redacted regardless.
+  return (value) => redactDeep(value, forms());
 }
 
 /** Redacts every string and key of a plain JSON value, which keeps it valid JSON. */

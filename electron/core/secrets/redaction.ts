@@ -1,0 +1,68 @@
+/**
+ * The one redaction step of a process: every secret it knows (keychain values
+ * it read or wrote, OAuth tokens, the frontend token, every header value and
+ * secret-looking env value of the backends in force, secrets inline in URLs
+ * and arguments, secret-looking variables of its own environment), with their
+ * variants (secretVariants.ts) and well-known token shapes, taken out of
+ * whatever reaches a sink: the audit log, both UI pipes (bridge and IPC), the
+ * log, and CLI output (`doctor`, `auth-status`, `check-config`, `--json`
+ * included). Each sink asks at the moment it writes, so a secret learned later
+ * (a keychain read, a backend added at runtime) is covered from then on.
+ */
+import type { BackendConfig } from '../config/schema.js';
+import { cachedSecretValues } from '../coreServices.js';
+import type { Logger } from '../deps.js';
+import { cachedSecretForms, redactDeep, redactText } from '../policy/auditLine.js';
+
+/** Names of this process's own variables whose values are credentials (`GITHUB_TOKEN`, `OPENAI_API_KEY`). */
+const ENV_SECRET_NAME = /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|PAT)(_|$)/i;
+
+/** Values of secret-looking variables in `environment` (including `SWITCHBOARD_TOKEN`, `SWITCHBOARD_CLIENT_TOKEN`). */
+export function environmentSecrets(environment: NodeJS.ProcessEnv): string[] {
+  return Object.entries(environment)
+    .filter(([name, value]) => value !== undefined && ENV_SECRET_NAME.test(name))
+    .map(([, value]) => value as string);
+}
+
+/** Where a redaction learns the secrets; each is asked again whenever a sink writes. */
+export interface SecretSources {
+  /** The backends in force (a new array on each change, so a cache can tell). */
+  backends: () => readonly BackendConfig[];
+  environment: NodeJS.ProcessEnv;
+  /** Further values: the frontend token, the keychain's known values. */
+  extra?: () => string[];
+}
+
+/** The redaction step every sink of one process goes through. */
+export interface Redaction {
+  /** Every secret value known now (cached: the same array until one changes). */
+  values(): string[];
+  /** A JSON value with every secret taken out of its strings and keys. */
+  value(value: unknown): unknown;
+  /** A text with every secret taken out. */
+  text(text: string): string;
+  /** `inner`, with every message redacted first. */
+  logger(inner: Logger): Logger;
+  /** A writer (stdout, stderr) that redacts what it is given. */
+  writer(inner: (text: string) => void): (text: string) => void;
+}
+
+/** Builds the redaction for one process from its secret sources. */
+export function createRedaction(sources: SecretSources): Redaction {
+  const own = environmentSecrets(sources.environment);
+  const cached = cachedSecretValues(sources.environment);
+  const values = (): string[] => cached(sources.backends(), [...own, ...(sources.extra?.() ?? [])]);
+  const forms = cachedSecretForms(values);
+  const text = (input: string): string => redactText(input, forms());
+  return {
+    values,
+    value: (input) => redactDeep(input, forms()),
+    text,
+    logger: (inner) => ({
+      info: (message) => inner.info(text(message)),
+      warn: (message) => inner.warn(text(message)),
+      error: (message) => inner.error(text(message)),
+    }),
+    writer: (inner) => (input) => inner(text(input)),
+  };
+}
