@@ -63,5 +63,7 @@ export interface BackendHealth {
 /** Aggregate readiness, as served by `/readyz`. */
 export interface Readiness {
   ready: boolean;
+  /** Every enabled backend has finished its first connection attempt (up or not). */
+  settled: boolean;
   counts: Record<BackendStatus, number>;
 }

@@ -30,5 +30,5 @@ export function readinessOf(backends: Iterable<ReadinessInput>): Readiness {
       if (!backend.settled) settled = false;
     }
   }
-  return { ready: settled && (enabled === 0 || counts.up + counts.degraded > 0), counts };
+  return { ready: settled && (enabled === 0 || counts.up + counts.degraded > 0), settled, counts };
 }

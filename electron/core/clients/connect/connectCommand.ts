@@ -11,6 +11,7 @@ import { CLIENT_TOKEN_VARIABLE } from '../definitions.js';
 import type { Launcher } from '../types.js';
 import { bridgeStdioToHttp } from './bridge.js';
 import { ensureInstance } from './ensureInstance.js';
+import { waitForBackends } from './waitReady.js';
 
 /** Options of {@link runConnect}. */
 export interface ConnectOptions {
@@ -21,14 +22,16 @@ export interface ConnectOptions {
   config?: string;
   port: number;
   environment: NodeJS.ProcessEnv;
+  /** Longest wait for the instance's backends' first connection attempts before relaying (default 30 s). */
+  readyTimeoutMs?: number;
 }
 
 const say = (line: string): void => void process.stderr.write(`[switchboard connect] ${line}\n`);
 
 /** Runs until the client closes stdin. */
 export async function runConnect(options: ConnectOptions): Promise<void> {
-  const ensure = () =>
-    ensureInstance({
+  const ensure = async () => {
+    const found = await ensureInstance({
       stateDir: options.stateDir,
       launcher: options.launcher,
       ...(options.config ? { config: options.config } : {}),
@@ -36,6 +39,13 @@ export async function runConnect(options: ConnectOptions): Promise<void> {
       environment: options.environment,
       log: say,
     });
+    // Relay only once every backend had its first attempt: the client's first tools/list is then complete.
+    const timeoutMs = options.readyTimeoutMs ?? 30_000;
+    if (!(await waitForBackends(found.info.url, { timeoutMs }))) {
+      say(`some servers are still starting after ${Math.round(timeoutMs / 1000)} s; relaying with those that are up`);
+    }
+    return found;
+  };
   const { info, started } = await ensure();
   say(`${started ? 'started' : 'using'} Switchboard at ${info.url} (pid ${info.pid})`);
   if (options.config && info.config && info.config !== options.config) {
