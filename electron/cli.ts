@@ -6,20 +6,17 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION } from '../shared/version.js';
-import { formatProblems, loadConfigFile } from './core/config/load.js';
-import { missingVariables } from './core/config/expand.js';
-import { KeytarStore } from './core/secrets/keytarStore.js';
-import { plainValues, unresolvedSecrets, valueMapOf } from './core/secrets/resolve.js';
+import { SHORT_USAGE, unknownCommand, unknownOption } from './cliArgs.js';
 import { defaultConfigDir, defaultConfigPath, defaultStateDir } from './core/config/paths.js';
 import { runClientCommand, type ClientCommandOptions } from './core/clients/commands.js';
 import { runConnect } from './core/clients/connect/connectCommand.js';
 import type { Launcher } from './core/clients/types.js';
-import type { SwitchboardConfig } from './core/config/schema.js';
 import { stderrLogger } from './core/deps.js';
 import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
 import { authStatusCommand, authorizeCommand, doctorCommand, signOutCommand } from './core/auth/authCommands.js';
+import { runningBackends } from './core/auth/runningStatus.js';
 import { secretCommand } from './core/secrets/secretCommands.js';
-import { createRedaction, type Redaction } from './core/secrets/redaction.js';
+import { checkConfig, cliRedaction, keychain, loadOrExit } from './cliConfig.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 
@@ -77,54 +74,25 @@ Config: ${defaultConfigPath()} unless --config is given.
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
+/** Every option of every command (each command ignores the ones it does not use). */
+const OPTIONS = {
+  config: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', default: String(DEFAULT_PORT) },
+  stdio: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  project: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  server: { type: 'string', multiple: true },
+  all: { type: 'boolean', default: false },
+  replace: { type: 'boolean', default: false },
+  'no-browser': { type: 'boolean', default: false },
+} as const;
+const VALUED = Object.entries(OPTIONS).flatMap(([name, option]) => (option.type === 'string' ? [name] : []));
+
 function fail(message: string): never {
   process.stderr.write(`mcp-switchboard: ${message}\n`);
   process.exit(2);
-}
-
-/** CLI output's redaction: the config's secrets, this environment's, and keychain values read so far. */
-function cliRedaction(config: SwitchboardConfig | undefined, store?: KeytarStore): Redaction {
-  const backends = config?.backends ?? [];
-  return createRedaction({
-    backends: () => backends,
-    environment: process.env,
-    extra: () => store?.knownValues() ?? [],
-  });
-}
-
-async function loadOrExit(path: string, allowMissing: boolean): Promise<SwitchboardConfig> {
-  const result = await loadConfigFile(path, { allowMissing });
-  if (!result.ok) {
-    const err = cliRedaction(undefined).writer((text) => void process.stderr.write(text));
-    for (const line of formatProblems(result.path, result.problems)) err(`${line}\n`);
-    process.exit(1);
-  }
-  return result.config;
-}
-
-/** `check-config`: validation plus environment variables that are referenced but unset. */
-async function checkConfig(path: string): Promise<void> {
-  const config = await loadOrExit(path, false);
-  const problems: string[] = [];
-  for (const backend of config.backends) {
-    const { field, values } = valueMapOf(backend);
-    for (const [key, value] of Object.entries(plainValues(values))) {
-      for (const name of missingVariables(value, process.env)) {
-        problems.push(`${path}: mcpServers.${backend.id}.${field}.${key}: environment variable \${${name}} is not set`);
-      }
-    }
-  }
-  const store = keychain();
-  for (const line of await unresolvedSecrets(config.backends, store)) problems.push(`${path}: ${line}`);
-  if (config.backends.length > config.proxy.maxBackends) {
-    problems.push(
-      `${path}: mcpServers: ${config.backends.length} backends exceed proxy.maxBackends (${config.proxy.maxBackends})`,
-    );
-  }
-  const err = cliRedaction(config, store).writer((text) => void process.stderr.write(text));
-  for (const line of problems) err(`${line}\n`);
-  if (problems.length > 0) process.exit(1);
-  process.stdout.write(`${path}: OK (${config.backends.length} backends)\n`);
 }
 
 async function serve(options: {
@@ -203,12 +171,6 @@ async function serve(options: {
 const CLIENT_COMMANDS = new Set(['clients', 'install', 'uninstall', 'undo', 'snippet', 'import']);
 const AUTH_COMMANDS = new Set(['authorize', 'auth-status', 'doctor', 'sign-out']);
 
-/** The keychain; SWITCHBOARD_KEYCHAIN_SERVICE names another service (tests, several installs). */
-function keychain(): KeytarStore {
-  const service = process.env['SWITCHBOARD_KEYCHAIN_SERVICE'];
-  return new KeytarStore(service ? { service } : {});
-}
-
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('Value (end with Ctrl-D): ');
   let text = '';
@@ -250,6 +212,8 @@ async function runAuthCommand(
     deps,
     out: redaction.writer((text) => void process.stdout.write(text)),
     err: redaction.writer((text) => void process.stderr.write(text)),
+    running: () =>
+      runningBackends({ stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env }),
   };
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
@@ -277,7 +241,12 @@ function selfLauncher(): Launcher {
 /** Runs the CLI with the given arguments (without node and script). */
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  if (command === undefined) {
+    // Nothing asked: the usage, and a failure exit (a script that lost its arguments must notice).
+    process.stderr.write(USAGE);
+    process.exit(2);
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(USAGE);
     return;
   }
@@ -285,29 +254,15 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
+  const unknown = unknownOption(command.startsWith('-') ? argv : rest, Object.keys(OPTIONS), VALUED);
+  if (unknown) fail(`${unknown}\n${SHORT_USAGE}`);
   let parsed;
   try {
-    parsed = parseArgs({
-      args: rest,
-      options: {
-        config: { type: 'string' },
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: String(DEFAULT_PORT) },
-        stdio: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        project: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        server: { type: 'string', multiple: true },
-        all: { type: 'boolean', default: false },
-        replace: { type: 'boolean', default: false },
-        'no-browser': { type: 'boolean', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    fail(`${(error as Error).message}\n\n${USAGE}`);
+    fail(`${(error as Error).message}\n${SHORT_USAGE}`);
   }
+
   const { values, positionals } = parsed;
   const config = values.config ?? defaultConfigPath();
   const port = Number(values.port);
@@ -372,5 +327,5 @@ export async function main(argv: string[]): Promise<void> {
       quiet: values.quiet,
     });
   }
-  fail(`unknown command "${command}"\n\n${USAGE}`);
+  fail(`${unknownCommand(command)}\n${SHORT_USAGE}`);
 }

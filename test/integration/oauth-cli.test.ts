@@ -33,7 +33,12 @@ describe.skipIf(!status.available && !required)(`OAuth and secret commands${skip
     rs = await startProtectedServer({ issuer: as.issuer });
     dir = await tempDir();
     config = join(dir.path, 'config.json');
-    env = { XDG_CONFIG_HOME: join(dir.path, 'xdg'), SWITCHBOARD_KEYCHAIN_SERVICE: SERVICE, SWITCHBOARD_TOKEN: '' };
+    env = {
+      XDG_CONFIG_HOME: join(dir.path, 'xdg'),
+      XDG_STATE_HOME: join(dir.path, 'state'),
+      SWITCHBOARD_KEYCHAIN_SERVICE: SERVICE,
+      SWITCHBOARD_TOKEN: '',
+    };
     await writeFile(
       config,
       JSON.stringify({ mcpServers: { prot: { url: rs.url }, local: nodeServer(EVERYTHING, ['stdio']) } }),
@@ -67,7 +72,7 @@ describe.skipIf(!status.available && !required)(`OAuth and secret commands${skip
   it('auth-status, authorize --no-browser, doctor and sign-out', async () => {
     const before = await runCli(['auth-status', '--config', config], env);
     expect(before.code, before.stderr).toBe(0);
-    expect(before.stdout).toBe('prot: none\n');
+    expect(before.stdout).toBe('prot: not signed in (run `mcp-switchboard authorize prot`)\n');
 
     const doctorBefore = await runCli(['doctor', '--config', config], env);
     expect(doctorBefore.code).toBe(1);
@@ -110,6 +115,8 @@ describe.skipIf(!status.available && !required)(`OAuth and secret commands${skip
     expect(signOut.code, signOut.stderr).toBe(0);
     expect(signOut.stdout).toContain('tokens revoked and deleted');
     expect(as.stats.revocations).toBeGreaterThan(revocations);
-    expect((await runCli(['auth-status', '--config', config], env)).stdout).toBe('prot: none\n');
+    expect((await runCli(['auth-status', '--config', config], env)).stdout).toBe(
+      'prot: not signed in (run `mcp-switchboard authorize prot`)\n',
+    );
   });
 });

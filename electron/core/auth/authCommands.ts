@@ -12,6 +12,7 @@ import type { SecretStore } from '../secrets/secretStore.js';
 import { SwitchboardCore } from '../switchboard.js';
 import { readAuthStatus, usesOAuth } from './authRegistry.js';
 import { BackendAuth } from './backendAuth.js';
+import type { RunningBackend } from './runningStatus.js';
 
 /** What the commands need from the CLI. */
 export interface AuthCommandContext {
@@ -20,6 +21,8 @@ export interface AuthCommandContext {
   deps: CoreDeps;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** What a running Switchboard last saw of each backend (auth-status adds it; undefined when none runs). */
+  running?: () => Promise<Map<string, RunningBackend> | undefined>;
 }
 
 /** Exit code of a command. */
@@ -79,15 +82,35 @@ export async function authorizeCommand(
   }
 }
 
-/** `auth-status`: each remote backend's state and token expiry, from the keychain only. */
+/** One line of `auth-status`: the keychain's state said for a person, what to run, and what a running instance saw. */
+function describeStatus(entry: { id: string } & Pick<BackendHealth, 'auth'>, running?: RunningBackend): string {
+  const signIn = `run \`mcp-switchboard authorize ${entry.id}\``;
+  const state = entry.auth?.state;
+  let text =
+    state === 'none'
+      ? `not signed in (${signIn})`
+      : state === 'authorized'
+        ? describeAuth(entry)
+        : `${describeAuth(entry)}; ${signIn}`;
+  if (running)
+    text += `; the running Switchboard sees it ${running.status}${running.error ? `: ${running.error}` : ''}`;
+  return text;
+}
+
+/** `auth-status`: each remote backend's state and token expiry from the keychain, and what a running instance saw. */
 export async function authStatusCommand(context: AuthCommandContext, json: boolean): Promise<Exit> {
   const entries = await readAuthStatus(context.config.backends, context.keychain);
+  const running = entries.length > 0 ? await context.running?.().catch(() => undefined) : undefined;
   if (json) {
-    context.out(`${JSON.stringify(entries, null, 2)}\n`);
+    const withRunning = entries.map((entry) => {
+      const seen = running?.get(entry.id);
+      return seen ? { ...entry, running: seen } : entry;
+    });
+    context.out(`${JSON.stringify(withRunning, null, 2)}\n`);
     return 0;
   }
   if (entries.length === 0) context.out('No remote backends.\n');
-  for (const entry of entries) context.out(`${entry.id}: ${describeAuth(entry)}\n`);
+  for (const entry of entries) context.out(`${entry.id}: ${describeStatus(entry, running?.get(entry.id))}\n`);
   return 0;
 }
 

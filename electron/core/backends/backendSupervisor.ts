@@ -1,13 +1,11 @@
 /**
- * The life of one backend: connect, list, publish through the host, probe its
- * health, refresh on its list-changed notifications, and reconnect with
- * backoff when it drops. Status follows one rule set:
- * `connecting` -> `up`; probe or refresh failures -> `degraded` (last snapshot
- * stays published); disconnected -> `down` (items leave the catalog) until a
- * reconnect succeeds; `disabled` when the user turned it off;
- * `needs-authorization` when a remote backend needs the user to sign in
- * (OAuth): never retried in a loop, it connects again once new tokens are in
- * the keychain (an authorization here or from another process).
+ * The life of one backend: connect, list, publish through the host, probe its health, refresh on
+ * its list-changed notifications, and reconnect with backoff when it drops. Status follows one
+ * rule set (each change logged once, repeats summarized: stateLog.ts): `connecting` -> `up`; probe
+ * or refresh failures -> `degraded` (last snapshot stays published); disconnected -> `down` (items
+ * leave the catalog) until a reconnect succeeds; `disabled` when the user turned it off;
+ * `needs-authorization` when a remote backend needs the user to sign in (OAuth): never retried in
+ * a loop, it connects again once new tokens are in the keychain (from here or another process).
  */
 import { ErrorCode, SwitchboardError, toErrorData } from '../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
@@ -15,6 +13,7 @@ import type { BackendConfig } from '../config/schema.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
+import { BackendStateLog } from './stateLog.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import type { SupervisorHost } from './supervisorHost.js';
 import { LineTail } from './transports.js';
@@ -30,6 +29,7 @@ export class BackendSupervisor {
   private restarts = 0;
   private started = false;
   private readonly reconnect = new ReconnectSchedule();
+  private readonly stateLog = new BackendStateLog({ id: () => this.id, logger: () => this.host.deps.logger });
   private readonly prober = new HealthProbe({
     liveConnection: () => this.liveConnection,
     isCurrent: (connection) => this.connection === connection,
@@ -191,7 +191,6 @@ export class BackendSupervisor {
     } catch (error) {
       if (this.connection !== connection) return;
       this.lastError = { ...toErrorData(error), at: new Date().toISOString() };
-      this.host.deps.logger.warn(`backend "${this.id}" refresh failed: ${this.lastError.message}`);
       this.setStatus('degraded');
     }
   }
@@ -263,11 +262,11 @@ export class BackendSupervisor {
 
   private fail(error: unknown): void {
     this.lastError = { ...toErrorData(error), at: new Date().toISOString() };
-    this.host.deps.logger.warn(`backend "${this.id}" is down: ${this.lastError.message}`);
     this.setStatus('down');
   }
 
   private setStatus(status: BackendStatus): void {
+    this.stateLog.status(status, this.lastError?.message ?? ''); // changes once each, repeats summarized
     if (status !== 'connecting') this.settled = true;
     this.status = status;
     this.host.changed(this.id);

@@ -12,6 +12,7 @@ import {
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { BackendConfig } from '../config/schema.js';
 import { resolveValues } from '../secrets/resolve.js';
+import { explainSpawnFailures } from './commandLookup.js';
 import { nodeFetch } from './nodeFetch.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 
@@ -80,6 +81,7 @@ export async function createBackendTransport(
       stderr: 'pipe',
     });
     stdio.stderr?.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
+    explainSpawnFailures(stdio, { ...config, env }, environment); // a missing command said plainly
     return { transport: stdio, pid: () => stdio.pid ?? undefined };
   }
   const headers = await resolveValues(config.headers, environment, secrets, `${field}.headers`);

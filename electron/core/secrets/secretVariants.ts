@@ -11,6 +11,9 @@
 const SCHEME = /^(bearer|basic|token|bot|dpop|apikey|api-key)\s+(\S.*)$/i;
 /** JSON keys (an OAuth token set, a client registration) whose string values are credentials. */
 const CREDENTIAL_KEY = /token|secret|verifier|password|credential|key/i;
+/** `${VAR}` or `${VAR:-default}`. */
+const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/g;
+const SCHEME_ONLY = /^(bearer|basic|token|bot|dpop|apikey|api-key)$/i;
 /** Shortest derived value kept: a credential of 8 characters or fewer after a scheme is not worth mangling text for. */
 const MIN_DERIVED = 8;
 
@@ -51,6 +54,9 @@ function fromBasic(credential: string): string[] {
  * redacted (the caller filters short ones).
  */
 export function secretVariants(value: string): string[] {
+  // An unexpanded `${VAR}` reference (the variable is not set) names a secret, it is none.
+  const literal = value.replace(REFERENCE, '').trim();
+  if (literal === '' || SCHEME_ONLY.test(literal)) return [];
   const out = [value];
   const scheme = SCHEME.exec(value.trim());
   if (scheme) {

@@ -22,6 +22,12 @@ describe('secretVariants', () => {
     ]);
   });
 
+  it('treats unexpanded ${VAR} references as names, not secrets', () => {
+    expect(secretVariants('${GITHUB_TOKEN}')).toEqual([]);
+    expect(secretVariants('Bearer ${LINEAR_TOKEN}')).toEqual([]);
+    expect(secretVariants('x-${A}')).toEqual(['x-${A}']);
+  });
+
   it("adds an OAuth token set's tokens, not its other fields", () => {
     const tokens = JSON.stringify({ access_token: 'access-123456789', token_type: 'Bearer', expires_in: 3600 });
     expect(secretVariants(tokens)).toEqual([tokens, 'access-123456789']);
