@@ -16,9 +16,10 @@ import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
 import { authStatusCommand, authorizeCommand, doctorCommand, signOutCommand } from './core/auth/authCommands.js';
 import { runningBackends } from './core/auth/runningStatus.js';
 import { secretCommand } from './core/secrets/secretCommands.js';
-import { checkConfig, cliRedaction, keychain, loadOrExit } from './cliConfig.js';
+import { checkConfig, cliRedaction, keychain, loadOrExit, warnIfNoKeytar } from './cliConfig.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
+import { reportStartProgress, stoppedLine } from './host/serveProgress.js';
 
 /** Default port of the local endpoint. */
 export const DEFAULT_PORT = 47100;
@@ -112,14 +113,17 @@ async function serve(options: {
     const shutdown = async (): Promise<void> => {
       if (stopping) return;
       stopping = true;
+      const servers = core.backendConfigs().filter((backend) => backend.enabled).length;
       await stopStdio().catch(() => undefined);
       await core.dispose();
+      stderrLogger.info(stoppedLine(servers));
       process.exit(0);
     };
     process.on('SIGINT', () => void shutdown());
     process.on('SIGTERM', () => void shutdown());
     process.stdin.on('close', () => void shutdown());
     process.stdin.on('end', () => void shutdown());
+    await warnIfNoKeytar((message) => stderrLogger.warn(message));
     await core.start();
     return;
   }
@@ -136,8 +140,13 @@ async function serve(options: {
     throw error;
   }
   const { core, token, tokenSource: source } = headless;
+  let stopping = false;
   const shutdown = async (code: number): Promise<void> => {
+    if (stopping) return; // a second Ctrl-C while stopping: one line, one exit
+    stopping = true;
+    const servers = core.backendConfigs().filter((backend) => backend.enabled).length;
     await headless.stop();
+    stderrLogger.info(stoppedLine(servers));
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
@@ -156,7 +165,11 @@ async function serve(options: {
   if (headless.bridge && !options.quiet) process.stdout.write(`UI: ${headless.bridge.loginUrl()}\n`);
   const backendCount = core.backendConfigs().length;
   process.stdout.write(`Config: ${options.config}${backendCount === 0 ? ' (no servers configured yet)' : ''}\n`);
+  await warnIfNoKeytar((message) => stderrLogger.warn(message));
+  const progress = reportStartProgress(core, (line) => stderrLogger.info(line));
   await core.start();
+  progress.done();
+  if (stopping) return; // Ctrl-C during the start: the stop line says it all
   const readiness = core.readiness();
   stderrLogger.info(
     `backends: ${

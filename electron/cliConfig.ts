@@ -63,3 +63,13 @@ export async function checkConfig(path: string): Promise<void> {
   if (problems.length > 0) process.exit(1);
   process.stdout.write(`${path}: OK (${config.backends.length} backends)\n`);
 }
+
+/**
+ * Says once, at `serve` start, that keytar cannot be loaded and what to do
+ * (otherwise it would surface only when a secret or a sign-in is needed).
+ */
+export async function warnIfNoKeytar(warn: (message: string) => void): Promise<void> {
+  const problem = await keychain().loadProblem();
+  if (problem)
+    warn(`the OS keychain is not available: ${problem}. {"secret": ...} values and OAuth sign-in fail until it is.`);
+}

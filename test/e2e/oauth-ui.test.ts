@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { vaultAccount, type VaultTokens } from '../../electron/core/auth/vault.js';
+import { keychainForTests } from '../helpers/keychain.js';
 import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
@@ -30,9 +31,9 @@ const LOGIN = 'ui-user';
 
 const SERVICE = `mcp-switchboard-oauth-ui-test-${process.pid}`;
 const store = new KeytarStore({ service: SERVICE, timeoutMs: 5000 });
-const status = await store.status();
-const required = process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] === '1';
-const skip = browserMissing() ?? (status.available || required ? undefined : `no Secret Service: ${status.reason}`);
+const keychain = await keychainForTests(store);
+const { status } = keychain;
+const skip = browserMissing() ?? keychain.skip;
 if (skip) console.warn(`oauth-ui.test.ts: skipped: ${skip}`);
 
 describe.skipIf(skip)(`OAuth sign-in from the UI in Chromium${skip ? ` (SKIPPED: ${skip})` : ''}`, () => {

@@ -12,12 +12,13 @@ import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
 import { BIN, runCli } from '../helpers/cli.js';
+import { keychainForTests } from '../helpers/keychain.js';
 import { tempDir } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 
 const SERVICE = `mcp-switchboard-wording-test-${process.pid}`;
-const keychainStatus = await new KeytarStore({ service: SERVICE, timeoutMs: 5000 }).status();
+const keychain = await keychainForTests(new KeytarStore({ service: SERVICE, timeoutMs: 5000 }));
 const MISSING = 'no-such-mcp-server-cmd';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -107,13 +108,8 @@ describe('a stdio command that is not on PATH', () => {
   }, 30_000);
 });
 
-const required = process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] === '1';
-const skipReason = keychainStatus.available
-  ? ''
-  : ` (SKIPPED: no Secret Service: ${keychainStatus.reason ?? 'unknown'})`;
-
-describe.skipIf(!keychainStatus.available && !required)(
-  `auth-status for a server that needs sign-in${skipReason}`,
+describe.skipIf(!keychain.status.available && !keychain.required)(
+  `auth-status for a server that needs sign-in${keychain.titleSuffix}`,
   () => {
     let as: AuthServer;
     let rs: ProtectedServer;

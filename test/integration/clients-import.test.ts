@@ -14,9 +14,10 @@ import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import { parseConfig } from '../../electron/core/config/schema.js';
 import { linuxPlatform, populateHome } from '../fixtures/client-configs/home.js';
 import { tempDir } from '../helpers/harness.js';
+import { keychainForTests } from '../helpers/keychain.js';
 
 const keychain = new KeytarStore({ service: `mcp-switchboard-import-test-${process.pid}`, timeoutMs: 5000 });
-const keychainStatus = await keychain.status();
+const { status: keychainStatus, required, titleSuffix } = await keychainForTests(keychain);
 
 describe('importing a client’s servers', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -135,34 +136,31 @@ describe('importing a client’s servers', () => {
     ).rejects.toMatchObject({ code: 'import_failed' });
   });
 
-  describe.skipIf(!keychainStatus.available && process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] !== '1')(
-    'with the OS keychain',
-    () => {
-      afterEach(async () => {
-        for (const name of await keychain.list()) await keychain.delete(name);
-      });
+  describe.skipIf(!keychainStatus.available && !required)(`with the OS keychain${titleSuffix}`, () => {
+    afterEach(async () => {
+      for (const name of await keychain.list()) await keychain.delete(name);
+    });
 
-      it('moves secrets into the keychain when importing, and only then', async () => {
-        const sink = keychainSink(keychain);
-        const listed = await listImportable(ctx, 'claude-desktop', { switchboardConfig: configPath, secrets: sink });
-        expect(listed.find((c) => c.name === 'github')?.secrets).toEqual([
-          {
-            field: 'env.GITHUB_PERSONAL_ACCESS_TOKEN',
-            reference: 'keychain:github.GITHUB_PERSONAL_ACCESS_TOKEN',
-            resolves: true,
-          },
-        ]);
-        // Listing writes nothing anywhere.
-        expect(await keychain.list()).toEqual([]);
-        await importServers(ctx, 'claude-desktop', { switchboardConfig: configPath, secrets: sink, names: ['github'] });
-        expect(await keychain.get('github.GITHUB_PERSONAL_ACCESS_TOKEN')).toBe('ghp_exampleexampleexample0123456789');
-        const written = await readFile(configPath, 'utf8');
-        expect(written).not.toContain('ghp_');
-        const backend = parseConfig(JSON.parse(written)).config?.backends.find((b) => b.id === 'github');
-        expect(backend?.transport === 'stdio' && backend.env['GITHUB_PERSONAL_ACCESS_TOKEN']).toEqual({
-          secret: 'github.GITHUB_PERSONAL_ACCESS_TOKEN',
-        });
+    it('moves secrets into the keychain when importing, and only then', async () => {
+      const sink = keychainSink(keychain);
+      const listed = await listImportable(ctx, 'claude-desktop', { switchboardConfig: configPath, secrets: sink });
+      expect(listed.find((c) => c.name === 'github')?.secrets).toEqual([
+        {
+          field: 'env.GITHUB_PERSONAL_ACCESS_TOKEN',
+          reference: 'keychain:github.GITHUB_PERSONAL_ACCESS_TOKEN',
+          resolves: true,
+        },
+      ]);
+      // Listing writes nothing anywhere.
+      expect(await keychain.list()).toEqual([]);
+      await importServers(ctx, 'claude-desktop', { switchboardConfig: configPath, secrets: sink, names: ['github'] });
+      expect(await keychain.get('github.GITHUB_PERSONAL_ACCESS_TOKEN')).toBe('ghp_exampleexampleexample0123456789');
+      const written = await readFile(configPath, 'utf8');
+      expect(written).not.toContain('ghp_');
+      const backend = parseConfig(JSON.parse(written)).config?.backends.find((b) => b.id === 'github');
+      expect(backend?.transport === 'stdio' && backend.env['GITHUB_PERSONAL_ACCESS_TOKEN']).toEqual({
+        secret: 'github.GITHUB_PERSONAL_ACCESS_TOKEN',
       });
-    },
-  );
+    });
+  });
 });

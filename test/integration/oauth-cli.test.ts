@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
+import { keychainForTests } from '../helpers/keychain.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
 import { BIN, runCli } from '../helpers/cli.js';
@@ -17,9 +18,7 @@ import { completeAuthorization } from '../helpers/oauthBrowser.js';
 
 const SERVICE = `mcp-switchboard-cli-test-${process.pid}`;
 const store = new KeytarStore({ service: SERVICE, timeoutMs: 5000 });
-const status = await store.status();
-const required = process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] === '1';
-const skipReason = status.available ? '' : ` (SKIPPED: no Secret Service: ${status.reason ?? 'unknown'})`;
+const { status, required, titleSuffix: skipReason } = await keychainForTests(store);
 
 describe.skipIf(!status.available && !required)(`OAuth and secret commands${skipReason}`, () => {
   let as: AuthServer;

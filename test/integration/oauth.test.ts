@@ -13,6 +13,7 @@ import type { BackendHealth } from '../../shared/model/health.js';
 import { ConfigStore } from '../../electron/core/config/configStore.js';
 import type { Logger } from '../../electron/core/deps.js';
 import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
+import { keychainForTests } from '../helpers/keychain.js';
 import type { VaultTokens } from '../../electron/core/auth/vault.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
@@ -21,9 +22,7 @@ import { completeAuthorization } from '../helpers/oauthBrowser.js';
 
 const SERVICE = `mcp-switchboard-oauth-test-${process.pid}`;
 const store = new KeytarStore({ service: SERVICE, timeoutMs: 5000 });
-const status = await store.status();
-const required = process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] === '1';
-const skipReason = status.available ? '' : ` (SKIPPED: no Secret Service: ${status.reason ?? 'unknown'})`;
+const { status, required, titleSuffix: skipReason } = await keychainForTests(store);
 if (!status.available && !required) console.warn(`oauth.test.ts: keychain tests skipped: ${status.reason ?? ''}`);
 
 const ACCESS_TTL_S = 4;

@@ -13,13 +13,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BackendHealth } from '../../shared/model/health.js';
 import { ConfigStore } from '../../electron/core/config/configStore.js';
 import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
+import { keychainForTests } from '../helpers/keychain.js';
 import { EVERYTHING, MEMORY, ROOT, firstText, nodeServer, startProxy, type Harness } from '../helpers/harness.js';
 
 const SERVICE = `mcp-switchboard-test-${process.pid}`;
 const store = new KeytarStore({ service: SERVICE, timeoutMs: 5000 });
-const status = await store.status();
-const required = process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] === '1';
-const skipReason = status.available ? '' : ` (SKIPPED: no Secret Service: ${status.reason ?? 'unknown'})`;
+const { status, required, titleSuffix: skipReason } = await keychainForTests(store);
 if (!status.available && !required) console.warn(`secrets.test.ts: keychain tests skipped: ${status.reason ?? ''}`);
 
 let harness: Harness | undefined;
@@ -154,6 +153,7 @@ describe('without a keychain', () => {
     expect(remote.lastError?.message).toContain(
       'mcpServers.remote.headers.Authorization: secret "remote-auth" cannot be read: the OS keychain is not available: keytar could not be loaded (no native module here)',
     );
+    expect(remote.lastError?.message).toContain('npm rebuild keytar'); // and what to do about it
   });
 
   it('with no Secret Service on the bus, status says why (in a child process)', async () => {

@@ -4,6 +4,7 @@
  * so a machine without it (or without a keychain) still runs and says why
  * secrets are unavailable; there is never a plaintext fallback.
  */
+import { keytarAdvice } from './keytarAdvice.js';
 import type { SecretStore, SecretStoreStatus } from './secretStore.js';
 
 /** The service name every Switchboard secret is stored under. */
@@ -95,9 +96,17 @@ export class KeytarStore implements SecretStore {
     }
   }
 
+  /** Why keytar cannot be loaded (with what to do), or undefined when it loads; never touches the keychain. */
+  async loadProblem(): Promise<string | undefined> {
+    return this.api().then(
+      () => undefined,
+      (error: unknown) => messageOf(error),
+    );
+  }
+
   private api(): Promise<KeytarApi> {
     this.loading ??= (this.options.load ?? importKeytar)().catch((error: unknown) => {
-      throw new Error(`keytar could not be loaded (${messageOf(error)})`);
+      throw new Error(`keytar could not be loaded (${messageOf(error)}); ${keytarAdvice()}`);
     });
     return this.loading;
   }
