@@ -25,6 +25,7 @@ import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mc
 import { BoundedBus, listenContext } from './boundedBus.js';
 import { listenUris } from './stdioListen.js';
 import { clientInfoOf } from './sessionRegistry.js';
+import { guardResponses } from './responseGuard.js';
 
 /**
  * Extra routes on the endpoint's port (the headless UI and its bridge). They
@@ -322,17 +323,20 @@ export class HttpEndpoint {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
     const server = createFrontendServer(this.core, client);
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, client });
-        const info = clientInfoOf(body);
-        this.core.sessions.open(
-          { profile: client, era: 'legacy', transport: 'http', clientName: info.name, clientVersion: info.version },
-          id,
-        );
-      },
-    });
+    const transport = guardResponses(
+      new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          this.sessions.set(id, { transport, server, client });
+          const info = clientInfoOf(body);
+          this.core.sessions.open(
+            { profile: client, era: 'legacy', transport: 'http', clientName: info.name, clientVersion: info.version },
+            id,
+          );
+        },
+      }),
+      this.core.deps.logger,
+    );
     transport.onclose = () => {
       if (transport.sessionId) {
         this.sessions.delete(transport.sessionId);
