@@ -14,6 +14,10 @@ import type { BackendConfig } from '../config/schema.js';
 import { resolveValues } from '../secrets/resolve.js';
 import { nodeFetch } from './nodeFetch.js';
 import type { SecretStore } from '../secrets/secretStore.js';
+import { GroupStdioTransport } from './stdioTransport.js';
+
+/** Default of the `maxMessageBytes` proxy option: 64 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** A transport plus what we need to supervise it. */
 export interface BackendTransport {
@@ -64,6 +68,7 @@ export async function createBackendTransport(
   stderrTail: LineTail,
   secrets?: SecretStore,
   authProvider?: AuthProvider,
+  limits: { maxMessageBytes: number } = { maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES },
 ): Promise<BackendTransport> {
   const field = `mcpServers.${config.id}`;
   if (config.transport === 'stdio') {
@@ -72,7 +77,22 @@ export async function createBackendTransport(
     // docker need PATH, proxies and toolchain variables the SDK's safe list drops.
     for (const [key, value] of Object.entries(environment)) if (value !== undefined) inherited[key] = value;
     const env = await resolveValues(config.env, environment, secrets, `${field}.env`);
+    if (process.platform !== 'win32') {
+      // Own process group and per-message limit (stdioTransport.ts).
+      const group = new GroupStdioTransport({
+        command: config.command,
+        args: config.args,
+        env: { ...inherited, ...env },
+        ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+        maxMessageBytes: limits.maxMessageBytes,
+        backendId: config.id,
+      });
+      group.stderr.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
+      return { transport: group, pid: () => group.pid };
+    }
+    // Windows has no process groups to speak of; the SDK's transport (cross-spawn resolves .cmd shims).
     const stdio = new StdioClientTransport({
+      maxBufferSize: limits.maxMessageBytes,
       command: config.command,
       args: config.args,
       env: { ...inherited, ...env },

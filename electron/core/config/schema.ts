@@ -36,6 +36,11 @@ export const ProxyOptionsSchema = z
      * parked for a 2026-07-28 client's retry is kept before it is cancelled.
      */
     inputTimeoutMs: positiveInt.default(600_000),
+    /**
+     * Largest message accepted from a backend (stdio line, HTTP body or SSE event);
+     * a larger one fails the request it answers, and the connection stays up.
+     */
+    maxMessageBytes: positiveInt.default(64 * 1024 * 1024),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z
       .string()
