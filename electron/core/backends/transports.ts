@@ -12,7 +12,8 @@ import {
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { BackendConfig } from '../config/schema.js';
 import { resolveValues } from '../secrets/resolve.js';
-import { nodeFetch } from './nodeFetch.js';
+import { nodeFetchWithLimit } from './nodeFetch.js';
+import { failRequestsOnStreamEnd, type StreamFailures } from './streamEndWatch.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { GroupStdioTransport } from './stdioTransport.js';
 
@@ -117,14 +118,14 @@ export async function createBackendTransport(
       pid: () => undefined,
     };
   }
-  return {
-    // identity: some servers gzip SSE streams, which stalls incremental reads.
-    transport: new StreamableHTTPClientTransport(url, {
-      requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
-      // node:http keep-alive instead of undici: ~0.5-0.8 ms less proxy CPU per request.
-      fetch: nodeFetch,
-      ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
-    }),
-    pid: () => undefined,
-  };
+  const failures: StreamFailures = {};
+  // identity: some servers gzip SSE streams, which stalls incremental reads.
+  const http = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
+    // node:http keep-alive instead of undici: ~0.5-0.8 ms less proxy CPU per request.
+    fetch: nodeFetchWithLimit(limits.maxMessageBytes, (why) => (failures.last = why)),
+    ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
+  });
+  failRequestsOnStreamEnd(http, config.id, failures);
+  return { transport: http, pid: () => undefined };
 }
