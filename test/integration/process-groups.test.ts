@@ -105,3 +105,24 @@ describeLinux('stdio backend process groups', () => {
     }
   }, 30_000);
 });
+
+describeLinux('stdio backend with protocol auto', () => {
+  it('negotiates on a disposable sibling, which is reaped, and serves from its own instance', async () => {
+    const marker = randomUUID();
+    const proxy = await startProxy({
+      mcpServers: { f: nodeServer(FAULT, ['stdio'], { env: { FAULT_MARKER: marker }, protocol: 'auto' }) },
+    });
+    try {
+      const backend = proxy.core.health().find((entry) => entry.id === 'f');
+      expect(backend).toMatchObject({ status: 'up' });
+      // The probe sibling is gone; the serving instance alone carries the marker.
+      await waitUntil(() => marked(marker).length === 1, { description: 'only the serving instance left' });
+      expect(marked(marker)).toEqual([backend?.pid]);
+      const client = await proxy.connect('modern');
+      expect(firstText(await client.callTool({ name: 'f__echo', arguments: { text: 'auto' } }))).toBe('auto');
+    } finally {
+      await proxy.close();
+    }
+    await waitUntil(() => marked(marker).length === 0);
+  });
+});

@@ -32,6 +32,8 @@ export interface StdioServerSpec {
   maxMessageBytes: number;
   /** Backend ID, for messages and the marker. */
   backendId: string;
+  /** `'ignore'` for the SDK's disposable probe sibling, whose stderr nobody reads. */
+  stderr?: 'pipe' | 'ignore';
 }
 
 /** Where the tree is re-recorded while alive where /proc cannot find marked processes. */
@@ -71,6 +73,22 @@ export class GroupStdioTransport implements Transport {
     return this.child?.pid;
   }
 
+  /**
+   * What the SDK's version negotiation reads to spawn a disposable sibling
+   * for the `server/discover` probe (`protocol: "auto"`), so a server that
+   * exits on a pre-initialize request does not spend this instance's life.
+   * It constructs `new GroupStdioTransport({ ...params, stderr: 'ignore' })`.
+   * @internal
+   */
+  get _serverParams(): StdioServerSpec {
+    return this.spec;
+  }
+
+  /** The SDK reaps the probe sibling with this (see `_serverParams`). @internal */
+  _dispose(): Promise<void> {
+    return this.close();
+  }
+
   async start(): Promise<void> {
     if (this.child) throw new Error('GroupStdioTransport already started');
     const child = spawn(this.spec.command, this.spec.args, {
@@ -94,7 +112,8 @@ export class GroupStdioTransport implements Transport {
     child.stdin?.on('error', (error) => this.onerror?.(error));
     child.stdout?.on('data', (chunk: Buffer) => this.lines.push(chunk));
     child.stdout?.on('error', (error) => this.onerror?.(error));
-    child.stderr?.pipe(this.stderr);
+    if (this.spec.stderr === 'ignore') child.stderr?.resume();
+    else child.stderr?.pipe(this.stderr);
     child.once('exit', () => {
       // Exited on its own (a crash): its children are orphans now; reap them.
       if (!this.closed) void this.reap();
