@@ -64,6 +64,20 @@ describe('HTTP edges', () => {
     expect(firstText(await client.callTool({ name: 'f__echo', arguments: { text: 'fine' } }))).toBe('fine');
   });
 
+  it('keeps an idle keep-alive connection past the header timeout for its next request', async () => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    const get = `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+    socket.write(get);
+    await new Promise((resolve) => setTimeout(resolve, BODY_MS * 2));
+    socket.write(get);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.destroy();
+    expect(answer.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
+    expect(answer).not.toContain('408');
+  });
+
   it('does not cut an answer that takes longer than the request timeouts', async () => {
     const client = await proxy.connect('legacy');
     await expect(client.callTool({ name: 's__sleep', arguments: { ms: BODY_MS * 2 } })).resolves.toBeDefined();
