@@ -4,9 +4,15 @@
  * with SDK clients of both eras: an answer that cannot be relayed comes back as
  * a JSON-RPC error (and a log line), never as silence.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Logger } from '../../electron/core/deps.js';
-import { firstText, fixture, nodeServer, startProxy, type Harness } from '../helpers/harness.js';
+import { BIN } from '../helpers/cli.js';
+import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../helpers/harness.js';
+import { waitUntil } from '../helpers/processes.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 
 const FAULT = fixture('fault-server.mjs');
@@ -76,4 +82,47 @@ describe('response path faults', () => {
       /cannot be relayed/,
     );
   });
+});
+
+describe('response path faults through serve --stdio', () => {
+  it('answers a 5000-deep result with -32603 to clients of both eras, and says so on stderr', async () => {
+    const dir = await tempDir();
+    const configPath = join(dir.path, 'config.json');
+    await writeFile(configPath, JSON.stringify({ mcpServers: { f: nodeServer(FAULT, ['stdio']) } }));
+    try {
+      for (const era of ['legacy', 'modern'] as const) {
+        const client = new Client(
+          { name: `stdio-${era}`, version: '1' },
+          era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+        );
+        const transport = new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, 'serve', '--stdio', '--config', configPath],
+          env: {
+            ...(process.env as Record<string, string>),
+            XDG_CONFIG_HOME: join(dir.path, 'xdg'),
+            XDG_STATE_HOME: join(dir.path, 'state'),
+          },
+          stderr: 'pipe',
+        });
+        let stderr = '';
+        transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        await client.connect(transport);
+        try {
+          await waitUntil(async () => (await client.listTools()).tools.some((tool) => tool.name === 'f__deep'), {
+            timeoutMs: 15_000,
+          });
+          await expect(client.callTool({ name: 'f__deep', arguments: { depth: 5000 } })).rejects.toMatchObject({
+            code: -32603,
+            message: expect.stringContaining('cannot be relayed: it is nested too deeply'),
+          });
+          expect(stderr).toContain('the answer to tools/call f__deep cannot be relayed');
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      await dir.cleanup();
+    }
+  }, 60_000);
 });
