@@ -149,7 +149,8 @@ export class GroupStdioTransport implements Transport {
     if (child) {
       // Listed before anything dies: orphans are re-parented and lost to the tree walk.
       await this.record();
-      const exited = child.exitCode !== null || child.signalCode !== null;
+      // Never started (spawn failed, e.g. ENOENT): there is nothing to wait for.
+      const exited = child.pid === undefined || child.exitCode !== null || child.signalCode !== null;
       if (!exited) {
         const gone = new Promise((resolve) => child.once('exit', resolve));
         child.stdin?.end();
