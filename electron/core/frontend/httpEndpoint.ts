@@ -97,13 +97,11 @@ export class HttpEndpoint {
     const proxy = core.proxyOptions();
     this.sessions = new LegacySessions(
       { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },
-      (id, session, reason) => {
-        core.deps.logger.info(
-          `ended ${reason === 'idle' ? 'an idle' : 'the least recently used'} session of ${session.client}`,
-        );
+      (id, session) => {
         this.core.sessions.close(id);
         void session.server.close();
       },
+      (message) => core.deps.logger.info(message),
     );
     const timeouts = { headersTimeoutMs: proxy.headersTimeoutMs, bodyTimeoutMs: proxy.bodyTimeoutMs };
     this.http = createTimedServer(timeouts, (req, res) => {
@@ -160,6 +158,11 @@ export class HttpEndpoint {
   /** Number of open 2025-era sessions. */
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Ends the sessions idle at `now` (the sweep timer's work, on demand: tests, a future "end idle" action). */
+  sweepIdleSessions(now = Date.now()): void {
+    this.sessions.sweep(now);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

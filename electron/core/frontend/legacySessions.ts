@@ -40,6 +40,8 @@ export class LegacySessions {
     private readonly limits: SessionLimits,
     /** Ends a session (closing its server; its transport's onclose then calls `delete`). */
     private readonly end: (id: string, session: LegacySession, reason: EndReason) => void,
+    /** Told once per sweep or cap event how many sessions were ended, not once per session. */
+    private readonly log: (message: string) => void = () => undefined,
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.min(limits.idleMs / 2, 60_000)));
     this.sweeper.unref();
@@ -69,9 +71,15 @@ export class LegacySessions {
   add(id: string, session: Omit<LegacySession, 'lastActive' | 'open'>): LegacySession {
     const own = [...this.sessions].filter(([, other]) => other.client === session.client);
     own.sort(([, a], [, b]) => a.lastActive - b.lastActive);
-    for (const [oldId, old] of own.slice(0, Math.max(0, own.length - this.limits.maxPerClient + 1))) {
+    const over = own.slice(0, Math.max(0, own.length - this.limits.maxPerClient + 1));
+    for (const [oldId, old] of over) {
       this.sessions.delete(oldId);
       this.end(oldId, old, 'capped');
+    }
+    if (over.length > 0) {
+      this.log(
+        `client ${session.client} reached maxSessionsPerClient (${this.limits.maxPerClient}): ended its least recently used session`,
+      );
     }
     const entry: LegacySession = { ...session, lastActive: Date.now(), open: 0 };
     this.sessions.set(id, entry);
@@ -90,11 +98,14 @@ export class LegacySessions {
 
   /** Ends the sessions idle for `idleMs` (nothing in flight, no stream). */
   sweep(now = Date.now()): void {
+    let ended = 0;
     for (const [id, session] of this.sessions) {
       if (session.open > 0 || now - session.lastActive < this.limits.idleMs) continue;
       this.sessions.delete(id);
       this.end(id, session, 'idle');
+      ended += 1;
     }
+    if (ended > 0) this.log(`ended ${ended} idle session(s): no request or stream for ${this.limits.idleMs} ms`);
   }
 
   /** Removes every session (returned, for closing) and stops sweeping. */
