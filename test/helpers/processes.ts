@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 // Process-tree helpers for integration tests: find descendants, check liveness, poll until true.
 import pidtree from 'pidtree';
 import { isProcessAlive } from '../../electron/core/backends/processTree.js';
@@ -64,4 +64,22 @@ function isPsProcess(pid: number): boolean {
   } catch {
     return true; // gone already: a short-lived process such as that `ps`
   }
+}
+
+/** PIDs of live processes (ours) whose environment has `name=value` (Linux /proc; [] elsewhere). */
+export function processesWithEnv(name: string, value: string): number[] {
+  if (process.platform !== 'linux') return [];
+  const needle = Buffer.from(`${name}=${value}\0`);
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`).includes(needle) && isProcessAlive(Number(entry))) {
+        found.push(Number(entry));
+      }
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return found;
 }

@@ -162,6 +162,7 @@ export class BackendConnection {
       this.stderrTail,
       secrets,
       this.options.authProvider,
+      { maxMessageBytes: this.options.proxy.maxMessageBytes },
     );
     const transport = this.backendTransport.transport;
     transport.onerror = (error) => {

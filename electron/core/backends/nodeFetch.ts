@@ -9,6 +9,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import { SseEventLimit } from './sseEventLimit.js';
 
 const httpAgent = new HttpAgent({ keepAlive: true });
 const httpsAgent = new HttpsAgent({ keepAlive: true });
@@ -38,8 +39,30 @@ async function bodyBytes(body: RequestInit['body']): Promise<Buffer | undefined>
   return Buffer.from(await new Response(body).arrayBuffer());
 }
 
+/** What a limited fetch reports when it refuses a message over its limit. */
+export type OnOversize = (message: string) => void;
+
 /** `fetch` over node:http(s) with keep-alive; same contract as the global one for what the SDK uses. */
-export async function nodeFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+export function nodeFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  return limitedFetch(input, init, Number.POSITIVE_INFINITY);
+}
+
+/**
+ * `nodeFetch` refusing any JSON body or SSE event over `maxBytes`: a body
+ * rejects the fetch, an event ends its stream with an error (after `onOversize`
+ * is told why, so the request's failure can say so: streamEndWatch.ts).
+ */
+export function nodeFetchWithLimit(maxBytes: number, onOversize: OnOversize): typeof fetch {
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    limitedFetch(input, init, maxBytes, onOversize)) as typeof fetch;
+}
+
+async function limitedFetch(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  maxBytes: number,
+  onOversize?: OnOversize,
+): Promise<Response> {
   if (input instanceof Request) return fetch(input, init);
   const url = typeof input === 'string' ? new URL(input) : input;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(input, init);
@@ -66,10 +89,24 @@ export async function nodeFetch(input: string | URL | Request, init?: RequestIni
         res.resume();
         resolve(withUrl(new Response(null, responseInit), url));
       } else if (type.includes('text/event-stream')) {
-        resolve(withUrl(new Response(Readable.toWeb(res) as ReadableStream<Uint8Array>, responseInit), url));
+        const events = Number.isFinite(maxBytes) ? res.pipe(new SseEventLimit(maxBytes, onOversize)) : res;
+        if (events !== res) res.once('error', (error) => events.destroy(error));
+        resolve(withUrl(new Response(Readable.toWeb(events) as ReadableStream<Uint8Array>, responseInit), url));
       } else {
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            // The rejection itself fails the request (onOversize is for streams, which end instead).
+            res.destroy();
+            reject(
+              new Error(`the backend sent an answer of over ${maxBytes} bytes, over maxMessageBytes (${maxBytes})`),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.once('error', reject);
         res.once('end', () => resolve(withUrl(new Response(Buffer.concat(chunks), responseInit), url)));
       }

@@ -13,8 +13,13 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import type { BackendConfig } from '../config/schema.js';
 import { resolveValues } from '../secrets/resolve.js';
 import { explainSpawnFailures } from './commandLookup.js';
-import { nodeFetch } from './nodeFetch.js';
+import { nodeFetchWithLimit } from './nodeFetch.js';
+import { failRequestsOnStreamEnd, type StreamFailures } from './streamEndWatch.js';
 import type { SecretStore } from '../secrets/secretStore.js';
+import { GroupStdioTransport } from './stdioTransport.js';
+
+/** Default of the `maxMessageBytes` proxy option: 64 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** A transport plus what we need to supervise it. */
 export interface BackendTransport {
@@ -65,6 +70,7 @@ export async function createBackendTransport(
   stderrTail: LineTail,
   secrets?: SecretStore,
   authProvider?: AuthProvider,
+  limits: { maxMessageBytes: number } = { maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES },
 ): Promise<BackendTransport> {
   const field = `mcpServers.${config.id}`;
   if (config.transport === 'stdio') {
@@ -73,7 +79,23 @@ export async function createBackendTransport(
     // docker need PATH, proxies and toolchain variables the SDK's safe list drops.
     for (const [key, value] of Object.entries(environment)) if (value !== undefined) inherited[key] = value;
     const env = await resolveValues(config.env, environment, secrets, `${field}.env`);
+    if (process.platform !== 'win32') {
+      // Own process group and per-message limit (stdioTransport.ts).
+      const group = new GroupStdioTransport({
+        command: config.command,
+        args: config.args,
+        env: { ...inherited, ...env },
+        ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+        maxMessageBytes: limits.maxMessageBytes,
+        backendId: config.id,
+      });
+      group.stderr.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
+      explainSpawnFailures(group, { ...config, env }, environment); // a missing command said plainly
+      return { transport: group, pid: () => group.pid };
+    }
+    // Windows has no process groups to speak of; the SDK's transport (cross-spawn resolves .cmd shims).
     const stdio = new StdioClientTransport({
+      maxBufferSize: limits.maxMessageBytes,
       command: config.command,
       args: config.args,
       env: { ...inherited, ...env },
@@ -99,14 +121,14 @@ export async function createBackendTransport(
       pid: () => undefined,
     };
   }
-  return {
-    // identity: some servers gzip SSE streams, which stalls incremental reads.
-    transport: new StreamableHTTPClientTransport(url, {
-      requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
-      // node:http keep-alive instead of undici: ~0.5-0.8 ms less proxy CPU per request.
-      fetch: nodeFetch,
-      ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
-    }),
-    pid: () => undefined,
-  };
+  const failures: StreamFailures = {};
+  // identity: some servers gzip SSE streams, which stalls incremental reads.
+  const http = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
+    // node:http keep-alive instead of undici: ~0.5-0.8 ms less proxy CPU per request.
+    fetch: nodeFetchWithLimit(limits.maxMessageBytes, (why) => (failures.last = why)),
+    ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
+  });
+  failRequestsOnStreamEnd(http, config.id, failures);
+  return { transport: http, pid: () => undefined };
 }

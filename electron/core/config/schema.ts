@@ -36,6 +36,19 @@ export const ProxyOptionsSchema = z
      * parked for a 2026-07-28 client's retry is kept before it is cancelled.
      */
     inputTimeoutMs: positiveInt.default(600_000),
+    /**
+     * Largest message accepted from a backend (stdio line, HTTP body or SSE event);
+     * a larger one fails the request it answers, and the connection stays up.
+     */
+    maxMessageBytes: positiveInt.default(64 * 1024 * 1024),
+    /** How long an HTTP client may take to send a request's headers (slow clients are cut, 408). */
+    headersTimeoutMs: positiveInt.default(10_000),
+    /** How long an HTTP client may take to send a whole request, body included. */
+    bodyTimeoutMs: positiveInt.default(30_000),
+    /** A 2025-era HTTP session with no request and no open stream for this long is ended (client gets 404). */
+    sessionIdleMs: positiveInt.default(1_800_000),
+    /** Live 2025-era HTTP sessions per client profile; a new one ends the least recently used. */
+    maxSessionsPerClient: positiveInt.default(256),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z
       .string()

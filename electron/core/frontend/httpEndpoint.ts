@@ -7,7 +7,7 @@
  * spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token check.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   localhostHostValidation,
@@ -15,8 +15,8 @@ import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
 } from '@modelcontextprotocol/node';
-import type { AuthInfo, ProtocolError, Server } from '@modelcontextprotocol/server';
-import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, classifyInboundRequest } from '@modelcontextprotocol/server';
+import type { AuthInfo, ProtocolError } from '@modelcontextprotocol/server';
+import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { SwitchboardCore } from '../switchboard.js';
@@ -25,6 +25,10 @@ import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mc
 import { BoundedBus, listenContext } from './boundedBus.js';
 import { listenUris } from './stdioListen.js';
 import { clientInfoOf } from './sessionRegistry.js';
+import { guardResponses } from './responseGuard.js';
+import { createTimedServer, refuseBatch, refuseMethod } from './httpEdges.js';
+import { LegacySessions } from './legacySessions.js';
+import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
 
 /**
  * Extra routes on the endpoint's port (the headless UI and its bridge). They
@@ -48,13 +52,6 @@ export interface HttpEndpointOptions {
   listenStallMs?: number;
 }
 
-interface LegacySession {
-  transport: NodeStreamableHTTPServerTransport;
-  server: Server;
-  /** The client profile that opened it; every later request must be that client's. */
-  client: string;
-}
-
 /** A 2026-07-28 listen stream we keep track of, to end it when its client loses access. */
 interface ListenStream {
   client: string;
@@ -62,37 +59,10 @@ interface ListenStream {
   res: ServerResponse;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-}
-
-function jsonRpcError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers?: Record<string, string>,
-): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
-}
-
-/** Reads a request body up to the SDK's size limit. */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > DEFAULT_MAX_REQUEST_BODY_SIZE) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** The running endpoint. */
 export class HttpEndpoint {
   private readonly http: HttpServer;
-  private readonly sessions = new Map<string, LegacySession>();
+  private readonly sessions: LegacySessions;
   private readonly listens = new Set<ListenStream>();
   /** Change events to 2026 listen streams, bounded per stream. */
   readonly bus: BoundedBus;
@@ -124,21 +94,29 @@ export class HttpEndpoint {
       bus: this.bus,
     });
     this.modernNode = toNodeHandler(this.modern);
-    this.http = createServer((req, res) => {
+    const proxy = core.proxyOptions();
+    this.sessions = new LegacySessions(
+      { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },
+      (id, session) => {
+        this.core.sessions.close(id);
+        void session.server.close();
+      },
+      (message) => core.deps.logger.info(message),
+    );
+    const timeouts = { headersTimeoutMs: proxy.headersTimeoutMs, bodyTimeoutMs: proxy.bodyTimeoutMs };
+    this.http = createTimedServer(timeouts, (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) jsonRpcError(res, 500, -32603, error instanceof Error ? error.message : String(error));
         else res.end();
       });
     });
-    // Long-lived GET streams must not be cut by Node's default timeouts.
-    this.http.requestTimeout = 0;
     this.http.keepAliveTimeout = 75_000;
     this.unsubscribe = [
       core.events.on('catalogChanged', (changed) => {
         if (changed.tools) this.modern.notify.toolsChanged();
         if (changed.prompts) this.modern.notify.promptsChanged();
         if (changed.resources) this.modern.notify.resourcesChanged();
-        for (const session of this.sessions.values()) void notifyListChanged(session.server, changed);
+        for (const [, session] of this.sessions) void notifyListChanged(session.server, changed);
         if (changed.resources) this.endForbiddenListens();
       }),
       core.events.on('clientRevoked', ({ client }) => this.endClient(client)),
@@ -182,13 +160,20 @@ export class HttpEndpoint {
     return this.sessions.size;
   }
 
+  /** Ends the sessions idle at `now` (the sweep timer's work, on demand: tests, a future "end idle" action). */
+  sweepIdleSessions(now = Date.now()): void {
+    this.sessions.sweep(now);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.checkHost(req, res) || !this.checkOrigin(req, res)) return;
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path === '/healthz' && req.method === 'GET') return sendJson(res, 200, { status: 'ok' });
-    if (path === '/readyz' && req.method === 'GET') {
+    if (refuseMethod(req, res, path)) return;
+    if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/readyz') {
       const readiness = this.core.readiness();
-      return sendJson(res, readiness.ready ? 200 : 503, readiness);
+      // Live 2025-era HTTP sessions: abandoned ones end after sessionIdleMs.
+      return sendJson(res, readiness.ready ? 200 : 503, { ...readiness, sessions: this.sessions.size });
     }
     if (path !== '/mcp') {
       if (this.extension && (await this.extension.route(req, res, path))) return;
@@ -315,24 +300,30 @@ export class HttpEndpoint {
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
       if (session.client !== client)
         return jsonRpcError(res, 403, -32000, 'Forbidden: this session belongs to another client');
+      // The initialize-negotiated version (deprecated accessor, still right for 2025-era sessions).
+      if (refuseBatch(body, session.server.getNegotiatedProtocolVersion(), res)) return;
       this.core.sessions.touch(sessionId);
+      this.sessions.track(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
     const server = createFrontendServer(this.core, client);
-    const transport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, client });
-        const info = clientInfoOf(body);
-        this.core.sessions.open(
-          { profile: client, era: 'legacy', transport: 'http', clientName: info.name, clientVersion: info.version },
-          id,
-        );
-      },
-    });
+    const transport = guardResponses(
+      new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          this.sessions.track(this.sessions.add(id, { transport, server, client }), res);
+          const info = clientInfoOf(body);
+          this.core.sessions.open(
+            { profile: client, era: 'legacy', transport: 'http', clientName: info.name, clientVersion: info.version },
+            id,
+          );
+        },
+      }),
+      this.core.deps.logger,
+    );
     transport.onclose = () => {
       if (transport.sessionId) {
         this.sessions.delete(transport.sessionId);
@@ -346,26 +337,12 @@ export class HttpEndpoint {
   /** Stops accepting requests and closes every session. */
   async close(): Promise<void> {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-    const sessions = [...this.sessions.values()];
-    for (const id of this.sessions.keys()) this.core.sessions.close(id);
-    this.sessions.clear();
+    for (const id of this.sessions.ids()) this.core.sessions.close(id);
+    const sessions = this.sessions.clear();
     await this.extension?.close?.().catch(() => undefined);
     await Promise.allSettled(sessions.map((session) => session.server.close()));
     await this.modern.close().catch(() => undefined);
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function isMethod(body: unknown, method: string): boolean {
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === method;
-}
-
-function isInitialize(body: unknown): boolean {
-  return isMethod(body, 'initialize');
 }

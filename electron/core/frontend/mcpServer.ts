@@ -11,6 +11,7 @@ import { frontendChannel } from '../relay/frontendChannel.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
 import { progressRelay } from '../routing/forwarding.js';
 import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
+import { relayable } from './responseGuard.js';
 import { registerSubscriptionHandlers } from './subscriptionHandlers.js';
 import type { CoreEvents, SwitchboardCore } from '../switchboard.js';
 
@@ -42,6 +43,13 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     inputRequired: { maxRounds: SHIM_MAX_ROUNDS, roundTimeoutMs: core.proxyOptions().inputTimeoutMs },
   });
   const { router } = core;
+  const { logger } = core.deps;
+  // A result that cannot be serialized again becomes an error the caller sees (responseGuard.ts).
+  const checked =
+    <R>(what: string) =>
+    (result: R) =>
+      relayable(result, what, logger);
+  server.onerror = (error) => logger.warn(`frontend: ${error.message}`);
   const view = () => core.access.view(client, core.catalog());
   server.setRequestHandler('tools/list', () => ({ tools: view().tools }));
   server.setRequestHandler('prompts/list', () => ({ prompts: view().prompts }));
@@ -53,30 +61,40 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     return name === undefined ? params : { ...params, name };
   };
   server.setRequestHandler('tools/call', (request, ctx) =>
-    router.callTool(named(request.params), {
-      signal: ctx.mcpReq.signal,
-      onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
-        ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
-      ),
-      frontend: frontendChannel(server, ctx),
-      client,
-    }),
+    router
+      .callTool(named(request.params), {
+        signal: ctx.mcpReq.signal,
+        onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
+          ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+        ),
+        frontend: frontendChannel(server, ctx),
+        client,
+      })
+      .then(checked(`tools/call ${request.params.name}`)),
   );
   server.setRequestHandler('prompts/get', (request, ctx) =>
-    router.getPrompt(named(request.params), {
-      signal: ctx.mcpReq.signal,
-      frontend: frontendChannel(server, ctx),
-      client,
-    }),
+    router
+      .getPrompt(named(request.params), {
+        signal: ctx.mcpReq.signal,
+        frontend: frontendChannel(server, ctx),
+        client,
+      })
+      .then(checked(`prompts/get ${request.params.name}`)),
   );
   server.setRequestHandler('resources/read', (request, ctx) =>
-    router.readResource(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), client }),
+    router
+      .readResource(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), client })
+      .then(checked(`resources/read ${request.params.uri}`)),
   );
   server.setRequestHandler('completion/complete', (request, ctx) =>
-    router.complete(
-      request.params.ref.type === 'ref/prompt' ? { ...request.params, ref: named(request.params.ref) } : request.params,
-      { signal: ctx.mcpReq.signal, client },
-    ),
+    router
+      .complete(
+        request.params.ref.type === 'ref/prompt'
+          ? { ...request.params, ref: named(request.params.ref) }
+          : request.params,
+        { signal: ctx.mcpReq.signal, client },
+      )
+      .then(checked('completion/complete')),
   );
   registerSubscriptionHandlers(server, core.subscriptions, client);
   registerHealthMethod(server, () => core.readiness());

@@ -8,6 +8,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
+import { guardResponses } from './responseGuard.js';
 import { interceptListen } from './stdioListen.js';
 import { clientInfoOf } from './sessionRegistry.js';
 import type { SwitchboardCore } from '../switchboard.js';
@@ -29,7 +30,7 @@ export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
   const listens = new Map<string | number, UpdateSink>();
   // One session per stdio connection: its era and client info come with its first request.
   let sessionId: string | undefined;
-  const transport = interceptListen(new StdioServerTransport(), {
+  const transport = interceptListen(guardResponses(new StdioServerTransport(), core.deps.logger), {
     async onListen(id, uris) {
       const sink: UpdateSink = {
         id: `stdio-listen:${String(id)}`,

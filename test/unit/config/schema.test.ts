@@ -26,6 +26,11 @@ describe('parseConfig', () => {
       reconnectMaxMs: 60_000,
       approvalTimeoutMs: 60_000,
       inputTimeoutMs: 600_000,
+      maxMessageBytes: 64 * 1024 * 1024,
+      headersTimeoutMs: 10_000,
+      bodyTimeoutMs: 30_000,
+      sessionIdleMs: 1_800_000,
+      maxSessionsPerClient: 256,
       separator: '__',
     });
     expect(
