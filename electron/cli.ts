@@ -172,6 +172,11 @@ async function serve(options: {
   );
   // The login link works once; --quiet keeps it out of logs too.
   if (headless.bridge && !options.quiet) process.stdout.write(`UI: ${headless.bridge.loginUrl()}\n`);
+  if (headless.tokenKey?.where === 'file') {
+    process.stdout.write(
+      `Client token key: in ${headless.tokenKey.file ?? 'a file'} (mode 0600), no OS keychain: ${headless.tokenKey.reason}\n`,
+    );
+  }
   const backendCount = core.backendConfigs().length;
   process.stdout.write(`Config: ${options.config}${backendCount === 0 ? ' (no servers configured yet)' : ''}\n`);
   await core.start();

@@ -133,6 +133,8 @@ export class BackendChanges {
     const previous = host.supervisors.require(id);
     const backend = parseEntry(id, entry);
     if (options.persist !== false) await host.services.store?.updateServers((servers) => (servers[id] = entry));
+    // In force as soon as it is saved: the re-read that follows our write must find nothing to apply.
+    host.setBackends(host.config().backends.map((other) => (other.id === id ? backend : other)));
     await previous.stop(
       new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${id}" is restarting with a new config`, {
         backend: id,
@@ -141,7 +143,6 @@ export class BackendChanges {
     await host.auths.replaced(previous.config, backend);
     const next = new BackendSupervisor(backend, host.core);
     host.supervisors.set(id, next);
-    host.setBackends(host.config().backends.map((other) => (other.id === id ? backend : other)));
     // Secrets the edit dropped go too, unless another backend still refers to them (not on hand edits).
     if (options.persist !== false) {
       await deleteUnreferenced(host.services.secrets, previous.config, host.config().backends, host.core.deps.logger);

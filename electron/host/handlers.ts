@@ -9,7 +9,6 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { LogEntryView } from '../../shared/model/views.js';
 import { VERSION } from '../../shared/version.js';
 import type { Launcher } from '../core/clients/types.js';
-import { ConfigStore } from '../core/config/configStore.js';
 import type { AuditKind } from '../core/policy/auditLog.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
@@ -45,8 +44,8 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
         ? await core.secrets.status()
         : { available: false, reason: 'no keychain configured' };
       let configError: string | undefined;
-      if (deps.configPath !== undefined) {
-        await new ConfigStore(deps.configPath).load().catch((error: unknown) => {
+      if (core.configStore) {
+        await core.configStore.read().catch((error: unknown) => {
           configError = error instanceof Error ? error.message : String(error);
         });
       }
@@ -112,6 +111,11 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       launcher: deps.launcher,
       secrets: core.secrets,
       environment: core.deps.environment,
+      // One owner: the core's own store and tokens, never a second set in this process.
+      owner:
+        core.configStore && core.clientTokens
+          ? { store: core.configStore, tokens: core.clientTokens, access: core.access }
+          : undefined,
     }),
   };
   return handlers;
