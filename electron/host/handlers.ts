@@ -15,6 +15,7 @@ import type { SwitchboardCore } from '../core/switchboard.js';
 import { backendHandlers } from './backendHandlers.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
+import { configHandlers } from './configHandlers.js';
 import { requireString } from './dispatch.js';
 import { policyHandlers } from './policyHandlers.js';
 
@@ -44,11 +45,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
         ? await core.secrets.status()
         : { available: false, reason: 'no keychain configured' };
       let configError: string | undefined;
-      if (core.configStore) {
-        await core.configStore.read().catch((error: unknown) => {
-          configError = error instanceof Error ? error.message : String(error);
-        });
-      }
+      if (core.configStore) configError = await core.configStore.problem();
       return {
         version: VERSION,
         endpointUrl: deps.endpointUrl(),
@@ -105,6 +102,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
         ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
       }));
     },
+    ...configHandlers(core.configStore),
     ...clientHandlers({
       configPath: deps.configPath,
       endpointUrl: deps.endpointUrl,

@@ -106,6 +106,22 @@ export class ConfigStore {
     return stored;
   }
 
+  /**
+   * What is wrong with the file on disk now, for the UI's banner: an edit that
+   * does not parse yet (the message writes are refused with), or the problems
+   * that refuse it; undefined when it is fine.
+   */
+  async problem(): Promise<string | undefined> {
+    try {
+      const text = await this.readText();
+      if (text !== undefined) this.refuseUnparsed(text);
+      this.parse(text ?? '{}');
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
   /** Removes temp files a killed writer left beside the config (at start; under the lock). */
   async removeStaleTemps(): Promise<string[]> {
     return removeStaleTemps(this.path);
