@@ -5,7 +5,16 @@
  * keeps its bytes, order and comments, and the file's own indentation and line
  * endings are used for what is inserted.
  */
-import { applyEdits, modify, parseTree, printParseErrorCode, type JSONPath, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  findNodeAtLocation,
+  format,
+  modify,
+  parseTree,
+  printParseErrorCode,
+  type JSONPath,
+  type ParseError,
+} from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
 
 /** One change: `value` undefined removes the member at `path`. */
@@ -50,14 +59,62 @@ function formattingOf(text: string): { insertSpaces: boolean; tabSize: number; e
   };
 }
 
+type Formatting = ReturnType<typeof formattingOf>;
+
+/** `value` nested under `path` (`['a', 'b']`, 1 -> `{a: {b: 1}}`). */
+function nest(path: JSONPath, value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, key) => ({ [String(key)]: inner }), value);
+}
+
+/**
+ * Sets one value. jsonc-parser's own formatting re-flows every line an edit
+ * touches (a neighbour's one-line object too), so the edit is made unformatted
+ * and only the inserted text is formatted, in the file's indentation. An empty
+ * object being filled is replaced whole, so its first member starts on a line
+ * of its own.
+ */
+function setValue(text: string, path: JSONPath, value: unknown, formatting: Formatting): string {
+  const root = parseTree(text);
+  for (let depth = path.length - 1; depth >= 0 && root; depth--) {
+    const ancestor = findNodeAtLocation(root, path.slice(0, depth));
+    if (!ancestor) continue;
+    if (ancestor.type === 'object' && (ancestor.children ?? []).length === 0 && depth < path.length) {
+      if (depth === 0) {
+        const unit = formatting.insertSpaces ? ' '.repeat(formatting.tabSize) : '\t';
+        return `${JSON.stringify(nest(path, value), null, unit).split('\n').join(formatting.eol)}${formatting.eol}`;
+      }
+      return setValue(text, path.slice(0, depth), nest(path.slice(depth), value), formatting);
+    }
+    break;
+  }
+  let result = text;
+  const edits = [...modify(text, path, value, {})].sort((a, b) => b.offset - a.offset);
+  for (const edit of edits) {
+    result = applyEdits(result, [edit]);
+    if (edit.content.length === 0) continue;
+    const range = { offset: edit.offset, length: edit.content.length };
+    result = applyEdits(result, format(result, range, { ...formatting, keepLines: false }));
+  }
+  return result;
+}
+
 /** Applies path edits to JSON text; a missing or blank file starts as `{}`. */
 export function applyPathEdits(text: string | undefined, edits: PathEdit[]): string {
-  let result = text === undefined || text.trim() === '' ? '{}\n' : text;
-  const formattingOptions = formattingOf(result);
-  for (const edit of edits) {
-    result = applyEdits(result, modify(result, edit.path, edit.value, { formattingOptions }));
+  if (text === undefined || text.trim() === '') {
+    const document: Record<string, unknown> = {};
+    patchObject(document, edits);
+    return `${JSON.stringify(document, null, 2)}\n`;
   }
-  return result.endsWith('\n') ? result : `${result}${formattingOptions.eol}`;
+  const formatting = formattingOf(text);
+  let result = text;
+  for (const edit of edits) {
+    result =
+      edit.value === undefined
+        ? // A removal re-flows only the lines it joins (the member's own are gone).
+          applyEdits(result, modify(result, edit.path, undefined, { formattingOptions: formatting }))
+        : setValue(result, edit.path, edit.value, formatting);
+  }
+  return result.endsWith('\n') ? result : `${result}${formatting.eol}`;
 }
 
 /**
