@@ -11,7 +11,9 @@ import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOKEN_KEY_ACCOUNT } from '../../electron/core/policy/clientTokens.js';
+import { BIN } from '../helpers/cli.js';
 import { isolatedUser, serveAs, type IsolatedUser } from '../helpers/isolatedUser.js';
+import { spawnServer } from '../helpers/spawnServer.js';
 import { waitUntil } from '../helpers/processes.js';
 
 /** Client config files (relative to HOME) whose `mcpServers` import reads. */
@@ -136,6 +138,20 @@ describe('the CLI writing one config from several processes', () => {
     expect((await user.run('install', 'claude-desktop', '--port', '47555')).code).toBe(0);
     const desktop = JSON.parse(await readFile(join(user.home, CLIENT_FILES['claude-desktop']!), 'utf8'));
     expect(desktop.mcpServers.switchboard.args.slice(-3)).toEqual(['connect', '--port', '47555']);
+  });
+
+  it('without a keychain keeps the token key in a 0600 file, and serve says so', async () => {
+    // No Secret Service reachable: keytar cannot reach the session bus.
+    const noKeychain = { ...user.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
+    await write(user.configPath, { mcpServers: {} });
+    const served = await spawnServer(
+      [BIN, 'serve', '--port', '0'],
+      /Client token key: in (\S+) \(mode 0600\), no OS keychain: .+/,
+      noKeychain,
+    );
+    servers.push(served);
+    expect(served.match[1]).toBe(join(user.configDir, 'client-token-key'));
+    expect((await stat(served.match[1]!)).mode & 0o777).toBe(0o600);
   });
 
   it('keeps the token key in the OS keychain: an old key file is moved there and no file can recompute a token', async () => {
