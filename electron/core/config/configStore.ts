@@ -8,11 +8,11 @@
  * Hand edits, and writes of other processes, are picked up by watching the
  * file's directory (editors replace files rather than write them).
  */
-import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, open, readFile, realpath, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import { fileWriter, type AtomicWriter } from './atomicWriter.js';
 import { keepBackup, listBackups, readBackup, type ConfigBackup } from './configBackups.js';
 import { removeStaleTemps, withFileLock } from './configLock.js';
 import { applyPathEdits, diffPaths, parseFailure } from './configPatch.js';
@@ -20,31 +20,7 @@ import { formatProblems, parseJsonText } from './load.js';
 import { defaultStateDir } from './paths.js';
 import { parseConfig, type SwitchboardConfig } from './schema.js';
 
-/** The file-system steps of an atomic write, injectable to test a failing disk. */
-export interface AtomicWriter {
-  write(path: string, text: string): Promise<void>;
-}
-
-/** Writes `text` to a sibling temp file, flushes it, then renames it over `path`. */
-export const fileWriter: AtomicWriter = {
-  async write(path, text) {
-    await mkdir(dirname(path), { recursive: true });
-    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-    try {
-      const handle = await open(temp, 'w', 0o600);
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-  },
-};
+export { fileWriter, type AtomicWriter } from './atomicWriter.js';
 
 /** A validated config read from disk, with the raw entries to compare edits against. */
 export interface StoredConfig {
