@@ -37,6 +37,8 @@ export class ConfigStore {
   private lastText: string | undefined;
   private watcher: FSWatcher | undefined;
   private debounce: NodeJS.Timeout | undefined;
+  /** The pending re-read must apply even an unchanged text (it follows a write of ours). */
+  private forced = false;
   private listeners: { onChange: (stored: StoredConfig) => void; onError: (error: unknown) => void } | undefined;
   /** This process's writes and re-reads, one at a time (other processes wait on the file lock). */
   private queue: Promise<unknown> = Promise.resolve();
@@ -264,8 +266,6 @@ export class ConfigStore {
       void this.serial(() => this.reread(forced));
     }, 150);
   }
-
-  private forced = false;
 
   private async reread(force: boolean): Promise<void> {
     const listeners = this.listeners;
