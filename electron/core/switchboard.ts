@@ -108,6 +108,7 @@ export class SwitchboardCore implements SupervisorHost {
       health: (id) => this.backendHealth(id),
       isDisposed: () => this.disposed,
       configError: (message) => this.events.emit('configError', { message }),
+      configApplied: () => this.events.emit('configApplied', {}),
     };
     this.changes = new BackendChanges(this.internals);
   }

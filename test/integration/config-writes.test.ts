@@ -9,6 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectBridge, type BridgeClient } from '../helpers/bridgeClient.js';
+import { nextEvent } from '../helpers/bridgeHarness.js';
 import { fixture, nodeServer } from '../helpers/harness.js';
 import { isolatedUser, serveAs, type IsolatedUser } from '../helpers/isolatedUser.js';
 import { waitUntil } from '../helpers/processes.js';
@@ -51,6 +52,7 @@ describe('config writes racing the user', () => {
     const client = await start({ mcpServers: {} });
     const halfTyped = '{\n  "mcpServers": {},\n  "policy": {\n    "defaultRule": "allow",\n    "backends": {"mem": \n';
     await writeFile(user.configPath, halfTyped);
+    const banner = nextEvent(client, 'configChanged', (payload) => payload.error !== undefined);
     const refused = await deny(client, 'delete_entities');
     expect(refused).toEqual({
       ok: false,
@@ -62,13 +64,19 @@ describe('config writes racing the user', () => {
       },
     });
     expect(await readFile(user.configPath, 'utf8')).toBe(halfTyped);
-    // The UI's banner shows the same text.
+    // The UI is told at once, and its banner shows the same text.
+    expect((await banner).error).toContain('config.json has an edit that does not parse yet (line 6, column 1)');
     const info = await client.call('app.info');
     expect(info).toMatchObject({ ok: true, result: { configError: expect.stringContaining('line 6, column 1') } });
 
     const finished =
       '{\n  "mcpServers": {},\n  "policy": {\n    "defaultRule": "allow",\n    "backends": {"mem": {}}\n  }\n}\n';
+    // Fixing it clears the banner: the UI is told, and app.info has no error any more.
+    const cleared = nextEvent(client, 'configChanged', (payload) => payload.error === undefined);
     await writeFile(user.configPath, finished);
+    await cleared;
+    const fixedInfo = await client.call('app.info');
+    expect(fixedInfo.ok && fixedInfo.result.configError).toBeUndefined();
     expect(await deny(client, 'delete_entities')).toEqual({ ok: true });
     const text = await readFile(user.configPath, 'utf8');
     expect(text.startsWith('{\n  "mcpServers": {},\n  "policy": {\n    "defaultRule": "allow",\n')).toBe(true);

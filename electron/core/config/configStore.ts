@@ -92,7 +92,8 @@ export class ConfigStore {
   async problem(): Promise<string | undefined> {
     try {
       const text = await this.readText();
-      if (text !== undefined) this.refuseUnparsed(text);
+      const unparsed = this.unparsed(text);
+      if (unparsed) return unparsed.message;
       this.parse(text ?? '{}');
       return undefined;
     } catch (error) {
@@ -124,11 +125,11 @@ export class ConfigStore {
     };
   }
 
-  /** Refuses to touch a file whose text does not parse: the user is in the middle of an edit. */
-  private refuseUnparsed(text: string): void {
-    const failure = text.trim() === '' ? undefined : parseFailure(text);
-    if (!failure) return;
-    throw new SwitchboardError(
+  /** The refusal for a file whose text does not parse (the user is in the middle of an edit), if it does not. */
+  private unparsed(text: string | undefined): SwitchboardError | undefined {
+    const failure = text === undefined || text.trim() === '' ? undefined : parseFailure(text);
+    if (!failure) return undefined;
+    return new SwitchboardError(
       ErrorCode.ConfigUnparsed,
       `${basename(this.path)} has an edit that does not parse yet (line ${failure.line}, column ${failure.column}): fix it or undo it, then try again`,
       { path: this.path, line: failure.line, column: failure.column, reason: failure.reason },
@@ -149,7 +150,10 @@ export class ConfigStore {
         this.path,
         async () => {
           const text = await this.readText();
-          if (text !== undefined) this.refuseUnparsed(text);
+          const unparsed = this.unparsed(text);
+          // The running core says so too (the UI's banner), as for a hand edit it could not apply.
+          if (unparsed) this.listeners?.onError(unparsed);
+          if (unparsed) throw unparsed;
           const before = text === undefined || text.trim() === '' ? {} : (JSON.parse(text) as unknown);
           if (before === null || typeof before !== 'object' || Array.isArray(before)) {
             throw new SwitchboardError(ErrorCode.ConfigInvalid, `${this.path}: the top level is not an object`, {
