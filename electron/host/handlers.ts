@@ -71,7 +71,9 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       if (!core.secrets) throw new SwitchboardError(ErrorCode.NotSupported, 'no OS keychain is configured');
       await core.secrets.set(name, params.value);
     },
-    'secrets.list': async () => (core.secrets ? core.secrets.list() : []),
+    // Names only; Switchboard's own accounts (the client token key) are not the user's secrets.
+    'secrets.list': async () =>
+      (core.secrets ? await core.secrets.list() : []).filter((name) => !name.startsWith('switchboard:')),
     'catalog.list': async () => catalogEntries(core.catalog()),
     'catalog.callTool': async (params) =>
       tryTool(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, unknown>),

@@ -180,6 +180,10 @@ describe('the CLI writing one config from several processes', () => {
     // The same token as before the move (clients keep working) ...
     expect((await user.run('install', 'cursor')).code).toBe(0);
     expect(await readFile(join(user.home, '.cursor/mcp.json'), 'utf8')).toContain(`Bearer ${token}`);
+    // The key is Switchboard's own: not listed as a user secret, and not deletable as one.
+    expect((await user.run('secret', 'list')).stdout).not.toContain(TOKEN_KEY_ACCOUNT);
+    expect(await user.run('secret', 'delete', TOKEN_KEY_ACCOUNT)).toMatchObject({ code: 2 });
+    expect(await user.keychain.get(TOKEN_KEY_ACCOUNT)).toBe(key);
     // ... and no file of Switchboard's holds the key.
     const files = async (dir: string): Promise<string[]> =>
       (await readdir(dir, { withFileTypes: true, recursive: true }))
