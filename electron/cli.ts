@@ -17,6 +17,8 @@ import { authStatusCommand, authorizeCommand, doctorCommand, signOutCommand } fr
 import { runningBackends } from './core/auth/runningStatus.js';
 import { secretCommand } from './core/secrets/secretCommands.js';
 import { checkConfig, cliRedaction, keychain, loadOrExit, warnIfNoKeytar } from './cliConfig.js';
+import { configCommand } from './core/config/configCommands.js';
+import { resolveTarget } from './core/clients/target.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 import { reportStartProgress, stoppedLine } from './host/serveProgress.js';
@@ -54,6 +56,8 @@ Remote servers with OAuth, and secrets (all in the OS keychain):
       Revoke (where the server supports it) and delete a server's tokens.
   mcp-switchboard secret set <name> | secret delete <name> | secret list
       Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.
+  mcp-switchboard config backups | config restore [N] [--config FILE]
+      The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.
 
 Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):
   mcp-switchboard clients [--json]
@@ -79,7 +83,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const OPTIONS = {
   config: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
-  port: { type: 'string', default: String(DEFAULT_PORT) },
+  port: { type: 'string' }, // no default: a given --port is told apart from none (running-instance target)
   stdio: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   project: { type: 'string' },
@@ -163,6 +167,11 @@ async function serve(options: {
   );
   // The login link works once; --quiet keeps it out of logs too.
   if (headless.bridge && !options.quiet) process.stdout.write(`UI: ${headless.bridge.loginUrl()}\n`);
+  if (headless.tokenKey?.where === 'file') {
+    process.stdout.write(
+      `Client token key: in ${headless.tokenKey.file ?? 'a file'} (mode 0600), no OS keychain: ${headless.tokenKey.reason}\n`,
+    );
+  }
   const backendCount = core.backendConfigs().length;
   process.stdout.write(`Config: ${options.config}${backendCount === 0 ? ' (no servers configured yet)' : ''}\n`);
   await warnIfNoKeytar((message) => stderrLogger.warn(message));
@@ -179,6 +188,16 @@ async function serve(options: {
         .join(', ') || 'none'
     }`,
   );
+}
+
+/** Which of --config and --port were given. */
+function explicit(values: { config?: string | undefined; port?: string | undefined }) {
+  return { explicitConfig: values.config !== undefined, explicitPort: values.port !== undefined };
+}
+
+/** Output of a command that prints for people. */
+function stdio(): { out: (text: string) => void; err: (text: string) => void } {
+  return { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
 }
 
 const CLIENT_COMMANDS = new Set(['clients', 'install', 'uninstall', 'undo', 'snippet', 'import']);
@@ -278,9 +297,14 @@ export async function main(argv: string[]): Promise<void> {
 
   const { values, positionals } = parsed;
   const config = values.config ?? defaultConfigPath();
-  const port = Number(values.port);
+  const port = Number(values.port ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
+  const runningTarget = (say: boolean) =>
+    resolveTarget({ ...{ config, port, stateDir: defaultStateDir() }, ...explicit(values) }).then((target) => {
+      if (target.notice && say) process.stderr.write(`${target.notice}\n`);
+      return target;
+    });
   if (CLIENT_COMMANDS.has(command)) {
     return runClientCommand({
       command: command as ClientCommandOptions['command'],
@@ -289,6 +313,7 @@ export async function main(argv: string[]): Promise<void> {
       port,
       config,
       explicitConfig: values.config !== undefined,
+      explicitPort: values.port !== undefined,
       json: values.json,
       servers: values.server ?? [],
       all: values.all,
@@ -299,7 +324,9 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (AUTH_COMMANDS.has(command)) {
     if (positionals.length > 1) fail(`unexpected argument "${positionals[1]}"\n\n${USAGE}`);
-    return runAuthCommand(command, config, positionals[0], { json: values.json, noBrowser: values['no-browser'] });
+    // The running instance's config (whose servers get signed in or out), unless --config says otherwise.
+    const { config: target } = await runningTarget(!values.json);
+    return runAuthCommand(command, target, positionals[0], { json: values.json, noBrowser: values['no-browser'] });
   }
   if (command === 'secret') {
     const code = await secretCommand(
@@ -313,6 +340,10 @@ export async function main(argv: string[]): Promise<void> {
       positionals[1],
     );
     process.exit(code);
+  }
+  if (command === 'config') {
+    const context = { config: (await runningTarget(true)).config, stateDir: defaultStateDir(), ...stdio() };
+    process.exit(await configCommand(context, positionals[0], positionals[1]));
   }
   if (positionals.length > 0) fail(`unexpected argument "${positionals[0]}"\n\n${USAGE}`);
   if (command === 'check-config') return checkConfig(config);

@@ -22,6 +22,7 @@ import type {
   BackendView,
   CatalogEntry,
   ClientAppView,
+  ConfigBackupView,
   ImportCandidateView,
   LogEntryView,
   LogQueryView,
@@ -120,6 +121,11 @@ export interface CoreMethods {
   'clients.snippet': Method<{ client: string }, { text: string }>;
   'clients.importable': Method<{ client: string }, ImportCandidateView[]>;
   'clients.import': Method<{ client: string; names: string[]; replace?: boolean }, { imported: string[] }>;
+
+  /** The kept copies of the config file, newest first (the last 20, one before each write). */
+  'config.backups': Method<void, ConfigBackupView[]>;
+  /** Puts backup `index` (default 1, the newest) back; the file it replaces becomes the newest backup. */
+  'config.restore': Method<{ index?: number }, ConfigBackupView>;
 }
 
 /** Every event the core sends, by name; each is an invalidation. */
@@ -208,6 +214,8 @@ export const METHOD_NAMES = Object.keys({
   'clients.snippet': 1,
   'clients.importable': 1,
   'clients.import': 1,
+  'config.backups': 1,
+  'config.restore': 1,
 } satisfies Record<MethodName, 1>) as MethodName[];
 
 /** The event names, as a value. */

@@ -7,6 +7,8 @@
 export const ErrorCode = {
   ConfigInvalid: 'config_invalid',
   ConfigUnreadable: 'config_unreadable',
+  /** The config file holds an edit that does not parse yet: it is not written until that is fixed. */
+  ConfigUnparsed: 'config_unparsed',
   BackendLimit: 'backend_limit',
   CatalogLimit: 'catalog_limit',
   NameCollision: 'name_collision',

@@ -35,6 +35,8 @@ export interface BackendChangesHost {
   isDisposed(): boolean;
   /** Tells listeners a change of the config file was not applied. */
   configError(message: string): void;
+  /** Tells listeners the file was applied again after a refusal. */
+  configApplied(): void;
 }
 
 /** Validates one `mcpServers` entry; throws `config_invalid` with every problem. */
@@ -55,6 +57,8 @@ export class BackendChanges {
   /** The newest hand edit not yet applied, and the run applying edits. */
   private waitingEdit: StoredConfig | undefined;
   private applying: Promise<void> | undefined;
+  /** The last change of the file was refused (the next one that applies clears it). */
+  private refused = false;
 
   constructor(private readonly host: BackendChangesHost) {}
 
@@ -133,6 +137,8 @@ export class BackendChanges {
     const previous = host.supervisors.require(id);
     const backend = parseEntry(id, entry);
     if (options.persist !== false) await host.services.store?.updateServers((servers) => (servers[id] = entry));
+    // In force as soon as it is saved: the re-read that follows our write must find nothing to apply.
+    host.setBackends(host.config().backends.map((other) => (other.id === id ? backend : other)));
     await previous.stop(
       new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${id}" is restarting with a new config`, {
         backend: id,
@@ -141,7 +147,6 @@ export class BackendChanges {
     await host.auths.replaced(previous.config, backend);
     const next = new BackendSupervisor(backend, host.core);
     host.supervisors.set(id, next);
-    host.setBackends(host.config().backends.map((other) => (other.id === id ? backend : other)));
     // Secrets the edit dropped go too, unless another backend still refers to them (not on hand edits).
     if (options.persist !== false) {
       await deleteUnreferenced(host.services.secrets, previous.config, host.config().backends, host.core.deps.logger);
@@ -168,6 +173,10 @@ export class BackendChanges {
   private async applyEdit(stored: StoredConfig): Promise<void> {
     const { host } = this;
     if (host.isDisposed()) return;
+    if (this.refused) {
+      this.refused = false;
+      host.configApplied();
+    }
     if (JSON.stringify(stored.config.policy) !== JSON.stringify(host.access.policy)) {
       host.access.replace(stored.config.policy);
     }
@@ -189,6 +198,7 @@ export class BackendChanges {
   /** Logs a change of the config file that was not applied, and tells listeners. */
   reportConfigError(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
+    this.refused = true;
     this.host.core.deps.logger.error(`config change not applied: ${message}`);
     this.host.configError(message);
   }

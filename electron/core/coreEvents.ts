@@ -12,6 +12,8 @@ export interface CoreEvents extends Record<string, unknown> {
   healthChanged: { backendId: string };
   /** A hand edit of the config file was refused; the running config stays. */
   configError: { message: string };
+  /** The config file is read and applied again after a refusal (the UI clears its banner). */
+  configApplied: Record<string, never>;
   /** A client's token was revoked or rotated: its sessions must end. */
   clientRevoked: { client: string };
   /** Approvals were requested or answered. */

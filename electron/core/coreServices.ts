@@ -5,7 +5,7 @@
  * the CLI and the Electron shell build them alike.
  */
 import { join } from 'node:path';
-import type { ConfigStore } from './config/configStore.js';
+import { fileWriter, type ConfigStore } from './config/configStore.js';
 import { expandMap } from './config/expand.js';
 import { inlineSecrets } from './config/inlineSecrets.js';
 import { defaultConfigDir, defaultStateDir } from './config/paths.js';
@@ -86,7 +86,7 @@ export async function openCoreServices(
   keychain?: SecretStore,
 ): Promise<CoreServices> {
   const configDir = defaultConfigDir();
-  const tokens = new ClientTokens(join(configDir, 'client-tokens.json'));
+  const tokens = new ClientTokens(join(configDir, 'client-tokens.json'), fileWriter, keychain);
   await tokens.load();
   const audit = new AuditLog({ dir: join(defaultStateDir(), 'audit'), redact: secrets });
   const pins = new PinStore(join(configDir, 'tool-pins.json'), { audit });

@@ -19,6 +19,7 @@ import type { SupervisorHost } from './backends/supervisorHost.js';
 import { SupervisorMap } from './backends/supervisorMap.js';
 import type { Catalog } from './catalog/catalog.js';
 import { CatalogPublisher } from './catalog/catalogPublisher.js';
+import type { ConfigStore } from './config/configStore.js';
 import type { BackendConfig, ProxyOptions, SwitchboardConfig } from './config/schema.js';
 import type { CoreEvents } from './coreEvents.js';
 import type { CoreServices } from './coreServices.js';
@@ -30,6 +31,7 @@ import type { SubscriptionHub } from './relay/subscriptionHub.js';
 import { SessionRegistry } from './frontend/sessionRegistry.js';
 import type { AccessControl } from './policy/accessControl.js';
 import type { AuditEntry, AuditQuery } from './policy/auditLog.js';
+import type { ClientTokens } from './policy/clientTokens.js';
 import type { PinChange } from './policy/pinStore.js';
 import { buildRequestPath } from './requestPath.js';
 import type { Router } from './routing/router.js';
@@ -106,6 +108,7 @@ export class SwitchboardCore implements SupervisorHost {
       health: (id) => this.backendHealth(id),
       isDisposed: () => this.disposed,
       configError: (message) => this.events.emit('configError', { message }),
+      configApplied: () => this.events.emit('configApplied', {}),
     };
     this.changes = new BackendChanges(this.internals);
   }
@@ -118,6 +121,16 @@ export class SwitchboardCore implements SupervisorHost {
   /** The keychain secret references are resolved from (undefined: none configured). */
   get secrets(): SecretStore | undefined {
     return this.services.secrets;
+  }
+
+  /** The one config store of this process (undefined: a core without a config file). */
+  get configStore(): ConfigStore | undefined {
+    return this.services.store;
+  }
+
+  /** The one set of client tokens of this process (undefined: none in this mode). */
+  get clientTokens(): ClientTokens | undefined {
+    return this.services.tokens;
   }
 
   /** The backends' configs in force (a new array after every change). */

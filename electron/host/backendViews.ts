@@ -9,7 +9,6 @@
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendView, ConfigValueView } from '../../shared/model/views.js';
 import { looksSecret } from '../core/clients/secrets.js';
-import { ConfigStore } from '../core/config/configStore.js';
 import { inspectArgs, inspectUrl, restoreMaskedUrl } from '../core/config/inlineSecrets.js';
 import type { BackendConfig } from '../core/config/schema.js';
 import { isSecretReference } from '../core/secrets/secretStore.js';
@@ -51,9 +50,9 @@ export function entryFromConfig(backend: BackendConfig): Entry {
 export async function rawEntries(core: SwitchboardCore, configPath: string | undefined): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
   let stored: Map<string, string> | undefined;
-  if (configPath !== undefined) {
+  if (configPath !== undefined && core.configStore) {
     try {
-      stored = (await new ConfigStore(configPath).load()).entries;
+      stored = (await core.configStore.read()).entries;
     } catch {
       stored = undefined; // a refused hand edit: the running config is what counts
     }

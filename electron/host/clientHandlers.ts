@@ -7,6 +7,7 @@
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import { defaultClientsContext, type ClientsContext } from '../core/clients/index.js';
+import type { ProfileOwner } from '../core/clients/context.js';
 import { importServers, listImportable } from '../core/clients/import.js';
 import { detectClients, installClient, uninstallClient } from '../core/clients/install.js';
 import { secretSinkFor } from '../core/clients/secrets.js';
@@ -34,6 +35,8 @@ export interface ClientHandlerDeps {
   launcher: Launcher;
   secrets: SecretStore | undefined;
   environment: NodeJS.ProcessEnv;
+  /** The core's config store, client tokens and access control: profiles, tokens and imports go through them. */
+  owner?: ProfileOwner | undefined;
 }
 
 /** Placeholder that replaces a client token in a snippet. */
@@ -54,6 +57,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       switchboardConfig: configPath(),
       ...(configPath() !== defaultConfigPath() ? { configPath: configPath() } : {}),
       environment: deps.environment,
+      ...(deps.owner ? { owner: deps.owner } : {}),
     });
   const scope = (project: unknown) => (typeof project === 'string' && project !== '' ? { project } : {});
   const sink = async (ctx: ClientsContext) => (await secretSinkFor(deps.secrets, ctx.platform.env)).sink;
@@ -98,6 +102,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       const candidates = await listImportable(ctx, requireString(params, 'client'), {
         switchboardConfig: configPath(),
         secrets: await sink(ctx),
+        ...(deps.owner ? { store: deps.owner.store } : {}),
       });
       return candidates.map((candidate) => ({
         name: candidate.name,
@@ -116,6 +121,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       const outcome = await importServers(ctx, requireString(params, 'client'), {
         switchboardConfig: configPath(),
         secrets: await sink(ctx),
+        ...(deps.owner ? { store: deps.owner.store } : {}),
         names: params.names,
         replace: params.replace === true,
       });

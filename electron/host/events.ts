@@ -95,6 +95,7 @@ export function createEventHub(core: SwitchboardCore, options: EventHubOptions =
     }),
     core.events.on('healthChanged', ({ backendId }) => emit('backendsChanged', { backendId })),
     core.events.on('configError', ({ message }) => emit('configChanged', { error: message })),
+    core.events.on('configApplied', () => emit('configChanged', {})),
     core.events.on('clientRevoked', () => {
       emit('policyChanged', empty);
       emit('sessionsChanged', empty);

@@ -9,13 +9,13 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { LogEntryView } from '../../shared/model/views.js';
 import { VERSION } from '../../shared/version.js';
 import type { Launcher } from '../core/clients/types.js';
-import { ConfigStore } from '../core/config/configStore.js';
 import type { AuditKind } from '../core/policy/auditLog.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
 import { backendHandlers } from './backendHandlers.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
+import { configHandlers } from './configHandlers.js';
 import { requireString } from './dispatch.js';
 import { policyHandlers } from './policyHandlers.js';
 
@@ -45,11 +45,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
         ? await core.secrets.status()
         : { available: false, reason: 'no keychain configured' };
       let configError: string | undefined;
-      if (deps.configPath !== undefined) {
-        await new ConfigStore(deps.configPath).load().catch((error: unknown) => {
-          configError = error instanceof Error ? error.message : String(error);
-        });
-      }
+      if (core.configStore) configError = await core.configStore.problem();
       return {
         version: VERSION,
         endpointUrl: deps.endpointUrl(),
@@ -75,7 +71,9 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       if (!core.secrets) throw new SwitchboardError(ErrorCode.NotSupported, 'no OS keychain is configured');
       await core.secrets.set(name, params.value);
     },
-    'secrets.list': async () => (core.secrets ? core.secrets.list() : []),
+    // Names only; Switchboard's own accounts (the client token key) are not the user's secrets.
+    'secrets.list': async () =>
+      (core.secrets ? await core.secrets.list() : []).filter((name) => !name.startsWith('switchboard:')),
     'catalog.list': async () => catalogEntries(core.catalog()),
     'catalog.callTool': async (params) =>
       tryTool(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, unknown>),
@@ -106,12 +104,18 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
         ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
       }));
     },
+    ...configHandlers(core.configStore),
     ...clientHandlers({
       configPath: deps.configPath,
       endpointUrl: deps.endpointUrl,
       launcher: deps.launcher,
       secrets: core.secrets,
       environment: core.deps.environment,
+      // One owner: the core's own store and tokens, never a second set in this process.
+      owner:
+        core.configStore && core.clientTokens
+          ? { store: core.configStore, tokens: core.clientTokens, access: core.access }
+          : undefined,
     }),
   };
   return handlers;

@@ -10,7 +10,8 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
 import { removeRuntimeFile, writeRuntimeFile } from '../core/clients/runtimeFile.js';
 import type { Launcher } from '../core/clients/types.js';
-import { ConfigStore } from '../core/config/configStore.js';
+import { ConfigStore, fileWriter } from '../core/config/configStore.js';
+import type { TokenKeyLocation } from '../core/policy/clientTokens.js';
 import { resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
 import { openCoreServices } from '../core/coreServices.js';
@@ -58,6 +59,8 @@ export interface CoreStack {
   core: SwitchboardCore;
   services: CoreServices;
   configPath: string;
+  /** Where the client token key is kept (`serve` says so when it is a file). */
+  tokenKey?: TokenKeyLocation;
   /** Tells the redaction the frontend token once it is known. */
   setFrontendToken(token: string): void;
   /** Every secret value this process knows (audit log and UI responses leave them out). */
@@ -69,7 +72,11 @@ export interface CoreStack {
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
 export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   const environment = options.environment ?? process.env;
-  const store = new ConfigStore(options.config);
+  const store = new ConfigStore(options.config, fileWriter, {
+    stateDir: defaultStateDir(process.platform, environment),
+  });
+  // Temp files of a writer killed mid-write (under the lock: never one being written now).
+  await store.removeStaleTemps();
   const { config } = await store.load();
   let frontendToken = '';
   const keychain = new KeytarStore();
@@ -83,6 +90,11 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   });
   const secretValues = redaction.values;
   const services = await openCoreServices(store, secretValues, keychain);
+  // Reads (and on first start moves into the keychain) the key client tokens are derived from.
+  const tokenKey = await services.tokens?.tokenKey().then(
+    ({ location }) => location,
+    (error: unknown): TokenKeyLocation => ({ where: 'file', reason: (error as Error).message }),
+  );
   const core: SwitchboardCore = new SwitchboardCore(
     config,
     {
@@ -97,6 +109,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     core,
     services,
     configPath: options.config,
+    ...(tokenKey ? { tokenKey } : {}),
     setFrontendToken: (token) => void (frontendToken = token),
     secretValues,
     redaction,

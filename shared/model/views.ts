@@ -212,6 +212,15 @@ export interface AppInfo {
   configError?: string;
 }
 
+/** One kept copy of the config file (the newest is 1). */
+export interface ConfigBackupView {
+  index: number;
+  /** When the file it holds was replaced (ISO time). */
+  savedAt: string;
+  size: number;
+  path: string;
+}
+
 /** What checking a server before it is added found. */
 export interface BackendCheck {
   ok: boolean;

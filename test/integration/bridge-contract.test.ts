@@ -46,6 +46,7 @@ describe('the contract over the bridge', () => {
       'clients.snippet': { client: 'no-such-client' },
       'clients.importable': { client: 'no-such-client' },
       'clients.import': { client: 'no-such-client', names: [] },
+      'config.restore': { index: 999 },
     };
     for (const method of METHOD_NAMES) {
       const outcome = await (client.call as unknown as (m: string, p?: unknown) => Promise<Record<string, unknown>>)(

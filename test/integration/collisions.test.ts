@@ -1,7 +1,8 @@
 /**
- * Names and URIs that would clash, and the proxy's limits, are refused when the
- * backend is added, with an error that names both sides (or the limit), while
- * the backends admitted before keep working.
+ * Names that would clash, and the proxy's limits, are refused when the backend
+ * is added, with an error that names both sides (or the limit), while the
+ * backends admitted before keep working. Original resource URIs may repeat
+ * across backends: each is advertised under its backend's ID.
  */
 import { describe, expect, it } from 'vitest';
 import { firstText, fixture, nodeServer, startProxy } from '../helpers/harness.js';
@@ -47,18 +48,21 @@ describe('collisions and limits', () => {
     }
   });
 
-  it('refuses a backend exposing a resource URI another backend already exposes', async () => {
+  it('admits a backend exposing a resource URI another backend exposes too, each under its own advertised URI', async () => {
     const proxy = await startProxy({
       mcpServers: { one: configurable({ FIXTURE_RESOURCES: 'file:///shared/readme.md,file:///one.md' }) },
     });
     try {
-      const two = await startSecond(proxy, 'two', { FIXTURE_RESOURCES: 'file:///shared/readme.md' });
-      expect(two).toMatchObject({
-        code: 'uri_collision',
-        message: expect.stringContaining(
-          'resource URI "file:///shared/readme.md" of backend "two" is also exposed by backend "one"',
-        ),
-      });
+      expect(await startSecond(proxy, 'two', { FIXTURE_RESOURCES: 'file:///shared/readme.md' }, undefined, true)).toBe(
+        undefined,
+      );
+      const client = await proxy.connect();
+      const { resources } = await client.listResources();
+      expect(resources.map((resource) => resource.uri).sort()).toEqual([
+        'mcp-proxy://one/file:///one.md',
+        'mcp-proxy://one/file:///shared/readme.md',
+        'mcp-proxy://two/file:///shared/readme.md',
+      ]);
     } finally {
       await proxy.close();
     }
@@ -97,6 +101,7 @@ async function startSecond(
   id: string,
   env: Record<string, string>,
   prefix?: string,
+  admitted = false,
 ): Promise<unknown> {
   const added = proxy.core.addBackend(id, configurable(env, prefix === undefined ? {} : { prefix }));
   const error = await added.then(
@@ -104,6 +109,7 @@ async function startSecond(
     (refusal: unknown) => refusal,
   );
   // A refused backend is not added at all.
-  expect(proxy.core.health().map((backend) => backend.id)).not.toContain(id);
+  if (admitted) expect(proxy.core.health().map((backend) => backend.id)).toContain(id);
+  else expect(proxy.core.health().map((backend) => backend.id)).not.toContain(id);
   return error;
 }

@@ -56,8 +56,6 @@ export class Catalog {
   readonly byBackend = new Map<string, { uris: Set<string>; templates: RoutedTemplate[] }>();
   /** Per backend: templates that were refused, with the reason. */
   readonly warnings = new Map<string, string[]>();
-  /** Where each original resource URI is owned (for cross-backend collisions). */
-  private readonly uriOwners = new Map<string, string>();
 
   /** Total number of exposed items. */
   get size(): number {
@@ -93,8 +91,8 @@ export class Catalog {
   }
 
   /**
-   * Adds one backend's items, all or nothing. Throws `name_collision`,
-   * `uri_collision` or `catalog_limit` and leaves the catalog unchanged.
+   * Adds one backend's items, all or nothing. Throws `name_collision`
+   * or `catalog_limit` and leaves the catalog unchanged.
    */
   admit(input: CatalogInput, options: CatalogOptions): void {
     const staged = stage(input, options);
@@ -111,16 +109,9 @@ export class Catalog {
     if (problems.length > 0) {
       throw new SwitchboardError(ErrorCode.NameCollision, problems.join('; '), { backend: input.backendId, problems });
     }
-    const uriProblems: string[] = [];
-    for (const uri of staged.uris) {
-      const owner = this.uriOwners.get(uri);
-      if (owner !== undefined) {
-        uriProblems.push(`resource URI "${uri}" of backend "${input.backendId}" is also exposed by backend "${owner}"`);
-      }
-    }
-    if (uriProblems.length > 0) {
-      throw new SwitchboardError(ErrorCode.UriCollision, uriProblems.join('; '), { backend: input.backendId });
-    }
+    // Original URIs may repeat across backends (two memory servers, two accounts of one service): each is
+    // advertised as mcp-proxy://<id>/<uri>, so they never clash, and reads, links and subscriptions
+    // resolve against the backend that produced them.
     const added = staged.tools.size + staged.prompts.size + staged.resources.length + staged.templates.length;
     if (this.size + added > options.maxItems) {
       throw new SwitchboardError(
@@ -137,7 +128,6 @@ export class Catalog {
     for (const resource of staged.resources) {
       this.resources.push(resource.exposed);
       this.resourceIndex.set(resource.exposed.uri, { backendId: input.backendId, original: resource.original });
-      this.uriOwners.set(resource.original, input.backendId);
     }
     for (const template of staged.templates) {
       this.resourceTemplates.push(template.exposed);

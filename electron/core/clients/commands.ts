@@ -3,8 +3,10 @@
  * undo, snippet, import), printed for people; the module API they call
  * returns data for the UI.
  */
+import { resolve } from 'node:path';
+import { defaultConfigPath, defaultStateDir } from '../config/paths.js';
 import { defaultClientsContext } from './context.js';
-import { findRunningInstance } from './runtimeFile.js';
+import { resolveTarget } from './target.js';
 import { KeytarStore } from '../secrets/keytarStore.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { importServers, listImportable } from './import.js';
@@ -23,6 +25,8 @@ export interface ClientCommandOptions {
   config: string;
   /** The config was given with --config (then `connect` entries pass it on). */
   explicitConfig: boolean;
+  /** The port was given with --port (else the running instance's, or the default). */
+  explicitPort?: boolean;
   json: boolean;
   servers: string[];
   all: boolean;
@@ -40,11 +44,26 @@ function describeWrite(verb: string, outcome: WriteOutcome, out: (text: string) 
 }
 
 /** Runs one client command; throws SwitchboardError (printed by the caller) on failure. */
-export async function runClientCommand(options: ClientCommandOptions): Promise<void> {
+export async function runClientCommand(given: ClientCommandOptions): Promise<void> {
+  // The running instance's config and port, unless flags say otherwise (then with a warning).
+  const target = await resolveTarget({
+    config: given.config,
+    explicitConfig: given.explicitConfig,
+    port: given.port,
+    explicitPort: given.explicitPort ?? true,
+    stateDir: defaultStateDir(),
+  });
+  const options = { ...given, config: target.config, port: target.port };
+  const writes =
+    ['install', 'uninstall', 'undo'].includes(options.command) || options.all || options.servers.length > 0;
+  if (target.notice && writes && !options.json) options.out(`${target.notice}\n`);
   const ctx = defaultClientsContext({
     port: options.port,
     launcher: options.launcher,
-    ...(options.explicitConfig ? { configPath: options.config } : {}),
+    // `connect` entries start (or find) Switchboard with the same config, when it is not the default.
+    ...(target.chosenConfig && resolve(options.config) !== resolve(defaultConfigPath())
+      ? { configPath: options.config }
+      : {}),
     switchboardConfig: options.config,
   });
   const { out } = options;
@@ -67,16 +86,8 @@ export async function runClientCommand(options: ClientCommandOptions): Promise<v
   }
   const client = options.client;
   switch (options.command) {
-    case 'install': {
-      describeWrite('Switchboard added to', await installClient(ctx, client, scope), out);
-      const running = await findRunningInstance(ctx.stateDir);
-      if (running && running.url !== ctx.url) {
-        out(
-          `  note: the running Switchboard listens at ${running.url}, not ${ctx.url}; start it with --port ${options.port}\n`,
-        );
-      }
-      return;
-    }
+    case 'install':
+      return describeWrite('Switchboard added to', await installClient(ctx, client, scope), out);
     case 'uninstall':
       return describeWrite('Switchboard removed from', await uninstallClient(ctx, client, scope), out);
     case 'undo':

@@ -5,11 +5,21 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfigDir, defaultStateDir } from '../config/paths.js';
-import { ConfigStore } from '../config/configStore.js';
+import { ConfigStore, fileWriter } from '../config/configStore.js';
+import type { AccessControl } from '../policy/accessControl.js';
+import { KeytarStore } from '../secrets/keytarStore.js';
 import { ClientTokens } from '../policy/clientTokens.js';
 import { clientDefinition } from './definitions.js';
 import type { ClientsContext, ClientTokenProvider } from './install.js';
 import type { Launcher } from './types.js';
+
+/** The one config store and token set a client operation writes to (the core's, in a running instance). */
+export interface ProfileOwner {
+  store: ConfigStore;
+  tokens: ClientTokens;
+  /** The running core's access control: a new profile is in force at once (else the file watcher brings it). */
+  access?: AccessControl;
+}
 
 /**
  * Each client gets its own profile (in the config's `policy.clients`, so the
@@ -17,28 +27,45 @@ import type { Launcher } from './types.js';
  * twice writes the same one; the running instance learns new tokens when it
  * first sees them). Needs no running instance.
  */
-export function profileTokenProvider(configPath: string, configDir: string): ClientTokenProvider {
+export function profileTokenProvider(owner: ProfileOwner): ClientTokenProvider {
   return {
     async tokenFor(client) {
-      const store = new ConfigStore(configPath);
-      const { config } = await store.load();
       const definition = clientDefinition(client);
       const budget = definition && definition.toolNameBudget < 64 ? definition.toolNameBudget : undefined;
-      const existing = config.policy.clients[client];
-      if (!existing || (budget !== undefined && existing.maxNameLength === undefined)) {
-        await store.updateSection('policy', (policy) => {
+      // A patch of the file as it is now: written only when the profile is missing or lacks its name budget.
+      const ensure = (clients: Record<string, Record<string, unknown>>): void => {
+        const profile = clients[client] ?? { name: definition?.name ?? client };
+        // The client's name budget (Claude Code: 55), unless the user set one.
+        if (budget !== undefined && profile['maxNameLength'] === undefined) profile['maxNameLength'] = budget;
+        clients[client] = profile;
+      };
+      if (owner.access) {
+        await owner.access.update((policy) => ensure(policy.clients as Record<string, Record<string, unknown>>));
+      } else {
+        await owner.store.updateSection('policy', (policy) => {
           const clients = (policy['clients'] ?? {}) as Record<string, Record<string, unknown>>;
-          const profile = clients[client] ?? { name: definition?.name ?? client };
-          // The client's name budget (Claude Code: 55), unless the user set one.
-          if (budget !== undefined && profile['maxNameLength'] === undefined) profile['maxNameLength'] = budget;
-          clients[client] = profile;
+          ensure(clients);
           return { ...policy, clients };
         });
       }
-      const tokens = new ClientTokens(join(configDir, 'client-tokens.json'));
-      await tokens.load();
-      return (await tokens.tokenFor(client)) ?? tokens.issue(client);
+      return (await owner.tokens.tokenFor(client)) ?? owner.tokens.issue(client);
     },
+  };
+}
+
+/**
+ * The store and tokens of a CLI process (no core runs in it): one of each,
+ * built on first use. The token key comes from the OS keychain when there is one.
+ */
+export function cliProfileOwner(configPath: string, configDir: string, stateDir: string): ProfileOwner {
+  const service = process.env['SWITCHBOARD_KEYCHAIN_SERVICE'];
+  return {
+    store: new ConfigStore(configPath, fileWriter, { stateDir }),
+    tokens: new ClientTokens(
+      join(configDir, 'client-tokens.json'),
+      fileWriter,
+      new KeytarStore(service ? { service } : {}),
+    ),
   };
 }
 
@@ -56,6 +83,8 @@ export interface DefaultContextOptions {
   /** The Switchboard config that holds the client profiles (default: the default config). */
   switchboardConfig?: string;
   environment?: NodeJS.ProcessEnv;
+  /** The store and tokens to use (a running core's); default: this process's own, for the CLI. */
+  owner?: ProfileOwner;
 }
 
 /** The context for the current user. */
@@ -69,8 +98,12 @@ export function defaultClientsContext(options: DefaultContextOptions): ClientsCo
     launcher: options.launcher,
     ...(options.configPath ? { configPath: options.configPath } : {}),
     tokens: profileTokenProvider(
-      options.switchboardConfig ?? join(defaultConfigDir(process.platform, env, home), 'config.json'),
-      defaultConfigDir(process.platform, env, home),
+      options.owner ??
+        cliProfileOwner(
+          options.switchboardConfig ?? join(defaultConfigDir(process.platform, env, home), 'config.json'),
+          defaultConfigDir(process.platform, env, home),
+          defaultStateDir(process.platform, env, home),
+        ),
     ),
   };
 }

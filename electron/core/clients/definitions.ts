@@ -48,8 +48,14 @@ function appData(p: PlatformEnv): string {
 /** The `connect` command line, for clients that launch a command. */
 export function connectCommand(target: EntryTarget): { command: string; args: string[] } {
   const config = target.configPath ? ['--config', target.configPath] : [];
-  return { command: target.launcher.command, args: [...target.launcher.args, 'connect', ...config] };
+  // The port the entry was made for (`install --port N`, or the running instance's), unless it is connect's default.
+  const port = Number(new URL(target.url).port);
+  const ports = Number.isInteger(port) && port > 0 && port !== CONNECT_DEFAULT_PORT ? ['--port', String(port)] : [];
+  return { command: target.launcher.command, args: [...target.launcher.args, 'connect', ...config, ...ports] };
 }
+
+/** The port `connect` looks for (and starts `serve` on) when none is given: the CLI's default. */
+const CONNECT_DEFAULT_PORT = 47100;
 
 /** Environment variable through which `connect` receives the client's token (never argv: other users see argv). */
 export const CLIENT_TOKEN_VARIABLE = 'SWITCHBOARD_CLIENT_TOKEN';

@@ -27,6 +27,13 @@ export interface ImportOptions extends ScopeOptions {
   switchboardConfig: string;
   /** Where secrets go; default: `${VAR}` references (nothing secret is written). */
   secrets?: SecretSink;
+  /** The store of `switchboardConfig` to write through (a running core's); default: one of this call's own. */
+  store?: ConfigStore;
+}
+
+/** The store an import reads and writes: the caller's (the core's), else one for the file. */
+function storeOf(ctx: ClientsContext, options: ImportOptions): ConfigStore {
+  return options.store ?? new ConfigStore(options.switchboardConfig, ctx.writer, { stateDir: ctx.stateDir });
 }
 
 /** Keychain writes an import still owes, per candidate (listing never writes). */
@@ -59,9 +66,9 @@ export async function keepSecrets(id: string, entry: Record<string, unknown>, si
   return { entry: result, findings, saves };
 }
 
-async function currentServers(path: string): Promise<Record<string, Record<string, unknown>>> {
-  // Loading refuses an invalid config before anything is added to it.
-  const { entries } = await new ConfigStore(path).load();
+async function currentServers(store: ConfigStore): Promise<Record<string, Record<string, unknown>>> {
+  // Reading refuses an invalid config before anything is added to it.
+  const { entries } = await store.read();
   return Object.fromEntries([...entries].map(([id, text]) => [id, JSON.parse(text) as Record<string, unknown>]));
 }
 
@@ -75,7 +82,7 @@ export async function listImportable(
   const path = targetPath(ctx, definition, options);
   const file = await readClientFile(definition, path);
   const map = file.document.getContainer(definition.container) ?? {};
-  const existing = await currentServers(options.switchboardConfig);
+  const existing = await currentServers(storeOf(ctx, options));
   const taken = new Set(Object.keys(existing));
   const sink = options.secrets ?? environmentReferenceSink(ctx.platform.env);
   const candidates: ImportCandidate[] = [];
@@ -173,10 +180,19 @@ export async function importServers(
       const candidate = chosen.find((c) => c.name === item.name)!;
       for (const save of pendingSaves.get(candidate) ?? []) await save();
     }
-    const store = new ConfigStore(options.switchboardConfig, ctx.writer);
-    await store.load();
+    const store = options.store ?? storeOf(ctx, options);
+    // A patch of the file as it is now: a server another writer added meanwhile under the same ID is
+    // kept, and ours goes in under the next free ID (`<id>-2`...), never over it.
     await store.updateServers((servers) => {
-      for (const item of outcome.imported) servers[item.id] = chosen.find((c) => c.name === item.name)!.entry;
+      for (const item of outcome.imported) {
+        const entry = chosen.find((c) => c.name === item.name)!.entry;
+        if (servers[item.id] !== undefined && JSON.stringify(servers[item.id]) !== JSON.stringify(entry)) {
+          let n = 2;
+          while (servers[`${item.id}-${n}`] !== undefined) n++;
+          item.id = `${item.id}-${n}`;
+        }
+        servers[item.id] = entry;
+      }
     });
   }
   if (options.replace) {

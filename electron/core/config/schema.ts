@@ -184,12 +184,17 @@ function pathOf(base: (string | number)[], issuePath: PropertyKey[]): string {
 }
 
 function issuesToProblems(base: (string | number)[], error: z.ZodError): ConfigProblem[] {
-  return error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return { path: pathOf(base, issue.path), message: `unknown key(s): ${issue.keys.join(', ')}` };
-    }
-    return { path: pathOf(base, issue.path), message: issue.message };
-  });
+  return error.issues
+    .map((issue): ConfigProblem | ConfigProblem[] => {
+      if (issue.code === 'unrecognized_keys') {
+        // At the top level there is no field path to name: each key names itself (`extra: unknown key`).
+        if (base.length === 0 && issue.path.length === 0)
+          return issue.keys.map((key) => ({ path: key, message: 'unknown key' }));
+        return { path: pathOf(base, issue.path), message: `unknown key(s): ${issue.keys.join(', ')}` };
+      }
+      return { path: pathOf(base, issue.path), message: issue.message };
+    })
+    .flat();
 }
 
 function commonFrom(id: string, entry: StdioEntry | RemoteEntry, transport: BackendConfig['transport']): BackendBase {

@@ -8,6 +8,7 @@
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { ConfigStore } from '../config/configStore.js';
+import { diffPaths, patchObject } from '../config/configPatch.js';
 import { ApprovalBroker } from './approvals.js';
 import type { ClientTokens } from './clientTokens.js';
 import {
@@ -19,6 +20,23 @@ import {
   type ToolRule,
 } from './policyConfig.js';
 import { PolicyEngine, type ClientView, type WithheldTools } from './policyEngine.js';
+
+/** A policy validation failure as `config_invalid`. */
+function invalid(issues: readonly { path: PropertyKey[]; message: string }[]): SwitchboardError {
+  return new SwitchboardError(
+    ErrorCode.ConfigInvalid,
+    `invalid policy: ${issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`,
+  );
+}
+
+/** `mutate` applied to a copy of `policy`, validated. */
+function checkedPolicy(policy: Policy, mutate: (policy: Policy) => void): Policy {
+  const draft = structuredClone(policy);
+  mutate(draft);
+  const parsed = PolicySchema.safeParse(draft);
+  if (!parsed.success) throw invalid(parsed.error.issues);
+  return parsed.data;
+}
 
 /** Callbacks into the core. */
 export interface AccessControlHooks {
@@ -83,20 +101,33 @@ export class AccessControl {
     this.hooks.policyChanged();
   }
 
-  /** Changes the policy: validated, saved, then in force (nothing changes if saving fails). */
+  /**
+   * Changes the policy: `mutate` runs on the policy as it is in the config
+   * file now (so a hand edit or another process's write is kept), only what it
+   * changed is written, and the result is in force (nothing changes if the
+   * result does not validate or saving fails).
+   */
   async update(mutate: (policy: Policy) => void): Promise<Policy> {
-    const draft = structuredClone(this.engine.current);
-    mutate(draft);
-    const parsed = PolicySchema.safeParse(draft);
-    if (!parsed.success) {
-      throw new SwitchboardError(
-        ErrorCode.ConfigInvalid,
-        `invalid policy: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+    const store = this.options.store;
+    if (!store) {
+      const next = checkedPolicy(this.engine.current, mutate);
+      this.replace(next);
+      return next;
     }
-    await this.options.store?.updateSection('policy', () => parsed.data as unknown as Record<string, unknown>);
-    this.replace(parsed.data);
-    return parsed.data;
+    let next: Policy | undefined;
+    await store.change((document) => {
+      const raw = (document['policy'] ?? {}) as Record<string, unknown>;
+      const onDisk = PolicySchema.safeParse(raw);
+      if (!onDisk.success) throw invalid(onDisk.error.issues);
+      const changed = checkedPolicy(onDisk.data, mutate);
+      // Only the members `mutate` changed go into the user's section (defaults are not written out).
+      const patched = structuredClone(raw);
+      patchObject(patched, diffPaths(onDisk.data, changed));
+      document['policy'] = patched;
+      next = changed;
+    });
+    if (next) this.replace(next);
+    return next ?? this.engine.current;
   }
 
   /** Sets one item's rule for everyone, or for one client profile. */

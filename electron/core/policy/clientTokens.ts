@@ -1,17 +1,35 @@
 /**
  * Bearer tokens of named clients. Only a SHA-256 digest of each token is kept
  * (a file readable only by the user, never config.json); tokens are derived
- * from a key in a second such file, so installing a client twice writes the
- * same token (the key moves to the OS keychain with the keychain work).
- * Tokens come from a CSPRNG and are compared in constant time.
+ * from a key (HMAC of client and generation), so installing a client twice
+ * writes the same token. The key lives in the OS keychain when there is one
+ * (a key file left from before is moved there and removed), so a token cannot
+ * be recomputed from files alone; only without a keychain is it kept in a
+ * 0600 file beside the digests. Writes of the digests re-read the file under
+ * its lock (configLock.ts), so several processes issuing at once lose
+ * nothing. Tokens come from a CSPRNG and are compared in constant time.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import { withFileLock } from '../config/configLock.js';
 import { fileWriter, type AtomicWriter } from '../config/configStore.js';
 import { generateToken } from '../frontend/bearer.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+
+/** The keychain account of the key client tokens are derived from (`:` keeps it apart from user secrets). */
+export const TOKEN_KEY_ACCOUNT = 'switchboard:client-token-key';
+
+/** Where the token key is kept, and why not in the keychain. */
+export interface TokenKeyLocation {
+  where: 'keychain' | 'file';
+  /** The key file (only for `file`). */
+  file?: string;
+  /** Why the keychain was not used (only for `file`). */
+  reason?: string;
+}
 
 interface StoredToken {
   digest: string;
@@ -31,9 +49,14 @@ export class ClientTokens {
   /** When the file was last read: another process (the CLI's `install`) may write it. */
   private loadedMtimeMs = 0;
 
+  /** The key, once read (a promise, so concurrent callers share one read). */
+  private key: Promise<{ key: string; location: TokenKeyLocation }> | undefined;
+
   constructor(
     private readonly file: string,
     private readonly writer: AtomicWriter = fileWriter,
+    /** The OS keychain for the token key (absent: the key file). */
+    private readonly keychain?: SecretStore,
   ) {}
 
   /** The key that derives client tokens, beside the digests (mode 0600, created on first use). */
@@ -72,39 +95,78 @@ export class ClientTokens {
    * client's config twice) without the token itself being stored.
    */
   async issue(client: string): Promise<string> {
-    const generation = (this.tokens.get(client)?.generation ?? 0) + 1;
-    const token = await this.derive(client, generation);
-    const next = new Map(this.tokens);
-    next.set(client, { digest: digestOf(token).toString('hex'), createdAt: new Date().toISOString(), generation });
-    await this.save(next);
-    return token;
+    return withFileLock(this.file, async () => {
+      await this.load(); // another process may have issued or revoked since
+      const generation = (this.tokens.get(client)?.generation ?? 0) + 1;
+      const token = await this.derive(client, generation);
+      const next = new Map(this.tokens);
+      next.set(client, { digest: digestOf(token).toString('hex'), createdAt: new Date().toISOString(), generation });
+      await this.save(next);
+      return token;
+    });
   }
 
   /** The current token of a client issued by `issue`; undefined if it has none (or was revoked). */
   async tokenFor(client: string): Promise<string | undefined> {
+    await this.load();
     const stored = this.tokens.get(client);
     if (stored?.generation === undefined) return undefined;
     return this.derive(client, stored.generation);
   }
 
   private async derive(client: string, generation: number): Promise<string> {
-    let key: string;
+    const { key } = await this.tokenKey();
+    return createHmac('sha256', key).update(`${client}\u0000${generation}`).digest('base64url');
+  }
+
+  /**
+   * The key tokens are derived from, and where it is kept: the keychain when
+   * it is available (a key file is moved there, then removed), else the 0600
+   * key file. Created on first use, under the key file's lock so two
+   * processes never make two keys.
+   */
+  tokenKey(): Promise<{ key: string; location: TokenKeyLocation }> {
+    this.key ??= withFileLock(this.keyFile, () => this.readKey());
+    this.key.catch(() => (this.key = undefined));
+    return this.key;
+  }
+
+  private async readKey(): Promise<{ key: string; location: TokenKeyLocation }> {
+    let fileKey: string | undefined;
     try {
-      key = (await readFile(this.keyFile, 'utf8')).trim();
+      fileKey = (await readFile(this.keyFile, 'utf8')).trim() || undefined;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      key = generateToken();
-      await this.writer.write(this.keyFile, `${key}\n`);
     }
-    return createHmac('sha256', key).update(`${client}\u0000${generation}`).digest('base64url');
+    const status = this.keychain
+      ? await this.keychain.status()
+      : { available: false, reason: 'no keychain configured' };
+    if (this.keychain && status.available) {
+      let key = await this.keychain.get(TOKEN_KEY_ACCOUNT);
+      if (key === undefined) {
+        key = fileKey ?? generateToken();
+        await this.keychain.set(TOKEN_KEY_ACCOUNT, key);
+      }
+      // Moved (or a leftover of a keychain that was away): the file must not outlive it.
+      if (fileKey !== undefined) await rm(this.keyFile, { force: true });
+      return { key, location: { where: 'keychain' } };
+    }
+    const location: TokenKeyLocation = { where: 'file', file: this.keyFile, reason: status.reason ?? 'unknown' };
+    if (fileKey !== undefined) return { key: fileKey, location };
+    const key = generateToken();
+    await this.writer.write(this.keyFile, `${key}\n`);
+    return { key, location };
   }
 
   /** Revokes a client's token; requests presenting it are refused from now on. */
   async revoke(client: string): Promise<void> {
-    if (!this.tokens.has(client)) return;
-    const next = new Map(this.tokens);
-    next.delete(client);
-    await this.save(next);
+    await withFileLock(this.file, async () => {
+      await this.load();
+      if (!this.tokens.has(client)) return;
+      const next = new Map(this.tokens);
+      next.delete(client);
+      await this.save(next);
+    });
   }
 
   /** Whether a client has a live token. */

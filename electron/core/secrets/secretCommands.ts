@@ -7,6 +7,11 @@
 import { isOAuthSecretName } from '../auth/vault.js';
 import type { SecretStore } from './secretStore.js';
 
+/** Accounts that are not the user's secrets: OAuth state, and Switchboard's own (the client token key). */
+function isReserved(name: string): boolean {
+  return isOAuthSecretName(name) || name.startsWith('switchboard:');
+}
+
 /** What the commands need from the CLI. */
 export interface SecretCommandContext {
   keychain: SecretStore;
@@ -28,7 +33,7 @@ export async function secretCommand(
     return 1;
   }
   if (action === 'list') {
-    for (const secret of (await context.keychain.list()).filter((entry) => !isOAuthSecretName(entry))) {
+    for (const secret of (await context.keychain.list()).filter((entry) => !isReserved(entry))) {
       context.out(`${secret}\n`);
     }
     return 0;
@@ -39,6 +44,10 @@ export async function secretCommand(
   }
   if (isOAuthSecretName(name)) {
     context.err(`mcp-switchboard: "${name}": names starting with "oauth:" are reserved for OAuth tokens\n`);
+    return 2;
+  }
+  if (isReserved(name)) {
+    context.err(`mcp-switchboard: "${name}": names starting with "switchboard:" are Switchboard's own\n`);
     return 2;
   }
   if (action === 'delete') {

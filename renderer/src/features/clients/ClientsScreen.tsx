@@ -1,9 +1,11 @@
 /**
  * How clients reach Switchboard: the endpoint, client apps to install into or
- * import from, connected sessions, client profiles with tokens, and the log.
+ * import from, connected sessions, client profiles with tokens, the log, and
+ * the config file's kept copies.
  */
 import { RequestLog } from '../log/RequestLog.js';
 import { ClientAppsPanel } from './ClientAppsPanel.js';
+import { ConfigBackupsPanel } from './ConfigBackupsPanel.js';
 import { EndpointPanel } from './EndpointPanel.js';
 import { ProfilesPanel } from './ProfilesPanel.js';
 import { SessionsPanel } from './SessionsPanel.js';
@@ -23,6 +25,7 @@ export function ClientsScreen() {
       <SessionsPanel />
       <ProfilesPanel />
       <RequestLog />
+      <ConfigBackupsPanel />
     </>
   );
 }
