@@ -11,10 +11,12 @@
  */
 import { ErrorCode, SwitchboardError, toErrorData } from '../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
-import type { BackendConfig } from '../config/schema.js';
+import { startModeOf, type BackendConfig } from '../config/schema.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
+import { IdleTimer, LiveWaiters } from './onDemand.js';
+import { supervisorHealth } from './supervisorHealth.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import type { SupervisorHost } from './supervisorHost.js';
 import { LineTail } from './transports.js';
@@ -42,6 +44,17 @@ export class BackendSupervisor {
   private stopped = false;
   /** OAuth: lost authorization, step-up, waiting for the user's new tokens. */
   private readonly authorization: SupervisorAuthorization;
+  /** The published snapshot came from the catalog cache (no live listing yet). */
+  private fromCache = false;
+  /** How long the last start took, slot acquired to catalog listed (ms). */
+  private startMs: number | undefined;
+  private readonly waiters: LiveWaiters;
+  /** Stops an on-demand server nobody uses (see onDemand.ts). */
+  private readonly idle = new IdleTimer({
+    timeoutMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
+    inUse: () => (this.connection?.outstanding ?? 0) > 0 || this.host.inUse?.(this.id) === true,
+    expire: () => void this.sleep(),
+  });
 
   constructor(
     public config: BackendConfig,
@@ -49,6 +62,7 @@ export class BackendSupervisor {
   ) {
     this.status = config.enabled ? 'connecting' : 'disabled';
     this.settled = !config.enabled;
+    this.waiters = new LiveWaiters(config.id);
     this.authorization = new SupervisorAuthorization({
       id: config.id,
       host,
@@ -100,7 +114,8 @@ export class BackendSupervisor {
   async start(options: { retry?: boolean } = {}): Promise<unknown> {
     if (this.stopped || !this.config.enabled) return undefined;
     this.reconnect.clear();
-    if (this.started) this.restarts++;
+    // Waking an idle on-demand server is its normal life, not a restart.
+    if (this.started && this.status !== 'idle') this.restarts++;
     this.started = true;
     this.pendingRefresh = false;
     const authProvider = this.authorization.attach(() => this.authorization.connectionLost(connection));
@@ -121,27 +136,40 @@ export class BackendSupervisor {
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
     if (!options.retry) this.setStatus('connecting');
+    let release: (() => void) | undefined;
     try {
+      // Bounded start-up: only spawning children count (a remote server costs us no CPU to start).
+      if (this.config.transport === 'stdio') release = await this.host.startSlot?.();
+      const began = Date.now();
       await connection.connect();
       const snapshot = await connection.listCatalog();
+      release?.();
+      this.startMs = Date.now() - began;
       if (this.stopped || this.connection !== connection) {
         await connection.close();
         return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" was stopped while connecting`);
       }
       await this.host.admit(this.id, snapshot);
       this.snapshot = snapshot;
+      this.fromCache = false;
+      this.host.catalogListed?.(this.id, snapshot);
       this.reconnect.reset();
       this.prober.resetFailures();
       this.lastError = undefined;
       this.setStatus('up');
       this.prober.start();
       this.host.online(this.id);
+      if (startModeOf(this.config, this.host.proxyOptions()) === 'on-demand') this.idle.arm();
       if (this.pendingRefresh) void this.refresh();
       return undefined;
     } catch (error) {
+      release?.();
       await connection.close();
       if (this.connection !== connection || this.stopped) return error;
       this.connection = undefined;
+      // A cached catalog stays only while the backend may still come up: failed, its items leave.
+      this.host.unpublish(this.id);
+      this.fromCache = false;
       if (error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired) {
         this.authorization.required(error);
         return error;
@@ -156,6 +184,7 @@ export class BackendSupervisor {
   async stop(reason: SwitchboardError): Promise<void> {
     this.stopped = true;
     this.reconnect.clear();
+    this.idle.stop();
     this.authorization.detach();
     await this.detach()?.close(reason);
   }
@@ -186,6 +215,7 @@ export class BackendSupervisor {
       if (this.connection !== connection) return;
       await this.host.admit(this.id, snapshot);
       this.snapshot = snapshot;
+      this.host.catalogListed?.(this.id, snapshot);
       this.lastError = undefined;
       this.setStatus('up');
     } catch (error) {
@@ -270,7 +300,57 @@ export class BackendSupervisor {
   private setStatus(status: BackendStatus): void {
     if (status !== 'connecting') this.settled = true;
     this.status = status;
+    this.waiters.settle(status);
     this.host.changed(this.id);
+  }
+
+  /**
+   * Publishes a cached catalog before the backend starts; with `idle` (an
+   * on-demand server) it is not started until a request needs it.
+   */
+  seedFromCache(snapshot: BackendCatalog, idle: boolean): void {
+    this.snapshot = snapshot;
+    this.fromCache = true;
+    if (idle) this.setStatus('idle');
+  }
+
+  /**
+   * The live connection for a request: at once when live; a starting backend
+   * is waited for and an idle one started, both bounded by `timeoutMs`.
+   * Undefined when the backend is down, disabled or stopped.
+   */
+  async acquire(timeoutMs: number, signal?: AbortSignal): Promise<BackendConnection | undefined> {
+    this.idle.touch();
+    if (this.liveConnection) return this.liveConnection;
+    if (this.stopped || (this.status !== 'connecting' && this.status !== 'idle')) return undefined;
+    const live = this.waiters.wait(timeoutMs, signal);
+    if (this.status === 'idle') void this.start();
+    await live;
+    this.idle.touch();
+    return this.liveConnection;
+  }
+
+  /**
+   * Stops an idle on-demand server (its whole process tree) and keeps its
+   * catalog published as `idle`: the next request starts it again.
+   */
+  private async sleep(): Promise<void> {
+    const connection = this.liveConnection;
+    if (!connection || this.stopped) return;
+    this.connection = undefined;
+    this.prober.stop();
+    this.setStatus('idle');
+    this.host.deps.logger.info(`backend "${this.id}" stopped after its idle timeout`);
+    await connection.close(
+      new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" was stopped (idle)`, {
+        backend: this.id,
+      }),
+    );
+  }
+
+  /** Whether the published catalog is the cached one (no live listing yet). */
+  get publishedFromCache(): boolean {
+    return this.fromCache;
   }
 
   /** Whether the first connection attempt has finished. */
@@ -284,26 +364,21 @@ export class BackendSupervisor {
 
   /** Health without catalog counts (the core adds those). */
   health(): Omit<BackendHealth, 'counts' | 'warnings'> {
-    const connection = this.connection;
-    const health: Omit<BackendHealth, 'counts' | 'warnings'> = {
-      id: this.id,
-      transport: this.config.transport,
+    return supervisorHealth({
+      config: this.config,
       status: this.status,
       settled: this.settled,
+      connection: this.connection,
       probeFailures: this.prober.failures,
+      lastProbeAt: this.prober.lastProbeAt,
       restarts: this.restarts,
-      outstandingRequests: connection?.outstanding ?? 0,
-    };
-    if (this.lastError) health.lastError = this.lastError;
-    if (this.prober.lastProbeAt) health.lastProbeAt = this.prober.lastProbeAt;
-    if (this.reconnect.nextRetryAt) health.nextRetryAt = new Date(this.reconnect.nextRetryAt).toISOString();
-    if (connection?.era) health.era = connection.era;
-    if (connection?.protocolVersion) health.protocolVersion = connection.protocolVersion;
-    if (connection?.serverInfo) health.serverInfo = connection.serverInfo;
-    if (connection?.pid !== undefined) health.pid = connection.pid;
-    if (this.config.transport === 'stdio') health.stderrTail = this.stderrTail.snapshot();
-    const auth = this.host.authFor?.(this.id);
-    if (auth) health.auth = auth.summary();
-    return health;
+      lastError: this.lastError,
+      nextRetryAt: this.reconnect.nextRetryAt,
+      stderrTail: this.stderrTail,
+      auth: this.host.authFor?.(this.id),
+      cached: this.fromCache,
+      start: startModeOf(this.config, this.host.proxyOptions()),
+      startMs: this.startMs,
+    });
   }
 }
