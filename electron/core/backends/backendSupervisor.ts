@@ -15,7 +15,7 @@ import { startModeOf, type BackendConfig } from '../config/schema.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
-import { IdleTimer, LiveWaiters } from './onDemand.js';
+import { OnDemandStart } from './onDemand.js';
 import { supervisorHealth } from './supervisorHealth.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import type { SupervisorHost } from './supervisorHost.js';
@@ -48,13 +48,8 @@ export class BackendSupervisor {
   private fromCache = false;
   /** How long the last start took, slot acquired to catalog listed (ms). */
   private startMs: number | undefined;
-  private readonly waiters: LiveWaiters;
-  /** Stops an on-demand server nobody uses (see onDemand.ts). */
-  private readonly idle = new IdleTimer({
-    timeoutMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
-    inUse: () => (this.connection?.outstanding ?? 0) > 0 || this.host.inUse?.(this.id) === true,
-    expire: () => void this.sleep(),
-  });
+  /** Requests waiting for a start, and the idle stop of an on-demand server (see onDemand.ts). */
+  private readonly demand: OnDemandStart;
 
   constructor(
     public config: BackendConfig,
@@ -62,7 +57,25 @@ export class BackendSupervisor {
   ) {
     this.status = config.enabled ? 'connecting' : 'disabled';
     this.settled = !config.enabled;
-    this.waiters = new LiveWaiters(config.id);
+    this.demand = new OnDemandStart({
+      id: config.id,
+      logger: host.deps.logger,
+      status: () => this.status,
+      isStopped: () => this.stopped,
+      live: () => this.liveConnection,
+      start: () => void this.start(),
+      takeIdle: () => {
+        // Only a live connection goes idle: one still starting is left alone.
+        const connection = this.liveConnection;
+        if (!connection) return undefined;
+        this.connection = undefined;
+        this.prober.stop();
+        this.setStatus('idle');
+        return connection;
+      },
+      idleTimeoutMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
+      subscribed: () => this.host.inUse?.(this.id) === true,
+    });
     this.authorization = new SupervisorAuthorization({
       id: config.id,
       host,
@@ -159,7 +172,7 @@ export class BackendSupervisor {
       this.setStatus('up');
       this.prober.start();
       this.host.online(this.id);
-      if (startModeOf(this.config, this.host.proxyOptions()) === 'on-demand') this.idle.arm();
+      if (startModeOf(this.config, this.host.proxyOptions()) === 'on-demand') this.demand.armIdle();
       if (this.pendingRefresh) void this.refresh();
       return undefined;
     } catch (error) {
@@ -184,7 +197,7 @@ export class BackendSupervisor {
   async stop(reason: SwitchboardError): Promise<void> {
     this.stopped = true;
     this.reconnect.clear();
-    this.idle.stop();
+    this.demand.stop();
     this.authorization.detach();
     await this.detach()?.close(reason);
   }
@@ -300,7 +313,7 @@ export class BackendSupervisor {
   private setStatus(status: BackendStatus): void {
     if (status !== 'connecting') this.settled = true;
     this.status = status;
-    this.waiters.settle(status);
+    this.demand.statusChanged(status);
     this.host.changed(this.id);
   }
 
@@ -314,38 +327,9 @@ export class BackendSupervisor {
     if (idle) this.setStatus('idle');
   }
 
-  /**
-   * The live connection for a request: at once when live; a starting backend
-   * is waited for and an idle one started, both bounded by `timeoutMs`.
-   * Undefined when the backend is down, disabled or stopped.
-   */
-  async acquire(timeoutMs: number, signal?: AbortSignal): Promise<BackendConnection | undefined> {
-    this.idle.touch();
-    if (this.liveConnection) return this.liveConnection;
-    if (this.stopped || (this.status !== 'connecting' && this.status !== 'idle')) return undefined;
-    const live = this.waiters.wait(timeoutMs, signal);
-    if (this.status === 'idle') void this.start();
-    await live;
-    this.idle.touch();
-    return this.liveConnection;
-  }
-
-  /**
-   * Stops an idle on-demand server (its whole process tree) and keeps its
-   * catalog published as `idle`: the next request starts it again.
-   */
-  private async sleep(): Promise<void> {
-    const connection = this.liveConnection;
-    if (!connection || this.stopped) return;
-    this.connection = undefined;
-    this.prober.stop();
-    this.setStatus('idle');
-    this.host.deps.logger.info(`backend "${this.id}" stopped after its idle timeout`);
-    await connection.close(
-      new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" was stopped (idle)`, {
-        backend: this.id,
-      }),
-    );
+  /** The live connection for a request; a starting backend is waited for, an idle one started (see OnDemandStart). */
+  acquire(timeoutMs: number, signal?: AbortSignal): ReturnType<OnDemandStart['acquire']> {
+    return this.demand.acquire(timeoutMs, signal);
   }
 
   /** Whether the published catalog is the cached one (no live listing yet). */

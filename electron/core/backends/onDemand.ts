@@ -6,6 +6,8 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendStatus } from '../../../shared/model/health.js';
+import type { Logger } from '../deps.js';
+import type { BackendConnection } from './backendConnection.js';
 
 /** Statuses in which requests can be sent. */
 const LIVE: ReadonlySet<BackendStatus> = new Set(['up', 'degraded', 'needs-authorization']);
@@ -117,5 +119,89 @@ export class IdleTimer {
     // Still used: look again after another period (a subscription may end any time).
     if (this.target.inUse()) return this.schedule(Math.min(this.target.timeoutMs(), 60_000));
     this.target.expire();
+  }
+}
+
+/** What on-demand starting needs of its supervisor. */
+export interface OnDemandHost {
+  readonly id: string;
+  readonly logger: Logger;
+  status(): BackendStatus;
+  isStopped(): boolean;
+  /** The connection requests can use now (undefined: not live). */
+  live(): BackendConnection | undefined;
+  /** Starts the backend (connect, list, publish). */
+  start(): void;
+  /** Takes the live connection out (probes stop), leaving the catalog published, and shows the backend `idle`. */
+  takeIdle(): BackendConnection | undefined;
+  idleTimeoutMs(): number;
+  /** Whether frontends hold subscriptions or streams on it. */
+  subscribed(): boolean;
+}
+
+/**
+ * A supervisor's on-demand side: requests that wait for a starting backend
+ * (or start an idle one), and the idle stop of an on-demand server.
+ */
+export class OnDemandStart {
+  private readonly waiters: LiveWaiters;
+  private readonly idle: IdleTimer;
+
+  constructor(private readonly host: OnDemandHost) {
+    this.waiters = new LiveWaiters(host.id);
+    this.idle = new IdleTimer({
+      timeoutMs: () => host.idleTimeoutMs(),
+      inUse: () => (host.live()?.outstanding ?? 0) > 0 || host.subscribed(),
+      expire: () => void this.sleep(),
+    });
+  }
+
+  /** The status changed: wake the waiters it settles. */
+  statusChanged(status: BackendStatus): void {
+    this.waiters.settle(status);
+  }
+
+  /** An on-demand backend is up: count its idle time from now. */
+  armIdle(): void {
+    this.idle.arm();
+  }
+
+  stop(): void {
+    this.idle.stop();
+  }
+
+  /**
+   * The live connection for a request: at once when live (no promise on the
+   * hot path); a starting backend is waited for and an idle one started, both
+   * bounded by `timeoutMs`. Undefined when it is down, disabled or stopped.
+   */
+  acquire(
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): BackendConnection | undefined | Promise<BackendConnection | undefined> {
+    this.idle.touch();
+    const live = this.host.live();
+    if (live) return live;
+    const status = this.host.status();
+    if (this.host.isStopped() || (status !== 'connecting' && status !== 'idle')) return undefined;
+    const waiting = this.waiters.wait(timeoutMs, signal);
+    if (status === 'idle') this.host.start();
+    return waiting.then(() => {
+      this.idle.touch();
+      return this.host.live();
+    });
+  }
+
+  /** Stops an idle on-demand server, whole process tree; its catalog stays published as `idle`. */
+  private async sleep(): Promise<void> {
+    if (this.host.isStopped()) return;
+    const connection = this.host.takeIdle();
+    if (!connection) return;
+    this.host.logger.info(`backend "${this.host.id}" stopped after its idle timeout`);
+    await connection.close(
+      new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.host.id}" was stopped (idle)`, {
+        backend: this.host.id,
+      }),
+    );
   }
 }
