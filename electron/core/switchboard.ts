@@ -164,7 +164,7 @@ export class SwitchboardCore implements SupervisorHost {
         proxy: this.config.proxy,
         cache: this.services.catalogCache,
         logger: this.deps.logger,
-        admit: (id, snapshot) => this.admit(id, snapshot),
+        admitAll: (entries) => this.admitAll(entries),
       },
     );
   }
@@ -198,6 +198,19 @@ export class SwitchboardCore implements SupervisorHost {
     const staged = this.publisher.check(backendId, snapshot);
     this.access.engine.invalidate();
     this.publisher.commit(staged);
+  }
+
+  /**
+   * Publishes several snapshots in one build (the cached catalogs at start),
+   * each reviewed against its pins first; returns the refused backends.
+   */
+  private async admitAll(entries: { id: string; snapshot: BackendCatalog }[]): Promise<Map<string, SwitchboardError>> {
+    const { pins } = this.services;
+    for (const { id, snapshot } of entries) {
+      if (pins && this.access.policy.backends[id]?.pinning !== false) await pins.review(id, snapshot.tools);
+    }
+    this.access.engine.invalidate();
+    return this.publisher.admitAll(entries.map((entry) => entry.id));
   }
 
   /** Tool definitions that changed and wait for the user's approval (old vs new). */

@@ -25,8 +25,8 @@ export interface LaunchHost {
   proxy: ProxyOptions;
   cache: CatalogCache | undefined;
   logger: Logger;
-  /** Publishes a snapshot (pins reviewed); throws on a collision or limit. */
-  admit(backendId: string, snapshot: BackendCatalog): Promise<void>;
+  /** Publishes snapshots in one build, in order (pins reviewed); resolves with the refused ones. */
+  admitAll(entries: { id: string; snapshot: BackendCatalog }[]): Promise<Map<string, SwitchboardError>>;
 }
 
 /**
@@ -52,23 +52,27 @@ export async function launchBackends(
   const cached = await Promise.all(
     admitted.map((backend) => (backend.enabled && host.cache ? host.cache.load(backend) : undefined)),
   );
+  // Every cached catalog in one build (a catalog rebuilt per backend costs O(n^2) with 70 servers).
+  const seeded: { id: string; snapshot: BackendCatalog }[] = [];
+  for (const [index, backend] of admitted.entries()) {
+    const snapshot = cached[index];
+    if (!snapshot) continue;
+    supervisors[index]!.seedFromCache(snapshot, false);
+    seeded.push({ id: backend.id, snapshot });
+  }
+  const refused = seeded.length > 0 ? await host.admitAll(seeded) : new Map<string, SwitchboardError>();
   const toStart: BackendSupervisor[] = [];
   for (const [index, backend] of admitted.entries()) {
     const supervisor = supervisors[index]!;
     const snapshot = cached[index];
-    let idle = false;
-    if (snapshot) {
-      try {
-        supervisor.seedFromCache(snapshot, false);
-        await host.admit(backend.id, snapshot);
-        idle = startModeOf(backend, host.proxy) === 'on-demand';
-        if (idle) supervisor.seedFromCache(snapshot, true);
-      } catch (error) {
-        // The live listing decides (and reports the collision or limit if it persists).
-        host.logger.warn(`cached catalog of "${backend.id}" not published: ${(error as Error).message}`);
-      }
+    const refusal = refused.get(backend.id);
+    // The live listing decides (and reports the collision or limit if it persists).
+    if (refusal) host.logger.warn(`cached catalog of "${backend.id}" not published: ${refusal.message}`);
+    if (snapshot && !refusal && startModeOf(backend, host.proxy) === 'on-demand') {
+      supervisor.seedFromCache(snapshot, true);
+    } else {
+      toStart.push(supervisor);
     }
-    if (!idle) toStart.push(supervisor);
   }
   await Promise.all(toStart.map((supervisor) => supervisor.start()));
 }
