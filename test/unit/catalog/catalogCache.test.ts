@@ -4,7 +4,6 @@
  * its size bound, and a removal is not overtaken by an earlier save.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogCache } from '../../../electron/core/catalog/catalogCache.js';
 import type { Logger } from '../../../electron/core/deps.js';
