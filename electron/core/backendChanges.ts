@@ -121,6 +121,7 @@ export class BackendChanges {
       }),
     );
     host.core.changed(id);
+    await host.services.catalogCache?.remove(id);
     if (removed && options.persist !== false) {
       await deleteUnreferenced(host.services.secrets, removed, host.config().backends, host.core.deps.logger);
       await host.auths.removed(id);

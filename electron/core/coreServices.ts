@@ -5,8 +5,10 @@
  * the CLI and the Electron shell build them alike.
  */
 import { join } from 'node:path';
+import { CatalogCache } from './catalog/catalogCache.js';
 import { fileWriter, type ConfigStore } from './config/configStore.js';
 import { expandMap } from './config/expand.js';
+import { stderrLogger } from './deps.js';
 import { inlineSecrets } from './config/inlineSecrets.js';
 import { defaultConfigDir, defaultStateDir } from './config/paths.js';
 import type { BackendConfig } from './config/schema.js';
@@ -24,6 +26,8 @@ export interface CoreServices {
   audit?: AuditLog | undefined;
   /** The OS keychain, for `{"secret": NAME}` env and header values. */
   secrets?: SecretStore | undefined;
+  /** Each backend's last catalog, published at start before the backends run. */
+  catalogCache?: CatalogCache | undefined;
 }
 
 const SECRET_NAME = /token|key|secret|password|passwd|auth|cookie|credential/i;
@@ -91,5 +95,6 @@ export async function openCoreServices(
   const audit = new AuditLog({ dir: join(defaultStateDir(), 'audit'), redact: secrets });
   const pins = new PinStore(join(configDir, 'tool-pins.json'), { audit });
   await pins.load();
-  return { store, tokens, pins, audit, secrets: keychain };
+  const catalogCache = new CatalogCache(join(defaultStateDir(), 'catalogs'), { logger: stderrLogger });
+  return { store, tokens, pins, audit, secrets: keychain, catalogCache };
 }

@@ -27,8 +27,14 @@ export interface RequestPathContext {
   events: TypedEmitter<CoreEvents>;
   /** The published catalog. */
   catalog(): Catalog;
-  /** A backend's live connection, only while its items are published (for routing). */
-  publishedConnection(backendId: string): BackendConnection | undefined;
+  /**
+   * A backend's live connection, only while its items are published (for
+   * routing); a backend still starting (or idle, on demand) is waited for.
+   */
+  publishedConnection(
+    backendId: string,
+    signal?: AbortSignal,
+  ): BackendConnection | undefined | Promise<BackendConnection | undefined>;
   /** A backend's live connection, published or not (for subscriptions). */
   connection(backendId: string): BackendConnection | undefined;
   parked: ParkedCalls<LegacyCall<unknown>>;
@@ -78,6 +84,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
   const subscriptions = new SubscriptionHub({
     catalog: context.catalog,
     connection: context.connection,
+    wake: async (backendId) => void (await context.publishedConnection(backendId)),
     mayUse: (client, kind, key) => access.authorize(client, context.catalog(), kind, key) !== 'deny',
     audit: (entry) => audit?.record(entry),
   });

@@ -14,7 +14,9 @@ import type { BackendAuth } from './auth/backendAuth.js';
 import { signOutBackend, startBackendAuthorization, type CoreAuthorizationHost } from './auth/coreAuthorization.js';
 import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
 import type { BackendCatalog, BackendConnection } from './backends/backendConnection.js';
+import { connectTimeoutMs, launchBackends } from './backends/backendLaunch.js';
 import { BackendSupervisor } from './backends/backendSupervisor.js';
+import { defaultStartLimit, StartLimiter } from './backends/startLimiter.js';
 import type { SupervisorHost } from './backends/supervisorHost.js';
 import { SupervisorMap } from './backends/supervisorMap.js';
 import type { Catalog } from './catalog/catalog.js';
@@ -34,6 +36,7 @@ import type { AuditEntry, AuditQuery } from './policy/auditLog.js';
 import type { ClientTokens } from './policy/clientTokens.js';
 import type { PinChange } from './policy/pinStore.js';
 import { buildRequestPath } from './requestPath.js';
+import { StartupGrace } from './startupGrace.js';
 import type { Router } from './routing/router.js';
 import type { SecretStore } from './secrets/secretStore.js';
 
@@ -66,6 +69,11 @@ export class SwitchboardCore implements SupervisorHost {
   /** Runtime adds, updates, removals and hand edits, saved to the config file. */
   private readonly changes: BackendChanges;
   private disposed = false;
+  /** Bounded start-up: child processes starting at once. */
+  readonly startLimiter = new StartLimiter(() => this.config.proxy.maxConcurrentStarts ?? defaultStartLimit());
+  /** Lists wait for backends on their first attempt for `startupGraceMs` after start. */
+  readonly grace = new StartupGrace(this.events, () => this.firstAttemptDeadline());
+  private startedAt = 0;
 
   constructor(
     private config: SwitchboardConfig,
@@ -87,8 +95,11 @@ export class SwitchboardCore implements SupervisorHost {
       services,
       events: this.events,
       catalog: () => this.publisher.catalog,
-      publishedConnection: (id) =>
-        this.publisher.isPublished(id) ? this.supervisors.get(id)?.liveConnection : undefined,
+      // A starting backend with a cached catalog is waited for, an idle on-demand one started.
+      publishedConnection: (id, signal) => {
+        const supervisor = this.publisher.isPublished(id) ? this.supervisors.get(id) : undefined;
+        return supervisor?.acquire(connectTimeoutMs(supervisor.config, this.config.proxy), signal);
+      },
       connection: (id) => this.connection(id),
       parked: this.parkedCalls,
     });
@@ -143,28 +154,46 @@ export class SwitchboardCore implements SupervisorHost {
     return this.config.proxy;
   }
 
-  /** Connects every enabled backend in parallel; resolves when each has settled. */
+  /**
+   * Publishes every cached catalog, then connects every enabled backend in
+   * parallel (a bounded number of children starting at once; an on-demand
+   * backend with a cached catalog stays idle); resolves when each has settled.
+   */
   async start(): Promise<void> {
-    const { maxBackends } = this.config.proxy;
-    const starts: Promise<unknown>[] = [];
-    for (const [index, backend] of this.config.backends.entries()) {
-      const supervisor = new BackendSupervisor(backend, this);
-      this.supervisors.set(backend.id, supervisor);
-      if (index >= maxBackends) {
-        supervisor.refuse(
-          new SwitchboardError(ErrorCode.BackendLimit, `backend "${backend.id}" exceeds maxBackends (${maxBackends})`, {
-            maxBackends,
-          }),
-        );
-        continue;
-      }
-      starts.push(supervisor.start());
-    }
+    this.startedAt = Date.now();
+    this.grace.begin(this.config.proxy.startupGraceMs);
     this.services.store?.watch(
       (stored) => void this.changes.applyHandEdit(stored),
       (error) => this.changes.reportConfigError(error),
     );
-    await Promise.all(starts);
+    await launchBackends(
+      this.config.backends,
+      (backend) => {
+        const supervisor = new BackendSupervisor(backend, this);
+        this.supervisors.set(backend.id, supervisor);
+        return supervisor;
+      },
+      {
+        proxy: this.config.proxy,
+        cache: this.services.catalogCache,
+        logger: this.deps.logger,
+        admitAll: (entries) => this.admitAll(entries),
+      },
+    );
+  }
+
+  /**
+   * The latest time worth waiting for a backend still on its first attempt
+   * with nothing published (the startup grace), or undefined: none is.
+   */
+  private firstAttemptDeadline(): number | undefined {
+    let latest: number | undefined;
+    for (const supervisor of this.supervisors.values()) {
+      if (supervisor.isSettled || supervisor.publishedFromCache || !supervisor.config.enabled) continue;
+      const deadline = this.startedAt + connectTimeoutMs(supervisor.config, this.config.proxy);
+      latest = Math.max(latest ?? 0, deadline);
+    }
+    return latest;
   }
 
   // ---- SupervisorHost ----
@@ -182,6 +211,19 @@ export class SwitchboardCore implements SupervisorHost {
     const staged = this.publisher.check(backendId, snapshot);
     this.access.engine.invalidate();
     this.publisher.commit(staged);
+  }
+
+  /**
+   * Publishes several snapshots in one build (the cached catalogs at start),
+   * each reviewed against its pins first; returns the refused backends.
+   */
+  private async admitAll(entries: { id: string; snapshot: BackendCatalog }[]): Promise<Map<string, SwitchboardError>> {
+    const { pins } = this.services;
+    for (const { id, snapshot } of entries) {
+      if (pins && this.access.policy.backends[id]?.pinning !== false) await pins.review(id, snapshot.tools);
+    }
+    this.access.engine.invalidate();
+    return this.publisher.admitAll(entries.map((entry) => entry.id));
   }
 
   /** Tool definitions that changed and wait for the user's approval (old vs new). */
@@ -221,6 +263,19 @@ export class SwitchboardCore implements SupervisorHost {
 
   online(backendId: string): void {
     this.subscriptions.resubscribe(backendId);
+  }
+
+  startSlot(signal?: AbortSignal): Promise<() => void> {
+    return this.startLimiter.acquire(signal);
+  }
+
+  catalogListed(backendId: string, snapshot: BackendCatalog): void {
+    const backend = this.supervisors.get(backendId)?.config;
+    if (backend) void this.services.catalogCache?.save(backend, snapshot);
+  }
+
+  inUse(backendId: string): boolean {
+    return this.subscriptions.holds(backendId);
   }
 
   authFor(backendId: string): BackendAuth | undefined {

@@ -2,9 +2,11 @@ import type { ErrorData } from '../errors.js';
 
 /**
  * Where a backend stands. `degraded` keeps serving its last catalog snapshot;
- * `needs-authorization` waits for the user to sign in (OAuth), it is not retried.
+ * `needs-authorization` waits for the user to sign in (OAuth), it is not retried;
+ * `idle` is an on-demand server that is stopped while its cached catalog stays
+ * published (the next request starts it).
  */
-export type BackendStatus = 'connecting' | 'up' | 'degraded' | 'down' | 'disabled' | 'needs-authorization';
+export type BackendStatus = 'connecting' | 'up' | 'degraded' | 'down' | 'disabled' | 'needs-authorization' | 'idle';
 
 /** The transports a backend can be reached over. */
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -56,6 +58,12 @@ export interface BackendHealth {
   outstandingRequests: number;
   pid?: number;
   stderrTail?: string[];
+  /** Its published catalog is the one cached from an earlier run (no live listing yet). */
+  cached?: boolean;
+  /** When it is started: at launch, or by its first request. */
+  start?: 'eager' | 'on-demand';
+  /** How long its last start took, spawn to listed catalog (ms). */
+  startMs?: number;
   /** OAuth state of a remote backend that may use OAuth (absent for stdio and explicit Authorization headers). */
   auth?: BackendAuthSummary;
 }

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CatalogCache } from '../../electron/core/catalog/catalogCache.js';
 import type { ConfigStore } from '../../electron/core/config/configStore.js';
 import type { AuditLog } from '../../electron/core/policy/auditLog.js';
 import type { ClientTokens } from '../../electron/core/policy/clientTokens.js';
@@ -66,6 +67,7 @@ export async function startProxy(
     pins?: PinStore;
     audit?: AuditLog;
     secrets?: SecretStore;
+    catalogCache?: CatalogCache;
     listenStallMs?: number;
     /** Replaces the silent logger, or adds `openUrl`. */
     deps?: Partial<Pick<CoreDeps, 'logger' | 'openUrl'>>;
@@ -85,6 +87,7 @@ export async function startProxy(
       pins: options.pins,
       audit: options.audit,
       secrets: options.secrets,
+      catalogCache: options.catalogCache,
     },
   );
   const token = 'test-token-0123456789';

@@ -27,7 +27,7 @@ describe('proxy/health', () => {
     expect(health).toEqual({
       status: 'degraded',
       ready: true,
-      backends: { connecting: 0, up: 1, degraded: 0, down: 1, disabled: 0, 'needs-authorization': 0 },
+      backends: { connecting: 0, up: 1, degraded: 0, down: 1, disabled: 0, 'needs-authorization': 0, idle: 0 },
     });
     // No backend IDs or error details.
     expect(JSON.stringify(health)).not.toMatch(/secretly_named|fatal|good/);

@@ -19,12 +19,11 @@ import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import { authorizationProblem, authorizationRequired, type AuthorizationProblem } from '../auth/authErrors.js';
 import { BACKEND_INPUT_CAPABILITIES, CallTracker } from '../relay/callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
+import { connectTimeoutMs } from './backendLaunch.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { createBackendTransport, type BackendTransport, type LineTail } from './transports.js';
-
-const START_TIMEOUT_FLOOR_MS = 30_000;
 
 /** Everything a backend offers, every page of every list. */
 export interface BackendCatalog {
@@ -122,7 +121,7 @@ export class BackendConnection {
    * take longer than one request; never less than 30 s.
    */
   private get startTimeoutMs(): number {
-    return Math.max(this.timeoutMs, START_TIMEOUT_FLOOR_MS);
+    return connectTimeoutMs(this.options.config, this.options.proxy);
   }
 
   /** The SDK client, for the relay layer (notifications, server-to-client requests). */

@@ -9,11 +9,13 @@
  */
 import { ErrorCode, SwitchboardError, toErrorData } from '../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
-import type { BackendConfig } from '../config/schema.js';
+import { startModeOf, type BackendConfig } from '../config/schema.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
 import { BackendStateLog } from './stateLog.js';
+import { OnDemandStart } from './onDemand.js';
+import { supervisorHealth } from './supervisorHealth.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import type { SupervisorHost } from './supervisorHost.js';
 import { LineTail } from './transports.js';
@@ -42,6 +44,12 @@ export class BackendSupervisor {
   private stopped = false;
   /** OAuth: lost authorization, step-up, waiting for the user's new tokens. */
   private readonly authorization: SupervisorAuthorization;
+  /** The published snapshot came from the catalog cache (no live listing yet). */
+  private fromCache = false;
+  /** How long the last start took, slot acquired to catalog listed (ms). */
+  private startMs: number | undefined;
+  /** Requests waiting for a start, and the idle stop of an on-demand server (see onDemand.ts). */
+  private readonly demand: OnDemandStart;
 
   constructor(
     public config: BackendConfig,
@@ -49,6 +57,25 @@ export class BackendSupervisor {
   ) {
     this.status = config.enabled ? 'connecting' : 'disabled';
     this.settled = !config.enabled;
+    this.demand = new OnDemandStart({
+      id: config.id,
+      logger: host.deps.logger,
+      status: () => this.status,
+      isStopped: () => this.stopped,
+      live: () => this.liveConnection,
+      start: () => void this.start(),
+      takeIdle: () => {
+        // Only a live connection goes idle: one still starting is left alone.
+        const connection = this.liveConnection;
+        if (!connection) return undefined;
+        this.connection = undefined;
+        this.prober.stop();
+        this.setStatus('idle');
+        return connection;
+      },
+      idleTimeoutMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
+      subscribed: () => this.host.inUse?.(this.id) === true,
+    });
     this.authorization = new SupervisorAuthorization({
       id: config.id,
       host,
@@ -100,7 +127,8 @@ export class BackendSupervisor {
   async start(options: { retry?: boolean } = {}): Promise<unknown> {
     if (this.stopped || !this.config.enabled) return undefined;
     this.reconnect.clear();
-    if (this.started) this.restarts++;
+    // Waking an idle on-demand server is its normal life, not a restart.
+    if (this.started && this.status !== 'idle') this.restarts++;
     this.started = true;
     this.pendingRefresh = false;
     const authProvider = this.authorization.attach(() => this.authorization.connectionLost(connection));
@@ -121,27 +149,40 @@ export class BackendSupervisor {
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
     if (!options.retry) this.setStatus('connecting');
+    let release: (() => void) | undefined;
     try {
+      // Bounded start-up: only spawning children count (a remote server costs us no CPU to start).
+      if (this.config.transport === 'stdio') release = await this.host.startSlot?.();
+      const began = Date.now();
       await connection.connect();
       const snapshot = await connection.listCatalog();
+      release?.();
+      this.startMs = Date.now() - began;
       if (this.stopped || this.connection !== connection) {
         await connection.close();
         return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" was stopped while connecting`);
       }
       await this.host.admit(this.id, snapshot);
       this.snapshot = snapshot;
+      this.fromCache = false;
+      this.host.catalogListed?.(this.id, snapshot);
       this.reconnect.reset();
       this.prober.resetFailures();
       this.lastError = undefined;
       this.setStatus('up');
       this.prober.start();
       this.host.online(this.id);
+      if (startModeOf(this.config, this.host.proxyOptions()) === 'on-demand') this.demand.armIdle();
       if (this.pendingRefresh) void this.refresh();
       return undefined;
     } catch (error) {
+      release?.();
       await connection.close();
       if (this.connection !== connection || this.stopped) return error;
       this.connection = undefined;
+      // A cached catalog stays only while the backend may still come up: failed, its items leave.
+      this.host.unpublish(this.id);
+      this.fromCache = false;
       if (error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired) {
         this.authorization.required(error);
         return error;
@@ -156,6 +197,7 @@ export class BackendSupervisor {
   async stop(reason: SwitchboardError): Promise<void> {
     this.stopped = true;
     this.reconnect.clear();
+    this.demand.stop();
     this.authorization.detach();
     await this.detach()?.close(reason);
   }
@@ -186,6 +228,7 @@ export class BackendSupervisor {
       if (this.connection !== connection) return;
       await this.host.admit(this.id, snapshot);
       this.snapshot = snapshot;
+      this.host.catalogListed?.(this.id, snapshot);
       this.lastError = undefined;
       this.setStatus('up');
     } catch (error) {
@@ -269,7 +312,28 @@ export class BackendSupervisor {
     this.stateLog.status(status, this.lastError?.message ?? ''); // changes once each, repeats summarized
     if (status !== 'connecting') this.settled = true;
     this.status = status;
+    this.demand.statusChanged(status);
     this.host.changed(this.id);
+  }
+
+  /**
+   * Publishes a cached catalog before the backend starts; with `idle` (an
+   * on-demand server) it is not started until a request needs it.
+   */
+  seedFromCache(snapshot: BackendCatalog, idle: boolean): void {
+    this.snapshot = snapshot;
+    this.fromCache = true;
+    if (idle) this.setStatus('idle');
+  }
+
+  /** The live connection for a request; a starting backend is waited for, an idle one started (see OnDemandStart). */
+  acquire(timeoutMs: number, signal?: AbortSignal): ReturnType<OnDemandStart['acquire']> {
+    return this.demand.acquire(timeoutMs, signal);
+  }
+
+  /** Whether the published catalog is the cached one (no live listing yet). */
+  get publishedFromCache(): boolean {
+    return this.fromCache;
   }
 
   /** Whether the first connection attempt has finished. */
@@ -283,26 +347,21 @@ export class BackendSupervisor {
 
   /** Health without catalog counts (the core adds those). */
   health(): Omit<BackendHealth, 'counts' | 'warnings'> {
-    const connection = this.connection;
-    const health: Omit<BackendHealth, 'counts' | 'warnings'> = {
-      id: this.id,
-      transport: this.config.transport,
+    return supervisorHealth({
+      config: this.config,
       status: this.status,
       settled: this.settled,
+      connection: this.connection,
       probeFailures: this.prober.failures,
+      lastProbeAt: this.prober.lastProbeAt,
       restarts: this.restarts,
-      outstandingRequests: connection?.outstanding ?? 0,
-    };
-    if (this.lastError) health.lastError = this.lastError;
-    if (this.prober.lastProbeAt) health.lastProbeAt = this.prober.lastProbeAt;
-    if (this.reconnect.nextRetryAt) health.nextRetryAt = new Date(this.reconnect.nextRetryAt).toISOString();
-    if (connection?.era) health.era = connection.era;
-    if (connection?.protocolVersion) health.protocolVersion = connection.protocolVersion;
-    if (connection?.serverInfo) health.serverInfo = connection.serverInfo;
-    if (connection?.pid !== undefined) health.pid = connection.pid;
-    if (this.config.transport === 'stdio') health.stderrTail = this.stderrTail.snapshot();
-    const auth = this.host.authFor?.(this.id);
-    if (auth) health.auth = auth.summary();
-    return health;
+      lastError: this.lastError,
+      nextRetryAt: this.reconnect.nextRetryAt,
+      stderrTail: this.stderrTail,
+      auth: this.host.authFor?.(this.id),
+      cached: this.fromCache,
+      start: startModeOf(this.config, this.host.proxyOptions()),
+      startMs: this.startMs,
+    });
   }
 }

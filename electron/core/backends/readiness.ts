@@ -1,6 +1,6 @@
 /**
  * Readiness as `/readyz` reports it: every enabled backend has finished its
- * first connection attempt and at least one is up (or none is configured).
+ * first connection attempt and at least one is up or idle (or none is configured).
  */
 import type { BackendStatus, Readiness } from '../../../shared/model/health.js';
 
@@ -20,6 +20,7 @@ export function readinessOf(backends: Iterable<ReadinessInput>): Readiness {
     down: 0,
     disabled: 0,
     'needs-authorization': 0,
+    idle: 0,
   };
   let enabled = 0;
   let settled = true;
@@ -30,5 +31,6 @@ export function readinessOf(backends: Iterable<ReadinessInput>): Readiness {
       if (!backend.settled) settled = false;
     }
   }
-  return { ready: settled && (enabled === 0 || counts.up + counts.degraded > 0), settled, counts };
+  // An idle on-demand server serves its cached catalog and starts on the first request: it counts as serving.
+  return { ready: settled && (enabled === 0 || counts.up + counts.degraded + counts.idle > 0), settled, counts };
 }

@@ -29,4 +29,10 @@ export interface SupervisorHost {
   online(backendId: string): void;
   /** OAuth of a remote backend that may use it (undefined: none). */
   authFor?(backendId: string): BackendAuth | undefined;
+  /** Waits for a start slot (bounded start-up); resolves with its release. */
+  startSlot?(signal?: AbortSignal): Promise<() => void>;
+  /** A live catalog was published (the core caches it). */
+  catalogListed?(backendId: string, snapshot: BackendCatalog): void;
+  /** Whether frontends hold resource subscriptions or streams on the backend (keeps an on-demand server running). */
+  inUse?(backendId: string): boolean;
 }

@@ -5,6 +5,7 @@
  * lists changed (so frontends get exactly the list_changed they need).
  */
 import type { BackendCatalog } from '../backends/backendConnection.js';
+import type { SwitchboardError } from '../../../shared/errors.js';
 import { buildCatalog, Catalog, type CatalogInput, type CatalogOptions } from './catalog.js';
 
 /** What the publisher reads from the core. */
@@ -65,6 +66,19 @@ export class CatalogPublisher {
   commit(staged: StagedCatalog): void {
     this.admitted = staged.order;
     this.publish(staged.catalog);
+  }
+
+  /**
+   * Publishes several backends at once, in order, from their current
+   * snapshots (one build and one change instead of one per backend: the
+   * cached catalogs at start). Returns the refused ones with their errors.
+   */
+  admitAll(backendIds: string[]): Map<string, SwitchboardError> {
+    const order = [...this.admitted, ...backendIds.filter((id) => !this.isPublished(id))];
+    const { catalog, refused } = this.build(order);
+    this.admitted = order.filter((id) => !refused.has(id));
+    this.publish(catalog);
+    return refused;
   }
 
   /** Takes a backend's items out of the catalog. */

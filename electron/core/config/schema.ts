@@ -49,6 +49,14 @@ export const ProxyOptionsSchema = z
     sessionIdleMs: positiveInt.default(1_800_000),
     /** Live 2025-era HTTP sessions per client profile; a new one ends the least recently used. */
     maxSessionsPerClient: positiveInt.default(256),
+    /** How stdio servers without their own `start` are started (see StartModeSchema). */
+    defaultStart: z.enum(['eager', 'on-demand']).default('eager'),
+    /** An on-demand server with no request, subscription or stream for this long is stopped. */
+    idleTimeoutMs: positiveInt.default(600_000),
+    /** Child processes starting at once (default: four per core; see backends/startLimiter.ts). */
+    maxConcurrentStarts: positiveInt.optional(),
+    /** After start, lists wait this long at most for backends still on their first attempt. */
+    startupGraceMs: positiveInt.default(15_000),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z
       .string()
@@ -77,6 +85,9 @@ const commonOptions = {
   requestTimeoutMs: positiveInt.optional(),
   protocol: ProtocolSchema.optional(),
   description: z.string().optional(),
+  /** `eager`: started at launch; `on-demand`: started by the first request once its catalog is cached. */
+  start: z.enum(['eager', 'on-demand']).optional(),
+  idleTimeoutMs: positiveInt.optional(),
 };
 
 const StdioBackendSchema = z.strictObject({
@@ -141,6 +152,17 @@ interface BackendBase {
   requestTimeoutMs: number | undefined;
   protocol: ProtocolChoice;
   description: string | undefined;
+  /** Absent: the proxy's `defaultStart` for stdio, `eager` for remote servers (see startModeOf). */
+  start: StartMode | undefined;
+  idleTimeoutMs: number | undefined;
+}
+
+/** When a backend is started. */
+export type StartMode = 'eager' | 'on-demand';
+
+/** A backend's start mode in force: its own, else the proxy default for stdio, else eager. */
+export function startModeOf(backend: BackendConfig, proxy: ProxyOptions): StartMode {
+  return backend.start ?? (backend.transport === 'stdio' ? proxy.defaultStart : 'eager');
 }
 
 /** A validated stdio backend. `env` values may still hold `${VAR}` or secret references. */
@@ -208,6 +230,8 @@ function commonFrom(id: string, entry: StdioEntry | RemoteEntry, transport: Back
     // stdio servers all speak the 2025 handshake; probing would start each one twice.
     protocol: entry.protocol ?? (transport === 'stdio' ? 'legacy' : 'auto'),
     description: entry.description,
+    start: entry.start,
+    idleTimeoutMs: entry.idleTimeoutMs,
   };
 }
 

@@ -29,6 +29,7 @@ const StatusCounts = z.object({
   down: z.number(),
   disabled: z.number(),
   'needs-authorization': z.number(),
+  idle: z.number(),
 });
 
 /** The result of `proxy/health`. */
@@ -41,10 +42,11 @@ export const HealthResultSchema = z.object({
 /** Overall status from per-backend counts. */
 export function aggregateStatus(readiness: Readiness): z.infer<typeof HealthResultSchema> {
   const { counts, ready } = readiness;
-  const enabled = counts.connecting + counts.up + counts.degraded + counts.down + counts['needs-authorization'];
+  const enabled =
+    counts.connecting + counts.up + counts.degraded + counts.down + counts['needs-authorization'] + counts.idle;
   let status: z.infer<typeof HealthResultSchema>['status'] = 'ok';
   if (!ready && counts.connecting > 0) status = 'starting';
-  else if (enabled > 0 && counts.up + counts.degraded === 0) status = 'down';
+  else if (enabled > 0 && counts.up + counts.degraded + counts.idle === 0) status = 'down';
   else if (counts.degraded + counts.down + counts['needs-authorization'] > 0) status = 'degraded';
   return { status, ready, backends: counts };
 }

@@ -51,10 +51,29 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
       relayable(result, what, logger);
   server.onerror = (error) => logger.warn(`frontend: ${error.message}`);
   const view = () => core.access.view(client, core.catalog());
-  server.setRequestHandler('tools/list', () => ({ tools: view().tools }));
-  server.setRequestHandler('prompts/list', () => ({ prompts: view().prompts }));
-  server.setRequestHandler('resources/list', () => ({ resources: view().resources }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: view().resourceTemplates }));
+  // During the startup grace a list waits for backends on their first attempt (see startupGrace.ts).
+  const listed =
+    <R>(answer: () => R) =>
+    (_request: unknown, ctx: { mcpReq: { signal: AbortSignal } }): R | Promise<R> => {
+      const waiting = core.grace.wait(ctx.mcpReq.signal);
+      return waiting ? waiting.then(answer) : answer();
+    };
+  server.setRequestHandler(
+    'tools/list',
+    listed(() => ({ tools: view().tools })),
+  );
+  server.setRequestHandler(
+    'prompts/list',
+    listed(() => ({ prompts: view().prompts })),
+  );
+  server.setRequestHandler(
+    'resources/list',
+    listed(() => ({ resources: view().resources })),
+  );
+  server.setRequestHandler(
+    'resources/templates/list',
+    listed(() => ({ resourceTemplates: view().resourceTemplates })),
+  );
   // A client with a name budget calls shortened names: map them back first.
   const named = <P extends { name: string }>(params: P): P => {
     const name = view().aliases.get(params.name);

@@ -16,6 +16,8 @@ import type { UpdateSink } from './coalescingSink.js';
 export interface HubSource {
   catalog(): Catalog;
   connection(backendId: string): BackendConnection | undefined;
+  /** Starts (or waits for) a backend that is starting or idle on demand; never throws. */
+  wake?(backendId: string): Promise<void>;
   /** Whether a client may see an item (checked on subscribe and again before each update). */
   mayUse(client: string, kind: 'resources' | 'resourceTemplates', key: string): boolean;
   /** Records subscribe and unsubscribe in the audit log. */
@@ -67,6 +69,7 @@ export class SubscriptionHub {
 
   /** Subscribes a sink; resolves once the backend has accepted (or at once if it already had). */
   async attach(sink: UpdateSink, uri: string): Promise<void> {
+    await this.wakeOwners([uri], sink.client);
     const started = Date.now();
     const record = (outcome: AuditOutcome, origin: ItemOrigin, errorCode?: string | number): void =>
       this.source.audit?.({
@@ -106,6 +109,7 @@ export class SubscriptionHub {
    * why), then each is subscribed; on any failure the sink holds nothing.
    */
   async attachAll(sink: UpdateSink, uris: string[]): Promise<void> {
+    await this.wakeOwners(uris, sink.client);
     const rejected = uris.flatMap((uri) => {
       try {
         this.validate(uri, sink.client);
@@ -196,6 +200,22 @@ export class SubscriptionHub {
       }
       void this.sync(uri, entry).catch(() => undefined);
     }
+  }
+
+  /** A subscription needs its backend running: start the owners of `uris` that are starting or idle. */
+  private async wakeOwners(uris: string[], client: string): Promise<void> {
+    const { wake } = this.source;
+    if (!wake) return;
+    const catalog = this.source.catalog();
+    const visible = uris.filter((uri) => this.source.mayUse(client, 'resources', uri));
+    const owners = new Set(visible.flatMap((uri) => catalog.resourceIndex.get(uri)?.backendId ?? []));
+    await Promise.all([...owners].map((owner) => wake(owner).catch(() => undefined)));
+  }
+
+  /** Whether any frontend holds a subscription on one of the backend's resources (it must keep running). */
+  holds(backendId: string): boolean {
+    for (const entry of this.entries.values()) if (entry.backendId === backendId && entry.sinks.size > 0) return true;
+    return false;
   }
 
   /** Subscriptions per advertised URI (for health and tests). */

@@ -74,7 +74,11 @@ export interface RouteOptions {
 /** What the router needs from the core. */
 export interface RouterSource extends RelayHost, ApprovalHost {
   catalog(): Catalog;
-  connection(backendId: string): BackendConnection | undefined;
+  /** The owner's live connection; one still starting (cached catalog, on demand) is waited for. */
+  connection(
+    backendId: string,
+    signal?: AbortSignal,
+  ): BackendConnection | undefined | Promise<BackendConnection | undefined>;
   /** The policy's decision for one item; `deny` must answer exactly like an unknown item. */
   authorize(client: string, kind: ItemKind, key: string): ToolRule;
   /** Records one request in the audit log (the core drops arguments and results unless capture is on). */
@@ -85,8 +89,8 @@ export interface RouterSource extends RelayHost, ApprovalHost {
 export class Router {
   constructor(private readonly source: RouterSource) {}
 
-  private connectionFor(origin: ItemOrigin, kind: string, name: string): BackendConnection {
-    const connection = this.source.connection(origin.backendId);
+  private async connectionFor(origin: ItemOrigin, kind: string, name: string, signal?: AbortSignal) {
+    const connection = await this.source.connection(origin.backendId, signal);
     if (!connection) throw unknownItem(kind, name);
     return connection;
   }
@@ -150,7 +154,7 @@ export class Router {
       this.denied('tools/call', client, origin);
       throw unknownItem('tool', params.name);
     }
-    const connection = this.connectionFor(origin, 'tool', params.name);
+    const connection = await this.connectionFor(origin, 'tool', params.name, options.signal);
     if (decision === 'ask') {
       const approval = await askApproval(
         this.source,
@@ -204,7 +208,7 @@ export class Router {
       this.denied('prompts/get', client, origin);
       throw unknownItem('prompt', params.name);
     }
-    const connection = this.connectionFor(origin, 'prompt', params.name);
+    const connection = await this.connectionFor(origin, 'prompt', params.name, options.signal);
     return this.relayed(
       { kind: 'prompts/get', client, origin, arguments: params.arguments },
       connection,
@@ -248,7 +252,7 @@ export class Router {
   ): Promise<ReadResourceResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const origin = this.resolveResource(params.uri, client);
-    const connection = this.connectionFor(origin, 'resource', params.uri);
+    const connection = await this.connectionFor(origin, 'resource', params.uri, options.signal);
     return this.relayed(
       { kind: 'resources/read', client, origin },
       connection,
@@ -283,7 +287,8 @@ export class Router {
       forwarded = { ...ref, uri: origin.original };
     }
     const owner = origin;
-    const connection = this.connectionFor(owner, 'completion target', ref.type === 'ref/prompt' ? ref.name : ref.uri);
+    const target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
+    const connection = await this.connectionFor(owner, 'completion target', target, options.signal);
     if (!connection.sdkClient.getServerCapabilities()?.completions) return { completion: { values: [] } };
     return this.recorded(
       { kind: 'completion/complete', client, origin: owner, arguments: params.argument },

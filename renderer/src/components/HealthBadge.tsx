@@ -14,6 +14,8 @@ export const STATUS_LOOK: Record<BackendStatus, { label: string; icon: string; t
   connecting: { label: 'Connecting', icon: '↻', tone: 'info' },
   'needs-authorization': { label: 'Needs authorization', icon: '⚑', tone: 'warn' },
   disabled: { label: 'Disabled', icon: '⏸', tone: 'idle' },
+  // Stopped on purpose with its catalog cached: the next request starts it (never shown as down).
+  idle: { label: 'Idle', icon: '☾', tone: 'idle' },
 };
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonText } from '../../../electron/core/config/load.js';
 import { expandMap } from '../../../electron/core/config/expand.js';
 import { defaultConfigDir } from '../../../electron/core/config/paths.js';
-import { parseConfig } from '../../../electron/core/config/schema.js';
+import { parseConfig, startModeOf } from '../../../electron/core/config/schema.js';
 
 describe('parseConfig', () => {
   it("accepts Claude Desktop's mcpServers format as-is, with defaults for every option", () => {
@@ -31,6 +31,9 @@ describe('parseConfig', () => {
       bodyTimeoutMs: 30_000,
       sessionIdleMs: 1_800_000,
       maxSessionsPerClient: 256,
+      defaultStart: 'eager',
+      idleTimeoutMs: 600_000,
+      startupGraceMs: 15_000,
       separator: '__',
     });
     expect(
@@ -41,6 +44,28 @@ describe('parseConfig', () => {
       ['linear', 'http', 'linear', 'auto'],
       ['legacy', 'sse', 'legacy', 'auto'],
     ]);
+  });
+
+  it('takes start modes: per backend, else the proxy default for stdio, always eager for remote by default', () => {
+    const { config } = parseConfig({
+      proxy: { defaultStart: 'on-demand', idleTimeoutMs: 5000 },
+      mcpServers: {
+        plain: { command: 'x' },
+        eager: { command: 'x', start: 'eager' },
+        remote: { url: 'https://example.com/mcp' },
+        lazyRemote: { url: 'https://example.com/mcp', start: 'on-demand', idleTimeoutMs: 100 },
+      },
+    });
+    expect(config!.backends.map((backend) => [backend.id, startModeOf(backend, config!.proxy)])).toEqual([
+      ['plain', 'on-demand'],
+      ['eager', 'eager'],
+      ['remote', 'eager'],
+      ['lazyRemote', 'on-demand'],
+    ]);
+    expect(config!.backends[3]!.idleTimeoutMs).toBe(100);
+    expect(parseConfig({ mcpServers: { a: { command: 'x', start: 'lazy' } } }).problems[0]?.path).toBe(
+      'mcpServers.a.start',
+    );
   });
 
   it('takes per-backend options: prefix (empty means unprefixed), enabled, serialize, cwd', () => {

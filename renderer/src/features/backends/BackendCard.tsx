@@ -66,6 +66,14 @@ export function BackendCard({ backend }: { backend: BackendView }) {
       </div>
       <div className="row">
         <Badge>{TRANSPORT_LABEL[health.transport]}</Badge>
+        {health.start === 'on-demand' && (
+          <Badge title="Started by its first request, stopped when idle">On demand</Badge>
+        )}
+        {health.cached && (
+          <Badge tone="info" title="Listed from the catalog saved on its last run; it has not answered yet">
+            Cached catalog
+          </Badge>
+        )}
         {health.serverInfo && (
           <span className="small muted">
             {health.serverInfo.name} {health.serverInfo.version}
@@ -97,6 +105,7 @@ export function BackendCard({ backend }: { backend: BackendView }) {
           <b>{health.restarts}</b> restarts
         </span>
         {health.pid !== undefined && <span>pid {health.pid}</span>}
+        {health.startMs !== undefined && <span>started in {(health.startMs / 1000).toFixed(1)} s</span>}
       </div>
       {health.lastError && health.status === 'needs-authorization' ? (
         // Waiting for the user, not failing: say what to do here, not the CLI's wording.

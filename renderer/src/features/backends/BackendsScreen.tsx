@@ -1,10 +1,22 @@
 /**
  * The servers behind Switchboard: one card each, with health and actions.
  */
+import type { BackendView } from '../../../../shared/model/views.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useAppStore } from '../../store/context.js';
 import { BackendCard } from './BackendCard.js';
+
+/** The backend whose last start took longest, for "slowest: github, 8.2 s". */
+export function slowestStart(list: readonly BackendView[]): { id: string; seconds: string } | undefined {
+  let slowest: BackendView | undefined;
+  for (const backend of list) {
+    if (backend.health.startMs !== undefined && backend.health.startMs > (slowest?.health.startMs ?? -1)) {
+      slowest = backend;
+    }
+  }
+  return slowest && { id: slowest.health.id, seconds: (slowest.health.startMs! / 1000).toFixed(1) };
+}
 
 /** The Servers screen. */
 export function BackendsScreen() {
@@ -13,6 +25,8 @@ export function BackendsScreen() {
   const setScreen = useAppStore((s) => s.setScreen);
   const list = backends.data ?? [];
   const up = list.filter((b) => b.health.status === 'up').length;
+  const idle = list.filter((b) => b.health.status === 'idle').length;
+  const slowest = slowestStart(list);
   return (
     <>
       <header className="screen-head">
@@ -20,7 +34,10 @@ export function BackendsScreen() {
           <h1>Servers</h1>
           <p>
             {/* The one live region of the screen: the cards' badges are not (each flap would be announced). */}
-            <span role="status">{list.length === 0 ? 'No servers yet.' : `${up} of ${list.length} up`}</span>
+            <span role="status">
+              {list.length === 0 ? 'No servers yet.' : `${up} of ${list.length} up${idle > 0 ? `, ${idle} idle` : ''}`}
+            </span>
+            {slowest && <span className="muted">{` · slowest: ${slowest.id}, ${slowest.seconds} s`}</span>}
             {endpoint && (
               <>
                 {' · serving '}

@@ -115,6 +115,17 @@ export function ServerForm({
           <KeyValueRows what="Header" rows={form.headers} onChange={(headers) => patch({ headers })} />
         </>
       )}
+      <label className="field">
+        Start
+        <select value={form.start} onChange={(e) => patch({ start: e.target.value as ServerFormState['start'] })}>
+          <option value="default">Default (proxy options)</option>
+          <option value="eager">At launch</option>
+          <option value="on-demand">On first request, stopped when idle</option>
+        </select>
+        <span className="help">
+          On demand: once its tools are known, it runs only while used (saves memory with many servers).
+        </span>
+      </label>
       {problems.length > 0 && (
         <ul className="note tone-bad" role="alert">
           {problems.map((problem) => (

@@ -29,11 +29,23 @@ export interface ServerFormState {
   env: KeyValueRow[];
   url: string;
   headers: KeyValueRow[];
+  /** When it starts: `default` leaves the choice to the proxy options (`defaultStart`). */
+  start: 'default' | 'eager' | 'on-demand';
 }
 
 /** An empty form. */
 export function emptyServerForm(): ServerFormState {
-  return { id: '', transport: 'stdio', command: '', args: '', cwd: '', env: [], url: '', headers: [] };
+  return {
+    id: '',
+    transport: 'stdio',
+    command: '',
+    args: '',
+    cwd: '',
+    env: [],
+    url: '',
+    headers: [],
+    start: 'default',
+  };
 }
 
 function rowsFrom(map: unknown): KeyValueRow[] {
@@ -74,6 +86,7 @@ export function formFromEntry(
     env: remote ? env : [...env, ...hiddenRows(values, env)],
     url: remote ? String(entry['url']) : '',
     headers: remote ? [...headers, ...hiddenRows(values, headers)] : headers,
+    start: entry['start'] === 'eager' || entry['start'] === 'on-demand' ? entry['start'] : 'default',
   };
 }
 
@@ -114,7 +127,7 @@ export function entryFromForm(form: ServerFormState, base: Record<string, unknow
     out.problems.push('The name must start with a letter and use only letters, digits, _ and -.');
   const keep = Object.fromEntries(
     Object.entries(base).filter(
-      ([key]) => !['type', 'transport', 'command', 'args', 'cwd', 'env', 'url', 'headers'].includes(key),
+      ([key]) => !['type', 'transport', 'command', 'args', 'cwd', 'env', 'url', 'headers', 'start'].includes(key),
     ),
   );
   if (form.transport === 'stdio') {
@@ -133,5 +146,6 @@ export function entryFromForm(form: ServerFormState, base: Record<string, unknow
     const headers = valuesFrom(form.headers, id, 'Header', out);
     if (Object.keys(headers).length > 0) out.entry['headers'] = headers;
   }
+  if (form.start !== 'default') out.entry['start'] = form.start;
   return out;
 }

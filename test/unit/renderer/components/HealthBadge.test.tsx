@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BackendStatus } from '../../../../shared/model/health.js';
 import { HealthBadge, STATUS_LOOK } from '../../../../renderer/src/components/HealthBadge.js';
 
-const STATUSES: BackendStatus[] = ['up', 'degraded', 'down', 'connecting', 'needs-authorization', 'disabled'];
+const STATUSES: BackendStatus[] = ['up', 'degraded', 'down', 'connecting', 'needs-authorization', 'disabled', 'idle'];
 
 describe('HealthBadge', () => {
   afterEach(cleanup);

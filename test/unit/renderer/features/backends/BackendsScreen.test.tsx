@@ -33,6 +33,21 @@ const view = (id: string, status: BackendView['health']['status']): BackendView 
 describe('Servers screen', () => {
   afterEach(cleanup);
 
+  it('shows idle and cached servers as such (never down) and names the slowest start', async () => {
+    const idle = view('memory', 'idle');
+    idle.health = { ...idle.health, cached: true, start: 'on-demand', startMs: 900, lastError: undefined };
+    const slow = view('github', 'up');
+    slow.health = { ...slow.health, startMs: 8200, lastError: undefined };
+    await renderWithStore(<BackendsScreen />, (c) => c.handle('backends.list', () => [idle, slow]));
+    expect(await screen.findByText('1 of 2 up, 1 idle')).toBeTruthy();
+    expect(screen.getByText(/slowest: github, 8\.2 s/)).toBeTruthy();
+    const card = screen.getByRole('article', { name: 'memory' });
+    expect(within(card).getByRole('img', { name: 'Status: Idle' })).toBeTruthy();
+    expect(within(card).getByText('On demand')).toBeTruthy();
+    expect(within(card).getByText('Cached catalog')).toBeTruthy();
+    expect(within(card).getByText('started in 0.9 s')).toBeTruthy();
+  });
+
   it('says what to do when there are no servers', async () => {
     await renderWithStore(<BackendsScreen />);
     expect(screen.getByRole('heading', { name: 'No servers yet' })).toBeTruthy();

@@ -107,3 +107,20 @@ describe('server form', () => {
     expect(entryFromForm(form, entry).entry).toEqual(entry);
   });
 });
+
+describe('start mode', () => {
+  it('is left to the proxy default unless chosen, and survives an edit', () => {
+    const form = { ...emptyServerForm(), id: 'mem', command: 'npx', args: '-y\nserver-memory' };
+    expect(entryFromForm(form).entry).not.toHaveProperty('start');
+    const lazy = entryFromForm({ ...form, start: 'on-demand' }).entry;
+    expect(lazy).toMatchObject({ command: 'npx', start: 'on-demand' });
+    const edited = formFromEntry('mem', lazy);
+    expect(edited.start).toBe('on-demand');
+    // Choosing the default again removes the key (the base entry's other options stay).
+    expect(entryFromForm({ ...edited, start: 'default' }, { ...lazy, serialize: true }).entry).toEqual({
+      command: 'npx',
+      args: ['-y', 'server-memory'],
+      serialize: true,
+    });
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * Each backend's last accepted catalog, kept in the state dir
+ * (`<state dir>/catalogs/<id>.json`) so a restart can publish every item at
+ * once, before any backend has started, and an on-demand server need not run
+ * to be listed. An entry is written atomically (temp file + rename, mode
+ * 0600), bounded in size, removed with its backend, and keyed by what decides
+ * the catalog (command, args, cwd, URL, env and header names; never their
+ * values, which may be secrets): an entry made for another launch line is
+ * ignored. An entry that does not parse is ignored with a log line; the next
+ * live listing writes it again.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { BackendCatalog } from '../backends/backendConnection.js';
+import { fileWriter, type AtomicWriter } from '../config/configStore.js';
+import type { BackendConfig } from '../config/schema.js';
+import type { Logger } from '../deps.js';
+import { definitionHash, pinnedFields } from '../policy/pinFile.js';
+
+/** Entries above this size are not written (a catalog of 1000 rich tools is ~1-2 MB). */
+export const DEFAULT_MAX_ENTRY_BYTES = 8 * 1024 * 1024;
+
+const FORMAT = 1;
+
+/** Items are checked loosely: the SDK validated them when they were listed. */
+const item = z.looseObject({});
+const EntrySchema = z.object({
+  format: z.literal(FORMAT),
+  backend: z.string(),
+  key: z.string(),
+  savedAt: z.string(),
+  catalog: z.object({
+    tools: z.array(item.extend({ name: z.string(), inputSchema: z.looseObject({}) })),
+    prompts: z.array(item.extend({ name: z.string() })),
+    resources: z.array(item.extend({ uri: z.string(), name: z.string() })),
+    resourceTemplates: z.array(item.extend({ uriTemplate: z.string(), name: z.string() })),
+  }),
+  /** Each tool's pinned-definition hash, by original name (what pinning compares). */
+  toolHashes: z.record(z.string(), z.string()),
+});
+
+/** What identifies the launch a catalog was listed from. Names only: values may be secrets. */
+export function cacheKeyOf(backend: BackendConfig): string {
+  const launch =
+    backend.transport === 'stdio'
+      ? [backend.transport, backend.command, backend.args, backend.cwd ?? '', Object.keys(backend.env).sort()]
+      : [backend.transport, backend.url, Object.keys(backend.headers).sort()];
+  return createHash('sha256').update(JSON.stringify(launch)).digest('hex').slice(0, 32);
+}
+
+/** Options of the cache. */
+export interface CatalogCacheOptions {
+  logger: Logger;
+  maxEntryBytes?: number;
+  writer?: AtomicWriter;
+}
+
+/** The catalogs of every backend, one file each. */
+export class CatalogCache {
+  /** Writes per backend, one at a time, so a removal cannot be overtaken by an older save. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  constructor(
+    readonly dir: string,
+    private readonly options: CatalogCacheOptions,
+  ) {}
+
+  /** The file of a backend's entry (IDs are `[A-Za-z][A-Za-z0-9_-]*`, safe as file names). */
+  fileOf(backendId: string): string {
+    return join(this.dir, `${backendId}.json`);
+  }
+
+  /**
+   * The cached catalog of `backend`, or undefined: none, made for another
+   * launch line, or unreadable (logged; the next live listing rewrites it).
+   */
+  async load(backend: BackendConfig): Promise<BackendCatalog | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.fileOf(backend.id), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.ignored(backend.id, (error as Error).message);
+      return undefined;
+    }
+    let parsed: z.infer<typeof EntrySchema>;
+    try {
+      const result = EntrySchema.safeParse(JSON.parse(text));
+      if (!result.success) throw new Error(result.error.issues[0]?.message ?? 'invalid entry');
+      parsed = result.data;
+    } catch (error) {
+      this.ignored(backend.id, (error as Error).message);
+      return undefined;
+    }
+    if (parsed.backend !== backend.id || parsed.key !== cacheKeyOf(backend)) return undefined;
+    return parsed.catalog as unknown as BackendCatalog;
+  }
+
+  /** Saves a live catalog (skipped, with a log line, above the size bound). Never throws. */
+  save(backend: BackendConfig, catalog: BackendCatalog): Promise<void> {
+    return this.queue(backend.id, async () => {
+      const toolHashes = Object.fromEntries(
+        catalog.tools.map((tool) => [tool.name, definitionHash(pinnedFields(tool))]),
+      );
+      const entry = {
+        format: FORMAT,
+        backend: backend.id,
+        key: cacheKeyOf(backend),
+        savedAt: new Date().toISOString(),
+        catalog,
+        toolHashes,
+      };
+      const text = JSON.stringify(entry);
+      const max = this.options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
+      if (Buffer.byteLength(text) > max) {
+        this.options.logger.warn(`catalog of "${backend.id}" not cached: larger than ${max} bytes`);
+        await rm(this.fileOf(backend.id), { force: true });
+        return;
+      }
+      await (this.options.writer ?? fileWriter).write(this.fileOf(backend.id), text);
+    });
+  }
+
+  /** Deletes a backend's entry (the backend was removed). Never throws. */
+  remove(backendId: string): Promise<void> {
+    return this.queue(backendId, () => rm(this.fileOf(backendId), { force: true }));
+  }
+
+  private queue(backendId: string, task: () => Promise<void>): Promise<void> {
+    const run = (this.chains.get(backendId) ?? Promise.resolve())
+      .then(task)
+      .catch((error: unknown) =>
+        this.options.logger.warn(`catalog cache of "${backendId}": ${(error as Error).message}`),
+      );
+    this.chains.set(backendId, run);
+    void run.then(() => {
+      if (this.chains.get(backendId) === run) this.chains.delete(backendId);
+    });
+    return run;
+  }
+
+  private ignored(backendId: string, reason: string): void {
+    this.options.logger.warn(`cached catalog of "${backendId}" ignored (it is rebuilt on the next listing): ${reason}`);
+  }
+}

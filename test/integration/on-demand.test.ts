@@ -1,0 +1,182 @@
+/**
+ * On-demand servers and bounded start-up (issue 14), and the startup grace of
+ * a fresh serve (issue 18): an on-demand server learns its catalog once, is
+ * stopped (process tree reaped) after its idle timeout and shown as idle,
+ * started again by the first request; a restart does not start it at all; a
+ * subscription keeps it running; never more than the bound start at once; a
+ * list right after start waits for backends on their first attempt.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CatalogCache } from '../../electron/core/catalog/catalogCache.js';
+import { silentLogger } from '../../electron/core/deps.js';
+import { firstText, fixture, nodeServer, startProxy, tempDir } from '../helpers/harness.js';
+import { isAlive, waitUntil } from '../helpers/processes.js';
+
+/** Lines `start|listed <pid> <ms>` the configurable fixture appended. */
+async function traceOf(file: string): Promise<{ event: string; pid: number; at: number }[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [event, pid, at] = line.split(' ');
+      return { event: event!, pid: Number(pid), at: Number(at) };
+    });
+}
+
+describe('on-demand servers', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let cache: CatalogCache;
+  let trace: string;
+
+  beforeEach(async () => {
+    dir = await tempDir();
+    cache = new CatalogCache(join(dir.path, 'catalogs'), { logger: silentLogger });
+    trace = join(dir.path, 'trace.log');
+  });
+  afterEach(() => dir.cleanup());
+
+  const lazy = (idleTimeoutMs: number) =>
+    nodeServer(fixture('configurable.mjs'), [], {
+      env: { FIXTURE_TOOLS: 'echo,other', FIXTURE_TRACE_FILE: trace },
+      start: 'on-demand',
+      idleTimeoutMs,
+    });
+
+  it('learns its catalog once, is reaped after the idle timeout, and starts again on the first call', async () => {
+    const proxy = await startProxy({ mcpServers: { lazy: lazy(1000) } }, { catalogCache: cache });
+    try {
+      const first = proxy.core.health()[0]!;
+      expect(first).toMatchObject({ status: 'up', start: 'on-demand' });
+      const firstPid = first.pid!;
+      await waitUntil(() => proxy.core.health()[0]!.status === 'idle', { description: 'idle', timeoutMs: 5000 });
+      await waitUntil(() => !isAlive(firstPid), { description: 'child reaped' });
+      expect(proxy.core.health()[0]!.pid).toBeUndefined();
+      // Idle is not down: its items stay listed.
+      const client = await proxy.connect('legacy');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['lazy__echo', 'lazy__other']);
+      const result = await client.callTool({ name: 'lazy__echo', arguments: { n: 1 } });
+      expect(firstText(result)).toBe('echo:{"n":1}');
+      const woken = proxy.core.health()[0]!;
+      expect(woken.status).toBe('up');
+      expect(woken.pid).not.toBe(firstPid);
+      expect(isAlive(woken.pid!)).toBe(true);
+      expect(woken.restarts).toBe(0);
+      await waitUntil(() => proxy.core.health()[0]!.status === 'idle', { description: 'idle again', timeoutMs: 5000 });
+      await waitUntil(() => !isAlive(woken.pid!), { description: 'second child reaped' });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('is not started at launch once its catalog is cached; the first request starts it and waits', async () => {
+    const warm = await startProxy({ mcpServers: { lazy: lazy(60_000) } }, { catalogCache: cache });
+    await waitUntil(async () => (await cache.load(warm.core.backendConfigs()[0]!)) !== undefined);
+    await warm.close();
+    const spawnedBefore = (await traceOf(trace)).filter((line) => line.event === 'start').length;
+    const proxy = await startProxy({ mcpServers: { lazy: lazy(60_000) } }, { catalogCache: cache });
+    try {
+      expect(proxy.core.health()[0]).toMatchObject({ status: 'idle', cached: true });
+      expect(proxy.core.readiness().ready).toBe(true);
+      const modern = await proxy.connect('modern');
+      expect((await modern.listTools()).tools).toHaveLength(2);
+      expect((await traceOf(trace)).filter((line) => line.event === 'start')).toHaveLength(spawnedBefore);
+      const result = await modern.callTool({ name: 'lazy__other', arguments: {} });
+      expect(firstText(result)).toBe('other:{}');
+      expect(proxy.core.health()[0]).toMatchObject({ status: 'up' });
+      expect((await traceOf(trace)).filter((line) => line.event === 'start')).toHaveLength(spawnedBefore + 1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a resource subscription starts it and keeps it running; unsubscribing lets it go idle', async () => {
+    const updates = nodeServer(fixture('updates.mjs'), [], { start: 'on-demand', idleTimeoutMs: 800 });
+    const warm = await startProxy({ mcpServers: { notes: updates } }, { catalogCache: cache });
+    await waitUntil(async () => (await cache.load(warm.core.backendConfigs()[0]!)) !== undefined);
+    await warm.close();
+    const proxy = await startProxy({ mcpServers: { notes: updates } }, { catalogCache: cache });
+    try {
+      expect(proxy.core.health()[0]!.status).toBe('idle');
+      const client = await proxy.connect('legacy');
+      await client.subscribeResource({ uri: 'mcp-proxy://notes/note://a' });
+      const { pid } = proxy.core.health()[0]!;
+      expect(proxy.core.health()[0]!.status).toBe('up');
+      // Three idle timeouts later it still runs: the subscription holds it.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(proxy.core.health()[0]).toMatchObject({ status: 'up', pid });
+      await client.unsubscribeResource({ uri: 'mcp-proxy://notes/note://a' });
+      await waitUntil(() => proxy.core.health()[0]!.status === 'idle', { description: 'idle', timeoutMs: 10_000 });
+      await waitUntil(() => !isAlive(pid!), { description: 'child reaped' });
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+});
+
+describe('bounded start-up', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  beforeEach(async () => (dir = await tempDir()));
+  afterEach(() => dir.cleanup());
+
+  it('never has more than maxConcurrentStarts servers starting at once, and reports each start time', async () => {
+    const trace = join(dir.path, 'trace.log');
+    const servers = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [
+        `s${i}`,
+        nodeServer(fixture('configurable.mjs'), [], {
+          env: { FIXTURE_TOOLS: `t${i}`, FIXTURE_START_DELAY_MS: '300', FIXTURE_TRACE_FILE: trace },
+        }),
+      ]),
+    );
+    const proxy = await startProxy({ proxy: { maxConcurrentStarts: 2 }, mcpServers: servers });
+    try {
+      const lines = await traceOf(trace);
+      const intervals = [...new Set(lines.map((line) => line.pid))].map((pid) => ({
+        from: lines.find((line) => line.pid === pid && line.event === 'start')!.at,
+        to: lines.find((line) => line.pid === pid && line.event === 'listed')!.at,
+      }));
+      expect(intervals).toHaveLength(6);
+      const overlapAt = (t: number): number => intervals.filter((i) => i.from <= t && t < i.to).length;
+      const peak = Math.max(...intervals.map((interval) => overlapAt(interval.from)));
+      expect(peak).toBe(2);
+      expect(proxy.core.startLimiter.peak).toBe(2);
+      for (const backend of proxy.core.health()) expect(backend.startMs).toBeGreaterThanOrEqual(300);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('startup grace (fresh serve, no cache)', () => {
+  const servers = {
+    fast: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'quick' } }),
+    slow: nodeServer(fixture('configurable.mjs'), [], {
+      env: { FIXTURE_TOOLS: 'late', FIXTURE_START_DELAY_MS: '1500' },
+    }),
+  };
+
+  it('a tools/list right after start waits for backends on their first attempt', async () => {
+    const proxy = await startProxy({ mcpServers: servers }, { wait: false });
+    try {
+      const client = await proxy.connect('legacy');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['fast__quick', 'slow__late']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('answers without them once the grace is over', async () => {
+    const proxy = await startProxy({ proxy: { startupGraceMs: 300 }, mcpServers: servers }, { wait: false });
+    try {
+      const client = await proxy.connect('modern');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).not.toContain('slow__late');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
