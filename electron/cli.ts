@@ -19,6 +19,7 @@ import { stderrLogger } from './core/deps.js';
 import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
 import { authStatusCommand, authorizeCommand, doctorCommand, signOutCommand } from './core/auth/authCommands.js';
 import { secretCommand } from './core/secrets/secretCommands.js';
+import { registryCommand } from './core/registry/registryCommands.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 
@@ -70,6 +71,14 @@ Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):
   mcp-switchboard import <client> [--all | --server NAME ...] [--replace] [--project DIR] [--json]
       List the client's servers; with --all or --server, add them to Switchboard's config
       (secrets become \${VAR} references); --replace then points the client at Switchboard instead.
+
+MCP registries (registry.url in the config; default the official MCP Registry):
+  mcp-switchboard search <text> [--cursor C] [--json]
+      Servers whose name matches: name, title, version, package kinds (invalid entries say why).
+  mcp-switchboard add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check]
+      Add a registry entry as a backend (secrets to the keychain; checked by starting it first).
+  mcp-switchboard outdated [--json]  |  update <id> [--dry-run]
+      Servers added from a registry with a newer version; update shows what changes, then applies it.
 
 Config: ${defaultConfigPath()} unless --config is given.
 `;
@@ -188,6 +197,7 @@ async function serve(options: {
 
 const CLIENT_COMMANDS = new Set(['clients', 'install', 'uninstall', 'undo', 'snippet', 'import']);
 const AUTH_COMMANDS = new Set(['authorize', 'auth-status', 'doctor', 'sign-out']);
+const REGISTRY_COMMANDS = new Set(['search', 'add', 'outdated', 'update']);
 
 /** The keychain; SWITCHBOARD_KEYCHAIN_SERVICE names another service (tests, several installs). */
 function keychain(): KeytarStore {
@@ -284,6 +294,13 @@ export async function main(argv: string[]): Promise<void> {
         all: { type: 'boolean', default: false },
         replace: { type: 'boolean', default: false },
         'no-browser': { type: 'boolean', default: false },
+        env: { type: 'string', multiple: true },
+        header: { type: 'string', multiple: true },
+        arg: { type: 'string', multiple: true },
+        id: { type: 'string' },
+        cursor: { type: 'string' },
+        'no-check': { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
       },
       allowPositionals: true,
       strict: true,
@@ -315,6 +332,27 @@ export async function main(argv: string[]): Promise<void> {
   if (AUTH_COMMANDS.has(command)) {
     if (positionals.length > 1) fail(`unexpected argument "${positionals[1]}"\n\n${USAGE}`);
     return runAuthCommand(command, config, positionals[0], { json: values.json, noBrowser: values['no-browser'] });
+  }
+  if (REGISTRY_COMMANDS.has(command)) {
+    const io = {
+      configPath: config,
+      stateDir: defaultStateDir(),
+      keychain: keychain(),
+      clientInfo: { name: 'mcp-switchboard', version: VERSION },
+      out: (text: string) => void process.stdout.write(text),
+      err: (text: string) => void process.stderr.write(text),
+    };
+    const flags = {
+      env: values.env ?? [],
+      header: values.header ?? [],
+      arg: values.arg ?? [],
+      noCheck: values['no-check'],
+      dryRun: values['dry-run'],
+      json: values.json,
+      ...(values.id !== undefined ? { id: values.id } : {}),
+      ...(values.cursor !== undefined ? { cursor: values.cursor } : {}),
+    };
+    process.exit(await registryCommand(io, command, positionals, flags));
   }
   if (command === 'secret') {
     const code = await secretCommand(

@@ -64,6 +64,16 @@ const commonOptions = {
   requestTimeoutMs: positiveInt.optional(),
   protocol: ProtocolSchema.optional(),
   description: z.string().optional(),
+  /** Where the entry came from, when added from an MCP registry (registry/addFromRegistry.ts). */
+  source: z
+    .strictObject({
+      registry: z.string().min(1),
+      name: z.string().min(1),
+      version: z.string().min(1),
+      /** The non-secret values the user gave, by input key, so an update can rebuild the entry. */
+      inputs: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    })
+    .optional(),
 };
 
 const StdioBackendSchema = z.strictObject({
@@ -112,6 +122,8 @@ export const ConfigFileSchema = z.strictObject({
   proxy: z.unknown().optional(),
   mcpServers: z.record(z.string(), z.unknown()).default({}),
   policy: z.unknown().optional(),
+  /** MCP registries to search (registry/registryConfig.ts validates it). */
+  registry: z.unknown().optional(),
 });
 
 export type ProxyOptions = z.output<typeof ProxyOptionsSchema>;
