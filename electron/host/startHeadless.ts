@@ -5,7 +5,7 @@
  * its frontend token, the runtime file `connect` looks for, and the UI's
  * contract handlers, events and (headless) bridge. One set-up, two shells.
  */
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
 import { removeRuntimeFile, writeRuntimeFile } from '../core/clients/runtimeFile.js';
@@ -14,6 +14,7 @@ import { ConfigStore } from '../core/config/configStore.js';
 import { resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
 import { cachedSecretValues, openCoreServices } from '../core/coreServices.js';
+import { resolveLoginEnvironment, type ResolvedEnvironment } from '../core/env/loginShell.js';
 import { stderrLogger, type Logger } from '../core/deps.js';
 import { HttpEndpoint } from '../core/frontend/httpEndpoint.js';
 import { secretRedactor } from '../core/policy/auditLine.js';
@@ -58,6 +59,8 @@ export interface CoreStack {
   core: SwitchboardCore;
   services: CoreServices;
   configPath: string;
+  /** Where stdio backends' PATH came from (absent when the caller gave the environment). */
+  pathEnvironment?: ResolvedEnvironment;
   /** Tells the redaction the frontend token once it is known. */
   setFrontendToken(token: string): void;
   /** Every secret value this process knows (audit log and UI responses leave them out). */
@@ -66,9 +69,18 @@ export interface CoreStack {
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
 export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
-  const environment = options.environment ?? process.env;
   const store = new ConfigStore(options.config);
-  const { config } = await store.load();
+  // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (env/loginShell.ts).
+  const [{ config }, login] = await Promise.all([
+    store.load(),
+    options.environment ? undefined : resolveLoginEnvironment(),
+  ]);
+  const environment = login?.environment ?? options.environment ?? process.env;
+  if (login?.reason) {
+    (options.logger ?? stderrLogger).warn(
+      `login shell not used (${login.reason}); PATH: ${login.path.join(delimiter)}`,
+    );
+  }
   let frontendToken = '';
   const keychain = new KeytarStore();
   const redaction = cachedSecretValues(environment);
@@ -90,6 +102,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     core,
     services,
     configPath: options.config,
+    ...(login ? { pathEnvironment: login } : {}),
     setFrontendToken: (token) => void (frontendToken = token),
     secretValues,
   };

@@ -62,11 +62,14 @@ export function commonLocations(home: string, base: NodeJS.ProcessEnv): string[]
 }
 
 function parseEnv(stdout: string): NodeJS.ProcessEnv | undefined {
-  const parts = stdout.split(MARK);
-  if (parts.length < 3) return undefined;
+  // Between the first and the last mark: a variable such as `_` may itself hold the mark.
+  const start = stdout.indexOf(MARK);
+  const end = stdout.lastIndexOf(MARK);
+  if (start < 0 || end <= start) return undefined;
+  const body = stdout.slice(start + MARK.length, end);
   const out: NodeJS.ProcessEnv = {};
   let last: string | undefined;
-  for (const line of parts[1]!.split('\n')) {
+  for (const line of body.split('\n')) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(line);
     if (match) {
       last = match[1]!;
