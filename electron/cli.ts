@@ -77,6 +77,8 @@ MCP registries (registry.url in the config; default the official MCP Registry):
       Servers whose name matches: name, title, version, package kinds (invalid entries say why).
   mcp-switchboard add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check]
       Add a registry entry as a backend (secrets to the keychain; checked by starting it first).
+  mcp-switchboard add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check]
+      Install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.
   mcp-switchboard outdated [--json]  |  update <id> [--dry-run]
       Servers added from a registry with a newer version; update shows what changes, then applies it.
 

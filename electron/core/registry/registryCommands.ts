@@ -7,6 +7,7 @@ import { toErrorData } from '../../../shared/errors.js';
 import { secretSinkFor } from '../clients/secrets.js';
 import { resolveLoginEnvironment } from '../env/loginShell.js';
 import type { SecretStore } from '../secrets/secretStore.js';
+import { installBundle } from '../bundles/installBundle.js';
 import { addFromRegistry, type RegistryAddContext } from './addFromRegistry.js';
 import { ageOf } from './httpCache.js';
 import type { InputValues } from './inputs.js';
@@ -111,10 +112,7 @@ async function add(io: RegistryCommandIo, ref: string, flags: RegistryCommandFla
   // An --arg names an argument (its valueHint or flag) or a {variable}.
   pairs(flags.arg, ['arg', 'var'], 'arg', values);
   const ctx = await context(io);
-  if (/\.(mcpb|dxt)$/i.test(ref)) {
-    if (!io.addBundle) throw new Error('bundles are not supported in this build');
-    return io.addBundle(ref, ctx, flags, values);
-  }
+  if (/\.(mcpb|dxt)$/i.test(ref)) return addBundle(io, ctx, ref, flags, values);
   const outcome = await addFromRegistry(ctx, {
     ref,
     values,
@@ -124,6 +122,30 @@ async function add(io: RegistryCommandIo, ref: string, flags: RegistryCommandFla
   io.out(offlineLine(outcome.freshness));
   const source = outcome.entry['source'] as { name: string; version: string };
   io.out(`added ${outcome.id} (${source.name}@${source.version}, ${outcome.option.label})\n`);
+  for (const secret of outcome.secrets) io.out(`  ${secret.field} -> ${secret.reference}\n`);
+  if (outcome.tools !== undefined) io.out(`  checked: it started and lists ${outcome.tools} tools\n`);
+  return 0;
+}
+
+async function addBundle(
+  io: RegistryCommandIo,
+  ctx: RegistryAddContext,
+  path: string,
+  flags: RegistryCommandFlags,
+  values: InputValues,
+): Promise<number> {
+  const outcome = await installBundle(ctx, path, {
+    stateDir: io.stateDir,
+    values,
+    skipCheck: flags.noCheck,
+    ...(flags.id !== undefined ? { id: flags.id } : {}),
+  });
+  const { manifest } = outcome;
+  io.out(
+    `added ${outcome.id} (${manifest.display_name ?? manifest.name} ${manifest.version} by ${manifest.author.name})\n`,
+  );
+  io.out(`  unpacked into ${outcome.directory}\n`);
+  if (manifest.tools?.length) io.out(`  declares tools: ${manifest.tools.map((t) => t.name).join(', ')}\n`);
   for (const secret of outcome.secrets) io.out(`  ${secret.field} -> ${secret.reference}\n`);
   if (outcome.tools !== undefined) io.out(`  checked: it started and lists ${outcome.tools} tools\n`);
   return 0;

@@ -46,6 +46,7 @@ export async function listOutdated(ctx: RegistryAddContext): Promise<OutdatedRow
   const rows: OutdatedRow[] = [];
   for (const [id, entry] of await sourcedEntries(ctx.configPath)) {
     const source = entry['source'] as SavedSource;
+    if (source.registry.startsWith('file://')) continue; // a bundle installed from a file: no registry to ask
     const row: OutdatedRow = { id, name: source.name, current: source.version };
     try {
       const { entry: latest, freshness } = await resolveEntry(ctx.client, source.name, ctx.signal);
@@ -108,6 +109,12 @@ export async function updateFromRegistry(
     throw new SwitchboardError(ErrorCode.UnknownBackend, `${id} is not a backend added from a registry`);
   }
   const source = current['source'] as SavedSource;
+  if (source.registry.startsWith('file://')) {
+    throw new SwitchboardError(
+      ErrorCode.NotSupported,
+      `${id} was installed from ${source.registry}: add the new bundle instead`,
+    );
+  }
   const { entry: latest } = await resolveEntry(ctx.client, source.name, ctx.signal);
   const server = latest.server;
   const isRemote = 'url' in current;

@@ -18,13 +18,18 @@ interface Validators {
   definition(name: string): ValidateFunction;
 }
 
+/** An ajv for the published schemas: every error, formats checked, OpenAPI's extra keywords (example, discriminator) let through. */
+export function schemaAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
 let compiled: Validators | undefined;
 
 function validators(): Validators {
   if (!compiled) {
-    // strict: false, since the schema carries OpenAPI keywords (example, discriminator) ajv does not know.
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    addFormats(ajv);
+    const ajv = schemaAjv();
     const document = ajv.compile(SERVER_SCHEMA);
     compiled = {
       document,
