@@ -185,6 +185,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     tokens: services.tokens,
     launcher: options.launcher,
     signal: shutdown.signal,
+    ...(stack.pathEnvironment ? { pathEnvironment: stack.pathEnvironment } : {}),
   });
   // Both pipes' answers and events leave without the secret values this process knows.
   const redact = secretRedactor(stack.secretValues);

@@ -16,7 +16,7 @@ import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../env/findCommand.js';
-import { backendIdFromName, checkOrUndo, type RegistryAddContext } from '../registry/addFromRegistry.js';
+import { backendIdFromName, checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/addFromRegistry.js';
 import type { InputValues } from '../registry/inputs.js';
 import { validateManifest, type BundleManifest, type UserConfigField } from './bundleManifest.js';
 
@@ -217,9 +217,7 @@ export async function installBundle(
     await rename(temp, directory);
     for (const save of saves) await save();
     const tools = options.skipCheck ? undefined : await checkOrUndo(ctx, parsed.backend, undo);
-    await store.updateServers((servers) => {
-      servers[id] = entry;
-    });
+    await saveNewEntry(ctx, id, entry);
     return { id, manifest, directory, entry, secrets, ...(tools !== undefined ? { tools } : {}) };
   } catch (error) {
     await undo();

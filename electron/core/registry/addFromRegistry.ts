@@ -29,6 +29,18 @@ export interface RegistryAddContext {
   secrets?: SecretStore;
   clientInfo: { name: string; version: string };
   signal?: AbortSignal;
+  /** Saves a new backend (a running core's addBackend); default: written to the config file. */
+  save?: (id: string, entry: Record<string, unknown>) => Promise<void>;
+}
+
+/** Saves a new entry: through the running core when there is one, else into the config file. */
+export async function saveNewEntry(ctx: RegistryAddContext, id: string, entry: Record<string, unknown>): Promise<void> {
+  if (ctx.save) return ctx.save(id, entry);
+  const store = new ConfigStore(ctx.configPath);
+  await store.load();
+  await store.updateServers((servers) => {
+    servers[id] = entry;
+  });
 }
 
 /** What to add. */
@@ -214,9 +226,12 @@ export async function addFromRegistry(
     }
   };
   const tools = request.skipCheck ? undefined : await checkOrUndo(ctx, composed.backend, undo);
-  await store.updateServers((servers) => {
-    servers[id] = composed.entry;
-  });
+  try {
+    await saveNewEntry(ctx, id, composed.entry);
+  } catch (error) {
+    await undo(); // refused by the core (a name or URI clash): its secrets go too
+    throw error;
+  }
   return {
     id,
     entry: composed.entry,
