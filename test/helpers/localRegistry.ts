@@ -32,7 +32,11 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, body: u
 }
 
 /** Starts a local registry on 127.0.0.1 serving `documents` (several versions of a name: the last is latest). */
-export async function startLocalRegistry(documents: Record<string, unknown>[]): Promise<LocalRegistry> {
+export async function startLocalRegistry(
+  documents: Record<string, unknown>[],
+  /** Files served at `/files/<name>` (e.g. the .mcpb of an mcpb package). */
+  files: Record<string, Buffer> = {},
+): Promise<LocalRegistry> {
   const byName = new Map<string, Record<string, unknown>[]>();
   const publish = (document: Record<string, unknown>): void => {
     const name = String(document['name']);
@@ -55,6 +59,11 @@ export async function startLocalRegistry(documents: Record<string, unknown>[]): 
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(`${req.method} ${url.pathname}${url.search}`);
     if (req.method !== 'GET') return send(req, res, 405, { error: 'method not allowed' }, requests);
+    const file = /^\/files\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (file !== undefined && files[file]) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(files[file]);
+      return;
+    }
     if (url.pathname === '/v0.1/servers') {
       const search = (url.searchParams.get('search') ?? '').toLowerCase();
       const version = url.searchParams.get('version');

@@ -152,7 +152,14 @@ async function unpack(zip: JSZip, target: string): Promise<void> {
 export async function installBundle(
   ctx: RegistryAddContext,
   path: string,
-  options: { stateDir: string; id?: string; values: InputValues; skipCheck?: boolean },
+  options: {
+    stateDir: string;
+    id?: string;
+    values: InputValues;
+    skipCheck?: boolean;
+    /** Where it came from, when not a local file (a registry entry's mcpb package). */
+    source?: { registry: string; name: string; version: string };
+  },
 ): Promise<BundleOutcome> {
   const { zip, manifest } = await readBundle(path);
   const config = userConfigValues(manifest, options.values);
@@ -197,7 +204,11 @@ export async function installBundle(
   }
   if (Object.keys(env).length > 0) entry['env'] = env;
   entry['description'] = manifest.description;
-  entry['source'] = { registry: `file://${resolve(path)}`, name: manifest.name, version: manifest.version };
+  entry['source'] = options.source ?? {
+    registry: `file://${resolve(path)}`,
+    name: manifest.name,
+    version: manifest.version,
+  };
   if (!isAbsolute(command) && !(await findCommand(command, ctx.environment))) {
     throw new SwitchboardError(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, ctx.environment), { command });
   }

@@ -6,7 +6,11 @@
  * the keychain (or `${VAR}` references without one), the result checked by
  * connecting to it, and only then saved with `source: {registry, name, version}`.
  */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import { downloadBundle } from '../bundles/downloadBundle.js';
+import { installBundle } from '../bundles/installBundle.js';
 import type { SecretSink } from '../clients/secrets.js';
 import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
@@ -29,6 +33,8 @@ export interface RegistryAddContext {
   secrets?: SecretStore;
   clientInfo: { name: string; version: string };
   signal?: AbortSignal;
+  /** The state dir: downloaded bundles are unpacked under it (`bundles/<id>`). */
+  stateDir?: string;
   /** Saves a new backend (a running core's addBackend); default: written to the config file. */
   save?: (id: string, entry: Record<string, unknown>) => Promise<void>;
 }
@@ -216,6 +222,7 @@ export async function addFromRegistry(
     if (taken.has(request.id)) fail(ErrorCode.DuplicateBackend, `a backend named ${request.id} already exists`);
   }
   const id = request.id ?? backendIdFromName(registryEntry.name, taken);
+  if (option.kind === 'mcpb') return addRegistryBundle(ctx, request, registryEntry, option, id, freshness);
   const composed = await composeEntry(ctx, id, registryEntry, option, request.values);
   // Secrets first, so the check can read them; removed again if the check fails.
   for (const save of composed.saves) await save();
@@ -240,4 +247,44 @@ export async function addFromRegistry(
     freshness,
     ...(tools !== undefined ? { tools } : {}),
   };
+}
+
+/** An entry's mcpb package: downloaded, its fileSha256 checked, then installed as a bundle. */
+async function addRegistryBundle(
+  ctx: RegistryAddContext,
+  request: RegistryAddRequest,
+  registryEntry: RegistryEntry & { valid: true },
+  option: Option,
+  id: string,
+  freshness: Freshness,
+): Promise<RegistryAddOutcome> {
+  const pkg = registryEntry.server.packages?.[(option.choice as { package: number }).package];
+  if (!pkg?.fileSha256 || !ctx.stateDir)
+    fail(ErrorCode.NotSupported, `${registryEntry.name}: cannot install this bundle here`);
+  const downloads = join(ctx.stateDir, 'downloads');
+  const file = await downloadBundle(
+    pkg.identifier,
+    pkg.fileSha256,
+    downloads,
+    ctx.signal ? { signal: ctx.signal } : {},
+  );
+  try {
+    const outcome = await installBundle(ctx, file, {
+      stateDir: ctx.stateDir,
+      id,
+      values: request.values,
+      ...(request.skipCheck ? { skipCheck: true } : {}),
+      source: { registry: registryEntry.registry, name: registryEntry.name, version: registryEntry.version },
+    });
+    return {
+      id: outcome.id,
+      entry: outcome.entry,
+      option,
+      secrets: outcome.secrets,
+      freshness,
+      ...(outcome.tools !== undefined ? { tools: outcome.tools } : {}),
+    };
+  } finally {
+    await rm(file, { force: true });
+  }
 }

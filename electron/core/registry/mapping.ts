@@ -89,7 +89,7 @@ export function optionsOf(server: ServerJson): Option[] {
       fields: packageFields(pkg),
       ...(runtime ? { runtime } : {}),
     };
-    if (pkg.registryType === 'mcpb') option.unsupported = 'MCPB packages are installed with `add <file>.mcpb`';
+    if (pkg.registryType === 'mcpb') option.label = `bundle ${pkg.identifier}`;
     else if (pkg.transport.type !== 'stdio') {
       option.unsupported = `a package serving ${pkg.transport.type} (started and reached over HTTP) is not supported yet`;
     }

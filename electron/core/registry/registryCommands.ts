@@ -81,6 +81,7 @@ async function context(io: RegistryCommandIo): Promise<RegistryAddContext> {
     sink,
     secrets: io.keychain,
     clientInfo: io.clientInfo,
+    stateDir: io.stateDir,
   };
 }
 
