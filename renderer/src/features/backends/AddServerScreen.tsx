@@ -1,5 +1,5 @@
 /**
- * Adding a server four ways: from the MCP Registry, from the well-known list (works offline), with the form for any
+ * Adding a server four ways: from the MCP Registry, from the featured list (built in, works offline), with the form for any
  * command or URL, or by pasting a Claude Desktop / Cursor `mcpServers` snippet.
  */
 import { useState } from 'react';
@@ -16,7 +16,7 @@ type AddTab = 'registry' | 'presets' | 'custom' | 'snippet';
 
 const TABS: TabItem<AddTab>[] = [
   { id: 'registry', label: 'MCP Registry' },
-  { id: 'presets', label: 'Well-known servers' },
+  { id: 'presets', label: 'Featured' },
   { id: 'custom', label: 'Command or URL' },
   { id: 'snippet', label: 'Paste JSON' },
 ];
