@@ -19,6 +19,7 @@ import { secretCommand } from './core/secrets/secretCommands.js';
 import { checkConfig, cliRedaction, keychain, loadOrExit, warnIfNoKeytar } from './cliConfig.js';
 import { configCommand } from './core/config/configCommands.js';
 import { resolveTarget } from './core/clients/target.js';
+import { registryCommand } from './core/registry/registryCommands.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 import { reportStartProgress, stoppedLine } from './host/serveProgress.js';
@@ -74,6 +75,16 @@ Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):
       List the client's servers; with --all or --server, add them to Switchboard's config
       (secrets become \${VAR} references); --replace then points the client at Switchboard instead.
 
+MCP registries (registry.url in the config; default the official MCP Registry):
+  mcp-switchboard search <text> [--cursor C] [--json]
+      Servers whose name matches: name, title, version, package kinds (invalid entries say why).
+  mcp-switchboard add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check]
+      Add a registry entry as a backend (secrets to the keychain; checked by starting it first).
+  mcp-switchboard add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check]
+      Install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.
+  mcp-switchboard outdated [--json]  |  update <id> [--dry-run]
+      Servers added from a registry with a newer version; update shows what changes, then applies it.
+
 Config: ${defaultConfigPath()} unless --config is given.
 `;
 
@@ -92,6 +103,13 @@ const OPTIONS = {
   all: { type: 'boolean', default: false },
   replace: { type: 'boolean', default: false },
   'no-browser': { type: 'boolean', default: false },
+  env: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  arg: { type: 'string', multiple: true },
+  id: { type: 'string' },
+  cursor: { type: 'string' },
+  'no-check': { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
 } as const;
 const VALUED = Object.entries(OPTIONS).flatMap(([name, option]) => (option.type === 'string' ? [name] : []));
 
@@ -202,6 +220,7 @@ function stdio(): { out: (text: string) => void; err: (text: string) => void } {
 
 const CLIENT_COMMANDS = new Set(['clients', 'install', 'uninstall', 'undo', 'snippet', 'import']);
 const AUTH_COMMANDS = new Set(['authorize', 'auth-status', 'doctor', 'sign-out']);
+const REGISTRY_COMMANDS = new Set(['search', 'add', 'outdated', 'update']);
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('Value (end with Ctrl-D): ');
@@ -327,6 +346,27 @@ export async function main(argv: string[]): Promise<void> {
     // The running instance's config (whose servers get signed in or out), unless --config says otherwise.
     const { config: target } = await runningTarget(!values.json);
     return runAuthCommand(command, target, positionals[0], { json: values.json, noBrowser: values['no-browser'] });
+  }
+  if (REGISTRY_COMMANDS.has(command)) {
+    const io = {
+      configPath: config,
+      stateDir: defaultStateDir(),
+      keychain: keychain(),
+      clientInfo: { name: 'mcp-switchboard', version: VERSION },
+      out: (text: string) => void process.stdout.write(text),
+      err: (text: string) => void process.stderr.write(text),
+    };
+    const flags = {
+      env: values.env ?? [],
+      header: values.header ?? [],
+      arg: values.arg ?? [],
+      noCheck: values['no-check'],
+      dryRun: values['dry-run'],
+      json: values.json,
+      ...(values.id !== undefined ? { id: values.id } : {}),
+      ...(values.cursor !== undefined ? { cursor: values.cursor } : {}),
+    };
+    process.exit(await registryCommand(io, command, positionals, flags));
   }
   if (command === 'secret') {
     const code = await secretCommand(

@@ -13,6 +13,7 @@
  *   `profiles.createToken` / `profiles.rotateToken`, shown once so the user can
  *   copy it into a client that Switchboard does not configure itself.
  */
+import type { PathView, RegistryOptionView, RegistryPageView } from './model/registryViews.js';
 import type { ErrorData } from './errors.js';
 import type { BackendHealth } from './model/health.js';
 import type {
@@ -126,6 +127,13 @@ export interface CoreMethods {
   'config.backups': Method<void, ConfigBackupView[]>;
   /** Puts backup `index` (default 1, the newest) back; the file it replaces becomes the newest backup. */
   'config.restore': Method<{ index?: number }, ConfigBackupView>;
+  /** MCP registries (registry/): search pages, adding an entry, and the PATH stdio backends get. */
+  'registry.search': Method<{ text: string; cursor?: string }, RegistryPageView>;
+  'registry.add': Method<
+    { ref: string; id?: string; values: Record<string, string | string[]>; choice?: RegistryOptionView['choice'] },
+    { id: string; secrets: string[]; tools?: number }
+  >;
+  'env.path': Method<void, PathView>;
 }
 
 /** Every event the core sends, by name; each is an invalidation. */
@@ -216,6 +224,9 @@ export const METHOD_NAMES = Object.keys({
   'clients.import': 1,
   'config.backups': 1,
   'config.restore': 1,
+  'registry.search': 1,
+  'registry.add': 1,
+  'env.path': 1,
 } satisfies Record<MethodName, 1>) as MethodName[];
 
 /** The event names, as a value. */

@@ -42,6 +42,16 @@ export const ErrorCode = {
   NotSupported: 'not_supported',
   /** No pending approval with that ID (answered, timed out or cancelled). */
   UnknownApproval: 'unknown_approval',
+  /** No MCP registry could be reached (and nothing was cached). */
+  RegistryUnavailable: 'registry_unavailable',
+  /** A registry entry is not in the registry, or does not validate against the server.json schema. */
+  RegistryEntryInvalid: 'registry_entry_invalid',
+  /** A value an entry needs is missing or not one of its choices (`data.key` names the input). */
+  InputInvalid: 'input_invalid',
+  /** The command a backend needs (npx, uvx, dnx, docker) is not on PATH (`data.installUrl` says where to get it). */
+  RuntimeMissing: 'runtime_missing',
+  /** A .mcpb bundle is not valid (`data.field` names the field). */
+  BundleInvalid: 'bundle_invalid',
 } as const;
 
 /** One of the local error codes above. */

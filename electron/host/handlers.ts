@@ -18,6 +18,9 @@ import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
 import { requireString } from './dispatch.js';
 import { policyHandlers } from './policyHandlers.js';
+import { registryHandlers } from './registryHandlers.js';
+import { defaultStateDir } from '../core/config/paths.js';
+import type { ResolvedEnvironment } from '../core/env/loginShell.js';
 
 /** What the handlers need besides the core. */
 export interface HostDeps {
@@ -35,6 +38,10 @@ export interface HostDeps {
   checkTimeoutMs?: number;
   /** Aborted when the host shuts down. */
   signal?: AbortSignal;
+  /** Where registry answers are cached (default: the user's state dir). */
+  stateDir?: string;
+  /** Where stdio backends' PATH came from (env.path). */
+  pathEnvironment?: ResolvedEnvironment;
 }
 
 /** Every contract method, implemented on `core`. */
@@ -116,6 +123,16 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
         core.configStore && core.clientTokens
           ? { store: core.configStore, tokens: core.clientTokens, access: core.access }
           : undefined,
+    }),
+    ...registryHandlers({
+      configPath: deps.configPath,
+      stateDir: deps.stateDir ?? defaultStateDir(),
+      secrets: core.secrets,
+      environment: core.deps.environment,
+      clientInfo: core.deps.clientInfo,
+      pathEnvironment: deps.pathEnvironment,
+      addBackend: async (id, entry) => void (await core.addBackend(id, entry)),
+      ...(deps.signal ? { signal: deps.signal } : {}),
     }),
   };
   return handlers;

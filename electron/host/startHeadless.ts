@@ -5,7 +5,7 @@
  * its frontend token, the runtime file `connect` looks for, and the UI's
  * contract handlers, events and (headless) bridge. One set-up, two shells.
  */
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
 import { removeRuntimeFile, writeRuntimeFile } from '../core/clients/runtimeFile.js';
@@ -14,7 +14,8 @@ import { ConfigStore, fileWriter } from '../core/config/configStore.js';
 import type { TokenKeyLocation } from '../core/policy/clientTokens.js';
 import { resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
-import { openCoreServices } from '../core/coreServices.js';
+import { cachedSecretValues, openCoreServices } from '../core/coreServices.js';
+import { resolveLoginEnvironment, type ResolvedEnvironment } from '../core/env/loginShell.js';
 import { stderrLogger, type Logger } from '../core/deps.js';
 import { HttpEndpoint } from '../core/frontend/httpEndpoint.js';
 import { KeytarStore } from '../core/secrets/keytarStore.js';
@@ -61,6 +62,8 @@ export interface CoreStack {
   configPath: string;
   /** Where the client token key is kept (`serve` says so when it is a file). */
   tokenKey?: TokenKeyLocation;
+  /** Where stdio backends' PATH came from (absent when the caller gave the environment). */
+  pathEnvironment?: ResolvedEnvironment;
   /** Tells the redaction the frontend token once it is known. */
   setFrontendToken(token: string): void;
   /** Every secret value this process knows (audit log and UI responses leave them out). */
@@ -71,13 +74,22 @@ export interface CoreStack {
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
 export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
-  const environment = options.environment ?? process.env;
   const store = new ConfigStore(options.config, fileWriter, {
-    stateDir: defaultStateDir(process.platform, environment),
+    stateDir: defaultStateDir(process.platform, options.environment ?? process.env),
   });
   // Temp files of a writer killed mid-write (under the lock: never one being written now).
   await store.removeStaleTemps();
-  const { config } = await store.load();
+  // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (env/loginShell.ts).
+  const [{ config }, login] = await Promise.all([
+    store.load(),
+    options.environment ? undefined : resolveLoginEnvironment(),
+  ]);
+  const environment = login?.environment ?? options.environment ?? process.env;
+  if (login?.reason) {
+    (options.logger ?? stderrLogger).warn(
+      `login shell not used (${login.reason}); PATH: ${login.path.join(delimiter)}`,
+    );
+  }
   let frontendToken = '';
   const keychain = new KeytarStore();
   // Every sink asks what to redact each time it writes: the frontend token, keychain values, the
@@ -110,6 +122,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     services,
     configPath: options.config,
     ...(tokenKey ? { tokenKey } : {}),
+    ...(login ? { pathEnvironment: login } : {}),
     setFrontendToken: (token) => void (frontendToken = token),
     secretValues,
     redaction,
@@ -193,6 +206,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     tokens: services.tokens,
     launcher: options.launcher,
     signal: shutdown.signal,
+    ...(stack.pathEnvironment ? { pathEnvironment: stack.pathEnvironment } : {}),
   });
   // Both pipes' answers and events leave without the secret values this process knows.
   const redact = stack.redaction.value;

@@ -88,6 +88,16 @@ const commonOptions = {
   /** `eager`: started at launch; `on-demand`: started by the first request once its catalog is cached. */
   start: z.enum(['eager', 'on-demand']).optional(),
   idleTimeoutMs: positiveInt.optional(),
+  /** Where the entry came from, when added from an MCP registry (registry/addFromRegistry.ts). */
+  source: z
+    .strictObject({
+      registry: z.string().min(1),
+      name: z.string().min(1),
+      version: z.string().min(1),
+      /** The non-secret values the user gave, by input key, so an update can rebuild the entry. */
+      inputs: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    })
+    .optional(),
 };
 
 const StdioBackendSchema = z.strictObject({
@@ -136,6 +146,8 @@ export const ConfigFileSchema = z.strictObject({
   proxy: z.unknown().optional(),
   mcpServers: z.record(z.string(), z.unknown()).default({}),
   policy: z.unknown().optional(),
+  /** MCP registries to search (registry/registryConfig.ts validates it). */
+  registry: z.unknown().optional(),
 });
 
 export type ProxyOptions = z.output<typeof ProxyOptionsSchema>;

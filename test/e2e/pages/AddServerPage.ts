@@ -1,5 +1,5 @@
 /**
- * The Add server screen: well-known servers, the custom form, pasted JSON.
+ * The Add server screen: featured servers, the custom form, pasted JSON.
  */
 import type { Page } from 'playwright-core';
 
@@ -9,8 +9,8 @@ export class AddServerPage {
 
   /** Picks a well-known server, fills its fields (by label) and adds it. */
   async addPreset(name: string, id: string, fields: Record<string, string> = {}): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Well-known servers' }).click();
-    await this.page.getByRole('group', { name: 'Well-known servers' }).getByRole('button', { name }).click();
+    await this.page.getByRole('tab', { name: 'Featured' }).click();
+    await this.page.getByRole('group', { name: 'Featured servers' }).getByRole('button', { name }).click();
     const form = this.page.getByRole('form', { name: `Add ${name}` });
     await form.getByRole('textbox', { name: 'Name' }).fill(id);
     for (const [label, value] of Object.entries(fields)) await form.getByLabel(label).fill(value);

@@ -1,27 +1,29 @@
 /**
- * Adding a server three ways: from the well-known list, with the form for any
+ * Adding a server four ways: from the MCP Registry, from the featured list (built in, works offline), with the form for any
  * command or URL, or by pasting a Claude Desktop / Cursor `mcpServers` snippet.
  */
 import { useState } from 'react';
 import { Tabs, type TabItem } from '../../components/Tabs.js';
 import { emptyServerForm, type ServerFormState } from './entryForm.js';
 import { PresetPicker } from './PresetPicker.js';
+import { RegistryPicker } from './RegistryPicker.js';
 import { saveBackend } from './saveBackend.js';
 import { ServerForm } from './ServerForm.js';
 import { SnippetImport } from './SnippetImport.js';
 import { useAppStore } from '../../store/context.js';
 
-type AddTab = 'presets' | 'custom' | 'snippet';
+type AddTab = 'registry' | 'presets' | 'custom' | 'snippet';
 
 const TABS: TabItem<AddTab>[] = [
-  { id: 'presets', label: 'Well-known servers' },
+  { id: 'registry', label: 'MCP Registry' },
+  { id: 'presets', label: 'Featured' },
   { id: 'custom', label: 'Command or URL' },
   { id: 'snippet', label: 'Paste JSON' },
 ];
 
 /** The Add server screen. */
 export function AddServerScreen() {
-  const [tab, setTab] = useState<AddTab>('presets');
+  const [tab, setTab] = useState<AddTab>('registry');
   const [customForm, setCustomForm] = useState<ServerFormState>(emptyServerForm);
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
@@ -37,6 +39,7 @@ export function AddServerScreen() {
         </div>
       </header>
       <Tabs label="How to add" tabs={TABS} selected={tab} onSelect={setTab} panelClassName="panel">
+        {tab === 'registry' && <RegistryPicker />}
         {tab === 'presets' && <PresetPicker />}
         {tab === 'custom' && (
           <ServerForm

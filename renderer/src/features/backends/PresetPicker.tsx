@@ -45,7 +45,7 @@ export function PresetPicker() {
 
   return (
     <div className="stack">
-      <div className="preset-grid" role="group" aria-label="Well-known servers">
+      <div className="preset-grid" role="group" aria-label="Featured servers">
         {SERVER_PRESETS.map((preset) => (
           <button
             key={preset.id}

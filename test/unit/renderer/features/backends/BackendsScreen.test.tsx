@@ -140,6 +140,8 @@ describe('Add server', () => {
     const { client, store } = await renderWithStore(<AddServerScreen />, (c) =>
       c.handle('backends.add', (params) => view(params.id, 'up')),
     );
+    // The MCP Registry tab comes first; the featured list is the next one.
+    await user.click(screen.getByRole('tab', { name: 'Featured' }));
     await user.click(screen.getByRole('button', { name: /Filesystem/ }));
     await user.click(screen.getByRole('button', { name: 'Add Filesystem' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Folder to share is required.');

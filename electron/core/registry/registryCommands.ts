@@ -1,0 +1,208 @@
+/**
+ * The registry commands of the CLI: `search <text>`, `add <name>[@version]`
+ * (or `add ./file.mcpb`), `outdated` and `update <id>`. Each returns its exit
+ * code; output goes through `out`/`err`, never a secret value.
+ */
+import { toErrorData } from '../../../shared/errors.js';
+import { secretSinkFor } from '../clients/secrets.js';
+import { resolveLoginEnvironment } from '../env/loginShell.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+import { installBundle } from '../bundles/installBundle.js';
+import { addFromRegistry, type RegistryAddContext } from './addFromRegistry.js';
+import { ageOf } from './httpCache.js';
+import type { InputValues } from './inputs.js';
+import { registryClientFor } from './registryConfig.js';
+import { listOutdated, updateFromRegistry } from './registryUpdates.js';
+import type { Freshness, RegistryEntry } from './types.js';
+
+/** Flags of the registry commands. */
+export interface RegistryCommandFlags {
+  env: string[];
+  header: string[];
+  arg: string[];
+  id?: string;
+  cursor?: string;
+  noCheck: boolean;
+  dryRun: boolean;
+  json: boolean;
+}
+
+/** What the commands need from the CLI. */
+export interface RegistryCommandIo {
+  configPath: string;
+  stateDir: string;
+  keychain: SecretStore;
+  clientInfo: { name: string; version: string };
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Installs a .mcpb bundle (bundles/), for `add ./x.mcpb`. */
+  addBundle?: (
+    path: string,
+    ctx: RegistryAddContext,
+    flags: RegistryCommandFlags,
+    values: InputValues,
+  ) => Promise<number>;
+}
+
+/** The package kinds and remotes of an entry, e.g. `npm, oci, remote`. */
+export function kindsOf(entry: RegistryEntry): string {
+  if (!entry.valid) return '';
+  const kinds: string[] = (entry.server.packages ?? []).map((p) => p.registryType);
+  if ((entry.server.remotes ?? []).length > 0) kinds.push('remote');
+  return [...new Set(kinds)].join(', ');
+}
+
+function offlineLine(freshness: Freshness): string {
+  return freshness.offline ? `offline: showing results from ${ageOf(freshness.fetchedAt)}\n` : '';
+}
+
+/** `K=V` pairs into input values under `prefix` (a repeated key collects several values). */
+function pairs(list: string[], prefixes: string[], flag: string, values: InputValues): void {
+  for (const pair of list) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`--${flag} takes NAME=VALUE, not "${pair}"`);
+    const name = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    for (const prefix of prefixes) {
+      const key = `${prefix}:${name}`;
+      const before = values[key];
+      values[key] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
+    }
+  }
+}
+
+async function context(io: RegistryCommandIo): Promise<RegistryAddContext> {
+  const resolved = await resolveLoginEnvironment();
+  const { sink } = await secretSinkFor(io.keychain, resolved.environment);
+  return {
+    configPath: io.configPath,
+    client: await registryClientFor(io.configPath, io.stateDir, process.env),
+    environment: resolved.environment,
+    sink,
+    secrets: io.keychain,
+    clientInfo: io.clientInfo,
+    stateDir: io.stateDir,
+  };
+}
+
+async function search(io: RegistryCommandIo, text: string, flags: RegistryCommandFlags): Promise<number> {
+  const ctx = await context(io);
+  const page = await ctx.client.search(text, flags.cursor ? { cursor: flags.cursor } : {});
+  if (flags.json) {
+    io.out(`${JSON.stringify(page, null, 2)}\n`);
+    return 0;
+  }
+  io.out(offlineLine(page));
+  for (const failure of page.failures) io.err(`${failure.registry}: ${failure.message}\n`);
+  if (page.entries.length === 0) io.out(`no servers match "${text}"\n`);
+  for (const entry of page.entries) {
+    if (!entry.valid) {
+      io.out(`${entry.name}  ${entry.version}  invalid: ${entry.reason}\n`);
+      continue;
+    }
+    io.out(`${entry.name}  ${entry.server.title ?? ''}  ${entry.version}  ${kindsOf(entry)}\n`);
+  }
+  if (page.nextCursor) io.out(`more: mcp-switchboard search "${text}" --cursor ${page.nextCursor}\n`);
+  return 0;
+}
+
+async function add(io: RegistryCommandIo, ref: string, flags: RegistryCommandFlags): Promise<number> {
+  const values: InputValues = {};
+  pairs(flags.env, ['env'], 'env', values);
+  pairs(flags.header, ['header'], 'header', values);
+  // An --arg names an argument (its valueHint or flag) or a {variable}.
+  pairs(flags.arg, ['arg', 'var'], 'arg', values);
+  const ctx = await context(io);
+  if (/\.(mcpb|dxt)$/i.test(ref)) return addBundle(io, ctx, ref, flags, values);
+  const outcome = await addFromRegistry(ctx, {
+    ref,
+    values,
+    ...(flags.id !== undefined ? { id: flags.id } : {}),
+    skipCheck: flags.noCheck,
+  });
+  io.out(offlineLine(outcome.freshness));
+  const source = outcome.entry['source'] as { name: string; version: string };
+  io.out(`added ${outcome.id} (${source.name}@${source.version}, ${outcome.option.label})\n`);
+  for (const secret of outcome.secrets) io.out(`  ${secret.field} -> ${secret.reference}\n`);
+  if (outcome.tools !== undefined) io.out(`  checked: it started and lists ${outcome.tools} tools\n`);
+  return 0;
+}
+
+async function addBundle(
+  io: RegistryCommandIo,
+  ctx: RegistryAddContext,
+  path: string,
+  flags: RegistryCommandFlags,
+  values: InputValues,
+): Promise<number> {
+  const outcome = await installBundle(ctx, path, {
+    stateDir: io.stateDir,
+    values,
+    skipCheck: flags.noCheck,
+    ...(flags.id !== undefined ? { id: flags.id } : {}),
+  });
+  const { manifest } = outcome;
+  io.out(
+    `added ${outcome.id} (${manifest.display_name ?? manifest.name} ${manifest.version} by ${manifest.author.name})\n`,
+  );
+  io.out(`  unpacked into ${outcome.directory}\n`);
+  if (manifest.tools?.length) io.out(`  declares tools: ${manifest.tools.map((t) => t.name).join(', ')}\n`);
+  for (const secret of outcome.secrets) io.out(`  ${secret.field} -> ${secret.reference}\n`);
+  if (outcome.tools !== undefined) io.out(`  checked: it started and lists ${outcome.tools} tools\n`);
+  return 0;
+}
+
+async function outdated(io: RegistryCommandIo, flags: RegistryCommandFlags): Promise<number> {
+  const rows = await listOutdated(await context(io));
+  if (flags.json) {
+    io.out(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) io.out('no servers added from a registry\n');
+  for (const row of rows) {
+    const state = row.error
+      ? `unknown (${row.error})`
+      : row.latest === row.current
+        ? 'up to date'
+        : `update available: ${row.latest}`;
+    io.out(`${row.id}  ${row.name}  ${row.current}  ${state}${row.offline ? ' (offline, cached)' : ''}\n`);
+  }
+  return 0;
+}
+
+async function update(io: RegistryCommandIo, id: string, flags: RegistryCommandFlags): Promise<number> {
+  const outcome = await updateFromRegistry(await context(io), id, { dryRun: flags.dryRun, skipCheck: flags.noCheck });
+  if (outcome.changes.length === 0) {
+    io.out(`${id} is up to date (${outcome.from})\n`);
+    return 0;
+  }
+  io.out(`${id}: ${outcome.from} -> ${outcome.to}\n`);
+  for (const change of outcome.changes) io.out(`  ${change.field}: ${change.from} -> ${change.to}\n`);
+  io.out(outcome.applied ? 'updated\n' : 'not applied (--dry-run)\n');
+  return 0;
+}
+
+/** Runs `search`, `add`, `outdated` or `update`; returns the exit code. */
+export async function registryCommand(
+  io: RegistryCommandIo,
+  command: string,
+  positionals: string[],
+  flags: RegistryCommandFlags,
+): Promise<number> {
+  try {
+    if (command === 'search') return await search(io, positionals.join(' '), flags);
+    if (command === 'outdated') return await outdated(io, flags);
+    const target = positionals[0];
+    if (!target) {
+      io.err(
+        `mcp-switchboard: ${command} needs ${command === 'add' ? 'a registry name or a .mcpb file' : 'a backend ID'}\n`,
+      );
+      return 2;
+    }
+    return command === 'add' ? await add(io, target, flags) : await update(io, target, flags);
+  } catch (error) {
+    const data = toErrorData(error);
+    io.err(`mcp-switchboard: ${data.message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * `outdated` and `update` for backends added from a registry: each one's
+ * `source` is compared with the registry's latest version; an update rebuilds
+ * the entry from the new server.json with the values the user gave
+ * (`source.inputs`) and the secrets it already refers to, shows what changes
+ * (version, command line, URL, env and header names), checks it, then saves.
+ */
+import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import { ConfigStore } from '../config/configStore.js';
+import { parseBackend } from '../config/schema.js';
+import { checkOrUndo, pickOption, resolveEntry, type RegistryAddContext } from './addFromRegistry.js';
+import { InputError, type InputValues } from './inputs.js';
+import { buildEntry } from './mapping.js';
+
+/** A backend's registry source as saved. */
+interface SavedSource {
+  registry: string;
+  name: string;
+  version: string;
+  inputs?: Record<string, string | string[]>;
+}
+
+/** One backend added from a registry, and the registry's latest version of it. */
+export interface OutdatedRow {
+  id: string;
+  name: string;
+  current: string;
+  latest?: string;
+  /** Why the latest version is unknown (registry unreachable, entry gone or invalid). */
+  error?: string;
+  offline?: boolean;
+}
+
+async function sourcedEntries(configPath: string): Promise<Map<string, Record<string, unknown>>> {
+  const { entries } = await new ConfigStore(configPath).load();
+  const out = new Map<string, Record<string, unknown>>();
+  for (const [id, text] of entries) {
+    const entry = JSON.parse(text) as Record<string, unknown>;
+    if (entry['source']) out.set(id, entry);
+  }
+  return out;
+}
+
+/** Every backend with a registry source and its latest version. */
+export async function listOutdated(ctx: RegistryAddContext): Promise<OutdatedRow[]> {
+  const rows: OutdatedRow[] = [];
+  for (const [id, entry] of await sourcedEntries(ctx.configPath)) {
+    const source = entry['source'] as SavedSource;
+    if (source.registry.startsWith('file://')) continue; // a bundle installed from a file: no registry to ask
+    const row: OutdatedRow = { id, name: source.name, current: source.version };
+    try {
+      const { entry: latest, freshness } = await resolveEntry(ctx.client, source.name, ctx.signal);
+      row.latest = latest.version;
+      if (freshness.offline) row.offline = true;
+    } catch (error) {
+      row.error = (error as Error).message;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** One change an update makes. */
+export interface EntryChange {
+  field: string;
+  from: string;
+  to: string;
+}
+
+const show = (value: unknown): string =>
+  value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value);
+
+/** What differs between two entries, field by field (env and headers by name: values may be secret). */
+export function entryChanges(before: Record<string, unknown>, after: Record<string, unknown>): EntryChange[] {
+  const changes: EntryChange[] = [];
+  const from = (before['source'] as SavedSource | undefined)?.version;
+  const to = (after['source'] as SavedSource | undefined)?.version;
+  if (from !== to) changes.push({ field: 'version', from: show(from), to: show(to) });
+  for (const field of ['command', 'args', 'url', 'type']) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) {
+      changes.push({ field, from: show(before[field]), to: show(after[field]) });
+    }
+  }
+  for (const field of ['env', 'headers']) {
+    const a = Object.keys((before[field] ?? {}) as object).sort();
+    const b = Object.keys((after[field] ?? {}) as object).sort();
+    if (a.join() !== b.join()) changes.push({ field, from: a.join(', ') || '(none)', to: b.join(', ') || '(none)' });
+  }
+  return changes;
+}
+
+/** What an update did (or would do, with `dryRun`). */
+export interface UpdateOutcome {
+  id: string;
+  from: string;
+  to: string;
+  changes: EntryChange[];
+  applied: boolean;
+}
+
+/** Updates backend `id` to the registry's latest version (see the module comment). */
+export async function updateFromRegistry(
+  ctx: RegistryAddContext,
+  id: string,
+  options: { dryRun?: boolean; skipCheck?: boolean } = {},
+): Promise<UpdateOutcome> {
+  const current = (await sourcedEntries(ctx.configPath)).get(id);
+  if (!current) {
+    throw new SwitchboardError(ErrorCode.UnknownBackend, `${id} is not a backend added from a registry`);
+  }
+  const source = current['source'] as SavedSource;
+  if (source.registry.startsWith('file://')) {
+    throw new SwitchboardError(
+      ErrorCode.NotSupported,
+      `${id} was installed from ${source.registry}: add the new bundle instead`,
+    );
+  }
+  const { entry: latest } = await resolveEntry(ctx.client, source.name, ctx.signal);
+  const server = latest.server;
+  const isRemote = 'url' in current;
+  const option = pickOption(server, isRemote && (server.remotes?.length ?? 0) > 0 ? { remote: 0 } : undefined);
+  // Secret fields keep what the entry already refers to (keychain name or ${VAR}).
+  const values: InputValues = { ...(source.inputs ?? {}) };
+  const keptSecrets = new Map<string, unknown>();
+  for (const field of option.fields.filter((f) => f.secret)) {
+    const map = (current[field.kind === 'header' ? 'headers' : 'env'] ?? {}) as Record<string, unknown>;
+    if (map[field.name] !== undefined) {
+      keptSecrets.set(field.name, map[field.name]);
+      values[field.key] = 'kept';
+    }
+  }
+  let built;
+  try {
+    built = buildEntry(server, option.choice, values);
+  } catch (error) {
+    if (error instanceof InputError) {
+      throw new SwitchboardError(ErrorCode.InputInvalid, `${latest.version} needs a new value: ${error.message}`, {
+        key: error.key,
+      });
+    }
+    throw error;
+  }
+  for (const secret of built.secrets) {
+    const kept = keptSecrets.get(secret.name);
+    if (kept === undefined) {
+      throw new SwitchboardError(
+        ErrorCode.InputInvalid,
+        `${latest.version} needs a new secret ${secret.name}: add it again`,
+      );
+    }
+    const map = (built.entry[secret.field] ?? {}) as Record<string, unknown>;
+    map[secret.name] = kept;
+    built.entry[secret.field] = map;
+  }
+  // Our own options (prefix, enabled, policy-related) stay as the user set them.
+  const next: Record<string, unknown> = { ...current, ...built.entry };
+  for (const field of ['env', 'headers', 'args', 'url', 'type', 'command'])
+    if (!(field in built.entry)) delete next[field];
+  next['source'] = {
+    registry: latest.registry,
+    name: latest.name,
+    version: latest.version,
+    inputs: source.inputs ?? {},
+  };
+  const changes = entryChanges(current, next);
+  const outcome: UpdateOutcome = { id, from: source.version, to: latest.version, changes, applied: false };
+  if (options.dryRun || changes.length === 0) return outcome;
+  const parsed = parseBackend(id, next);
+  if (!parsed.backend) {
+    throw new SwitchboardError(
+      ErrorCode.ConfigInvalid,
+      parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; '),
+    );
+  }
+  if (!options.skipCheck) await checkOrUndo(ctx, parsed.backend, async () => undefined);
+  const store = new ConfigStore(ctx.configPath);
+  await store.load();
+  await store.updateServers((servers) => {
+    servers[id] = next;
+  });
+  return { ...outcome, applied: true };
+}

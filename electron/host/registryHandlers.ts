@@ -1,0 +1,136 @@
+/**
+ * The registry side of the contract: search pages (each entry with its ways
+ * of running it and their form fields, marked when already added), adding an
+ * entry (registry/addFromRegistry.ts: runtime check, secrets to the keychain,
+ * connect-and-list check, then saved; the running core picks the new entry up
+ * from the file), and the PATH stdio backends get, for Settings.
+ */
+import type { CoreHandlers } from '../../shared/contract.js';
+import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import type { PathView, RegistryEntryView } from '../../shared/model/registryViews.js';
+import { secretSinkFor } from '../core/clients/secrets.js';
+import { ConfigStore } from '../core/config/configStore.js';
+import type { ResolvedEnvironment } from '../core/env/loginShell.js';
+import { addFromRegistry } from '../core/registry/addFromRegistry.js';
+import { optionsOf } from '../core/registry/mapping.js';
+import { registryClientFor } from '../core/registry/registryConfig.js';
+import type { InputValues } from '../core/registry/inputs.js';
+import type { RegistryEntry } from '../core/registry/types.js';
+import type { SecretStore } from '../core/secrets/secretStore.js';
+import { requireObject, requireString } from './dispatch.js';
+
+type RegistryMethods = 'registry.search' | 'registry.add' | 'env.path';
+
+/** What the registry handlers need. */
+export interface RegistryHandlerDeps {
+  configPath: string | undefined;
+  stateDir: string;
+  secrets: SecretStore | undefined;
+  environment: NodeJS.ProcessEnv;
+  clientInfo: { name: string; version: string };
+  pathEnvironment: ResolvedEnvironment | undefined;
+  signal?: AbortSignal;
+  /** The running core's addBackend (publishes the backend at once). */
+  addBackend?: (id: string, entry: Record<string, unknown>) => Promise<void>;
+}
+
+function entryView(entry: RegistryEntry, added: Map<string, string>): RegistryEntryView {
+  const addedAs = added.get(entry.name);
+  const base = { registry: entry.registry, name: entry.name, version: entry.version, ...(addedAs ? { addedAs } : {}) };
+  const status = entry.official?.status ? { status: entry.official.status } : {};
+  if (!entry.valid) return { ...base, ...status, valid: false, reason: entry.reason, kinds: [], options: [] };
+  const { server } = entry;
+  const kinds = [...new Set<string>((server.packages ?? []).map((p) => p.registryType))];
+  if ((server.remotes ?? []).length > 0) kinds.push('remote');
+  return {
+    ...base,
+    ...status,
+    valid: true,
+    ...(server.title ? { title: server.title } : {}),
+    description: server.description,
+    ...(server.repository?.url ? { repositoryUrl: server.repository.url } : {}),
+    ...(server.websiteUrl ? { websiteUrl: server.websiteUrl } : {}),
+    kinds,
+    options: optionsOf(server),
+  };
+}
+
+/** Handlers of the registry methods. */
+export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, RegistryMethods> {
+  const configPath = (): string => {
+    if (deps.configPath === undefined) {
+      throw new SwitchboardError(ErrorCode.NotSupported, 'this Switchboard runs without a config file');
+    }
+    return deps.configPath;
+  };
+  const client = () => registryClientFor(configPath(), deps.stateDir, deps.environment);
+  /** Registry name -> backend ID of the backends added from a registry. */
+  const addedNames = async (): Promise<Map<string, string>> => {
+    const { entries } = await new ConfigStore(configPath()).load();
+    const out = new Map<string, string>();
+    for (const [id, text] of entries) {
+      const name = (JSON.parse(text) as { source?: { name?: string } }).source?.name;
+      if (name) out.set(name, id);
+    }
+    return out;
+  };
+  return {
+    'registry.search': async (params) => {
+      const text = typeof params?.text === 'string' ? params.text : '';
+      const cursor = typeof params?.cursor === 'string' && params.cursor !== '' ? params.cursor : undefined;
+      let page;
+      try {
+        page = await (
+          await client()
+        ).search(text, { ...(cursor ? { cursor } : {}), ...(deps.signal ? { signal: deps.signal } : {}) });
+      } catch (error) {
+        throw new SwitchboardError(ErrorCode.RegistryUnavailable, (error as Error).message);
+      }
+      const added = await addedNames();
+      return {
+        entries: page.entries.map((entry) => entryView(entry, added)),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+        offline: page.offline,
+        fetchedAt: page.fetchedAt,
+        failures: page.failures,
+      };
+    },
+    'registry.add': async (params) => {
+      const ref = requireString(params, 'ref');
+      const values = requireObject(params, 'values') as InputValues;
+      const { sink } = await secretSinkFor(deps.secrets, deps.environment);
+      const outcome = await addFromRegistry(
+        {
+          configPath: configPath(),
+          client: await client(),
+          environment: deps.environment,
+          sink,
+          ...(deps.secrets ? { secrets: deps.secrets } : {}),
+          clientInfo: deps.clientInfo,
+          stateDir: deps.stateDir,
+          ...(deps.signal ? { signal: deps.signal } : {}),
+          ...(deps.addBackend ? { save: deps.addBackend } : {}),
+        },
+        {
+          ref,
+          values,
+          ...(typeof params.id === 'string' && params.id !== '' ? { id: params.id } : {}),
+          ...(params.choice ? { choice: params.choice } : {}),
+        },
+      );
+      return {
+        id: outcome.id,
+        secrets: outcome.secrets.map((s) => s.reference),
+        ...(outcome.tools !== undefined ? { tools: outcome.tools } : {}),
+      };
+    },
+    'env.path': async (): Promise<PathView> =>
+      deps.pathEnvironment
+        ? {
+            source: deps.pathEnvironment.source,
+            path: deps.pathEnvironment.path,
+            ...(deps.pathEnvironment.reason ? { reason: deps.pathEnvironment.reason } : {}),
+          }
+        : { source: 'given', path: (deps.environment['PATH'] ?? '').split(process.platform === 'win32' ? ';' : ':') },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * End to end: the Add server screen's MCP Registry search in Chromium against
+ * a local registry of ours. Searching, picking server-memory (an npm entry the
+ * tests install, so npx runs it offline), filling its generated form and
+ * adding it; the running Switchboard then serves its tools to an SDK client.
+ * A missing runtime shows the install link.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalRegistry, type LocalRegistry } from '../helpers/localRegistry.js';
+import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { AppPage } from './pages/AppPage.js';
+import { ServersPage } from './pages/ServersPage.js';
+import { serveUi, type ServedUi } from './serveUi.js';
+
+const SLOW = { timeout: 45_000 };
+const fixtures = join(import.meta.dirname, '../fixtures/registry');
+const doc = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(fixtures, path), 'utf8'));
+
+describe.skipIf(browserMissing())('MCP Registry in the Add server screen', () => {
+  let registry: LocalRegistry;
+  let served: ServedUi;
+  let browser: Browser;
+  let page: Page;
+  let app: AppPage;
+  const cspErrors: string[] = [];
+
+  beforeAll(async () => {
+    registry = await startLocalRegistry([
+      doc('entries/server-memory.json'),
+      doc('examples/docs/weather-pypi.json'),
+      doc('examples/invalid/bad-name-pattern.json'),
+    ]);
+    served = await serveUi({ registry: { url: [registry.url] }, mcpServers: {} });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    collectCspErrors(page, cspErrors);
+    app = new AppPage(page);
+    await app.login(served.loginUrl);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+    await registry?.close();
+  });
+
+  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
+
+  it('searches, shows an invalid entry as invalid, and adds an npm entry through its generated form', async () => {
+    await app.open('Add server');
+    const list = page.getByRole('list', { name: 'Registry servers' });
+    await list
+      .getByRole('button', { name: /no-namespace-separator/ })
+      .getByText('invalid')
+      .waitFor(SLOW);
+    await page.getByRole('searchbox', { name: 'Search the MCP Registry' }).fill('memory');
+    const card = list.getByRole('button', { name: /Memory/ });
+    await card.waitFor(SLOW);
+    await list.getByRole('button', { name: /no-namespace-separator/ }).waitFor({ state: 'detached' });
+    expect(await card.innerText()).toMatch(/2026\.8\.31[\s\S]*npm/);
+    await card.click();
+    const form = page.getByRole('form', { name: 'Add Memory' });
+    await form.getByText('npx @modelcontextprotocol/server-memory@2026.8.31').waitFor();
+    await form.getByRole('textbox', { name: /MEMORY_FILE_PATH \(required\)/ }).fill(join(served.dir, 'memory.json'));
+    await form.getByRole('button', { name: 'Add' }).click();
+    const servers = new ServersPage(page);
+    await servers.badge('server-memory').filter({ hasText: 'Up' }).waitFor(SLOW);
+
+    const sdk = new Client({ name: 'e2e-registry', version: '1.0.0' });
+    await sdk.connect(
+      new StreamableHTTPClientTransport(new URL(served.endpointUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
+      }),
+    );
+    try {
+      expect((await sdk.listTools()).tools.map((t) => t.name)).toContain('server-memory__read_graph');
+    } finally {
+      await sdk.close();
+    }
+    await app.open('Add server');
+    await page.getByRole('searchbox', { name: 'Search the MCP Registry' }).fill('memory');
+    await list
+      .getByRole('button', { name: /Memory/ })
+      .getByText('added')
+      .waitFor(SLOW);
+  }, 90_000);
+
+  it('a missing runtime is shown with where to get it', async () => {
+    await app.open('Add server');
+    await page.getByRole('searchbox', { name: 'Search the MCP Registry' }).fill('weather');
+    await page
+      .getByRole('list', { name: 'Registry servers' })
+      .getByRole('button', { name: /Weather/ })
+      .click();
+    const form = page.getByRole('form', { name: 'Add Weather' });
+    await form.getByLabel(/WEATHER_API_KEY \(required\)/).fill('abc');
+    await form.getByRole('button', { name: 'Add' }).click();
+    await form.getByText(/uvx is not found on PATH .*https:\/\/docs\.astral\.sh\/uv/).waitFor(SLOW);
+    await form.getByRole('button', { name: 'Retry' }).waitFor();
+  }, 60_000);
+});

@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+/**
+ * The registry search of the Add server screen against a fake client: typing
+ * sends one search once the user pauses (debounced), Load more passes the
+ * cursor and appends, and the detail form sends the values it generated.
+ */
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, expect, it } from 'vitest';
+import type { RegistryEntryView } from '../../../../../shared/model/registryViews.js';
+import { RegistryPicker } from '../../../../../renderer/src/features/backends/RegistryPicker.js';
+import { withElementSize } from '../../jsdomLayout.js';
+import { renderWithStore } from '../../renderWithStore.js';
+
+afterEach(cleanup);
+// The list is virtualized: it renders rows only where there is layout.
+withElementSize();
+
+const entry = (n: number): RegistryEntryView => ({
+  registry: 'http://registry.test',
+  name: `io.github.test/server-${n}`,
+  title: `Server ${n}`,
+  version: '1.0.0',
+  valid: true,
+  description: `number ${n}`,
+  kinds: ['npm'],
+  options: [
+    {
+      choice: { package: 0 },
+      kind: 'npm',
+      label: `npx server-${n}@1.0.0`,
+      runtime: 'npx',
+      fields: [{ key: 'env:TOKEN', kind: 'env', name: 'TOKEN', required: true, secret: true, repeated: false }],
+    },
+  ],
+});
+
+it('debounces the search, pages with the cursor, and adds with the generated form', async () => {
+  const user = userEvent.setup();
+  const { client } = await renderWithStore(<RegistryPicker />, (c) => {
+    c.handle('registry.search', (params) =>
+      params.cursor === 'page-2'
+        ? { entries: [entry(3)], offline: false, fetchedAt: Date.now(), failures: [] }
+        : { entries: [entry(1), entry(2)], nextCursor: 'page-2', offline: false, fetchedAt: Date.now(), failures: [] },
+    );
+    c.handle('registry.add', () => ({ id: 'server-3', secrets: ['keychain:server-3.TOKEN'] }));
+  });
+  await user.type(screen.getByRole('searchbox', { name: 'Search the MCP Registry' }), 'serv');
+  await screen.findByRole('button', { name: /Server 1/ });
+  const searches = () => client.calls.filter((c) => c.method === 'registry.search').map((c) => c.params);
+  // Typing sends one search for the whole word (besides perhaps one for the empty box at first), none per key.
+  const texts = () => searches().map((p) => (p as { text: string }).text);
+  await waitFor(() => expect(texts()).toContain('serv'));
+  expect(texts().filter((t) => t !== '')).toEqual(['serv']);
+
+  await user.click(screen.getByRole('button', { name: 'Load more' }));
+  await screen.findByRole('button', { name: /Server 3/ });
+  expect(searches().at(-1)).toEqual({ text: 'serv', cursor: 'page-2' });
+  expect(screen.getByRole('button', { name: /Server 1/ })).toBeTruthy();
+  expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+
+  await user.click(screen.getByRole('button', { name: /Server 3/ }));
+  const secret = screen.getByLabelText(/TOKEN \(required\)/);
+  expect(secret.getAttribute('type')).toBe('password');
+  await user.type(secret, 's3cret');
+  await user.click(screen.getByRole('button', { name: 'Add' }));
+  await waitFor(() => expect(client.calls.some((c) => c.method === 'registry.add')).toBe(true));
+  expect(client.calls.find((c) => c.method === 'registry.add')?.params).toEqual({
+    ref: 'io.github.test/server-3@1.0.0',
+    values: { 'env:TOKEN': 's3cret' },
+    choice: { package: 0 },
+  });
+});
