@@ -65,12 +65,13 @@ describe('registry through the bridge', () => {
       ok: false,
       error: { code: 'input_invalid', data: { key: 'env:MEMORY_FILE_PATH' } },
     });
-    // A second memory server would expose the same resource URI as the harness's "mem": refused, nothing saved.
+    // An ID already taken (the harness's "mem") is refused and nothing is saved.
     const clash = await client.call('registry.add', {
       ref: 'io.github.modelcontextprotocol/server-memory',
+      id: 'mem',
       values: { 'env:MEMORY_FILE_PATH': join(harness.root, 'graph.jsonl') },
     });
-    expect(clash).toMatchObject({ ok: false, error: { code: 'uri_collision' } });
+    expect(clash).toMatchObject({ ok: false, error: { code: 'duplicate_backend' } });
     expect(Object.keys(await harness.savedServers())).toEqual(['mem', 'remote']);
     const added = await client.call('registry.add', {
       ref: 'io.github.modelcontextprotocol/server-everything',
