@@ -135,8 +135,10 @@ export async function resolveLoginEnvironment(options: LoginEnvironmentOptions =
   const shell = options.shell ?? base['SHELL'] ?? safeLoginShell() ?? '/bin/sh';
   try {
     const login = await askShell(shell, base, options.timeoutMs ?? LOGIN_SHELL_TIMEOUT_MS, options.signal);
-    // The shell's values win; what only we had (e.g. variables set for this launch) is kept.
-    return finish({ ...base, ...login }, 'login-shell', [...(login['PATH'] ?? '').split(delimiter), ...own]);
+    // The shell's values win, except PATH: our own entries keep their order in front (a terminal's
+    // PATH, or one set for this launch, is what the user meant; a dock's minimal PATH holds none of
+    // the runtimes), and the login shell's entries we lacked are added after them.
+    return finish({ ...base, ...login }, 'login-shell', [...own, ...(login['PATH'] ?? '').split(delimiter)]);
   } catch (error) {
     const reason = `${shell}: ${(error as Error).message.split('\n')[0]}`;
     const found = commonLocations(home, base).filter((dir) => existsSync(dir));

@@ -23,10 +23,27 @@ describe.skipIf(process.platform === 'win32')('the login-shell environment', () 
     expect(await findCommand('sb-node', dock)).toBeUndefined();
     const resolved = await resolveLoginEnvironment({ base: dock, home });
     expect(resolved.source).toBe('login-shell');
-    expect(resolved.path[0]).toBe(bin);
+    // Our own entries keep their order in front; the profile's entry is added after them.
+    expect(resolved.path.slice(0, 2)).toEqual(['/usr/bin', '/bin']);
+    expect(resolved.path).toContain(bin);
     expect(resolved.environment['SB_FROM_PROFILE']).toBe('yes');
     expect(await findCommand('sb-node', resolved.environment)).toBe(join(bin, 'sb-node'));
     expect(await findCommand('npx', resolved.environment)).toMatch(/\/npx$/);
+  });
+
+  it('a PATH set for this launch keeps its order in front of the profile (a command there wins)', async () => {
+    const mine = join(home, 'mine');
+    const profileBin = join(home, 'profile-bin');
+    await mkdir(mine, { recursive: true });
+    await mkdir(profileBin, { recursive: true });
+    await symlink(process.execPath, join(mine, 'sb-tool'));
+    await symlink(process.execPath, join(profileBin, 'sb-tool'));
+    await writeFile(join(home, '.profile'), `export PATH="$HOME/profile-bin:$PATH"\n`);
+    const launch = { HOME: home, PATH: `${mine}:/usr/bin:/bin`, SHELL: '/bin/sh', LANG: 'C' };
+    const resolved = await resolveLoginEnvironment({ base: launch, home });
+    expect(resolved.source).toBe('login-shell');
+    expect(await findCommand('sb-tool', resolved.environment)).toBe(join(mine, 'sb-tool'));
+    expect(resolved.path).toContain(profileBin);
   });
 
   it('a shell that hangs is killed at the timeout and common locations are added instead', async () => {
