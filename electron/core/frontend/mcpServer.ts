@@ -6,6 +6,8 @@
  */
 import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
+import { metaToolOf, searchTools, unwrapCall } from '../exposure/metaToolCalls.js';
+import { rememberToolList, toolListChanged } from '../exposure/listTracking.js';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { frontendChannel } from '../relay/frontendChannel.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
@@ -41,9 +43,14 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     // A person answers each round the shim puts to a 2025 client: give them the input timeout.
     inputRequired: { maxRounds: SHIM_MAX_ROUNDS, roundTimeoutMs: core.proxyOptions().inputTimeoutMs },
   });
-  const { router } = core;
+  const { router, exposure } = core;
   const view = () => core.access.view(client, core.catalog());
-  server.setRequestHandler('tools/list', () => ({ tools: view().tools }));
+  clients.set(server, client);
+  rememberToolList(server, exposure.fingerprint(client));
+  server.setRequestHandler('tools/list', () => {
+    rememberToolList(server, exposure.fingerprint(client));
+    return { tools: exposure.list(client) };
+  });
   server.setRequestHandler('prompts/list', () => ({ prompts: view().prompts }));
   server.setRequestHandler('resources/list', () => ({ resources: view().resources }));
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: view().resourceTemplates }));
@@ -52,16 +59,20 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     const name = view().aliases.get(params.name);
     return name === undefined ? params : { ...params, name };
   };
-  server.setRequestHandler('tools/call', (request, ctx) =>
-    router.callTool(named(request.params), {
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    // Search mode: search_tools answers here; call_tool is the direct call it names, on the same path.
+    const meta = metaToolOf(exposure, client, request.params.name);
+    if (meta === 'search') return searchTools(exposure, client, request.params.arguments);
+    const params = meta === 'call' ? unwrapCall(request.params) : request.params;
+    return router.callTool(named(params), {
       signal: ctx.mcpReq.signal,
       onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
         ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
       ),
       frontend: frontendChannel(server, ctx),
       client,
-    }),
-  );
+    });
+  });
   server.setRequestHandler('prompts/get', (request, ctx) =>
     router.getPrompt(named(request.params), {
       signal: ctx.mcpReq.signal,
@@ -83,13 +94,22 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
   return server;
 }
 
-/** Sends the list-changed notifications a catalog change calls for to one connected instance. */
+/** The client profile each frontend instance serves. */
+const clients = new WeakMap<Server, string>();
+
+/**
+ * Sends the list-changed notifications a catalog change calls for to one
+ * connected instance: tools only when that client's own tools/list changed.
+ */
 export async function notifyListChanged(
+  core: SwitchboardCore,
   server: Server,
   changed: { tools: boolean; prompts: boolean; resources: boolean },
 ): Promise<void> {
   const sends: Promise<void>[] = [];
-  if (changed.tools) sends.push(server.sendToolListChanged());
+  const client = clients.get(server) ?? LOCAL_CLIENT;
+  if (changed.tools && toolListChanged(server, core.exposure.fingerprint(client)))
+    sends.push(server.sendToolListChanged());
   if (changed.prompts) sends.push(server.sendPromptListChanged());
   if (changed.resources) sends.push(server.sendResourceListChanged());
   await Promise.allSettled(sends);
