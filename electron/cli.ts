@@ -19,6 +19,7 @@ import { stderrLogger } from './core/deps.js';
 import { serveCoreOverStdio } from './core/frontend/stdioEndpoint.js';
 import { authStatusCommand, authorizeCommand, doctorCommand, signOutCommand } from './core/auth/authCommands.js';
 import { secretCommand } from './core/secrets/secretCommands.js';
+import { exposureCommand } from './core/exposure/exposureCommand.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 
@@ -55,6 +56,10 @@ Remote servers with OAuth, and secrets (all in the OS keychain):
       Revoke (where the server supports it) and delete a server's tokens.
   mcp-switchboard secret set <name> | secret delete <name> | secret list
       Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.
+
+  mcp-switchboard exposure <client|default> [all|search|auto] [--config FILE]
+      Show or set how a client gets its tools: all of them, or search_tools and call_tool
+      (search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).
 
 Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):
   mcp-switchboard clients [--json]
@@ -328,6 +333,11 @@ export async function main(argv: string[]): Promise<void> {
       positionals[1],
     );
     process.exit(code);
+  }
+  if (command === 'exposure') {
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+    const context = { configPath: config, out: write(process.stdout), err: write(process.stderr) };
+    process.exit(await exposureCommand(context, positionals[0], positionals[1]).catch((e: Error) => fail(e.message)));
   }
   if (positionals.length > 0) fail(`unexpected argument "${positionals[0]}"\n\n${USAGE}`);
   if (command === 'check-config') return checkConfig(config);

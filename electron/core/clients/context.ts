@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { defaultConfigDir, defaultStateDir } from '../config/paths.js';
 import { ConfigStore } from '../config/configStore.js';
 import { ClientTokens } from '../policy/clientTokens.js';
+import { applyInstallExposure, INSTALL_EXPOSURE } from '../exposure/clientCaps.js';
 import { clientDefinition } from './definitions.js';
 import type { ClientsContext, ClientTokenProvider } from './install.js';
 import type { Launcher } from './types.js';
@@ -25,12 +26,15 @@ export function profileTokenProvider(configPath: string, configDir: string): Cli
       const definition = clientDefinition(client);
       const budget = definition && definition.toolNameBudget < 64 ? definition.toolNameBudget : undefined;
       const existing = config.policy.clients[client];
-      if (!existing || (budget !== undefined && existing.maxNameLength === undefined)) {
+      const capped = INSTALL_EXPOSURE[client] !== undefined && existing?.exposure === undefined;
+      if (!existing || capped || (budget !== undefined && existing.maxNameLength === undefined)) {
         await store.updateSection('policy', (policy) => {
           const clients = (policy['clients'] ?? {}) as Record<string, Record<string, unknown>>;
           const profile = clients[client] ?? { name: definition?.name ?? client };
           // The client's name budget (Claude Code: 55), unless the user set one.
           if (budget !== undefined && profile['maxNameLength'] === undefined) profile['maxNameLength'] = budget;
+          // Its known tool cap, as `auto` exposure (exposure/clientCaps.ts), unless the user chose one.
+          applyInstallExposure(client, profile);
           clients[client] = profile;
           return { ...policy, clients };
         });
