@@ -15,8 +15,31 @@ const STOPWORDS = new Set<string>(eng);
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/u;
 const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+/gu;
 
+/**
+ * Memo of words already split and terms already processed: a catalog's
+ * vocabulary is small next to its text, and stemming dominates indexing time.
+ * Cleared when it gets large, so odd input cannot grow it without end.
+ */
+const splitMemo = new Map<string, string[]>();
+const termMemo = new Map<string, string | null>();
+const MEMO_LIMIT = 50_000;
+
+function memo<T>(cache: Map<string, T>, key: string, compute: (key: string) => T): T {
+  const hit = cache.get(key);
+  if (hit !== undefined || cache.has(key)) return hit as T;
+  if (cache.size >= MEMO_LIMIT) cache.clear();
+  const value = compute(key);
+  cache.set(key, value);
+  return value;
+}
+
 /** Splits camelCase and letter/digit boundaries: `parseHTMLTable2` -> parse HTML Table 2. */
 function splitCamel(word: string): string[] {
+  if (/^[a-z]+$/.test(word)) return [word];
+  return memo(splitMemo, word, splitCamelUncached);
+}
+
+function splitCamelUncached(word: string): string[] {
   return word
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -52,6 +75,10 @@ export function tokenize(text: string): string[] {
 
 /** Normalizes one term: lower case, stopwords dropped, English words stemmed. */
 export function processTerm(term: string): string | null {
+  return memo(termMemo, term, processTermUncached);
+}
+
+function processTermUncached(term: string): string | null {
   const lower = term.toLowerCase();
   if (STOPWORDS.has(lower)) return null;
   if (CJK.test(lower) || !/^[a-z]+$/.test(lower)) return lower;
