@@ -80,6 +80,13 @@ export function score(tasks: Task[], rank: Ranker): SearchScores {
   };
 }
 
+/** The baseline's one text field: server, split tool name, description, parameter names and descriptions. */
+export function oneField(server: string, tool: Tool): string {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+  const params = Object.entries(properties).map(([name, p]) => `${name} ${p?.description ?? ''}`);
+  return [server, tool.name.split(/[_\-.]/).join(' '), tool.description ?? '', ...params].join(' ');
+}
+
 /** The baseline: BM25 (minisearch defaults) over one field of server, split tool name, description and parameters. */
 export function baselineRanker(servers: Record<string, DatasetServer>): Ranker {
   const mini = new MiniSearch<{ id: number; text: string; server: string; tool: string }>({
@@ -89,10 +96,7 @@ export function baselineRanker(servers: Record<string, DatasetServer>): Ranker {
   let id = 0;
   for (const [server, entry] of Object.entries(servers)) {
     for (const tool of entry.tools) {
-      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
-      const params = Object.entries(properties).map(([name, p]) => `${name} ${p?.description ?? ''}`);
-      const text = [server, tool.name.split(/[_\-.]/).join(' '), tool.description ?? '', ...params].join(' ');
-      mini.add({ id: id++, text, server, tool: tool.name });
+      mini.add({ id: id++, text: oneField(server, tool), server, tool: tool.name });
     }
   }
   return (query) =>

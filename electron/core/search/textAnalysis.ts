@@ -78,7 +78,14 @@ export function processTerm(term: string): string | null {
   return memo(termMemo, term, processTermUncached);
 }
 
+/**
+ * Longer terms are not words but data (base64, hashes, minified code): they
+ * never match and, with prefix and fuzzy matching, cost the most to search.
+ */
+const MAX_TERM_LENGTH = 40;
+
 function processTermUncached(term: string): string | null {
+  if (term.length > MAX_TERM_LENGTH) return null;
   const lower = term.toLowerCase();
   if (STOPWORDS.has(lower)) return null;
   if (CJK.test(lower) || !/^[a-z]+$/.test(lower)) return lower;

@@ -30,6 +30,9 @@ export interface ToolMatch {
  */
 const FUSION_K = 2;
 
+/** A query is read up to this many characters (a task description fits; pasted data is cut off). */
+export const MAX_QUERY_LENGTH = 2000;
+
 /** Weight of the whole query's list against each clause's. */
 const WHOLE_QUERY_WEIGHT = 1.5;
 
@@ -38,7 +41,11 @@ const PREFIX_MAX_TERMS = 8;
 /** Queries of at most this many terms get fuzzy matching. */
 const FUZZY_MAX_TERMS = 6;
 
+/** A query's distinct terms beyond this many are not searched (each costs a lookup, and pasted data has hundreds). */
+const MAX_QUERY_TERMS = 64;
+
 const SEARCH_OPTIONS: SearchOptions = {
+  tokenize: (text) => [...new Set(tokenize(text))].slice(0, MAX_QUERY_TERMS),
   boost: FIELD_BOOSTS,
   // Keyword queries get prefix matches ("geo" finds geocode) and, for long words, a typo
   // allowance. Whole task descriptions spell their words out; expanding each of their
@@ -97,7 +104,8 @@ export class ToolSearchIndex {
    * A multi-clause query ranks each clause too and fuses the lists, so every
    * need of a task gets its best tool near the top.
    */
-  search(query: string, limit: number, mayUse: (name: string) => boolean = () => true): ToolMatch[] {
+  search(text: string, limit: number, mayUse: (name: string) => boolean = () => true): ToolMatch[] {
+    const query = text.slice(0, MAX_QUERY_LENGTH);
     const filter = (result: { id: unknown }): boolean => mayUse(result.id as string);
     const depth = Math.max(limit, 10);
     const whole = this.mini.search(query, { filter }).slice(0, depth);
