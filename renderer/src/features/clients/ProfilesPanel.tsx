@@ -59,8 +59,8 @@ export function ProfilesPanel() {
             <tr>
               <th scope="col">Profile</th>
               <th scope="col">Servers</th>
-              <th scope="col">Tools</th>
               <th scope="col">Token</th>
+              <th scope="col">Tools</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -71,6 +71,7 @@ export function ProfilesPanel() {
                   <strong>{profile.name}</strong> <span className="muted mono">{profile.id}</span>
                 </td>
                 <td>{profile.backends ? profile.backends.join(', ') : 'all'}</td>
+                <td>{profile.hasToken ? 'set' : 'none'}</td>
                 <td>
                   <ExposureCell
                     profile={profile}
@@ -78,7 +79,6 @@ export function ProfilesPanel() {
                     onSet={(exposure) => void run(() => setExposure(profile.id, exposure))}
                   />
                 </td>
-                <td>{profile.hasToken ? 'set' : 'none'}</td>
                 <td className="row">
                   <button type="button" disabled={busy} onClick={() => void issue(() => rotateToken(profile.id))}>
                     {profile.hasToken ? 'Rotate token' : 'Issue token'}
