@@ -6,6 +6,8 @@
  * meta-tools do not show (MCP 2025-11-25, tools: "the list of available tools
  * has changed").
  */
+import type { BoundedBus } from '../frontend/boundedBus.js';
+
 const known = new WeakMap<object, string>();
 
 /** Records the tools/list fingerprint an instance knows. */
@@ -18,4 +20,9 @@ export function toolListChanged(instance: object, fingerprint: string): boolean 
   if (known.get(instance) === fingerprint) return false;
   known.set(instance, fingerprint);
   return true;
+}
+
+/** Sends `tools/list_changed` to the 2026-07-28 listen streams whose client's list changed since they knew it. */
+export function publishToolListChanged(bus: BoundedBus, fingerprint: (client: string) => string): void {
+  bus.publish({ kind: 'tools_list_changed' }, (stream) => toolListChanged(stream, fingerprint(stream.client)));
 }
