@@ -20,6 +20,7 @@ import { checkConfig, cliRedaction, keychain, loadOrExit, warnIfNoKeytar } from 
 import { configCommand } from './core/config/configCommands.js';
 import { resolveTarget } from './core/clients/target.js';
 import { registryCommand } from './core/registry/registryCommands.js';
+import { exposureCommand } from './core/exposure/exposureCommand.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 import { reportStartProgress, stoppedLine } from './host/serveProgress.js';
@@ -59,6 +60,10 @@ Remote servers with OAuth, and secrets (all in the OS keychain):
       Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.
   mcp-switchboard config backups | config restore [N] [--config FILE]
       The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.
+
+  mcp-switchboard exposure <client|default> [all|search|auto] [--config FILE]
+      Show or set how a client gets its tools: all of them, or search_tools and call_tool
+      (search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).
 
 Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):
   mcp-switchboard clients [--json]
@@ -384,6 +389,15 @@ export async function main(argv: string[]): Promise<void> {
   if (command === 'config') {
     const context = { config: (await runningTarget(true)).config, stateDir: defaultStateDir(), ...stdio() };
     process.exit(await configCommand(context, positionals[0], positionals[1]));
+  }
+  if (command === 'exposure') {
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+    const context = {
+      configPath: (await runningTarget(true)).config,
+      out: write(process.stdout),
+      err: write(process.stderr),
+    };
+    process.exit(await exposureCommand(context, positionals[0], positionals[1]).catch((e: Error) => fail(e.message)));
   }
   if (positionals.length > 0) fail(`unexpected argument "${positionals[0]}"\n\n${USAGE}`);
   if (command === 'check-config') return checkConfig(config);

@@ -107,6 +107,8 @@ export interface CoreMethods {
   'profiles.createToken': Method<{ id: string; name: string; backends?: string[] }, { token: string }>;
   'profiles.rotateToken': Method<{ id: string }, { token: string }>;
   'profiles.revoke': Method<{ id: string }, void>;
+  /** Sets a profile's exposure (`all`, `search`, `auto`; `null` for the policy's default). */
+  'profiles.setExposure': Method<{ id: string; exposure: 'all' | 'search' | 'auto' | null }, void>;
   'sessions.list': Method<void, SessionView[]>;
   'log.query': Method<LogQueryView, LogEntryView[]>;
 
@@ -214,6 +216,7 @@ export const METHOD_NAMES = Object.keys({
   'profiles.createToken': 1,
   'profiles.rotateToken': 1,
   'profiles.revoke': 1,
+  'profiles.setExposure': 1,
   'sessions.list': 1,
   'log.query': 1,
   'clients.list': 1,

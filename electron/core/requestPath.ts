@@ -11,6 +11,7 @@ import type { ProxyOptions, SwitchboardConfig } from './config/schema.js';
 import type { CoreEvents } from './coreEvents.js';
 import type { CoreServices } from './coreServices.js';
 import type { TypedEmitter } from './events.js';
+import { ToolExposure } from './exposure/toolExposure.js';
 import { AccessControl } from './policy/accessControl.js';
 import type { LegacyCall } from './relay/legacyCall.js';
 import type { ParkedCalls } from './relay/parkedCalls.js';
@@ -40,9 +41,11 @@ export interface RequestPathContext {
   parked: ParkedCalls<LegacyCall<unknown>>;
 }
 
-/** The request path's parts, exposed by the core as `access`, `router` and `subscriptions`. */
+/** The request path's parts, exposed by the core as `access`, `router`, `subscriptions` and `exposure`. */
 export interface RequestPath {
   access: AccessControl;
+  /** Each client's tools/list by its exposure, and search over what it may use. */
+  exposure: ToolExposure;
   router: Router;
   subscriptions: SubscriptionHub;
 }
@@ -88,5 +91,10 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     mayUse: (client, kind, key) => access.authorize(client, context.catalog(), kind, key) !== 'deny',
     audit: (entry) => audit?.record(entry),
   });
-  return { access, router, subscriptions };
+  const exposure = new ToolExposure({
+    catalog: context.catalog,
+    view: (client) => access.view(client, context.catalog()),
+    policy: () => access.policy,
+  });
+  return { access, router, subscriptions, exposure };
 }

@@ -37,6 +37,7 @@ import type { ClientTokens } from './policy/clientTokens.js';
 import type { PinChange } from './policy/pinStore.js';
 import { buildRequestPath } from './requestPath.js';
 import { StartupGrace } from './startupGrace.js';
+import type { ToolExposure } from './exposure/toolExposure.js';
 import type { Router } from './routing/router.js';
 import type { SecretStore } from './secrets/secretStore.js';
 
@@ -51,6 +52,8 @@ export class SwitchboardCore implements SupervisorHost {
   readonly access: AccessControl;
   /** Resource subscriptions shared by every frontend. */
   readonly subscriptions: SubscriptionHub;
+  /** Each client's tools/list by its exposure (all or search), and tool search. */
+  readonly exposure: ToolExposure;
   /** Frontend sessions connected over HTTP or stdio (for the UI; no tokens). */
   readonly sessions = new SessionRegistry();
   /**
@@ -106,6 +109,7 @@ export class SwitchboardCore implements SupervisorHost {
     this.access = requestPath.access;
     this.router = requestPath.router;
     this.subscriptions = requestPath.subscriptions;
+    this.exposure = requestPath.exposure;
     this.internals = {
       core: this,
       deps,

@@ -5,6 +5,7 @@
  * `dispatch`, which redacts what they answer and throw (see `dispatch.ts`).
  */
 import type { CoreHandlers } from '../../shared/contract.js';
+import { exposureHandlers } from './exposureHandlers.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { LogEntryView } from '../../shared/model/views.js';
 import { VERSION } from '../../shared/version.js';
@@ -88,6 +89,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       tryPrompt(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, string>),
     'catalog.readResource': async (params) => tryRead(core, requireString(params, 'uri')),
     ...policyHandlers(core, deps.tokens),
+    ...exposureHandlers(core),
     'sessions.list': async () => core.sessions.list(),
     'log.query': async (params) => {
       const query = params ?? {};

@@ -11,6 +11,7 @@ import type { ClientTokens } from '../core/policy/clientTokens.js';
 import { LOCAL_CLIENT, type Policy } from '../core/policy/policyConfig.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
 import { requireString } from './dispatch.js';
+import { profileToolsView } from './exposureHandlers.js';
 
 type PolicyMethods =
   | 'policy.get'
@@ -194,6 +195,7 @@ export function policyHandlers(
         ...(profile.backends !== undefined ? { backends: profile.backends } : {}),
         ...(profile.maxTools !== undefined ? { maxTools: profile.maxTools } : {}),
         hasToken: tokens?.has(id) ?? false,
+        tools: profileToolsView(core, id),
       })),
     'profiles.createToken': async (params) => {
       const id = requireString(params, 'id');

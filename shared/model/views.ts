@@ -116,6 +116,22 @@ export interface ProfileView {
   backends?: string[];
   maxTools?: number;
   hasToken: boolean;
+  /** How the profile gets its tools (search mode), and what its tools/list costs. */
+  tools?: ProfileToolsView;
+}
+
+/** A profile's tool exposure: as set, as in force, and the cost of its tools/list. */
+export interface ProfileToolsView {
+  /** As set on the profile; absent means the policy's default. */
+  exposure?: 'all' | 'search' | 'auto';
+  /** In force now (`auto` resolved against the profile's caps). */
+  inForce: 'all' | 'search';
+  /** Tools in its tools/list. */
+  listed: number;
+  /** Tokens (o200k) of its tools/list. */
+  tokens: number;
+  /** Tools it may use (what search covers). */
+  reachable: number;
 }
 
 /** A connected frontend session. */

@@ -40,6 +40,7 @@ describe('the contract over the bridge', () => {
       'profiles.createToken': { id: 'bad id', name: 'x' },
       'profiles.rotateToken': { id: 'nope' },
       'profiles.revoke': { id: 'nope' },
+      'profiles.setExposure': { id: 'nope', exposure: 'search' },
       'log.query': { limit: 5 },
       'clients.install': { client: 'no-such-client' },
       'clients.uninstall': { client: 'no-such-client' },
@@ -185,6 +186,20 @@ describe('catalog, policy, approvals, profiles, sessions and the log', () => {
     const names = (await tester.listTools()).tools.map((t) => t.name);
     expect(names.some((name) => name.startsWith('remote__'))).toBe(true);
     expect(names.some((name) => name.startsWith('mem__'))).toBe(false);
+    // Search mode from the Clients screen: the profile's list becomes the two meta-tools.
+    expect(await client.call('profiles.setExposure', { id: 'tester', exposure: 'search' })).toMatchObject({ ok: true });
+    expect((await tester.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool']);
+    const searching = await client.call('profiles.list');
+    expect(searching).toMatchObject({
+      ok: true,
+      result: [{ id: 'tester', tools: { exposure: 'search', inForce: 'search', listed: 2, reachable: names.length } }],
+    });
+    expect(await client.call('profiles.setExposure', { id: 'tester', exposure: 'most' as 'all' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_params' },
+    });
+    expect(await client.call('profiles.setExposure', { id: 'tester', exposure: null })).toMatchObject({ ok: true });
+    expect((await tester.listTools()).tools.map((t) => t.name)).toEqual(names);
     expect(
       await client.call('policy.setBackend', { backendId: 'mem', profile: 'tester', pinning: false }),
     ).toMatchObject({ ok: false, error: { code: 'invalid_params' } });

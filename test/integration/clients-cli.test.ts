@@ -60,7 +60,8 @@ describe('mcp-switchboard client commands', () => {
     const switchboardConfig = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as {
       policy: { clients: Record<string, { name: string }> };
     };
-    expect(switchboardConfig.policy.clients['cursor']).toEqual({ name: 'Cursor' });
+    // Cursor uses only its first 40 tools: auto exposure with that cap (search beyond it).
+    expect(switchboardConfig.policy.clients['cursor']).toEqual({ name: 'Cursor', exposure: 'auto', maxTools: 40 });
     // Installing again writes the same token: nothing changes.
     expect((await run('install', 'cursor', '--port', '47123')).stdout).toContain('already up to date');
     expect((await run('clients')).stdout).toMatch(/cursor\s+Cursor\s+detected, Switchboard installed/);
@@ -82,7 +83,7 @@ describe('mcp-switchboard client commands', () => {
     const withCode = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as {
       policy: { clients: Record<string, { name: string; maxNameLength?: number }> };
     };
-    expect(withCode.policy.clients['claude-code']).toEqual({ name: 'Claude Code', maxNameLength: 55 });
+    expect(withCode.policy.clients['claude-code']).toEqual({ name: 'Claude Code', maxNameLength: 55, exposure: 'all' });
 
     const snippet = await run('snippet', 'codex');
     expect(snippet.stdout).toContain('[mcp_servers.switchboard]\nurl = "http://127.0.0.1:47100/mcp"');

@@ -9,6 +9,7 @@ import { ConfigStore, fileWriter } from '../config/configStore.js';
 import type { AccessControl } from '../policy/accessControl.js';
 import { KeytarStore } from '../secrets/keytarStore.js';
 import { ClientTokens } from '../policy/clientTokens.js';
+import { applyInstallExposure, INSTALL_EXPOSURE } from '../exposure/clientCaps.js';
 import { clientDefinition } from './definitions.js';
 import type { ClientsContext, ClientTokenProvider } from './install.js';
 import type { Launcher } from './types.js';
@@ -37,6 +38,8 @@ export function profileTokenProvider(owner: ProfileOwner): ClientTokenProvider {
         const profile = clients[client] ?? { name: definition?.name ?? client };
         // The client's name budget (Claude Code: 55), unless the user set one.
         if (budget !== undefined && profile['maxNameLength'] === undefined) profile['maxNameLength'] = budget;
+        // Its known tool cap, as `auto` exposure (exposure/clientCaps.ts), unless the user chose one.
+        applyInstallExposure(client, profile);
         clients[client] = profile;
       };
       if (owner.access) {

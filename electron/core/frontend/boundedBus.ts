@@ -10,12 +10,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 
-/** Set around the SDK's handling of one listen request, so `subscribe` knows its response. */
-export const listenContext = new AsyncLocalStorage<{ res: ServerResponse }>();
+/** One listen stream as the endpoint set it up: its response, its client and the tools/list fingerprint it knows. */
+export interface ListenStreamContext {
+  res: ServerResponse;
+  client: string;
+  tools: string;
+}
+
+/** Set around the SDK's handling of one listen request, so `subscribe` knows its stream. */
+export const listenContext = new AsyncLocalStorage<ListenStreamContext>();
 
 /** A bus whose listeners (one per listen stream) never queue without bound. */
 export class BoundedBus implements ServerEventBus {
-  private readonly listeners = new Set<(event: ServerEvent) => void>();
+  private readonly listeners = new Map<(event: ServerEvent) => void, ListenStreamContext | undefined>();
   /** Events merged into one already pending for a slow stream. */
   dropped = 0;
   /** Streams ended because their client stopped reading. */
@@ -23,9 +30,11 @@ export class BoundedBus implements ServerEventBus {
 
   constructor(private readonly stallMs = 30_000) {}
 
-  publish(event: ServerEvent): void {
-    for (const listener of [...this.listeners]) {
+  /** Publishes an event to every stream, or to the streams `to` selects. */
+  publish(event: ServerEvent, to?: (stream: ListenStreamContext) => boolean): void {
+    for (const [listener, stream] of [...this.listeners]) {
       try {
+        if (to && stream && !to(stream)) continue;
         listener(event);
       } catch {
         // One broken stream must not keep the event from the others.
@@ -36,7 +45,7 @@ export class BoundedBus implements ServerEventBus {
   subscribe(listener: (event: ServerEvent) => void): () => void {
     const context = listenContext.getStore();
     const wrapped = context ? this.bounded(listener, context.res) : listener;
-    this.listeners.add(wrapped);
+    this.listeners.set(wrapped, context);
     return () => this.listeners.delete(wrapped);
   }
 

@@ -22,6 +22,7 @@ import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { bearerToken, tokenMatcher } from './bearer.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
+import { publishToolListChanged } from '../exposure/listTracking.js';
 import { BoundedBus, listenContext } from './boundedBus.js';
 import { listenUris } from './stdioListen.js';
 import { clientInfoOf } from './sessionRegistry.js';
@@ -113,10 +114,10 @@ export class HttpEndpoint {
     this.http.keepAliveTimeout = 75_000;
     this.unsubscribe = [
       core.events.on('catalogChanged', (changed) => {
-        if (changed.tools) this.modern.notify.toolsChanged();
+        if (changed.tools) publishToolListChanged(this.bus, (client) => core.exposure.fingerprint(client));
         if (changed.prompts) this.modern.notify.promptsChanged();
         if (changed.resources) this.modern.notify.resourcesChanged();
-        for (const [, session] of this.sessions) void notifyListChanged(session.server, changed);
+        for (const [, session] of this.sessions) void notifyListChanged(core, session.server, changed);
         if (changed.resources) this.endForbiddenListens();
       }),
       core.events.on('clientRevoked', ({ client }) => this.endClient(client)),
@@ -289,8 +290,9 @@ export class HttpEndpoint {
       this.listens.delete(stream);
       hub.detachAll(sink);
     });
-    // The bus learns this stream's response through the async context.
-    return listenContext.run({ res }, () => this.modernNode(req, res, body));
+    // The bus learns this stream (its response, client, known tools/list) through the async context.
+    const context = { res, client, tools: this.core.exposure.fingerprint(client) };
+    return listenContext.run(context, () => this.modernNode(req, res, body));
   }
 
   private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {

@@ -6,6 +6,8 @@
  */
 import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
+import { metaToolOf, searchTools, unwrapCall } from '../exposure/metaToolCalls.js';
+import { rememberToolList, toolListChanged } from '../exposure/listTracking.js';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { frontendChannel } from '../relay/frontendChannel.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
@@ -42,7 +44,7 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     // A person answers each round the shim puts to a 2025 client: give them the input timeout.
     inputRequired: { maxRounds: SHIM_MAX_ROUNDS, roundTimeoutMs: core.proxyOptions().inputTimeoutMs },
   });
-  const { router } = core;
+  const { router, exposure } = core;
   const { logger } = core.deps;
   // A result that cannot be serialized again becomes an error the caller sees (responseGuard.ts).
   const checked =
@@ -51,6 +53,8 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
       relayable(result, what, logger);
   server.onerror = (error) => logger.warn(`frontend: ${error.message}`);
   const view = () => core.access.view(client, core.catalog());
+  clients.set(server, client);
+  rememberToolList(server, exposure.fingerprint(client));
   // During the startup grace a list waits for backends on their first attempt (see startupGrace.ts).
   const listed =
     <R>(answer: () => R) =>
@@ -60,7 +64,10 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     };
   server.setRequestHandler(
     'tools/list',
-    listed(() => ({ tools: view().tools })),
+    listed(() => {
+      rememberToolList(server, exposure.fingerprint(client));
+      return { tools: exposure.list(client) };
+    }),
   );
   server.setRequestHandler(
     'prompts/list',
@@ -79,9 +86,13 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     const name = view().aliases.get(params.name);
     return name === undefined ? params : { ...params, name };
   };
-  server.setRequestHandler('tools/call', (request, ctx) =>
-    router
-      .callTool(named(request.params), {
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    // Search mode: search_tools answers here; call_tool is the direct call it names, on the same path.
+    const meta = metaToolOf(exposure, client, request.params.name);
+    if (meta === 'search') return searchTools(exposure, client, request.params.arguments);
+    const params = meta === 'call' ? unwrapCall(request.params) : request.params;
+    return router
+      .callTool(named(params), {
         signal: ctx.mcpReq.signal,
         onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
           ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
@@ -89,8 +100,8 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
         frontend: frontendChannel(server, ctx),
         client,
       })
-      .then(checked(`tools/call ${request.params.name}`)),
-  );
+      .then(checked(`tools/call ${params.name}`));
+  });
   server.setRequestHandler('prompts/get', (request, ctx) =>
     router
       .getPrompt(named(request.params), {
@@ -120,13 +131,22 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
   return server;
 }
 
-/** Sends the list-changed notifications a catalog change calls for to one connected instance. */
+/** The client profile each frontend instance serves. */
+const clients = new WeakMap<Server, string>();
+
+/**
+ * Sends the list-changed notifications a catalog change calls for to one
+ * connected instance: tools only when that client's own tools/list changed.
+ */
 export async function notifyListChanged(
+  core: SwitchboardCore,
   server: Server,
   changed: { tools: boolean; prompts: boolean; resources: boolean },
 ): Promise<void> {
   const sends: Promise<void>[] = [];
-  if (changed.tools) sends.push(server.sendToolListChanged());
+  const client = clients.get(server) ?? LOCAL_CLIENT;
+  if (changed.tools && toolListChanged(server, core.exposure.fingerprint(client)))
+    sends.push(server.sendToolListChanged());
   if (changed.prompts) sends.push(server.sendPromptListChanged());
   if (changed.resources) sends.push(server.sendResourceListChanged());
   await Promise.allSettled(sends);

@@ -79,7 +79,7 @@ export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
   );
   const unsubscribe = [
     core.events.on('catalogChanged', (changed) => {
-      for (const server of instances) void notifyListChanged(server, changed);
+      for (const server of instances) void notifyListChanged(core, server, changed);
     }),
     core.events.on('backendLog', (event) => {
       for (const server of instances) void forwardBackendLog(server, event);

@@ -20,6 +20,13 @@
 import { z } from 'zod';
 
 const ToolRule = z.enum(['allow', 'deny', 'ask']);
+/**
+ * How a client gets its tools: `all` lists every tool it may use; `search` lists
+ * only the `search_tools` and `call_tool` meta-tools (and tools pinned to always
+ * show); `auto` lists all while they fit the client's `maxTools` and
+ * `maxToolTokens`, and searches beyond (see exposure/exposureMode.ts).
+ */
+const Exposure = z.enum(['all', 'search', 'auto']);
 const ItemRule = z.enum(['allow', 'deny']);
 
 /** Rules for one backend's items. */
@@ -39,6 +46,11 @@ const BackendPolicy = ItemRules.extend({
   pinning: z.boolean().optional(),
   /** Record arguments and results in the audit log (default off). */
   capture: z.boolean().optional(),
+  /**
+   * Tools (original names) listed even in search mode, marked
+   * `_meta["anthropic/alwaysLoad"]` so clients with their own tool search load them too.
+   */
+  alwaysShow: z.array(z.string()).optional(),
 });
 
 const ClientProfile = z.strictObject({
@@ -56,6 +68,10 @@ const ClientProfile = z.strictObject({
    * are shortened for this client only, with the same stable hash suffix.
    */
   maxNameLength: z.number().int().min(16).max(64).optional(),
+  /** This client's exposure (default: the policy's `exposure`). */
+  exposure: Exposure.optional(),
+  /** With `exposure: "auto"`: the most tokens (o200k) the full tools/list may take before search takes over. */
+  maxToolTokens: z.number().int().positive().optional(),
 });
 
 /** The `policy` section. */
@@ -63,6 +79,8 @@ export const PolicySchema = z
   .strictObject({
     /** Default rule of a backend that has no policy of its own. */
     defaultRule: ItemRule.default('allow'),
+    /** Exposure of every client without its own (the main token included); absent means `all`. */
+    exposure: Exposure.optional(),
     backends: z.record(z.string(), BackendPolicy).default({}),
     clients: z
       .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'client IDs use letters, digits, _ and -'), ClientProfile)
@@ -75,6 +93,7 @@ export type BackendPolicy = z.output<typeof BackendPolicy>;
 export type ClientProfile = z.output<typeof ClientProfile>;
 export type ToolRule = z.output<typeof ToolRule>;
 export type ItemRule = z.output<typeof ItemRule>;
+export type Exposure = z.output<typeof Exposure>;
 /** The kinds of catalog item a rule can name. */
 export type ItemKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 

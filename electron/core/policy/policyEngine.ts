@@ -9,6 +9,7 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import { fitName } from '../catalog/naming.js';
+import { resolveExposure } from '../exposure/exposureMode.js';
 import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from './policyConfig.js';
 
 /** What one client sees. */
@@ -21,6 +22,11 @@ export interface ClientView {
   allowed: Record<ItemKind, Set<string>>;
   /** Tool and prompt names shortened for this client's `maxNameLength`: client name -> catalog name. */
   aliases: Map<string, string>;
+  /**
+   * How its tools are listed: `all`, or `search` (the meta-tools; `tools` then
+   * holds every tool search may find, uncapped by `maxTools`).
+   */
+  exposure: 'all' | 'search';
 }
 
 /** Tools withheld for everyone (e.g. a changed definition awaiting approval). */
@@ -93,8 +99,10 @@ export class PolicyEngine {
       const origin = catalog.toolIndex.get(tool.name);
       return visible('tools', origin) && !this.withheld(origin!.backendId, origin!.original);
     });
-    const cap = client === LOCAL_CLIENT ? undefined : this.policy.clients[client]?.maxTools;
-    if (cap !== undefined) tools = tools.slice(0, cap);
+    const profile = client === LOCAL_CLIENT ? undefined : this.policy.clients[client];
+    // The tool cap is for clients that list everything; search reaches every tool.
+    const exposure = resolveExposure(this.policy, profile, tools);
+    if (profile?.maxTools !== undefined && exposure === 'all') tools = tools.slice(0, profile.maxTools);
     const prompts = catalog.prompts.filter((prompt) => visible('prompts', catalog.promptIndex.get(prompt.name)));
     const resources = catalog.resources.filter((resource) =>
       visible('resources', catalog.resourceIndex.get(resource.uri)),
@@ -118,8 +126,8 @@ export class PolicyEngine {
         return { ...item, name };
       };
       tools = tools.map(fit);
-      return { tools, prompts: prompts.map(fit), resources, resourceTemplates, allowed, aliases };
+      return { tools, prompts: prompts.map(fit), resources, resourceTemplates, allowed, aliases, exposure };
     }
-    return { tools, prompts, resources, resourceTemplates, allowed, aliases };
+    return { tools, prompts, resources, resourceTemplates, allowed, aliases, exposure };
   }
 }

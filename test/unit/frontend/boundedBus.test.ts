@@ -25,7 +25,9 @@ describe('BoundedBus', () => {
     const bus = new BoundedBus(10_000);
     const res = blockedResponse();
     const seen: ServerEvent[] = [];
-    listenContext.run({ res: res as unknown as ServerResponse }, () => bus.subscribe((event) => seen.push(event)));
+    listenContext.run({ res: res as unknown as ServerResponse, client: 'local', tools: '' }, () =>
+      bus.subscribe((event) => seen.push(event)),
+    );
     for (let i = 0; i < 1000; i++) bus.publish({ kind: 'resource_updated', uri: 'a://1' });
     bus.publish({ kind: 'tools_list_changed' });
     await tick();
@@ -40,7 +42,9 @@ describe('BoundedBus', () => {
   it('ends a stream that stays blocked for stallMs', async () => {
     const bus = new BoundedBus(50);
     const res = blockedResponse();
-    listenContext.run({ res: res as unknown as ServerResponse }, () => bus.subscribe(() => undefined));
+    listenContext.run({ res: res as unknown as ServerResponse, client: 'local', tools: '' }, () =>
+      bus.subscribe(() => undefined),
+    );
     bus.publish({ kind: 'prompts_list_changed' });
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(res.destroyed).toBe(true);

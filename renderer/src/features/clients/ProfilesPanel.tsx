@@ -9,6 +9,7 @@ import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { ExposureCell } from './ExposureCell.js';
 
 /** Shows a freshly issued token once. */
 function TokenOnce({ token, onClose }: { token: string; onClose: () => void }) {
@@ -34,6 +35,7 @@ export function ProfilesPanel() {
   const createToken = useAppStore((s) => s.createToken);
   const rotateToken = useAppStore((s) => s.rotateToken);
   const revokeProfile = useAppStore((s) => s.revokeProfile);
+  const setExposure = useAppStore((s) => s.setExposure);
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [token, setToken] = useState<string | undefined>();
@@ -58,6 +60,7 @@ export function ProfilesPanel() {
               <th scope="col">Profile</th>
               <th scope="col">Servers</th>
               <th scope="col">Token</th>
+              <th scope="col">Tools</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -69,6 +72,13 @@ export function ProfilesPanel() {
                 </td>
                 <td>{profile.backends ? profile.backends.join(', ') : 'all'}</td>
                 <td>{profile.hasToken ? 'set' : 'none'}</td>
+                <td>
+                  <ExposureCell
+                    profile={profile}
+                    busy={busy}
+                    onSet={(exposure) => void run(() => setExposure(profile.id, exposure))}
+                  />
+                </td>
                 <td className="row">
                   <button type="button" disabled={busy} onClick={() => void issue(() => rotateToken(profile.id))}>
                     {profile.hasToken ? 'Rotate token' : 'Issue token'}

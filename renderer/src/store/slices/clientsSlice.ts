@@ -29,6 +29,8 @@ export interface ClientsSlice {
   createToken(id: string, name: string): Promise<CallOutcome<{ token: string }>>;
   rotateToken(id: string): Promise<CallOutcome<{ token: string }>>;
   revokeProfile(id: string): Promise<CallOutcome<void>>;
+  /** Sets how a profile gets its tools (`null`: the policy's default). */
+  setExposure(id: string, exposure: 'all' | 'search' | 'auto' | null): Promise<CallOutcome<void>>;
   /** Installs into (or uninstalls from) a client app; the outcome says which file was written. */
   setClientInstalled(client: string, installed: boolean): Promise<CallOutcome<ClientWriteView>>;
 }
@@ -70,6 +72,7 @@ export function createClientsSlice(client: CoreClient): SliceCreator<ClientsSlic
     createToken: (id, name) => client.call('profiles.createToken', { id, name }),
     rotateToken: (id) => client.call('profiles.rotateToken', { id }),
     revokeProfile: (id) => client.call('profiles.revoke', { id }),
+    setExposure: (id, exposure) => client.call('profiles.setExposure', { id, exposure }),
     async setClientInstalled(app, installed) {
       const outcome: CallOutcome<ClientWriteView> = installed
         ? await client.call('clients.install', { client: app })

@@ -1,0 +1,61 @@
+/**
+ * The tools/call side of search mode. `search_tools` is answered here;
+ * `call_tool` is unwrapped into the direct tools/call it stands for, which
+ * then takes the router's one path (policy, approvals, pinning, audit,
+ * progress, cancellation, input requests, queue and timeout). Only clients in
+ * search mode have these tools: for others the names are unknown like any other.
+ */
+import type { CallToolRequestParams, CallToolResult } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { CALL_TOOL, DEFAULT_LIMIT, MAX_LIMIT, SEARCH_TOOL } from './metaTools.js';
+import type { ToolExposure } from './toolExposure.js';
+
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+}
+
+/** `search_tools`: the client's best matches, as structured content and as text. */
+export function searchTools(
+  exposure: ToolExposure,
+  client: string,
+  args: Record<string, unknown> = {},
+): CallToolResult {
+  const { query, limit = DEFAULT_LIMIT } = args;
+  if (typeof query !== 'string' || query.trim() === '') {
+    throw invalid(`${SEARCH_TOOL}: "query" must be a non-empty string`);
+  }
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw invalid(`${SEARCH_TOOL}: "limit" must be an integer from 1 to ${MAX_LIMIT}`);
+  }
+  const tools = exposure.search(client, query, limit);
+  const text =
+    tools.length === 0
+      ? `No tools match "${query}". Try other words.`
+      : `${tools.length} tools, best first; call one with ${CALL_TOOL}:\n${JSON.stringify(tools)}`;
+  return { content: [{ type: 'text', text }], structuredContent: { tools } };
+}
+
+/**
+ * The direct call a `call_tool` call stands for: the named tool with its
+ * arguments, keeping everything else of the request (`_meta` with its
+ * progress token, a 2026-07-28 retry's `inputResponses` and `requestState`).
+ */
+export function unwrapCall(params: CallToolRequestParams): CallToolRequestParams {
+  const { name, arguments: args } = (params.arguments ?? {}) as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string' || name === '')
+    throw invalid(`${CALL_TOOL}: "name" must be a tool name from ${SEARCH_TOOL}`);
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw invalid(`${CALL_TOOL}: "arguments" must be an object`);
+  }
+  const inner: CallToolRequestParams = { ...params, name };
+  if (args === undefined) delete inner.arguments;
+  else inner.arguments = args as Record<string, unknown>;
+  return inner;
+}
+
+/** Which meta-tool a call names, for a client in search mode. */
+export function metaToolOf(exposure: ToolExposure, client: string, name: string): 'search' | 'call' | undefined {
+  if (name !== SEARCH_TOOL && name !== CALL_TOOL) return undefined;
+  if (exposure.mode(client) !== 'search') return undefined;
+  return name === SEARCH_TOOL ? 'search' : 'call';
+}

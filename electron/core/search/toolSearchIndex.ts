@@ -1,0 +1,128 @@
+/**
+ * The full-text index of the catalog's tools (minisearch: BM25+ per field,
+ * prefix and fuzzy terms). One index serves every client: a search is
+ * filtered to what the calling client may use. A catalog change updates only
+ * the tools that were added, removed or redefined.
+ */
+import type { Tool } from '@modelcontextprotocol/server';
+import MiniSearch, { type SearchOptions } from 'minisearch';
+import { FIELD_BOOSTS, toolDocument, type ToolDocument } from './toolDocument.js';
+import { queryParts } from './queryParts.js';
+import { processTerm, tokenize } from './textAnalysis.js';
+
+/** A tool the index can hold. */
+export interface IndexableTool {
+  tool: Tool;
+  origin: { backendId: string; original: string };
+}
+
+/** One ranked match. */
+export interface ToolMatch {
+  /** The catalog's exposed name. */
+  name: string;
+  score: number;
+}
+
+/**
+ * Reciprocal-rank fusion constant: small, so each clause's best tool stays
+ * near the top of the fused list (Cormack et al. 2009 use 60 for long lists;
+ * here only the first few results matter).
+ */
+const FUSION_K = 2;
+
+/** A query is read up to this many characters (a task description fits; pasted data is cut off). */
+export const MAX_QUERY_LENGTH = 2000;
+
+/** Weight of the whole query's list against each clause's. */
+const WHOLE_QUERY_WEIGHT = 1.5;
+
+/** Queries of at most this many terms get prefix matching. */
+const PREFIX_MAX_TERMS = 8;
+/** Queries of at most this many terms get fuzzy matching. */
+const FUZZY_MAX_TERMS = 6;
+
+/** A query's distinct terms beyond this many are not searched (each costs a lookup, and pasted data has hundreds). */
+const MAX_QUERY_TERMS = 64;
+
+const SEARCH_OPTIONS: SearchOptions = {
+  tokenize: (text) => [...new Set(tokenize(text))].slice(0, MAX_QUERY_TERMS),
+  boost: FIELD_BOOSTS,
+  // Keyword queries get prefix matches ("geo" finds geocode) and, for long words, a typo
+  // allowance. Whole task descriptions spell their words out; expanding each of their
+  // terms costs time and ranks worse on LiveMCPBench (bench/search.ts).
+  prefix: (term, _i, all) => term.length >= 3 && all.length <= PREFIX_MAX_TERMS,
+  fuzzy: (term, _i, all) => (term.length >= 6 && all.length <= FUZZY_MAX_TERMS ? 0.15 : false),
+  weights: { prefix: 0.4, fuzzy: 0.25 },
+};
+
+/** The catalog's tools, searchable. */
+export class ToolSearchIndex {
+  private readonly mini = new MiniSearch<ToolDocument>({
+    fields: Object.keys(FIELD_BOOSTS),
+    idField: 'id',
+    tokenize: (text) => tokenize(text),
+    processTerm: (term) => processTerm(term),
+    searchOptions: SEARCH_OPTIONS,
+  });
+  /** What each indexed tool was indexed from, to find what changed. */
+  private readonly indexed = new Map<string, string>();
+
+  /** Number of indexed tools. */
+  get size(): number {
+    return this.indexed.size;
+  }
+
+  /**
+   * Brings the index in line with `tools`: adds new tools, drops removed ones,
+   * re-indexes redefined ones; the rest are untouched. Returns how many changed.
+   */
+  sync(tools: Iterable<IndexableTool>, serverTitle?: (backendId: string) => string | undefined): number {
+    const seen = new Set<string>();
+    let changes = 0;
+    for (const { tool, origin } of tools) {
+      seen.add(tool.name);
+      const document = toolDocument(tool, origin, serverTitle?.(origin.backendId));
+      const fingerprint = JSON.stringify(document);
+      const previous = this.indexed.get(tool.name);
+      if (previous === fingerprint) continue;
+      if (previous !== undefined) this.mini.discard(tool.name);
+      this.mini.add(document);
+      this.indexed.set(tool.name, fingerprint);
+      changes++;
+    }
+    for (const name of [...this.indexed.keys()]) {
+      if (seen.has(name)) continue;
+      this.mini.discard(name);
+      this.indexed.delete(name);
+      changes++;
+    }
+    return changes;
+  }
+
+  /**
+   * The best matches for a query among the tools `mayUse` accepts, best first.
+   * A multi-clause query ranks each clause too and fuses the lists, so every
+   * need of a task gets its best tool near the top.
+   */
+  search(text: string, limit: number, mayUse: (name: string) => boolean = () => true): ToolMatch[] {
+    const query = text.slice(0, MAX_QUERY_LENGTH);
+    const filter = (result: { id: unknown }): boolean => mayUse(result.id as string);
+    const depth = Math.max(limit, 10);
+    const whole = this.mini.search(query, { filter }).slice(0, depth);
+    const parts = queryParts(query);
+    if (parts.length === 0) return whole.slice(0, limit).map((r) => ({ name: r.id as string, score: r.score }));
+    const fused = new Map<string, number>();
+    const add = (list: { id: unknown }[], weight: number): void => {
+      list.forEach((result, rank) => {
+        const name = result.id as string;
+        fused.set(name, (fused.get(name) ?? 0) + weight / (FUSION_K + rank + 1));
+      });
+    };
+    add(whole, WHOLE_QUERY_WEIGHT);
+    for (const part of parts) add(this.mini.search(part, { filter }).slice(0, depth), 1);
+    return [...fused.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([name, score]) => ({ name, score }));
+  }
+}
