@@ -151,6 +151,24 @@ describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
     await card.waitFor({ state: 'detached' });
   }, 60_000);
 
+  it('shows a waiting call on another screen as a banner and a notification, and approves it there', async () => {
+    await app.open('Catalog');
+    await app.recordNotifications();
+    const call = sdk.callTool({ name: 'everything__echo', arguments: { message: 'from the banner' } });
+    const banner = app.approvalBanner;
+    await banner.waitFor(SLOW);
+    expect(await banner.innerText()).toContain('everything__echo');
+    await expect
+      .poll(() => app.notificationsShown(), SLOW)
+      .toEqual([{ title: 'Switchboard: approval needed', body: 'local wants to call everything__echo' }]);
+    await app.screenshots('approval-banner');
+    await banner.getByRole('button', { name: 'Approve once' }).click();
+    const result = (await call) as { content: { type: string; text?: string }[] };
+    expect(result.content[0]?.text).toContain('from the banner');
+    await banner.waitFor({ state: 'detached' });
+    await app.heading.filter({ hasText: /^Catalog$/ }).waitFor();
+  }, 60_000);
+
   it('shows the clients screen with the endpoint and the connected session', async () => {
     await app.open('Clients');
     await page.getByLabel('Endpoint URL').filter({ hasText: served.endpointUrl }).waitFor();

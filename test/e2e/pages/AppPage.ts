@@ -42,6 +42,35 @@ export class AppPage {
     await this.page.getByRole('heading', { level: 1, name: HEADINGS[screen], exact: true }).waitFor();
   }
 
+  /** The banner, on every screen but Authorization, of the oldest call waiting for approval. */
+  get approvalBanner(): Locator {
+    return this.page.getByRole('region', { name: 'Approval needed' });
+  }
+
+  /**
+   * Grants notifications and records every browser Notification the page
+   * shows from now on (read them with {@link notificationsShown}).
+   */
+  async recordNotifications(): Promise<void> {
+    await this.page.context().grantPermissions(['notifications']);
+    await this.page.evaluate(() => {
+      const shown: { title: string; body?: string }[] = [];
+      (window as unknown as { __shown: typeof shown }).__shown = shown;
+      class Recording extends window.Notification {
+        constructor(title: string, options?: NotificationOptions) {
+          shown.push({ title, ...(options?.body ? { body: options.body } : {}) });
+          super(title, options);
+        }
+      }
+      Object.defineProperty(window, 'Notification', { value: Recording, configurable: true });
+    });
+  }
+
+  /** The notifications recorded since {@link recordNotifications}. */
+  notificationsShown(): Promise<{ title: string; body?: string }[]> {
+    return this.page.evaluate(() => (window as unknown as { __shown: { title: string; body?: string }[] }).__shown);
+  }
+
   /** The page heading. */
   get heading(): Locator {
     return this.page.getByRole('heading', { level: 1 });
