@@ -176,6 +176,28 @@ describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
     await app.screenshots('clients');
   });
 
+  it('keeps typed edits in a dialog when a click lands outside it, and Escape closes a clean one', async () => {
+    await app.open('Servers');
+    let dialog = await servers.edit('crashy');
+    expect(await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null)).toBe(true);
+    const args = dialog.getByRole('textbox', { name: /Arguments/ });
+    const original = await args.inputValue();
+    await args.fill(`${original}\n--typed`);
+    await page.mouse.click(4, 4); // the backdrop, outside the dialog
+    const ask = dialog.getByRole('alert').filter({ hasText: 'Discard your changes?' });
+    await ask.waitFor();
+    await app.screenshots('dialog-discard-ask');
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await args.inputValue()).toBe(`${original}\n--typed`);
+    await page.keyboard.press('Escape');
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    dialog = await servers.edit('crashy');
+    expect(await dialog.getByRole('textbox', { name: /Arguments/ }).inputValue()).toBe(original);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('removes a server after confirmation', async () => {
     await app.open('Servers');
     expect(await toolNames()).toContain('crashy__echo');
