@@ -3,6 +3,7 @@
  * Chromium, against real backends (server-everything, server-memory, a
  * crashing fixture), checked from the outside with an MCP SDK client.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -167,6 +168,34 @@ describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
     expect(result.content[0]?.text).toContain('from the banner');
     await banner.waitFor({ state: 'detached' });
     await app.heading.filter({ hasText: /^Catalog$/ }).waitFor();
+  }, 60_000);
+
+  it('shows the calls on the Request log screen, with filters, detail and export as JSON lines', async () => {
+    await app.open('Request log');
+    const log = page.getByRole('region', { name: 'Request log' });
+    await log
+      .getByRole('button', { name: /^Details of echo/ })
+      .first()
+      .waitFor(SLOW);
+    await page.getByRole('searchbox', { name: 'Filter by tool' }).fill('echo');
+    expect(await log.getByRole('button', { name: /^Details of / }).count()).toBeGreaterThan(0);
+    expect(await log.getByRole('button', { name: /^Details of (?!echo)/ }).count()).toBe(0);
+    await log
+      .getByRole('button', { name: /^Details of echo/ })
+      .first()
+      .click();
+    const detail = page.getByRole('region', { name: 'Call detail' });
+    await detail.getByText(/^\d+ ms$/).waitFor();
+    await app.screenshots('request-log');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      log.getByRole('button', { name: 'Export JSON lines' }).click(),
+    ]);
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { item: string; backend: string; outcome: string });
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((entry) => entry.item.includes('echo'))).toBe(true);
+    expect(entries.some((entry) => entry.backend === 'everything' && entry.outcome === 'ok')).toBe(true);
   }, 60_000);
 
   it('shows the clients screen with the endpoint and the connected session', async () => {

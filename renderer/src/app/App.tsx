@@ -9,6 +9,7 @@ import { BackendsScreen } from '../features/backends/BackendsScreen.js';
 import { CatalogScreen } from '../features/catalog/CatalogScreen.js';
 import { ClientsScreen } from '../features/clients/ClientsScreen.js';
 import { AuthorizationScreen } from '../features/policy/AuthorizationScreen.js';
+import { RequestLogScreen } from '../features/log/RequestLogScreen.js';
 import { ApprovalBanner } from './ApprovalBanner.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { Navigation } from './Navigation.js';
@@ -19,6 +20,7 @@ const SCREENS: Record<ScreenId, () => React.ReactElement> = {
   catalog: CatalogScreen,
   authorization: AuthorizationScreen,
   clients: ClientsScreen,
+  log: RequestLogScreen,
 };
 
 /** The whole UI. */

@@ -10,7 +10,7 @@ import { ROOT } from '../../helpers/harness.js';
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 
 /** The screens, by their navigation label. */
-export type ScreenName = 'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients';
+export type ScreenName = 'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients' | 'Request log';
 
 /** Each screen's page heading (h1). */
 const HEADINGS: Record<ScreenName, string> = {
@@ -19,6 +19,7 @@ const HEADINGS: Record<ScreenName, string> = {
   Catalog: 'Catalog',
   Authorization: 'Authorization',
   Clients: 'Clients',
+  'Request log': 'Request log',
 };
 
 /** The whole page. */

@@ -1,8 +1,8 @@
 /**
  * How clients reach Switchboard: the endpoint, client apps to install into or
- * import from, connected sessions, client profiles with tokens, and the log.
+ * import from, connected sessions, and client profiles with tokens (the
+ * request log has its own screen).
  */
-import { RequestLog } from '../log/RequestLog.js';
 import { ClientAppsPanel } from './ClientAppsPanel.js';
 import { EndpointPanel } from './EndpointPanel.js';
 import { ProfilesPanel } from './ProfilesPanel.js';
@@ -22,7 +22,6 @@ export function ClientsScreen() {
       <ClientAppsPanel />
       <SessionsPanel />
       <ProfilesPanel />
-      <RequestLog />
     </>
   );
 }
