@@ -24,6 +24,7 @@ import { exposureCommand } from './core/exposure/exposureCommand.js';
 import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 import { reportStartProgress, stoppedLine } from './host/serveProgress.js';
+import { uiCommand } from './host/uiCommand.js';
 
 /** Default port of the local endpoint. */
 export const DEFAULT_PORT = 47100;
@@ -40,6 +41,8 @@ Usage:
       http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet).
   mcp-switchboard serve --stdio [--config FILE]
       Serve the same catalog over stdin/stdout, for clients that launch a command.
+  mcp-switchboard ui [--no-browser]
+      Print (and open) a fresh one-time login link to the running Switchboard's UI.
   mcp-switchboard check-config [--config FILE]
       Validate the config; print one line per problem and exit 1 if there are any.
   mcp-switchboard connect [--config FILE] [--port ${DEFAULT_PORT}]
@@ -401,6 +404,19 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (positionals.length > 0) fail(`unexpected argument "${positionals[0]}"\n\n${USAGE}`);
   if (command === 'check-config') return checkConfig(config);
+  if (command === 'ui') {
+    process.exit(
+      await uiCommand({
+        stateDir: defaultStateDir(),
+        configDir: defaultConfigDir(),
+        environment: process.env,
+        openUrl: openInBrowser,
+        noBrowser: values['no-browser'],
+        out: (text) => void process.stdout.write(text),
+        err: (text) => void process.stderr.write(text),
+      }),
+    );
+  }
   if (command === 'connect') {
     await runConnect({
       stateDir: defaultStateDir(),

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, Menu, nativeImage, session, shell, Tray } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 import Store from 'electron-store';
 import { defaultConfigDir, defaultConfigPath } from './core/config/paths.js';
 import { dispatch } from './host/dispatch.js';
@@ -125,6 +125,34 @@ function statusLine(): string {
   return `${headless.url} — ${parts.join(', ') || 'no servers'}`;
 }
 
+/** Calls waiting for approval that a desktop notification was shown for. */
+const notified = new Set<string>();
+
+/** One desktop notification per new call waiting for approval (clicking it opens the window). */
+function notifyApprovals(): void {
+  if (!headless) return;
+  const pending = headless.core.access.approvals.pending();
+  const ids = new Set(pending.map((request) => request.id));
+  for (const id of notified) if (!ids.has(id)) notified.delete(id);
+  for (const request of pending) {
+    if (notified.has(request.id) || !Notification.isSupported()) continue;
+    notified.add(request.id);
+    const notification = new Notification({
+      title: 'Switchboard: approval needed',
+      body: `${request.client} wants to call ${request.exposed}`,
+    });
+    notification.on('click', showWindow);
+    notification.show();
+  }
+}
+
+function waitingItems(): Electron.MenuItemConstructorOptions[] {
+  const waiting = headless?.core.access.approvals.pending().length ?? 0;
+  if (waiting === 0) return [];
+  const label = waiting === 1 ? '1 call waiting for approval' : `${waiting} calls waiting for approval`;
+  return [{ label, click: showWindow }, { type: 'separator' }];
+}
+
 function updateTray(): void {
   if (!tray) return;
   tray.setToolTip(`MCP Switchboard\n${statusLine()}`);
@@ -132,6 +160,7 @@ function updateTray(): void {
     Menu.buildFromTemplate([
       { label: statusLine(), enabled: false },
       { type: 'separator' },
+      ...waitingItems(),
       { label: 'Open MCP Switchboard', click: showWindow },
       {
         label: 'Keep running when the window is closed',
@@ -183,6 +212,10 @@ async function start(): Promise<void> {
   running.events.on((event, payload) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, event, payload);
     if (event === 'backendsChanged') updateTray();
+    if (event === 'approvalsChanged') {
+      notifyApprovals();
+      updateTray();
+    }
   });
   tray = new Tray(nativeImage.createFromPath(resourcePath('icons', '16x16.png')));
   tray.on('click', showWindow);

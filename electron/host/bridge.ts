@@ -91,7 +91,7 @@ export class Bridge implements HttpExtension {
           403,
           port,
           'Login link used or invalid',
-          'Each login link works once. Run `mcp-switchboard serve` again for a new one, or keep using the tab that is already logged in.',
+          'Each login link works once. Run `mcp-switchboard ui` for a new one, or keep using the tab that is already logged in.',
         );
         return true;
       }
@@ -117,7 +117,7 @@ export class Bridge implements HttpExtension {
           401,
           port,
           'Log in to MCP Switchboard',
-          'Open the login link `mcp-switchboard serve` printed (http://127.0.0.1:<port>/ui?login=...). Each link works once.',
+          'Run `mcp-switchboard ui` for a login link (http://127.0.0.1:<port>/ui?login=...), or open the one `mcp-switchboard serve` printed. Each link works once.',
         );
         return true;
       }

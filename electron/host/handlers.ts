@@ -111,6 +111,8 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
         ...(entry.errorCode !== undefined ? { errorCode: entry.errorCode } : {}),
         durationMs: entry.durationMs,
         ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
+        ...(entry.arguments !== undefined ? { arguments: entry.arguments } : {}),
+        ...(entry.result !== undefined ? { result: entry.result } : {}),
       }));
     },
     ...configHandlers(core.configStore),

@@ -48,7 +48,7 @@ export function browserDisabled(environment: NodeJS.ProcessEnv): boolean {
 }
 
 /** Opens a URL in the user's browser (xdg-open, open, start). */
-async function openInBrowser(url: string): Promise<void> {
+export async function openInBrowser(url: string): Promise<void> {
   const { default: open } = await import('open');
   const child = await open(url);
   child.on('error', () => undefined);

@@ -179,6 +179,10 @@ export interface LogEntryView {
   errorCode?: string | number;
   durationMs: number;
   detail?: string;
+  /** The call's arguments, when the server's policy captures them. */
+  arguments?: unknown;
+  /** The call's result, when the server's policy captures them. */
+  result?: unknown;
 }
 
 /** Filters for the request log. */

@@ -199,7 +199,7 @@ describe.skipIf(browserMissing())('Clients screen in Chromium', () => {
 
     await dialog.getByRole('button', { name: 'Import 1' }).click();
     await dialog.getByRole('status').filter({ hasText: 'Imported: github' }).waitFor(SLOW);
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
 
     const config = await readFile(served.configPath, 'utf8');

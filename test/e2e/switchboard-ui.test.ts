@@ -3,6 +3,7 @@
  * Chromium, against real backends (server-everything, server-memory, a
  * crashing fixture), checked from the outside with an MCP SDK client.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -151,11 +152,79 @@ describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
     await card.waitFor({ state: 'detached' });
   }, 60_000);
 
+  it('shows a waiting call on another screen as a banner and a notification, and approves it there', async () => {
+    await app.open('Catalog');
+    await app.recordNotifications();
+    const call = sdk.callTool({ name: 'everything__echo', arguments: { message: 'from the banner' } });
+    const banner = app.approvalBanner;
+    await banner.waitFor(SLOW);
+    expect(await banner.innerText()).toContain('everything__echo');
+    await expect
+      .poll(() => app.notificationsShown(), SLOW)
+      .toEqual([{ title: 'Switchboard: approval needed', body: 'local wants to call everything__echo' }]);
+    await app.screenshots('approval-banner');
+    await banner.getByRole('button', { name: 'Approve once' }).click();
+    const result = (await call) as { content: { type: string; text?: string }[] };
+    expect(result.content[0]?.text).toContain('from the banner');
+    await banner.waitFor({ state: 'detached' });
+    await app.heading.filter({ hasText: /^Catalog$/ }).waitFor();
+  }, 60_000);
+
+  it('shows the calls on the Request log screen, with filters, detail and export as JSON lines', async () => {
+    await app.open('Request log');
+    const log = page.getByRole('region', { name: 'Request log' });
+    await log
+      .getByRole('button', { name: /^Details of echo/ })
+      .first()
+      .waitFor(SLOW);
+    await page.getByRole('searchbox', { name: 'Filter by tool' }).fill('echo');
+    expect(await log.getByRole('button', { name: /^Details of / }).count()).toBeGreaterThan(0);
+    expect(await log.getByRole('button', { name: /^Details of (?!echo)/ }).count()).toBe(0);
+    await log
+      .getByRole('button', { name: /^Details of echo/ })
+      .first()
+      .click();
+    const detail = page.getByRole('region', { name: 'Call detail' });
+    await detail.getByText(/^\d+ ms$/).waitFor();
+    await app.screenshots('request-log');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      log.getByRole('button', { name: 'Export JSON lines' }).click(),
+    ]);
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as { item: string; backend: string; outcome: string });
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((entry) => entry.item.includes('echo'))).toBe(true);
+    expect(entries.some((entry) => entry.backend === 'everything' && entry.outcome === 'ok')).toBe(true);
+  }, 60_000);
+
   it('shows the clients screen with the endpoint and the connected session', async () => {
     await app.open('Clients');
     await page.getByLabel('Endpoint URL').filter({ hasText: served.endpointUrl }).waitFor();
     await page.getByRole('region', { name: 'Connected sessions' }).getByText('e2e-sdk').waitFor(SLOW);
     await app.screenshots('clients');
+  });
+
+  it('keeps typed edits in a dialog when a click lands outside it, and Escape closes a clean one', async () => {
+    await app.open('Servers');
+    let dialog = await servers.edit('crashy');
+    expect(await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null)).toBe(true);
+    const args = dialog.getByRole('textbox', { name: /Arguments/ });
+    const original = await args.inputValue();
+    await args.fill(`${original}\n--typed`);
+    await page.mouse.click(4, 4); // the backdrop, outside the dialog
+    const ask = dialog.getByRole('alert').filter({ hasText: 'Discard your changes?' });
+    await ask.waitFor();
+    await app.screenshots('dialog-discard-ask');
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await args.inputValue()).toBe(`${original}\n--typed`);
+    await page.keyboard.press('Escape');
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    dialog = await servers.edit('crashy');
+    expect(await dialog.getByRole('textbox', { name: /Arguments/ }).inputValue()).toBe(original);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('removes a server after confirmation', async () => {

@@ -68,7 +68,7 @@ describe('ask approvals', () => {
     const client = await proxy.connect();
     const result = await client.callTool({ name: 'cfg__deploy', arguments: {} });
     expect(result).toMatchObject({ isError: true });
-    expect(text(result)).toContain('did not approve cfg__deploy in time');
+    expect(text(result)).toContain('timed out waiting for approval of cfg__deploy');
     expect(proxy.core.access.approvals.pending()).toEqual([]);
     ui.stop();
   });

@@ -62,10 +62,14 @@ export class ApprovalBroker {
     return [...this.pendingById.values()].map((entry) => entry.request);
   }
 
-  /** Waits for the user's answer; `timeout` after the timeout, `deny` if the caller gives up. */
+  /**
+   * Waits for the user's answer; `timeout` after `timeoutMs` (default: the
+   * broker's approval timeout), `deny` if the caller gives up.
+   */
   request(
     details: Omit<ApprovalRequest, 'id' | 'requestedAt'>,
     signal?: AbortSignal,
+    timeoutMs = this.timeoutMs,
   ): Promise<ApprovalDecision | 'timeout'> {
     const request: ApprovalRequest = { ...details, id: randomUUID(), requestedAt: new Date().toISOString() };
     return new Promise((resolve) => {
@@ -77,7 +81,7 @@ export class ApprovalBroker {
         resolve(decision);
       };
       const onAbort = (): void => finish('deny');
-      const timer = setTimeout(() => finish('timeout'), this.timeoutMs);
+      const timer = setTimeout(() => finish('timeout'), timeoutMs);
       timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pendingById.set(request.id, { request, resolve: finish });

@@ -11,12 +11,15 @@ import { ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@mod
 import { ASK_STATE_PREFIX, type ApprovalBroker, type ApprovalDecision } from '../policy/approvals.js';
 import { frontendSupports } from '../relay/frontendChannel.js';
 import type { RouteOptions } from './router.js';
+import { approvalWaitMs, withHeartbeat } from './approvalWait.js';
 
 /** What the approval step needs from the core. */
 export interface ApprovalHost {
   approvals: ApprovalBroker;
-  /** Time a person has to answer. */
+  /** Time a person has to answer (the whole wait when the client gave no progress token). */
   approvalTimeoutMs(): number;
+  /** Time a person may take to answer input requests: the wait's bound when the client hears progress. */
+  inputTimeoutMs(): number;
   /** "Approve always": allow this tool for this client from now on. */
   allowAlways(client: string, origin: ItemOrigin): Promise<void>;
 }
@@ -132,7 +135,10 @@ export async function askApproval(
   call: ApprovalCall,
   options: RouteOptions,
 ): Promise<ApprovalOutcome> {
-  const timeoutMs = host.approvalTimeoutMs();
+  const timeoutMs = approvalWaitMs(
+    { approvalTimeoutMs: host.approvalTimeoutMs(), inputTimeoutMs: host.inputTimeoutMs() },
+    options.onProgress !== undefined,
+  );
   const modern = host.approvals.hasApprover ? undefined : askModernClient(host, call, options);
   if (modern?.kind === 'input') return modern;
   // Our own round is over: the backend must not see its answer or state.
@@ -143,18 +149,21 @@ export async function askApproval(
   const decision =
     modern?.kind === 'answered'
       ? modern.decision
-      : host.approvals.hasApprover
-        ? await host.approvals.request(
-            {
-              client: call.client,
-              backend: call.origin.backendId,
-              tool: call.origin.original,
-              exposed: call.exposed,
-              arguments: call.arguments,
-            },
-            options.signal,
-          )
-        : await elicitDecision(call, options, timeoutMs);
+      : await withHeartbeat(options.onProgress, () =>
+          host.approvals.hasApprover
+            ? host.approvals.request(
+                {
+                  client: call.client,
+                  backend: call.origin.backendId,
+                  tool: call.origin.original,
+                  exposed: call.exposed,
+                  arguments: call.arguments,
+                },
+                options.signal,
+                timeoutMs,
+              )
+            : elicitDecision(call, options, timeoutMs),
+        );
   if (decision === undefined) {
     return {
       kind: 'refused',
@@ -162,7 +171,12 @@ export async function askApproval(
     };
   }
   if (decision === 'timeout') {
-    return { kind: 'refused', text: `The user did not approve ${call.exposed} in time; the call was not made.` };
+    const seconds = Math.round(timeoutMs / 100) / 10;
+    const limit = options.onProgress ? 'inputTimeoutMs' : 'approvalTimeoutMs';
+    return {
+      kind: 'refused',
+      text: `The request timed out waiting for approval of ${call.exposed} (${limit}: ${seconds} s); the call was not made.`,
+    };
   }
   if (decision === 'deny') return { kind: 'refused', text: `The user denied the call to ${call.exposed}.` };
   if (decision === 'always') await host.allowAlways(call.client, call.origin);

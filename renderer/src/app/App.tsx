@@ -1,5 +1,6 @@
 /**
- * The app shell: a connection banner, the navigation, and the current screen.
+ * The app shell: a connection banner, a banner for calls waiting for approval,
+ * the navigation, and the current screen.
  */
 import { useAppStore } from '../store/context.js';
 import type { ScreenId } from '../store/slices/appSlice.js';
@@ -8,6 +9,8 @@ import { BackendsScreen } from '../features/backends/BackendsScreen.js';
 import { CatalogScreen } from '../features/catalog/CatalogScreen.js';
 import { ClientsScreen } from '../features/clients/ClientsScreen.js';
 import { AuthorizationScreen } from '../features/policy/AuthorizationScreen.js';
+import { RequestLogScreen } from '../features/log/RequestLogScreen.js';
+import { ApprovalBanner } from './ApprovalBanner.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { Navigation } from './Navigation.js';
 
@@ -17,6 +20,7 @@ const SCREENS: Record<ScreenId, () => React.ReactElement> = {
   catalog: CatalogScreen,
   authorization: AuthorizationScreen,
   clients: ClientsScreen,
+  log: RequestLogScreen,
 };
 
 /** The whole UI. */
@@ -27,6 +31,7 @@ export function App() {
     <div className="app">
       <div className="app-banner">
         <ConnectionBanner />
+        <ApprovalBanner />
       </div>
       <Navigation />
       <main className="main" id="main">

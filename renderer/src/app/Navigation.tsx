@@ -10,6 +10,7 @@ const ITEMS: { id: ScreenId; label: string }[] = [
   { id: 'catalog', label: 'Catalog' },
   { id: 'authorization', label: 'Authorization' },
   { id: 'clients', label: 'Clients' },
+  { id: 'log', label: 'Request log' },
 ];
 
 /** The main navigation. */

@@ -10,7 +10,7 @@ import { ROOT } from '../../helpers/harness.js';
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 
 /** The screens, by their navigation label. */
-export type ScreenName = 'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients';
+export type ScreenName = 'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients' | 'Request log';
 
 /** Each screen's page heading (h1). */
 const HEADINGS: Record<ScreenName, string> = {
@@ -19,6 +19,7 @@ const HEADINGS: Record<ScreenName, string> = {
   Catalog: 'Catalog',
   Authorization: 'Authorization',
   Clients: 'Clients',
+  'Request log': 'Request log',
 };
 
 /** The whole page. */
@@ -40,6 +41,35 @@ export class AppPage {
   async open(screen: ScreenName): Promise<void> {
     await this.nav.getByRole('button', { name: screen }).click();
     await this.page.getByRole('heading', { level: 1, name: HEADINGS[screen], exact: true }).waitFor();
+  }
+
+  /** The banner, on every screen but Authorization, of the oldest call waiting for approval. */
+  get approvalBanner(): Locator {
+    return this.page.getByRole('region', { name: 'Approval needed' });
+  }
+
+  /**
+   * Grants notifications and records every browser Notification the page
+   * shows from now on (read them with {@link notificationsShown}).
+   */
+  async recordNotifications(): Promise<void> {
+    await this.page.context().grantPermissions(['notifications']);
+    await this.page.evaluate(() => {
+      const shown: { title: string; body?: string }[] = [];
+      (window as unknown as { __shown: typeof shown }).__shown = shown;
+      class Recording extends window.Notification {
+        constructor(title: string, options?: NotificationOptions) {
+          shown.push({ title, ...(options?.body ? { body: options.body } : {}) });
+          super(title, options);
+        }
+      }
+      Object.defineProperty(window, 'Notification', { value: Recording, configurable: true });
+    });
+  }
+
+  /** The notifications recorded since {@link recordNotifications}. */
+  notificationsShown(): Promise<{ title: string; body?: string }[]> {
+    return this.page.evaluate(() => (window as unknown as { __shown: { title: string; body?: string }[] }).__shown);
   }
 
   /** The page heading. */

@@ -30,6 +30,14 @@ export class ServersPage {
     return Number(text.replace('pid ', ''));
   }
 
+  /** Opens the edit dialog of backend `id`; returns the dialog. */
+  async edit(id: string): Promise<Locator> {
+    await this.card(id).getByRole('button', { name: 'Edit' }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Edit ${id}` });
+    await dialog.waitFor();
+    return dialog;
+  }
+
   /** Removes backend `id`, confirming in the dialog. */
   async remove(id: string): Promise<void> {
     await this.card(id).getByRole('button', { name: 'Remove' }).click();

@@ -11,12 +11,13 @@ import { ServerForm } from './ServerForm.js';
 
 /** The edit dialog for `backend`. */
 export function EditBackendDialog({ backend, onClose }: { backend: BackendView; onClose: () => void }) {
-  const [form, setForm] = useState(() => formFromEntry(backend.health.id, backend.entry, backend.values));
+  const [initial] = useState(() => formFromEntry(backend.health.id, backend.entry, backend.values));
+  const [form, setForm] = useState(initial);
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
   const updateBackend = useAppStore((s) => s.updateBackend);
   return (
-    <Dialog title={`Edit ${backend.health.id}`} onClose={onClose}>
+    <Dialog title={`Edit ${backend.health.id}`} onClose={onClose} dirty={form !== initial} cancel>
       <ServerForm
         form={form}
         onChange={setForm}

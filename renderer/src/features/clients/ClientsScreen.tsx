@@ -1,9 +1,8 @@
 /**
  * How clients reach Switchboard: the endpoint, client apps to install into or
- * import from, connected sessions, client profiles with tokens, the log, and
- * the config file's kept copies.
+ * import from, connected sessions, client profiles with tokens, and the config
+ * file's kept copies (the request log has its own screen).
  */
-import { RequestLog } from '../log/RequestLog.js';
 import { ClientAppsPanel } from './ClientAppsPanel.js';
 import { ConfigBackupsPanel } from './ConfigBackupsPanel.js';
 import { EndpointPanel } from './EndpointPanel.js';
@@ -24,7 +23,6 @@ export function ClientsScreen() {
       <ClientAppsPanel />
       <SessionsPanel />
       <ProfilesPanel />
-      <RequestLog />
       <ConfigBackupsPanel />
     </>
   );

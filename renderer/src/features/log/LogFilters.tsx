@@ -1,0 +1,112 @@
+/**
+ * The request log's filters: server, client (typed; applies on Enter, on
+ * leaving the box, or after a pause), tool or item (matched in the UI),
+ * outcome, and time (since a moment before now).
+ */
+import { useEffect, useState } from 'react';
+import type { LogEntryView, LogQueryView } from '../../../../shared/model/views.js';
+import { useAppStore } from '../../store/context.js';
+
+/** The outcomes a call can have. */
+export const OUTCOMES: LogEntryView['outcome'][] = ['ok', 'error', 'denied', 'timeout', 'cancelled'];
+
+/** How long typing in the client filter pauses before it applies (ms). */
+export const CLIENT_FILTER_DELAY_MS = 500;
+
+/** Time windows of the time filter (label, milliseconds back from now). */
+const WINDOWS: [string, number][] = [
+  ['Last 5 minutes', 5 * 60_000],
+  ['Last hour', 60 * 60_000],
+  ['Last 24 hours', 24 * 60 * 60_000],
+];
+
+/** The filter row; `item` and `setItem` are the tool filter (applied in the UI). */
+export function LogFilters({ item, setItem }: { item: string; setItem: (item: string) => void }) {
+  const filter = useAppStore((s) => s.logFilter);
+  const setFilter = useAppStore((s) => s.setLogFilter);
+  const backends = useAppStore((s) => s.backends.data ?? []);
+  const profiles = useAppStore((s) => s.profiles.data ?? []);
+  const [clientDraft, setClientDraft] = useState(filter.client ?? '');
+  const [timeWindow, setTimeWindow] = useState('');
+  const apply = (next: LogQueryView) => setFilter(next);
+  const applyClient = () => {
+    const client = clientDraft.trim() || undefined;
+    if (client !== filter.client) apply({ ...filter, client });
+  };
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const client = clientDraft.trim() || undefined;
+      if (client !== filter.client) setFilter({ ...filter, client });
+    }, CLIENT_FILTER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [clientDraft, filter, setFilter]);
+  return (
+    <div className="row" role="group" aria-label="Log filters">
+      <select
+        aria-label="Filter by server"
+        value={filter.backend ?? ''}
+        onChange={(e) => apply({ ...filter, backend: e.target.value || undefined })}
+      >
+        <option value="">All servers</option>
+        {backends.map((b) => (
+          <option key={b.health.id} value={b.health.id}>
+            {b.health.id}
+          </option>
+        ))}
+      </select>
+      <input
+        aria-label="Filter by client"
+        placeholder="client"
+        list="log-clients"
+        value={clientDraft}
+        onChange={(e) => setClientDraft(e.target.value)}
+        onBlur={applyClient}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') applyClient();
+        }}
+      />
+      <datalist id="log-clients">
+        {profiles.map((p) => (
+          <option key={p.id} value={p.id} />
+        ))}
+      </datalist>
+      <input
+        type="search"
+        aria-label="Filter by tool"
+        placeholder="tool, prompt or resource"
+        value={item}
+        onChange={(e) => setItem(e.target.value)}
+      />
+      <select
+        aria-label="Filter by outcome"
+        value={filter.outcome ?? ''}
+        onChange={(e) =>
+          apply({ ...filter, outcome: (e.target.value || undefined) as LogEntryView['outcome'] | undefined })
+        }
+      >
+        <option value="">Any outcome</option>
+        {OUTCOMES.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+      <select
+        aria-label="Filter by time"
+        value={timeWindow}
+        onChange={(e) => {
+          setTimeWindow(e.target.value);
+          const back = WINDOWS.find(([label]) => label === e.target.value)?.[1];
+          apply({ ...filter, since: back === undefined ? undefined : new Date(Date.now() - back).toISOString() });
+        }}
+      >
+        <option value="">Any time</option>
+        {WINDOWS.map(([label]) => (
+          <option key={label} value={label}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
