@@ -14,7 +14,7 @@ import { ConfigStore, fileWriter } from '../core/config/configStore.js';
 import type { TokenKeyLocation } from '../core/policy/clientTokens.js';
 import { resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
-import { cachedSecretValues, openCoreServices } from '../core/coreServices.js';
+import { openCoreServices } from '../core/coreServices.js';
 import { resolveLoginEnvironment, type ResolvedEnvironment } from '../core/env/loginShell.js';
 import { stderrLogger, type Logger } from '../core/deps.js';
 import { HttpEndpoint } from '../core/frontend/httpEndpoint.js';

@@ -9,7 +9,7 @@ import { ConfigStore, fileWriter } from '../config/configStore.js';
 import type { AccessControl } from '../policy/accessControl.js';
 import { KeytarStore } from '../secrets/keytarStore.js';
 import { ClientTokens } from '../policy/clientTokens.js';
-import { applyInstallExposure, INSTALL_EXPOSURE } from '../exposure/clientCaps.js';
+import { applyInstallExposure } from '../exposure/clientCaps.js';
 import { clientDefinition } from './definitions.js';
 import type { ClientsContext, ClientTokenProvider } from './install.js';
 import type { Launcher } from './types.js';
