@@ -4,24 +4,16 @@
  * `{curly_braces}` in a `value` are replaced from its `variables`, and left
  * as they are when a variable is unknown (server.schema.json, Input.value).
  */
+import type { RegistryFieldView } from '../../../shared/model/registryViews.js';
 import type { KeyValueInput, ServerArgument, ServerInput } from './types.js';
 
-/** One value the user may give. `key` is unique within an entry (`env:API_KEY`, `header:X-Api-Key`, `arg:path`, `var:host`). */
-export interface InputField {
-  key: string;
-  kind: 'env' | 'header' | 'argument' | 'variable';
-  /** What the user sees and types in `--env NAME=...` / `--header NAME=...` / `--arg NAME=...`. */
-  name: string;
-  description?: string;
-  required: boolean;
-  secret: boolean;
-  default?: string;
-  placeholder?: string;
-  choices?: string[];
-  format?: ServerInput['format'];
-  /** The user may give several values (each becomes its own argument). */
-  repeated: boolean;
-}
+/**
+ * One value the user may give. `key` is unique within an entry (`env:API_KEY`, `header:X-Api-Key`,
+ * `arg:path`, `var:host`); `name` is what the user types in `--env NAME=...` / `--header NAME=...` /
+ * `--arg NAME=...`; `repeated`: several values, each its own argument. The UI's form field is this
+ * same shape (shared/model/registryViews.ts).
+ */
+export type InputField = RegistryFieldView;
 
 /** Values given by the user, by field key; a repeated field may hold several. */
 export type InputValues = Record<string, string | string[] | undefined>;
