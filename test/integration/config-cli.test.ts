@@ -93,7 +93,11 @@ describe('the CLI writing one config from several processes', () => {
     const installed = await user.run('install', 'cursor');
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stdout).toContain(`note: acting on the running Switchboard (config ${custom}, port ${port})`);
-    expect((await saved(custom)).policy?.clients?.['cursor']).toEqual({ name: 'Cursor', exposure: 'auto', maxTools: 40 });
+    expect((await saved(custom)).policy?.clients?.['cursor']).toEqual({
+      name: 'Cursor',
+      exposure: 'auto',
+      maxTools: 40,
+    });
     await expect(stat(user.configPath)).rejects.toMatchObject({ code: 'ENOENT' });
     const entry = JSON.parse(await readFile(join(user.home, '.cursor/mcp.json'), 'utf8')).mcpServers.switchboard as {
       url: string;
