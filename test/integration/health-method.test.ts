@@ -2,6 +2,7 @@
  * `proxy/health` for frontends that negotiate our extension: an aggregate
  * status with no backend IDs or error details, in both eras.
  */
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTENSION_ID, HealthResultSchema } from '../../electron/core/frontend/healthMethod.js';
 import { fixture, nodeServer, startProxy, type Harness } from '../helpers/harness.js';
@@ -28,9 +29,21 @@ describe('proxy/health', () => {
       status: 'degraded',
       ready: true,
       backends: { connecting: 0, up: 1, degraded: 0, down: 1, disabled: 0, 'needs-authorization': 0, idle: 0 },
+      sessions: expect.any(Number),
     });
     // No backend IDs or error details.
     expect(JSON.stringify(health)).not.toMatch(/secretly_named|fatal|good/);
+  });
+
+  it('counts a live 2025-era HTTP session, and drops it after DELETE', async () => {
+    const asker = await proxy.connect('modern', undefined, { capabilities: { extensions: { [EXTENSION_ID]: {} } } });
+    const sessions = async () =>
+      (await asker.request({ method: 'proxy/health', params: {} }, HealthResultSchema)).sessions;
+    const before = await sessions();
+    const legacy = await proxy.connect('legacy');
+    expect(await sessions()).toBe(before + 1);
+    await (legacy.transport as StreamableHTTPClientTransport).terminateSession();
+    expect(await sessions()).toBe(before);
   });
 
   it.each(['legacy', 'modern'] as const)('is method-not-found for a %s client without the extension', async (era) => {

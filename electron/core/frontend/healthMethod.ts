@@ -37,10 +37,12 @@ export const HealthResultSchema = z.object({
   status: z.enum(['ok', 'degraded', 'down', 'starting']),
   ready: z.boolean(),
   backends: StatusCounts,
+  /** Live 2025-era HTTP sessions, as `/readyz` counts them. */
+  sessions: z.number(),
 });
 
-/** Overall status from per-backend counts. */
-export function aggregateStatus(readiness: Readiness): z.infer<typeof HealthResultSchema> {
+/** Overall status from per-backend counts, with the live 2025-era HTTP session count. */
+export function aggregateStatus(readiness: Readiness, sessions = 0): z.infer<typeof HealthResultSchema> {
   const { counts, ready } = readiness;
   const enabled =
     counts.connecting + counts.up + counts.degraded + counts.down + counts['needs-authorization'] + counts.idle;
@@ -48,11 +50,15 @@ export function aggregateStatus(readiness: Readiness): z.infer<typeof HealthResu
   if (!ready && counts.connecting > 0) status = 'starting';
   else if (enabled > 0 && counts.up + counts.degraded + counts.idle === 0) status = 'down';
   else if (counts.degraded + counts.down + counts['needs-authorization'] > 0) status = 'degraded';
-  return { status, ready, backends: counts };
+  return { status, ready, backends: counts, sessions };
 }
 
-/** Registers `proxy/health` on a frontend server instance. */
-export function registerHealthMethod(server: Server, readiness: () => Readiness): void {
+/** Registers `proxy/health` on a frontend server instance; `sessions` counts live 2025-era HTTP sessions. */
+export function registerHealthMethod(
+  server: Server,
+  readiness: () => Readiness,
+  sessions: () => number = () => 0,
+): void {
   server.setRequestHandler(
     HEALTH_METHOD,
     { params: z.object({}).loose(), result: HealthResultSchema },
@@ -68,7 +74,7 @@ export function registerHealthMethod(server: Server, readiness: () => Readiness)
           `${HEALTH_METHOD} is available to clients that declare the ${EXTENSION_ID} extension`,
         );
       }
-      return aggregateStatus(readiness());
+      return aggregateStatus(readiness(), sessions());
     },
   );
 }

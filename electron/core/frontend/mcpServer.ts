@@ -13,6 +13,7 @@ import { frontendChannel } from '../relay/frontendChannel.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
 import { progressRelay } from '../routing/forwarding.js';
 import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
+import { countHttpSessions } from '../../../shared/model/sessionCount.js';
 import { relayable } from './responseGuard.js';
 import { registerSubscriptionHandlers } from './subscriptionHandlers.js';
 import type { CoreEvents, SwitchboardCore } from '../switchboard.js';
@@ -127,7 +128,11 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
       .then(checked('completion/complete')),
   );
   registerSubscriptionHandlers(server, core.subscriptions, client);
-  registerHealthMethod(server, () => core.readiness());
+  registerHealthMethod(
+    server,
+    () => core.readiness(),
+    () => countHttpSessions(core.sessions.list()),
+  );
   return server;
 }
 

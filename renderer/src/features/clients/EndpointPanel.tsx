@@ -3,12 +3,15 @@
  */
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
-import { useAppStore } from '../../store/context.js';
+import { countHttpSessions } from '../../../../shared/model/sessionCount.js';
+import { useAppStore, useShown } from '../../store/context.js';
 
 /** The endpoint panel. */
 export function EndpointPanel() {
   const info = useAppStore((s) => s.info);
   const url = info.data?.endpointUrl;
+  const sessions = useAppStore((s) => s.sessions.data);
+  useShown('sessions');
   return (
     <section className="panel" aria-label="Endpoint">
       <h2>Endpoint</h2>
@@ -19,6 +22,11 @@ export function EndpointPanel() {
             <code aria-label="Endpoint URL">{url}</code>
             <CopyButton text={url} label="Copy endpoint URL" />
           </div>
+          {sessions && (
+            <p className="small" aria-label="Live HTTP sessions">
+              Sessions: {countHttpSessions(sessions)}
+            </p>
+          )}
           <p className="muted small">
             Clients send <code>Authorization: Bearer &lt;token&gt;</code>. Install Switchboard into a client below (it
             writes the URL and a token of its own), or create a token under Client profiles and paste it with the URL.
