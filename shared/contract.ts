@@ -13,7 +13,7 @@
  *   `profiles.createToken` / `profiles.rotateToken`, shown once so the user can
  *   copy it into a client that Switchboard does not configure itself.
  */
-import type { PathView, RegistryOptionView, RegistryPageView } from './model/registryViews.js';
+import type { PathView, RegistryOptionView, RegistryPageView, RegistryUpdateView } from './model/registryViews.js';
 import type { ErrorData } from './errors.js';
 import type { BackendHealth } from './model/health.js';
 import type {
@@ -135,6 +135,11 @@ export interface CoreMethods {
     { ref: string; id?: string; values: Record<string, string | string[]>; choice?: RegistryOptionView['choice'] },
     { id: string; secrets: string[]; tools?: number }
   >;
+  /**
+   * Backends added from a registry that has a newer version (the `outdated`
+   * check, bounded by a timeout); an unreachable registry lists nothing.
+   */
+  'registry.outdated': Method<void, RegistryUpdateView[]>;
   'env.path': Method<void, PathView>;
 }
 
@@ -229,6 +234,7 @@ export const METHOD_NAMES = Object.keys({
   'config.restore': 1,
   'registry.search': 1,
   'registry.add': 1,
+  'registry.outdated': 1,
   'env.path': 1,
 } satisfies Record<MethodName, 1>) as MethodName[];
 

@@ -18,8 +18,9 @@ import type { InputValues } from '../core/registry/inputs.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import { requireObject, requireString } from './dispatch.js';
+import { registryUpdates } from './registryOutdated.js';
 
-type RegistryMethods = 'registry.search' | 'registry.add' | 'env.path';
+type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'env.path';
 
 /** What the registry handlers need. */
 export interface RegistryHandlerDeps {
@@ -124,6 +125,13 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         ...(outcome.tools !== undefined ? { tools: outcome.tools } : {}),
       };
     },
+    'registry.outdated': async () =>
+      registryUpdates({
+        configPath: deps.configPath,
+        stateDir: deps.stateDir,
+        environment: deps.environment,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      }),
     'env.path': async (): Promise<PathView> =>
       deps.pathEnvironment
         ? {

@@ -65,3 +65,15 @@ export interface PathView {
   path: string[];
   reason?: string;
 }
+
+/** A backend added from a registry whose registry has a newer version. */
+export interface RegistryUpdateView {
+  /** The backend ID. */
+  id: string;
+  /** The registry name of the server. */
+  name: string;
+  /** The version the backend was added at. */
+  current: string;
+  /** The registry's latest version. */
+  latest: string;
+}

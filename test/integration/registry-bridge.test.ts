@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env['SWITCHBOARD_REGISTRY_URL'];
   await harness.stop();
-  await registry.close();
+  await registry.close().catch(() => undefined); // already closed by the offline case
 });
 
 describe('registry through the bridge', () => {
@@ -94,6 +94,42 @@ describe('registry through the bridge', () => {
     expect(ids).toContain('every');
     const page = await client.call('registry.search', { text: 'everything' });
     expect(page.ok && page.result.entries[0]!.addedAs).toBe('every');
+  }, 90_000);
+
+  it('outdated: an entry added at an old version shows the newer version; an unreachable registry says nothing (it closes the registry)', async () => {
+    const client = await harness.bridge();
+    const memoryFile = join(harness.root, 'old-graph.jsonl');
+    const added = await client.call('registry.add', {
+      ref: 'io.github.modelcontextprotocol/server-memory',
+      id: 'old-memory',
+      values: { 'env:MEMORY_FILE_PATH': memoryFile },
+    });
+    if (!added.ok) throw new Error(JSON.stringify(added.error));
+    const before = await client.call('registry.outdated');
+    expect(before).toEqual({ ok: true, result: [] });
+    const next = doc('entries/server-memory.json') as { version: string; packages: { version: string }[] };
+    next.version = '2026.9.1';
+    next.packages[0]!.version = '2026.9.1';
+    registry.publish(next as unknown as Record<string, unknown>);
+    const after = await client.call('registry.outdated');
+    expect(after).toEqual({
+      ok: true,
+      result: [
+        {
+          id: 'old-memory',
+          name: 'io.github.modelcontextprotocol/server-memory',
+          current: '2026.8.31',
+          latest: '2026.9.1',
+        },
+      ],
+    });
+    // The card reads where it came from off the backend view's entry.
+    const list = await client.call('backends.list');
+    const view = list.ok ? list.result.find((v) => v.health.id === 'old-memory') : undefined;
+    expect(view?.entry['source']).toMatchObject({ registry: registry.url, version: '2026.8.31' });
+    // The registry goes away: the cached answer is offline, and offline says nothing (not an error).
+    await registry.close();
+    expect(await client.call('registry.outdated')).toEqual({ ok: true, result: [] });
   }, 90_000);
 
   it('says where the PATH of stdio backends came from', async () => {

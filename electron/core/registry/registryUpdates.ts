@@ -42,7 +42,9 @@ async function sourcedEntries(configPath: string): Promise<Map<string, Record<st
 }
 
 /** Every backend with a registry source and its latest version. */
-export async function listOutdated(ctx: RegistryAddContext): Promise<OutdatedRow[]> {
+export async function listOutdated(
+  ctx: Pick<RegistryAddContext, 'configPath' | 'client' | 'signal'>,
+): Promise<OutdatedRow[]> {
   const rows: OutdatedRow[] = [];
   for (const [id, entry] of await sourcedEntries(ctx.configPath)) {
     const source = entry['source'] as SavedSource;

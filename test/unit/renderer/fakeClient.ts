@@ -36,6 +36,7 @@ export function createFakeClient(initial: ConnectionState = 'open'): FakeClient 
       keychain: { available: true },
     },
     'policy.get': { profile: '*', backends: [], items: [] },
+    'registry.outdated': [],
   };
   const fake: FakeClient = {
     calls,

@@ -1,6 +1,6 @@
 /**
  * One backend: health badge, transport, counts, latest error, restarts,
- * stderr tail, and its actions (enable/disable, restart, refresh, edit,
+ * stderr tail, where it came from (RegistrySource.tsx), and its actions (enable/disable, restart, refresh, edit,
  * remove, authorize / sign out).
  */
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import type { BackendAction } from '../../store/slices/backendsSlice.js';
 import { EditBackendDialog } from './EditBackendDialog.js';
+import { RegistrySource, sourceOf } from './RegistrySource.js';
 
 const AUTH_LABEL = {
   none: 'not used',
@@ -24,8 +25,8 @@ const AUTH_LABEL = {
 
 const TRANSPORT_LABEL = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'SSE' } as const;
 
-/** The card for `backend`. */
-export function BackendCard({ backend }: { backend: BackendView }) {
+/** The card for `backend`; `update` is the registry's newer version, when there is one. */
+export function BackendCard({ backend, update }: { backend: BackendView; update?: string | undefined }) {
   const { health } = backend;
   const runBackendAction = useAppStore((s) => s.runBackendAction);
   const call = useAppStore((s) => s.call);
@@ -52,6 +53,7 @@ export function BackendCard({ backend }: { backend: BackendView }) {
   const remote = health.transport !== 'stdio';
   const usesOAuth =
     !!backend.oauth || health.status === 'needs-authorization' || (!!health.auth && health.auth.state !== 'none');
+  const source = sourceOf(backend);
   const signedIn =
     backend.oauth?.configured === true || ['authorized', 'expired', 'refreshing'].includes(health.auth?.state ?? '');
 
@@ -64,6 +66,7 @@ export function BackendCard({ backend }: { backend: BackendView }) {
       <div className="target" title={backend.target}>
         {backend.target}
       </div>
+      {source && <RegistrySource source={source} update={update} />}
       <div className="row">
         <Badge>{TRANSPORT_LABEL[health.transport]}</Badge>
         {health.start === 'on-demand' && (

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useAppStore } from '../../store/context.js';
 import { BackendCard } from './BackendCard.js';
+import { useRegistryUpdates } from './RegistrySource.js';
 
 /** The backend whose last start took longest, for "slowest: github, 8.2 s". */
 export function slowestStart(list: readonly BackendView[]): { id: string; seconds: string } | undefined {
@@ -27,6 +28,7 @@ export function BackendsScreen() {
   const up = list.filter((b) => b.health.status === 'up').length;
   const idle = list.filter((b) => b.health.status === 'idle').length;
   const slowest = slowestStart(list);
+  const updates = useRegistryUpdates(list);
   return (
     <>
       <header className="screen-head">
@@ -69,7 +71,7 @@ export function BackendsScreen() {
       )}
       <div className="cards">
         {list.map((backend) => (
-          <BackendCard key={backend.health.id} backend={backend} />
+          <BackendCard key={backend.health.id} backend={backend} update={updates.get(backend.health.id)} />
         ))}
       </div>
     </>
