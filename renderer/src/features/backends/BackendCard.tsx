@@ -8,7 +8,7 @@ import type { BackendView } from '../../../../shared/model/views.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge, HealthBadge } from '../../components/HealthBadge.js';
-import { timeAgo } from '../../components/time.js';
+import { timeAgo, timeUntil, useNow } from '../../components/time.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import type { BackendAction } from '../../store/slices/backendsSlice.js';
@@ -50,6 +50,12 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
       return outcome;
     }, 'authorize');
   const { counts } = health;
+  const retrying = !!health.nextRetryAt && health.status === 'down';
+  // Relative times tick: every second while a retry counts down, otherwise often enough for "3 min ago".
+  const now = useNow(retrying ? 1000 : 15_000, retrying || !!health.lastError);
+  // A completed start records its duration, so a server that never came up has none: its "restarts" would mislead.
+  const everUp = health.status === 'up' || health.startMs !== undefined;
+  const stderrLines = health.stderrTail?.length ?? 0;
   const remote = health.transport !== 'stdio';
   const usesOAuth =
     !!backend.oauth || health.status === 'needs-authorization' || (!!health.auth && health.auth.state !== 'none');
@@ -104,9 +110,11 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
         <span>
           <b>{counts.resourceTemplates}</b> templates
         </span>
-        <span>
-          <b>{health.restarts}</b> restarts
-        </span>
+        {everUp && (
+          <span>
+            <b>{health.restarts}</b> {health.restarts === 1 ? 'restart' : 'restarts'}
+          </span>
+        )}
         {health.pid !== undefined && <span>pid {health.pid}</span>}
         {health.startMs !== undefined && <span>started in {(health.startMs / 1000).toFixed(1)} s</span>}
       </div>
@@ -119,12 +127,14 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
       ) : (
         health.lastError && (
           <div className="note tone-bad small">
-            <strong>Last error</strong> ({timeAgo(health.lastError.at)}): {health.lastError.message}
+            <strong>Last error</strong> ({timeAgo(health.lastError.at, now)}): {health.lastError.message}
           </div>
         )
       )}
-      {health.nextRetryAt && health.status === 'down' && (
-        <div className="small muted">Next retry {new Date(health.nextRetryAt).toLocaleTimeString()}</div>
+      {retrying && health.nextRetryAt && (
+        <div className="small muted" title={new Date(health.nextRetryAt).toLocaleString()}>
+          Next retry {timeUntil(health.nextRetryAt, now)}
+        </div>
       )}
       {health.warnings.length > 0 && (
         <ul className="note tone-warn small">
@@ -133,9 +143,11 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
           ))}
         </ul>
       )}
-      {health.transport === 'stdio' && health.stderrTail && health.stderrTail.length > 0 && (
+      {health.transport === 'stdio' && health.stderrTail && stderrLines > 0 && (
         <details>
-          <summary>stderr ({health.stderrTail.length} lines)</summary>
+          <summary>
+            stderr ({stderrLines} {stderrLines === 1 ? 'line' : 'lines'})
+          </summary>
           <pre className="stderr">{health.stderrTail.join('\n')}</pre>
         </details>
       )}
