@@ -21,9 +21,11 @@ import type {
   ApprovalView,
   BackendCheck,
   BackendView,
+  CatalogAccessView,
   CatalogEntry,
   ClientAppView,
   ConfigBackupView,
+  FoundToolView,
   ImportCandidateView,
   LogEntryView,
   LogQueryView,
@@ -71,7 +73,12 @@ export interface CoreMethods {
   'secrets.list': Method<void, string[]>;
 
   'catalog.list': Method<void, CatalogEntry[]>;
-  'catalog.callTool': Method<{ name: string; arguments: Record<string, unknown> }, TryResult>;
+  /** What one profile (`*` or absent: the main token) gets of every item, and what its tools/list costs. */
+  'catalog.access': Method<{ profile?: string }, CatalogAccessView>;
+  /** Runs `search_tools` as that profile would (same index, same visibility), best first. */
+  'catalog.search': Method<{ profile?: string; query: string; limit?: number }, FoundToolView[]>;
+  /** Calls a tool as the main token, or as `profile` (its rules apply; a denied tool says so). */
+  'catalog.callTool': Method<{ name: string; arguments: Record<string, unknown>; profile?: string }, TryResult>;
   'catalog.getPrompt': Method<{ name: string; arguments: Record<string, string> }, TryResult>;
   'catalog.readResource': Method<{ uri: string }, TryResult>;
 
@@ -85,6 +92,11 @@ export interface CoreMethods {
    * Server-wide settings; or, with a `profile`, only `visible`: whether that
    * profile sees the server (its `backends` list).
    */
+  /** Sets several rules in one write (the Authorization screen's bulk actions); `rule: null` removes one. */
+  'policy.setRules': Method<
+    { profile?: string; rules: { backendId: string; kind: PolicyKind; original: string; rule: RuleView | null }[] },
+    void
+  >;
   'policy.setBackend': Method<
     {
       backendId: string;
@@ -107,7 +119,10 @@ export interface CoreMethods {
   'profiles.createToken': Method<{ id: string; name: string; backends?: string[] }, { token: string }>;
   'profiles.rotateToken': Method<{ id: string }, { token: string }>;
   'profiles.revoke': Method<{ id: string }, void>;
-  /** Sets a profile's exposure (`all`, `search`, `auto`; `null` for the policy's default). */
+  /**
+   * Sets a profile's exposure (`all`, `search`, `auto`; `null` for the policy's default);
+   * `id: "*"` sets the policy's default, which the main token gets (`null`: `all`).
+   */
   'profiles.setExposure': Method<{ id: string; exposure: 'all' | 'search' | 'auto' | null }, void>;
   'sessions.list': Method<void, SessionView[]>;
   'log.query': Method<LogQueryView, LogEntryView[]>;
@@ -207,11 +222,14 @@ export const METHOD_NAMES = Object.keys({
   'secrets.set': 1,
   'secrets.list': 1,
   'catalog.list': 1,
+  'catalog.access': 1,
+  'catalog.search': 1,
   'catalog.callTool': 1,
   'catalog.getPrompt': 1,
   'catalog.readResource': 1,
   'policy.get': 1,
   'policy.setRule': 1,
+  'policy.setRules': 1,
   'policy.setBackend': 1,
   'approvals.list': 1,
   'approvals.resolve': 1,

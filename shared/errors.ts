@@ -40,6 +40,8 @@ export const ErrorCode = {
   InvalidParams: 'invalid_params',
   /** The method exists but this build or backend cannot do it (e.g. OAuth not available). */
   NotSupported: 'not_supported',
+  /** A rule denies the item to the client asking (said to the local user; MCP clients get "unknown" instead). */
+  PolicyDenied: 'policy_denied',
   /** No pending approval with that ID (answered, timed out or cancelled). */
   UnknownApproval: 'unknown_approval',
   /** No MCP registry could be reached (and nothing was cached). */

@@ -5,8 +5,9 @@
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogEntry, ContentView, TryResult } from '../../shared/model/views.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
+import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import { clientName, clientOf, policyItems } from './catalogAccess.js';
 
 /** Every item of the catalog, grouped by kind, with the origin of each. */
 export function catalogEntries(catalog: Catalog): CatalogEntry[] {
@@ -85,11 +86,36 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; durationMs: 
   return { value, durationMs: Math.round(performance.now() - started) };
 }
 
-/** Calls a tool as the local user. */
-export async function tryTool(core: SwitchboardCore, name: string, args: Record<string, unknown>): Promise<TryResult> {
-  const { value, durationMs } = await timed(() =>
-    core.router.callTool({ name, arguments: args }, { client: LOCAL_CLIENT }),
-  );
+/**
+ * Calls a tool as the main token, or as `profile`. A tool that client cannot
+ * use says why (an MCP client is answered "unknown tool" instead, so a denied
+ * tool cannot be told apart from a missing one; the local user may know).
+ */
+export async function tryTool(
+  core: SwitchboardCore,
+  name: string,
+  args: Record<string, unknown>,
+  profile?: string,
+): Promise<TryResult> {
+  const client = clientOf(core, profile);
+  const item = policyItems(core, client).find((entry) => entry.kind === 'tools' && entry.exposed === name);
+  if (item && item.rule === 'deny') {
+    const why =
+      item.source === 'client' && !item.own
+        ? `${clientName(core, client)} does not see server "${item.backendId}"`
+        : item.source === 'backend' && core.access.policy.backends[item.backendId]?.enabled === false
+          ? `clients may not use server "${item.backendId}" (its switch on the Authorization screen)`
+          : `denied by your rule for ${clientName(core, client)}`;
+    throw new SwitchboardError(ErrorCode.PolicyDenied, `${name}: ${why}`, { tool: name, client });
+  }
+  if (item?.withheld) {
+    throw new SwitchboardError(
+      ErrorCode.PolicyDenied,
+      `${name}: withheld: its definition changed and awaits your approval (Authorization screen)`,
+      { tool: name, client },
+    );
+  }
+  const { value, durationMs } = await timed(() => core.router.callTool({ name, arguments: args }, { client }));
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const result = value as { content?: ContentView[]; isError?: boolean; structuredContent?: unknown };
   return {
@@ -103,7 +129,7 @@ export async function tryTool(core: SwitchboardCore, name: string, args: Record<
 /** Gets a prompt as the local user: its messages' content in order; roles in `structuredContent`. */
 export async function tryPrompt(core: SwitchboardCore, name: string, args: Record<string, string>): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
-    core.router.getPrompt({ name, arguments: args }, { client: LOCAL_CLIENT }),
+    core.router.getPrompt({ name, arguments: args }, { client: clientOf(core, undefined) }),
   );
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const result = value as { description?: string; messages?: { role: string; content: ContentView | ContentView[] }[] };
@@ -118,7 +144,9 @@ export async function tryPrompt(core: SwitchboardCore, name: string, args: Recor
 
 /** Reads a resource (or template instance) as the local user. */
 export async function tryRead(core: SwitchboardCore, uri: string): Promise<TryResult> {
-  const { value, durationMs } = await timed(() => core.router.readResource({ uri }, { client: LOCAL_CLIENT }));
+  const { value, durationMs } = await timed(() =>
+    core.router.readResource({ uri }, { client: clientOf(core, undefined) }),
+  );
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const contents = (value as { contents?: { uri: string; mimeType?: string; text?: string; blob?: string }[] })
     .contents;

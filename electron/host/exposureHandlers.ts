@@ -7,6 +7,7 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/exposure/toolTokens.js';
+import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
 import { requireString } from './dispatch.js';
 
@@ -15,7 +16,9 @@ const MODES = ['all', 'search', 'auto'];
 /** A profile's exposure and the cost of its tools/list. */
 export function profileToolsView(core: SwitchboardCore, id: string): ProfileToolsView {
   const listed = core.exposure.list(id);
-  const exposure = core.access.policy.clients[id]?.exposure;
+  const { policy } = core.access;
+  // The main token has no profile: it gets the policy's default.
+  const exposure = id === LOCAL_CLIENT ? policy.exposure : policy.clients[id]?.exposure;
   return {
     ...(exposure !== undefined ? { exposure } : {}),
     inForce: core.exposure.mode(id),
@@ -36,6 +39,12 @@ export function exposureHandlers(core: SwitchboardCore): Pick<CoreHandlers, 'pro
           ErrorCode.InvalidParams,
           `exposure must be all, search, auto or null, not ${JSON.stringify(exposure)}`,
         );
+      }
+      if (id === '*' || id === LOCAL_CLIENT) {
+        return void (await core.access.update((policy) => {
+          if (exposure === null) delete policy.exposure;
+          else policy.exposure = exposure;
+        }));
       }
       if (!core.access.policy.clients[id]) {
         throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${id}"`, { client: id });

@@ -14,6 +14,7 @@ import type { AuditKind } from '../core/policy/auditLog.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
 import { backendHandlers } from './backendHandlers.js';
+import { catalogAccess, searchAs } from './catalogAccess.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
@@ -83,8 +84,10 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
     'secrets.list': async () =>
       (core.secrets ? await core.secrets.list() : []).filter((name) => !name.startsWith('switchboard:')),
     'catalog.list': async () => catalogEntries(core.catalog()),
+    'catalog.access': async (params) => catalogAccess(core, params?.profile),
+    'catalog.search': async (params) => searchAs(core, params?.profile, params?.query, params?.limit),
     'catalog.callTool': async (params) =>
-      tryTool(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, unknown>),
+      tryTool(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, unknown>, params.profile),
     'catalog.getPrompt': async (params) =>
       tryPrompt(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, string>),
     'catalog.readResource': async (params) => tryRead(core, requireString(params, 'uri')),

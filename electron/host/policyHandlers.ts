@@ -5,17 +5,18 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { PolicyItemView, PolicyKind, PolicyView, RuleView } from '../../shared/model/views.js';
-import type { Catalog } from '../core/catalog/catalog.js';
+import type { PolicyKind, PolicyView, RuleView } from '../../shared/model/views.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
-import { LOCAL_CLIENT, type Policy } from '../core/policy/policyConfig.js';
+import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
+import { policyItems } from './catalogAccess.js';
 import { requireString } from './dispatch.js';
 import { profileToolsView } from './exposureHandlers.js';
 
 type PolicyMethods =
   | 'policy.get'
   | 'policy.setRule'
+  | 'policy.setRules'
   | 'policy.setBackend'
   | 'approvals.list'
   | 'approvals.resolve'
@@ -28,38 +29,6 @@ type PolicyMethods =
 
 const KINDS: PolicyKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
-/** Every catalog item with its origin, per policy kind. */
-function items(catalog: Catalog): { kind: PolicyKind; exposed: string; backendId: string; original: string }[] {
-  const indexes = {
-    tools: catalog.toolIndex,
-    prompts: catalog.promptIndex,
-    resources: catalog.resourceIndex,
-    resourceTemplates: catalog.templateIndex,
-  } as const;
-  return KINDS.flatMap((kind) =>
-    [...indexes[kind]].map(([exposed, origin]) => ({
-      kind,
-      exposed,
-      backendId: origin.backendId,
-      original: origin.original,
-    })),
-  );
-}
-
-/** Where an item's rule comes from, for one profile (mirrors PolicyEngine.rule). */
-function sourceOf(policy: Policy, profile: string, kind: PolicyKind, backendId: string, original: string) {
-  const backend = policy.backends[backendId];
-  if (backend?.enabled === false) return 'backend' as const;
-  if (profile !== LOCAL_CLIENT) {
-    const client = policy.clients[profile];
-    if (!client || (client.backends && !client.backends.includes(backendId))) return 'client' as const;
-    if (client.items?.[backendId]?.[kind]?.[original]) return 'client' as const;
-  }
-  if (backend?.[kind]?.[original]) return 'item' as const;
-  if (backend?.defaultRule) return 'backend' as const;
-  return 'default' as const;
-}
-
 /** The policy view for `profile` (`*` or absent: every client's rules). */
 export function policyView(core: SwitchboardCore, requested: string | undefined): PolicyView {
   const profile = requested === undefined || requested === '*' ? LOCAL_CLIENT : requested;
@@ -67,13 +36,6 @@ export function policyView(core: SwitchboardCore, requested: string | undefined)
   if (profile !== LOCAL_CLIENT && !policy.clients[profile]) {
     throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
   }
-  const withheld = new Set(core.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
-  const itemViews: PolicyItemView[] = items(core.catalog()).map((item) => ({
-    ...item,
-    rule: core.access.engine.rule(profile, item.kind, item.backendId, item.original),
-    source: sourceOf(policy, profile, item.kind, item.backendId, item.original),
-    withheld: item.kind === 'tools' && withheld.has(`${item.backendId}\u0000${item.original}`),
-  }));
   return {
     profile: requested ?? '*',
     backends: core.backendConfigs().map(({ id }) => {
@@ -87,7 +49,8 @@ export function policyView(core: SwitchboardCore, requested: string | undefined)
         visible: profile === LOCAL_CLIENT || (policy.clients[profile]?.backends?.includes(id) ?? true),
       };
     }),
-    items: itemViews,
+    items: policyItems(core, profile),
+    tools: profileToolsView(core, profile),
   };
 }
 
@@ -128,6 +91,38 @@ export function policyHandlers(
           throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
         }
         if (rules?.[kind]) delete rules[kind][original];
+      });
+    },
+    'policy.setRules': async (params) => {
+      const profile = params?.profile === '*' || params?.profile === LOCAL_CLIENT ? undefined : params?.profile;
+      if (!Array.isArray(params?.rules)) throw new SwitchboardError(ErrorCode.InvalidParams, '"rules" must be a list');
+      params.rules.forEach((change, index) => {
+        if (typeof change?.backendId !== 'string' || typeof change.original !== 'string') {
+          throw new SwitchboardError(
+            ErrorCode.InvalidParams,
+            `rules[${index}]: "backendId" and "original" are strings`,
+          );
+        }
+        if (!isKind(change.kind))
+          throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].kind: unknown kind "${change.kind}"`);
+        if (change.rule !== null && !isRule(change.rule))
+          throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].rule: unknown rule "${change.rule}"`);
+        if (change.rule === 'ask' && change.kind !== 'tools')
+          throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].rule: only tools can be set to ask`);
+      });
+      if (profile !== undefined && !access.policy.clients[profile]) {
+        throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
+      }
+      // One write (and one policyChanged) for the whole batch.
+      await access.update((policy) => {
+        for (const { backendId, kind, original, rule } of params.rules) {
+          const holder =
+            profile === undefined
+              ? (policy.backends[backendId] ??= {})
+              : ((policy.clients[profile]!.items ??= {})[backendId] ??= {});
+          if (rule === null) delete holder[kind]?.[original];
+          else (holder[kind] ??= {})[original] = rule as never;
+        }
       });
     },
     'policy.setBackend': async (params) => {

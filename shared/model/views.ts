@@ -91,6 +91,58 @@ export interface PolicyItemView {
   source: 'client' | 'item' | 'backend' | 'default';
   /** Withheld for everyone because its definition changed and awaits approval. */
   withheld: boolean;
+  /** The rule "inherit" gives: without a rule of its own at this level (for a profile: what everyone gets). */
+  inherited: RuleView;
+  /** Whether it has a rule of its own at this level (for a profile: its override; for everyone: the item's rule). */
+  own: boolean;
+  /** Tools marked read-only by their annotations (`readOnlyHint`). */
+  readOnly?: boolean;
+}
+
+/**
+ * What one profile gets of one item: `allowed` / `ask` (listed, or found by
+ * search); `denied` by a rule; `withheld` (changed definition awaiting
+ * approval); `server-off` (the server's "Clients may use it" is off);
+ * `server-hidden` (the profile does not see that server); `over-cap` (past the
+ * profile's `maxTools`).
+ */
+export type ItemAccessState = 'allowed' | 'ask' | 'denied' | 'withheld' | 'server-off' | 'server-hidden' | 'over-cap';
+
+/** One catalog item as one profile gets it. */
+export interface ItemAccessView extends PolicyItemView {
+  state: ItemAccessState;
+  /** The name this profile sees, where its name budget shortened it. */
+  clientName?: string;
+  /** Whether it is in the profile's tools/list (search mode lists only the meta-tools and pinned tools). */
+  listed: boolean;
+  /** Tools: tokens (o200k) of its definition as the profile receives it. */
+  tokens?: number;
+}
+
+/** The catalog as one profile (`*`: the main token, every client's rules) gets it, with the cost of its tools/list. */
+export interface CatalogAccessView {
+  profile: string;
+  /** The profile's name (`*`: "the main token"). */
+  name: string;
+  tools: ProfileToolsView & {
+    /** Tools and tokens of its tools/list with every tool listed (`all`). */
+    allListed: number;
+    allTokens: number;
+    /** Tokens of its tools/list in search mode (the meta-tools and pinned tools). */
+    searchTokens: number;
+  };
+  items: ItemAccessView[];
+}
+
+/** One `search_tools` result, as the profile's model gets it. */
+export interface FoundToolView {
+  /** The name `call_tool` takes (the profile's shortened name where it has a name budget). */
+  name: string;
+  server: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: ToolAnnotationsView;
 }
 
 /** Everything the Authorization screen shows for one profile (`*` is everyone). */
@@ -106,6 +158,8 @@ export interface PolicyView {
     visible: boolean;
   }[];
   items: PolicyItemView[];
+  /** The profile's (for `*`: the main token's) tool exposure and the cost of its tools/list. */
+  tools?: ProfileToolsView;
 }
 
 /** A client profile; its token is never shown again after create/rotate. */
