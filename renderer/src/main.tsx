@@ -10,6 +10,7 @@ import { createAppStore } from './store/createAppStore.js';
 import './styles/base.css';
 import './styles/controls.css';
 import './styles/screens.css';
+import './styles/access.css';
 
 const { store } = createAppStore(pickClient());
 const root = document.getElementById('root');

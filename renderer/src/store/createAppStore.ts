@@ -18,13 +18,13 @@ import type { AppStore } from './types.js';
 /** Which resources each core event makes stale. */
 export const EVENT_INVALIDATES: Record<EventName, readonly ResourceKey[]> = {
   backendsChanged: ['backends'],
-  catalogChanged: ['catalog', 'policy'],
-  policyChanged: ['policy', 'profiles'],
+  catalogChanged: ['catalog', 'access', 'policy'],
+  policyChanged: ['policy', 'profiles', 'access'],
   approvalsChanged: ['approvals'],
-  pinsChanged: ['pins', 'policy'],
+  pinsChanged: ['pins', 'policy', 'access'],
   sessionsChanged: ['sessions'],
   logAppended: ['log'],
-  configChanged: ['info', 'backends', 'policy'],
+  configChanged: ['info', 'backends', 'policy', 'access'],
 };
 
 /** Options for the store. */

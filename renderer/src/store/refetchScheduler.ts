@@ -7,13 +7,24 @@
 
 /** Something the store can re-fetch. */
 export type ResourceKey =
-  'info' | 'backends' | 'catalog' | 'policy' | 'approvals' | 'pins' | 'profiles' | 'sessions' | 'apps' | 'log';
+  | 'info'
+  | 'backends'
+  | 'catalog'
+  | 'access'
+  | 'policy'
+  | 'approvals'
+  | 'pins'
+  | 'profiles'
+  | 'sessions'
+  | 'apps'
+  | 'log';
 
 /** Every resource key, for "re-fetch everything". */
 export const ALL_RESOURCES: readonly ResourceKey[] = [
   'info',
   'backends',
   'catalog',
+  'access',
   'policy',
   'approvals',
   'pins',

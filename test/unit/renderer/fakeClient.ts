@@ -36,6 +36,12 @@ export function createFakeClient(initial: ConnectionState = 'open'): FakeClient 
       keychain: { available: true },
     },
     'policy.get': { profile: '*', backends: [], items: [] },
+    'catalog.access': {
+      profile: '*',
+      name: 'the main token',
+      tools: { inForce: 'all', listed: 0, tokens: 4, reachable: 0, allListed: 0, allTokens: 4, searchTokens: 300 },
+      items: [],
+    },
     'registry.outdated': [],
   };
   const fake: FakeClient = {

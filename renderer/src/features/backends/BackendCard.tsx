@@ -11,6 +11,7 @@ import { Badge, HealthBadge } from '../../components/HealthBadge.js';
 import { timeAgo, timeUntil, useNow } from '../../components/time.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { ToolsOnButton } from '../policy/ToolsOnButton.js';
 import type { BackendAction } from '../../store/slices/backendsSlice.js';
 import { EditBackendDialog } from './EditBackendDialog.js';
 import { RegistrySource, sourceOf } from './RegistrySource.js';
@@ -101,6 +102,7 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
         <span>
           <b>{counts.tools}</b> tools
         </span>
+        <ToolsOnButton backendId={health.id} />
         <span>
           <b>{counts.prompts}</b> prompts
         </span>

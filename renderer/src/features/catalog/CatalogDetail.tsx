@@ -2,7 +2,8 @@
  * One catalog item in full: names, description, annotations, input schema,
  * and a panel to try it.
  */
-import type { CatalogEntry, ToolAnnotationsView } from '../../../../shared/model/views.js';
+import type { CatalogEntry, ItemAccessView, ToolAnnotationsView } from '../../../../shared/model/views.js';
+import { AccessRows } from './AccessRow.js';
 import { Badge, type Tone } from '../../components/HealthBadge.js';
 import { KIND_LABELS } from './filterCatalog.js';
 import { SchemaTable } from './SchemaTable.js';
@@ -17,8 +18,18 @@ const ANNOTATIONS: { key: keyof ToolAnnotationsView; label: string; icon: string
   { key: 'openWorldHint', label: 'Open world', icon: '⇄', tone: 'warn' },
 ];
 
-/** The detail pane for `entry`. */
-export function CatalogDetail({ entry }: { entry: CatalogEntry }) {
+/** The detail pane for `entry`; `access` is what the profile `profile` (named `viewer`) gets of it. */
+export function CatalogDetail({
+  entry,
+  access,
+  viewer = 'the main token',
+  profile = '*',
+}: {
+  entry: CatalogEntry;
+  access?: ItemAccessView | undefined;
+  viewer?: string;
+  profile?: string;
+}) {
   const annotations = entry.annotations ?? {};
   const shownAnnotations = ANNOTATIONS.filter((a) => annotations[a.key] === true);
   return (
@@ -42,6 +53,7 @@ export function CatalogDetail({ entry }: { entry: CatalogEntry }) {
             <th scope="row">Server</th>
             <td>{entry.backendId}</td>
           </tr>
+          {access && <AccessRows item={access} viewer={viewer} profile={profile} />}
           {entry.mimeType && (
             <tr>
               <th scope="row">MIME type</th>
@@ -64,7 +76,7 @@ export function CatalogDetail({ entry }: { entry: CatalogEntry }) {
         <>
           <h3>Input</h3>
           <SchemaTable schema={entry.inputSchema} />
-          <h3>Try it</h3>
+          <h3>Try it{profile === '*' ? '' : ` as ${viewer}`}</h3>
           <TryTool entry={entry} />
         </>
       )}

@@ -4,8 +4,11 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useId, useMemo, useRef } from 'react';
-import type { CatalogEntry } from '../../../../shared/model/views.js';
+import type { CatalogEntry, ItemAccessView } from '../../../../shared/model/views.js';
+import { Badge } from '../../components/HealthBadge.js';
 import { catalogKey } from '../../store/slices/catalogSlice.js';
+import { approxTokens } from '../clients/ExposureCell.js';
+import { clientGets, stateLook } from '../policy/ruleChoice.js';
 import { groupRows, KIND_LABELS, type CatalogRow } from './filterCatalog.js';
 
 /** A list row with its entry's key computed once per list (not per row per render). */
@@ -16,10 +19,16 @@ export function CatalogList({
   entries,
   selectedKey,
   onSelect,
+  access,
+  viewer = 'the main token',
 }: {
   entries: CatalogEntry[];
   selectedKey: string | undefined;
   onSelect: (key: string) => void;
+  /** What the chosen profile gets of each entry, by key (absent until loaded). */
+  access?: ReadonlyMap<string, ItemAccessView>;
+  /** That profile's name. */
+  viewer?: string;
 }) {
   const rows = useMemo<KeyedRow[]>(
     () => groupRows(entries).map((row) => (row.type === 'entry' ? { ...row, key: catalogKey(row.entry) } : row)),
@@ -97,6 +106,8 @@ export function CatalogList({
               </div>
             );
           const { key } = row;
+          const got = access?.get(key);
+          const look = got && got.state !== 'allowed' ? stateLook(got.state, viewer) : undefined;
           return (
             <div
               key={item.key}
@@ -104,12 +115,24 @@ export function CatalogList({
               role="option"
               aria-selected={key === selectedKey}
               aria-label={row.entry.exposed}
-              className="catalog-item"
+              aria-description={look?.detail}
+              className={got && !clientGets(got.state) ? 'catalog-item withheld' : 'catalog-item'}
               style={position}
               onClick={() => onSelect(key)}
             >
               <div className="name">
-                <span className="chip">{KIND_LABELS[row.entry.kind]}</span> {row.entry.exposed}
+                <span className="chip">{KIND_LABELS[row.entry.kind]}</span>{' '}
+                <span className="exposed">{row.entry.exposed}</span>
+                {look && (
+                  <Badge tone={look.tone} title={look.detail}>
+                    {look.label}
+                  </Badge>
+                )}
+                {got?.tokens !== undefined && (
+                  <span className="tokens small muted" title="Tokens of its definition in tools/list">
+                    {approxTokens(got.tokens)} tok
+                  </span>
+                )}
               </div>
               <div className="desc">{row.entry.title ?? row.entry.description ?? ''}</div>
             </div>

@@ -1,8 +1,9 @@
 /**
  * Everything the servers offer, merged: search, filter by kind, pick an item
- * to see its details and try it.
+ * to see its details and try it; all as one profile gets it ("as seen by"),
+ * with what its tools/list costs and what its model's search_tools finds.
  */
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import type { CatalogKind } from '../../../../shared/model/views.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -10,7 +11,10 @@ import { Tabs } from '../../components/Tabs.js';
 import { useAppStore } from '../../store/context.js';
 import { catalogKey } from '../../store/slices/catalogSlice.js';
 import { CatalogDetail } from './CatalogDetail.js';
+import { clientGets } from '../policy/ruleChoice.js';
+import { accessByKey, costLine } from './accessView.js';
 import { CatalogList } from './CatalogList.js';
+import { ModelSearch } from './ModelSearch.js';
 import { countByKind, filterCatalog, indexCatalog } from './filterCatalog.js';
 
 const KIND_TABS: { kind: CatalogKind | 'all'; label: string }[] = [
@@ -31,13 +35,28 @@ export function CatalogScreen() {
   const setKind = useAppStore((s) => s.setCatalogKind);
   const select = useAppStore((s) => s.selectCatalogEntry);
   const setScreen = useAppStore((s) => s.setScreen);
+  const profile = useAppStore((s) => s.catalogProfile);
+  const setProfile = useAppStore((s) => s.setCatalogProfile);
+  const profiles = useAppStore((s) => s.profiles.data);
+  const accessView = useAppStore((s) => s.catalogAccess.data);
+  const accessError = useAppStore((s) => s.catalogAccess.error);
+  const [onlyGot, setOnlyGot] = useState(false);
+  const access = useMemo(() => accessByKey(accessView), [accessView]);
+  const viewer = accessView?.name ?? (profile === '*' ? 'the main token' : profile);
 
   const entries = useMemo(() => catalog.data ?? [], [catalog.data]);
   const serverCount = useMemo(() => new Set(entries.map((e) => e.backendId)).size, [entries]);
   const indexed = useMemo(() => indexCatalog(entries), [entries]);
   // The box shows every keystroke at once; the (possibly long) list follows when React has time.
   const deferredQuery = useDeferredValue(query);
-  const matching = useMemo(() => filterCatalog(indexed, deferredQuery, 'all'), [indexed, deferredQuery]);
+  const matching = useMemo(() => {
+    const found = filterCatalog(indexed, deferredQuery, 'all');
+    if (!onlyGot) return found;
+    return found.filter((entry) => {
+      const got = access.get(catalogKey(entry));
+      return got === undefined || clientGets(got.state);
+    });
+  }, [indexed, deferredQuery, onlyGot, access]);
   const counts = useMemo(() => countByKind(matching), [matching]);
   const shown = useMemo(() => (kind === 'all' ? matching : matching.filter((e) => e.kind === kind)), [matching, kind]);
   const selected = useMemo(() => entries.find((e) => catalogKey(e) === selectedKey), [entries, selectedKey]);
@@ -59,7 +78,41 @@ export function CatalogScreen() {
           onChange={(event) => setQuery(event.target.value)}
         />
       </header>
+      <div className="viewer-bar">
+        <label className="field">
+          As seen by
+          <select value={profile} onChange={(event) => setProfile(event.target.value)}>
+            <option value="*">the main token (all clients)</option>
+            {(profiles ?? []).map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({p.id})
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="cost" aria-label="Tools/list cost">
+          {accessView ? costLine(accessView) : ''}
+        </p>
+        <label className="check">
+          <input type="checkbox" checked={onlyGot} onChange={(event) => setOnlyGot(event.target.checked)} />
+          Only what {viewer} gets
+        </label>
+      </div>
       <ErrorNote error={catalog.error} title="Could not load the catalog" />
+      <ErrorNote error={accessError} title={`Could not load what ${viewer} gets`} />
+      {entries.some((entry) => entry.kind === 'tool') && (
+        <ModelSearch
+          profile={profile}
+          viewer={viewer}
+          onPick={(found) => {
+            const item = accessView?.items.find(
+              (i) => i.kind === 'tools' && (i.clientName ?? i.exposed) === found.name,
+            );
+            setQuery('');
+            select(catalogKey({ kind: 'tool', exposed: item?.exposed ?? found.name }));
+          }}
+        />
+      )}
       <Tabs
         label="Kinds"
         tabs={KIND_TABS.map((tab) => ({
@@ -92,12 +145,24 @@ export function CatalogScreen() {
               {shown.length === 0 && entries.length > 0 ? (
                 <EmptyState title="Nothing matches">Try fewer words, or another kind.</EmptyState>
               ) : (
-                <CatalogList entries={shown} selectedKey={selectedKey} onSelect={select} />
+                <CatalogList
+                  entries={shown}
+                  selectedKey={selectedKey}
+                  onSelect={select}
+                  access={access}
+                  viewer={viewer}
+                />
               )}
             </div>
             <div className="detail">
               {selected ? (
-                <CatalogDetail key={catalogKey(selected)} entry={selected} />
+                <CatalogDetail
+                  key={catalogKey(selected)}
+                  entry={selected}
+                  access={access.get(catalogKey(selected))}
+                  viewer={viewer}
+                  profile={profile}
+                />
               ) : (
                 <section className="panel">
                   <EmptyState title="Pick an item">

@@ -55,12 +55,20 @@ export function TryTool({ entry }: { entry: CatalogEntry }) {
   const [result, setResult] = useState<TryResult | undefined>();
   const { busy, error, run } = useOutcome();
   const call = useAppStore((s) => s.call);
+  // As the profile the catalog is seen as: its rules apply, and a denied tool says so.
+  const profile = useAppStore((s) => s.catalogProfile);
 
   const submit = async () => {
     const reading = readForm(fields, values);
     setErrors(reading.errors);
     if (Object.keys(reading.errors).length > 0) return;
-    const outcome = await run(() => call('catalog.callTool', { name: entry.exposed, arguments: reading.arguments }));
+    const outcome = await run(() =>
+      call('catalog.callTool', {
+        name: entry.exposed,
+        arguments: reading.arguments,
+        ...(profile !== '*' ? { profile } : {}),
+      }),
+    );
     if (outcome) setResult(outcome.ok ? outcome.result : undefined);
   };
 

@@ -23,10 +23,13 @@ export function ExposureCell({
   profile,
   busy,
   onSet,
+  defaultLabel = 'default',
 }: {
   profile: ProfileView;
   busy: boolean;
   onSet: (exposure: Exposure | null) => void;
+  /** What "no setting of its own" is called (for the main token: the policy's default, all tools). */
+  defaultLabel?: string;
 }) {
   const tools = profile.tools;
   if (!tools) return <span className="muted">—</span>;
@@ -39,7 +42,7 @@ export function ExposureCell({
         disabled={busy}
         onChange={(event) => onSet(event.target.value === 'default' ? null : (event.target.value as Exposure))}
       >
-        <option value="default">default</option>
+        <option value="default">{defaultLabel}</option>
         <option value="all">all tools</option>
         <option value="search">search</option>
         <option value="auto">auto (fits its caps)</option>

@@ -44,6 +44,7 @@ const FETCHERS: Record<ResourceKey, (state: AppStore) => Promise<void>> = {
   info: (s) => s.fetchInfo(),
   backends: (s) => s.fetchBackends(),
   catalog: (s) => s.fetchCatalog(),
+  access: (s) => s.fetchCatalogAccess(),
   policy: (s) => s.fetchPolicy(),
   approvals: (s) => s.fetchApprovals(),
   pins: (s) => s.fetchPins(),

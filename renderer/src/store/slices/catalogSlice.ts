@@ -1,9 +1,11 @@
 /**
  * Catalog: every tool, prompt, resource and template, plus the browsing state
- * (search text, kind filter, selection) so it survives switching screens.
+ * (search text, kind filter, selection) so it survives switching screens; and
+ * what the chosen profile ("as seen by") gets of it. A fetch that answers for
+ * a profile no longer chosen is dropped.
  */
 import type { CoreClient } from '../../../../shared/contract.js';
-import type { CatalogEntry, CatalogKind } from '../../../../shared/model/views.js';
+import type { CatalogAccessView, CatalogEntry, CatalogKind } from '../../../../shared/model/views.js';
 import { fetchRemote, idle, type Remote } from '../remote.js';
 import type { SliceCreator } from '../types.js';
 
@@ -18,7 +20,12 @@ export interface CatalogSlice {
   catalogQuery: string;
   catalogKind: CatalogKind | 'all';
   selectedCatalogKey: string | undefined;
+  /** The profile the catalog is seen as (`*`: the main token). */
+  catalogProfile: string;
+  catalogAccess: Remote<CatalogAccessView>;
   fetchCatalog(): Promise<void>;
+  fetchCatalogAccess(): Promise<void>;
+  setCatalogProfile(profile: string): void;
   setCatalogQuery(query: string): void;
   setCatalogKind(kind: CatalogKind | 'all'): void;
   selectCatalogEntry(key: string | undefined): void;
@@ -31,6 +38,21 @@ export function createCatalogSlice(client: CoreClient): SliceCreator<CatalogSlic
     catalogQuery: '',
     catalogKind: 'all',
     selectedCatalogKey: undefined,
+    catalogProfile: '*',
+    catalogAccess: idle(),
+    fetchCatalogAccess() {
+      const profile = get().catalogProfile;
+      return fetchRemote(
+        () => get().catalogAccess,
+        (catalogAccess) => set({ catalogAccess }),
+        () => client.call('catalog.access', { profile }),
+        () => get().catalogProfile === profile,
+      );
+    },
+    setCatalogProfile(catalogProfile) {
+      set({ catalogProfile, catalogAccess: idle() });
+      get().invalidate('access');
+    },
     fetchCatalog: () =>
       fetchRemote(
         () => get().catalog,

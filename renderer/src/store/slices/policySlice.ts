@@ -17,6 +17,11 @@ export interface PolicySlice {
   setPolicyProfile(profile: string): void;
   setRule(backendId: string, kind: PolicyKind, original: string, rule: RuleView | null): Promise<CallOutcome<void>>;
   setBackendPolicy(change: ParamsOf<'policy.setBackend'>): Promise<CallOutcome<void>>;
+  /** Sets rules for `profile` (`*`: everyone) in one write (bulk actions, and the Catalog's switch). */
+  setRules(profile: string, rules: ParamsOf<'policy.setRules'>['rules']): Promise<CallOutcome<void>>;
+  /** The Authorization screen's filter text (the Servers screen opens it on one server). */
+  policyFilter: string;
+  setPolicyFilter(filter: string): void;
 }
 
 /** Creates the policy slice. */
@@ -40,5 +45,8 @@ export function createPolicySlice(client: CoreClient): SliceCreator<PolicySlice>
     setRule: (backendId, kind, original, rule) =>
       client.call('policy.setRule', { backendId, kind, original, rule, profile: get().policyProfile }),
     setBackendPolicy: (change) => client.call('policy.setBackend', change),
+    setRules: (profile, rules) => client.call('policy.setRules', { profile, rules }),
+    policyFilter: '',
+    setPolicyFilter: (policyFilter) => set({ policyFilter }),
   });
 }

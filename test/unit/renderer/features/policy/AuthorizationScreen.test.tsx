@@ -56,6 +56,8 @@ describe('Authorization screen', () => {
             rule: 'allow',
             source: 'default',
             withheld: false,
+            inherited: 'allow',
+            own: false,
           },
         ],
       }));
