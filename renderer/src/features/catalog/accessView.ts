@@ -27,12 +27,14 @@ export function subject(view: Pick<CatalogAccessView, 'name'>): string {
   return view.name.charAt(0).toUpperCase() + view.name.slice(1);
 }
 
+const tools = (n: number) => `${n} ${n === 1 ? 'tool' : 'tools'}`;
+
 /** What the profile's tools/list holds and costs, in both modes. */
 export function costLine(view: Pick<CatalogAccessView, 'name' | 'tools'>): string {
-  const { tools } = view;
+  const listing = view.tools;
   const who = subject(view);
-  if (tools.inForce === 'search') {
-    return `${who} is in search mode: ${tools.listed} tools listed, ${approxTokens(tools.tokens)} tokens, ${tools.reachable} found by search; listing all would take ${approxTokens(tools.allTokens)}`;
+  if (listing.inForce === 'search') {
+    return `${who} is in search mode: ${tools(listing.listed)} listed, ${approxTokens(listing.tokens)} tokens, ${listing.reachable} found by search; listing all would take ${approxTokens(listing.allTokens)}`;
   }
-  return `${who} sees ${tools.allListed} tools, ${approxTokens(tools.allTokens)} tokens; in search mode ${approxTokens(tools.searchTokens)}`;
+  return `${who} sees ${tools(listing.allListed)}, ${approxTokens(listing.allTokens)} tokens; in search mode ${approxTokens(listing.searchTokens)}`;
 }
