@@ -1,5 +1,6 @@
 /**
- * The Authorization screen: per-item rules and pending approvals.
+ * The Authorization screen: per-item rules grouped by server (collapsible,
+ * filterable, bulk actions), the profile's exposure, and pending approvals.
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -48,5 +49,37 @@ export class AuthorizationPage {
   /** The card of a call to `exposed` waiting for approval. */
   approval(exposed: string): Locator {
     return this.page.getByRole('article', { name: `Approval for ${exposed}` });
+  }
+
+  /** The "Rules for" profile picker. */
+  get profile(): Locator {
+    return this.page.getByRole('combobox', { name: 'Rules for' });
+  }
+
+  /** The filter box over every server's items. */
+  get filter(): Locator {
+    return this.page.getByRole('searchbox', { name: 'Filter servers and items' });
+  }
+
+  /** The collapsible header button of `backendId`'s group. */
+  group(backendId: string): Locator {
+    return this.page.getByRole('button', { name: new RegExp(`^${backendId} \\d`) });
+  }
+
+  /** A bulk action ("Allow all", "Deny all", "Ask for non-read-only tools", "Reset to inherit") of a server for `who` (a profile ID or "everyone"). */
+  bulk(backendId: string, label: string, who: string): Locator {
+    return this.page.getByRole('button', { name: `${label} of ${backendId} for ${who}` });
+  }
+
+  /** The "inherit (…)" option of `exposed`'s rule select. */
+  async inheritLabel(exposed: string): Promise<string> {
+    return (await this.rule(exposed).locator('option').first().innerText()).trim();
+  }
+
+  /** The exposure select of the chosen profile (`name`: e.g. "the main token"). */
+  exposure(name: string): Locator {
+    return this.page
+      .getByRole('region', { name: 'Tool exposure' })
+      .getByRole('combobox', { name: `Exposure of ${name}` });
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The Catalog screen: search, pick an item, try it.
+ * The Catalog screen: search, pick an item, try it; as one profile sees it
+ * (its state per item, a switch, its tools/list cost, search_tools as it).
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -31,5 +32,37 @@ export class CatalogPage {
     for (const [name, value] of Object.entries(args)) await detail.getByRole('textbox', { name }).fill(value);
     await detail.getByRole('button', { name: 'Call tool' }).click();
     return detail.getByRole('region', { name: 'Result' });
+  }
+
+  /** The "As seen by" profile picker. */
+  get seenAs(): Locator {
+    return this.page.getByRole('combobox', { name: 'As seen by' });
+  }
+
+  /** The line saying what the chosen profile's tools/list holds and costs. */
+  get cost(): Locator {
+    return this.page.getByLabel('Tools/list cost');
+  }
+
+  /** In `exposed`'s detail pane: what `viewer` gets of it ("denied by your rule for Cursor"). */
+  access(exposed: string, viewer: string): Locator {
+    return this.detail(exposed).getByLabel(`Access for ${viewer}`);
+  }
+
+  /** In `exposed`'s detail pane: its rule switch for `viewer`. */
+  rule(exposed: string, viewer: string): Locator {
+    return this.detail(exposed).getByRole('combobox', { name: `Rule for ${exposed} for ${viewer}` });
+  }
+
+  /** The box that runs search_tools as `viewer`. */
+  modelSearch(viewer: string): Locator {
+    return this.page.getByRole('searchbox', { name: `search_tools as ${viewer}` });
+  }
+
+  /** The names search_tools returned for `viewer`, in rank order. */
+  async modelResults(viewer: string): Promise<string[]> {
+    const list = this.page.getByRole('list', { name: `search_tools results for ${viewer}` });
+    await list.waitFor();
+    return list.getByRole('button').allInnerTexts();
   }
 }

@@ -62,4 +62,9 @@ export class ServersPage {
     const dialog = this.page.getByRole('dialog', { name: /Sign out/ });
     if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Sign out' }).click();
   }
+
+  /** The card's "N of M tools on" button (for the profile the catalog is seen as). */
+  toolsOn(id: string): Locator {
+    return this.card(id).getByRole('button', { name: /^\d+ of \d+ tools on$/ });
+  }
 }
