@@ -120,6 +120,46 @@ describe('the catalog as one profile gets it', () => {
     expect((await access()).tools.exposure).toBeUndefined();
   });
 
+  it('says why a profile does not get a tool: its tool cap, its server list, a server switched off', async () => {
+    expect(await bridge.call('profiles.setExposure', { id: 'cursor', exposure: 'all' })).toMatchObject({ ok: true });
+    await harness.headless.core.access.update((policy) => {
+      policy.clients['cursor']!.maxTools = 2;
+      policy.clients['cursor']!.maxNameLength = 16;
+    });
+    const capped = await access('cursor');
+    const tools = capped.items.filter((item) => item.kind === 'tools');
+    const listed = (await cursor.listTools()).tools;
+    expect(listed).toHaveLength(2);
+    expect(tools.filter((item) => item.listed).map((item) => item.clientName ?? item.exposed)).toEqual(
+      listed.map((tool) => tool.name),
+    );
+    expect(tools.filter((item) => item.state === 'over-cap').length).toBe(tools.length - 3); // 2 listed, 1 denied
+    expect(tools.filter((item) => item.listed).every((item) => (item.clientName ?? item.exposed).length <= 16)).toBe(
+      true,
+    );
+    expect(capped.tools).toMatchObject({ allListed: 2, listed: 2 });
+    await harness.headless.core.access.update((policy) => {
+      delete policy.clients['cursor']!.maxTools;
+      delete policy.clients['cursor']!.maxNameLength;
+    });
+
+    await bridge.call('policy.setBackend', { backendId: 'remote', profile: 'cursor', visible: false });
+    const hidden = await access('cursor');
+    expect(new Set(hidden.items.filter((i) => i.backendId === 'remote').map((i) => i.state))).toEqual(
+      new Set(['server-hidden']),
+    );
+    await bridge.call('policy.setBackend', { backendId: 'remote', profile: 'cursor', visible: true });
+    await bridge.call('policy.setBackend', { backendId: 'remote', enabled: false });
+    const off = await access();
+    expect(new Set(off.items.filter((i) => i.backendId === 'remote').map((i) => i.state))).toEqual(
+      new Set(['server-off']),
+    );
+    const remoteTool = off.items.find((i) => i.backendId === 'remote' && i.kind === 'tools')!;
+    const tried = await bridge.call('catalog.callTool', { name: remoteTool.exposed, arguments: {} });
+    expect(tried.ok ? '' : tried.error.message).toContain('clients may not use server "remote"');
+    await bridge.call('policy.setBackend', { backendId: 'remote', enabled: true });
+  });
+
   it('refuses a bad bulk change naming the entry, and changes nothing', async () => {
     const before = await access('cursor');
     const outcome = await bridge.call('policy.setRules', {
