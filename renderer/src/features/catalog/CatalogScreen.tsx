@@ -3,7 +3,7 @@
  * to see its details and try it; all as one profile gets it ("as seen by"),
  * with what its tools/list costs and what its model's search_tools finds.
  */
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { CatalogKind } from '../../../../shared/model/views.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -43,6 +43,10 @@ export function CatalogScreen() {
   const [onlyGot, setOnlyGot] = useState(false);
   const access = useMemo(() => accessByKey(accessView), [accessView]);
   const viewer = accessView?.name ?? (profile === '*' ? 'the main token' : profile);
+  // A profile revoked meanwhile: back to the main token rather than an error about a profile that is gone.
+  useEffect(() => {
+    if (profile !== '*' && profiles && !profiles.some((p) => p.id === profile)) setProfile('*');
+  }, [profile, profiles, setProfile]);
 
   const entries = useMemo(() => catalog.data ?? [], [catalog.data]);
   const serverCount = useMemo(() => new Set(entries.map((e) => e.backendId)).size, [entries]);

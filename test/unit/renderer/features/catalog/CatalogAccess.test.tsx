@@ -136,3 +136,22 @@ describe('Catalog as seen by a profile', () => {
     screen.getByRole('region', { name: 'Details of gh__search' });
   });
 });
+
+describe('Catalog as seen by a profile that goes away', () => {
+  afterEach(cleanup);
+  withElementSize();
+
+  it('falls back to the main token when the chosen profile is revoked', async () => {
+    let profiles = [{ id: 'cursor', name: 'Cursor', hasToken: true }];
+    const { client, store } = await renderWithStore(<CatalogScreen />, (c) => {
+      setup(c);
+      c.handle('profiles.list', () => profiles);
+    });
+    store.getState().setCatalogProfile('cursor');
+    await waitFor(() => expect(screen.getByLabelText('Tools/list cost').textContent).toMatch(/^Cursor sees/));
+    profiles = [];
+    client.emit('policyChanged', {});
+    await waitFor(() => expect(store.getState().catalogProfile).toBe('*'));
+    await waitFor(() => expect(screen.getByLabelText('Tools/list cost').textContent).toMatch(/^The main token sees/));
+  });
+});
