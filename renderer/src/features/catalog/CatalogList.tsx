@@ -128,6 +128,11 @@ export function CatalogList({
                     {look.label}
                   </Badge>
                 )}
+                {got && clientGets(got.state) && !got.listed && got.kind === 'tools' && (
+                  <Badge tone="info" title={`Not in ${viewer}'s tools/list: search_tools finds it`}>
+                    via search
+                  </Badge>
+                )}
                 {got?.tokens !== undefined && (
                   <span className="tokens small muted" title="Tokens of its definition in tools/list">
                     {approxTokens(got.tokens)} tok

@@ -94,6 +94,7 @@ describe('Catalog as seen by a profile', () => {
     expect(denied.getAttribute('aria-description')).toBe('denied by your rule for Cursor');
     expect(denied.className).toContain('withheld');
     expect(screen.getByRole('option', { name: 'gh__search' }).getAttribute('aria-description')).toBeNull();
+    expect(screen.getByRole('option', { name: 'gh__search' }).textContent).not.toContain('via search');
     await user.click(screen.getByRole('checkbox', { name: 'Only what Cursor gets' }));
     expect(screen.queryByRole('option', { name: 'gh__delete_repo' })).toBeNull();
   });
