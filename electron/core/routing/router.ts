@@ -14,7 +14,6 @@ import type {
   InputRequiredResult,
   ReadResourceRequestParams,
   ReadResourceResult,
-  Tool,
 } from '@modelcontextprotocol/server';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../backends/backendConnection.js';
@@ -28,33 +27,6 @@ import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta, type ProgressUpdate } from './forwarding.js';
 import { unknownItem } from './protocolErrors.js';
 import { recordDenied, recordedRequest } from './routeAudit.js';
-
-/**
- * Accepts any result: the frontend's own SDK validates what we relay (against
- * the outputSchema we advertise), so checking it here too only costs time
- * (~0.2 ms per call, .research/perf). Also sidesteps SDK 2.4.0 checking an
- * input_required answer against a cached outputSchema.
- */
-const PASSTHROUGH = {
-  '~standard': { version: 1 as const, vendor: 'mcp-switchboard', validate: (value: unknown) => ({ value }) },
-};
-
-/** Tools whose schema declares `x-mcp-header` (SEP-2243), found once per tool definition. */
-const headerMirroring = new WeakMap<Tool, boolean>();
-
-/**
- * Whether calls to this tool must go through the SDK's callTool, which mirrors
- * `x-mcp-header` parameters into `Mcp-Param-*` headers for 2026-07-28 backends.
- */
-function mirrorsHeaders(tool: Tool | undefined): boolean {
-  if (!tool) return false;
-  let mirrors = headerMirroring.get(tool);
-  if (mirrors === undefined) {
-    mirrors = JSON.stringify(tool.inputSchema).includes('"x-mcp-header"');
-    headerMirroring.set(tool, mirrors);
-  }
-  return mirrors;
-}
 
 /** Per-request options a frontend passes along. */
 export interface RouteOptions {
@@ -168,32 +140,16 @@ export class Router {
       }
       options = { ...options, frontend: approval.frontend };
     }
-    const exposed = catalog.toolByName.get(params.name);
-    const toolDefinition = mirrorsHeaders(exposed)
-      ? { name: origin.original, inputSchema: exposed!.inputSchema }
-      : undefined;
-    return this.recorded({ kind: 'tools/call', client, origin, arguments: params.arguments }, options, async () => {
-      const result = await relayRequest(
-        this.source,
-        {
-          connection,
-          label: `tools/call ${origin.original}`,
-          binding: `tools/call ${params.name}`,
-          params: { ...withForwardedMeta(params), name: origin.original },
-          perform: (forwarded, requestOptions) =>
-            (toolDefinition
-              ? connection.sdkClient.callTool(forwarded, { ...requestOptions, toolDefinition })
-              : connection.sdkClient.request(
-                  { method: 'tools/call', params: forwarded },
-                  PASSTHROUGH,
-                  requestOptions,
-                )) as Promise<CallToolResult | InputRequiredResult>,
-        },
-        options,
-      );
-      if (isInputRequiredResult(result)) return result;
-      return rewriteToolResult(this.source.catalog(), origin.backendId, result);
-    });
+    const tool = catalog.toolByName.get(params.name);
+    return this.relayed(
+      { kind: 'tools/call', client, origin, arguments: params.arguments },
+      connection,
+      params.name,
+      { ...withForwardedMeta(params), name: origin.original },
+      (forwarded, requestOptions) => connection.callTool(forwarded, { ...requestOptions, tool }),
+      (result: CallToolResult) => rewriteToolResult(this.source.catalog(), origin.backendId, result),
+      options,
+    );
   }
 
   /** prompts/get: exposed name -> owning backend, original name. May answer `input_required`. */
@@ -214,7 +170,7 @@ export class Router {
       connection,
       params.name,
       { ...withForwardedMeta(params), name: origin.original },
-      (forwarded, requestOptions) => connection.sdkClient.getPrompt(forwarded, requestOptions),
+      (forwarded, requestOptions) => connection.getPrompt(forwarded, requestOptions),
       (result: GetPromptResult) => rewritePromptResult(this.source.catalog(), origin.backendId, result),
       options,
     );
@@ -258,8 +214,7 @@ export class Router {
       connection,
       params.uri,
       { ...withForwardedMeta(params), uri: origin.original },
-      (forwarded, requestOptions) =>
-        connection.sdkClient.readResource(forwarded, { ...requestOptions, cacheMode: 'bypass' }),
+      (forwarded, requestOptions) => connection.readResource(forwarded, requestOptions),
       (result: ReadResourceResult) => rewriteReadResult(this.source.catalog(), origin.backendId, result),
       options,
     );
@@ -289,7 +244,7 @@ export class Router {
     const owner = origin;
     const target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
     const connection = await this.connectionFor(owner, 'completion target', target, options.signal);
-    if (!connection.sdkClient.getServerCapabilities()?.completions) return { completion: { values: [] } };
+    if (!connection.capabilities?.completions) return { completion: { values: [] } };
     return this.recorded(
       { kind: 'completion/complete', client, origin: owner, arguments: params.argument },
       options,
@@ -297,10 +252,7 @@ export class Router {
         connection.run(
           `completion/complete`,
           ({ signal, sdkTimeoutMs }) =>
-            connection.sdkClient.complete(
-              { ...withForwardedMeta(params), ref: forwarded },
-              { signal, timeout: sdkTimeoutMs() },
-            ),
+            connection.complete({ ...withForwardedMeta(params), ref: forwarded }, { signal, timeout: sdkTimeoutMs() }),
           options.signal,
         ),
     );
