@@ -73,7 +73,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     connection: context.publishedConnection,
     parked: context.parked,
     inputTimeoutMs: () => context.proxy().inputTimeoutMs,
-    authorize: (client, kind, key) => access.authorize(client, context.catalog(), kind, key),
+    authorize: (client, catalog, kind, key) => access.authorize(client, catalog, kind, key),
     approvals: access.approvals,
     approvalTimeoutMs: () => context.proxy().approvalTimeoutMs,
     allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
