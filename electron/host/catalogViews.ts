@@ -6,7 +6,7 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogEntry, ContentView, TryResult } from '../../shared/model/views.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 
 /** Every item of the catalog, grouped by kind, with the origin of each. */
 export function catalogEntries(catalog: Catalog): CatalogEntry[] {
@@ -86,7 +86,7 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; durationMs: 
 }
 
 /** Calls a tool as the local user. */
-export async function tryTool(core: SwitchboardCore, name: string, args: Record<string, unknown>): Promise<TryResult> {
+export async function tryTool(core: Switchboard, name: string, args: Record<string, unknown>): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
     core.router.callTool({ name, arguments: args }, { client: LOCAL_CLIENT }),
   );
@@ -101,7 +101,7 @@ export async function tryTool(core: SwitchboardCore, name: string, args: Record<
 }
 
 /** Gets a prompt as the local user: its messages' content in order; roles in `structuredContent`. */
-export async function tryPrompt(core: SwitchboardCore, name: string, args: Record<string, string>): Promise<TryResult> {
+export async function tryPrompt(core: Switchboard, name: string, args: Record<string, string>): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
     core.router.getPrompt({ name, arguments: args }, { client: LOCAL_CLIENT }),
   );
@@ -117,7 +117,7 @@ export async function tryPrompt(core: SwitchboardCore, name: string, args: Recor
 }
 
 /** Reads a resource (or template instance) as the local user. */
-export async function tryRead(core: SwitchboardCore, uri: string): Promise<TryResult> {
+export async function tryRead(core: Switchboard, uri: string): Promise<TryResult> {
   const { value, durationMs } = await timed(() => core.router.readResource({ uri }, { client: LOCAL_CLIENT }));
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const contents = (value as { contents?: { uri: string; mimeType?: string; text?: string; blob?: string }[] })

@@ -7,15 +7,15 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/exposure/toolTokens.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 import { requireString } from './dispatch.js';
 
 const MODES = ['all', 'search', 'auto'];
 
 /** A profile's exposure and the cost of its tools/list. */
-export function profileToolsView(core: SwitchboardCore, id: string): ProfileToolsView {
+export function profileToolsView(core: Switchboard, id: string): ProfileToolsView {
   const listed = core.exposure.list(id);
-  const exposure = core.access.policy.clients[id]?.exposure;
+  const exposure = core.policy.current.clients[id]?.exposure;
   return {
     ...(exposure !== undefined ? { exposure } : {}),
     inForce: core.exposure.mode(id),
@@ -26,7 +26,7 @@ export function profileToolsView(core: SwitchboardCore, id: string): ProfileTool
 }
 
 /** Handlers of the exposure methods. */
-export function exposureHandlers(core: SwitchboardCore): Pick<CoreHandlers, 'profiles.setExposure'> {
+export function exposureHandlers(core: Switchboard): Pick<CoreHandlers, 'profiles.setExposure'> {
   return {
     'profiles.setExposure': async (params) => {
       const id = requireString(params, 'id');
@@ -37,10 +37,10 @@ export function exposureHandlers(core: SwitchboardCore): Pick<CoreHandlers, 'pro
           `exposure must be all, search, auto or null, not ${JSON.stringify(exposure)}`,
         );
       }
-      if (!core.access.policy.clients[id]) {
+      if (!core.policy.current.clients[id]) {
         throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${id}"`, { client: id });
       }
-      await core.access.update((policy) => {
+      await core.policy.update((policy) => {
         const profile = policy.clients[id]!;
         if (exposure === null) delete profile.exposure;
         else profile.exposure = exposure;

@@ -9,7 +9,7 @@ import type { PolicyItemView, PolicyKind, PolicyView, RuleView } from '../../sha
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import { LOCAL_CLIENT, type Policy } from '../core/policy/policyConfig.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 import { requireString } from './dispatch.js';
 import { profileToolsView } from './exposureHandlers.js';
 
@@ -61,22 +61,22 @@ function sourceOf(policy: Policy, profile: string, kind: PolicyKind, backendId: 
 }
 
 /** The policy view for `profile` (`*` or absent: every client's rules). */
-export function policyView(core: SwitchboardCore, requested: string | undefined): PolicyView {
+export function policyView(core: Switchboard, requested: string | undefined): PolicyView {
   const profile = requested === undefined || requested === '*' ? LOCAL_CLIENT : requested;
-  const policy = core.access.policy;
+  const policy = core.policy.current;
   if (profile !== LOCAL_CLIENT && !policy.clients[profile]) {
     throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
   }
-  const withheld = new Set(core.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
+  const withheld = new Set(core.policy.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
   const itemViews: PolicyItemView[] = items(core.catalog()).map((item) => ({
     ...item,
-    rule: core.access.engine.rule(profile, item.kind, item.backendId, item.original),
+    rule: core.policy.rule(profile, item.kind, item.backendId, item.original),
     source: sourceOf(policy, profile, item.kind, item.backendId, item.original),
     withheld: item.kind === 'tools' && withheld.has(`${item.backendId}\u0000${item.original}`),
   }));
   return {
     profile: requested ?? '*',
-    backends: core.backendConfigs().map(({ id }) => {
+    backends: core.backends.backendConfigs().map(({ id }) => {
       const rules = policy.backends[id];
       return {
         id,
@@ -100,11 +100,7 @@ function isRule(value: unknown): value is RuleView {
 }
 
 /** Handlers of the policy, approval, pin and profile methods. */
-export function policyHandlers(
-  core: SwitchboardCore,
-  tokens: ClientTokens | undefined,
-): Pick<CoreHandlers, PolicyMethods> {
-  const { access } = core;
+export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefined): Pick<CoreHandlers, PolicyMethods> {
   return {
     'policy.get': async (params) => policyView(core, params?.profile),
     'policy.setRule': async (params) => {
@@ -117,9 +113,9 @@ export function policyHandlers(
       if (params.rule !== null) {
         if (!isRule(params.rule))
           throw new SwitchboardError(ErrorCode.InvalidParams, `unknown rule "${String(params.rule)}"`);
-        return access.setRule(backendId, kind, original, params.rule, profile);
+        return core.policy.setRule(backendId, kind, original, params.rule, profile);
       }
-      await access.update((policy) => {
+      await core.policy.update((policy) => {
         const rules =
           profile === undefined || profile === LOCAL_CLIENT
             ? policy.backends[backendId]
@@ -138,8 +134,8 @@ export function policyHandlers(
           throw new SwitchboardError(ErrorCode.InvalidParams, 'with a profile, only "visible" can be set');
         }
         const visible = params.visible;
-        const all = core.backendConfigs().map((backend) => backend.id);
-        return void (await access.update((policy) => {
+        const all = core.backends.backendConfigs().map((backend) => backend.id);
+        return void (await core.policy.update((policy) => {
           const client = policy.clients[profile];
           if (!client) throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`);
           // An absent list means every server: hiding one lists all the others.
@@ -149,7 +145,7 @@ export function policyHandlers(
           client.backends = all.filter((id) => seen.has(id)).concat([...seen].filter((id) => !all.includes(id)));
         }));
       }
-      await access.update((policy) => {
+      await core.policy.update((policy) => {
         const rules = (policy.backends[backendId] ??= {});
         if (params.enabled !== undefined) rules.enabled = params.enabled;
         if (params.defaultRule !== undefined) rules.defaultRule = params.defaultRule;
@@ -158,7 +154,7 @@ export function policyHandlers(
       });
     },
     'approvals.list': async () =>
-      access.approvals.pending().map((request) => ({
+      core.approvals.pending().map((request) => ({
         id: request.id,
         client: request.client,
         backend: request.backend,
@@ -172,14 +168,14 @@ export function policyHandlers(
       if (!['once', 'always', 'deny'].includes(params.decision)) {
         throw new SwitchboardError(ErrorCode.InvalidParams, `unknown decision "${String(params.decision)}"`);
       }
-      if (!access.approvals.resolve(id, params.decision)) {
+      if (!core.approvals.resolve(id, params.decision)) {
         throw new SwitchboardError(ErrorCode.UnknownApproval, `no pending approval "${id}" (answered or timed out)`, {
           id,
         });
       }
     },
     'pins.list': async () =>
-      core.pinChanges().map((change) => ({
+      core.policy.pinChanges().map((change) => ({
         backend: change.backend,
         tool: change.tool,
         pinned: change.pinned.definition as unknown as Record<string, unknown>,
@@ -187,9 +183,9 @@ export function policyHandlers(
         detectedAt: change.detectedAt,
       })),
     'pins.approve': async (params) =>
-      core.approvePin(requireString(params, 'backendId'), requireString(params, 'tool')),
+      core.policy.approvePin(requireString(params, 'backendId'), requireString(params, 'tool')),
     'profiles.list': async () =>
-      Object.entries(access.policy.clients).map(([id, profile]) => ({
+      Object.entries(core.policy.current.clients).map(([id, profile]) => ({
         id,
         name: profile.name,
         ...(profile.backends !== undefined ? { backends: profile.backends } : {}),
@@ -200,10 +196,13 @@ export function policyHandlers(
     'profiles.createToken': async (params) => {
       const id = requireString(params, 'id');
       const name = requireString(params, 'name');
-      const token = await access.createClient(id, { name, ...(params.backends ? { backends: params.backends } : {}) });
+      const token = await core.clients.createClient(id, {
+        name,
+        ...(params.backends ? { backends: params.backends } : {}),
+      });
       return { token };
     },
-    'profiles.rotateToken': async (params) => ({ token: await access.rotateToken(requireString(params, 'id')) }),
-    'profiles.revoke': async (params) => access.revokeClient(requireString(params, 'id')),
+    'profiles.rotateToken': async (params) => ({ token: await core.clients.rotateToken(requireString(params, 'id')) }),
+    'profiles.revoke': async (params) => core.clients.revokeClient(requireString(params, 'id')),
   };
 }

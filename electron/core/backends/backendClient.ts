@@ -3,12 +3,25 @@
  * backend (input capabilities, protocol era), how lists are paged and watched,
  * and where the backend's notifications go.
  */
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
+import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import { BACKEND_INPUT_CAPABILITIES } from '../relay/callTracking.js';
-import type { BackendConnectionOptions } from './backendConnection.js';
+
+/** What the SDK client of a backend is built from, and where its notifications go. */
+export interface BackendClientOptions {
+  config: BackendConfig;
+  proxy: ProxyOptions;
+  clientInfo: { name: string; version: string };
+  /** Called (debounced) when the backend says one of its lists changed. */
+  onListChanged?: () => void;
+  /** Called with each log message the backend sends (`notifications/message`). */
+  onLog?: (params: LoggingMessageNotification['params']) => void;
+  /** Called when the backend reports a change to a resource we subscribed to. */
+  onResourceUpdated?: (uri: string) => void;
+}
 
 /** Builds the SDK client for a backend; `probeTimeoutMs` bounds the version probe. */
-export function createBackendClient(options: BackendConnectionOptions, probeTimeoutMs: number): Client {
+export function createBackendClient(options: BackendClientOptions, probeTimeoutMs: number): Client {
   const { config, proxy } = options;
   const mode = config.protocol === 'auto' ? 'auto' : config.protocol === 'legacy' ? 'legacy' : { pin: config.protocol };
   const client = new Client(options.clientInfo, {

@@ -3,14 +3,13 @@
  * request queue, the stdio child's PID and stderr tail. It knows nothing of the
  * catalog or of other backends.
  */
-import type { AuthProvider, Client, LoggingMessageNotification, McpSubscription } from '@modelcontextprotocol/client';
+import type { AuthProvider, Client, McpSubscription } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { ProtocolEra } from '../../../shared/model/health.js';
-import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import { authorizationProblem, authorizationRequired, type AuthorizationProblem } from '../auth/authErrors.js';
 import { CallTracker } from '../relay/callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
-import { createBackendClient, raceAbort } from './backendClient.js';
+import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
 import { connectTimeoutMs } from './backendLaunch.js';
 import { BackendRequests, type BackendCatalog } from './backendRequests.js';
 import { processTree, reapTree } from './processTree.js';
@@ -20,24 +19,15 @@ import { createBackendTransport, type BackendTransport, type LineTail } from './
 
 export type { BackendCatalog } from './backendRequests.js';
 
-/** What the connection needs from its owner. */
-export interface BackendConnectionOptions {
-  config: BackendConfig;
-  proxy: ProxyOptions;
+/** What the connection needs from its owner (besides what its SDK client is built from). */
+export interface BackendConnectionOptions extends BackendClientOptions {
   environment: NodeJS.ProcessEnv;
   /** Where `{"secret": NAME}` env and header values are read from. */
   secrets?: SecretStore | undefined;
-  clientInfo: { name: string; version: string };
   /** Where the stdio child's stderr goes; owned by the caller so it outlives the connection. */
   stderrTail: LineTail;
   /** Called once when the connection closes without `close()` being called. */
   onUnexpectedClose?: (error: SwitchboardError) => void;
-  /** Called (debounced) when the backend says one of its lists changed. */
-  onListChanged?: () => void;
-  /** Called with each log message the backend sends (`notifications/message`). */
-  onLog?: (params: LoggingMessageNotification['params']) => void;
-  /** Called when the backend reports a change to a resource we subscribed to. */
-  onResourceUpdated?: (uri: string) => void;
   /** OAuth bearer tokens for a remote backend. */
   authProvider?: AuthProvider | undefined;
   /** A request failed for want of the user's authorization (401 we could not answer, 403 insufficient_scope). */
