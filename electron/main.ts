@@ -118,7 +118,7 @@ function showWindow(): void {
 
 function statusLine(): string {
   if (!headless) return 'Starting…';
-  const counts = headless.core.readiness().counts;
+  const counts = headless.core.backends.readiness().counts;
   const parts = Object.entries(counts)
     .filter(([, n]) => n > 0)
     .map(([status, n]) => `${n} ${status}`);
@@ -131,7 +131,7 @@ const notified = new Set<string>();
 /** One desktop notification per new call waiting for approval (clicking it opens the window). */
 function notifyApprovals(): void {
   if (!headless) return;
-  const pending = headless.core.access.approvals.pending();
+  const pending = headless.core.approvals.pending();
   const ids = new Set(pending.map((request) => request.id));
   for (const id of notified) if (!ids.has(id)) notified.delete(id);
   for (const request of pending) {
@@ -147,7 +147,7 @@ function notifyApprovals(): void {
 }
 
 function waitingItems(): Electron.MenuItemConstructorOptions[] {
-  const waiting = headless?.core.access.approvals.pending().length ?? 0;
+  const waiting = headless?.core.approvals.pending().length ?? 0;
   if (waiting === 0) return [];
   const label = waiting === 1 ? '1 call waiting for approval' : `${waiting} calls waiting for approval`;
   return [{ label, click: showWindow }, { type: 'separator' }];
@@ -203,7 +203,7 @@ async function start(): Promise<void> {
   });
   const running = headless;
   // The window is the approver of `ask` calls for as long as the app runs.
-  running.core.access.approvals.attach();
+  running.core.approvals.attach();
   registerContractHandlers(
     ipcMain,
     (method, params) => dispatch(running.handlers, method, params, running.redact),

@@ -19,8 +19,8 @@ import { deleteUnreferenced } from './secrets/resolve.js';
 
 /** What runtime changes need from the core. */
 export interface BackendChangesHost {
-  /** The core as its supervisors see it (new supervisors report to it). */
-  readonly core: SupervisorHost;
+  /** What the core's supervisors report to (new supervisors report to it). */
+  readonly supervisorHost: SupervisorHost;
   readonly supervisors: SupervisorMap;
   readonly auths: AuthRegistry;
   readonly access: AccessControl;
@@ -84,7 +84,7 @@ export class BackendChanges {
         maxBackends,
       });
     }
-    const supervisor = new BackendSupervisor(backend, host.core);
+    const supervisor = new BackendSupervisor(backend, host.supervisorHost);
     host.supervisors.set(id, supervisor);
     const error = await supervisor.start();
     try {
@@ -95,7 +95,7 @@ export class BackendChanges {
     } catch (failure) {
       host.supervisors.delete(id);
       await supervisor.stop(new SwitchboardError(ErrorCode.BackendRemoved, `backend "${id}" was not added`));
-      host.core.changed(id);
+      host.supervisorHost.changed(id);
       throw failure;
     }
     host.setBackends([...host.config().backends, backend]);
@@ -120,10 +120,10 @@ export class BackendChanges {
         backend: id,
       }),
     );
-    host.core.changed(id);
+    host.supervisorHost.changed(id);
     await host.services.catalogCache?.remove(id);
     if (removed && options.persist !== false) {
-      await deleteUnreferenced(host.services.secrets, removed, host.config().backends, host.core.deps.logger);
+      await deleteUnreferenced(host.services.secrets, removed, host.config().backends, host.supervisorHost.deps.logger);
       await host.auths.removed(id);
     }
   }
@@ -146,11 +146,16 @@ export class BackendChanges {
       }),
     );
     await host.auths.replaced(previous.config, backend);
-    const next = new BackendSupervisor(backend, host.core);
+    const next = new BackendSupervisor(backend, host.supervisorHost);
     host.supervisors.set(id, next);
     // Secrets the edit dropped go too, unless another backend still refers to them (not on hand edits).
     if (options.persist !== false) {
-      await deleteUnreferenced(host.services.secrets, previous.config, host.config().backends, host.core.deps.logger);
+      await deleteUnreferenced(
+        host.services.secrets,
+        previous.config,
+        host.config().backends,
+        host.supervisorHost.deps.logger,
+      );
     }
     await next.start();
     return host.health(id);
@@ -182,7 +187,7 @@ export class BackendChanges {
       host.access.replace(stored.config.policy);
     }
     if (JSON.stringify(stored.config.proxy) !== JSON.stringify(host.config().proxy)) {
-      host.core.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
+      host.supervisorHost.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
     }
     const diff = diffBackends(host.config().backends, stored);
     const tasks: Promise<unknown>[] = [
@@ -200,7 +205,7 @@ export class BackendChanges {
   reportConfigError(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     this.refused = true;
-    this.host.core.deps.logger.error(`config change not applied: ${message}`);
+    this.host.supervisorHost.deps.logger.error(`config change not applied: ${message}`);
     this.host.configError(message);
   }
 }

@@ -13,6 +13,8 @@ import type { CoreServices } from './coreServices.js';
 import type { TypedEmitter } from './events.js';
 import { ToolExposure } from './exposure/toolExposure.js';
 import { AccessControl } from './policy/accessControl.js';
+import { createPolicyService } from './policyService.js';
+import type { PolicyService } from './coreApi.js';
 import type { LegacyCall } from './relay/legacyCall.js';
 import type { ParkedCalls } from './relay/parkedCalls.js';
 import { SubscriptionHub } from './relay/subscriptionHub.js';
@@ -41,9 +43,11 @@ export interface RequestPathContext {
   parked: ParkedCalls<LegacyCall<unknown>>;
 }
 
-/** The request path's parts, exposed by the core as `access`, `router`, `subscriptions` and `exposure`. */
+/** The request path's parts, kept by the core as `access`, `router`, `subscriptions`, `exposure` and `policy`. */
 export interface RequestPath {
   access: AccessControl;
+  /** The policy service over `access` and the tool pins. */
+  policy: PolicyService;
   /** Each client's tools/list by its exposure, and search over what it may use. */
   exposure: ToolExposure;
   router: Router;
@@ -73,7 +77,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     connection: context.publishedConnection,
     parked: context.parked,
     inputTimeoutMs: () => context.proxy().inputTimeoutMs,
-    authorize: (client, kind, key) => access.authorize(client, context.catalog(), kind, key),
+    authorize: (client, catalog, kind, key) => access.authorize(client, catalog, kind, key),
     approvals: access.approvals,
     approvalTimeoutMs: () => context.proxy().approvalTimeoutMs,
     allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
@@ -96,5 +100,6 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     view: (client) => access.view(client, context.catalog()),
     policy: () => access.policy,
   });
-  return { access, router, subscriptions, exposure };
+  const policy = createPolicyService(access, () => pins, events);
+  return { access, router, subscriptions, exposure, policy };
 }

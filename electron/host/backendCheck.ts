@@ -9,7 +9,7 @@ import type { BackendCheck } from '../../shared/model/views.js';
 import { BackendConnection } from '../core/backends/backendConnection.js';
 import { LineTail } from '../core/backends/transports.js';
 import { parseBackend } from '../core/config/schema.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 
 /** Default bound of a check: starting a server through npx may download it first. */
 export const CHECK_TIMEOUT_MS = 30_000;
@@ -25,7 +25,7 @@ function wantsAuthorization(error: unknown): boolean {
 
 /** Connects to the server `entry` describes, lists its catalog, and closes it. */
 export async function checkBackend(
-  core: SwitchboardCore,
+  core: Switchboard,
   id: string,
   entry: Record<string, unknown>,
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
@@ -45,7 +45,7 @@ export async function checkBackend(
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const connection = new BackendConnection({
     config: { ...backend, enabled: true },
-    proxy: core.proxyOptions(),
+    proxy: core.backends.proxyOptions(),
     environment: core.deps.environment,
     secrets: core.secrets,
     clientInfo: core.deps.clientInfo,

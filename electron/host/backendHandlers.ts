@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 import { checkBackend } from './backendCheck.js';
 import { backendView, backendViews, mergeHidden, rawEntry } from './backendViews.js';
 import { requireObject, requireString } from './dispatch.js';
@@ -36,7 +36,7 @@ export interface BackendHandlerDeps {
 }
 
 /** Handlers of the backend methods. */
-export function backendHandlers(core: SwitchboardCore, deps: BackendHandlerDeps): Pick<CoreHandlers, BackendMethods> {
+export function backendHandlers(core: Switchboard, deps: BackendHandlerDeps): Pick<CoreHandlers, BackendMethods> {
   const { configPath } = deps;
   const check = (id: string, entry: Record<string, unknown>) =>
     checkBackend(core, id, entry, {
@@ -49,15 +49,15 @@ export function backendHandlers(core: SwitchboardCore, deps: BackendHandlerDeps)
     'backends.add': async (params) => {
       const id = requireString(params, 'id');
       const entry = requireObject(params, 'entry');
-      if (core.backendConfigs().some((backend) => backend.id === id)) {
+      if (core.backends.backendConfigs().some((backend) => backend.id === id)) {
         throw new SwitchboardError(ErrorCode.DuplicateBackend, `a backend with ID "${id}" already exists`, {
           backend: id,
         });
       }
       if (params.force === true) {
         // Saved even though it does not start: added disabled, then switched to the real entry (retried with backoff).
-        await core.addBackend(id, { ...entry, enabled: false });
-        await core.updateBackend(id, entry);
+        await core.backends.addBackend(id, { ...entry, enabled: false });
+        await core.backends.updateBackend(id, entry);
         return backendView(core, configPath, id);
       }
       const result = await check(id, entry);
@@ -65,23 +65,23 @@ export function backendHandlers(core: SwitchboardCore, deps: BackendHandlerDeps)
         const error = result.error ?? { code: ErrorCode.ConnectFailed, message: `cannot connect to "${id}"` };
         throw new SwitchboardError(error.code as ErrorCode, error.message, { ...error.data, check: result });
       }
-      await core.addBackend(id, entry);
+      await core.backends.addBackend(id, entry);
       return backendView(core, configPath, id);
     },
     'backends.parseSnippet': async (params) =>
       parseSnippet(requireString(params, 'text'), {
         home: homedir(),
-        taken: core.backendConfigs().map((backend) => backend.id),
+        taken: core.backends.backendConfigs().map((backend) => backend.id),
         secrets: core.secrets,
         environment: core.deps.environment,
       }),
     'backends.update': async (params) => {
       const id = requireString(params, 'id');
       const entry = mergeHidden(await rawEntry(core, configPath, id), requireObject(params, 'entry'));
-      await core.updateBackend(id, entry);
+      await core.backends.updateBackend(id, entry);
       return backendView(core, configPath, id);
     },
-    'backends.remove': async (params) => core.removeBackend(requireString(params, 'id')),
+    'backends.remove': async (params) => core.backends.removeBackend(requireString(params, 'id')),
     'backends.setEnabled': async (params) => {
       const id = requireString(params, 'id');
       if (typeof params.enabled !== 'boolean') {
@@ -90,21 +90,21 @@ export function backendHandlers(core: SwitchboardCore, deps: BackendHandlerDeps)
       const entry = { ...(await rawEntry(core, configPath, id)) };
       if (params.enabled) delete entry['enabled'];
       else entry['enabled'] = false;
-      await core.updateBackend(id, entry);
+      await core.backends.updateBackend(id, entry);
       return backendView(core, configPath, id);
     },
-    'backends.restart': (params) => core.restartBackend(requireString(params, 'id')),
-    'backends.refresh': (params) => core.refreshBackend(requireString(params, 'id')),
+    'backends.restart': (params) => core.backends.restartBackend(requireString(params, 'id')),
+    'backends.refresh': (params) => core.backends.refreshBackend(requireString(params, 'id')),
     'backends.authorize': async (params) => {
       // Resolves once the URL is known (the browser opens on it); the backend reconnects when the user is back.
-      const { authorizationUrl } = await core.startAuthorization(requireString(params, 'id'), {
+      const { authorizationUrl } = await core.auth.startAuthorization(requireString(params, 'id'), {
         openBrowser: true,
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
       return { authorizationUrl };
     },
     'backends.signOut': async (params) => {
-      await core.signOut(requireString(params, 'id'));
+      await core.auth.signOut(requireString(params, 'id'));
     },
   };
 }

@@ -12,7 +12,7 @@ import { looksSecret } from '../core/clients/secrets.js';
 import { inspectArgs, inspectUrl, restoreMaskedUrl } from '../core/config/inlineSecrets.js';
 import type { BackendConfig } from '../core/config/schema.js';
 import { isSecretReference } from '../core/secrets/secretStore.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 
 type Entry = Record<string, unknown>;
 const FIELDS = ['env', 'headers'] as const;
@@ -47,7 +47,7 @@ export function entryFromConfig(backend: BackendConfig): Entry {
  * The raw entries of every backend in force: from the config file when it
  * reads and agrees with the running config, else rebuilt from the running one.
  */
-export async function rawEntries(core: SwitchboardCore, configPath: string | undefined): Promise<Map<string, Entry>> {
+export async function rawEntries(core: Switchboard, configPath: string | undefined): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
   let stored: Map<string, string> | undefined;
   if (configPath !== undefined && core.configStore) {
@@ -57,7 +57,7 @@ export async function rawEntries(core: SwitchboardCore, configPath: string | und
       stored = undefined; // a refused hand edit: the running config is what counts
     }
   }
-  for (const backend of core.backendConfigs()) {
+  for (const backend of core.backends.backendConfigs()) {
     const text = stored?.get(backend.id);
     entries.set(backend.id, text !== undefined ? (JSON.parse(text) as Entry) : entryFromConfig(backend));
   }
@@ -65,7 +65,7 @@ export async function rawEntries(core: SwitchboardCore, configPath: string | und
 }
 
 /** The raw entry of one backend (throws unknown_backend). */
-export async function rawEntry(core: SwitchboardCore, configPath: string | undefined, id: string): Promise<Entry> {
+export async function rawEntry(core: Switchboard, configPath: string | undefined, id: string): Promise<Entry> {
   const entry = (await rawEntries(core, configPath)).get(id);
   if (!entry) throw new SwitchboardError(ErrorCode.UnknownBackend, `no backend with ID "${id}"`, { backend: id });
   return entry;
@@ -156,10 +156,10 @@ function targetOf(entry: Entry): string {
 }
 
 /** Views of every backend, in config order. */
-export async function backendViews(core: SwitchboardCore, configPath: string | undefined): Promise<BackendView[]> {
+export async function backendViews(core: Switchboard, configPath: string | undefined): Promise<BackendView[]> {
   const entries = await rawEntries(core, configPath);
-  const configs = new Map(core.backendConfigs().map((backend) => [backend.id, backend]));
-  return core.health().map((health) => {
+  const configs = new Map(core.backends.backendConfigs().map((backend) => [backend.id, backend]));
+  return core.backends.health().map((health) => {
     const raw = entries.get(health.id) ?? {};
     const { entry, values } = redactEntry(raw);
     const config = configs.get(health.id);
@@ -178,11 +178,7 @@ export async function backendViews(core: SwitchboardCore, configPath: string | u
 }
 
 /** The view of one backend (throws unknown_backend). */
-export async function backendView(
-  core: SwitchboardCore,
-  configPath: string | undefined,
-  id: string,
-): Promise<BackendView> {
+export async function backendView(core: Switchboard, configPath: string | undefined, id: string): Promise<BackendView> {
   const view = (await backendViews(core, configPath)).find((candidate) => candidate.health.id === id);
   if (!view) throw new SwitchboardError(ErrorCode.UnknownBackend, `no backend with ID "${id}"`, { backend: id });
   return view;

@@ -20,23 +20,23 @@ import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from '../c
 import { searchTools } from '../core/exposure/metaToolCalls.js';
 import { toolListTokens, toolTokens } from '../core/exposure/toolTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 import { ruleLayers } from './ruleLayers.js';
 
 const KINDS: PolicyKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
 /** The client ID a contract `profile` names (`*` or absent: the main token); unknown profiles are refused. */
-export function clientOf(core: SwitchboardCore, profile: string | undefined): string {
+export function clientOf(core: Switchboard, profile: string | undefined): string {
   if (profile === undefined || profile === '*' || profile === LOCAL_CLIENT) return LOCAL_CLIENT;
-  if (typeof profile !== 'string' || !core.access.policy.clients[profile]) {
+  if (typeof profile !== 'string' || !core.policy.current.clients[profile]) {
     throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${String(profile)}"`, { client: profile });
   }
   return profile;
 }
 
 /** How the UI names a client: its profile's name, or "the main token". */
-export function clientName(core: SwitchboardCore, client: string): string {
-  return client === LOCAL_CLIENT ? 'the main token' : (core.access.policy.clients[client]?.name ?? client);
+export function clientName(core: Switchboard, client: string): string {
+  return client === LOCAL_CLIENT ? 'the main token' : (core.policy.current.clients[client]?.name ?? client);
 }
 
 /** Every catalog item with its origin, per policy kind. */
@@ -58,10 +58,10 @@ function catalogItems(catalog: Catalog): { kind: PolicyKind; exposed: string; ba
 }
 
 /** Each item's rule for `client` with its layers (the Authorization screen's rows). */
-export function policyItems(core: SwitchboardCore, client: string): PolicyItemView[] {
-  const policy = core.access.policy;
+export function policyItems(core: Switchboard, client: string): PolicyItemView[] {
+  const policy = core.policy.current;
   const catalog = core.catalog();
-  const withheld = new Set(core.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
+  const withheld = new Set(core.policy.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
   return catalogItems(catalog).map((item) => {
     const layers = ruleLayers(policy, client, item.kind, item.backendId, item.original);
     const readOnly = item.kind === 'tools' && catalog.toolByName.get(item.exposed)?.annotations?.readOnlyHint === true;
@@ -78,8 +78,8 @@ export function policyItems(core: SwitchboardCore, client: string): PolicyItemVi
 }
 
 /** Why a client does not get an item it may be allowed, or what it gets. */
-function stateOf(core: SwitchboardCore, client: string, item: PolicyItemView, inView: boolean): ItemAccessState {
-  const policy = core.access.policy;
+function stateOf(core: Switchboard, client: string, item: PolicyItemView, inView: boolean): ItemAccessState {
+  const policy = core.policy.current;
   if (policy.backends[item.backendId]?.enabled === false) return 'server-off';
   const profile = client === LOCAL_CLIENT ? undefined : policy.clients[client];
   if (profile?.backends && !profile.backends.includes(item.backendId)) return 'server-hidden';
@@ -90,10 +90,10 @@ function stateOf(core: SwitchboardCore, client: string, item: PolicyItemView, in
 }
 
 /** The catalog as `profile` gets it. */
-export function catalogAccess(core: SwitchboardCore, profile: string | undefined): CatalogAccessView {
+export function catalogAccess(core: Switchboard, profile: string | undefined): CatalogAccessView {
   const client = clientOf(core, profile);
   const catalog = core.catalog();
-  const view = core.access.view(client, catalog);
+  const view = core.policy.view(client, catalog);
   const listed = core.exposure.list(client);
   const listedNames = new Set(listed.map((tool) => tool.name));
   // Catalog name -> the tool as this client receives it (shortened where its name budget says so).
@@ -114,10 +114,10 @@ export function catalogAccess(core: SwitchboardCore, profile: string | undefined
       ...(definition ? { tokens: toolTokens(definition) } : {}),
     };
   });
-  const cap = client === LOCAL_CLIENT ? undefined : core.access.policy.clients[client]?.maxTools;
+  const cap = client === LOCAL_CLIENT ? undefined : core.policy.current.clients[client]?.maxTools;
   // In search mode the view holds every tool search reaches; listed in full, the cap would apply.
   const all = view.exposure === 'search' && cap !== undefined ? view.tools.slice(0, cap) : view.tools;
-  const exposure = client === LOCAL_CLIENT ? core.access.policy.exposure : core.access.policy.clients[client]?.exposure;
+  const exposure = client === LOCAL_CLIENT ? core.policy.current.exposure : core.policy.current.clients[client]?.exposure;
   return {
     profile: profile === undefined || profile === LOCAL_CLIENT ? '*' : profile,
     name: clientName(core, client),
@@ -142,7 +142,7 @@ export function catalogAccess(core: SwitchboardCore, profile: string | undefined
 
 /** `search_tools` as `profile` would run it: the same results, in the same order. */
 export function searchAs(
-  core: SwitchboardCore,
+  core: Switchboard,
   profile: string | undefined,
   query: unknown,
   limit: unknown,

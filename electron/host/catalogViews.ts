@@ -5,7 +5,7 @@
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogEntry, ContentView, TryResult } from '../../shared/model/views.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import { clientName, clientOf, policyItems } from './catalogAccess.js';
 
@@ -92,7 +92,7 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; durationMs: 
  * tool cannot be told apart from a missing one; the local user may know).
  */
 export async function tryTool(
-  core: SwitchboardCore,
+  core: Switchboard,
   name: string,
   args: Record<string, unknown>,
   profile?: string,
@@ -103,7 +103,7 @@ export async function tryTool(
     const why =
       item.source === 'client' && !item.own
         ? `${clientName(core, client)} does not see server "${item.backendId}"`
-        : item.source === 'backend' && core.access.policy.backends[item.backendId]?.enabled === false
+        : item.source === 'backend' && core.policy.current.backends[item.backendId]?.enabled === false
           ? `clients may not use server "${item.backendId}" (its switch on the Authorization screen)`
           : `denied by your rule for ${clientName(core, client)}`;
     throw new SwitchboardError(ErrorCode.PolicyDenied, `${name}: ${why}`, { tool: name, client });
@@ -127,7 +127,7 @@ export async function tryTool(
 }
 
 /** Gets a prompt as the local user: its messages' content in order; roles in `structuredContent`. */
-export async function tryPrompt(core: SwitchboardCore, name: string, args: Record<string, string>): Promise<TryResult> {
+export async function tryPrompt(core: Switchboard, name: string, args: Record<string, string>): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
     core.router.getPrompt({ name, arguments: args }, { client: clientOf(core, undefined) }),
   );
@@ -143,7 +143,7 @@ export async function tryPrompt(core: SwitchboardCore, name: string, args: Recor
 }
 
 /** Reads a resource (or template instance) as the local user. */
-export async function tryRead(core: SwitchboardCore, uri: string): Promise<TryResult> {
+export async function tryRead(core: Switchboard, uri: string): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
     core.router.readResource({ uri }, { client: clientOf(core, undefined) }),
   );

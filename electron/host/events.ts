@@ -8,7 +8,7 @@
  */
 import type { CoreEventMap, EventName } from '../../shared/contract.js';
 import type { AuditLog } from '../core/policy/auditLog.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 
 /** A listener of every contract event. */
 export type ContractListener = <E extends EventName>(event: E, payload: CoreEventMap[E]) => void;
@@ -53,7 +53,10 @@ interface Queue {
 }
 
 /** Adapts `core` (and its audit log) to the contract's events. */
-export function createEventHub(core: SwitchboardCore, options: EventHubOptions = {}): EventHub {
+export function createEventHub(
+  core: Pick<Switchboard, 'events' | 'sessions'>,
+  options: EventHubOptions = {},
+): EventHub {
   const redact = options.redact ?? ((value: unknown) => value);
   const listeners = new Set<ContractListener>();
   const queue = (delayMs: number): Queue => ({ pending: new Map(), timer: undefined, delayMs });

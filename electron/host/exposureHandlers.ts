@@ -8,15 +8,15 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/exposure/toolTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 import { requireString } from './dispatch.js';
 
 const MODES = ['all', 'search', 'auto'];
 
 /** A profile's exposure and the cost of its tools/list. */
-export function profileToolsView(core: SwitchboardCore, id: string): ProfileToolsView {
+export function profileToolsView(core: Switchboard, id: string): ProfileToolsView {
   const listed = core.exposure.list(id);
-  const { policy } = core.access;
+  const policy = core.policy.current;
   // The main token has no profile: it gets the policy's default.
   const exposure = id === LOCAL_CLIENT ? policy.exposure : policy.clients[id]?.exposure;
   return {
@@ -29,7 +29,7 @@ export function profileToolsView(core: SwitchboardCore, id: string): ProfileTool
 }
 
 /** Handlers of the exposure methods. */
-export function exposureHandlers(core: SwitchboardCore): Pick<CoreHandlers, 'profiles.setExposure'> {
+export function exposureHandlers(core: Switchboard): Pick<CoreHandlers, 'profiles.setExposure'> {
   return {
     'profiles.setExposure': async (params) => {
       const id = requireString(params, 'id');
@@ -41,15 +41,15 @@ export function exposureHandlers(core: SwitchboardCore): Pick<CoreHandlers, 'pro
         );
       }
       if (id === '*' || id === LOCAL_CLIENT) {
-        return void (await core.access.update((policy) => {
+        return void (await core.policy.update((policy) => {
           if (exposure === null) delete policy.exposure;
           else policy.exposure = exposure;
         }));
       }
-      if (!core.access.policy.clients[id]) {
+      if (!core.policy.current.clients[id]) {
         throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${id}"`, { client: id });
       }
-      await core.access.update((policy) => {
+      await core.policy.update((policy) => {
         const profile = policy.clients[id]!;
         if (exposure === null) delete profile.exposure;
         else profile.exposure = exposure;

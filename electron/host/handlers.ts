@@ -12,7 +12,7 @@ import { VERSION } from '../../shared/version.js';
 import type { Launcher } from '../core/clients/types.js';
 import type { AuditKind } from '../core/policy/auditLog.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 import { backendHandlers } from './backendHandlers.js';
 import { catalogAccess, searchAs } from './catalogAccess.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
@@ -47,7 +47,7 @@ export interface HostDeps {
 }
 
 /** Every contract method, implemented on `core`. */
-export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreHandlers {
+export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandlers {
   const handlers: CoreHandlers = {
     'app.info': async () => {
       const status = core.secrets
@@ -96,7 +96,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
     'sessions.list': async () => core.sessions.list(),
     'log.query': async (params) => {
       const query = params ?? {};
-      const entries = await core.auditQuery({
+      const entries = await core.audit.query({
         ...(query.client !== undefined ? { client: query.client } : {}),
         ...(query.backend !== undefined ? { backend: query.backend } : {}),
         ...(query.outcome !== undefined ? { outcome: query.outcome } : {}),
@@ -128,7 +128,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       // One owner: the core's own store and tokens, never a second set in this process.
       owner:
         core.configStore && core.clientTokens
-          ? { store: core.configStore, tokens: core.clientTokens, access: core.access }
+          ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
           : undefined,
     }),
     ...registryHandlers({
@@ -138,7 +138,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       environment: core.deps.environment,
       clientInfo: core.deps.clientInfo,
       pathEnvironment: deps.pathEnvironment,
-      addBackend: async (id, entry) => void (await core.addBackend(id, entry)),
+      addBackend: async (id, entry) => void (await core.backends.addBackend(id, entry)),
       ...(deps.signal ? { signal: deps.signal } : {}),
     }),
   };

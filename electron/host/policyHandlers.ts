@@ -8,7 +8,7 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { PolicyKind, PolicyView, RuleView } from '../../shared/model/views.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
-import type { SwitchboardCore } from '../core/switchboard.js';
+import type { Switchboard } from '../core/coreApi.js';
 import { policyItems } from './catalogAccess.js';
 import { requireString } from './dispatch.js';
 import { profileToolsView } from './exposureHandlers.js';
@@ -30,15 +30,15 @@ type PolicyMethods =
 const KINDS: PolicyKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
 /** The policy view for `profile` (`*` or absent: every client's rules). */
-export function policyView(core: SwitchboardCore, requested: string | undefined): PolicyView {
+export function policyView(core: Switchboard, requested: string | undefined): PolicyView {
   const profile = requested === undefined || requested === '*' ? LOCAL_CLIENT : requested;
-  const policy = core.access.policy;
+  const policy = core.policy.current;
   if (profile !== LOCAL_CLIENT && !policy.clients[profile]) {
     throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
   }
   return {
     profile: requested ?? '*',
-    backends: core.backendConfigs().map(({ id }) => {
+    backends: core.backends.backendConfigs().map(({ id }) => {
       const rules = policy.backends[id];
       return {
         id,
@@ -63,11 +63,7 @@ function isRule(value: unknown): value is RuleView {
 }
 
 /** Handlers of the policy, approval, pin and profile methods. */
-export function policyHandlers(
-  core: SwitchboardCore,
-  tokens: ClientTokens | undefined,
-): Pick<CoreHandlers, PolicyMethods> {
-  const { access } = core;
+export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefined): Pick<CoreHandlers, PolicyMethods> {
   return {
     'policy.get': async (params) => policyView(core, params?.profile),
     'policy.setRule': async (params) => {
@@ -80,9 +76,9 @@ export function policyHandlers(
       if (params.rule !== null) {
         if (!isRule(params.rule))
           throw new SwitchboardError(ErrorCode.InvalidParams, `unknown rule "${String(params.rule)}"`);
-        return access.setRule(backendId, kind, original, params.rule, profile);
+        return core.policy.setRule(backendId, kind, original, params.rule, profile);
       }
-      await access.update((policy) => {
+      await core.policy.update((policy) => {
         const rules =
           profile === undefined || profile === LOCAL_CLIENT
             ? policy.backends[backendId]
@@ -110,11 +106,11 @@ export function policyHandlers(
         if (change.rule === 'ask' && change.kind !== 'tools')
           throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].rule: only tools can be set to ask`);
       });
-      if (profile !== undefined && !access.policy.clients[profile]) {
+      if (profile !== undefined && !core.policy.current.clients[profile]) {
         throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
       }
       // One write (and one policyChanged) for the whole batch.
-      await access.update((policy) => {
+      await core.policy.update((policy) => {
         for (const { backendId, kind, original, rule } of params.rules) {
           const holder =
             profile === undefined
@@ -133,8 +129,8 @@ export function policyHandlers(
           throw new SwitchboardError(ErrorCode.InvalidParams, 'with a profile, only "visible" can be set');
         }
         const visible = params.visible;
-        const all = core.backendConfigs().map((backend) => backend.id);
-        return void (await access.update((policy) => {
+        const all = core.backends.backendConfigs().map((backend) => backend.id);
+        return void (await core.policy.update((policy) => {
           const client = policy.clients[profile];
           if (!client) throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`);
           // An absent list means every server: hiding one lists all the others.
@@ -144,7 +140,7 @@ export function policyHandlers(
           client.backends = all.filter((id) => seen.has(id)).concat([...seen].filter((id) => !all.includes(id)));
         }));
       }
-      await access.update((policy) => {
+      await core.policy.update((policy) => {
         const rules = (policy.backends[backendId] ??= {});
         if (params.enabled !== undefined) rules.enabled = params.enabled;
         if (params.defaultRule !== undefined) rules.defaultRule = params.defaultRule;
@@ -153,7 +149,7 @@ export function policyHandlers(
       });
     },
     'approvals.list': async () =>
-      access.approvals.pending().map((request) => ({
+      core.approvals.pending().map((request) => ({
         id: request.id,
         client: request.client,
         backend: request.backend,
@@ -167,14 +163,14 @@ export function policyHandlers(
       if (!['once', 'always', 'deny'].includes(params.decision)) {
         throw new SwitchboardError(ErrorCode.InvalidParams, `unknown decision "${String(params.decision)}"`);
       }
-      if (!access.approvals.resolve(id, params.decision)) {
+      if (!core.approvals.resolve(id, params.decision)) {
         throw new SwitchboardError(ErrorCode.UnknownApproval, `no pending approval "${id}" (answered or timed out)`, {
           id,
         });
       }
     },
     'pins.list': async () =>
-      core.pinChanges().map((change) => ({
+      core.policy.pinChanges().map((change) => ({
         backend: change.backend,
         tool: change.tool,
         pinned: change.pinned.definition as unknown as Record<string, unknown>,
@@ -182,9 +178,9 @@ export function policyHandlers(
         detectedAt: change.detectedAt,
       })),
     'pins.approve': async (params) =>
-      core.approvePin(requireString(params, 'backendId'), requireString(params, 'tool')),
+      core.policy.approvePin(requireString(params, 'backendId'), requireString(params, 'tool')),
     'profiles.list': async () =>
-      Object.entries(access.policy.clients).map(([id, profile]) => ({
+      Object.entries(core.policy.current.clients).map(([id, profile]) => ({
         id,
         name: profile.name,
         ...(profile.backends !== undefined ? { backends: profile.backends } : {}),
@@ -195,10 +191,13 @@ export function policyHandlers(
     'profiles.createToken': async (params) => {
       const id = requireString(params, 'id');
       const name = requireString(params, 'name');
-      const token = await access.createClient(id, { name, ...(params.backends ? { backends: params.backends } : {}) });
+      const token = await core.clients.createClient(id, {
+        name,
+        ...(params.backends ? { backends: params.backends } : {}),
+      });
       return { token };
     },
-    'profiles.rotateToken': async (params) => ({ token: await access.rotateToken(requireString(params, 'id')) }),
-    'profiles.revoke': async (params) => access.revokeClient(requireString(params, 'id')),
+    'profiles.rotateToken': async (params) => ({ token: await core.clients.rotateToken(requireString(params, 'id')) }),
+    'profiles.revoke': async (params) => core.clients.revokeClient(requireString(params, 'id')),
   };
 }

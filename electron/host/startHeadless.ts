@@ -220,7 +220,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
           token,
           port: () => port,
           uiDir: options.uiDir ?? defaultUiDir(),
-          approvals: core.access.approvals,
+          approvals: core.approvals,
           redact,
         });
   if (bridge) endpoint.extend(bridge);

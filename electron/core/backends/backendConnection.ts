@@ -3,67 +3,45 @@
  * request queue, the stdio child's PID and stderr tail. It knows nothing of the
  * catalog or of other backends.
  */
-import {
-  Client,
-  type AuthProvider,
-  type LoggingMessageNotification,
-  type McpSubscription,
-  type Prompt,
-  type Resource,
-  type ResourceTemplateType,
-  type Tool,
-} from '@modelcontextprotocol/client';
+import type { AuthProvider, Client, McpSubscription } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { ProtocolEra } from '../../../shared/model/health.js';
-import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import { authorizationProblem, authorizationRequired, type AuthorizationProblem } from '../auth/authErrors.js';
-import { BACKEND_INPUT_CAPABILITIES, CallTracker } from '../relay/callTracking.js';
+import { CallTracker } from '../relay/callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
+import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
 import { connectTimeoutMs } from './backendLaunch.js';
+import { BackendRequests, type BackendCatalog } from './backendRequests.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { createBackendTransport, type BackendTransport, type LineTail } from './transports.js';
 
-/** Everything a backend offers, every page of every list. */
-export interface BackendCatalog {
-  tools: Tool[];
-  resources: Resource[];
-  resourceTemplates: ResourceTemplateType[];
-  prompts: Prompt[];
-}
+export type { BackendCatalog } from './backendRequests.js';
 
-/** What the connection needs from its owner. */
-export interface BackendConnectionOptions {
-  config: BackendConfig;
-  proxy: ProxyOptions;
+/** What the connection needs from its owner (besides what its SDK client is built from). */
+export interface BackendConnectionOptions extends BackendClientOptions {
   environment: NodeJS.ProcessEnv;
   /** Where `{"secret": NAME}` env and header values are read from. */
   secrets?: SecretStore | undefined;
-  clientInfo: { name: string; version: string };
   /** Where the stdio child's stderr goes; owned by the caller so it outlives the connection. */
   stderrTail: LineTail;
   /** Called once when the connection closes without `close()` being called. */
   onUnexpectedClose?: (error: SwitchboardError) => void;
-  /** Called (debounced) when the backend says one of its lists changed. */
-  onListChanged?: () => void;
-  /** Called with each log message the backend sends (`notifications/message`). */
-  onLog?: (params: LoggingMessageNotification['params']) => void;
-  /** Called when the backend reports a change to a resource we subscribed to. */
-  onResourceUpdated?: (uri: string) => void;
   /** OAuth bearer tokens for a remote backend. */
   authProvider?: AuthProvider | undefined;
   /** A request failed for want of the user's authorization (401 we could not answer, 403 insufficient_scope). */
   onAuthorizationProblem?: (problem: AuthorizationProblem) => void;
+  /** Makes the transport instead of the config's (an in-process backend in unit tests). */
+  transport?: (() => Promise<BackendTransport>) | undefined;
 }
 
 /** A connection to one backend. Create, `connect()`, use, `close()`. */
-export class BackendConnection {
+export class BackendConnection extends BackendRequests {
   readonly id: string;
   readonly stderrTail: LineTail;
   /** Calls in flight, so the backend's input requests reach the frontend that made the call. */
   readonly inputs: CallTracker;
-  private readonly client: Client;
   private readonly queue: RequestQueue;
   private backendTransport: BackendTransport | undefined;
   /** No more requests: closed by us or by the backend. */
@@ -77,32 +55,9 @@ export class BackendConnection {
 
   constructor(private readonly options: BackendConnectionOptions) {
     const { config, proxy } = options;
+    super(createBackendClient(options, config.requestTimeoutMs ?? proxy.requestTimeoutMs));
     this.id = config.id;
     this.stderrTail = options.stderrTail;
-    const mode =
-      config.protocol === 'auto' ? 'auto' : config.protocol === 'legacy' ? 'legacy' : { pin: config.protocol };
-    this.client = new Client(options.clientInfo, {
-      capabilities: BACKEND_INPUT_CAPABILITIES,
-      // A 2026-07-28 backend's input_required goes back to the frontend as is (the router asks per call).
-      inputRequired: { autoFulfill: false },
-      versionNegotiation: { mode, probe: { timeoutMs: Math.min(10_000, this.timeoutMs) } },
-      // The catalog is capped anyway; a server paging forever must not hang us.
-      listMaxPages: Math.max(64, Math.ceil(proxy.maxCatalogItems / 10)),
-      // We re-list everything ourselves (templates too), so only the signal matters.
-      listChanged: Object.fromEntries(
-        (['tools', 'prompts', 'resources'] as const).map((kind) => [
-          kind,
-          { autoRefresh: false, debounceMs: 100, onChanged: () => options.onListChanged?.() },
-        ]),
-      ),
-    });
-    this.client.setNotificationHandler('notifications/message', (notification) => {
-      options.onLog?.(notification.params);
-    });
-    // Both eras deliver subscribed updates here (2025 unsolicited, 2026 on a listen stream).
-    this.client.setNotificationHandler('notifications/resources/updated', (notification) => {
-      options.onResourceUpdated?.(notification.params.uri);
-    });
     this.inputs = new CallTracker(this.client, config.id);
     this.queue = new RequestQueue({
       backendId: config.id,
@@ -124,7 +79,7 @@ export class BackendConnection {
     return connectTimeoutMs(this.options.config, this.options.proxy);
   }
 
-  /** The SDK client, for the relay layer (notifications, server-to-client requests). */
+  /** The raw SDK client, for tests only: the core goes through the typed requests (BackendRequests). */
   get sdkClient(): Client {
     return this.client;
   }
@@ -155,14 +110,11 @@ export class BackendConnection {
   /** Starts the transport and runs the handshake, bounded by the request timeout. */
   async connect(signal?: AbortSignal): Promise<void> {
     const { config, environment, secrets } = this.options;
-    this.backendTransport = await createBackendTransport(
-      config,
-      environment,
-      this.stderrTail,
-      secrets,
-      this.options.authProvider,
-      { maxMessageBytes: this.options.proxy.maxMessageBytes },
-    );
+    this.backendTransport = this.options.transport
+      ? await this.options.transport()
+      : await createBackendTransport(config, environment, this.stderrTail, secrets, this.options.authProvider, {
+          maxMessageBytes: this.options.proxy.maxMessageBytes,
+        });
     const transport = this.backendTransport.transport;
     transport.onerror = (error) => {
       this.lastTransportError = error;
@@ -205,23 +157,10 @@ export class BackendConnection {
 
   /** Fetches every page of every list the backend advertises. */
   async listCatalog(signal?: AbortSignal): Promise<BackendCatalog> {
-    const capabilities = this.client.getServerCapabilities() ?? {};
-    const options = { cacheMode: 'bypass' as const };
     try {
       return await this.run(
         'listing the catalog',
-        async ({ signal: taskSignal, sdkTimeoutMs }) => {
-          const common = { ...options, signal: taskSignal, timeout: sdkTimeoutMs() };
-          const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-            capabilities.tools ? this.client.listTools(undefined, common).then((r) => r.tools) : [],
-            capabilities.resources ? this.client.listResources(undefined, common).then((r) => r.resources) : [],
-            capabilities.resources
-              ? this.client.listResourceTemplates(undefined, common).then((r) => r.resourceTemplates)
-              : [],
-            capabilities.prompts ? this.client.listPrompts(undefined, common).then((r) => r.prompts) : [],
-          ]);
-          return { tools, resources, resourceTemplates, prompts };
-        },
+        ({ signal: taskSignal, sdkTimeoutMs }) => this.listAll({ signal: taskSignal, timeout: sdkTimeoutMs() }),
         signal,
         this.startTimeoutMs,
       );
@@ -313,22 +252,4 @@ export class BackendConnection {
     const tree = pid === undefined ? [] : await processTree(pid);
     await Promise.allSettled([this.client.close(), reapTree(tree)]);
   }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

@@ -61,12 +61,9 @@ export class HealthProbe {
     if (!connection || this.running) return;
     this.running = true;
     try {
-      await connection.run('health probe', ({ signal, sdkTimeoutMs }) => {
-        const options = { signal, timeout: sdkTimeoutMs() };
-        return connection.era === 'modern'
-          ? connection.sdkClient.listTools(undefined, { ...options, cacheMode: 'bypass' })
-          : connection.sdkClient.ping(options);
-      });
+      await connection.run('health probe', ({ signal, sdkTimeoutMs }) =>
+        connection.probe({ signal, timeout: sdkTimeoutMs() }),
+      );
       if (!this.target.isCurrent(connection)) return;
       this.failuresInRow = 0;
       this.lastAt = new Date().toISOString();

@@ -4,6 +4,8 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { Readiness } from '../../../shared/model/health.js';
+import type { ProxyOptions } from '../config/schema.js';
+import { connectTimeoutMs } from './backendLaunch.js';
 import type { BackendSupervisor } from './backendSupervisor.js';
 import { readinessOf } from './readiness.js';
 
@@ -30,5 +32,19 @@ export class SupervisorMap extends Map<string, BackendSupervisor> {
         settled: supervisor.isSettled,
       })),
     );
+  }
+
+  /**
+   * The latest time worth waiting for a backend still on its first attempt
+   * (started at `startedAt`) with nothing published (the startup grace), or
+   * undefined: none is.
+   */
+  firstAttemptDeadline(startedAt: number, proxy: ProxyOptions): number | undefined {
+    let latest: number | undefined;
+    for (const supervisor of this.values()) {
+      if (supervisor.isSettled || supervisor.publishedFromCache || !supervisor.config.enabled) continue;
+      latest = Math.max(latest ?? 0, startedAt + connectTimeoutMs(supervisor.config, proxy));
+    }
+    return latest;
   }
 }

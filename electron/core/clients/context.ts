@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfigDir, defaultStateDir } from '../config/paths.js';
 import { ConfigStore, fileWriter } from '../config/configStore.js';
-import type { AccessControl } from '../policy/accessControl.js';
+import type { PolicyService } from '../coreApi.js';
 import { KeytarStore } from '../secrets/keytarStore.js';
 import { ClientTokens } from '../policy/clientTokens.js';
 import { applyInstallExposure } from '../exposure/clientCaps.js';
@@ -18,8 +18,8 @@ import type { Launcher } from './types.js';
 export interface ProfileOwner {
   store: ConfigStore;
   tokens: ClientTokens;
-  /** The running core's access control: a new profile is in force at once (else the file watcher brings it). */
-  access?: AccessControl;
+  /** The running core's policy: a new profile is in force at once (else the file watcher brings it). */
+  access?: Pick<PolicyService, 'update'>;
 }
 
 /**

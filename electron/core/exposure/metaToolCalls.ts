@@ -16,7 +16,7 @@ function invalid(message: string): ProtocolError {
 
 /** `search_tools`: the client's best matches, as structured content and as text. */
 export function searchTools(
-  exposure: ToolExposure,
+  exposure: Pick<ToolExposure, 'search'>,
   client: string,
   args: Record<string, unknown> = {},
 ): CallToolResult {
@@ -54,7 +54,11 @@ export function unwrapCall(params: CallToolRequestParams): CallToolRequestParams
 }
 
 /** Which meta-tool a call names, for a client in search mode. */
-export function metaToolOf(exposure: ToolExposure, client: string, name: string): 'search' | 'call' | undefined {
+export function metaToolOf(
+  exposure: Pick<ToolExposure, 'mode'>,
+  client: string,
+  name: string,
+): 'search' | 'call' | undefined {
   if (name !== SEARCH_TOOL && name !== CALL_TOOL) return undefined;
   if (exposure.mode(client) !== 'search') return undefined;
   return name === SEARCH_TOOL ? 'search' : 'call';

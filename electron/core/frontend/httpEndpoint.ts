@@ -19,7 +19,7 @@ import type { AuthInfo, ProtocolError } from '@modelcontextprotocol/server';
 import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
-import type { SwitchboardCore } from '../switchboard.js';
+import type { FrontendCore } from '../coreApi.js';
 import { bearerToken, tokenMatcher } from './bearer.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 import { publishToolListChanged } from '../exposure/listTracking.js';
@@ -84,7 +84,7 @@ export class HttpEndpoint {
   );
 
   constructor(
-    private readonly core: SwitchboardCore,
+    private readonly core: FrontendCore,
     private readonly options: HttpEndpointOptions,
   ) {
     this.isMainToken = tokenMatcher(options.token);
@@ -95,7 +95,7 @@ export class HttpEndpoint {
       bus: this.bus,
     });
     this.modernNode = toNodeHandler(this.modern);
-    const proxy = core.proxyOptions();
+    const proxy = core.backends.proxyOptions();
     this.sessions = new LegacySessions(
       { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },
       (id, session) => {
@@ -172,7 +172,7 @@ export class HttpEndpoint {
     if (refuseMethod(req, res, path)) return;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/readyz') {
-      const readiness = this.core.readiness();
+      const readiness = this.core.backends.readiness();
       // Live 2025-era HTTP sessions: abandoned ones end after sessionIdleMs.
       return sendJson(res, readiness.ready ? 200 : 503, { ...readiness, sessions: this.sessions.size });
     }
@@ -226,7 +226,7 @@ export class HttpEndpoint {
     const presented = bearerToken(req);
     if (presented === undefined) return undefined;
     if (this.isMainToken(presented)) return LOCAL_CLIENT;
-    return this.core.access.authenticate(presented);
+    return this.core.clients.authenticate(presented);
   }
 
   /** Ends every session and stream of a client whose token was revoked or rotated. */

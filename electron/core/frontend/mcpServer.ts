@@ -16,7 +16,8 @@ import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
 import { countHttpSessions } from '../../../shared/model/sessionCount.js';
 import { relayable } from './responseGuard.js';
 import { registerSubscriptionHandlers } from './subscriptionHandlers.js';
-import type { CoreEvents, SwitchboardCore } from '../switchboard.js';
+import type { FrontendCore } from '../coreApi.js';
+import type { CoreEvents } from '../coreEvents.js';
 
 /** Identity of the proxy as an MCP server. */
 export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
@@ -31,7 +32,7 @@ const INSTRUCTIONS =
  * its lists are that client's view of the catalog, and every request is
  * authorized for it.
  */
-export function createFrontendServer(core: SwitchboardCore, client: string = LOCAL_CLIENT): Server {
+export function createFrontendServer(core: FrontendCore, client: string = LOCAL_CLIENT): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
@@ -43,7 +44,7 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     },
     instructions: INSTRUCTIONS,
     // A person answers each round the shim puts to a 2025 client: give them the input timeout.
-    inputRequired: { maxRounds: SHIM_MAX_ROUNDS, roundTimeoutMs: core.proxyOptions().inputTimeoutMs },
+    inputRequired: { maxRounds: SHIM_MAX_ROUNDS, roundTimeoutMs: core.backends.proxyOptions().inputTimeoutMs },
   });
   const { router, exposure } = core;
   const { logger } = core.deps;
@@ -53,7 +54,7 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
     (result: R) =>
       relayable(result, what, logger);
   server.onerror = (error) => logger.warn(`frontend: ${error.message}`);
-  const view = () => core.access.view(client, core.catalog());
+  const view = () => core.policy.view(client, core.catalog());
   clients.set(server, client);
   rememberToolList(server, exposure.fingerprint(client));
   // During the startup grace a list waits for backends on their first attempt (see startupGrace.ts).
@@ -130,7 +131,7 @@ export function createFrontendServer(core: SwitchboardCore, client: string = LOC
   registerSubscriptionHandlers(server, core.subscriptions, client);
   registerHealthMethod(
     server,
-    () => core.readiness(),
+    () => core.backends.readiness(),
     () => countHttpSessions(core.sessions.list()),
   );
   return server;
@@ -144,7 +145,7 @@ const clients = new WeakMap<Server, string>();
  * connected instance: tools only when that client's own tools/list changed.
  */
 export async function notifyListChanged(
-  core: SwitchboardCore,
+  core: FrontendCore,
   server: Server,
   changed: { tools: boolean; prompts: boolean; resources: boolean },
 ): Promise<void> {

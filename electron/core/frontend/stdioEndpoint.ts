@@ -11,11 +11,11 @@ import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import { guardResponses } from './responseGuard.js';
 import { interceptListen } from './stdioListen.js';
 import { clientInfoOf } from './sessionRegistry.js';
-import type { SwitchboardCore } from '../switchboard.js';
+import type { FrontendCore } from '../coreApi.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 
 /** Serves the core over stdio; returns a function that stops serving. */
-export function serveCoreOverStdio(core: SwitchboardCore): () => Promise<void> {
+export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
   const instances = new Set<Server>();
   let modernInstance: Server | undefined;
   const hub = core.subscriptions;

@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/server';
 import { CoalescingSink } from '../relay/coalescingSink.js';
-import type { SubscriptionHub } from '../relay/subscriptionHub.js';
+import type { SubscriptionsService } from '../coreApi.js';
 
 /** Registers the subscription handlers on a frontend server instance. */
-export function registerSubscriptionHandlers(server: Server, hub: SubscriptionHub, client: string): void {
+export function registerSubscriptionHandlers(server: Server, hub: SubscriptionsService, client: string): void {
   const sink = new CoalescingSink(`session:${randomUUID()}`, (uri) => server.sendResourceUpdated({ uri }), client);
   server.setRequestHandler('resources/subscribe', async (request) => {
     await hub.attach(sink, request.params.uri);

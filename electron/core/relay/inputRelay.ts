@@ -22,6 +22,7 @@ import {
   type Progress,
 } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../backends/backendConnection.js';
+import type { BackendRequestOptions } from '../backends/backendRequests.js';
 import type { FrontendChannel } from './frontendChannel.js';
 import { LegacyCall, type LegacySendOptions } from './legacyCall.js';
 import type { ParkedCalls } from './parkedCalls.js';
@@ -56,13 +57,7 @@ export interface RelayOptions {
 }
 
 /** Options the backend request is made with. */
-export interface PerformOptions {
-  signal: AbortSignal;
-  timeout: number;
-  onprogress?: (progress: Progress) => void;
-  /** Return an `InputRequiredResult` instead of fulfilling it (2026-07-28 backends). */
-  allowInputRequired?: boolean;
-}
+export type PerformOptions = BackendRequestOptions;
 
 /** One request to relay. */
 export interface RelayedRequest<P extends { _meta?: Record<string, unknown> | undefined }, R> {

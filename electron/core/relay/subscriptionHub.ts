@@ -58,7 +58,7 @@ export class SubscriptionHub {
       );
     }
     const connection = this.source.connection(origin.backendId);
-    if (!connection?.sdkClient.getServerCapabilities()?.resources?.subscribe) {
+    if (!connection?.capabilities?.resources?.subscribe) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Cannot subscribe to ${uri}: backend "${origin.backendId}" does not support resource subscriptions`,

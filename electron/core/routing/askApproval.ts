@@ -1,16 +1,17 @@
 /**
  * The `ask` rule: a call waits for the user's approval. With an approver
- * attached (the UI) the core's broker asks it; otherwise a 2025-era client
- * that supports elicitation is asked directly; otherwise the call is refused
- * with a message saying approval is needed. Returns undefined when approved,
- * or the text of the refusal (sent to the client as a tool error, so a model
- * can tell the user what happened).
+ * attached (the UI) the core's broker asks it; otherwise the calling client is
+ * asked itself (a 2025-era client through a form elicitation, a 2026-07-28
+ * client through `input_required` and its retry); otherwise the call is
+ * refused with a message saying approval is needed. The outcome says whether
+ * to go ahead, the text of a refusal (sent to the client as a tool error, so
+ * a model can tell the user what happened), or the input to return first.
  */
 import type { ItemOrigin } from '../catalog/catalog.js';
 import { ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';
 import { ASK_STATE_PREFIX, type ApprovalBroker, type ApprovalDecision } from '../policy/approvals.js';
 import { frontendSupports } from '../relay/frontendChannel.js';
-import type { RouteOptions } from './router.js';
+import type { RouteOptions } from './routeOptions.js';
 import { approvalWaitMs, withHeartbeat } from './approvalWait.js';
 
 /** What the approval step needs from the core. */

@@ -1,8 +1,9 @@
 /**
- * Routing of frontend requests to the backend that owns the item. Lookups go
- * through the catalog's tables; an unknown or removed item answers
- * invalid-params (-32602), as the spec asks for unknown tools, prompts and
- * resources (2026-07-28: "unknown resource is -32602").
+ * Routing of frontend requests to the backend that owns the item: each
+ * request's item is resolved once (resolution.ts: name mapping and policy),
+ * an `ask` tool waits for approval, and the request goes to the owner's
+ * connection through the input relay and into the audit log. What the SDK
+ * must be told per request is the connection's (backends/backendRequests.ts).
  */
 import type {
   CallToolRequestParams,
@@ -14,62 +15,22 @@ import type {
   InputRequiredResult,
   ReadResourceRequestParams,
   ReadResourceResult,
-  Tool,
 } from '@modelcontextprotocol/server';
-import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../backends/backendConnection.js';
-import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../catalog/rewrite.js';
-import type { FrontendChannel } from '../relay/frontendChannel.js';
 import { relayRequest, type PerformOptions, type RelayHost } from '../relay/inputRelay.js';
-import { LOCAL_CLIENT, type ItemKind, type ToolRule } from '../policy/policyConfig.js';
+import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import type { AuditEntry, AuditKind } from '../policy/auditLog.js';
 import { askApproval, type ApprovalHost } from './askApproval.js';
-import { withForwardedMeta, type ProgressUpdate } from './forwarding.js';
+import { withForwardedMeta } from './forwarding.js';
 import { unknownItem } from './protocolErrors.js';
+import { ItemResolver, type Authorize, type Resolution } from './resolution.js';
 import { recordDenied, recordedRequest } from './routeAudit.js';
+import type { RouteOptions } from './routeOptions.js';
 
-/**
- * Accepts any result: the frontend's own SDK validates what we relay (against
- * the outputSchema we advertise), so checking it here too only costs time
- * (~0.2 ms per call, .research/perf). Also sidesteps SDK 2.4.0 checking an
- * input_required answer against a cached outputSchema.
- */
-const PASSTHROUGH = {
-  '~standard': { version: 1 as const, vendor: 'mcp-switchboard', validate: (value: unknown) => ({ value }) },
-};
-
-/** Tools whose schema declares `x-mcp-header` (SEP-2243), found once per tool definition. */
-const headerMirroring = new WeakMap<Tool, boolean>();
-
-/**
- * Whether calls to this tool must go through the SDK's callTool, which mirrors
- * `x-mcp-header` parameters into `Mcp-Param-*` headers for 2026-07-28 backends.
- */
-function mirrorsHeaders(tool: Tool | undefined): boolean {
-  if (!tool) return false;
-  let mirrors = headerMirroring.get(tool);
-  if (mirrors === undefined) {
-    mirrors = JSON.stringify(tool.inputSchema).includes('"x-mcp-header"');
-    headerMirroring.set(tool, mirrors);
-  }
-  return mirrors;
-}
-
-/** Per-request options a frontend passes along. */
-export interface RouteOptions {
-  signal?: AbortSignal;
-  /** Called with each progress update of the backend request, when the frontend asked for progress. */
-  onProgress?: ((progress: ProgressUpdate) => void) | undefined;
-  /**
-   * The frontend that made the request (tools/call, prompts/get,
-   * resources/read): where the backend's input requests go, and a 2026-07-28
-   * retry's answers. Without it, backends' input requests are refused.
-   */
-  frontend?: FrontendChannel | undefined;
-  /** The client profile making the request (default: the local user). */
-  client?: string | undefined;
-}
+export type { RouteOptions } from './routeOptions.js';
 
 /** What the router needs from the core. */
 export interface RouterSource extends RelayHost, ApprovalHost {
@@ -79,121 +40,111 @@ export interface RouterSource extends RelayHost, ApprovalHost {
     backendId: string,
     signal?: AbortSignal,
   ): BackendConnection | undefined | Promise<BackendConnection | undefined>;
-  /** The policy's decision for one item; `deny` must answer exactly like an unknown item. */
-  authorize(client: string, kind: ItemKind, key: string): ToolRule;
+  /** The policy's decision for one item of the given snapshot. */
+  authorize: Authorize;
   /** Records one request in the audit log (the core drops arguments and results unless capture is on). */
   audit?(entry: AuditEntry): void;
 }
 
+/** A resolved item with the connection of its owner: everything a request needs to be made. */
+export interface ResolvedCall extends Resolution {
+  connection: BackendConnection;
+}
+
+/** One relayed request: its audit kind, params for the backend, how to make it and how to rewrite its result. */
+interface RelayedCall<P extends { _meta?: Record<string, unknown> | undefined }, R> {
+  kind: AuditKind;
+  arguments?: unknown;
+  forwarded: P;
+  perform(params: P, options: PerformOptions): Promise<R | InputRequiredResult>;
+  rewrite(catalog: Catalog, backendId: string, result: R): R;
+}
+
 /** Routes tools/call, resources/read, prompts/get and completion/complete. */
 export class Router {
-  constructor(private readonly source: RouterSource) {}
+  private readonly resolver: ItemResolver;
 
-  private async connectionFor(origin: ItemOrigin, kind: string, name: string, signal?: AbortSignal) {
-    const connection = await this.source.connection(origin.backendId, signal);
-    if (!connection) throw unknownItem(kind, name);
-    return connection;
+  constructor(private readonly source: RouterSource) {
+    this.resolver = new ItemResolver((client, catalog, kind, key) => source.authorize(client, catalog, kind, key));
   }
 
-  private recorded<T>(
-    call: { kind: AuditKind; client: string; origin: ItemOrigin; arguments?: unknown },
-    options: RouteOptions,
-    run: () => Promise<T>,
-  ): Promise<T> {
-    return recordedRequest(this.source.audit, call, options.signal, run);
+  /** The owner's connection for a resolved item; a backend gone meanwhile answers like an unknown item. */
+  private async connected(item: Resolution, kind: string, signal?: AbortSignal): Promise<ResolvedCall> {
+    const connection = await this.source.connection(item.origin.backendId, signal);
+    if (!connection) throw unknownItem(kind, item.exposed);
+    return { ...item, connection };
   }
 
-  private denied(kind: AuditKind, client: string, origin: ItemOrigin, detail?: string): void {
-    recordDenied(this.source.audit, { kind, client, origin }, detail);
+  /** An item found and allowed, else the audit's `denied` and the answer to an unknown item. */
+  private allowed(item: Resolution | undefined, kind: AuditKind, noun: string, name: string): Resolution {
+    if (!item) throw unknownItem(noun, name);
+    if (item.rule === 'deny') {
+      recordDenied(this.source.audit, { kind, client: item.client, origin: item.origin });
+      throw unknownItem(noun, name);
+    }
+    return item;
   }
 
   /**
-   * prompts/get and resources/read: forward through the input relay, then
-   * rewrite URIs in the result unless the backend needs input first.
+   * tools/call, prompts/get and resources/read: forward through the input
+   * relay, then rewrite URIs in the result (against the snapshot the item was
+   * resolved in) unless the backend needs input first.
    */
   private relayed<P extends { _meta?: Record<string, unknown> | undefined }, R>(
-    call: { kind: AuditKind; client: string; origin: ItemOrigin; arguments?: unknown },
-    connection: BackendConnection,
-    exposed: string,
-    forwarded: P,
-    perform: (params: P, requestOptions: PerformOptions) => Promise<R | InputRequiredResult>,
-    rewrite: (result: R) => R,
+    call: ResolvedCall,
+    request: RelayedCall<P, R>,
     options: RouteOptions,
   ): Promise<R | InputRequiredResult> {
-    return this.recorded(call, options, async () => {
+    const audited = { kind: request.kind, client: call.client, origin: call.origin, arguments: request.arguments };
+    return recordedRequest(this.source.audit, audited, options.signal, async () => {
       const result = await relayRequest(
         this.source,
         {
-          connection,
-          label: `${call.kind} ${call.origin.original}`,
-          binding: `${call.kind} ${exposed}`,
-          params: forwarded,
-          perform,
+          connection: call.connection,
+          label: `${request.kind} ${call.origin.original}`,
+          binding: `${request.kind} ${call.exposed}`,
+          params: request.forwarded,
+          perform: request.perform,
         },
         options,
       );
-      return isInputRequiredResult(result) ? result : rewrite(result as R);
+      return isInputRequiredResult(result) ? result : request.rewrite(call.catalog, call.origin.backendId, result as R);
     });
   }
 
   /**
    * tools/call: exposed name -> owning backend, original name. May answer
    * `input_required` (2026-07-28) when the backend needs input from the
-   * frontend; see relay/inputRelay.ts.
+   * frontend (see relay/inputRelay.ts) or an `ask` rule asks the client itself.
    */
   async callTool(
     params: CallToolRequestParams,
     options: RouteOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
-    const catalog = this.source.catalog();
-    const origin = catalog.toolIndex.get(params.name);
     const client = options.client ?? LOCAL_CLIENT;
-    const decision = origin ? this.source.authorize(client, 'tools', params.name) : 'deny';
-    if (!origin) throw unknownItem('tool', params.name);
-    if (decision === 'deny') {
-      this.denied('tools/call', client, origin);
-      throw unknownItem('tool', params.name);
-    }
-    const connection = await this.connectionFor(origin, 'tool', params.name, options.signal);
-    if (decision === 'ask') {
-      const approval = await askApproval(
-        this.source,
-        { client, origin, exposed: params.name, arguments: params.arguments },
-        options,
-      );
+    const item = this.resolver.tool(this.source.catalog(), client, params.name);
+    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    if (call.rule === 'ask') {
+      const approval = await askApproval(this.source, { ...call, arguments: params.arguments }, options);
       if (approval.kind === 'input') return approval.result;
       if (approval.kind === 'refused') {
-        this.denied('tools/call', client, origin, approval.text);
+        recordDenied(this.source.audit, { kind: 'tools/call', client, origin: call.origin }, approval.text);
         return { content: [{ type: 'text', text: approval.text }], isError: true };
       }
       options = { ...options, frontend: approval.frontend };
     }
-    const exposed = catalog.toolByName.get(params.name);
-    const toolDefinition = mirrorsHeaders(exposed)
-      ? { name: origin.original, inputSchema: exposed!.inputSchema }
-      : undefined;
-    return this.recorded({ kind: 'tools/call', client, origin, arguments: params.arguments }, options, async () => {
-      const result = await relayRequest(
-        this.source,
-        {
-          connection,
-          label: `tools/call ${origin.original}`,
-          binding: `tools/call ${params.name}`,
-          params: { ...withForwardedMeta(params), name: origin.original },
-          perform: (forwarded, requestOptions) =>
-            (toolDefinition
-              ? connection.sdkClient.callTool(forwarded, { ...requestOptions, toolDefinition })
-              : connection.sdkClient.request(
-                  { method: 'tools/call', params: forwarded },
-                  PASSTHROUGH,
-                  requestOptions,
-                )) as Promise<CallToolResult | InputRequiredResult>,
-        },
-        options,
-      );
-      if (isInputRequiredResult(result)) return result;
-      return rewriteToolResult(this.source.catalog(), origin.backendId, result);
-    });
+    return this.relayed(
+      call,
+      {
+        kind: 'tools/call',
+        arguments: params.arguments,
+        forwarded: { ...withForwardedMeta(params), name: call.origin.original },
+        perform: (forwarded, requestOptions) =>
+          call.connection.callTool(forwarded, { ...requestOptions, tool: call.tool }),
+        rewrite: rewriteToolResult,
+      },
+      options,
+    );
   }
 
   /** prompts/get: exposed name -> owning backend, original name. May answer `input_required`. */
@@ -201,48 +152,24 @@ export class Router {
     params: GetPromptRequestParams,
     options: RouteOptions = {},
   ): Promise<GetPromptResult | InputRequiredResult> {
-    const origin = this.source.catalog().promptIndex.get(params.name);
     const client = options.client ?? LOCAL_CLIENT;
-    if (!origin) throw unknownItem('prompt', params.name);
-    if (this.source.authorize(client, 'prompts', params.name) === 'deny') {
-      this.denied('prompts/get', client, origin);
-      throw unknownItem('prompt', params.name);
-    }
-    const connection = await this.connectionFor(origin, 'prompt', params.name, options.signal);
+    const item = this.resolver.prompt(this.source.catalog(), client, params.name);
+    const call = await this.connected(
+      this.allowed(item, 'prompts/get', 'prompt', params.name),
+      'prompt',
+      options.signal,
+    );
     return this.relayed(
-      { kind: 'prompts/get', client, origin, arguments: params.arguments },
-      connection,
-      params.name,
-      { ...withForwardedMeta(params), name: origin.original },
-      (forwarded, requestOptions) => connection.sdkClient.getPrompt(forwarded, requestOptions),
-      (result: GetPromptResult) => rewritePromptResult(this.source.catalog(), origin.backendId, result),
+      call,
+      {
+        kind: 'prompts/get',
+        arguments: params.arguments,
+        forwarded: { ...withForwardedMeta(params), name: call.origin.original },
+        perform: (forwarded, requestOptions) => call.connection.getPrompt(forwarded, requestOptions),
+        rewrite: rewritePromptResult,
+      },
       options,
     );
-  }
-
-  /**
-   * Finds the backend and original URI for an advertised URI: an exact listed
-   * resource, or an instance of exactly one of the backend's templates, each
-   * as far as the client may see it (a denied template is not even counted
-   * when deciding whether a URI is ambiguous, so its existence cannot leak).
-   */
-  resolveResource(uri: string, client: string = LOCAL_CLIENT): ItemOrigin {
-    const catalog = this.source.catalog();
-    const exact = catalog.resourceIndex.get(uri);
-    if (exact && this.source.authorize(client, 'resources', uri) !== 'deny') return exact;
-    const parsed = catalog.templatesMatching(uri);
-    if (!parsed) throw unknownItem('resource', uri);
-    const matches = parsed.templates.filter(
-      (template) => this.source.authorize(client, 'resourceTemplates', template.advertised) !== 'deny',
-    );
-    if (matches.length === 0) throw unknownItem('resource', uri);
-    if (matches.length > 1) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Ambiguous resource: ${uri} matches ${matches.length} templates (${matches.map((t) => t.advertised).join(', ')})`,
-      );
-    }
-    return { backendId: parsed.backendId, original: parsed.original };
   }
 
   /** resources/read: advertised URI -> owning backend, original URI. May answer `input_required`. */
@@ -251,58 +178,34 @@ export class Router {
     options: RouteOptions = {},
   ): Promise<ReadResourceResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
-    const origin = this.resolveResource(params.uri, client);
-    const connection = await this.connectionFor(origin, 'resource', params.uri, options.signal);
+    const item = this.resolver.resource(this.source.catalog(), client, params.uri);
+    const call = await this.connected(item, 'resource', options.signal);
     return this.relayed(
-      { kind: 'resources/read', client, origin },
-      connection,
-      params.uri,
-      { ...withForwardedMeta(params), uri: origin.original },
-      (forwarded, requestOptions) =>
-        connection.sdkClient.readResource(forwarded, { ...requestOptions, cacheMode: 'bypass' }),
-      (result: ReadResourceResult) => rewriteReadResult(this.source.catalog(), origin.backendId, result),
+      call,
+      {
+        kind: 'resources/read',
+        forwarded: { ...withForwardedMeta(params), uri: call.origin.original },
+        perform: (forwarded, requestOptions) => call.connection.readResource(forwarded, requestOptions),
+        rewrite: rewriteReadResult,
+      },
       options,
     );
   }
 
   /** completion/complete for a prompt argument or a resource template variable. */
   async complete(params: CompleteRequestParams, options: RouteOptions = {}): Promise<CompleteResult> {
-    const catalog = this.source.catalog();
-    const { ref } = params;
-    let origin: ItemOrigin | undefined;
-    let forwarded: CompleteRequestParams['ref'];
     const client = options.client ?? LOCAL_CLIENT;
-    if (ref.type === 'ref/prompt') {
-      origin = catalog.promptIndex.get(ref.name);
-      if (!origin || this.source.authorize(client, 'prompts', ref.name) === 'deny')
-        throw unknownItem('prompt', ref.name);
-      forwarded = { ...ref, name: origin.original };
-    } else {
-      const template = catalog.templateIndex.get(ref.uri);
-      origin = template ?? catalog.resourceIndex.get(ref.uri);
-      const kind = template ? 'resourceTemplates' : 'resources';
-      if (!origin || this.source.authorize(client, kind, ref.uri) === 'deny') {
-        throw unknownItem('resource template', ref.uri);
-      }
-      forwarded = { ...ref, uri: origin.original };
-    }
-    const owner = origin;
-    const target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
-    const connection = await this.connectionFor(owner, 'completion target', target, options.signal);
-    if (!connection.sdkClient.getServerCapabilities()?.completions) return { completion: { values: [] } };
-    return this.recorded(
-      { kind: 'completion/complete', client, origin: owner, arguments: params.argument },
-      options,
-      () =>
-        connection.run(
-          `completion/complete`,
-          ({ signal, sdkTimeoutMs }) =>
-            connection.sdkClient.complete(
-              { ...withForwardedMeta(params), ref: forwarded },
-              { signal, timeout: sdkTimeoutMs() },
-            ),
-          options.signal,
-        ),
+    const item = this.resolver.completion(this.source.catalog(), client, params.ref);
+    const { connection, origin } = await this.connected(item, 'completion target', options.signal);
+    if (!connection.capabilities?.completions) return { completion: { values: [] } };
+    const audited = { kind: 'completion/complete' as const, client, origin, arguments: params.argument };
+    return recordedRequest(this.source.audit, audited, options.signal, () =>
+      connection.run(
+        'completion/complete',
+        ({ signal, sdkTimeoutMs }) =>
+          connection.complete({ ...withForwardedMeta(params), ref: item.ref }, { signal, timeout: sdkTimeoutMs() }),
+        options.signal,
+      ),
     );
   }
 }

@@ -1,0 +1,149 @@
+/**
+ * The typed requests one backend answers, over its SDK client: everything the
+ * core asks a backend goes through these, so what the SDK needs to be told
+ * (validator passthrough, cache modes, header mirroring, capabilities) is said
+ * here once and nowhere else. The queue, the deadline and the connection's
+ * life are BackendConnection's (which extends this class); each operation here
+ * is one request, made inside a queued task with that task's signal and timeout.
+ *
+ * Task-augmented calls (MCP 2025-11-25 "tasks") fit the same seam: a `task`
+ * field on {@link BackendRequestOptions} for `callTool`, and the task methods
+ * (`tasks/get`, `tasks/result`...) as operations beside these.
+ */
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  Client,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptRequestParams,
+  GetPromptResult,
+  InputRequiredResult,
+  Progress,
+  Prompt,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/client';
+
+/** Everything a backend offers, every page of every list. */
+export interface BackendCatalog {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplateType[];
+  prompts: Prompt[];
+}
+
+/** How one backend request is made (from the queued task that carries it). */
+export interface BackendRequestOptions {
+  signal: AbortSignal;
+  /** The SDK's own timeout (our queue deadline fires first; see RequestQueue). */
+  timeout: number;
+  onprogress?: (progress: Progress) => void;
+  /** Return an `InputRequiredResult` instead of fulfilling it (2026-07-28 backends). */
+  allowInputRequired?: boolean;
+}
+
+/** A tools/call to make: the backend's own tool name, and its definition as listed. */
+export interface ToolCallOptions extends BackendRequestOptions {
+  /** The tool as the backend listed it; needed for `x-mcp-header` mirroring (SEP-2243). */
+  tool?: Tool | undefined;
+}
+
+/**
+ * Accepts any result: the frontend's own SDK validates what we relay (against
+ * the outputSchema we advertise), so checking it here too only costs time
+ * (~0.2 ms per call). Also sidesteps SDK 2.4.0 checking an input_required
+ * answer against a cached outputSchema.
+ */
+const PASSTHROUGH = {
+  '~standard': { version: 1 as const, vendor: 'mcp-switchboard', validate: (value: unknown) => ({ value }) },
+};
+
+/** Tools whose schema declares `x-mcp-header` (SEP-2243), found once per tool definition. */
+const headerMirroring = new WeakMap<Tool, boolean>();
+
+/**
+ * Whether calls to this tool must go through the SDK's callTool, which mirrors
+ * `x-mcp-header` parameters into `Mcp-Param-*` headers for 2026-07-28 backends.
+ */
+function mirrorsHeaders(tool: Tool | undefined): tool is Tool {
+  if (!tool) return false;
+  let mirrors = headerMirroring.get(tool);
+  if (mirrors === undefined) {
+    mirrors = JSON.stringify(tool.inputSchema).includes('"x-mcp-header"');
+    headerMirroring.set(tool, mirrors);
+  }
+  return mirrors;
+}
+
+/** The requests a backend answers; see the module comment. */
+export class BackendRequests {
+  constructor(protected readonly client: Client) {}
+
+  /** What the backend declared at the handshake (undefined before it). */
+  get capabilities(): ServerCapabilities | undefined {
+    return this.client.getServerCapabilities();
+  }
+
+  /**
+   * tools/call under the backend's own name. The result is relayed unchecked
+   * (see PASSTHROUGH), except for a tool mirroring headers, which needs the
+   * SDK's callTool with the tool's definition.
+   */
+  callTool(params: CallToolRequestParams, options: ToolCallOptions): Promise<CallToolResult | InputRequiredResult> {
+    const { tool, ...requestOptions } = options;
+    if (mirrorsHeaders(tool)) {
+      const definition = { name: params.name, inputSchema: tool.inputSchema };
+      return this.client.callTool(params, { ...requestOptions, toolDefinition: definition });
+    }
+    return this.client.request({ method: 'tools/call', params }, PASSTHROUGH, requestOptions) as Promise<
+      CallToolResult | InputRequiredResult
+    >;
+  }
+
+  /** prompts/get under the backend's own name. */
+  getPrompt(params: GetPromptRequestParams, options: BackendRequestOptions): Promise<GetPromptResult> {
+    return this.client.getPrompt(params, options);
+  }
+
+  /** resources/read under the backend's own URI; never from the SDK's cache (the backend decides freshness). */
+  readResource(params: ReadResourceRequestParams, options: BackendRequestOptions): Promise<ReadResourceResult> {
+    return this.client.readResource(params, { ...options, cacheMode: 'bypass' });
+  }
+
+  /** completion/complete (ask only a backend whose `capabilities` include completions). */
+  complete(params: CompleteRequestParams, options: BackendRequestOptions): Promise<CompleteResult> {
+    return this.client.complete(params, options);
+  }
+
+  /**
+   * A liveness check: ping, or on a 2026-07-28 connection (no ping outside a
+   * session) a tools/list past the cache.
+   */
+  async probe(options: BackendRequestOptions): Promise<void> {
+    if (this.client.getProtocolEra() === 'modern') {
+      await this.client.listTools(undefined, { ...options, cacheMode: 'bypass' });
+    } else {
+      await this.client.ping(options);
+    }
+  }
+
+  /** Every page of every list the backend advertises, past the SDK's cache. */
+  async listAll(options: BackendRequestOptions): Promise<BackendCatalog> {
+    const capabilities = this.capabilities ?? {};
+    const common = { ...options, cacheMode: 'bypass' as const };
+    const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+      capabilities.tools ? this.client.listTools(undefined, common).then((r) => r.tools) : [],
+      capabilities.resources ? this.client.listResources(undefined, common).then((r) => r.resources) : [],
+      capabilities.resources
+        ? this.client.listResourceTemplates(undefined, common).then((r) => r.resourceTemplates)
+        : [],
+      capabilities.prompts ? this.client.listPrompts(undefined, common).then((r) => r.prompts) : [],
+    ]);
+    return { tools, resources, resourceTemplates, prompts };
+  }
+}

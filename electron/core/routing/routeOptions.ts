@@ -1,0 +1,18 @@
+/** The options a frontend passes along with each routed request. */
+import type { FrontendChannel } from '../relay/frontendChannel.js';
+import type { ProgressUpdate } from './forwarding.js';
+
+/** Per-request options a frontend passes along. */
+export interface RouteOptions {
+  signal?: AbortSignal;
+  /** Called with each progress update of the backend request, when the frontend asked for progress. */
+  onProgress?: ((progress: ProgressUpdate) => void) | undefined;
+  /**
+   * The frontend that made the request (tools/call, prompts/get,
+   * resources/read): where the backend's input requests go, and a 2026-07-28
+   * retry's answers. Without it, backends' input requests are refused.
+   */
+  frontend?: FrontendChannel | undefined;
+  /** The client profile making the request (default: the local user). */
+  client?: string | undefined;
+}
