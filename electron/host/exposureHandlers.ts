@@ -5,12 +5,11 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import { EXPOSURE_CHOICES, isExposure } from '../../shared/model/exposure.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/exposure/toolTokens.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
 import { requireString } from './dispatch.js';
-
-const MODES = ['all', 'search', 'auto'];
 
 /** A profile's exposure and the cost of its tools/list. */
 export function profileToolsView(core: SwitchboardCore, id: string): ProfileToolsView {
@@ -31,10 +30,10 @@ export function exposureHandlers(core: SwitchboardCore): Pick<CoreHandlers, 'pro
     'profiles.setExposure': async (params) => {
       const id = requireString(params, 'id');
       const { exposure } = params;
-      if (exposure !== null && !MODES.includes(exposure)) {
+      if (exposure !== null && !isExposure(exposure)) {
         throw new SwitchboardError(
           ErrorCode.InvalidParams,
-          `exposure must be all, search, auto or null, not ${JSON.stringify(exposure)}`,
+          `exposure must be ${EXPOSURE_CHOICES} (or null for the default), not ${JSON.stringify(exposure)}`,
         );
       }
       if (!core.access.policy.clients[id]) {
