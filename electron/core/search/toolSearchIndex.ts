@@ -63,26 +63,26 @@ function searchOptions(known: (term: string) => boolean): SearchOptions {
   };
 }
 
+const FIELDS = Object.keys(FIELD_BOOSTS) as (keyof typeof FIELD_BOOSTS)[];
+
 /** The catalog's tools, searchable. */
 export class ToolSearchIndex {
-  /** How many indexed tools have each term (a query word the catalog has is not looked up as a typo). */
+  /** How often each term occurs in the index (a query word the catalog has is not looked up as a typo). */
   private readonly vocabulary = new Map<string, number>();
-  /** The terms of the document being added. */
-  private adding: Set<string> | undefined;
   private readonly mini = new MiniSearch<ToolDocument>({
-    fields: Object.keys(FIELD_BOOSTS),
+    fields: FIELDS,
     idField: 'id',
     // Terms come out of `analyze` processed already (minisearch would process each again).
     tokenize: (text) => {
       const terms = analyze(text);
-      for (const term of terms) this.adding?.add(term);
+      this.count(terms, 1);
       return terms;
     },
     processTerm: (term) => term,
     searchOptions: searchOptions((term) => this.vocabulary.has(term)),
   });
-  /** What each indexed tool was indexed from (to find what changed), and its terms. */
-  private readonly indexed = new Map<string, { fingerprint: string; terms: Set<string> }>();
+  /** What each indexed tool was indexed from (its document as JSON), to find what changed. */
+  private readonly indexed = new Map<string, string>();
 
   /** Number of indexed tools. */
   get size(): number {
@@ -101,7 +101,7 @@ export class ToolSearchIndex {
       const document = toolDocument(tool, origin, serverTitle?.(origin.backendId));
       const fingerprint = JSON.stringify(document);
       const previous = this.indexed.get(tool.name);
-      if (previous?.fingerprint === fingerprint) continue;
+      if (previous === fingerprint) continue;
       if (previous !== undefined) this.remove(tool.name);
       this.add(document, fingerprint);
       changes++;
@@ -115,25 +115,24 @@ export class ToolSearchIndex {
   }
 
   private add(document: ToolDocument, fingerprint: string): void {
-    const terms = new Set<string>();
-    this.adding = terms;
-    try {
-      this.mini.add(document);
-    } finally {
-      this.adding = undefined;
-    }
-    for (const term of terms) this.vocabulary.set(term, (this.vocabulary.get(term) ?? 0) + 1);
-    this.indexed.set(document.id, { fingerprint, terms });
+    this.mini.add(document);
+    this.indexed.set(document.id, fingerprint);
   }
 
   private remove(name: string): void {
-    const entry = this.indexed.get(name);
-    if (!entry) return;
+    const fingerprint = this.indexed.get(name);
+    if (fingerprint === undefined) return;
     this.mini.discard(name);
     this.indexed.delete(name);
-    for (const term of entry.terms) {
-      const count = (this.vocabulary.get(term) ?? 1) - 1;
-      if (count === 0) this.vocabulary.delete(term);
+    // Its terms, as they were counted when it was added.
+    const document = JSON.parse(fingerprint) as ToolDocument;
+    for (const field of FIELDS) this.count(analyze(document[field]), -1);
+  }
+
+  private count(terms: readonly string[], by: 1 | -1): void {
+    for (const term of terms) {
+      const count = (this.vocabulary.get(term) ?? 0) + by;
+      if (count <= 0) this.vocabulary.delete(term);
       else this.vocabulary.set(term, count);
     }
   }
