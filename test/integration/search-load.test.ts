@@ -3,14 +3,19 @@
  * a search adds what it found to that session's own tools/list and says
  * list_changed, the found tools are then called natively, at most 32 stay
  * (least recently used dropped), and one session's tools never reach another's
- * list. Also a backend tool named like a meta-tool (empty prefix): listed in
- * `all`, found and called through call_tool in the search modes.
+ * list; over HTTP and over stdio. Also a backend tool named like a meta-tool
+ * (empty prefix): listed in `all`, found and called through call_tool in the
+ * search modes.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ClientTokens } from '../../electron/core/policy/clientTokens.js';
+import { BIN } from '../helpers/cli.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 
@@ -177,5 +182,53 @@ describe('search+load', () => {
       expect(text(viaCall)).toBe('call_tool:{}');
     }
     expect(warnings.filter((m) => m.includes('"search_tools"') && m.includes('call_tool'))).not.toHaveLength(0);
+  });
+});
+
+describe('search+load over stdio', () => {
+  it('loads found tools into the connection a v1 SDK client launched, and says list_changed', async () => {
+    const dir = await tempDir();
+    const configPath = join(dir.path, 'config.json');
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        mcpServers: {
+          zoo: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'groom_koala,groom_yak' } }),
+        },
+        policy: { exposure: 'search+load' },
+      }),
+    );
+    const client = new V1Client({ name: 'stdio-v1', version: '1' });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    await client.connect(
+      new V1StdioTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--stdio', '--config', configPath],
+        env: {
+          ...(process.env as Record<string, string>),
+          XDG_CONFIG_HOME: join(dir.path, 'xdg'),
+          SWITCHBOARD_TOKEN: '',
+        },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const listed = async () => (await client.listTools()).tools.map((t) => t.name);
+      expect(await listed()).toEqual(META);
+      await waitUntil(
+        async () => {
+          const result = await client.callTool({ name: 'search_tools', arguments: { query: 'groom koala', limit: 1 } });
+          return (result.structuredContent as { tools: Found[] }).tools[0]?.name === 'zoo__groom_koala';
+        },
+        { timeoutMs: 15_000, description: 'the backend to be searchable' },
+      );
+      await waitUntil(() => changed > 0, { description: 'list_changed over stdio' });
+      expect(await listed()).toEqual([...META, 'zoo__groom_koala']);
+      expect(text(await client.callTool({ name: 'zoo__groom_koala', arguments: {} }))).toBe('groom_koala:{}');
+    } finally {
+      await client.close();
+      await dir.cleanup();
+    }
   });
 });
