@@ -64,7 +64,7 @@ Remote servers with OAuth, and secrets (all in the OS keychain):
   mcp-switchboard config backups | config restore [N] [--config FILE]
       The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.
 
-  mcp-switchboard exposure <client|default> [all|search|auto] [--config FILE]
+  mcp-switchboard exposure <client|default> [all|search|search+load|auto] [--config FILE]
       Show or set how a client gets its tools: all of them, or search_tools and call_tool
       (search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).
 

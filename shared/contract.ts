@@ -16,6 +16,7 @@
 import type { PathView, RegistryOptionView, RegistryPageView, RegistryUpdateView } from './model/registryViews.js';
 import type { ErrorData } from './errors.js';
 import type { BackendHealth } from './model/health.js';
+import type { Exposure } from './model/exposure.js';
 import type {
   AppInfo,
   ApprovalView,
@@ -120,10 +121,10 @@ export interface CoreMethods {
   'profiles.rotateToken': Method<{ id: string }, { token: string }>;
   'profiles.revoke': Method<{ id: string }, void>;
   /**
-   * Sets a profile's exposure (`all`, `search`, `auto`; `null` for the policy's default);
+   * Sets a profile's exposure (one of `EXPOSURES`; `null` for the policy's default);
    * `id: "*"` sets the policy's default, which the main token gets (`null`: `all`).
    */
-  'profiles.setExposure': Method<{ id: string; exposure: 'all' | 'search' | 'auto' | null }, void>;
+  'profiles.setExposure': Method<{ id: string; exposure: Exposure | null }, void>;
   'sessions.list': Method<void, SessionView[]>;
   'log.query': Method<LogQueryView, LogEntryView[]>;
 

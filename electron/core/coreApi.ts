@@ -84,7 +84,10 @@ export type SessionsService = Pick<
 >;
 
 /** Each client's tools/list by its exposure (all or search), and tool search. */
-export type ExposureService = Pick<ToolExposure, 'mode' | 'list' | 'fingerprint' | 'reachable' | 'search'>;
+export type ExposureService = Pick<
+  ToolExposure,
+  'mode' | 'list' | 'fingerprint' | 'reachable' | 'search' | 'load' | 'profiles' | 'profileFingerprint' | 'shadowed'
+>;
 
 /** Resource subscriptions shared by every frontend. */
 export type SubscriptionsService = Pick<SubscriptionHub, 'validate' | 'attach' | 'detach' | 'attachAll' | 'detachAll'>;

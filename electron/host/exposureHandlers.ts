@@ -5,13 +5,12 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import { EXPOSURE_CHOICES, isExposure } from '../../shared/model/exposure.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/exposure/toolTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
 import { requireString } from './dispatch.js';
-
-const MODES = ['all', 'search', 'auto'];
 
 /** A profile's exposure and the cost of its tools/list. */
 export function profileToolsView(core: Switchboard, id: string): ProfileToolsView {
@@ -34,10 +33,10 @@ export function exposureHandlers(core: Switchboard): Pick<CoreHandlers, 'profile
     'profiles.setExposure': async (params) => {
       const id = requireString(params, 'id');
       const { exposure } = params;
-      if (exposure !== null && !MODES.includes(exposure)) {
+      if (exposure !== null && !isExposure(exposure)) {
         throw new SwitchboardError(
           ErrorCode.InvalidParams,
-          `exposure must be all, search, auto or null, not ${JSON.stringify(exposure)}`,
+          `exposure must be ${EXPOSURE_CHOICES} (or null for the default), not ${JSON.stringify(exposure)}`,
         );
       }
       if (id === '*' || id === LOCAL_CLIENT) {

@@ -4,6 +4,7 @@
  * secret-looking env values); secrets appear as references or names only.
  */
 import type { ErrorData } from '../errors.js';
+import type { Exposure, ExposureInForce } from './exposure.js';
 import type { BackendHealth } from './health.js';
 
 /** An env value or header as the UI may show it: plain text, or a reference to a keychain secret. */
@@ -177,9 +178,9 @@ export interface ProfileView {
 /** A profile's tool exposure: as set, as in force, and the cost of its tools/list. */
 export interface ProfileToolsView {
   /** As set on the profile; absent means the policy's default. */
-  exposure?: 'all' | 'search' | 'auto';
+  exposure?: Exposure;
   /** In force now (`auto` resolved against the profile's caps). */
-  inForce: 'all' | 'search';
+  inForce: ExposureInForce;
   /** Tools in its tools/list. */
   listed: number;
   /** Tokens (o200k) of its tools/list. */

@@ -33,6 +33,17 @@ describe('exposure settings', () => {
     expect(checked.stderr).toContain(`${configPath}: policy.clients.bot.exposure:`);
   });
 
+  it('accepts search+load per client and as the default, in the CLI and in the config', async () => {
+    expect(await run('exposure', 'bot', 'search+load')).toMatchObject({
+      code: 0,
+      stdout: 'bot: search+load (was default (all))\n',
+    });
+    expect((await run('exposure', 'default', 'search+load')).code).toBe(0);
+    expect(await policy()).toMatchObject({ exposure: 'search+load', clients: { bot: { exposure: 'search+load' } } });
+    expect(await run('exposure', 'bot')).toMatchObject({ code: 0, stdout: 'bot: search+load\n' });
+    expect((await run('check-config')).code).toBe(0);
+  });
+
   it('sets, shows and refuses exposure per client and as the default', async () => {
     expect(await run('exposure', 'bot')).toMatchObject({ code: 0, stdout: 'bot: default (all)\n' });
     expect(await run('exposure', 'bot', 'search')).toMatchObject({
@@ -48,7 +59,7 @@ describe('exposure settings', () => {
     const before = await readFile(configPath, 'utf8');
     const bad = await run('exposure', 'bot', 'some');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('exposure must be all, search or auto, not "some"');
+    expect(bad.stderr).toContain('exposure must be all, search, search+load or auto, not "some"');
     const unknown = await run('exposure', 'nobody', 'all');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no client profile "nobody"');

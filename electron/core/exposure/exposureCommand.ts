@@ -1,15 +1,14 @@
 /**
- * `mcp-switchboard exposure <client|default> [all|search|auto]`: shows or sets
+ * `mcp-switchboard exposure <client|default> [all|search|search+load|auto]`: shows or sets
  * how a client gets its tools (`policy.clients.<client>.exposure`, or the
  * policy's own `exposure` for `default`). Written to the config file, which a
  * running Switchboard applies as it would a hand edit.
  */
 import { ConfigStore } from '../config/configStore.js';
 import { clientDefinition } from '../clients/definitions.js';
-import type { Exposure } from '../policy/policyConfig.js';
+import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
 
-const MODES: readonly Exposure[] = ['all', 'search', 'auto'];
-const USAGE = 'usage: mcp-switchboard exposure <client|default> [all|search|auto]\n';
+const USAGE = `usage: mcp-switchboard exposure <client|default> [${EXPOSURES.join('|')}]\n`;
 
 /** What the command needs from the CLI. */
 export interface ExposureCommandContext {
@@ -28,8 +27,8 @@ export async function exposureCommand(
     context.err(USAGE);
     return 2;
   }
-  if (mode !== undefined && !MODES.includes(mode as Exposure)) {
-    context.err(`mcp-switchboard: exposure must be all, search or auto, not "${mode}"\n${USAGE}`);
+  if (mode !== undefined && !isExposure(mode)) {
+    context.err(`mcp-switchboard: exposure must be ${EXPOSURE_CHOICES}, not "${mode}"\n${USAGE}`);
     return 2;
   }
   const store = new ConfigStore(context.configPath);

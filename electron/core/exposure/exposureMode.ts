@@ -5,7 +5,8 @@
  * listed tool costs context on every turn.
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ClientProfile, Exposure, Policy } from '../policy/policyConfig.js';
+import type { Exposure, ExposureInForce } from '../../../shared/model/exposure.js';
+import type { ClientProfile, Policy } from '../policy/policyConfig.js';
 import { toolListTokens } from './toolTokens.js';
 
 /** The exposure a client is set to (its profile's, else the policy's, else `all`). */
@@ -18,7 +19,7 @@ export function resolveExposure(
   policy: Policy,
   profile: ClientProfile | undefined,
   tools: readonly Tool[],
-): 'all' | 'search' {
+): ExposureInForce {
   const setting = configuredExposure(policy, profile);
   if (setting !== 'auto') return setting;
   if (profile?.maxTools !== undefined && tools.length > profile.maxTools) return 'search';

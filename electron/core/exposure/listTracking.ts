@@ -24,5 +24,9 @@ export function toolListChanged(instance: object, fingerprint: string): boolean 
 
 /** Sends `tools/list_changed` to the 2026-07-28 listen streams whose client's list changed since they knew it. */
 export function publishToolListChanged(bus: BoundedBus, fingerprint: (client: string) => string): void {
-  bus.publish({ kind: 'tools_list_changed' }, (stream) => toolListChanged(stream, fingerprint(stream.client)));
+  bus.publish({ kind: 'tools_list_changed' }, (stream) => {
+    // A stream first knows the list as it was when it started listening.
+    if (!known.has(stream)) known.set(stream, stream.tools);
+    return toolListChanged(stream, fingerprint(stream.client));
+  });
 }

@@ -4,11 +4,24 @@
  * then takes the router's one path (policy, approvals, pinning, audit,
  * progress, cancellation, input requests, queue and timeout). Only clients in
  * search mode have these tools: for others the names are unknown like any other.
+ * Under `search+load` a search also adds what it found to the session's own
+ * tools/list and tells the client, which then calls those tools natively.
  */
 import type { CallToolRequestParams, CallToolResult } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { LoadedTools } from './loadedTools.js';
 import { CALL_TOOL, DEFAULT_LIMIT, MAX_LIMIT, SEARCH_TOOL } from './metaTools.js';
 import type { ToolExposure } from './toolExposure.js';
+
+/** The session a search runs in, for `search+load`. */
+export interface SearchSession {
+  /** The tools its searches loaded. */
+  loaded: LoadedTools;
+  /** Whether its client re-lists when told (a 2025-era session; a 2026-07-28 client only while it listens). */
+  relists(): boolean;
+  /** Tells its client that its tools/list changed. */
+  listChanged(): void;
+}
 
 function invalid(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
@@ -16,9 +29,10 @@ function invalid(message: string): ProtocolError {
 
 /** `search_tools`: the client's best matches, as structured content and as text. */
 export function searchTools(
-  exposure: Pick<ToolExposure, 'search'>,
+  exposure: Pick<ToolExposure, 'search' | 'mode' | 'load'>,
   client: string,
   args: Record<string, unknown> = {},
+  session?: SearchSession,
 ): CallToolResult {
   const { query, limit = DEFAULT_LIMIT } = args;
   if (typeof query !== 'string' || query.trim() === '') {
@@ -28,10 +42,15 @@ export function searchTools(
     throw invalid(`${SEARCH_TOOL}: "limit" must be an integer from 1 to ${MAX_LIMIT}`);
   }
   const tools = exposure.search(client, query, limit);
+  const loads = session !== undefined && exposure.mode(client) === 'search+load' && session.relists();
+  if (loads && exposure.load(client, session.loaded, tools)) session.listChanged();
+  const how = loads
+    ? `call one directly (they are in your tools list now) or with ${CALL_TOOL}`
+    : `call one with ${CALL_TOOL}`;
   const text =
     tools.length === 0
       ? `No tools match "${query}". Try other words.`
-      : `${tools.length} tools, best first; call one with ${CALL_TOOL}:\n${JSON.stringify(tools)}`;
+      : `${tools.length} tools, best first; ${how}:\n${JSON.stringify(tools)}`;
   return { content: [{ type: 'text', text }], structuredContent: { tools } };
 }
 
@@ -60,6 +79,6 @@ export function metaToolOf(
   name: string,
 ): 'search' | 'call' | undefined {
   if (name !== SEARCH_TOOL && name !== CALL_TOOL) return undefined;
-  if (exposure.mode(client) !== 'search') return undefined;
+  if (exposure.mode(client) === 'all') return undefined;
   return name === SEARCH_TOOL ? 'search' : 'call';
 }

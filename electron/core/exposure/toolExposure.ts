@@ -1,17 +1,28 @@
 /**
  * Each client's tools/list, by its exposure: every tool it may use (`all`), or
- * the search meta-tools plus the tools pinned to always show (`search`); and
- * `search_tools` over exactly what that client may use, under the names it
- * sees. Lists, fingerprints and name maps are cached per client view (the
- * policy engine rebuilds a view whenever the catalog, policy or pins change).
+ * the search meta-tools plus the tools pinned to always show (`search`), plus
+ * what the session found (`search+load`); and `search_tools` over exactly what
+ * that client may use, under the names it sees. Lists, fingerprints and name
+ * maps are cached per client view (the policy engine rebuilds a view whenever
+ * the catalog, policy or pins change).
+ *
+ * A backend tool whose exposed name is a meta-tool's (`search_tools` or
+ * `call_tool` under an empty prefix) keeps that name in `all`; in the search
+ * modes the meta-tool holds the name in tools/list and for direct calls, and
+ * the backend tool is found by search and called through `call_tool`.
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/server';
+import type { ExposureInForce } from '../../../shared/model/exposure.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { Policy } from '../policy/policyConfig.js';
 import type { ClientView } from '../policy/policyEngine.js';
 import { ToolSearchIndex } from '../search/toolSearchIndex.js';
-import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from './metaTools.js';
+import type { LoadedTools } from './loadedTools.js';
+import { ProfileLoads } from './profileLoads.js';
+import { ALWAYS_LOAD_META, CALL_TOOL, callToolDefinition, SEARCH_TOOL, searchToolDefinition } from './metaTools.js';
+
+const META_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOL, CALL_TOOL]);
 
 /** One search result, as `search_tools` returns it. */
 export interface FoundTool {
@@ -37,6 +48,10 @@ interface ListedTools {
   fingerprint: string;
   /** Catalog name -> the tool as this client sees it (searchable universe). */
   byCatalogName: Map<string, Tool>;
+  /** Names in `tools` (a loaded tool already listed, e.g. pinned, is not listed twice). */
+  names: Set<string>;
+  /** Backend tools whose names the meta-tools hold in this list (reachable through call_tool only). */
+  shadowed: Tool[];
 }
 
 /** Tool exposure for every client. */
@@ -44,22 +59,55 @@ export class ToolExposure {
   private readonly index = new ToolSearchIndex();
   private indexedCatalog: Catalog | undefined;
   private readonly listed = new WeakMap<ClientView, ListedTools>();
+  /** What 2026-07-28 clients (no session) loaded, per client profile. */
+  readonly profiles = new ProfileLoads();
 
   constructor(private readonly source: ExposureSource) {}
 
   /** The exposure in force for a client. */
-  mode(client: string): 'all' | 'search' {
+  mode(client: string): ExposureInForce {
     return this.source.view(client).exposure;
   }
 
-  /** The client's tools/list. */
-  list(client: string): Tool[] {
-    return this.listedFor(client).tools;
+  /** The client's tools/list; with `loaded`, that session's (its loaded tools listed under `search+load`). */
+  list(client: string, loaded?: LoadedTools): Tool[] {
+    const listed = this.listedFor(client);
+    const extra = this.loadedFor(client, listed, loaded);
+    return extra.length === 0 ? listed.tools : [...listed.tools, ...extra];
   }
 
-  /** A digest of the client's tools/list: it changes exactly when the list does. */
-  fingerprint(client: string): string {
-    return this.listedFor(client).fingerprint;
+  /** A digest of the client's (or that session's) tools/list: it changes exactly when the list does. */
+  fingerprint(client: string, loaded?: LoadedTools): string {
+    const listed = this.listedFor(client);
+    const extra = this.loadedFor(client, listed, loaded);
+    if (extra.length === 0) return listed.fingerprint;
+    return createHash('sha256').update(listed.fingerprint).update(JSON.stringify(extra)).digest('base64url');
+  }
+
+  /**
+   * Under `search+load`, adds found tools (best first, under the client's
+   * names) to a session's loaded tools; tools it lists anyway and tools
+   * shadowed by a meta-tool's name are left out. Returns whether its list changed.
+   */
+  load(client: string, loaded: LoadedTools, found: readonly FoundTool[]): boolean {
+    const view = this.source.view(client);
+    if (view.exposure !== 'search+load') return false;
+    const listed = this.listedFor(client);
+    const before = this.fingerprint(client, loaded);
+    const names = found
+      .filter((tool) => !listed.names.has(tool.name) && !META_NAMES.has(tool.name))
+      .map((tool) => view.aliases.get(tool.name) ?? tool.name);
+    return loaded.load(names) && this.fingerprint(client, loaded) !== before;
+  }
+
+  /** The fingerprint of a profile's 2026-07-28 tools/list (with the tools its requests loaded). */
+  profileFingerprint(client: string): string {
+    return this.fingerprint(client, this.profiles.of(client));
+  }
+
+  /** Backend tools named like a meta-tool, which the client's search-mode list does not show under their name. */
+  shadowed(client: string): Tool[] {
+    return this.listedFor(client).shadowed;
   }
 
   /** Number of tools the client may use (what search covers). */
@@ -122,8 +170,23 @@ export class ToolExposure {
       shown.push(listedTool);
       if (always) pinned.push(listedTool);
     }
-    const tools = view.exposure === 'search' ? [searchToolDefinition, callToolDefinition, ...pinned] : shown;
+    const search = view.exposure !== 'all';
+    const shadowed = search ? view.tools.filter((tool) => META_NAMES.has(tool.name)) : [];
+    const tools = search
+      ? [searchToolDefinition, callToolDefinition, ...pinned.filter((tool) => !META_NAMES.has(tool.name))]
+      : shown;
     const fingerprint = createHash('sha256').update(JSON.stringify(tools)).digest('base64url');
-    return { tools, fingerprint, byCatalogName };
+    return { tools, fingerprint, byCatalogName, names: new Set(tools.map((tool) => tool.name)), shadowed };
+  }
+
+  /** The loaded tools a session's list adds: still visible to the client, not listed already. */
+  private loadedFor(client: string, listed: ListedTools, loaded: LoadedTools | undefined): Tool[] {
+    if (!loaded || loaded.size === 0 || this.source.view(client).exposure !== 'search+load') return [];
+    const extra: Tool[] = [];
+    for (const name of loaded.names()) {
+      const tool = listed.byCatalogName.get(name);
+      if (tool && !listed.names.has(tool.name) && !META_NAMES.has(tool.name)) extra.push(tool);
+    }
+    return extra;
   }
 }

@@ -24,7 +24,7 @@ import { bearerToken, tokenMatcher } from './bearer.js';
 import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 import { publishToolListChanged } from '../exposure/listTracking.js';
 import { BoundedBus, listenContext } from './boundedBus.js';
-import { listenUris } from './stdioListen.js';
+import { listensForTools, listenUris } from './stdioListen.js';
 import { clientInfoOf } from './sessionRegistry.js';
 import { guardResponses } from './responseGuard.js';
 import { createTimedServer, refuseBatch, refuseMethod } from './httpEdges.js';
@@ -90,10 +90,13 @@ export class HttpEndpoint {
     this.isMainToken = tokenMatcher(options.token);
     this.bus = new BoundedBus(options.listenStallMs);
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
-    this.modern = createMcpHandler(({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT), {
-      legacy: 'reject',
-      bus: this.bus,
-    });
+    this.modern = createMcpHandler(
+      ({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT, 'profile'),
+      {
+        legacy: 'reject',
+        bus: this.bus,
+      },
+    );
     this.modernNode = toNodeHandler(this.modern);
     const proxy = core.backends.proxyOptions();
     this.sessions = new LegacySessions(
@@ -114,17 +117,24 @@ export class HttpEndpoint {
     this.http.keepAliveTimeout = 75_000;
     this.unsubscribe = [
       core.events.on('catalogChanged', (changed) => {
-        if (changed.tools) publishToolListChanged(this.bus, (client) => core.exposure.fingerprint(client));
+        if (changed.tools) this.publishToolsChanged();
         if (changed.prompts) this.modern.notify.promptsChanged();
         if (changed.resources) this.modern.notify.resourcesChanged();
         for (const [, session] of this.sessions) void notifyListChanged(core, session.server, changed);
         if (changed.resources) this.endForbiddenListens();
       }),
       core.events.on('clientRevoked', ({ client }) => this.endClient(client)),
+      // search+load: a 2026-07-28 search loaded tools into its profile's list.
+      core.exposure.profiles.onChange(() => this.publishToolsChanged()),
       core.events.on('backendLog', (event) => {
         for (const [id, session] of this.sessions) void forwardBackendLog(session.server, event, id);
       }),
     ];
+  }
+
+  /** Sends tools/list_changed to the 2026-07-28 listen streams whose profile's list changed. */
+  private publishToolsChanged(): void {
+    publishToolListChanged(this.bus, (client) => this.core.exposure.profileFingerprint(client));
   }
 
   /** Starts listening; resolves with the endpoint's URL. */
@@ -286,12 +296,15 @@ export class HttpEndpoint {
     }
     const stream: ListenStream = { client, uris, res };
     this.listens.add(stream);
+    // A client that hears tools/list_changed re-lists: search+load may add to its list.
+    const unlisten = listensForTools(body) ? this.core.exposure.profiles.listen(client) : undefined;
     res.on('close', () => {
       this.listens.delete(stream);
       hub.detachAll(sink);
+      unlisten?.();
     });
     // The bus learns this stream (its response, client, known tools/list) through the async context.
-    const context = { res, client, tools: this.core.exposure.fingerprint(client) };
+    const context = { res, client, tools: this.core.exposure.profileFingerprint(client) };
     return listenContext.run(context, () => this.modernNode(req, res, body));
   }
 

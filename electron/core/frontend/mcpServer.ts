@@ -6,8 +6,10 @@
  */
 import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
-import { metaToolOf, searchTools, unwrapCall } from '../exposure/metaToolCalls.js';
+import { LoadedTools } from '../exposure/loadedTools.js';
+import { metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
 import { rememberToolList, toolListChanged } from '../exposure/listTracking.js';
+import { logShadowedTools } from '../exposure/shadowedTools.js';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { frontendChannel } from '../relay/frontendChannel.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
@@ -30,9 +32,15 @@ const INSTRUCTIONS =
 /**
  * Builds a frontend server instance over the core, for one client profile:
  * its lists are that client's view of the catalog, and every request is
- * authorized for it.
+ * authorized for it. `scope` says what holds the tools `search+load` adds:
+ * the instance itself (a 2025-era session, a stdio connection) or, for
+ * 2026-07-28 requests over HTTP (one instance per request), the profile.
  */
-export function createFrontendServer(core: FrontendCore, client: string = LOCAL_CLIENT): Server {
+export function createFrontendServer(
+  core: FrontendCore,
+  client: string = LOCAL_CLIENT,
+  scope: 'session' | 'profile' = 'session',
+): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
@@ -55,8 +63,15 @@ export function createFrontendServer(core: FrontendCore, client: string = LOCAL_
       relayable(result, what, logger);
   server.onerror = (error) => logger.warn(`frontend: ${error.message}`);
   const view = () => core.policy.view(client, core.catalog());
-  clients.set(server, client);
-  rememberToolList(server, exposure.fingerprint(client));
+  const loaded = scope === 'profile' ? exposure.profiles.of(client) : new LoadedTools();
+  const session: SearchSession = {
+    loaded,
+    relists: () => scope === 'session' || exposure.profiles.listening(client),
+    listChanged: () =>
+      scope === 'profile' ? exposure.profiles.changed(client) : void notifyListChanged(core, server, TOOLS_ONLY),
+  };
+  clients.set(server, { client, loaded });
+  rememberToolList(server, exposure.fingerprint(client, loaded));
   // During the startup grace a list waits for backends on their first attempt (see startupGrace.ts).
   const listed =
     <R>(answer: () => R) =>
@@ -67,8 +82,9 @@ export function createFrontendServer(core: FrontendCore, client: string = LOCAL_
   server.setRequestHandler(
     'tools/list',
     listed(() => {
-      rememberToolList(server, exposure.fingerprint(client));
-      return { tools: exposure.list(client) };
+      logShadowedTools(logger, client, exposure.shadowed(client));
+      rememberToolList(server, exposure.fingerprint(client, loaded));
+      return { tools: exposure.list(client, loaded) };
     }),
   );
   server.setRequestHandler(
@@ -91,10 +107,11 @@ export function createFrontendServer(core: FrontendCore, client: string = LOCAL_
   server.setRequestHandler('tools/call', (request, ctx) => {
     // Search mode: search_tools answers here; call_tool is the direct call it names, on the same path.
     const meta = metaToolOf(exposure, client, request.params.name);
-    if (meta === 'search') return searchTools(exposure, client, request.params.arguments);
-    const params = meta === 'call' ? unwrapCall(request.params) : request.params;
+    if (meta === 'search') return searchTools(exposure, client, request.params.arguments, session);
+    const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
+    loaded.touch(params.name);
     return router
-      .callTool(named(params), {
+      .callTool(params, {
         signal: ctx.mcpReq.signal,
         onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
           ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
@@ -137,8 +154,10 @@ export function createFrontendServer(core: FrontendCore, client: string = LOCAL_
   return server;
 }
 
-/** The client profile each frontend instance serves. */
-const clients = new WeakMap<Server, string>();
+/** The client profile each frontend instance serves, and the tools its searches loaded. */
+const clients = new WeakMap<Server, { client: string; loaded: LoadedTools }>();
+
+const TOOLS_ONLY = { tools: true, prompts: false, resources: false };
 
 /**
  * Sends the list-changed notifications a catalog change calls for to one
@@ -150,8 +169,8 @@ export async function notifyListChanged(
   changed: { tools: boolean; prompts: boolean; resources: boolean },
 ): Promise<void> {
   const sends: Promise<void>[] = [];
-  const client = clients.get(server) ?? LOCAL_CLIENT;
-  if (changed.tools && toolListChanged(server, core.exposure.fingerprint(client)))
+  const { client, loaded } = clients.get(server) ?? { client: LOCAL_CLIENT, loaded: undefined };
+  if (changed.tools && toolListChanged(server, core.exposure.fingerprint(client, loaded)))
     sends.push(server.sendToolListChanged());
   if (changed.prompts) sends.push(server.sendPromptListChanged());
   if (changed.resources) sends.push(server.sendResourceListChanged());

@@ -27,6 +27,14 @@ export function listenUris(message: unknown): string[] {
     : [];
 }
 
+/** Whether a listen request asks for `notifications/tools/list_changed`. */
+export function listensForTools(message: unknown): boolean {
+  return (
+    (message as { params?: { notifications?: { toolsListChanged?: unknown } } }).params?.notifications
+      ?.toolsListChanged === true
+  );
+}
+
 /** Wraps a stdio server transport so listens pass through `hooks` first; messages keep their order. */
 export function interceptListen(wire: Transport, hooks: ListenHooks): Transport {
   const live = new Set<string | number>();

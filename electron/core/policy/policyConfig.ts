@@ -18,15 +18,17 @@
  * ```
  */
 import { z } from 'zod';
+import { EXPOSURES } from '../../../shared/model/exposure.js';
 
 const ToolRule = z.enum(['allow', 'deny', 'ask']);
 /**
  * How a client gets its tools: `all` lists every tool it may use; `search` lists
  * only the `search_tools` and `call_tool` meta-tools (and tools pinned to always
- * show); `auto` lists all while they fit the client's `maxTools` and
- * `maxToolTokens`, and searches beyond (see exposure/exposureMode.ts).
+ * show); `search+load` also lists what each session found; `auto` lists all
+ * while they fit the client's `maxTools` and `maxToolTokens`, and searches
+ * beyond (see exposure/exposureMode.ts and shared/model/exposure.ts).
  */
-const Exposure = z.enum(['all', 'search', 'auto']);
+const Exposure = z.enum(EXPOSURES);
 const ItemRule = z.enum(['allow', 'deny']);
 
 /** Rules for one backend's items. */
@@ -93,7 +95,6 @@ export type BackendPolicy = z.output<typeof BackendPolicy>;
 export type ClientProfile = z.output<typeof ClientProfile>;
 export type ToolRule = z.output<typeof ToolRule>;
 export type ItemRule = z.output<typeof ItemRule>;
-export type Exposure = z.output<typeof Exposure>;
 /** The kinds of catalog item a rule can name. */
 export type ItemKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 

@@ -9,6 +9,7 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import { fitName } from '../catalog/naming.js';
+import type { ExposureInForce } from '../../../shared/model/exposure.js';
 import { resolveExposure } from '../exposure/exposureMode.js';
 import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from './policyConfig.js';
 
@@ -23,10 +24,10 @@ export interface ClientView {
   /** Tool and prompt names shortened for this client's `maxNameLength`: client name -> catalog name. */
   aliases: Map<string, string>;
   /**
-   * How its tools are listed: `all`, or `search` (the meta-tools; `tools` then
-   * holds every tool search may find, uncapped by `maxTools`).
+   * How its tools are listed: `all`, or `search` / `search+load` (the
+   * meta-tools; `tools` then holds every tool search may find, uncapped by `maxTools`).
    */
-  exposure: 'all' | 'search';
+  exposure: ExposureInForce;
 }
 
 /** Tools withheld for everyone (e.g. a changed definition awaiting approval). */

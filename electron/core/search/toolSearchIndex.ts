@@ -8,7 +8,7 @@ import type { Tool } from '@modelcontextprotocol/server';
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import { FIELD_BOOSTS, toolDocument, type ToolDocument } from './toolDocument.js';
 import { queryParts } from './queryParts.js';
-import { processTerm, tokenize } from './textAnalysis.js';
+import { analyze, CJK_KEY } from './textAnalysis.js';
 
 /** A tool the index can hold. */
 export interface IndexableTool {
@@ -44,27 +44,44 @@ const FUZZY_MAX_TERMS = 6;
 /** A query's distinct terms beyond this many are not searched (each costs a lookup, and pasted data has hundreds). */
 const MAX_QUERY_TERMS = 64;
 
-const SEARCH_OPTIONS: SearchOptions = {
-  tokenize: (text) => [...new Set(tokenize(text))].slice(0, MAX_QUERY_TERMS),
-  boost: FIELD_BOOSTS,
-  // Keyword queries get prefix matches ("geo" finds geocode) and, for long words, a typo
-  // allowance. Whole task descriptions spell their words out; expanding each of their
-  // terms costs time and ranks worse on LiveMCPBench (bench/search.ts).
-  prefix: (term, _i, all) => term.length >= 3 && all.length <= PREFIX_MAX_TERMS,
-  fuzzy: (term, _i, all) => (term.length >= 6 && all.length <= FUZZY_MAX_TERMS ? 0.15 : false),
-  weights: { prefix: 0.4, fuzzy: 0.25 },
-};
+/**
+ * How queries are read. Keyword queries get prefix matches ("geo" finds geocode) and, for
+ * long words the catalog does not have, a typo allowance (a word it has is spelt right, and
+ * a fuzzy walk of the whole term tree is the costliest part of a search). Whole task
+ * descriptions spell their words out; expanding each of their terms costs time and ranks
+ * worse on LiveMCPBench (bench/search.ts).
+ */
+function searchOptions(known: (term: string) => boolean): SearchOptions {
+  return {
+    tokenize: (text) => [...new Set(analyze(text))].slice(0, MAX_QUERY_TERMS),
+    processTerm: (term) => term,
+    boost: FIELD_BOOSTS,
+    prefix: (term, _i, all) => term.length >= 3 && all.length <= PREFIX_MAX_TERMS,
+    fuzzy: (term, _i, all) =>
+      term.length >= 6 && all.length <= FUZZY_MAX_TERMS && !term.startsWith(CJK_KEY) && !known(term) ? 0.15 : false,
+    weights: { prefix: 0.4, fuzzy: 0.25 },
+  };
+}
+
+const FIELDS = Object.keys(FIELD_BOOSTS) as (keyof typeof FIELD_BOOSTS)[];
 
 /** The catalog's tools, searchable. */
 export class ToolSearchIndex {
+  /** How often each term occurs in the index (a query word the catalog has is not looked up as a typo). */
+  private readonly vocabulary = new Map<string, number>();
   private readonly mini = new MiniSearch<ToolDocument>({
-    fields: Object.keys(FIELD_BOOSTS),
+    fields: FIELDS,
     idField: 'id',
-    tokenize: (text) => tokenize(text),
-    processTerm: (term) => processTerm(term),
-    searchOptions: SEARCH_OPTIONS,
+    // Terms come out of `analyze` processed already (minisearch would process each again).
+    tokenize: (text) => {
+      const terms = analyze(text);
+      this.count(terms, 1);
+      return terms;
+    },
+    processTerm: (term) => term,
+    searchOptions: searchOptions((term) => this.vocabulary.has(term)),
   });
-  /** What each indexed tool was indexed from, to find what changed. */
+  /** What each indexed tool was indexed from (its document as JSON), to find what changed. */
   private readonly indexed = new Map<string, string>();
 
   /** Number of indexed tools. */
@@ -85,18 +102,39 @@ export class ToolSearchIndex {
       const fingerprint = JSON.stringify(document);
       const previous = this.indexed.get(tool.name);
       if (previous === fingerprint) continue;
-      if (previous !== undefined) this.mini.discard(tool.name);
-      this.mini.add(document);
-      this.indexed.set(tool.name, fingerprint);
+      if (previous !== undefined) this.remove(tool.name);
+      this.add(document, fingerprint);
       changes++;
     }
     for (const name of [...this.indexed.keys()]) {
       if (seen.has(name)) continue;
-      this.mini.discard(name);
-      this.indexed.delete(name);
+      this.remove(name);
       changes++;
     }
     return changes;
+  }
+
+  private add(document: ToolDocument, fingerprint: string): void {
+    this.mini.add(document);
+    this.indexed.set(document.id, fingerprint);
+  }
+
+  private remove(name: string): void {
+    const fingerprint = this.indexed.get(name);
+    if (fingerprint === undefined) return;
+    this.mini.discard(name);
+    this.indexed.delete(name);
+    // Its terms, as they were counted when it was added.
+    const document = JSON.parse(fingerprint) as ToolDocument;
+    for (const field of FIELDS) this.count(analyze(document[field]), -1);
+  }
+
+  private count(terms: readonly string[], by: 1 | -1): void {
+    for (const term of terms) {
+      const count = (this.vocabulary.get(term) ?? 0) + by;
+      if (count <= 0) this.vocabulary.delete(term);
+      else this.vocabulary.set(term, count);
+    }
   }
 
   /**

@@ -42,6 +42,17 @@ describe('ToolSearchIndex', () => {
     expect(index.search('wordclod generat', 1)[0]?.name).toBe('wordcloud__generate_word_cloud');
   });
 
+  it('looks a word up as a typo only while no indexed tool has it', () => {
+    const index = new ToolSearchIndex();
+    const painter = tool('art', 'painter', 'Paints a picture');
+    const pointer = tool('ui', 'pointer', 'Moves the mouse');
+    index.sync([painter, pointer]);
+    expect(index.search('pointer', 5).map((m) => m.name)).toEqual(['ui__pointer']);
+    expect(index.search('pointr', 5).map((m) => m.name)).toContain('ui__pointer');
+    index.sync([painter]);
+    expect(index.search('pointer', 5).map((m) => m.name)).toEqual(['art__painter']);
+  });
+
   it('finds Chinese descriptions by a Chinese query', () => {
     const index = new ToolSearchIndex();
     index.sync(catalog);

@@ -1,11 +1,19 @@
 /**
  * One profile's tool exposure on the Clients screen: what its tools/list holds
  * and costs ("40 tools, ~11k tokens" or "search: 2 tools, ~350 tokens, 527
- * searchable"), and a choice of all, search, auto or the policy's default.
+ * searchable"), and a choice of the exposures (shared/model/exposure.ts) or the
+ * policy's default.
  */
+import { EXPOSURES, type Exposure } from '../../../../shared/model/exposure.js';
 import type { ProfileView } from '../../../../shared/model/views.js';
 
-type Exposure = 'all' | 'search' | 'auto';
+/** What each choice is called in the select. */
+const EXPOSURE_LABELS: Record<Exposure, string> = {
+  all: 'all tools',
+  search: 'search',
+  'search+load': 'search + load found tools',
+  auto: 'auto (fits its caps)',
+};
 
 /** "~11k" for 11,234. */
 export function approxTokens(tokens: number): string {
@@ -15,7 +23,7 @@ export function approxTokens(tokens: number): string {
 /** The summary line of a profile's tools/list. */
 export function exposureSummary(tools: NonNullable<ProfileView['tools']>): string {
   const list = `${tools.listed} tools, ${approxTokens(tools.tokens)} tokens`;
-  return tools.inForce === 'search' ? `search: ${list}; ${tools.reachable} searchable` : list;
+  return tools.inForce === 'all' ? list : `${tools.inForce}: ${list}; ${tools.reachable} searchable`;
 }
 
 /** The cell. */
@@ -43,9 +51,11 @@ export function ExposureCell({
         onChange={(event) => onSet(event.target.value === 'default' ? null : (event.target.value as Exposure))}
       >
         <option value="default">{defaultLabel}</option>
-        <option value="all">all tools</option>
-        <option value="search">search</option>
-        <option value="auto">auto (fits its caps)</option>
+        {EXPOSURES.map((exposure) => (
+          <option key={exposure} value={exposure}>
+            {EXPOSURE_LABELS[exposure]}
+          </option>
+        ))}
       </select>
     </div>
   );

@@ -6,6 +6,7 @@
  */
 import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
 import type { ClientAppView, ProfileView, SessionView } from '../../../../shared/model/views.js';
+import type { Exposure } from '../../../../shared/model/exposure.js';
 import { fetchRemote, idle, type Remote } from '../remote.js';
 import type { SliceCreator } from '../types.js';
 
@@ -30,7 +31,7 @@ export interface ClientsSlice {
   rotateToken(id: string): Promise<CallOutcome<{ token: string }>>;
   revokeProfile(id: string): Promise<CallOutcome<void>>;
   /** Sets how a profile gets its tools (`null`: the policy's default). */
-  setExposure(id: string, exposure: 'all' | 'search' | 'auto' | null): Promise<CallOutcome<void>>;
+  setExposure(id: string, exposure: Exposure | null): Promise<CallOutcome<void>>;
   /** Installs into (or uninstalls from) a client app; the outcome says which file was written. */
   setClientInstalled(client: string, installed: boolean): Promise<CallOutcome<ClientWriteView>>;
 }

@@ -44,4 +44,32 @@ describe('profile exposure', () => {
     expect(set).toEqual([{ id: 'bot', exposure: 'all' }]);
     await waitFor(() => expect(screen.getByText('527 tools, ~102k tokens')).toBeTruthy());
   });
+
+  it('offers search+load and says when it is in force', async () => {
+    const user = userEvent.setup();
+    const profiles: ProfileView[] = [
+      {
+        id: 'claude',
+        name: 'Claude',
+        hasToken: true,
+        tools: { exposure: 'search+load', inForce: 'search+load', listed: 2, tokens: 346, reachable: 527 },
+      },
+      {
+        id: 'bot',
+        name: 'Bot',
+        hasToken: true,
+        tools: { inForce: 'all', listed: 527, tokens: 101_961, reachable: 527 },
+      },
+    ];
+    const set: unknown[] = [];
+    await renderWithStore(<ProfilesPanel />, (c) => {
+      c.handle('profiles.list', () => structuredClone(profiles));
+      c.handle('profiles.setExposure', (params) => void set.push(params));
+    });
+    expect(await screen.findByText('search+load: 2 tools, ~346 tokens; 527 searchable')).toBeTruthy();
+    const select = screen.getByRole('combobox', { name: 'Exposure of Bot' });
+    expect(screen.getAllByRole('option', { name: 'search + load found tools' })).toHaveLength(2);
+    await user.selectOptions(select, 'search+load');
+    expect(set).toEqual([{ id: 'bot', exposure: 'search+load' }]);
+  });
 });
