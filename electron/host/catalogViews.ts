@@ -85,10 +85,15 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; durationMs: 
   return { value, durationMs: Math.round(performance.now() - started) };
 }
 
-/** Calls a tool as the local user. */
-export async function tryTool(core: SwitchboardCore, name: string, args: Record<string, unknown>): Promise<TryResult> {
+/** Calls a tool as the local user; `signal` cancels it (the backend gets notifications/cancelled). */
+export async function tryTool(
+  core: SwitchboardCore,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
-    core.router.callTool({ name, arguments: args }, { client: LOCAL_CLIENT }),
+    core.router.callTool({ name, arguments: args }, { client: LOCAL_CLIENT, ...(signal ? { signal } : {}) }),
   );
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const result = value as { content?: ContentView[]; isError?: boolean; structuredContent?: unknown };
@@ -101,9 +106,14 @@ export async function tryTool(core: SwitchboardCore, name: string, args: Record<
 }
 
 /** Gets a prompt as the local user: its messages' content in order; roles in `structuredContent`. */
-export async function tryPrompt(core: SwitchboardCore, name: string, args: Record<string, string>): Promise<TryResult> {
+export async function tryPrompt(
+  core: SwitchboardCore,
+  name: string,
+  args: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
-    core.router.getPrompt({ name, arguments: args }, { client: LOCAL_CLIENT }),
+    core.router.getPrompt({ name, arguments: args }, { client: LOCAL_CLIENT, ...(signal ? { signal } : {}) }),
   );
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const result = value as { description?: string; messages?: { role: string; content: ContentView | ContentView[] }[] };
@@ -117,8 +127,10 @@ export async function tryPrompt(core: SwitchboardCore, name: string, args: Recor
 }
 
 /** Reads a resource (or template instance) as the local user. */
-export async function tryRead(core: SwitchboardCore, uri: string): Promise<TryResult> {
-  const { value, durationMs } = await timed(() => core.router.readResource({ uri }, { client: LOCAL_CLIENT }));
+export async function tryRead(core: SwitchboardCore, uri: string, signal?: AbortSignal): Promise<TryResult> {
+  const { value, durationMs } = await timed(() =>
+    core.router.readResource({ uri }, { client: LOCAL_CLIENT, ...(signal ? { signal } : {}) }),
+  );
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const contents = (value as { contents?: { uri: string; mimeType?: string; text?: string; blob?: string }[] })
     .contents;

@@ -8,9 +8,6 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/exposure/toolTokens.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
-import { requireString } from './dispatch.js';
-
-const MODES = ['all', 'search', 'auto'];
 
 /** A profile's exposure and the cost of its tools/list. */
 export function profileToolsView(core: SwitchboardCore, id: string): ProfileToolsView {
@@ -28,15 +25,7 @@ export function profileToolsView(core: SwitchboardCore, id: string): ProfileTool
 /** Handlers of the exposure methods. */
 export function exposureHandlers(core: SwitchboardCore): Pick<CoreHandlers, 'profiles.setExposure'> {
   return {
-    'profiles.setExposure': async (params) => {
-      const id = requireString(params, 'id');
-      const { exposure } = params;
-      if (exposure !== null && !MODES.includes(exposure)) {
-        throw new SwitchboardError(
-          ErrorCode.InvalidParams,
-          `exposure must be all, search, auto or null, not ${JSON.stringify(exposure)}`,
-        );
-      }
+    'profiles.setExposure': async ({ id, exposure }) => {
       if (!core.access.policy.clients[id]) {
         throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${id}"`, { client: id });
       }

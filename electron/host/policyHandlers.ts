@@ -5,12 +5,11 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { PolicyItemView, PolicyKind, PolicyView, RuleView } from '../../shared/model/views.js';
+import { POLICY_KINDS, type PolicyItemView, type PolicyKind, type PolicyView } from '../../shared/model/views.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import { LOCAL_CLIENT, type Policy } from '../core/policy/policyConfig.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
-import { requireString } from './dispatch.js';
 import { profileToolsView } from './exposureHandlers.js';
 
 type PolicyMethods =
@@ -26,7 +25,6 @@ type PolicyMethods =
   | 'profiles.rotateToken'
   | 'profiles.revoke';
 
-const KINDS: PolicyKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
 /** Every catalog item with its origin, per policy kind. */
 function items(catalog: Catalog): { kind: PolicyKind; exposed: string; backendId: string; original: string }[] {
@@ -36,7 +34,7 @@ function items(catalog: Catalog): { kind: PolicyKind; exposed: string; backendId
     resources: catalog.resourceIndex,
     resourceTemplates: catalog.templateIndex,
   } as const;
-  return KINDS.flatMap((kind) =>
+  return POLICY_KINDS.flatMap((kind) =>
     [...indexes[kind]].map(([exposed, origin]) => ({
       kind,
       exposed,
@@ -91,14 +89,6 @@ export function policyView(core: SwitchboardCore, requested: string | undefined)
   };
 }
 
-function isKind(value: unknown): value is PolicyKind {
-  return typeof value === 'string' && (KINDS as string[]).includes(value);
-}
-
-function isRule(value: unknown): value is RuleView {
-  return value === 'allow' || value === 'deny' || value === 'ask';
-}
-
 /** Handlers of the policy, approval, pin and profile methods. */
 export function policyHandlers(
   core: SwitchboardCore,
@@ -107,18 +97,9 @@ export function policyHandlers(
   const { access } = core;
   return {
     'policy.get': async (params) => policyView(core, params?.profile),
-    'policy.setRule': async (params) => {
-      const backendId = requireString(params, 'backendId');
-      const original = requireString(params, 'original');
-      if (!isKind(params.kind))
-        throw new SwitchboardError(ErrorCode.InvalidParams, `unknown kind "${String(params.kind)}"`);
-      const kind = params.kind;
-      const profile = params.profile === '*' ? undefined : params.profile;
-      if (params.rule !== null) {
-        if (!isRule(params.rule))
-          throw new SwitchboardError(ErrorCode.InvalidParams, `unknown rule "${String(params.rule)}"`);
-        return access.setRule(backendId, kind, original, params.rule, profile);
-      }
+    'policy.setRule': async ({ backendId, kind, original, rule, profile: requested }) => {
+      const profile = requested === '*' ? undefined : requested;
+      if (rule !== null) return access.setRule(backendId, kind, original, rule, profile);
       await access.update((policy) => {
         const rules =
           profile === undefined || profile === LOCAL_CLIENT
@@ -131,11 +112,15 @@ export function policyHandlers(
       });
     },
     'policy.setBackend': async (params) => {
-      const backendId = requireString(params, 'backendId');
+      const { backendId } = params;
       const profile = params.profile === '*' ? undefined : params.profile;
       if (profile !== undefined && profile !== LOCAL_CLIENT) {
         if (params.visible === undefined) {
-          throw new SwitchboardError(ErrorCode.InvalidParams, 'with a profile, only "visible" can be set');
+          throw new SwitchboardError(
+            ErrorCode.InvalidParams,
+            'policy.setBackend: visible: with a profile, only "visible" can be set (and it must be)',
+            { path: 'visible' },
+          );
         }
         const visible = params.visible;
         const all = core.backendConfigs().map((backend) => backend.id);
@@ -167,12 +152,8 @@ export function policyHandlers(
         ...(request.arguments !== undefined ? { arguments: request.arguments } : {}),
         requestedAt: request.requestedAt,
       })),
-    'approvals.resolve': async (params) => {
-      const id = requireString(params, 'id');
-      if (!['once', 'always', 'deny'].includes(params.decision)) {
-        throw new SwitchboardError(ErrorCode.InvalidParams, `unknown decision "${String(params.decision)}"`);
-      }
-      if (!access.approvals.resolve(id, params.decision)) {
+    'approvals.resolve': async ({ id, decision }) => {
+      if (!access.approvals.resolve(id, decision)) {
         throw new SwitchboardError(ErrorCode.UnknownApproval, `no pending approval "${id}" (answered or timed out)`, {
           id,
         });
@@ -186,8 +167,7 @@ export function policyHandlers(
         offered: change.offered.definition as unknown as Record<string, unknown>,
         detectedAt: change.detectedAt,
       })),
-    'pins.approve': async (params) =>
-      core.approvePin(requireString(params, 'backendId'), requireString(params, 'tool')),
+    'pins.approve': async ({ backendId, tool }) => core.approvePin(backendId, tool),
     'profiles.list': async () =>
       Object.entries(access.policy.clients).map(([id, profile]) => ({
         id,
@@ -197,13 +177,11 @@ export function policyHandlers(
         hasToken: tokens?.has(id) ?? false,
         tools: profileToolsView(core, id),
       })),
-    'profiles.createToken': async (params) => {
-      const id = requireString(params, 'id');
-      const name = requireString(params, 'name');
-      const token = await access.createClient(id, { name, ...(params.backends ? { backends: params.backends } : {}) });
+    'profiles.createToken': async ({ id, name, backends }) => {
+      const token = await access.createClient(id, { name, ...(backends ? { backends } : {}) });
       return { token };
     },
-    'profiles.rotateToken': async (params) => ({ token: await access.rotateToken(requireString(params, 'id')) }),
-    'profiles.revoke': async (params) => access.revokeClient(requireString(params, 'id')),
+    'profiles.rotateToken': async ({ id }) => ({ token: await access.rotateToken(id) }),
+    'profiles.revoke': async ({ id }) => access.revokeClient(id),
   };
 }
