@@ -72,7 +72,10 @@ export const logQuerySchema = z.object({
 /** Filters for the request log. */
 export type LogQueryView = z.input<typeof logQuerySchema>;
 
-type Snippet = { servers: { id: string; entry: Record<string, unknown>; secretFields: string[] }[]; problems: string[] };
+type Snippet = {
+  servers: { id: string; entry: Record<string, unknown>; secretFields: string[] }[];
+  problems: string[];
+};
 type ClientWrite = { path: string; changed: boolean; backup?: string };
 
 /** Every method the UI may call, by name. */
@@ -98,7 +101,9 @@ export const METHODS = {
   /** Stores a secret value in the OS keychain under `name` (write-only). */
   'secrets.set': method<void>()(
     z.object({
-      name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a secret name uses letters, digits, ".", "_" and "-"'),
+      name: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a secret name uses letters, digits, ".", "_" and "-"'),
       value: text,
     }),
   ),
@@ -157,7 +162,9 @@ export const METHODS = {
   'profiles.rotateToken': method<{ token: string }>()(idRef),
   'profiles.revoke': method<void>()(idRef),
   /** Sets a profile's exposure (`all`, `search`, `auto`; `null` for the policy's default). */
-  'profiles.setExposure': method<void>()(z.object({ id: text, exposure: z.enum(['all', 'search', 'auto']).nullable() })),
+  'profiles.setExposure': method<void>()(
+    z.object({ id: text, exposure: z.enum(['all', 'search', 'auto']).nullable() }),
+  ),
   'sessions.list': method<SessionView[]>()(noParams),
   'log.query': method<LogEntryView[]>()(optionalFields(logQuerySchema.shape)),
 

@@ -176,7 +176,13 @@ export class Bridge implements HttpExtension {
     const call = new AbortController();
     calls?.set(id, call);
     try {
-      const outcome = await dispatch(this.options.handlers, frame.method, frame.params, this.options.redact, call.signal);
+      const outcome = await dispatch(
+        this.options.handlers,
+        frame.method,
+        frame.params,
+        this.options.redact,
+        call.signal,
+      );
       // A cancelled call's caller settled it already: nothing more is sent.
       if (!call.signal.aborted) send(ws, { id, ...outcome });
     } finally {

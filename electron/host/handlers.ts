@@ -52,7 +52,8 @@ export interface HostDeps {
 /** Every contract method, implemented on `core`. */
 export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreHandlers {
   /** A call's signal, also aborted when the host shuts down. */
-  const withHost = (signal: AbortSignal): AbortSignal => (deps.signal ? AbortSignal.any([signal, deps.signal]) : signal);
+  const withHost = (signal: AbortSignal): AbortSignal =>
+    deps.signal ? AbortSignal.any([signal, deps.signal]) : signal;
   const handlers: CoreHandlers = {
     'app.info': async () => {
       const status = core.secrets
@@ -83,8 +84,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       (core.secrets ? await core.secrets.list() : []).filter((name) => !name.startsWith('switchboard:')),
     'catalog.list': async () => catalogEntries(core.catalog()),
     'catalog.callTool': async (params, call) => tryTool(core, params.name, params.arguments, withHost(call.signal)),
-    'catalog.getPrompt': async (params, call) =>
-      tryPrompt(core, params.name, params.arguments, withHost(call.signal)),
+    'catalog.getPrompt': async (params, call) => tryPrompt(core, params.name, params.arguments, withHost(call.signal)),
     'catalog.readResource': async (params, call) => tryRead(core, params.uri, withHost(call.signal)),
     ...policyHandlers(core, deps.tokens),
     ...exposureHandlers(core),

@@ -29,7 +29,10 @@ function issuesOf(error: z.ZodError): ParamsIssue[] {
 /** The params of a call to `method`, parsed; or the invalid_params error naming the first bad field. */
 export function parseParams(method: MethodName, params: unknown): Result<unknown> {
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
-    return { ok: false, error: { code: ErrorCode.InvalidParams, message: `${method}: params must be an object`, data: { path: '' } } };
+    return {
+      ok: false,
+      error: { code: ErrorCode.InvalidParams, message: `${method}: params must be an object`, data: { path: '' } },
+    };
   }
   const parsed = METHODS[method].params.safeParse(params);
   if (parsed.success) return { ok: true, result: parsed.data };

@@ -25,7 +25,6 @@ type PolicyMethods =
   | 'profiles.rotateToken'
   | 'profiles.revoke';
 
-
 /** Every catalog item with its origin, per policy kind. */
 function items(catalog: Catalog): { kind: PolicyKind; exposed: string; backendId: string; original: string }[] {
   const indexes = {

@@ -5,7 +5,14 @@
  * token or a UI session cookie.
  */
 import { WebSocket } from 'ws';
-import type { CallOptions, CallOutcome, CoreClient, CoreEventMap, EventName, MethodName } from '../../shared/contract.js';
+import type {
+  CallOptions,
+  CallOutcome,
+  CoreClient,
+  CoreEventMap,
+  EventName,
+  MethodName,
+} from '../../shared/contract.js';
 
 /** How to reach and authenticate to the bridge. */
 export interface BridgeClientOptions {

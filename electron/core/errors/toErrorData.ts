@@ -6,7 +6,13 @@
  * keeps its number in `data.rpcCode` (JSON-RPC 2.0 §5.1 codes are the wire's,
  * never ours); anything without a code of ours is `internal`.
  */
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError, isErrorCode, type ErrorData } from '../../../shared/errors.js';
 
 /** SDK-local failures that have a code of ours; the rest are `internal` (with `data.sdkCode`). */

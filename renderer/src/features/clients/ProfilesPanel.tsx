@@ -99,7 +99,10 @@ export function ProfilesPanel() {
         onSubmit={(event) => {
           event.preventDefault();
           if (!BACKEND_ID_RULE.test(id.trim())) {
-            setError({ code: ErrorCode.InvalidParams, message: 'The ID must start with a letter: letters, digits, _ and - only.' });
+            setError({
+              code: ErrorCode.InvalidParams,
+              message: 'The ID must start with a letter: letters, digits, _ and - only.',
+            });
             return;
           }
           void issue(() => createToken(id.trim(), name.trim() || id.trim())).then((ok) => {
