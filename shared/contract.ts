@@ -99,7 +99,7 @@ export interface CoreClient {
   /** A cancellable call (`params` undefined for a method without). */
   call<M extends MethodName>(
     method: M,
-    params: ParamsOf<M> | undefined,
+    params: ParamsOf<M> extends void ? undefined : ParamsOf<M>,
     options: CallOptions,
   ): Promise<CallOutcome<ResultOf<M>>>;
   on<E extends EventName>(event: E, listener: (payload: CoreEventMap[E]) => void): () => void;
@@ -107,8 +107,9 @@ export interface CoreClient {
 
 /**
  * The method names, as a value: the preload exposes exactly these and the
- * bridge accepts exactly these. `satisfies` makes a missing or extra name a
- * compile error.
+ * bridge accepts exactly these. Listed here, apart from `METHODS`, so the
+ * sandboxed preload bundles no zod; `satisfies` makes a name missing from
+ * (or extra to) `METHODS` a compile error.
  */
 export const METHOD_NAMES = Object.keys({
   'app.info': 1,
