@@ -32,10 +32,10 @@ export async function loadOrExit(path: string, allowMissing: boolean): Promise<S
   const result = await loadConfigFile(path, { allowMissing });
   if (!result.ok) {
     const err = cliRedaction(undefined).writer((text) => void process.stderr.write(text));
-    for (const line of formatProblems(result.path, result.problems)) err(`${line}\n`);
+    for (const line of formatProblems(result.error.path, result.error.problems)) err(`${line}\n`);
     process.exit(1);
   }
-  return result.config;
+  return result.result.config;
 }
 
 /** `check-config`: validation plus environment variables that are referenced but unset. */

@@ -206,7 +206,7 @@ async function start(): Promise<void> {
   running.core.approvals.attach();
   registerContractHandlers(
     ipcMain,
-    (method, params) => dispatch(running.handlers, method, params, running.redact),
+    (method, params, signal) => dispatch(running.handlers, method, params, running.redact, signal),
     trustedSender(),
   );
   running.events.on((event, payload) => {

@@ -4,8 +4,10 @@
  * maps, so a method without a handler, or a handler with the wrong types, is a
  * compile error on every side.
  *
- * - Methods are request/response. Errors cross as data (`ErrorData`), never as
- *   thrown strings: every call settles with a `CallOutcome`.
+ * - Methods are request/response, declared once in contractMethods.ts (a zod
+ *   schema of the params, the result type). Errors cross as data
+ *   (`ErrorData`, one closed set of codes), never as thrown strings: every
+ *   call settles with a `CallOutcome`. A call can be cancelled (`signal`).
  * - Events are invalidations: "something of this kind changed; re-fetch it".
  *   Their payloads only narrow what to re-fetch.
  * - No secret value ever crosses: secrets are written through `secrets.set`
@@ -13,151 +15,24 @@
  *   `profiles.createToken` / `profiles.rotateToken`, shown once so the user can
  *   copy it into a client that Switchboard does not configure itself.
  */
-import type { PathView, RegistryOptionView, RegistryPageView, RegistryUpdateView } from './model/registryViews.js';
-import type { ErrorData } from './errors.js';
-import type { BackendHealth } from './model/health.js';
-import type { Exposure } from './model/exposure.js';
-import type {
-  AppInfo,
-  ApprovalView,
-  BackendCheck,
-  BackendView,
-  CatalogAccessView,
-  CatalogEntry,
-  ClientAppView,
-  ConfigBackupView,
-  FoundToolView,
-  ImportCandidateView,
-  LogEntryView,
-  LogQueryView,
-  PinChangeView,
-  PolicyKind,
-  PolicyView,
-  ProfileView,
-  RuleView,
-  SessionView,
-  TryResult,
-} from './model/views.js';
+import type { z } from 'zod';
+import type { METHODS, noParams } from './contractMethods.js';
+import type { Result } from './errors.js';
 
-/** A method's parameters and result. */
-interface Method<P, R> {
-  params: P;
-  result: R;
-}
+type Specs = typeof METHODS;
 
-/** Every method the UI may call, by name. */
-export interface CoreMethods {
-  'app.info': Method<void, AppInfo>;
-
-  'backends.list': Method<void, BackendView[]>;
-  /** Connects to a server and lists its catalog without saving anything. */
-  'backends.check': Method<{ id: string; entry: Record<string, unknown> }, BackendCheck>;
-  /** Checks, then saves and starts the backend; refused (nothing saved) when the check fails, unless `force`. */
-  'backends.add': Method<{ id: string; entry: Record<string, unknown>; force?: boolean }, BackendView>;
-  /** Reads a pasted Claude Desktop / Cursor / VS Code `mcpServers` (or `servers`) snippet into backend entries. */
-  'backends.parseSnippet': Method<
-    { text: string },
-    { servers: { id: string; entry: Record<string, unknown>; secretFields: string[] }[]; problems: string[] }
-  >;
-  'backends.update': Method<{ id: string; entry: Record<string, unknown> }, BackendView>;
-  'backends.remove': Method<{ id: string }, void>;
-  'backends.setEnabled': Method<{ id: string; enabled: boolean }, BackendView>;
-  'backends.restart': Method<{ id: string }, BackendHealth>;
-  'backends.refresh': Method<{ id: string }, BackendHealth>;
-  /** Starts OAuth for a remote backend; the browser opens on the returned URL. */
-  'backends.authorize': Method<{ id: string }, { authorizationUrl: string }>;
-  'backends.signOut': Method<{ id: string }, void>;
-
-  /** Stores a secret value in the OS keychain under `name` (write-only). */
-  'secrets.set': Method<{ name: string; value: string }, void>;
-  /** Names of stored secrets (never values). */
-  'secrets.list': Method<void, string[]>;
-
-  'catalog.list': Method<void, CatalogEntry[]>;
-  /** What one profile (`*` or absent: the main token) gets of every item, and what its tools/list costs. */
-  'catalog.access': Method<{ profile?: string }, CatalogAccessView>;
-  /** Runs `search_tools` as that profile would (same index, same visibility), best first. */
-  'catalog.search': Method<{ profile?: string; query: string; limit?: number }, FoundToolView[]>;
-  /** Calls a tool as the main token, or as `profile` (its rules apply; a denied tool says so). */
-  'catalog.callTool': Method<{ name: string; arguments: Record<string, unknown>; profile?: string }, TryResult>;
-  'catalog.getPrompt': Method<{ name: string; arguments: Record<string, string> }, TryResult>;
-  'catalog.readResource': Method<{ uri: string }, TryResult>;
-
-  /** `profile` absent or `*`: the rules every client gets. */
-  'policy.get': Method<{ profile?: string }, PolicyView>;
-  'policy.setRule': Method<
-    { backendId: string; kind: PolicyKind; original: string; rule: RuleView | null; profile?: string },
-    void
-  >;
-  /**
-   * Server-wide settings; or, with a `profile`, only `visible`: whether that
-   * profile sees the server (its `backends` list).
-   */
-  /** Sets several rules in one write (the Authorization screen's bulk actions); `rule: null` removes one. */
-  'policy.setRules': Method<
-    { profile?: string; rules: { backendId: string; kind: PolicyKind; original: string; rule: RuleView | null }[] },
-    void
-  >;
-  'policy.setBackend': Method<
-    {
-      backendId: string;
-      profile?: string;
-      visible?: boolean;
-      enabled?: boolean;
-      defaultRule?: 'allow' | 'deny';
-      pinning?: boolean;
-      capture?: boolean;
-    },
-    void
-  >;
-
-  'approvals.list': Method<void, ApprovalView[]>;
-  'approvals.resolve': Method<{ id: string; decision: 'once' | 'always' | 'deny' }, void>;
-  'pins.list': Method<void, PinChangeView[]>;
-  'pins.approve': Method<{ backendId: string; tool: string }, void>;
-
-  'profiles.list': Method<void, ProfileView[]>;
-  'profiles.createToken': Method<{ id: string; name: string; backends?: string[] }, { token: string }>;
-  'profiles.rotateToken': Method<{ id: string }, { token: string }>;
-  'profiles.revoke': Method<{ id: string }, void>;
-  /**
-   * Sets a profile's exposure (one of `EXPOSURES`; `null` for the policy's default);
-   * `id: "*"` sets the policy's default, which the main token gets (`null`: `all`).
-   */
-  'profiles.setExposure': Method<{ id: string; exposure: Exposure | null }, void>;
-  'sessions.list': Method<void, SessionView[]>;
-  'log.query': Method<LogQueryView, LogEntryView[]>;
-
-  'clients.list': Method<void, ClientAppView[]>;
-  'clients.install': Method<
-    { client: string; project?: string },
-    { path: string; changed: boolean; backup?: string; notes: string[] }
-  >;
-  'clients.uninstall': Method<
-    { client: string; project?: string },
-    { path: string; changed: boolean; backup?: string }
-  >;
-  'clients.snippet': Method<{ client: string }, { text: string }>;
-  'clients.importable': Method<{ client: string }, ImportCandidateView[]>;
-  'clients.import': Method<{ client: string; names: string[]; replace?: boolean }, { imported: string[] }>;
-
-  /** The kept copies of the config file, newest first (the last 20, one before each write). */
-  'config.backups': Method<void, ConfigBackupView[]>;
-  /** Puts backup `index` (default 1, the newest) back; the file it replaces becomes the newest backup. */
-  'config.restore': Method<{ index?: number }, ConfigBackupView>;
-  /** MCP registries (registry/): search pages, adding an entry, and the PATH stdio backends get. */
-  'registry.search': Method<{ text: string; cursor?: string }, RegistryPageView>;
-  'registry.add': Method<
-    { ref: string; id?: string; values: Record<string, string | string[]>; choice?: RegistryOptionView['choice'] },
-    { id: string; secrets: string[]; tools?: number }
-  >;
-  /**
-   * Backends added from a registry that has a newer version (the `outdated`
-   * check, bounded by a timeout); an unreachable registry lists nothing.
-   */
-  'registry.outdated': Method<void, RegistryUpdateView[]>;
-  'env.path': Method<void, PathView>;
-}
+/**
+ * Every method the UI may call, by name: its parameters and its result,
+ * derived from `METHODS` in contractMethods.ts. The parameters' type is the
+ * schema's output: what a handler gets, and what a caller sends (the schema
+ * also accepts the absent forms it fills in, such as `arguments: {}`).
+ */
+export type CoreMethods = {
+  [M in keyof Specs]: {
+    params: Specs[M]['params'] extends typeof noParams ? void : z.output<Specs[M]['params']>;
+    result: Specs[M]['result'];
+  };
+};
 
 /** Every event the core sends, by name; each is an invalidation. */
 export interface CoreEventMap {
@@ -185,13 +60,35 @@ export type ParamsOf<M extends MethodName> = CoreMethods[M]['params'];
 /** Result of method M. */
 export type ResultOf<M extends MethodName> = CoreMethods[M]['result'];
 
-/** How every call settles: a result, or an error as data. */
-export type CallOutcome<R> = { ok: true; result: R } | { ok: false; error: ErrorData };
+/** How every call settles: a result, or an error as data (the one result shape, `Result`). */
+export type CallOutcome<R> = Result<R>;
 
-/** Implementation of every method: the core side of both pipes. A missing method fails to compile. */
+/**
+ * The AbortSignal of the environment that compiles this file (the DOM's in
+ * the renderer, Node's in electron/): shared/ is compiled without either, so
+ * it names the type without using it.
+ */
+type AbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : never;
+
+/** What a handler gets besides its params. */
+export interface CallContext {
+  /** Aborted when the caller cancels the call (or its pipe closes, or the host shuts down). */
+  signal: AbortSignal;
+}
+
+/**
+ * Implementation of every method: the core side of both pipes. A missing
+ * method fails to compile; params arrive parsed (see `dispatch`).
+ */
 export type CoreHandlers = {
-  [M in MethodName]: (params: ParamsOf<M>) => Promise<ResultOf<M>>;
+  [M in MethodName]: (params: ParamsOf<M>, call: CallContext) => Promise<ResultOf<M>>;
 };
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Cancels the call: it settles at once with `cancelled`, and the core stops the work. */
+  signal?: AbortSignal;
+}
 
 /** What the renderer calls, whatever the pipe: every method returns its outcome, never throws. */
 export interface CoreClient {
@@ -199,13 +96,20 @@ export interface CoreClient {
     method: M,
     ...params: ParamsOf<M> extends void ? [] : [ParamsOf<M>]
   ): Promise<CallOutcome<ResultOf<M>>>;
+  /** A cancellable call (`params` undefined for a method without). */
+  call<M extends MethodName>(
+    method: M,
+    params: ParamsOf<M> extends void ? undefined : ParamsOf<M>,
+    options: CallOptions,
+  ): Promise<CallOutcome<ResultOf<M>>>;
   on<E extends EventName>(event: E, listener: (payload: CoreEventMap[E]) => void): () => void;
 }
 
 /**
  * The method names, as a value: the preload exposes exactly these and the
- * bridge accepts exactly these. `satisfies` makes a missing or extra name a
- * compile error.
+ * bridge accepts exactly these. Listed here, apart from `METHODS`, so the
+ * sandboxed preload bundles no zod; `satisfies` makes a name missing from
+ * (or extra to) `METHODS` a compile error.
  */
 export const METHOD_NAMES = Object.keys({
   'app.info': 1,

@@ -4,7 +4,8 @@
  * a timeout and an AbortSignal, then closed with its process tree reaped.
  * Nothing is saved or published.
  */
-import { ErrorCode, toErrorData } from '../../shared/errors.js';
+import { ErrorCode } from '../../shared/errors.js';
+import { toErrorData } from '../core/errors/toErrorData.js';
 import type { BackendCheck } from '../../shared/model/views.js';
 import { BackendConnection } from '../core/backends/backendConnection.js';
 import { LineTail } from '../core/backends/transports.js';
@@ -14,12 +15,10 @@ import type { Switchboard } from '../core/coreApi.js';
 /** Default bound of a check: starting a server through npx may download it first. */
 export const CHECK_TIMEOUT_MS = 30_000;
 
-const AUTH_CODES = new Set<string>([ErrorCode.AuthorizationRequired, 'needs_authorization', 'unauthorized']);
-
-/** Whether a failure says the server wants OAuth (HTTP 401 or the core's own code). */
+/** Whether a failure says the server wants OAuth (HTTP 401, the SDK's or the core's own code). */
 function wantsAuthorization(error: unknown): boolean {
   const data = toErrorData(error);
-  if (AUTH_CODES.has(data.code)) return true;
+  if (data.code === ErrorCode.AuthorizationRequired) return true;
   return /\b401\b|unauthori[sz]ed|invalid_token/i.test(data.message);
 }
 

@@ -9,7 +9,6 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { Switchboard } from '../core/coreApi.js';
 import { checkBackend } from './backendCheck.js';
 import { backendView, backendViews, mergeHidden, rawEntry } from './backendViews.js';
-import { requireObject, requireString } from './dispatch.js';
 import { parseSnippet } from './snippetParse.js';
 
 type BackendMethods =
@@ -38,73 +37,67 @@ export interface BackendHandlerDeps {
 /** Handlers of the backend methods. */
 export function backendHandlers(core: Switchboard, deps: BackendHandlerDeps): Pick<CoreHandlers, BackendMethods> {
   const { configPath } = deps;
-  const check = (id: string, entry: Record<string, unknown>) =>
+  /** A check, stopped when its caller cancels the call or the host shuts down. */
+  const check = (id: string, entry: Record<string, unknown>, signal: AbortSignal) =>
     checkBackend(core, id, entry, {
       ...(deps.checkTimeoutMs !== undefined ? { timeoutMs: deps.checkTimeoutMs } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
+      signal: deps.signal ? AbortSignal.any([signal, deps.signal]) : signal,
     });
   return {
     'backends.list': () => backendViews(core, configPath),
-    'backends.check': (params) => check(requireString(params, 'id'), requireObject(params, 'entry')),
-    'backends.add': async (params) => {
-      const id = requireString(params, 'id');
-      const entry = requireObject(params, 'entry');
+    'backends.check': ({ id, entry }, call) => check(id, entry, call.signal),
+    'backends.add': async ({ id, entry, force }, call) => {
       if (core.backends.backendConfigs().some((backend) => backend.id === id)) {
         throw new SwitchboardError(ErrorCode.DuplicateBackend, `a backend with ID "${id}" already exists`, {
           backend: id,
         });
       }
-      if (params.force === true) {
+      if (force === true) {
         // Saved even though it does not start: added disabled, then switched to the real entry (retried with backoff).
         await core.backends.addBackend(id, { ...entry, enabled: false });
         await core.backends.updateBackend(id, entry);
         return backendView(core, configPath, id);
       }
-      const result = await check(id, entry);
+      const result = await check(id, entry, call.signal);
       if (!result.ok && !result.needsAuthorization) {
         const error = result.error ?? { code: ErrorCode.ConnectFailed, message: `cannot connect to "${id}"` };
-        throw new SwitchboardError(error.code as ErrorCode, error.message, { ...error.data, check: result });
+        throw new SwitchboardError(error.code, error.message, { ...error.data, check: result });
       }
       await core.backends.addBackend(id, entry);
       return backendView(core, configPath, id);
     },
-    'backends.parseSnippet': async (params) =>
-      parseSnippet(requireString(params, 'text'), {
+    'backends.parseSnippet': async ({ text }) =>
+      parseSnippet(text, {
         home: homedir(),
         taken: core.backends.backendConfigs().map((backend) => backend.id),
         secrets: core.secrets,
         environment: core.deps.environment,
       }),
-    'backends.update': async (params) => {
-      const id = requireString(params, 'id');
-      const entry = mergeHidden(await rawEntry(core, configPath, id), requireObject(params, 'entry'));
+    'backends.update': async ({ id, entry: edited }) => {
+      const entry = mergeHidden(await rawEntry(core, configPath, id), edited);
       await core.backends.updateBackend(id, entry);
       return backendView(core, configPath, id);
     },
-    'backends.remove': async (params) => core.backends.removeBackend(requireString(params, 'id')),
-    'backends.setEnabled': async (params) => {
-      const id = requireString(params, 'id');
-      if (typeof params.enabled !== 'boolean') {
-        throw new SwitchboardError(ErrorCode.InvalidParams, '"enabled" must be true or false');
-      }
+    'backends.remove': async ({ id }) => core.backends.removeBackend(id),
+    'backends.setEnabled': async ({ id, enabled }) => {
       const entry = { ...(await rawEntry(core, configPath, id)) };
-      if (params.enabled) delete entry['enabled'];
+      if (enabled) delete entry['enabled'];
       else entry['enabled'] = false;
       await core.backends.updateBackend(id, entry);
       return backendView(core, configPath, id);
     },
-    'backends.restart': (params) => core.backends.restartBackend(requireString(params, 'id')),
-    'backends.refresh': (params) => core.backends.refreshBackend(requireString(params, 'id')),
-    'backends.authorize': async (params) => {
+    'backends.restart': ({ id }) => core.backends.restartBackend(id),
+    'backends.refresh': ({ id }) => core.backends.refreshBackend(id),
+    'backends.authorize': async ({ id }) => {
       // Resolves once the URL is known (the browser opens on it); the backend reconnects when the user is back.
-      const { authorizationUrl } = await core.auth.startAuthorization(requireString(params, 'id'), {
+      const { authorizationUrl } = await core.auth.startAuthorization(id, {
         openBrowser: true,
         ...(deps.signal ? { signal: deps.signal } : {}),
       });
       return { authorizationUrl };
     },
-    'backends.signOut': async (params) => {
-      await core.auth.signOut(requireString(params, 'id'));
+    'backends.signOut': async ({ id }) => {
+      await core.auth.signOut(id);
     },
   };
 }

@@ -2,8 +2,10 @@
  * The headless UI on the MCP endpoint's own port: the built renderer at `/`,
  * the login exchange at `/ui?login=<one-time token>`, and the contract over a
  * WebSocket at `/bridge`. Frames: `{id, method, params}` -> `{id, ok,
- * result | error}`; events are pushed as `{event, payload}`. /mcp, /healthz
- * and /readyz stay the endpoint's own.
+ * result | error}`; `{cancel: id}` cancels that call (its handler's
+ * AbortSignal aborts; no answer is owed); events are pushed as `{event,
+ * payload}`. A closed socket cancels its calls. /mcp, /healthz and /readyz
+ * stay the endpoint's own.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -41,6 +43,8 @@ export class Bridge implements HttpExtension {
   readonly auth: BridgeAuth;
   private readonly wss: WebSocketServer;
   private readonly clients = new Set<WebSocket>();
+  /** Each socket's calls in flight, by frame id: aborted by a cancel frame or when the socket closes. */
+  private readonly inFlight = new WeakMap<WebSocket, Map<string | number, AbortController>>();
   private readonly stopEvents: () => void;
   private detachApprover: (() => void) | undefined;
 
@@ -140,6 +144,7 @@ export class Bridge implements HttpExtension {
 
   private connected(ws: WebSocket): void {
     this.clients.add(ws);
+    this.inFlight.set(ws, new Map());
     this.detachApprover ??= this.options.approvals?.attach();
     ws.on('message', (data, isBinary) => {
       if (isBinary) return void send(ws, { id: null, ok: false, error: badFrame('binary frames are not accepted') });
@@ -147,6 +152,7 @@ export class Bridge implements HttpExtension {
     });
     ws.on('close', () => {
       this.clients.delete(ws);
+      for (const call of this.inFlight.get(ws)?.values() ?? []) call.abort();
       if (this.clients.size === 0) {
         this.detachApprover?.();
         this.detachApprover = undefined;
@@ -156,17 +162,32 @@ export class Bridge implements HttpExtension {
   }
 
   private async answer(ws: WebSocket, text: string): Promise<void> {
-    let frame: { id?: unknown; method?: unknown; params?: unknown };
+    let frame: { id?: unknown; method?: unknown; params?: unknown; cancel?: unknown };
     try {
       frame = JSON.parse(text) as typeof frame;
     } catch {
       return send(ws, { id: null, ok: false, error: badFrame('the frame is not JSON') });
     }
-    const id = typeof frame?.id === 'string' || typeof frame?.id === 'number' ? frame.id : null;
+    const calls = this.inFlight.get(ws);
+    if (isFrameId(frame?.cancel)) return void calls?.get(frame.cancel)?.abort();
+    const id = isFrameId(frame?.id) ? frame.id : null;
     if (id === null)
       return send(ws, { id: null, ok: false, error: badFrame('a frame needs an "id" (string or number)') });
-    const outcome = await dispatch(this.options.handlers, frame.method, frame.params, this.options.redact);
-    send(ws, { id, ...outcome });
+    const call = new AbortController();
+    calls?.set(id, call);
+    try {
+      const outcome = await dispatch(
+        this.options.handlers,
+        frame.method,
+        frame.params,
+        this.options.redact,
+        call.signal,
+      );
+      // A cancelled call's caller settled it already: nothing more is sent.
+      if (!call.signal.aborted) send(ws, { id, ...outcome });
+    } finally {
+      if (calls?.get(id) === call) calls.delete(id);
+    }
   }
 
   /** Closes every bridge connection. */
@@ -178,6 +199,10 @@ export class Bridge implements HttpExtension {
     this.detachApprover = undefined;
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
+}
+
+function isFrameId(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
 }
 
 function badFrame(message: string) {

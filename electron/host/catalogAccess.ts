@@ -117,7 +117,8 @@ export function catalogAccess(core: Switchboard, profile: string | undefined): C
   const cap = client === LOCAL_CLIENT ? undefined : core.policy.current.clients[client]?.maxTools;
   // In search mode the view holds every tool search reaches; listed in full, the cap would apply.
   const all = view.exposure === 'search' && cap !== undefined ? view.tools.slice(0, cap) : view.tools;
-  const exposure = client === LOCAL_CLIENT ? core.policy.current.exposure : core.policy.current.clients[client]?.exposure;
+  const exposure =
+    client === LOCAL_CLIENT ? core.policy.current.exposure : core.policy.current.clients[client]?.exposure;
   return {
     profile: profile === undefined || profile === LOCAL_CLIENT ? '*' : profile,
     name: clientName(core, client),

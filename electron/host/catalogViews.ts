@@ -87,7 +87,7 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; durationMs: 
 }
 
 /**
- * Calls a tool as the main token, or as `profile`. A tool that client cannot
+ * Calls a tool as the main token, or as `profile`; `signal` cancels it (the backend gets notifications/cancelled). A tool that client cannot
  * use says why (an MCP client is answered "unknown tool" instead, so a denied
  * tool cannot be told apart from a missing one; the local user may know).
  */
@@ -96,6 +96,7 @@ export async function tryTool(
   name: string,
   args: Record<string, unknown>,
   profile?: string,
+  signal?: AbortSignal,
 ): Promise<TryResult> {
   const client = clientOf(core, profile);
   const item = policyItems(core, client).find((entry) => entry.kind === 'tools' && entry.exposed === name);
@@ -115,7 +116,9 @@ export async function tryTool(
       { tool: name, client },
     );
   }
-  const { value, durationMs } = await timed(() => core.router.callTool({ name, arguments: args }, { client }));
+  const { value, durationMs } = await timed(() =>
+    core.router.callTool({ name, arguments: args }, { client, ...(signal ? { signal } : {}) }),
+  );
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const result = value as { content?: ContentView[]; isError?: boolean; structuredContent?: unknown };
   return {
@@ -127,9 +130,17 @@ export async function tryTool(
 }
 
 /** Gets a prompt as the local user: its messages' content in order; roles in `structuredContent`. */
-export async function tryPrompt(core: Switchboard, name: string, args: Record<string, string>): Promise<TryResult> {
+export async function tryPrompt(
+  core: Switchboard,
+  name: string,
+  args: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
-    core.router.getPrompt({ name, arguments: args }, { client: clientOf(core, undefined) }),
+    core.router.getPrompt(
+      { name, arguments: args },
+      { client: clientOf(core, undefined), ...(signal ? { signal } : {}) },
+    ),
   );
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const result = value as { description?: string; messages?: { role: string; content: ContentView | ContentView[] }[] };
@@ -143,9 +154,9 @@ export async function tryPrompt(core: Switchboard, name: string, args: Record<st
 }
 
 /** Reads a resource (or template instance) as the local user. */
-export async function tryRead(core: Switchboard, uri: string): Promise<TryResult> {
+export async function tryRead(core: Switchboard, uri: string, signal?: AbortSignal): Promise<TryResult> {
   const { value, durationMs } = await timed(() =>
-    core.router.readResource({ uri }, { client: clientOf(core, undefined) }),
+    core.router.readResource({ uri }, { client: clientOf(core, undefined), ...(signal ? { signal } : {}) }),
   );
   if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
   const contents = (value as { contents?: { uri: string; mimeType?: string; text?: string; blob?: string }[] })

@@ -15,7 +15,6 @@ import { clientSnippet } from '../core/clients/snippet.js';
 import type { Launcher } from '../core/clients/types.js';
 import { defaultConfigPath } from '../core/config/paths.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
-import { requireString } from './dispatch.js';
 
 type ClientMethods =
   | 'clients.list'
@@ -59,7 +58,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       environment: deps.environment,
       ...(deps.owner ? { owner: deps.owner } : {}),
     });
-  const scope = (project: unknown) => (typeof project === 'string' && project !== '' ? { project } : {});
+  const scope = (project: string | undefined) => (project ? { project } : {});
   const sink = async (ctx: ClientsContext) => (await secretSinkFor(deps.secrets, ctx.platform.env)).sink;
   return {
     'clients.list': async () =>
@@ -74,8 +73,8 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
         toolNameBudget: status.toolNameBudget,
         ...(status.problem ? { problem: status.problem } : {}),
       })),
-    'clients.install': async (params) => {
-      const outcome = await installClient(context(), requireString(params, 'client'), scope(params.project));
+    'clients.install': async ({ client, project }) => {
+      const outcome = await installClient(context(), client, scope(project));
       return {
         path: outcome.path,
         changed: outcome.changed,
@@ -83,23 +82,23 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
         notes: outcome.notes,
       };
     },
-    'clients.uninstall': async (params) => {
-      const outcome = await uninstallClient(context(), requireString(params, 'client'), scope(params.project));
+    'clients.uninstall': async ({ client, project }) => {
+      const outcome = await uninstallClient(context(), client, scope(project));
       return {
         path: outcome.path,
         changed: outcome.changed,
         ...(outcome.backup !== undefined ? { backup: outcome.backup } : {}),
       };
     },
-    'clients.snippet': async (params) => {
+    'clients.snippet': async ({ client }) => {
       // Built with the placeholder, not the client's token: showing a snippet creates no profile or token.
       const masked: ClientsContext = { ...context(), tokens: { tokenFor: () => Promise.resolve(MASKED_TOKEN) } };
-      const snippet = await clientSnippet(masked, requireString(params, 'client'));
+      const snippet = await clientSnippet(masked, client);
       return { text: snippet.text };
     },
-    'clients.importable': async (params) => {
+    'clients.importable': async ({ client }) => {
       const ctx = context();
-      const candidates = await listImportable(ctx, requireString(params, 'client'), {
+      const candidates = await listImportable(ctx, client, {
         switchboardConfig: configPath(),
         secrets: await sink(ctx),
         ...(deps.owner ? { store: deps.owner.store } : {}),
@@ -113,17 +112,14 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
         warnings: candidate.warnings,
       }));
     },
-    'clients.import': async (params) => {
+    'clients.import': async ({ client, names, replace }) => {
       const ctx = context();
-      if (!Array.isArray(params.names) || params.names.some((name) => typeof name !== 'string')) {
-        throw new SwitchboardError(ErrorCode.InvalidParams, '"names" must be a list of server names');
-      }
-      const outcome = await importServers(ctx, requireString(params, 'client'), {
+      const outcome = await importServers(ctx, client, {
         switchboardConfig: configPath(),
         secrets: await sink(ctx),
         ...(deps.owner ? { store: deps.owner.store } : {}),
-        names: params.names,
-        replace: params.replace === true,
+        names,
+        replace: replace === true,
       });
       return { imported: outcome.imported.map((item) => item.id) };
     },

@@ -25,12 +25,6 @@ export function configHandlers(
   });
   return {
     'config.backups': async () => (await require().backups()).map(view),
-    'config.restore': async (params) => {
-      const index = params?.index ?? 1;
-      if (!Number.isInteger(index) || index < 1) {
-        throw new SwitchboardError(ErrorCode.InvalidParams, '"index" must be a backup number (1 is the newest)');
-      }
-      return view(await require().restore(index));
-    },
+    'config.restore': async ({ index }) => view(await require().restore(index ?? 1)),
   };
 }

@@ -10,7 +10,6 @@ import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/exposure/toolTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
-import { requireString } from './dispatch.js';
 
 /** A profile's exposure and the cost of its tools/list. */
 export function profileToolsView(core: Switchboard, id: string): ProfileToolsView {
@@ -30,15 +29,7 @@ export function profileToolsView(core: Switchboard, id: string): ProfileToolsVie
 /** Handlers of the exposure methods. */
 export function exposureHandlers(core: Switchboard): Pick<CoreHandlers, 'profiles.setExposure'> {
   return {
-    'profiles.setExposure': async (params) => {
-      const id = requireString(params, 'id');
-      const { exposure } = params;
-      if (exposure !== null && !isExposure(exposure)) {
-        throw new SwitchboardError(
-          ErrorCode.InvalidParams,
-          `exposure must be ${EXPOSURE_CHOICES} (or null for the default), not ${JSON.stringify(exposure)}`,
-        );
-      }
+    'profiles.setExposure': async ({ id, exposure }) => {
       if (id === '*' || id === LOCAL_CLIENT) {
         return void (await core.policy.update((policy) => {
           if (exposure === null) delete policy.exposure;

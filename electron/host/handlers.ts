@@ -11,6 +11,7 @@ import type { LogEntryView } from '../../shared/model/views.js';
 import { VERSION } from '../../shared/version.js';
 import type { Launcher } from '../core/clients/types.js';
 import type { AuditKind } from '../core/policy/auditLog.js';
+import type { LogKind } from '../../shared/model/views.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import type { Switchboard } from '../core/coreApi.js';
 import { backendHandlers } from './backendHandlers.js';
@@ -18,11 +19,14 @@ import { catalogAccess, searchAs } from './catalogAccess.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
-import { requireString } from './dispatch.js';
 import { policyHandlers } from './policyHandlers.js';
 import { registryHandlers } from './registryHandlers.js';
 import { defaultStateDir } from '../core/config/paths.js';
 import type { ResolvedEnvironment } from '../core/env/loginShell.js';
+
+// The request log's kinds are declared twice (the core's AuditKind, the contract's LogKind): equal, or this fails to compile.
+const sameKinds: [AuditKind, LogKind] extends [LogKind, AuditKind] ? true : never = true;
+void sameKinds;
 
 /** What the handlers need besides the core. */
 export interface HostDeps {
@@ -48,6 +52,9 @@ export interface HostDeps {
 
 /** Every contract method, implemented on `core`. */
 export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandlers {
+  /** A call's signal, also aborted when the host shuts down. */
+  const withHost = (signal: AbortSignal): AbortSignal =>
+    deps.signal ? AbortSignal.any([signal, deps.signal]) : signal;
   const handlers: CoreHandlers = {
     'app.info': async () => {
       const status = core.secrets
@@ -69,41 +76,25 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
       ...(deps.checkTimeoutMs !== undefined ? { checkTimeoutMs: deps.checkTimeoutMs } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
     }),
-    'secrets.set': async (params) => {
-      const name = requireString(params, 'name');
-      if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(name)) {
-        throw new SwitchboardError(ErrorCode.InvalidParams, 'a secret name uses letters, digits, ".", "_" and "-"');
-      }
-      if (typeof params.value !== 'string' || params.value === '') {
-        throw new SwitchboardError(ErrorCode.InvalidParams, '"value" must be a non-empty string');
-      }
+    'secrets.set': async ({ name, value }) => {
       if (!core.secrets) throw new SwitchboardError(ErrorCode.NotSupported, 'no OS keychain is configured');
-      await core.secrets.set(name, params.value);
+      await core.secrets.set(name, value);
     },
     // Names only; Switchboard's own accounts (the client token key) are not the user's secrets.
     'secrets.list': async () =>
       (core.secrets ? await core.secrets.list() : []).filter((name) => !name.startsWith('switchboard:')),
     'catalog.list': async () => catalogEntries(core.catalog()),
-    'catalog.access': async (params) => catalogAccess(core, params?.profile),
-    'catalog.search': async (params) => searchAs(core, params?.profile, params?.query, params?.limit),
-    'catalog.callTool': async (params) =>
-      tryTool(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, unknown>, params.profile),
-    'catalog.getPrompt': async (params) =>
-      tryPrompt(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, string>),
-    'catalog.readResource': async (params) => tryRead(core, requireString(params, 'uri')),
+    'catalog.access': async (params) => catalogAccess(core, params.profile),
+    'catalog.search': async (params) => searchAs(core, params.profile, params.query, params.limit),
+    'catalog.callTool': async (params, call) =>
+      tryTool(core, params.name, params.arguments, params.profile, withHost(call.signal)),
+    'catalog.getPrompt': async (params, call) => tryPrompt(core, params.name, params.arguments, withHost(call.signal)),
+    'catalog.readResource': async (params, call) => tryRead(core, params.uri, withHost(call.signal)),
     ...policyHandlers(core, deps.tokens),
     ...exposureHandlers(core),
     'sessions.list': async () => core.sessions.list(),
-    'log.query': async (params) => {
-      const query = params ?? {};
-      const entries = await core.audit.query({
-        ...(query.client !== undefined ? { client: query.client } : {}),
-        ...(query.backend !== undefined ? { backend: query.backend } : {}),
-        ...(query.outcome !== undefined ? { outcome: query.outcome } : {}),
-        ...(query.kind !== undefined ? { kind: query.kind as AuditKind } : {}),
-        ...(query.since !== undefined ? { since: query.since } : {}),
-        ...(query.limit !== undefined ? { limit: query.limit } : {}),
-      });
+    'log.query': async (query) => {
+      const entries = await core.audit.query(query);
       return entries.map((entry): LogEntryView => ({
         time: entry.time,
         client: entry.client,

@@ -5,12 +5,11 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { PolicyKind, PolicyView, RuleView } from '../../shared/model/views.js';
+import type { PolicyView } from '../../shared/model/views.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
 import { policyItems } from './catalogAccess.js';
-import { requireString } from './dispatch.js';
 import { profileToolsView } from './exposureHandlers.js';
 
 type PolicyMethods =
@@ -26,8 +25,6 @@ type PolicyMethods =
   | 'profiles.createToken'
   | 'profiles.rotateToken'
   | 'profiles.revoke';
-
-const KINDS: PolicyKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
 /** The policy view for `profile` (`*` or absent: every client's rules). */
 export function policyView(core: Switchboard, requested: string | undefined): PolicyView {
@@ -54,30 +51,13 @@ export function policyView(core: Switchboard, requested: string | undefined): Po
   };
 }
 
-function isKind(value: unknown): value is PolicyKind {
-  return typeof value === 'string' && (KINDS as string[]).includes(value);
-}
-
-function isRule(value: unknown): value is RuleView {
-  return value === 'allow' || value === 'deny' || value === 'ask';
-}
-
 /** Handlers of the policy, approval, pin and profile methods. */
 export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefined): Pick<CoreHandlers, PolicyMethods> {
   return {
     'policy.get': async (params) => policyView(core, params?.profile),
-    'policy.setRule': async (params) => {
-      const backendId = requireString(params, 'backendId');
-      const original = requireString(params, 'original');
-      if (!isKind(params.kind))
-        throw new SwitchboardError(ErrorCode.InvalidParams, `unknown kind "${String(params.kind)}"`);
-      const kind = params.kind;
-      const profile = params.profile === '*' ? undefined : params.profile;
-      if (params.rule !== null) {
-        if (!isRule(params.rule))
-          throw new SwitchboardError(ErrorCode.InvalidParams, `unknown rule "${String(params.rule)}"`);
-        return core.policy.setRule(backendId, kind, original, params.rule, profile);
-      }
+    'policy.setRule': async ({ backendId, kind, original, rule, profile: requested }) => {
+      const profile = requested === '*' ? undefined : requested;
+      if (rule !== null) return core.policy.setRule(backendId, kind, original, rule, profile);
       await core.policy.update((policy) => {
         const rules =
           profile === undefined || profile === LOCAL_CLIENT
@@ -90,21 +70,14 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
       });
     },
     'policy.setRules': async (params) => {
-      const profile = params?.profile === '*' || params?.profile === LOCAL_CLIENT ? undefined : params?.profile;
-      if (!Array.isArray(params?.rules)) throw new SwitchboardError(ErrorCode.InvalidParams, '"rules" must be a list');
+      const profile = params.profile === '*' || params.profile === LOCAL_CLIENT ? undefined : params.profile;
+      // The schema checked each entry's fields; ask applies to tools only.
       params.rules.forEach((change, index) => {
-        if (typeof change?.backendId !== 'string' || typeof change.original !== 'string') {
-          throw new SwitchboardError(
-            ErrorCode.InvalidParams,
-            `rules[${index}]: "backendId" and "original" are strings`,
-          );
+        if (change.rule === 'ask' && change.kind !== 'tools') {
+          throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].rule: only tools can be set to ask`, {
+            path: `rules.${index}.rule`,
+          });
         }
-        if (!isKind(change.kind))
-          throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].kind: unknown kind "${change.kind}"`);
-        if (change.rule !== null && !isRule(change.rule))
-          throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].rule: unknown rule "${change.rule}"`);
-        if (change.rule === 'ask' && change.kind !== 'tools')
-          throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].rule: only tools can be set to ask`);
       });
       if (profile !== undefined && !core.policy.current.clients[profile]) {
         throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
@@ -122,11 +95,15 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
       });
     },
     'policy.setBackend': async (params) => {
-      const backendId = requireString(params, 'backendId');
+      const { backendId } = params;
       const profile = params.profile === '*' ? undefined : params.profile;
       if (profile !== undefined && profile !== LOCAL_CLIENT) {
         if (params.visible === undefined) {
-          throw new SwitchboardError(ErrorCode.InvalidParams, 'with a profile, only "visible" can be set');
+          throw new SwitchboardError(
+            ErrorCode.InvalidParams,
+            'policy.setBackend: visible: with a profile, only "visible" can be set (and it must be)',
+            { path: 'visible' },
+          );
         }
         const visible = params.visible;
         const all = core.backends.backendConfigs().map((backend) => backend.id);
@@ -158,12 +135,8 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
         ...(request.arguments !== undefined ? { arguments: request.arguments } : {}),
         requestedAt: request.requestedAt,
       })),
-    'approvals.resolve': async (params) => {
-      const id = requireString(params, 'id');
-      if (!['once', 'always', 'deny'].includes(params.decision)) {
-        throw new SwitchboardError(ErrorCode.InvalidParams, `unknown decision "${String(params.decision)}"`);
-      }
-      if (!core.approvals.resolve(id, params.decision)) {
+    'approvals.resolve': async ({ id, decision }) => {
+      if (!core.approvals.resolve(id, decision)) {
         throw new SwitchboardError(ErrorCode.UnknownApproval, `no pending approval "${id}" (answered or timed out)`, {
           id,
         });
@@ -177,8 +150,7 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
         offered: change.offered.definition as unknown as Record<string, unknown>,
         detectedAt: change.detectedAt,
       })),
-    'pins.approve': async (params) =>
-      core.policy.approvePin(requireString(params, 'backendId'), requireString(params, 'tool')),
+    'pins.approve': async ({ backendId, tool }) => core.policy.approvePin(backendId, tool),
     'profiles.list': async () =>
       Object.entries(core.policy.current.clients).map(([id, profile]) => ({
         id,
@@ -188,16 +160,11 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
         hasToken: tokens?.has(id) ?? false,
         tools: profileToolsView(core, id),
       })),
-    'profiles.createToken': async (params) => {
-      const id = requireString(params, 'id');
-      const name = requireString(params, 'name');
-      const token = await core.clients.createClient(id, {
-        name,
-        ...(params.backends ? { backends: params.backends } : {}),
-      });
+    'profiles.createToken': async ({ id, name, backends }) => {
+      const token = await core.clients.createClient(id, { name, ...(backends ? { backends } : {}) });
       return { token };
     },
-    'profiles.rotateToken': async (params) => ({ token: await core.clients.rotateToken(requireString(params, 'id')) }),
-    'profiles.revoke': async (params) => core.clients.revokeClient(requireString(params, 'id')),
+    'profiles.rotateToken': async ({ id }) => ({ token: await core.clients.rotateToken(id) }),
+    'profiles.revoke': async ({ id }) => core.clients.revokeClient(id),
   };
 }

@@ -14,10 +14,8 @@ import type { ResolvedEnvironment } from '../core/env/loginShell.js';
 import { addFromRegistry } from '../core/registry/addFromRegistry.js';
 import { optionsOf } from '../core/registry/mapping.js';
 import { registryClientFor } from '../core/registry/registryConfig.js';
-import type { InputValues } from '../core/registry/inputs.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
-import { requireObject, requireString } from './dispatch.js';
 import { registryUpdates } from './registryOutdated.js';
 
 type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'env.path';
@@ -76,9 +74,7 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
     return out;
   };
   return {
-    'registry.search': async (params) => {
-      const text = typeof params?.text === 'string' ? params.text : '';
-      const cursor = typeof params?.cursor === 'string' && params.cursor !== '' ? params.cursor : undefined;
+    'registry.search': async ({ text, cursor }) => {
       let page;
       try {
         page = await (
@@ -96,9 +92,7 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         failures: page.failures,
       };
     },
-    'registry.add': async (params) => {
-      const ref = requireString(params, 'ref');
-      const values = requireObject(params, 'values') as InputValues;
+    'registry.add': async ({ ref, values, id, choice }) => {
       const { sink } = await secretSinkFor(deps.secrets, deps.environment);
       const outcome = await addFromRegistry(
         {
@@ -115,8 +109,8 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         {
           ref,
           values,
-          ...(typeof params.id === 'string' && params.id !== '' ? { id: params.id } : {}),
-          ...(params.choice ? { choice: params.choice } : {}),
+          ...(id ? { id } : {}),
+          ...(choice ? { choice } : {}),
         },
       );
       return {

@@ -75,11 +75,15 @@ export interface TryResult {
   durationMs: number;
 }
 
+/** The rules: `ask` (tools only) prompts the user per call; other items are allow/deny. */
+export const RULES = ['allow', 'deny', 'ask'] as const;
 /** A rule for a tool (`ask` prompts the user per call); other items are allow/deny. */
-export type RuleView = 'allow' | 'deny' | 'ask';
+export type RuleView = (typeof RULES)[number];
 
 /** The catalog kinds as the policy keys them. */
-export type PolicyKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+export const POLICY_KINDS = ['tools', 'prompts', 'resources', 'resourceTemplates'] as const;
+/** The catalog kinds as the policy keys them. */
+export type PolicyKind = (typeof POLICY_KINDS)[number];
 
 /** One item's effective rule for one profile, and where it came from. */
 export interface PolicyItemView {
@@ -230,7 +234,8 @@ export interface LogEntryView {
   backend: string;
   kind: string;
   item: string;
-  outcome: 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
+  outcome: LogOutcome;
+  /** A local error code, or a JSON-RPC error's number; as written in the log. */
   errorCode?: string | number;
   durationMs: number;
   detail?: string;
@@ -240,15 +245,26 @@ export interface LogEntryView {
   result?: unknown;
 }
 
-/** Filters for the request log. */
-export interface LogQueryView {
-  client?: string;
-  backend?: string;
-  outcome?: LogEntryView['outcome'];
-  kind?: string;
-  since?: string;
-  limit?: number;
-}
+/** How a logged request ended. */
+export const LOG_OUTCOMES = ['ok', 'error', 'denied', 'timeout', 'cancelled'] as const;
+/** How a logged request ended. */
+export type LogOutcome = (typeof LOG_OUTCOMES)[number];
+
+/** The kinds of request-log entries (the core's `AuditKind`, checked against this at compile time). */
+export const LOG_KINDS = [
+  'tools/call',
+  'resources/read',
+  'prompts/get',
+  'completion/complete',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'pin/changed',
+  'pin/approved',
+  'approval',
+  'audit/dropped',
+] as const;
+/** One kind of request-log entry. */
+export type LogKind = (typeof LOG_KINDS)[number];
 
 /** A client app Switchboard can be installed into. */
 export interface ClientAppView {

@@ -6,13 +6,12 @@
  */
 import { WebSocket } from 'ws';
 import type {
+  CallOptions,
   CallOutcome,
   CoreClient,
   CoreEventMap,
   EventName,
   MethodName,
-  ParamsOf,
-  ResultOf,
 } from '../../shared/contract.js';
 
 /** How to reach and authenticate to the bridge. */
@@ -69,12 +68,22 @@ export function connectBridge(options: BridgeClientOptions): Promise<BridgeClien
   const client: BridgeClient = {
     received,
     raw,
-    async call<M extends MethodName>(method: M, ...params: ParamsOf<M> extends void ? [] : [ParamsOf<M>]) {
+    async call(method: MethodName, params?: unknown, options?: CallOptions): Promise<CallOutcome<never>> {
       const id = `c${++next}`;
-      const frame = await raw({ id, method, params: params[0] }, id);
+      const answered = raw({ id, method, params }, id);
+      const signal = options?.signal;
+      // Cancelling sends `{cancel: id}` (the bridge owes no answer then) and settles at once.
+      const cancelled = new Promise<Record<string, unknown>>((resolve) =>
+        signal?.addEventListener('abort', () => {
+          waiting.delete(id);
+          ws.send(JSON.stringify({ cancel: id }));
+          resolve({ ok: false, error: { code: 'cancelled', message: `${method}: cancelled` } });
+        }),
+      );
+      const frame = await Promise.race([answered, cancelled]);
       return (
         frame['ok'] === true ? { ok: true, result: frame['result'] } : { ok: false, error: frame['error'] }
-      ) as CallOutcome<ResultOf<M>>;
+      ) as CallOutcome<never>;
     },
     on<E extends EventName>(event: E, listener: (payload: CoreEventMap[E]) => void) {
       let set = listeners.get(event);

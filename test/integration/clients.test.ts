@@ -212,7 +212,7 @@ describe('client install and uninstall', () => {
   it('the UI-facing API returns data, and errors as data', async () => {
     const api = createClientsApi(ctx);
     const detected = await api.detect();
-    expect(detected.ok && detected.value.map((s) => s.id)).toEqual(clientDefinitions().map((d) => d.id));
+    expect(detected.ok && detected.result.map((s) => s.id)).toEqual(clientDefinitions().map((d) => d.id));
     expect(await api.install('notepad')).toEqual({
       ok: false,
       error: { code: 'unknown_client', message: expect.stringContaining('notepad'), data: { client: 'notepad' } },

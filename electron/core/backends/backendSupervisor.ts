@@ -7,7 +7,8 @@
  * `needs-authorization` when a remote backend needs the user to sign in (OAuth): never retried in
  * a loop, it connects again once new tokens are in the keychain (from here or another process).
  */
-import { ErrorCode, SwitchboardError, toErrorData } from '../../../shared/errors.js';
+import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import { toErrorData } from '../errors/toErrorData.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
 import { startModeOf, type BackendConfig } from '../config/schema.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
@@ -283,7 +284,7 @@ export class BackendSupervisor {
 
   /** A probe answered: a backend degraded by probes alone is up again. */
   private onProbeSucceeded(): void {
-    if (this.status === 'degraded' && this.lastError?.code === 'probe_failed') {
+    if (this.status === 'degraded' && this.lastError?.code === ErrorCode.ProbeFailed) {
       this.lastError = undefined;
       this.setStatus('up');
     } else {
@@ -296,7 +297,7 @@ export class BackendSupervisor {
     if (failures < this.host.proxyOptions().probeFailureThreshold) return this.host.changed(this.id);
     const message = error instanceof Error ? error.message : String(error);
     this.lastError = {
-      code: 'probe_failed',
+      code: ErrorCode.ProbeFailed,
       message: `${failures} health probes in a row failed; last: ${message}`,
       at: new Date().toISOString(),
     };

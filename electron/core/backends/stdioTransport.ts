@@ -21,6 +21,7 @@ import {
 import { MessageLines, oversizeResponseId, type OversizeLine } from './messageLines.js';
 import { INSTANCE_MARKER, reapBackend, type BackendProcesses } from './processGroup.js';
 import { processTree } from './processTree.js';
+import { ErrorCode } from '../../../shared/errors.js';
 
 /** How to start the server. */
 export interface StdioServerSpec {
@@ -212,7 +213,7 @@ export class GroupStdioTransport implements Transport {
       error: {
         code: -32603,
         message: `${problem}; this request failed, the connection stays up`,
-        data: { code: 'message_too_large', bytes: line.bytes, limit: maxMessageBytes },
+        data: { code: ErrorCode.MessageTooLarge, bytes: line.bytes, limit: maxMessageBytes },
       },
     });
   }

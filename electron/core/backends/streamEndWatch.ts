@@ -8,6 +8,7 @@
  * that, if no answer came, delivers a JSON-RPC error for its id.
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { ErrorCode } from '../../../shared/errors.js';
 
 /** Per-transport state shared with the fetch that enforces maxMessageBytes. */
 export interface StreamFailures {
@@ -68,7 +69,7 @@ export function failRequestsOnStreamEnd(transport: Transport, backendId: string,
         error: {
           code: -32603,
           message: `backend "${backendId}" did not answer ${entry.method}: ${why}`,
-          data: { code: cause ? 'message_too_large' : 'stream_ended' },
+          data: { code: cause ? ErrorCode.MessageTooLarge : ErrorCode.StreamEnded },
         },
       });
     };

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { chmod, copyFile, mkdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { SwitchboardError, type ErrorCode } from '../../../shared/errors.js';
+import { SwitchboardError } from '../../../shared/errors.js';
 import { fileWriter, type AtomicWriter } from '../config/configStore.js';
 import type { ClientDefinition } from './definitions.js';
 import { JsonDocument } from './documents/jsonDocument.js';
@@ -17,9 +17,9 @@ import { TomlDocument } from './documents/tomlDocument.js';
 import type { ConfigDocument } from './documents/types.js';
 import { ClientErrorCode } from './types.js';
 
-/** A SwitchboardError with one of this module's codes (they are string codes like the shared ones). */
+/** A SwitchboardError with one of this module's codes. */
 export function clientError(code: ClientErrorCode, message: string, data?: Record<string, unknown>): SwitchboardError {
-  return new SwitchboardError(code as unknown as ErrorCode, message, data);
+  return new SwitchboardError(code, message, data);
 }
 
 /** A client file as read: its bytes (undefined when absent), the real path written to, and the parsed document. */

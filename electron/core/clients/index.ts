@@ -3,7 +3,7 @@
  * operation returns its data, or its error as data (`{code, message, data}`),
  * never a thrown exception across the boundary.
  */
-import { toErrorData } from '../../../shared/errors.js';
+import { toErrorData } from '../errors/toErrorData.js';
 import { importServers, listImportable, type ImportOptions, type ImportOutcome } from './import.js';
 import {
   detectClients,
@@ -32,7 +32,7 @@ export interface ClientsApi {
 
 async function settle<T>(work: () => Promise<T>): Promise<Result<T>> {
   try {
-    return { ok: true, value: await work() };
+    return { ok: true, result: await work() };
   } catch (error) {
     return { ok: false, error: toErrorData(error) };
   }

@@ -7,7 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { toErrorData } from '../../../shared/errors.js';
+import { toErrorData } from '../errors/toErrorData.js';
 import type { AtomicWriter } from '../config/configStore.js';
 import {
   clientError,

@@ -2,39 +2,33 @@
  * Plain-data types of client install and import: what the CLI prints and what
  * the UI's Clients screen will show. Errors travel as `ErrorData`.
  */
-import type { ErrorData } from '../../../shared/errors.js';
+import { ErrorCode, type ErrorData } from '../../../shared/errors.js';
 
 /** The clients Switchboard can write to and import from. */
 export const CLIENT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'zed', 'codex'] as const;
 /** One of {@link CLIENT_IDS}. */
 export type ClientId = (typeof CLIENT_IDS)[number];
 
-/** Local error codes of this module (string codes, as in shared/errors.ts). */
+/** The error codes of this module: a part of the one closed set in shared/errors.ts. */
 export const ClientErrorCode = {
-  UnknownClient: 'unknown_client',
-  /** The client's file does not parse: nothing was written. */
-  ClientConfigMalformed: 'client_config_malformed',
-  /** The file parses but is not shaped as the client expects (e.g. the server map is not an object). */
-  ClientConfigUnexpected: 'client_config_unexpected',
-  /** An entry under our key exists and is not ours. */
-  EntryConflict: 'entry_conflict',
-  NotInstalled: 'not_installed',
-  ProjectUnsupported: 'project_unsupported',
-  WriteFailed: 'client_write_failed',
-  /** Undo asked for, but the file changed since our write (restoring would lose those changes). */
-  ChangedSinceWrite: 'changed_since_write',
-  NoBackup: 'no_backup',
-  /** A secret could not be imported without writing it to a plain file. */
-  SecretNotImported: 'secret_not_imported',
-  /** The keychain (issue #5) is not there yet. */
-  SecretStoreUnavailable: 'secret_store_unavailable',
-  ImportFailed: 'import_failed',
+  UnknownClient: ErrorCode.UnknownClient,
+  ClientConfigMalformed: ErrorCode.ClientConfigMalformed,
+  ClientConfigUnexpected: ErrorCode.ClientConfigUnexpected,
+  EntryConflict: ErrorCode.EntryConflict,
+  NotInstalled: ErrorCode.NotInstalled,
+  ProjectUnsupported: ErrorCode.ProjectUnsupported,
+  WriteFailed: ErrorCode.ClientWriteFailed,
+  ChangedSinceWrite: ErrorCode.ChangedSinceWrite,
+  NoBackup: ErrorCode.NoBackup,
+  SecretNotImported: ErrorCode.SecretNotImported,
+  SecretStoreUnavailable: ErrorCode.SecretStoreUnavailable,
+  ImportFailed: ErrorCode.ImportFailed,
 } as const;
 /** One of {@link ClientErrorCode}. */
 export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
 
-/** What a call returns to the UI: data, or the error as data. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorData };
+/** What a call returns to the UI: data, or the error as data (the one result shape). */
+export type { Result } from '../../../shared/errors.js';
 
 /** Platform facts client paths depend on (injectable so tests cover all three OSes). */
 export interface PlatformEnv {

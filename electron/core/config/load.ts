@@ -3,13 +3,24 @@
  * validation. Every failure names the file and the field.
  */
 import { readFile } from 'node:fs/promises';
-import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import { ErrorCode, SwitchboardError, type Result } from '../../../shared/errors.js';
 import { parseConfig, type ConfigProblem, type SwitchboardConfig } from './schema.js';
 
+/** A loaded config file (`created`: it was missing and the empty config stands in). */
+export interface LoadedConfig {
+  config: SwitchboardConfig;
+  path: string;
+  created: boolean;
+}
+
+/** Why a config file was refused: every problem, each naming the field. */
+export interface ConfigRefusal {
+  path: string;
+  problems: ConfigProblem[];
+}
+
 /** The result of loading a config file: a config, or the problems that refused it. */
-export type LoadResult =
-  | { ok: true; config: SwitchboardConfig; path: string; created: boolean }
-  | { ok: false; path: string; problems: ConfigProblem[] };
+export type LoadResult = Result<LoadedConfig, ConfigRefusal>;
 
 /** Line and column (1-based) of a character offset in a text. */
 function locate(text: string, offset: number): { line: number; column: number } {
@@ -47,16 +58,16 @@ export async function loadConfigFile(path: string, options: { allowMissing?: boo
     if (code === 'ENOENT' && options.allowMissing) {
       const parsed = parseConfig({});
       if (!parsed.config) throw new Error('the empty config must be valid');
-      return { ok: true, config: parsed.config, path, created: true };
+      return { ok: true, result: { config: parsed.config, path, created: true } };
     }
     const message = code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}`;
-    return { ok: false, path, problems: [{ path: '(file)', message }] };
+    return { ok: false, error: { path, problems: [{ path: '(file)', message }] } };
   }
   const json = parseJsonText(text);
-  if (json.problem) return { ok: false, path, problems: [json.problem] };
+  if (json.problem) return { ok: false, error: { path, problems: [json.problem] } };
   const parsed = parseConfig(json.value);
-  if (!parsed.config) return { ok: false, path, problems: parsed.problems };
-  return { ok: true, config: parsed.config, path, created: false };
+  if (!parsed.config) return { ok: false, error: { path, problems: parsed.problems } };
+  return { ok: true, result: { config: parsed.config, path, created: false } };
 }
 
 /** Formats problems one per line, each naming the file and the field. */
@@ -70,9 +81,10 @@ export async function loadConfigOrThrow(
   options: { allowMissing?: boolean } = {},
 ): Promise<SwitchboardConfig> {
   const result = await loadConfigFile(path, options);
-  if (result.ok) return result.config;
-  throw new SwitchboardError(ErrorCode.ConfigInvalid, formatProblems(result.path, result.problems).join('\n'), {
-    path: result.path,
-    problems: result.problems,
+  if (result.ok) return result.result.config;
+  const { path: file, problems } = result.error;
+  throw new SwitchboardError(ErrorCode.ConfigInvalid, formatProblems(file, problems).join('\n'), {
+    path: file,
+    problems,
   });
 }

@@ -10,6 +10,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import type { Logger } from '../deps.js';
+import { ErrorCode } from '../../../shared/errors.js';
 
 /** Below this depth every result serializes; only deeper ones are test-serialized. */
 const SAFE_DEPTH = 256;
@@ -41,7 +42,7 @@ export function relayable<T>(result: T, what: string, logger: Logger): T {
     const reason = error instanceof RangeError ? 'it is nested too deeply to serialize' : describe(error);
     const message = `the answer to ${what} cannot be relayed: ${reason}`;
     logger.warn(message);
-    throw new ProtocolError(ProtocolErrorCode.InternalError, message, { code: 'unrelayable_result' });
+    throw new ProtocolError(ProtocolErrorCode.InternalError, message, { code: ErrorCode.UnrelayableResult });
   }
 }
 

@@ -253,7 +253,7 @@ export class AuditLog {
       kind: 'audit/dropped',
       item: 'audit',
       outcome: 'error',
-      errorCode: 'dropped',
+      errorCode: ErrorCode.Dropped,
       durationMs: 0,
       detail: `${count} audit entries were not written (queue full, too large, or a failed write)`,
     };

@@ -3,7 +3,8 @@
  * does (transport, handshake, every list), bounded by a timeout and an
  * AbortSignal, then close it with its process tree reaped. Nothing is saved.
  */
-import { toErrorData, type ErrorData } from '../../../shared/errors.js';
+import { type ErrorData } from '../../../shared/errors.js';
+import { toErrorData } from '../errors/toErrorData.js';
 import { BackendConnection } from '../backends/backendConnection.js';
 import { LineTail } from '../backends/transports.js';
 import { ProxyOptionsSchema, type BackendConfig } from '../config/schema.js';

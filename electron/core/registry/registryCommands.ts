@@ -3,7 +3,7 @@
  * (or `add ./file.mcpb`), `outdated` and `update <id>`. Each returns its exit
  * code; output goes through `out`/`err`, never a secret value.
  */
-import { toErrorData } from '../../../shared/errors.js';
+import { toErrorData } from '../errors/toErrorData.js';
 import { secretSinkFor } from '../clients/secrets.js';
 import { resolveLoginEnvironment } from '../env/loginShell.js';
 import type { SecretStore } from '../secrets/secretStore.js';

@@ -59,7 +59,7 @@ export async function recordedRequest<T>(
     audit?.({
       ...base,
       outcome: toolError ? 'error' : 'ok',
-      ...(toolError ? { errorCode: 'tool_error' } : {}),
+      ...(toolError ? { errorCode: ErrorCode.ToolError } : {}),
       durationMs: Date.now() - started,
       result,
     });

@@ -6,12 +6,16 @@
  * `{event, payload}`. Authentication is the session cookie the server set
  * when it exchanged the one-time login token, so connecting is all we do.
  *
+ * A call given a `signal` settles as `cancelled` when it aborts, and we send
+ * `{cancel: id}` so the core stops the work (a call still waiting for a
+ * connection is just dropped).
+ *
  * When the socket drops, calls in flight settle with a `disconnected` error,
  * new calls wait for the next connection, and we reconnect with exponential
  * backoff (with jitter) until `close()`.
  */
-import type { ErrorData } from '../../../shared/errors.js';
-import type { CallOutcome, CoreEventMap, EventName, MethodName } from '../../../shared/contract.js';
+import { ErrorCode, type ErrorData } from '../../../shared/errors.js';
+import type { CallOptions, CallOutcome, CoreEventMap, EventName, MethodName } from '../../../shared/contract.js';
 import type { BridgeClient, ConnectionState } from './connection.js';
 
 /** Tuning for reconnects and waiting calls. */
@@ -29,6 +33,8 @@ export interface WsClientOptions {
 interface PendingCall {
   resolve: (outcome: CallOutcome<unknown>) => void;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Stops listening to the call's signal. */
+  release?: () => void;
 }
 
 type Listener = (payload: unknown) => void;
@@ -68,6 +74,7 @@ export function createWsClient(url: string, options: WsClientOptions = {}): Brid
     if (!pending) return;
     inFlight.delete(id);
     if (pending.timer) clearTimeout(pending.timer);
+    pending.release?.();
     pending.resolve(outcome);
   };
 
@@ -86,7 +93,7 @@ export function createWsClient(url: string, options: WsClientOptions = {}): Brid
     if (frame['ok'] === true) settle(frame['id'], { ok: true, result: frame['result'] });
     else {
       const error = frame['error'] as ErrorData | undefined;
-      settle(frame['id'], { ok: false, error: error ?? { code: 'internal', message: 'malformed answer' } });
+      settle(frame['id'], { ok: false, error: error ?? { code: ErrorCode.Internal, message: 'malformed answer' } });
     }
   };
 
@@ -117,7 +124,7 @@ export function createWsClient(url: string, options: WsClientOptions = {}): Brid
     ws.onclose = () => {
       if (socket !== ws) return;
       socket = undefined;
-      const lost = { code: 'disconnected', message: 'The connection to Switchboard was lost.' };
+      const lost = { code: ErrorCode.Disconnected, message: 'The connection to Switchboard was lost.' };
       const waitingIds = new Set(waiting.map((w) => w.id));
       for (const id of [...inFlight.keys()]) if (!waitingIds.has(id)) settle(id, { ok: false, error: lost });
       if (closed) return;
@@ -127,16 +134,34 @@ export function createWsClient(url: string, options: WsClientOptions = {}): Brid
     ws.onerror = () => undefined; // onclose follows and handles it
   }
 
-  const call = (method: MethodName, params?: unknown): Promise<CallOutcome<unknown>> =>
+  /** Settles call `id` as cancelled; the core is told when the call was sent already. */
+  const cancel = (id: number, method: MethodName): void => {
+    const index = waiting.findIndex((w) => w.id === id);
+    if (index >= 0) waiting.splice(index, 1);
+    else if (socket && socket.readyState === Impl.OPEN) socket.send(JSON.stringify({ cancel: id }));
+    settle(id, { ok: false, error: { code: ErrorCode.Cancelled, message: `${method}: cancelled` } });
+  };
+
+  const call = (method: MethodName, params?: unknown, options?: CallOptions): Promise<CallOutcome<unknown>> =>
     new Promise((resolve) => {
       if (closed) {
-        resolve({ ok: false, error: { code: 'disconnected', message: 'The client is closed.' } });
+        resolve({ ok: false, error: { code: ErrorCode.Disconnected, message: 'The client is closed.' } });
+        return;
+      }
+      const signal = options?.signal;
+      if (signal?.aborted) {
+        resolve({ ok: false, error: { code: ErrorCode.Cancelled, message: `${method}: cancelled` } });
         return;
       }
       const id = nextId++;
       const frame = JSON.stringify(params === undefined ? { id, method } : { id, method, params });
       const pending: PendingCall = { resolve, timer: undefined };
       inFlight.set(id, pending);
+      if (signal) {
+        const onAbort = (): void => cancel(id, method);
+        signal.addEventListener('abort', onAbort, { once: true });
+        pending.release = () => signal.removeEventListener('abort', onAbort);
+      }
       if (socket && socket.readyState === Impl.OPEN) {
         socket.send(frame);
         return;
@@ -145,7 +170,7 @@ export function createWsClient(url: string, options: WsClientOptions = {}): Brid
       pending.timer = setTimeout(() => {
         const index = waiting.findIndex((w) => w.id === id);
         if (index >= 0) waiting.splice(index, 1);
-        settle(id, { ok: false, error: { code: 'disconnected', message: 'Switchboard is not reachable.' } });
+        settle(id, { ok: false, error: { code: ErrorCode.Disconnected, message: 'Switchboard is not reachable.' } });
       }, callTimeoutMs);
     });
 
@@ -168,7 +193,7 @@ export function createWsClient(url: string, options: WsClientOptions = {}): Brid
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
       socket?.close();
-      const gone = { code: 'disconnected', message: 'The client is closed.' };
+      const gone = { code: ErrorCode.Disconnected, message: 'The client is closed.' };
       for (const id of [...inFlight.keys()]) settle(id, { ok: false, error: gone });
       waiting.length = 0;
     },

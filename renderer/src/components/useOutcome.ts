@@ -5,7 +5,7 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import type { CallOutcome } from '../../../shared/contract.js';
-import type { ErrorData } from '../../../shared/errors.js';
+import { ErrorCode, type ErrorData } from '../../../shared/errors.js';
 
 /** What {@link useOutcome} gives a component. */
 export interface OutcomeState {
@@ -40,7 +40,7 @@ export function useOutcome({ exclusive = true }: { exclusive?: boolean } = {}): 
       try {
         outcome = await action();
       } catch (thrown) {
-        outcome = { ok: false, error: { code: 'internal', message: String(thrown) } };
+        outcome = { ok: false, error: { code: ErrorCode.Internal, message: String(thrown) } };
       } finally {
         running.current -= 1;
         if (running.current === 0) setBusyWith(undefined);

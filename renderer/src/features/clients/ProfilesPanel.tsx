@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { BACKEND_ID_RULE } from '../../../../shared/presets.js';
+import { ErrorCode } from '../../../../shared/errors.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -98,7 +99,10 @@ export function ProfilesPanel() {
         onSubmit={(event) => {
           event.preventDefault();
           if (!BACKEND_ID_RULE.test(id.trim())) {
-            setError({ code: 'invalid', message: 'The ID must start with a letter: letters, digits, _ and - only.' });
+            setError({
+              code: ErrorCode.InvalidParams,
+              message: 'The ID must start with a letter: letters, digits, _ and - only.',
+            });
             return;
           }
           void issue(() => createToken(id.trim(), name.trim() || id.trim())).then((ok) => {

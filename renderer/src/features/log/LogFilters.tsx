@@ -4,7 +4,8 @@
  * outcome, and time (since a moment before now).
  */
 import { useEffect, useState } from 'react';
-import type { LogEntryView, LogQueryView } from '../../../../shared/model/views.js';
+import type { LogQueryView } from '../../../../shared/contractMethods.js';
+import type { LogEntryView } from '../../../../shared/model/views.js';
 import { useAppStore } from '../../store/context.js';
 
 /** The outcomes a call can have. */

@@ -2,7 +2,8 @@
  * The request log, fetched with the current filters.
  */
 import type { CoreClient } from '../../../../shared/contract.js';
-import type { LogEntryView, LogQueryView } from '../../../../shared/model/views.js';
+import type { LogQueryView } from '../../../../shared/contractMethods.js';
+import type { LogEntryView } from '../../../../shared/model/views.js';
 import { fetchRemote, idle, type Remote } from '../remote.js';
 import type { SliceCreator } from '../types.js';
 

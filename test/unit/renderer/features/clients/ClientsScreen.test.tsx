@@ -86,7 +86,7 @@ describe('Client apps', () => {
     await renderWithStore(<ClientAppsPanel />, (c) => {
       c.handle('clients.list', () => [app('codex', 'Codex')]);
       c.handle('clients.install', () => ({
-        error: { code: 'client_file_malformed', message: 'config.toml:1:7: invalid string' },
+        error: { code: 'client_config_malformed', message: 'config.toml:1:7: invalid string' },
       }));
     });
     await user.click(within(row('Codex')).getByRole('button', { name: 'Install' }));

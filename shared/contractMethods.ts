@@ -1,0 +1,230 @@
+/**
+ * Every method of the contract in one place: its parameters as a zod schema
+ * (parsed once, by the host's `dispatch`, before any handler runs) and its
+ * result type. `shared/contract.ts` derives the TypeScript types from this
+ * map, so a parameter is declared once. Adding a method: one entry here, one
+ * handler in electron/host (a missing handler fails to compile).
+ *
+ * Schemas strip unknown keys (an older or newer UI keeps working) and never
+ * quote the value they refuse (a secret must not reach an error message).
+ */
+import { z } from 'zod';
+import { EXPOSURES } from './model/exposure.js';
+import type { PathView, RegistryPageView, RegistryUpdateView } from './model/registryViews.js';
+import type { BackendHealth } from './model/health.js';
+import {
+  LOG_KINDS,
+  LOG_OUTCOMES,
+  POLICY_KINDS,
+  RULES,
+  type AppInfo,
+  type ApprovalView,
+  type BackendCheck,
+  type BackendView,
+  type CatalogAccessView,
+  type CatalogEntry,
+  type ClientAppView,
+  type ConfigBackupView,
+  type FoundToolView,
+  type ImportCandidateView,
+  type LogEntryView,
+  type PinChangeView,
+  type PolicyView,
+  type ProfileView,
+  type SessionView,
+  type TryResult,
+} from './model/views.js';
+
+/** A method: its params schema and (as a type only) its result. */
+export interface MethodSpec<S extends z.ZodType, R> {
+  params: S;
+  /** A type only (never set at run time): the method's result. */
+  result: R;
+}
+
+/** Declares a method; `R` is its result type. */
+const method =
+  <R>() =>
+  <S extends z.ZodType>(params: S): MethodSpec<S, R> =>
+    ({ params }) as MethodSpec<S, R>;
+
+/** The params of a method that takes none: whatever comes is dropped. */
+export const noParams = z.unknown().transform((): void => undefined);
+
+/** Params whose fields are all optional: absent params are `{}`. */
+const optionalFields = <S extends z.ZodRawShape>(shape: S) =>
+  z
+    .object(shape)
+    .optional()
+    .transform((value) => value ?? ({} as z.output<z.ZodObject<S>>));
+
+const text = z.string().min(1, 'must not be empty');
+const entry = z.record(z.string(), z.unknown());
+const idRef = z.object({ id: text });
+const clientRef = z.object({ client: text });
+
+/** Filters of `log.query`. */
+export const logQuerySchema = z.object({
+  client: z.string().optional(),
+  backend: z.string().optional(),
+  outcome: z.enum(LOG_OUTCOMES).optional(),
+  kind: z.enum(LOG_KINDS).optional(),
+  since: z.string().optional(),
+  limit: z.number().int().nonnegative().optional(),
+});
+/** Filters for the request log. */
+export type LogQueryView = z.input<typeof logQuerySchema>;
+
+type Snippet = {
+  servers: { id: string; entry: Record<string, unknown>; secretFields: string[] }[];
+  problems: string[];
+};
+type ClientWrite = { path: string; changed: boolean; backup?: string };
+
+/** Every method the UI may call, by name. */
+export const METHODS = {
+  'app.info': method<AppInfo>()(noParams),
+
+  'backends.list': method<BackendView[]>()(noParams),
+  /** Connects to a server and lists its catalog without saving anything (cancellable). */
+  'backends.check': method<BackendCheck>()(z.object({ id: text, entry })),
+  /** Checks, then saves and starts the backend; refused (nothing saved) when the check fails, unless `force`. */
+  'backends.add': method<BackendView>()(z.object({ id: text, entry, force: z.boolean().optional() })),
+  /** Reads a pasted Claude Desktop / Cursor / VS Code `mcpServers` (or `servers`) snippet into backend entries. */
+  'backends.parseSnippet': method<Snippet>()(z.object({ text })),
+  'backends.update': method<BackendView>()(z.object({ id: text, entry })),
+  'backends.remove': method<void>()(idRef),
+  'backends.setEnabled': method<BackendView>()(z.object({ id: text, enabled: z.boolean() })),
+  'backends.restart': method<BackendHealth>()(idRef),
+  'backends.refresh': method<BackendHealth>()(idRef),
+  /** Starts OAuth for a remote backend; the browser opens on the returned URL. */
+  'backends.authorize': method<{ authorizationUrl: string }>()(idRef),
+  'backends.signOut': method<void>()(idRef),
+
+  /** Stores a secret value in the OS keychain under `name` (write-only). */
+  'secrets.set': method<void>()(
+    z.object({
+      name: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a secret name uses letters, digits, ".", "_" and "-"'),
+      value: text,
+    }),
+  ),
+  /** Names of stored secrets (never values). */
+  'secrets.list': method<string[]>()(noParams),
+
+  'catalog.list': method<CatalogEntry[]>()(noParams),
+  /** What one profile (`*` or absent: the main token) gets of every item, and what its tools/list costs. */
+  'catalog.access': method<CatalogAccessView>()(optionalFields({ profile: z.string().optional() })),
+  /** Runs `search_tools` as that profile would (same index, same visibility), best first. */
+  'catalog.search': method<FoundToolView[]>()(
+    z.object({ profile: z.string().optional(), query: text, limit: z.number().int().min(1).max(50).optional() }),
+  ),
+  /**
+   * Calls a tool as the main token, or as `profile` (its rules apply; a denied
+   * tool says so); cancellable: the backend gets notifications/cancelled.
+   */
+  'catalog.callTool': method<TryResult>()(
+    z.object({
+      name: text,
+      arguments: z.record(z.string(), z.unknown()).default({}),
+      profile: z.string().optional(),
+    }),
+  ),
+  'catalog.getPrompt': method<TryResult>()(
+    z.object({ name: text, arguments: z.record(z.string(), z.string()).default({}) }),
+  ),
+  'catalog.readResource': method<TryResult>()(z.object({ uri: text })),
+
+  /** `profile` absent or `*`: the rules every client gets. */
+  'policy.get': method<PolicyView>()(optionalFields({ profile: z.string().optional() })),
+  'policy.setRule': method<void>()(
+    z.object({
+      backendId: text,
+      kind: z.enum(POLICY_KINDS),
+      original: text,
+      rule: z.enum(RULES).nullable(),
+      profile: z.string().optional(),
+    }),
+  ),
+  /** Sets several rules in one write (the Authorization screen's bulk actions); `rule: null` removes one. */
+  'policy.setRules': method<void>()(
+    z.object({
+      profile: z.string().optional(),
+      rules: z.array(
+        z.object({ backendId: text, kind: z.enum(POLICY_KINDS), original: text, rule: z.enum(RULES).nullable() }),
+      ),
+    }),
+  ),
+  /**
+   * Server-wide settings; or, with a `profile`, only `visible`: whether that
+   * profile sees the server (its `backends` list).
+   */
+  'policy.setBackend': method<void>()(
+    z.object({
+      backendId: text,
+      profile: z.string().optional(),
+      visible: z.boolean().optional(),
+      enabled: z.boolean().optional(),
+      defaultRule: z.enum(['allow', 'deny']).optional(),
+      pinning: z.boolean().optional(),
+      capture: z.boolean().optional(),
+    }),
+  ),
+
+  'approvals.list': method<ApprovalView[]>()(noParams),
+  'approvals.resolve': method<void>()(z.object({ id: text, decision: z.enum(['once', 'always', 'deny']) })),
+  'pins.list': method<PinChangeView[]>()(noParams),
+  'pins.approve': method<void>()(z.object({ backendId: text, tool: text })),
+
+  'profiles.list': method<ProfileView[]>()(noParams),
+  /** `name` absent: the ID. */
+  'profiles.createToken': method<{ token: string }>()(
+    z
+      .object({ id: text, name: text.optional(), backends: z.array(z.string()).optional() })
+      .transform((profile) => ({ ...profile, name: profile.name ?? profile.id })),
+  ),
+  'profiles.rotateToken': method<{ token: string }>()(idRef),
+  'profiles.revoke': method<void>()(idRef),
+  /**
+   * Sets a profile's exposure (one of `EXPOSURES`; `null` for the policy's default);
+   * `id: "*"` sets the policy's default, which the main token gets (`null`: `all`).
+   */
+  'profiles.setExposure': method<void>()(z.object({ id: text, exposure: z.enum(EXPOSURES).nullable() })),
+  'sessions.list': method<SessionView[]>()(noParams),
+  'log.query': method<LogEntryView[]>()(optionalFields(logQuerySchema.shape)),
+
+  'clients.list': method<ClientAppView[]>()(noParams),
+  'clients.install': method<ClientWrite & { notes: string[] }>()(clientRef.extend({ project: z.string().optional() })),
+  'clients.uninstall': method<ClientWrite>()(clientRef.extend({ project: z.string().optional() })),
+  'clients.snippet': method<{ text: string }>()(clientRef),
+  'clients.importable': method<ImportCandidateView[]>()(clientRef),
+  'clients.import': method<{ imported: string[] }>()(
+    clientRef.extend({ names: z.array(z.string()), replace: z.boolean().optional() }),
+  ),
+
+  /** The kept copies of the config file, newest first (the last 20, one before each write). */
+  'config.backups': method<ConfigBackupView[]>()(noParams),
+  /** Puts backup `index` (default 1, the newest) back; the file it replaces becomes the newest backup. */
+  'config.restore': method<ConfigBackupView>()(
+    optionalFields({ index: z.number().int().min(1, 'must be a backup number (1 is the newest)').optional() }),
+  ),
+  /** MCP registries (registry/): search pages, adding an entry, and the PATH stdio backends get. */
+  'registry.search': method<RegistryPageView>()(
+    z.object({ text: z.string().default(''), cursor: z.string().optional() }),
+  ),
+  'registry.add': method<{ id: string; secrets: string[]; tools?: number }>()(
+    z.object({
+      ref: text,
+      id: z.string().optional(),
+      values: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+      choice: z.union([z.object({ package: z.number().int() }), z.object({ remote: z.number().int() })]).optional(),
+    }),
+  ),
+  /**
+   * Backends added from a registry that has a newer version (the `outdated`
+   * check, bounded by a timeout); an unreachable registry lists nothing.
+   */
+  'registry.outdated': method<RegistryUpdateView[]>()(noParams),
+  'env.path': method<PathView>()(noParams),
+} as const;
