@@ -33,6 +33,9 @@ import type {
   ProfileView,
   RuleView,
   SessionView,
+  TryInputAnswer,
+  TryProgressView,
+  TryInputView,
   TryResult,
 } from './model/views.js';
 
@@ -71,9 +74,19 @@ export interface CoreMethods {
   'secrets.list': Method<void, string[]>;
 
   'catalog.list': Method<void, CatalogEntry[]>;
-  'catalog.callTool': Method<{ name: string; arguments: Record<string, unknown> }, TryResult>;
-  'catalog.getPrompt': Method<{ name: string; arguments: Record<string, string> }, TryResult>;
-  'catalog.readResource': Method<{ uri: string }, TryResult>;
+  /**
+   * Calls a tool as the local user. `callId` (chosen by the UI) names the call
+   * in `tryProgress` events, in `catalog.inputs` and for `catalog.cancelCall`.
+   */
+  'catalog.callTool': Method<{ name: string; arguments: Record<string, unknown>; callId?: string }, TryResult>;
+  'catalog.getPrompt': Method<{ name: string; arguments: Record<string, string>; callId?: string }, TryResult>;
+  'catalog.readResource': Method<{ uri: string; callId?: string }, TryResult>;
+  /** Cancels a "try it" call in flight: the server gets `notifications/cancelled`; the call answers `cancelled`. */
+  'catalog.cancelCall': Method<{ callId: string }, { cancelled: boolean }>;
+  /** Elicitation requests of "try it" calls waiting for the person at the UI. */
+  'catalog.inputs': Method<void, TryInputView[]>;
+  /** Answers one of `catalog.inputs` (accept with content, decline, cancel). */
+  'catalog.answerInput': Method<TryInputAnswer, void>;
 
   /** `profile` absent or `*`: the rules every client gets. */
   'policy.get': Method<{ profile?: string }, PolicyView>;
@@ -158,6 +171,10 @@ export interface CoreEventMap {
   logAppended: Record<string, never>;
   /** A hand edit of the config file was refused, or an earlier refusal cleared. */
   configChanged: { error?: string };
+  /** Progress of "try it" calls: the latest update of each call that had one in this burst. */
+  tryProgress: { calls: TryProgressView[] };
+  /** A "try it" call's elicitation request arrived or was settled (re-fetch `catalog.inputs`). */
+  tryInputsChanged: Record<string, never>;
 }
 
 /** A method's name. */
@@ -210,6 +227,9 @@ export const METHOD_NAMES = Object.keys({
   'catalog.callTool': 1,
   'catalog.getPrompt': 1,
   'catalog.readResource': 1,
+  'catalog.cancelCall': 1,
+  'catalog.inputs': 1,
+  'catalog.answerInput': 1,
   'policy.get': 1,
   'policy.setRule': 1,
   'policy.setBackend': 1,
@@ -248,4 +268,6 @@ export const EVENT_NAMES = Object.keys({
   sessionsChanged: 1,
   logAppended: 1,
   configChanged: 1,
+  tryProgress: 1,
+  tryInputsChanged: 1,
 } satisfies Record<EventName, 1>) as EventName[];

@@ -2,11 +2,14 @@
  * The merged catalog as the UI lists it, and "try it" calls made as the local
  * user through the same router (and policy) as any client.
  */
-import { isInputRequiredResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogEntry, ContentView, TryResult } from '../../shared/model/views.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
+import type { InputRequestMessage } from '../core/relay/frontendChannel.js';
+import type { RouteOptions } from '../core/routing/router.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
+import type { TryCall } from './tryCalls.js';
 
 /** Every item of the catalog, grouped by kind, with the origin of each. */
 export function catalogEntries(catalog: Catalog): CatalogEntry[] {
@@ -74,38 +77,91 @@ export function catalogEntries(catalog: Catalog): CatalogEntry[] {
   return entries;
 }
 
-const NEEDS_INPUT: ContentView = {
+/**
+ * How many input rounds one call may take with a 2026-07-28 backend (each
+ * `input_required` answer is one; a wizard-like tool may ask several times).
+ */
+const MAX_INPUT_ROUNDS = 32;
+
+const CANCELLED: ContentView = {
   type: 'text',
-  text: 'The server asked for input (elicitation, sampling or roots), which the UI cannot answer here; call it from a client instead.',
+  text: 'Cancelled: the server was sent notifications/cancelled.',
 };
 
-async function timed<T>(run: () => Promise<T>): Promise<{ value: T; durationMs: number }> {
-  const started = performance.now();
-  const value = await run();
-  return { value, durationMs: Math.round(performance.now() - started) };
+/** Per-call options of a "try it" call (the UI's channel, progress and cancellation). */
+export interface TryOptions {
+  call?: TryCall | undefined;
 }
 
+/**
+ * Runs one routed request as the local user, with the UI as its client: a
+ * 2025-era backend's input requests reach the UI during the call (through
+ * the channel); a 2026-07-28 backend's `input_required` result is answered
+ * here and the request retried with the answers, as a 2026 client would.
+ */
+async function asUi<T>(
+  route: (options: RouteOptions) => Promise<T | InputRequiredResult>,
+  { call }: TryOptions,
+): Promise<{ value: T; durationMs: number; notes: { notes?: string[] } } | { cancelled: TryResult }> {
+  const started = performance.now();
+  const base: RouteOptions = call
+    ? { client: LOCAL_CLIENT, signal: call.signal, onProgress: call.onProgress }
+    : { client: LOCAL_CLIENT };
+  try {
+    let value = await route(call ? { ...base, frontend: call.channel() } : base);
+    for (let round = 0; call && isInputRequiredResult(value) && round < MAX_INPUT_ROUNDS; round++) {
+      const inputResponses: Record<string, unknown> = {};
+      for (const [key, request] of Object.entries(value.inputRequests ?? {})) {
+        inputResponses[key] = await call.answer(request as InputRequestMessage, {
+          signal: call.signal,
+          timeout: INPUT_TIMEOUT_MS,
+        });
+      }
+      value = await route({ ...base, frontend: call.channel({ inputResponses, requestState: value.requestState }) });
+    }
+    if (isInputRequiredResult(value)) throw new Error('the server kept asking for input; gave up');
+    const notes = call && call.notes.length > 0 ? { notes: [...call.notes] } : {};
+    return { value: value as T, durationMs: Math.round(performance.now() - started), notes };
+  } catch (error) {
+    if (!call?.cancelled()) throw error;
+    const durationMs = Math.round(performance.now() - started);
+    return { cancelled: { isError: true, cancelled: true, content: [CANCELLED], durationMs } };
+  }
+}
+
+/** How long the person may take to answer one question of a 2026-07-28 backend. */
+const INPUT_TIMEOUT_MS = 10 * 60_000;
+
 /** Calls a tool as the local user. */
-export async function tryTool(core: SwitchboardCore, name: string, args: Record<string, unknown>): Promise<TryResult> {
-  const { value, durationMs } = await timed(() =>
-    core.router.callTool({ name, arguments: args }, { client: LOCAL_CLIENT }),
-  );
-  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+export async function tryTool(
+  core: SwitchboardCore,
+  name: string,
+  args: Record<string, unknown>,
+  options: TryOptions = {},
+): Promise<TryResult> {
+  const run = await asUi((route) => core.router.callTool({ name, arguments: args }, route), options);
+  if ('cancelled' in run) return run.cancelled;
+  const { value, durationMs, notes } = run;
   const result = value as { content?: ContentView[]; isError?: boolean; structuredContent?: unknown };
   return {
     isError: result.isError === true,
     content: result.content ?? [],
     ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
     durationMs,
+    ...notes,
   };
 }
 
 /** Gets a prompt as the local user: its messages' content in order; roles in `structuredContent`. */
-export async function tryPrompt(core: SwitchboardCore, name: string, args: Record<string, string>): Promise<TryResult> {
-  const { value, durationMs } = await timed(() =>
-    core.router.getPrompt({ name, arguments: args }, { client: LOCAL_CLIENT }),
-  );
-  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+export async function tryPrompt(
+  core: SwitchboardCore,
+  name: string,
+  args: Record<string, string>,
+  options: TryOptions = {},
+): Promise<TryResult> {
+  const run = await asUi((route) => core.router.getPrompt({ name, arguments: args }, route), options);
+  if ('cancelled' in run) return run.cancelled;
+  const { value, durationMs, notes } = run;
   const result = value as { description?: string; messages?: { role: string; content: ContentView | ContentView[] }[] };
   const messages = result.messages ?? [];
   return {
@@ -113,18 +169,21 @@ export async function tryPrompt(core: SwitchboardCore, name: string, args: Recor
     content: messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [message.content])),
     structuredContent: { description: result.description, messages },
     durationMs,
+    ...notes,
   };
 }
 
 /** Reads a resource (or template instance) as the local user. */
-export async function tryRead(core: SwitchboardCore, uri: string): Promise<TryResult> {
-  const { value, durationMs } = await timed(() => core.router.readResource({ uri }, { client: LOCAL_CLIENT }));
-  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+export async function tryRead(core: SwitchboardCore, uri: string, options: TryOptions = {}): Promise<TryResult> {
+  const run = await asUi((route) => core.router.readResource({ uri }, route), options);
+  if ('cancelled' in run) return run.cancelled;
+  const { value, durationMs, notes } = run;
   const contents = (value as { contents?: { uri: string; mimeType?: string; text?: string; blob?: string }[] })
     .contents;
   return {
     isError: false,
     content: (contents ?? []).map((resource) => ({ type: 'resource', resource })),
     durationMs,
+    ...notes,
   };
 }

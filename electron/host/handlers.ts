@@ -20,6 +20,7 @@ import { configHandlers } from './configHandlers.js';
 import { requireString } from './dispatch.js';
 import { policyHandlers } from './policyHandlers.js';
 import { registryHandlers } from './registryHandlers.js';
+import { TryCalls, type TryCall } from './tryCalls.js';
 import { defaultStateDir } from '../core/config/paths.js';
 import type { ResolvedEnvironment } from '../core/env/loginShell.js';
 
@@ -43,10 +44,25 @@ export interface HostDeps {
   stateDir?: string;
   /** Where stdio backends' PATH came from (env.path). */
   pathEnvironment?: ResolvedEnvironment;
+  /** The UI's "try it" calls in flight (give the event hub the same one; default: a fresh one). */
+  tryCalls?: TryCalls;
 }
 
 /** Every contract method, implemented on `core`. */
 export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreHandlers {
+  const tryCalls = deps.tryCalls ?? new TryCalls();
+  /** Runs one "try it" call under its own channel, progress and cancellation. */
+  const tracked = async <T>(callId: unknown, run: (call: TryCall) => Promise<T>): Promise<T> => {
+    if (callId !== undefined && (typeof callId !== 'string' || callId === '')) {
+      throw new SwitchboardError(ErrorCode.InvalidParams, '"callId" must be a non-empty string', { field: 'callId' });
+    }
+    const call = tryCalls.begin(callId, deps.signal);
+    try {
+      return await run(call);
+    } finally {
+      call.end();
+    }
+  };
   const handlers: CoreHandlers = {
     'app.info': async () => {
       const status = core.secrets
@@ -83,11 +99,35 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
     'secrets.list': async () =>
       (core.secrets ? await core.secrets.list() : []).filter((name) => !name.startsWith('switchboard:')),
     'catalog.list': async () => catalogEntries(core.catalog()),
-    'catalog.callTool': async (params) =>
-      tryTool(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, unknown>),
-    'catalog.getPrompt': async (params) =>
-      tryPrompt(core, requireString(params, 'name'), (params.arguments ?? {}) as Record<string, string>),
-    'catalog.readResource': async (params) => tryRead(core, requireString(params, 'uri')),
+    'catalog.callTool': async (params) => {
+      const name = requireString(params, 'name');
+      return tracked(params.callId, (call) =>
+        tryTool(core, name, (params.arguments ?? {}) as Record<string, unknown>, { call }),
+      );
+    },
+    'catalog.getPrompt': async (params) => {
+      const name = requireString(params, 'name');
+      return tracked(params.callId, (call) =>
+        tryPrompt(core, name, (params.arguments ?? {}) as Record<string, string>, { call }),
+      );
+    },
+    'catalog.readResource': async (params) => {
+      const uri = requireString(params, 'uri');
+      return tracked(params.callId, (call) => tryRead(core, uri, { call }));
+    },
+    'catalog.cancelCall': async (params) => ({ cancelled: tryCalls.cancel(requireString(params, 'callId')) }),
+    'catalog.inputs': async () => tryCalls.inputs(),
+    'catalog.answerInput': async (params) => {
+      const content = params.content;
+      if (content !== undefined && (content === null || typeof content !== 'object' || Array.isArray(content))) {
+        throw new SwitchboardError(ErrorCode.InvalidParams, '"content" must be an object', { field: 'content' });
+      }
+      tryCalls.settle({
+        id: requireString(params, 'id'),
+        action: requireString(params, 'action') as 'accept' | 'decline' | 'cancel',
+        ...(content !== undefined ? { content } : {}),
+      });
+    },
     ...policyHandlers(core, deps.tokens),
     ...exposureHandlers(core),
     'sessions.list': async () => core.sessions.list(),

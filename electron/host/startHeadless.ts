@@ -25,6 +25,7 @@ import { Bridge } from './bridge.js';
 import type { Redactor } from './dispatch.js';
 import { createEventHub, type EventHub } from './events.js';
 import { createCoreHandlers } from './handlers.js';
+import { TryCalls } from './tryCalls.js';
 import { defaultUiDir } from './uiFiles.js';
 
 /** What building the core takes. */
@@ -199,7 +200,9 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   }
   const port = Number(new URL(endpoint.url).port);
   const shutdown = new AbortController();
+  const tryCalls = new TryCalls();
   const handlers = createCoreHandlers(core, {
+    tryCalls,
     host: options.hostKind ?? 'headless',
     endpointUrl: () => endpoint.url,
     configPath: stack.configPath,
@@ -210,7 +213,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   });
   // Both pipes' answers and events leave without the secret values this process knows.
   const redact = stack.redaction.value;
-  const events = createEventHub(core, { ...(services.audit ? { audit: services.audit } : {}), redact });
+  const events = createEventHub(core, { ...(services.audit ? { audit: services.audit } : {}), redact, tryCalls });
   const bridge =
     options.ui === false
       ? undefined
