@@ -7,7 +7,17 @@
 
 /** Something the store can re-fetch. */
 export type ResourceKey =
-  'info' | 'backends' | 'catalog' | 'policy' | 'approvals' | 'pins' | 'profiles' | 'sessions' | 'apps' | 'log';
+  | 'info'
+  | 'backends'
+  | 'catalog'
+  | 'policy'
+  | 'approvals'
+  | 'pins'
+  | 'profiles'
+  | 'sessions'
+  | 'apps'
+  | 'log'
+  | 'tryInputs';
 
 /** Every resource key, for "re-fetch everything". */
 export const ALL_RESOURCES: readonly ResourceKey[] = [
@@ -21,6 +31,7 @@ export const ALL_RESOURCES: readonly ResourceKey[] = [
   'sessions',
   'apps',
   'log',
+  'tryInputs',
 ];
 
 /** Marks resources stale; they are fetched after `delayMs`, at most one fetch per key at a time. */
