@@ -97,21 +97,34 @@ export function CatalogList({
               </div>
             );
           const { key } = row;
+          // The option holds only the item's name, so its visible text is its accessible name
+          // (WCAG 2.5.3); kind and title sit beside it in the row and describe it.
           return (
             <div
               key={item.key}
-              id={optionId(item.index)}
-              role="option"
-              aria-selected={key === selectedKey}
-              aria-label={row.entry.exposed}
+              role="presentation"
               className="catalog-item"
+              data-selected={key === selectedKey}
               style={position}
               onClick={() => onSelect(key)}
             >
               <div className="name">
-                <span className="chip">{KIND_LABELS[row.entry.kind]}</span> {row.entry.exposed}
+                <span className="chip" id={`${optionId(item.index)}-kind`} aria-hidden="true">
+                  {KIND_LABELS[row.entry.kind]}
+                </span>{' '}
+                <span
+                  id={optionId(item.index)}
+                  role="option"
+                  aria-selected={key === selectedKey}
+                  aria-label={row.entry.exposed}
+                  aria-describedby={`${optionId(item.index)}-kind ${optionId(item.index)}-desc`}
+                >
+                  {row.entry.exposed}
+                </span>
               </div>
-              <div className="desc">{row.entry.title ?? row.entry.description ?? ''}</div>
+              <div className="desc" id={`${optionId(item.index)}-desc`}>
+                {row.entry.title ?? row.entry.description ?? ''}
+              </div>
             </div>
           );
         })}
