@@ -5,6 +5,7 @@
  * its frontend token, the runtime file `connect` looks for, and the UI's
  * contract handlers, events and (headless) bridge. One set-up, two shells.
  */
+import { spawn } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
@@ -48,8 +49,30 @@ export function browserDisabled(environment: NodeJS.ProcessEnv): boolean {
   return (flag !== '' && flag !== '0' && flag !== 'false') || environment['BROWSER']?.trim() === 'none';
 }
 
-/** Opens a URL in the user's browser (xdg-open, open, start). */
+/**
+ * The command `$BROWSER` names for `url`, if set: its first entry (the
+ * variable is a `:`-separated list), words split on spaces, `%s` replaced by
+ * the URL or the URL appended (the convention of xdg-open and Python's webbrowser).
+ */
+export function browserCommand(environment: NodeJS.ProcessEnv, url: string): string[] | undefined {
+  const first = (environment['BROWSER'] ?? '').split(':')[0]?.trim();
+  if (!first || first === 'none') return undefined;
+  const words = first.split(/\s+/);
+  return words.some((word) => word.includes('%s'))
+    ? words.map((word) => word.replaceAll('%s', url))
+    : [...words, url];
+}
+
+/** Opens a URL in the user's browser: `$BROWSER` when set, else the system's (xdg-open, open, start). */
 export async function openInBrowser(url: string): Promise<void> {
+  const command = browserCommand(process.env, url);
+  if (command) {
+    const [file = '', ...args] = command;
+    const child = spawn(file, args, { detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+    return;
+  }
   const { default: open } = await import('open');
   const child = await open(url);
   child.on('error', () => undefined);

@@ -72,6 +72,8 @@ export function ElicitationDialog({ input }: { input: TryInputView }) {
             errors={errors}
             titles
             onChange={(next) => {
+              // A field's message goes once it is edited; the others stay until the next Submit.
+              setErrors(Object.fromEntries(Object.entries(errors).filter(([name]) => next[name] === values[name])));
               setValues(next);
               setDirty(true);
             }}
