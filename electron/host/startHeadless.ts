@@ -58,9 +58,7 @@ export function browserCommand(environment: NodeJS.ProcessEnv, url: string): str
   const first = (environment['BROWSER'] ?? '').split(':')[0]?.trim();
   if (!first || first === 'none') return undefined;
   const words = first.split(/\s+/);
-  return words.some((word) => word.includes('%s'))
-    ? words.map((word) => word.replaceAll('%s', url))
-    : [...words, url];
+  return words.some((word) => word.includes('%s')) ? words.map((word) => word.replaceAll('%s', url)) : [...words, url];
 }
 
 /** Opens a URL in the user's browser: `$BROWSER` when set, else the system's (xdg-open, open, start). */
