@@ -111,7 +111,7 @@ export function CatalogList({
               <div className="name">
                 <span className="chip" id={`${optionId(item.index)}-kind`} aria-hidden="true">
                   {KIND_LABELS[row.entry.kind]}
-                </span>{' '}
+                </span>
                 <span
                   id={optionId(item.index)}
                   role="option"
