@@ -25,6 +25,7 @@ import type { CoreDeps } from './core/deps.js';
 import { browserDisabled, buildCore, ListenError, startHeadless, type Headless } from './host/startHeadless.js';
 import { reportStartProgress, stoppedLine } from './host/serveProgress.js';
 import { uiCommand } from './host/uiCommand.js';
+import { firstServeDefaults, openUiOnFirstServe } from './host/firstOpen.js';
 
 /** Default port of the local endpoint. */
 export const DEFAULT_PORT = 47100;
@@ -32,13 +33,14 @@ export const DEFAULT_PORT = 47100;
 const USAGE = `mcp-switchboard ${VERSION}: many MCP servers, one local MCP endpoint.
 
 Usage:
-  mcp-switchboard serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet]
+  mcp-switchboard serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet] [--no-open]
       Serve the merged catalog over Streamable HTTP at http://<host>:<port>/mcp
       (--port 0 picks a free port). Clients send "Authorization: Bearer <token>";
       the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts
       (printed unless --quiet, for output that goes to a log).
       The UI is served on the same port: open the printed one-time link
-      http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet).
+      http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet). The first
+      serve of a config in a terminal opens the UI in the browser once (not with --no-open).
   mcp-switchboard serve --stdio [--config FILE]
       Serve the same catalog over stdin/stdout, for clients that launch a command.
   mcp-switchboard ui [--no-browser]
@@ -111,6 +113,7 @@ const OPTIONS = {
   all: { type: 'boolean', default: false },
   replace: { type: 'boolean', default: false },
   'no-browser': { type: 'boolean', default: false },
+  'no-open': { type: 'boolean', default: false },
   env: { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
   arg: { type: 'string', multiple: true },
@@ -133,6 +136,7 @@ async function serve(options: {
   port: number;
   stdio: boolean;
   quiet: boolean;
+  noOpen: boolean;
 }): Promise<void> {
   // Validate first (a missing --config file is an error; a missing default file means no servers yet).
   await loadOrExit(options.config, !options.explicitConfig);
@@ -193,6 +197,10 @@ async function serve(options: {
   );
   // The login link works once; --quiet keeps it out of logs too.
   if (headless.bridge && !options.quiet) process.stdout.write(`UI: ${headless.bridge.loginUrl()}\n`);
+  const bridge = headless.bridge;
+  const opts = { ...firstServeDefaults(options.config), noOpen: options.noOpen };
+  if (bridge && (await openUiOnFirstServe({ ...opts, loginUrl: () => bridge.loginUrl() })))
+    process.stdout.write('Opened the UI in your browser (first start of this config; --no-open skips it)\n');
   if (headless.tokenKey?.where === 'file') {
     process.stdout.write(
       `Client token key: in ${headless.tokenKey.file ?? 'a file'} (mode 0600), no OS keychain: ${headless.tokenKey.reason}\n`,
@@ -439,6 +447,7 @@ export async function main(argv: string[]): Promise<void> {
       port,
       stdio: values.stdio,
       quiet: values.quiet,
+      noOpen: values['no-open'],
     });
   }
   fail(`${unknownCommand(command)}\n${SHORT_USAGE}`);

@@ -18,6 +18,7 @@
 import type { z } from 'zod';
 import type { METHODS, noParams } from './contractMethods.js';
 import type { Result } from './errors.js';
+import type { TryProgressView } from './model/views.js';
 
 type Specs = typeof METHODS;
 
@@ -49,6 +50,10 @@ export interface CoreEventMap {
   logAppended: Record<string, never>;
   /** A hand edit of the config file was refused, or an earlier refusal cleared. */
   configChanged: { error?: string };
+  /** Progress of "try it" calls: the latest update of each call that had one in this burst. */
+  tryProgress: { calls: TryProgressView[] };
+  /** A "try it" call's elicitation request arrived or was settled (re-fetch `catalog.inputs`). */
+  tryInputsChanged: Record<string, never>;
 }
 
 /** A method's name. */
@@ -132,6 +137,9 @@ export const METHOD_NAMES = Object.keys({
   'catalog.callTool': 1,
   'catalog.getPrompt': 1,
   'catalog.readResource': 1,
+  'catalog.cancelCall': 1,
+  'catalog.inputs': 1,
+  'catalog.answerInput': 1,
   'policy.get': 1,
   'policy.setRule': 1,
   'policy.setRules': 1,
@@ -171,4 +179,6 @@ export const EVENT_NAMES = Object.keys({
   sessionsChanged: 1,
   logAppended: 1,
   configChanged: 1,
+  tryProgress: 1,
+  tryInputsChanged: 1,
 } satisfies Record<EventName, 1>) as EventName[];

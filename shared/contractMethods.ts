@@ -32,6 +32,7 @@ import {
   type PolicyView,
   type ProfileView,
   type SessionView,
+  type TryInputView,
   type TryResult,
 } from './model/views.js';
 
@@ -122,19 +123,34 @@ export const METHODS = {
   ),
   /**
    * Calls a tool as the main token, or as `profile` (its rules apply; a denied
-   * tool says so); cancellable: the backend gets notifications/cancelled.
+   * tool says so). `callId` (chosen by the UI) names the call in `tryProgress`
+   * events, in `catalog.inputs` and for `catalog.cancelCall`; cancellable
+   * either way (the backend gets notifications/cancelled).
    */
   'catalog.callTool': method<TryResult>()(
     z.object({
       name: text,
       arguments: z.record(z.string(), z.unknown()).default({}),
       profile: z.string().optional(),
+      callId: text.optional(),
     }),
   ),
   'catalog.getPrompt': method<TryResult>()(
-    z.object({ name: text, arguments: z.record(z.string(), z.string()).default({}) }),
+    z.object({ name: text, arguments: z.record(z.string(), z.string()).default({}), callId: text.optional() }),
   ),
-  'catalog.readResource': method<TryResult>()(z.object({ uri: text })),
+  'catalog.readResource': method<TryResult>()(z.object({ uri: text, callId: text.optional() })),
+  /** Cancels a "try it" call in flight: the server gets `notifications/cancelled`; the call answers `cancelled`. */
+  'catalog.cancelCall': method<{ cancelled: boolean }>()(z.object({ callId: text })),
+  /** Elicitation requests of "try it" calls waiting for the person at the UI. */
+  'catalog.inputs': method<TryInputView[]>()(noParams),
+  /** Answers one of `catalog.inputs` (accept with content, decline, cancel). */
+  'catalog.answerInput': method<void>()(
+    z.object({
+      id: text,
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
 
   /** `profile` absent or `*`: the rules every client gets. */
   'policy.get': method<PolicyView>()(optionalFields({ profile: z.string().optional() })),

@@ -2,12 +2,15 @@
  * The merged catalog as the UI lists it, and "try it" calls made as the local
  * user through the same router (and policy) as any client.
  */
-import { isInputRequiredResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogEntry, ContentView, TryResult } from '../../shared/model/views.js';
 import type { Catalog } from '../core/catalog/catalog.js';
-import type { Switchboard } from '../core/coreApi.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import type { Switchboard } from '../core/coreApi.js';
+import type { InputRequestMessage } from '../core/relay/frontendChannel.js';
+import type { RouteOptions } from '../core/routing/router.js';
 import { clientName, clientOf, policyItems } from './catalogAccess.js';
+import type { TryCall } from './tryCalls.js';
 
 /** Every item of the catalog, grouped by kind, with the origin of each. */
 export function catalogEntries(catalog: Catalog): CatalogEntry[] {
@@ -75,19 +78,61 @@ export function catalogEntries(catalog: Catalog): CatalogEntry[] {
   return entries;
 }
 
-const NEEDS_INPUT: ContentView = {
+/**
+ * How many input rounds one call may take with a 2026-07-28 backend (each
+ * `input_required` answer is one; a wizard-like tool may ask several times).
+ */
+const MAX_INPUT_ROUNDS = 32;
+
+const CANCELLED: ContentView = {
   type: 'text',
-  text: 'The server asked for input (elicitation, sampling or roots), which the UI cannot answer here; call it from a client instead.',
+  text: 'Cancelled: the server was sent notifications/cancelled.',
 };
 
-async function timed<T>(run: () => Promise<T>): Promise<{ value: T; durationMs: number }> {
-  const started = performance.now();
-  const value = await run();
-  return { value, durationMs: Math.round(performance.now() - started) };
+/** Per-call options of a "try it" call (the UI's channel, progress and cancellation). */
+export interface TryOptions {
+  call?: TryCall | undefined;
 }
 
 /**
- * Calls a tool as the main token, or as `profile`; `signal` cancels it (the backend gets notifications/cancelled). A tool that client cannot
+ * Runs one routed request as the local user, with the UI as its client: a
+ * 2025-era backend's input requests reach the UI during the call (through
+ * the channel); a 2026-07-28 backend's `input_required` result is answered
+ * here and the request retried with the answers, as a 2026 client would.
+ */
+async function asUi<T>(
+  route: (options: RouteOptions) => Promise<T | InputRequiredResult>,
+  { call, client }: TryOptions & { client: string },
+): Promise<{ value: T; durationMs: number; notes: { notes?: string[] } } | { cancelled: TryResult }> {
+  const started = performance.now();
+  const base: RouteOptions = call ? { client, signal: call.signal, onProgress: call.onProgress } : { client };
+  try {
+    let value = await route(call ? { ...base, frontend: call.channel() } : base);
+    for (let round = 0; call && isInputRequiredResult(value) && round < MAX_INPUT_ROUNDS; round++) {
+      const inputResponses: Record<string, unknown> = {};
+      for (const [key, request] of Object.entries(value.inputRequests ?? {})) {
+        inputResponses[key] = await call.answer(request as InputRequestMessage, {
+          signal: call.signal,
+          timeout: INPUT_TIMEOUT_MS,
+        });
+      }
+      value = await route({ ...base, frontend: call.channel({ inputResponses, requestState: value.requestState }) });
+    }
+    if (isInputRequiredResult(value)) throw new Error('the server kept asking for input; gave up');
+    const notes = call && call.notes.length > 0 ? { notes: [...call.notes] } : {};
+    return { value: value as T, durationMs: Math.round(performance.now() - started), notes };
+  } catch (error) {
+    if (!call?.cancelled()) throw error;
+    const durationMs = Math.round(performance.now() - started);
+    return { cancelled: { isError: true, cancelled: true, content: [CANCELLED], durationMs } };
+  }
+}
+
+/** How long the person may take to answer one question of a 2026-07-28 backend. */
+const INPUT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Calls a tool as the main token, or as `profile`. A tool that client cannot
  * use says why (an MCP client is answered "unknown tool" instead, so a denied
  * tool cannot be told apart from a missing one; the local user may know).
  */
@@ -95,10 +140,9 @@ export async function tryTool(
   core: Switchboard,
   name: string,
   args: Record<string, unknown>,
-  profile?: string,
-  signal?: AbortSignal,
+  options: TryOptions & { profile?: string | undefined } = {},
 ): Promise<TryResult> {
-  const client = clientOf(core, profile);
+  const client = clientOf(core, options.profile);
   const item = policyItems(core, client).find((entry) => entry.kind === 'tools' && entry.exposed === name);
   if (item && item.rule === 'deny') {
     const why =
@@ -116,16 +160,16 @@ export async function tryTool(
       { tool: name, client },
     );
   }
-  const { value, durationMs } = await timed(() =>
-    core.router.callTool({ name, arguments: args }, { client, ...(signal ? { signal } : {}) }),
-  );
-  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+  const run = await asUi((route) => core.router.callTool({ name, arguments: args }, route), { ...options, client });
+  if ('cancelled' in run) return run.cancelled;
+  const { value, durationMs, notes } = run;
   const result = value as { content?: ContentView[]; isError?: boolean; structuredContent?: unknown };
   return {
     isError: result.isError === true,
     content: result.content ?? [],
     ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
     durationMs,
+    ...notes,
   };
 }
 
@@ -134,15 +178,14 @@ export async function tryPrompt(
   core: Switchboard,
   name: string,
   args: Record<string, string>,
-  signal?: AbortSignal,
+  options: TryOptions = {},
 ): Promise<TryResult> {
-  const { value, durationMs } = await timed(() =>
-    core.router.getPrompt(
-      { name, arguments: args },
-      { client: clientOf(core, undefined), ...(signal ? { signal } : {}) },
-    ),
-  );
-  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+  const run = await asUi((route) => core.router.getPrompt({ name, arguments: args }, route), {
+    ...options,
+    client: clientOf(core, undefined),
+  });
+  if ('cancelled' in run) return run.cancelled;
+  const { value, durationMs, notes } = run;
   const result = value as { description?: string; messages?: { role: string; content: ContentView | ContentView[] }[] };
   const messages = result.messages ?? [];
   return {
@@ -150,20 +193,24 @@ export async function tryPrompt(
     content: messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [message.content])),
     structuredContent: { description: result.description, messages },
     durationMs,
+    ...notes,
   };
 }
 
 /** Reads a resource (or template instance) as the local user. */
-export async function tryRead(core: Switchboard, uri: string, signal?: AbortSignal): Promise<TryResult> {
-  const { value, durationMs } = await timed(() =>
-    core.router.readResource({ uri }, { client: clientOf(core, undefined), ...(signal ? { signal } : {}) }),
-  );
-  if (isInputRequiredResult(value)) return { isError: true, content: [NEEDS_INPUT], durationMs };
+export async function tryRead(core: Switchboard, uri: string, options: TryOptions = {}): Promise<TryResult> {
+  const run = await asUi((route) => core.router.readResource({ uri }, route), {
+    ...options,
+    client: clientOf(core, undefined),
+  });
+  if ('cancelled' in run) return run.cancelled;
+  const { value, durationMs, notes } = run;
   const contents = (value as { contents?: { uri: string; mimeType?: string; text?: string; blob?: string }[] })
     .contents;
   return {
     isError: false,
     content: (contents ?? []).map((resource) => ({ type: 'resource', resource })),
     durationMs,
+    ...notes,
   };
 }

@@ -7,8 +7,10 @@
  * to re-fetch, and pass the secret redaction (a config error can quote a value).
  */
 import type { CoreEventMap, EventName } from '../../shared/contract.js';
+import type { TryProgressView } from '../../shared/model/views.js';
 import type { AuditLog } from '../core/policy/auditLog.js';
 import type { Switchboard } from '../core/coreApi.js';
+import type { TryCalls } from './tryCalls.js';
 
 /** A listener of every contract event. */
 export type ContractListener = <E extends EventName>(event: E, payload: CoreEventMap[E]) => void;
@@ -31,6 +33,16 @@ function merge<E extends EventName>(event: E, before: CoreEventMap[E] | undefine
     const b = (next as CoreEventMap['backendsChanged']).backendId;
     return (a !== undefined && a === b ? { backendId: a } : {}) as CoreEventMap[E];
   }
+  if (event === 'tryProgress') {
+    // The latest update of each call in the burst.
+    const calls = new Map<string, TryProgressView>();
+    for (const update of [
+      ...(before as CoreEventMap['tryProgress']).calls,
+      ...(next as CoreEventMap['tryProgress']).calls,
+    ])
+      calls.set(update.callId, update);
+    return { calls: [...calls.values()] } as CoreEventMap[E];
+  }
   return next; // configChanged: the latest state wins; the others carry nothing
 }
 
@@ -43,6 +55,8 @@ export interface EventHubOptions {
   logDelayMs?: number;
   /** Applied to every payload before it leaves (the secret redaction). */
   redact?: (value: unknown) => unknown;
+  /** The UI's "try it" calls: their progress and waiting input requests become events. */
+  tryCalls?: TryCalls;
 }
 
 /** Events queued for one flush. */
@@ -106,6 +120,14 @@ export function createEventHub(
     core.events.on('approvalsChanged', () => emit('approvalsChanged', empty)),
     core.sessions.onChange(() => emit('sessionsChanged', empty)),
     ...(options.audit ? [options.audit.onRecord(() => emit('logAppended', empty))] : []),
+    ...(options.tryCalls
+      ? [
+          options.tryCalls.on({
+            progress: (update) => emit('tryProgress', { calls: [update] }),
+            inputsChanged: () => emit('tryInputsChanged', empty),
+          }),
+        ]
+      : []),
   ];
   return {
     on(listener) {

@@ -21,6 +21,7 @@ import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
 import { policyHandlers } from './policyHandlers.js';
 import { registryHandlers } from './registryHandlers.js';
+import { TryCalls, type TryCall } from './tryCalls.js';
 import { defaultStateDir } from '../core/config/paths.js';
 import type { ResolvedEnvironment } from '../core/env/loginShell.js';
 
@@ -48,6 +49,8 @@ export interface HostDeps {
   stateDir?: string;
   /** Where stdio backends' PATH came from (env.path). */
   pathEnvironment?: ResolvedEnvironment;
+  /** The UI's "try it" calls in flight (give the event hub the same one; default: a fresh one). */
+  tryCalls?: TryCalls;
 }
 
 /** Every contract method, implemented on `core`. */
@@ -55,6 +58,20 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
   /** A call's signal, also aborted when the host shuts down. */
   const withHost = (signal: AbortSignal): AbortSignal =>
     deps.signal ? AbortSignal.any([signal, deps.signal]) : signal;
+  const tryCalls = deps.tryCalls ?? new TryCalls();
+  /** Runs one "try it" call under its own channel, progress and cancellation. */
+  const tracked = async <T>(
+    callId: string | undefined,
+    signal: AbortSignal,
+    run: (call: TryCall) => Promise<T>,
+  ): Promise<T> => {
+    const call = tryCalls.begin(callId, withHost(signal));
+    try {
+      return await run(call);
+    } finally {
+      call.end();
+    }
+  };
   const handlers: CoreHandlers = {
     'app.info': async () => {
       const status = core.secrets
@@ -86,10 +103,19 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     'catalog.list': async () => catalogEntries(core.catalog()),
     'catalog.access': async (params) => catalogAccess(core, params.profile),
     'catalog.search': async (params) => searchAs(core, params.profile, params.query, params.limit),
-    'catalog.callTool': async (params, call) =>
-      tryTool(core, params.name, params.arguments, params.profile, withHost(call.signal)),
-    'catalog.getPrompt': async (params, call) => tryPrompt(core, params.name, params.arguments, withHost(call.signal)),
-    'catalog.readResource': async (params, call) => tryRead(core, params.uri, withHost(call.signal)),
+    'catalog.callTool': async (params, { signal }) =>
+      tracked(params.callId, signal, (call) =>
+        tryTool(core, params.name, params.arguments, { call, profile: params.profile }),
+      ),
+    'catalog.getPrompt': async (params, { signal }) =>
+      tracked(params.callId, signal, (call) => tryPrompt(core, params.name, params.arguments, { call })),
+    'catalog.readResource': async (params, { signal }) =>
+      tracked(params.callId, signal, (call) => tryRead(core, params.uri, { call })),
+    'catalog.cancelCall': async ({ callId }) => ({ cancelled: tryCalls.cancel(callId) }),
+    'catalog.inputs': async () => tryCalls.inputs(),
+    'catalog.answerInput': async ({ id, action, content }) => {
+      tryCalls.settle({ id, action, ...(content !== undefined ? { content } : {}) });
+    },
     ...policyHandlers(core, deps.tokens),
     ...exposureHandlers(core),
     'sessions.list': async () => core.sessions.list(),

@@ -5,6 +5,7 @@
  * its frontend token, the runtime file `connect` looks for, and the UI's
  * contract handlers, events and (headless) bridge. One set-up, two shells.
  */
+import { spawn } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
@@ -25,6 +26,7 @@ import { Bridge } from './bridge.js';
 import type { Redactor } from './dispatch.js';
 import { createEventHub, type EventHub } from './events.js';
 import { createCoreHandlers } from './handlers.js';
+import { TryCalls } from './tryCalls.js';
 import { defaultUiDir } from './uiFiles.js';
 
 /** What building the core takes. */
@@ -47,8 +49,28 @@ export function browserDisabled(environment: NodeJS.ProcessEnv): boolean {
   return (flag !== '' && flag !== '0' && flag !== 'false') || environment['BROWSER']?.trim() === 'none';
 }
 
-/** Opens a URL in the user's browser (xdg-open, open, start). */
+/**
+ * The command `$BROWSER` names for `url`, if set: its first entry (the
+ * variable is a `:`-separated list), words split on spaces, `%s` replaced by
+ * the URL or the URL appended (the convention of xdg-open and Python's webbrowser).
+ */
+export function browserCommand(environment: NodeJS.ProcessEnv, url: string): string[] | undefined {
+  const first = (environment['BROWSER'] ?? '').split(':')[0]?.trim();
+  if (!first || first === 'none') return undefined;
+  const words = first.split(/\s+/);
+  return words.some((word) => word.includes('%s')) ? words.map((word) => word.replaceAll('%s', url)) : [...words, url];
+}
+
+/** Opens a URL in the user's browser: `$BROWSER` when set, else the system's (xdg-open, open, start). */
 export async function openInBrowser(url: string): Promise<void> {
+  const command = browserCommand(process.env, url);
+  if (command) {
+    const [file = '', ...args] = command;
+    const child = spawn(file, args, { detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+    return;
+  }
   const { default: open } = await import('open');
   const child = await open(url);
   child.on('error', () => undefined);
@@ -199,7 +221,9 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   }
   const port = Number(new URL(endpoint.url).port);
   const shutdown = new AbortController();
+  const tryCalls = new TryCalls();
   const handlers = createCoreHandlers(core, {
+    tryCalls,
     host: options.hostKind ?? 'headless',
     endpointUrl: () => endpoint.url,
     configPath: stack.configPath,
@@ -210,7 +234,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   });
   // Both pipes' answers and events leave without the secret values this process knows.
   const redact = stack.redaction.value;
-  const events = createEventHub(core, { ...(services.audit ? { audit: services.audit } : {}), redact });
+  const events = createEventHub(core, { ...(services.audit ? { audit: services.audit } : {}), redact, tryCalls });
   const bridge =
     options.ui === false
       ? undefined

@@ -73,6 +73,40 @@ export interface TryResult {
   content: ContentView[];
   structuredContent?: unknown;
   durationMs: number;
+  /** The call was cancelled from the UI (the server was sent `notifications/cancelled`). */
+  cancelled?: boolean;
+  /** What happened along the way that the result alone does not say (e.g. a sampling request declined). */
+  notes?: string[];
+}
+
+/** The latest progress of a "try it" call (from the server's `notifications/progress`). */
+export interface TryProgressView {
+  callId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * A server's `elicitation/create` during a "try it" call, waiting for the
+ * person at the UI (MCP 2025-11-25, client/elicitation): form mode carries a
+ * flat `requestedSchema`; URL mode a URL to open outside the UI.
+ */
+export interface TryInputView {
+  id: string;
+  /** The call it belongs to. */
+  callId: string;
+  mode: 'form' | 'url';
+  message: string;
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+}
+
+/** The person's answer to an elicitation (its `action`, and `content` when accepted in form mode). */
+export interface TryInputAnswer {
+  id: string;
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
 }
 
 /** The rules: `ask` (tools only) prompts the user per call; other items are allow/deny. */

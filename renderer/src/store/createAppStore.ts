@@ -13,6 +13,7 @@ import { createCatalogSlice } from './slices/catalogSlice.js';
 import { createClientsSlice } from './slices/clientsSlice.js';
 import { createLogSlice } from './slices/logSlice.js';
 import { createPolicySlice } from './slices/policySlice.js';
+import { createTrySlice } from './slices/trySlice.js';
 import type { AppStore } from './types.js';
 
 /** Which resources each core event makes stale. */
@@ -25,6 +26,9 @@ export const EVENT_INVALIDATES: Record<EventName, readonly ResourceKey[]> = {
   sessionsChanged: ['sessions'],
   logAppended: ['log'],
   configChanged: ['info', 'backends', 'policy', 'access'],
+  // Carries its data (see the subscription below), nothing to re-fetch.
+  tryProgress: [],
+  tryInputsChanged: ['tryInputs'],
 };
 
 /** Options for the store. */
@@ -49,10 +53,12 @@ export function createAppStore(client: BridgeClient, options: AppStoreOptions = 
     ...createApprovalsSlice(client)(...args),
     ...createClientsSlice(client)(...args),
     ...createLogSlice(client)(...args),
+    ...createTrySlice(client)(...args),
   }));
   const unsubscribers = (Object.keys(EVENT_INVALIDATES) as EventName[]).map((event) =>
     client.on(event, () => store.getState().invalidate(...EVENT_INVALIDATES[event])),
   );
+  unsubscribers.push(client.on('tryProgress', ({ calls }) => store.getState().recordProgress(calls)));
   let wasOpen = client.connectionState() === 'open';
   store.getState().setConnection(client.connectionState());
   unsubscribers.push(

@@ -17,7 +17,8 @@ export type ResourceKey =
   | 'profiles'
   | 'sessions'
   | 'apps'
-  | 'log';
+  | 'log'
+  | 'tryInputs';
 
 /** Every resource key, for "re-fetch everything". */
 export const ALL_RESOURCES: readonly ResourceKey[] = [
@@ -32,6 +33,7 @@ export const ALL_RESOURCES: readonly ResourceKey[] = [
   'sessions',
   'apps',
   'log',
+  'tryInputs',
 ];
 
 /** Marks resources stale; they are fetched after `delayMs`, at most one fetch per key at a time. */

@@ -9,9 +9,17 @@ import type { CatalogSlice } from './slices/catalogSlice.js';
 import type { ClientsSlice } from './slices/clientsSlice.js';
 import type { LogSlice } from './slices/logSlice.js';
 import type { PolicySlice } from './slices/policySlice.js';
+import type { TrySlice } from './slices/trySlice.js';
 
 /** Everything in the store. */
-export type AppStore = AppSlice & BackendsSlice & CatalogSlice & PolicySlice & ApprovalsSlice & ClientsSlice & LogSlice;
+export type AppStore = AppSlice &
+  BackendsSlice &
+  CatalogSlice &
+  PolicySlice &
+  ApprovalsSlice &
+  ClientsSlice &
+  LogSlice &
+  TrySlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<Slice> = StateCreator<AppStore, [], [], Slice>;

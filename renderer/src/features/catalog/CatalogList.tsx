@@ -108,21 +108,30 @@ export function CatalogList({
           const { key } = row;
           const got = access?.get(key);
           const look = got && got.state !== 'allowed' ? stateLook(got.state, viewer) : undefined;
+          // The option holds only the item's name, so its visible text is its accessible name
+          // (WCAG 2.5.3); kind, title and what the profile gets sit beside it in the row and describe it.
           return (
             <div
               key={item.key}
-              id={optionId(item.index)}
-              role="option"
-              aria-selected={key === selectedKey}
-              aria-label={row.entry.exposed}
-              aria-description={look?.detail}
+              role="presentation"
               className={got && !clientGets(got.state) ? 'catalog-item withheld' : 'catalog-item'}
+              data-selected={key === selectedKey}
               style={position}
               onClick={() => onSelect(key)}
             >
               <div className="name">
-                <span className="chip">{KIND_LABELS[row.entry.kind]}</span>{' '}
-                <span className="exposed">{row.entry.exposed}</span>
+                <span className="chip" id={`${optionId(item.index)}-kind`} aria-hidden="true">
+                  {KIND_LABELS[row.entry.kind]}
+                </span>
+                <span
+                  id={optionId(item.index)}
+                  role="option"
+                  aria-selected={key === selectedKey}
+                  aria-label={row.entry.exposed}
+                  aria-describedby={`${optionId(item.index)}-kind ${optionId(item.index)}-desc`}
+                >
+                  {row.entry.exposed}
+                </span>
                 {look && (
                   <Badge tone={look.tone} title={look.detail}>
                     {look.label}
@@ -139,7 +148,9 @@ export function CatalogList({
                   </span>
                 )}
               </div>
-              <div className="desc">{row.entry.title ?? row.entry.description ?? ''}</div>
+              <div className="desc" id={`${optionId(item.index)}-desc`}>
+                {row.entry.title ?? row.entry.description ?? ''}
+              </div>
             </div>
           );
         })}

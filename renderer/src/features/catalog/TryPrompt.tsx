@@ -4,9 +4,11 @@
 import { useMemo, useState } from 'react';
 import type { CatalogEntry, TryResult } from '../../../../shared/model/views.js';
 import { useOutcome } from '../../components/useOutcome.js';
-import { FieldError, TryFooter } from './TryParts.js';
+import { TryFooter } from './TryParts.js';
 import { useAppStore } from '../../store/context.js';
-import { readForm, type FormField } from './schemaForm.js';
+import { SchemaFields } from './SchemaFields.js';
+import { readForm, type FormField, type FormValues } from './schemaForm.js';
+import { useTryCall } from './useTryCall.js';
 
 /** A prompt's arguments as form fields: every one is text, some required. */
 export function promptFields(entry: CatalogEntry): FormField[] {
@@ -22,11 +24,12 @@ export function promptFields(entry: CatalogEntry): FormField[] {
 /** The try-it form for a prompt entry. */
 export function TryPrompt({ entry }: { entry: CatalogEntry }) {
   const fields = useMemo(() => promptFields(entry), [entry]);
-  const [values, setValues] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [result, setResult] = useState<TryResult | undefined>();
   const { busy, error, run } = useOutcome();
   const call = useAppStore((s) => s.call);
+  const { running, start } = useTryCall();
 
   const submit = async () => {
     if (busy) return;
@@ -34,7 +37,9 @@ export function TryPrompt({ entry }: { entry: CatalogEntry }) {
     setErrors(reading.errors);
     if (Object.keys(reading.errors).length > 0) return;
     const filled = reading.arguments as Record<string, string>;
-    const outcome = await run(() => call('catalog.getPrompt', { name: entry.exposed, arguments: filled }));
+    const outcome = await run(() =>
+      start((callId) => call('catalog.getPrompt', { name: entry.exposed, arguments: filled, callId })),
+    );
     if (outcome) setResult(outcome.ok ? outcome.result : undefined);
   };
 
@@ -48,20 +53,7 @@ export function TryPrompt({ entry }: { entry: CatalogEntry }) {
       }}
     >
       {fields.length === 0 && <p className="muted">Takes no arguments.</p>}
-      {fields.map((field) => (
-        <label key={field.name} className="field">
-          <span>
-            {field.name}
-            {field.required && <span aria-hidden="true"> *</span>}
-          </span>
-          <input
-            value={values[field.name] ?? ''}
-            onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
-          />
-          {field.description && <span className="help">{field.description}</span>}
-          <FieldError name={field.name} message={errors[field.name]} />
-        </label>
-      ))}
+      <SchemaFields fields={fields} values={values} errors={errors} onChange={setValues} />
       <TryFooter
         busy={busy}
         label="Get prompt"
@@ -69,6 +61,7 @@ export function TryPrompt({ entry }: { entry: CatalogEntry }) {
         error={error}
         errorTitle="Failed"
         result={result}
+        running={running}
       />
     </form>
   );

@@ -8,6 +8,9 @@ import { expandUriTemplate, uriTemplateVariables } from '../../../../shared/uriT
 import { useOutcome } from '../../components/useOutcome.js';
 import { TryFooter } from './TryParts.js';
 import { useAppStore } from '../../store/context.js';
+import { catalogKey } from '../../store/slices/catalogSlice.js';
+import { templateValues } from './resourceLinks.js';
+import { useTryCall } from './useTryCall.js';
 
 /** The URI to read: the template expanded with the filled-in values (an empty field counts as not given). */
 export function expandTemplate(template: string, values: Readonly<Record<string, string>>): string {
@@ -20,14 +23,21 @@ export function TryResource({ entry }: { entry: CatalogEntry }) {
     () => (entry.kind === 'resourceTemplate' ? uriTemplateVariables(entry.exposed) : []),
     [entry],
   );
-  const [values, setValues] = useState<Record<string, string>>({});
+  // Opened from a resource link: the template's variables as the link's URI had them.
+  const linked = useAppStore((s) => s.linkedResource);
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    linked?.key === catalogKey(entry) && entry.kind === 'resourceTemplate'
+      ? templateValues(entry.exposed, linked.uri)
+      : {},
+  );
   const [result, setResult] = useState<TryResult | undefined>();
   const { busy, error, run } = useOutcome();
   const call = useAppStore((s) => s.call);
+  const { running, start } = useTryCall();
   const uri = variables.length > 0 ? expandTemplate(entry.exposed, values) : entry.exposed;
 
   const read = async () => {
-    const outcome = await run(() => call('catalog.readResource', { uri }));
+    const outcome = await run(() => start((callId) => call('catalog.readResource', { uri, callId })));
     if (outcome) setResult(outcome.ok ? outcome.result : undefined);
   };
 
@@ -54,6 +64,7 @@ export function TryResource({ entry }: { entry: CatalogEntry }) {
         error={error}
         errorTitle="Read failed"
         result={result}
+        running={running}
       />
     </form>
   );

@@ -1,5 +1,10 @@
 /**
- * A "try it" form generated from a tool's JSON Schema, and its validation.
+ * A form generated from a JSON Schema, and its validation: a tool's input
+ * schema in "try it", and a server's elicitation `requestedSchema` (MCP
+ * 2025-11-25 client/elicitation: a flat object of string, number, integer,
+ * boolean and enum properties, single- or multi-select, titled through
+ * `oneOf`/`anyOf` `const` + `title` or the legacy `enumNames`; string
+ * `format` email, uri, date, date-time).
  *
  * Why not ajv: ajv compiles each schema to code with `new Function`, which the
  * page's Content-Security-Policy (no 'unsafe-eval') forbids; its standalone
@@ -12,7 +17,7 @@
  */
 
 /** How a property is edited. */
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'string-array' | 'json';
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi-enum' | 'string-array' | 'json';
 
 /** One input of the generated form. */
 export interface FormField {
@@ -21,14 +26,19 @@ export interface FormField {
   required: boolean;
   title?: string;
   description?: string;
-  /** Enum choices (any JSON scalars), for `enum`. */
+  /** Enum choices (any JSON scalars), for `enum` and `multi-enum`. */
   choices?: readonly (string | number | boolean)[];
+  /** What each choice is shown as (its title), in the order of `choices`. */
+  choiceLabels?: readonly string[];
   /** The property's schema. */
   schema: Record<string, unknown>;
 }
 
-/** Form values as typed: text for everything but checkboxes. */
-export type FormValues = Record<string, string | boolean>;
+/** One field's value as typed: text, a checkbox, or the choices ticked of a multi-select. */
+export type FormValue = string | boolean | string[];
+
+/** Form values as typed, by field name. */
+export type FormValues = Record<string, FormValue>;
 
 /** The result of reading the form: arguments to send, or errors by field name. */
 export interface FormReading {
@@ -47,11 +57,35 @@ export function schemaType(schema: Record<string, unknown>): string | undefined 
   return undefined;
 }
 
+type Scalar = string | number | boolean;
+const isScalar = (value: unknown): value is Scalar => ['string', 'number', 'boolean'].includes(typeof value);
+
+/** The choices of an enum-like schema (`enum`, or `oneOf` / `anyOf` of `const`s), with their titles. */
+export function enumChoices(schema: Record<string, unknown>): { choices: Scalar[]; labels: string[] } | undefined {
+  const values = schema['enum'];
+  if (Array.isArray(values) && values.length > 0 && values.every(isScalar)) {
+    const names = schema['enumNames'];
+    const labels = values.map((value, i) =>
+      Array.isArray(names) && typeof names[i] === 'string' ? names[i] : String(value),
+    );
+    return { choices: values, labels };
+  }
+  const options = Array.isArray(schema['oneOf']) ? schema['oneOf'] : schema['anyOf'];
+  if (Array.isArray(options) && options.length > 0 && options.every((o) => isRecord(o) && isScalar(o['const']))) {
+    const consts = options as Record<string, unknown>[];
+    return {
+      choices: consts.map((o) => o['const'] as Scalar),
+      labels: consts.map((o) => (typeof o['title'] === 'string' ? o['title'] : String(o['const']))),
+    };
+  }
+  return undefined;
+}
+
 function fieldKind(schema: Record<string, unknown>): FieldKind {
-  if (Array.isArray(schema['enum']) && schema['enum'].every((v) => ['string', 'number', 'boolean'].includes(typeof v)))
-    return 'enum';
+  if (enumChoices(schema)) return 'enum';
   const type = schemaType(schema);
   if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return type;
+  if (type === 'array' && isRecord(schema['items']) && enumChoices(schema['items'])) return 'multi-enum';
   if (type === 'array' && isRecord(schema['items']) && schemaType(schema['items']) === 'string') return 'string-array';
   return 'json';
 }
@@ -66,7 +100,16 @@ export function fieldsFromSchema(inputSchema: Record<string, unknown> | undefine
     const field: FormField = { name, kind, required: required.includes(name), schema };
     if (typeof schema['title'] === 'string') field.title = schema['title'];
     if (typeof schema['description'] === 'string') field.description = schema['description'];
-    if (kind === 'enum') field.choices = schema['enum'] as (string | number | boolean)[];
+    const choices =
+      kind === 'enum'
+        ? enumChoices(schema)
+        : kind === 'multi-enum'
+          ? enumChoices(schema['items'] as Record<string, unknown>)
+          : undefined;
+    if (choices) {
+      field.choices = choices.choices;
+      field.choiceLabels = choices.labels;
+    }
     return field;
   });
 }
@@ -77,6 +120,7 @@ export function initialValues(fields: readonly FormField[]): FormValues {
   for (const field of fields) {
     const fallback = field.schema['default'];
     if (field.kind === 'boolean') values[field.name] = fallback === true;
+    else if (field.kind === 'multi-enum') values[field.name] = Array.isArray(fallback) ? fallback.map(String) : [];
     else if (fallback === undefined) values[field.name] = '';
     else if (field.kind === 'string-array' && Array.isArray(fallback)) values[field.name] = fallback.join('\n');
     else if (field.kind === 'json') values[field.name] = JSON.stringify(fallback, null, 2);
@@ -110,6 +154,11 @@ function checkString(value: string, schema: Record<string, unknown>): string | u
   const pattern = schema['pattern'];
   if (typeof minLength === 'number' && value.length < minLength) return `must be at least ${minLength} characters`;
   if (typeof maxLength === 'number' && value.length > maxLength) return `must be at most ${maxLength} characters`;
+  const format = schema['format'];
+  if (format === 'email' && !/^[^\s@]+@[^\s@]+$/.test(value)) return 'must be an email address';
+  if (format === 'uri' && !URL.canParse(value)) return 'must be a URL (such as https://example.com)';
+  if (format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return 'must be a date (YYYY-MM-DD)';
+  if (format === 'date-time' && Number.isNaN(Date.parse(value))) return 'must be a date and time (ISO 8601)';
   if (typeof pattern === 'string') {
     try {
       if (!new RegExp(pattern, 'u').test(value)) return `must match ${pattern}`;
@@ -121,8 +170,20 @@ function checkString(value: string, schema: Record<string, unknown>): string | u
 }
 
 /** Reads one non-empty field; returns its value or an error message. */
-function readField(field: FormField, raw: string | boolean): { value?: unknown; error?: string } {
+function readField(field: FormField, raw: FormValue): { value?: unknown; error?: string } {
   switch (field.kind) {
+    case 'multi-enum': {
+      const picked = Array.isArray(raw) ? raw : [];
+      const value = picked.map((text) => field.choices?.find((choice) => String(choice) === text));
+      if (value.some((choice) => choice === undefined)) return { error: 'must be among the listed values' };
+      const minItems = field.schema['minItems'];
+      const maxItems = field.schema['maxItems'];
+      if (typeof minItems === 'number' && value.length < minItems)
+        return { error: `needs at least ${minItems} choices` };
+      if (typeof maxItems === 'number' && value.length > maxItems)
+        return { error: `takes at most ${maxItems} choices` };
+      return { value };
+    }
     case 'boolean':
       return { value: raw === true };
     case 'number':
@@ -171,8 +232,13 @@ function readField(field: FormField, raw: string | boolean): { value?: unknown; 
 export function readForm(fields: readonly FormField[], values: FormValues): FormReading {
   const reading: FormReading = { arguments: {}, errors: {} };
   for (const field of fields) {
-    const raw = values[field.name] ?? (field.kind === 'boolean' ? false : '');
-    const empty = field.kind === 'boolean' ? raw !== true && !field.required : String(raw).trim() === '';
+    const raw = values[field.name] ?? (field.kind === 'boolean' ? false : field.kind === 'multi-enum' ? [] : '');
+    const empty =
+      field.kind === 'boolean'
+        ? raw !== true && !field.required
+        : Array.isArray(raw)
+          ? raw.length === 0
+          : String(raw).trim() === '';
     if (empty) {
       if (field.required) reading.errors[field.name] = 'is required';
       continue;

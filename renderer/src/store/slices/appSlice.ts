@@ -52,6 +52,7 @@ const FETCHERS: Record<ResourceKey, (state: AppStore) => Promise<void>> = {
   sessions: (s) => s.fetchSessions(),
   apps: (s) => s.fetchApps(),
   log: (s) => s.fetchLog(),
+  tryInputs: (s) => s.fetchTryInputs(),
 };
 
 /** Creates the app slice over `client`; `coalesceMs` is how long invalidations gather before fetching. */

@@ -118,6 +118,7 @@ describe('Trying prompts and resources', () => {
     expect((within(form).getByRole('button', { name: 'Reading…' }) as HTMLButtonElement).disabled).toBe(true);
     expect(client.calls.find((c) => c.method === 'catalog.readResource')?.params).toEqual({
       uri: 'mcp-proxy://fs/search?q=val',
+      callId: expect.any(String),
     });
     await act(async () => release());
     await within(form).findByRole('region', { name: 'Result' });
@@ -153,6 +154,7 @@ describe('Trying prompts and resources', () => {
     expect(client.calls.find((c) => c.method === 'catalog.getPrompt')?.params).toEqual({
       name: 'm_summary',
       arguments: { topic: 'cats' },
+      callId: expect.any(String),
     });
     await act(async () => release());
     await within(form).findByRole('region', { name: 'Result' });

@@ -91,6 +91,7 @@ describe('Catalog screen', () => {
       expect(client.calls.find((c) => c.method === 'catalog.callTool')?.params).toEqual({
         name: 'everything_echo',
         arguments: { message: 'hi', times: 2 },
+        callId: expect.any(String),
       }),
     );
   });

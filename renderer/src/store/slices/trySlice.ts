@@ -1,0 +1,51 @@
+/**
+ * "Try it" calls in flight: the latest progress of each (pushed by
+ * `tryProgress` events) and the servers' elicitation requests waiting for an
+ * answer (re-fetched on `tryInputsChanged`), plus the resource a clicked
+ * resource link asked the catalog to open.
+ */
+import type { CoreClient } from '../../../../shared/contract.js';
+import type { TryInputView, TryProgressView } from '../../../../shared/model/views.js';
+import { fetchRemote, idle, type Remote } from '../remote.js';
+import type { SliceCreator } from '../types.js';
+
+/** A resource link followed into the catalog: the entry it opened and the URI to read there. */
+export interface LinkedResource {
+  key: string;
+  uri: string;
+}
+
+/** Try-it state and actions. */
+export interface TrySlice {
+  tryProgress: Record<string, TryProgressView>;
+  tryInputs: Remote<TryInputView[]>;
+  linkedResource: LinkedResource | undefined;
+  fetchTryInputs(): Promise<void>;
+  /** Records progress updates (from a `tryProgress` event). */
+  recordProgress(updates: readonly TryProgressView[]): void;
+  /** Forgets a finished call's progress. */
+  clearProgress(callId: string): void;
+  setLinkedResource(link: LinkedResource | undefined): void;
+}
+
+/** Creates the try-it slice. */
+export function createTrySlice(client: CoreClient): SliceCreator<TrySlice> {
+  return (set, get) => ({
+    tryProgress: {},
+    tryInputs: idle(),
+    linkedResource: undefined,
+    fetchTryInputs: () =>
+      fetchRemote(
+        () => get().tryInputs,
+        (tryInputs) => set({ tryInputs }),
+        () => client.call('catalog.inputs'),
+      ),
+    recordProgress: (updates) =>
+      set({ tryProgress: { ...get().tryProgress, ...Object.fromEntries(updates.map((u) => [u.callId, u])) } }),
+    clearProgress: (callId) => {
+      const { [callId]: _done, ...rest } = get().tryProgress;
+      set({ tryProgress: rest });
+    },
+    setLinkedResource: (linkedResource) => set({ linkedResource }),
+  });
+}
