@@ -35,6 +35,7 @@ import type { AccessControl } from './policy/accessControl.js';
 import type { AuditEntry, AuditQuery } from './policy/auditLog.js';
 import type { ClientTokens } from './policy/clientTokens.js';
 import type { PinChange } from './policy/pinStore.js';
+import { CorePolicyService, type PolicyService } from './policy/policyService.js';
 import { buildRequestPath } from './requestPath.js';
 import { StartupGrace } from './startupGrace.js';
 import type { ToolExposure } from './exposure/toolExposure.js';
@@ -50,6 +51,8 @@ export class SwitchboardCore implements SupervisorHost {
   readonly router: Router;
   /** Policy, client profiles and tokens, approvals. */
   readonly access: AccessControl;
+  /** The policy's view and changes, for the host (reads `access` lazily). */
+  readonly policy: PolicyService = new CorePolicyService(this);
   /** Resource subscriptions shared by every frontend. */
   readonly subscriptions: SubscriptionHub;
   /** Each client's tools/list by its exposure (all or search), and tool search. */

@@ -37,14 +37,7 @@ export function exposureHandlers(core: SwitchboardCore): Pick<CoreHandlers, 'pro
           `exposure must be all, search, auto or null, not ${JSON.stringify(exposure)}`,
         );
       }
-      if (!core.access.policy.clients[id]) {
-        throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${id}"`, { client: id });
-      }
-      await core.access.update((policy) => {
-        const profile = policy.clients[id]!;
-        if (exposure === null) delete profile.exposure;
-        else profile.exposure = exposure;
-      });
+      await core.policy.setExposure(id, exposure);
     },
   };
 }

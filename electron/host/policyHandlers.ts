@@ -5,10 +5,9 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { PolicyItemView, PolicyKind, PolicyView, RuleView } from '../../shared/model/views.js';
-import type { Catalog } from '../core/catalog/catalog.js';
+import type { RuleView } from '../../shared/model/views.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
-import { LOCAL_CLIENT, type Policy } from '../core/policy/policyConfig.js';
+import { isItemKind } from '../core/policy/itemKinds.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
 import { requireString } from './dispatch.js';
 import { profileToolsView } from './exposureHandlers.js';
@@ -26,75 +25,6 @@ type PolicyMethods =
   | 'profiles.rotateToken'
   | 'profiles.revoke';
 
-const KINDS: PolicyKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
-
-/** Every catalog item with its origin, per policy kind. */
-function items(catalog: Catalog): { kind: PolicyKind; exposed: string; backendId: string; original: string }[] {
-  const indexes = {
-    tools: catalog.toolIndex,
-    prompts: catalog.promptIndex,
-    resources: catalog.resourceIndex,
-    resourceTemplates: catalog.templateIndex,
-  } as const;
-  return KINDS.flatMap((kind) =>
-    [...indexes[kind]].map(([exposed, origin]) => ({
-      kind,
-      exposed,
-      backendId: origin.backendId,
-      original: origin.original,
-    })),
-  );
-}
-
-/** Where an item's rule comes from, for one profile (mirrors PolicyEngine.rule). */
-function sourceOf(policy: Policy, profile: string, kind: PolicyKind, backendId: string, original: string) {
-  const backend = policy.backends[backendId];
-  if (backend?.enabled === false) return 'backend' as const;
-  if (profile !== LOCAL_CLIENT) {
-    const client = policy.clients[profile];
-    if (!client || (client.backends && !client.backends.includes(backendId))) return 'client' as const;
-    if (client.items?.[backendId]?.[kind]?.[original]) return 'client' as const;
-  }
-  if (backend?.[kind]?.[original]) return 'item' as const;
-  if (backend?.defaultRule) return 'backend' as const;
-  return 'default' as const;
-}
-
-/** The policy view for `profile` (`*` or absent: every client's rules). */
-export function policyView(core: SwitchboardCore, requested: string | undefined): PolicyView {
-  const profile = requested === undefined || requested === '*' ? LOCAL_CLIENT : requested;
-  const policy = core.access.policy;
-  if (profile !== LOCAL_CLIENT && !policy.clients[profile]) {
-    throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
-  }
-  const withheld = new Set(core.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
-  const itemViews: PolicyItemView[] = items(core.catalog()).map((item) => ({
-    ...item,
-    rule: core.access.engine.rule(profile, item.kind, item.backendId, item.original),
-    source: sourceOf(policy, profile, item.kind, item.backendId, item.original),
-    withheld: item.kind === 'tools' && withheld.has(`${item.backendId}\u0000${item.original}`),
-  }));
-  return {
-    profile: requested ?? '*',
-    backends: core.backendConfigs().map(({ id }) => {
-      const rules = policy.backends[id];
-      return {
-        id,
-        enabled: rules?.enabled !== false,
-        defaultRule: rules?.defaultRule ?? policy.defaultRule,
-        pinning: rules?.pinning !== false,
-        capture: rules?.capture === true,
-        visible: profile === LOCAL_CLIENT || (policy.clients[profile]?.backends?.includes(id) ?? true),
-      };
-    }),
-    items: itemViews,
-  };
-}
-
-function isKind(value: unknown): value is PolicyKind {
-  return typeof value === 'string' && (KINDS as string[]).includes(value);
-}
-
 function isRule(value: unknown): value is RuleView {
   return value === 'allow' || value === 'deny' || value === 'ask';
 }
@@ -106,57 +36,18 @@ export function policyHandlers(
 ): Pick<CoreHandlers, PolicyMethods> {
   const { access } = core;
   return {
-    'policy.get': async (params) => policyView(core, params?.profile),
+    'policy.get': async (params) => core.policy.view(params?.profile),
     'policy.setRule': async (params) => {
       const backendId = requireString(params, 'backendId');
       const original = requireString(params, 'original');
-      if (!isKind(params.kind))
+      if (!isItemKind(params.kind))
         throw new SwitchboardError(ErrorCode.InvalidParams, `unknown kind "${String(params.kind)}"`);
-      const kind = params.kind;
-      const profile = params.profile === '*' ? undefined : params.profile;
-      if (params.rule !== null) {
-        if (!isRule(params.rule))
-          throw new SwitchboardError(ErrorCode.InvalidParams, `unknown rule "${String(params.rule)}"`);
-        return access.setRule(backendId, kind, original, params.rule, profile);
-      }
-      await access.update((policy) => {
-        const rules =
-          profile === undefined || profile === LOCAL_CLIENT
-            ? policy.backends[backendId]
-            : policy.clients[profile]?.items?.[backendId];
-        if (profile !== undefined && profile !== LOCAL_CLIENT && !policy.clients[profile]) {
-          throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
-        }
-        if (rules?.[kind]) delete rules[kind][original];
-      });
+      if (params.rule !== null && !isRule(params.rule))
+        throw new SwitchboardError(ErrorCode.InvalidParams, `unknown rule "${String(params.rule)}"`);
+      await core.policy.setRule(backendId, params.kind, original, params.rule, params.profile);
     },
-    'policy.setBackend': async (params) => {
-      const backendId = requireString(params, 'backendId');
-      const profile = params.profile === '*' ? undefined : params.profile;
-      if (profile !== undefined && profile !== LOCAL_CLIENT) {
-        if (params.visible === undefined) {
-          throw new SwitchboardError(ErrorCode.InvalidParams, 'with a profile, only "visible" can be set');
-        }
-        const visible = params.visible;
-        const all = core.backendConfigs().map((backend) => backend.id);
-        return void (await access.update((policy) => {
-          const client = policy.clients[profile];
-          if (!client) throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`);
-          // An absent list means every server: hiding one lists all the others.
-          const seen = new Set(client.backends ?? all);
-          if (visible) seen.add(backendId);
-          else seen.delete(backendId);
-          client.backends = all.filter((id) => seen.has(id)).concat([...seen].filter((id) => !all.includes(id)));
-        }));
-      }
-      await access.update((policy) => {
-        const rules = (policy.backends[backendId] ??= {});
-        if (params.enabled !== undefined) rules.enabled = params.enabled;
-        if (params.defaultRule !== undefined) rules.defaultRule = params.defaultRule;
-        if (params.pinning !== undefined) rules.pinning = params.pinning;
-        if (params.capture !== undefined) rules.capture = params.capture;
-      });
-    },
+    'policy.setBackend': async (params) =>
+      core.policy.setBackend({ ...params, backendId: requireString(params, 'backendId') }),
     'approvals.list': async () =>
       access.approvals.pending().map((request) => ({
         id: request.id,
