@@ -4,6 +4,14 @@
  * our per-backend options. Parsing never throws: it returns problems that name
  * the field, so `check-config` can print one line per problem.
  */
+import {
+  REMOTE_SPELLINGS,
+  REMOTE_TRANSPORTS,
+  remoteTransportNamed,
+  transportList,
+  transportNamed,
+  type RemoteTransportKind,
+} from '../../../shared/model/transports.js';
 import { z } from 'zod';
 import { PolicySchema, type Policy } from '../policy/policyConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
@@ -110,7 +118,7 @@ const StdioBackendSchema = z.strictObject({
   ...commonOptions,
 });
 
-const remoteTransport = z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']);
+const remoteTransport = z.enum(REMOTE_SPELLINGS);
 
 /**
  * OAuth for a remote backend (MCP authorization spec). All optional: the
@@ -188,7 +196,7 @@ export interface StdioBackendConfig extends BackendBase {
 
 /** A validated remote backend (Streamable HTTP or legacy HTTP+SSE). */
 export interface RemoteBackendConfig extends BackendBase {
-  transport: 'http' | 'sse';
+  transport: RemoteTransportKind;
   url: string;
   /** May hold `${VAR}` or secret references. */
   headers: Record<string, ConfigValue>;
@@ -266,27 +274,25 @@ export function parseBackend(
   const entry = raw as Record<string, unknown>;
   const declared = entry['type'] ?? entry['transport'];
   const isRemote = 'url' in entry || (declared !== undefined && declared !== 'stdio');
-  if (
-    declared !== undefined &&
-    typeof declared === 'string' &&
-    !['stdio', ...remoteTransport.options].includes(declared)
-  ) {
+  if (declared !== undefined && typeof declared === 'string' && transportNamed(declared) === undefined) {
     const field = entry['type'] !== undefined ? 'type' : 'transport';
     problems.push({
       path: [...path, field].join('.'),
-      message: `unknown transport "${declared}" (expected stdio, http or sse)`,
+      message: `unknown transport "${declared}" (expected ${transportList()})`,
     });
     return { problems };
   }
   if (!isRemote && !('command' in entry)) {
-    problems.push({ path: path.join('.'), message: 'needs either "command" (stdio) or "url" (http/sse)' });
+    problems.push({
+      path: path.join('.'),
+      message: `needs either "command" (stdio) or "url" (${REMOTE_TRANSPORTS.join('/')})`,
+    });
     return { problems };
   }
   if (isRemote) {
     const parsed = RemoteBackendSchema.safeParse(entry);
     if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
-    const kind = parsed.data.type ?? parsed.data.transport ?? 'http';
-    const transport = kind === 'sse' ? 'sse' : 'http';
+    const transport = remoteTransportNamed(parsed.data.type ?? parsed.data.transport);
     if (problems.length > 0) return { problems };
     return {
       backend: {
