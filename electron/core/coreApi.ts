@@ -22,6 +22,7 @@ import type { ClientTokens } from './policy/clientTokens.js';
 import type { ItemKind, Policy, ToolRule } from './policy/policyConfig.js';
 import type { ClientView } from './policy/policyEngine.js';
 import type { PinChange } from './policy/pinStore.js';
+import type { PolicyChanges } from './policy/policyService.js';
 import type { SubscriptionHub } from './relay/subscriptionHub.js';
 import type { Router } from './routing/router.js';
 import type { SecretStore } from './secrets/secretStore.js';
@@ -63,8 +64,16 @@ export interface PolicyService {
   view(client: string, catalog: Catalog): ClientView;
   /** Changes the policy (on the config file's current policy); see AccessControl.update. */
   update(mutate: (policy: Policy) => void): Promise<Policy>;
-  /** Sets one rule, for every client or for one profile. */
-  setRule(backend: string, kind: ItemKind, original: string, rule: ToolRule, client?: string): Promise<void>;
+  /** Every item's rule for a profile with its layers, and the servers' settings (the Authorization screen). */
+  authorizationView: PolicyChanges['authorizationView'];
+  /** Sets (`null`: clears) one rule, for every client (`*` or absent) or for one profile. */
+  setRule: PolicyChanges['setRule'];
+  /** Sets several rules in one write. */
+  setRules: PolicyChanges['setRules'];
+  /** A server's settings, or whether one profile sees it. */
+  setBackend: PolicyChanges['setBackend'];
+  /** A profile's exposure, or (`*`) the policy's default. */
+  setExposure: PolicyChanges['setExposure'];
   /** Tool definitions that changed and wait for the user's approval (old vs new). */
   pinChanges(): PinChange[];
   /** Approves a changed tool definition: the tool is shown again, its new definition pinned. */

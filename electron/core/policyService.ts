@@ -8,14 +8,19 @@ import type { PolicyService } from './coreApi.js';
 import type { CoreEvents } from './coreEvents.js';
 import type { TypedEmitter } from './events.js';
 import type { AccessControl } from './policy/accessControl.js';
+import type { Catalog } from './catalog/catalog.js';
 import type { PinStore } from './policy/pinStore.js';
+import { CorePolicyService } from './policy/policyService.js';
 
 /** The policy service over the core's access control and pins (none: pinning is off). */
 export function createPolicyService(
   access: AccessControl,
   pins: () => PinStore | undefined,
   events: TypedEmitter<CoreEvents>,
+  reads: { catalog(): Catalog; backendConfigs(): readonly { id: string }[] },
 ): PolicyService {
+  const pinChanges = () => pins()?.changes() ?? [];
+  const changes = new CorePolicyService({ access, pinChanges, ...reads });
   return {
     get current() {
       return access.policy;
@@ -23,8 +28,12 @@ export function createPolicyService(
     rule: (client, kind, backendId, original) => access.engine.rule(client, kind, backendId, original),
     view: (client, catalog) => access.view(client, catalog),
     update: (mutate) => access.update(mutate),
-    setRule: (backend, kind, original, rule, client) => access.setRule(backend, kind, original, rule, client),
-    pinChanges: () => pins()?.changes() ?? [],
+    authorizationView: (profile) => changes.authorizationView(profile),
+    setRule: (backend, kind, original, rule, client) => changes.setRule(backend, kind, original, rule, client),
+    setRules: (rules, profile) => changes.setRules(rules, profile),
+    setBackend: (settings) => changes.setBackend(settings),
+    setExposure: (client, exposure) => changes.setExposure(client, exposure),
+    pinChanges,
     async approvePin(backendId, tool) {
       const store = pins();
       if (!store) throw new SwitchboardError(ErrorCode.UnknownChange, 'tool pinning is not enabled');

@@ -41,6 +41,8 @@ export interface RequestPathContext {
   /** A backend's live connection, published or not (for subscriptions). */
   connection(backendId: string): BackendConnection | undefined;
   parked: ParkedCalls<LegacyCall<unknown>>;
+  /** The backends' configs in force (the Authorization screen lists their settings). */
+  backendConfigs(): readonly { id: string }[];
 }
 
 /** The request path's parts, kept by the core as `access`, `router`, `subscriptions`, `exposure` and `policy`. */
@@ -100,6 +102,9 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     view: (client) => access.view(client, context.catalog()),
     policy: () => access.policy,
   });
-  const policy = createPolicyService(access, () => pins, events);
+  const policy = createPolicyService(access, () => pins, events, {
+    catalog: context.catalog,
+    backendConfigs: context.backendConfigs,
+  });
   return { access, router, subscriptions, exposure, policy };
 }

@@ -116,6 +116,7 @@ export class SwitchboardCore implements FrontendCore {
       },
       connection: (id) => this.connection(id),
       parked: this.parkedCalls,
+      backendConfigs: () => this.backendConfigs(),
     });
     ({ access: this.access, router: this.router, policy: this.policy } = requestPath);
     ({ subscriptions: this.subscriptions, exposure: this.exposure } = requestPath);

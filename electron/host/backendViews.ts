@@ -8,6 +8,7 @@
  */
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendView, ConfigValueView } from '../../shared/model/views.js';
+import { entryTypeOf } from '../../shared/model/transports.js';
 import { looksSecret } from '../core/clients/secrets.js';
 import { inspectArgs, inspectUrl, restoreMaskedUrl } from '../core/config/inlineSecrets.js';
 import type { BackendConfig } from '../core/config/schema.js';
@@ -29,7 +30,7 @@ export function entryFromConfig(backend: BackendConfig): Entry {
         }
       : {
           url: backend.url,
-          ...(backend.transport === 'sse' ? { type: 'sse' } : {}),
+          ...entryTypeOf(backend.transport),
           ...(Object.keys(backend.headers).length > 0 ? { headers: backend.headers } : {}),
           ...(backend.oauth !== undefined ? { oauth: backend.oauth } : {}),
         };

@@ -21,7 +21,7 @@ import { searchTools } from '../core/exposure/metaToolCalls.js';
 import { toolListTokens, toolTokens } from '../core/exposure/toolTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
-import { ruleLayers } from './ruleLayers.js';
+import { ruleLayers } from '../core/policy/ruleLayers.js';
 
 const KINDS: PolicyKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
@@ -39,42 +39,9 @@ export function clientName(core: Switchboard, client: string): string {
   return client === LOCAL_CLIENT ? 'the main token' : (core.policy.current.clients[client]?.name ?? client);
 }
 
-/** Every catalog item with its origin, per policy kind. */
-function catalogItems(catalog: Catalog): { kind: PolicyKind; exposed: string; backendId: string; original: string }[] {
-  const indexes = {
-    tools: catalog.toolIndex,
-    prompts: catalog.promptIndex,
-    resources: catalog.resourceIndex,
-    resourceTemplates: catalog.templateIndex,
-  } as const;
-  return KINDS.flatMap((kind) =>
-    [...indexes[kind]].map(([exposed, origin]) => ({
-      kind,
-      exposed,
-      backendId: origin.backendId,
-      original: origin.original,
-    })),
-  );
-}
-
 /** Each item's rule for `client` with its layers (the Authorization screen's rows). */
 export function policyItems(core: Switchboard, client: string): PolicyItemView[] {
-  const policy = core.policy.current;
-  const catalog = core.catalog();
-  const withheld = new Set(core.policy.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
-  return catalogItems(catalog).map((item) => {
-    const layers = ruleLayers(policy, client, item.kind, item.backendId, item.original);
-    const readOnly = item.kind === 'tools' && catalog.toolByName.get(item.exposed)?.annotations?.readOnlyHint === true;
-    return {
-      ...item,
-      rule: layers.rule,
-      source: layers.source,
-      inherited: layers.inherited,
-      own: layers.own,
-      withheld: item.kind === 'tools' && withheld.has(`${item.backendId}\u0000${item.original}`),
-      ...(readOnly ? { readOnly } : {}),
-    };
-  });
+  return core.policy.authorizationView(client).items;
 }
 
 /** Why a client does not get an item it may be allowed, or what it gets. */

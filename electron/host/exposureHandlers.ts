@@ -29,21 +29,6 @@ export function profileToolsView(core: Switchboard, id: string): ProfileToolsVie
 /** Handlers of the exposure methods. */
 export function exposureHandlers(core: Switchboard): Pick<CoreHandlers, 'profiles.setExposure'> {
   return {
-    'profiles.setExposure': async ({ id, exposure }) => {
-      if (id === '*' || id === LOCAL_CLIENT) {
-        return void (await core.policy.update((policy) => {
-          if (exposure === null) delete policy.exposure;
-          else policy.exposure = exposure;
-        }));
-      }
-      if (!core.policy.current.clients[id]) {
-        throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${id}"`, { client: id });
-      }
-      await core.policy.update((policy) => {
-        const profile = policy.clients[id]!;
-        if (exposure === null) delete profile.exposure;
-        else profile.exposure = exposure;
-      });
-    },
+    'profiles.setExposure': async ({ id, exposure }) => core.policy.setExposure(id, exposure),
   };
 }

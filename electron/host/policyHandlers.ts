@@ -9,7 +9,6 @@ import type { PolicyView } from '../../shared/model/views.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
-import { policyItems } from './catalogAccess.js';
 import { profileToolsView } from './exposureHandlers.js';
 
 type PolicyMethods =
@@ -26,104 +25,28 @@ type PolicyMethods =
   | 'profiles.rotateToken'
   | 'profiles.revoke';
 
-/** The policy view for `profile` (`*` or absent: every client's rules). */
+/** The policy view for `profile` (`*` or absent: every client's rules), with what its tools/list costs. */
 export function policyView(core: Switchboard, requested: string | undefined): PolicyView {
   const profile = requested === undefined || requested === '*' ? LOCAL_CLIENT : requested;
-  const policy = core.policy.current;
-  if (profile !== LOCAL_CLIENT && !policy.clients[profile]) {
-    throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
-  }
-  return {
-    profile: requested ?? '*',
-    backends: core.backends.backendConfigs().map(({ id }) => {
-      const rules = policy.backends[id];
-      return {
-        id,
-        enabled: rules?.enabled !== false,
-        defaultRule: rules?.defaultRule ?? policy.defaultRule,
-        pinning: rules?.pinning !== false,
-        capture: rules?.capture === true,
-        visible: profile === LOCAL_CLIENT || (policy.clients[profile]?.backends?.includes(id) ?? true),
-      };
-    }),
-    items: policyItems(core, profile),
-    tools: profileToolsView(core, profile),
-  };
+  return { ...core.policy.authorizationView(requested), tools: profileToolsView(core, profile) };
 }
 
-/** Handlers of the policy, approval, pin and profile methods. */
 export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefined): Pick<CoreHandlers, PolicyMethods> {
   return {
     'policy.get': async (params) => policyView(core, params?.profile),
-    'policy.setRule': async ({ backendId, kind, original, rule, profile: requested }) => {
-      const profile = requested === '*' ? undefined : requested;
-      if (rule !== null) return core.policy.setRule(backendId, kind, original, rule, profile);
-      await core.policy.update((policy) => {
-        const rules =
-          profile === undefined || profile === LOCAL_CLIENT
-            ? policy.backends[backendId]
-            : policy.clients[profile]?.items?.[backendId];
-        if (profile !== undefined && profile !== LOCAL_CLIENT && !policy.clients[profile]) {
-          throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
-        }
-        if (rules?.[kind]) delete rules[kind][original];
-      });
-    },
-    'policy.setRules': async (params) => {
-      const profile = params.profile === '*' || params.profile === LOCAL_CLIENT ? undefined : params.profile;
-      // The schema checked each entry's fields; ask applies to tools only.
-      params.rules.forEach((change, index) => {
-        if (change.rule === 'ask' && change.kind !== 'tools') {
-          throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].rule: only tools can be set to ask`, {
-            path: `rules.${index}.rule`,
-          });
-        }
-      });
-      if (profile !== undefined && !core.policy.current.clients[profile]) {
-        throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`, { client: profile });
-      }
-      // One write (and one policyChanged) for the whole batch.
-      await core.policy.update((policy) => {
-        for (const { backendId, kind, original, rule } of params.rules) {
-          const holder =
-            profile === undefined
-              ? (policy.backends[backendId] ??= {})
-              : ((policy.clients[profile]!.items ??= {})[backendId] ??= {});
-          if (rule === null) delete holder[kind]?.[original];
-          else (holder[kind] ??= {})[original] = rule as never;
-        }
-      });
-    },
+    'policy.setRule': async ({ backendId, kind, original, rule, profile }) =>
+      core.policy.setRule(backendId, kind, original, rule, profile),
+    'policy.setRules': async ({ rules, profile }) => core.policy.setRules(rules, profile),
     'policy.setBackend': async (params) => {
-      const { backendId } = params;
       const profile = params.profile === '*' ? undefined : params.profile;
-      if (profile !== undefined && profile !== LOCAL_CLIENT) {
-        if (params.visible === undefined) {
-          throw new SwitchboardError(
-            ErrorCode.InvalidParams,
-            'policy.setBackend: visible: with a profile, only "visible" can be set (and it must be)',
-            { path: 'visible' },
-          );
-        }
-        const visible = params.visible;
-        const all = core.backends.backendConfigs().map((backend) => backend.id);
-        return void (await core.policy.update((policy) => {
-          const client = policy.clients[profile];
-          if (!client) throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`);
-          // An absent list means every server: hiding one lists all the others.
-          const seen = new Set(client.backends ?? all);
-          if (visible) seen.add(backendId);
-          else seen.delete(backendId);
-          client.backends = all.filter((id) => seen.has(id)).concat([...seen].filter((id) => !all.includes(id)));
-        }));
+      if (profile !== undefined && profile !== LOCAL_CLIENT && params.visible === undefined) {
+        throw new SwitchboardError(
+          ErrorCode.InvalidParams,
+          'policy.setBackend: visible: with a profile, only "visible" can be set (and it must be)',
+          { path: 'visible' },
+        );
       }
-      await core.policy.update((policy) => {
-        const rules = (policy.backends[backendId] ??= {});
-        if (params.enabled !== undefined) rules.enabled = params.enabled;
-        if (params.defaultRule !== undefined) rules.defaultRule = params.defaultRule;
-        if (params.pinning !== undefined) rules.pinning = params.pinning;
-        if (params.capture !== undefined) rules.capture = params.capture;
-      });
+      await core.policy.setBackend(params);
     },
     'approvals.list': async () =>
       core.approvals.pending().map((request) => ({

@@ -1,4 +1,5 @@
 import type { ErrorData } from '../errors.js';
+import type { TransportKind } from './transports.js';
 
 /**
  * Where a backend stands. `degraded` keeps serving its last catalog snapshot;
@@ -8,8 +9,7 @@ import type { ErrorData } from '../errors.js';
  */
 export type BackendStatus = 'connecting' | 'up' | 'degraded' | 'down' | 'disabled' | 'needs-authorization' | 'idle';
 
-/** The transports a backend can be reached over. */
-export type TransportKind = 'stdio' | 'http' | 'sse';
+export type { TransportKind } from './transports.js';
 
 /** The protocol era negotiated with a backend (or a frontend). */
 export type ProtocolEra = 'legacy' | 'modern';

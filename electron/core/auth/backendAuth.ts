@@ -17,8 +17,9 @@ import type { BackendAuthSummary } from '../../../shared/model/health.js';
 import type { RemoteBackendConfig } from '../config/schema.js';
 import type { Logger } from '../deps.js';
 import type { SecretStore } from '../secrets/secretStore.js';
-import { boundedFetch, revocationEndpointOf, revokeTokens } from './authHttp.js';
+import { boundedFetch } from './authHttp.js';
 import { startAuthorizationFlow, type AuthorizationFlow } from './authorizationFlow.js';
+import { revokeStoredTokens } from './signOut.js';
 import { OAuthVault, summarizeTokens, type VaultTokens } from './vault.js';
 import { AuthorizationRequiredError, VaultProvider, staticClientOf } from './vaultProvider.js';
 
@@ -272,17 +273,13 @@ export class BackendAuth {
    * entry of the backend. Resolves to whether the server revoked them.
    */
   async signOut(): Promise<{ revoked: boolean }> {
-    const [tokens, discovery] = await Promise.all([this.vault.tokens(), this.vault.discovery()]);
-    const client =
-      (await staticClientOf(this.options.config, this.options.secrets).catch(() => undefined)) ??
-      (await this.vault.client());
-    const metadata = discovery?.authorizationServerMetadata;
-    let revoked = false;
-    if (tokens && client && revocationEndpointOf(metadata) && metadata) {
-      revoked = await revokeTokens(metadata, client, tokens, this.fetchFn(this.disposed.signal), (hint, reason) =>
-        this.options.logger.warn(`backend "${this.id}": could not revoke the ${hint}: ${reason}`),
-      );
-    }
+    const revoked = await revokeStoredTokens({
+      config: this.options.config,
+      secrets: this.options.secrets,
+      vault: this.vault,
+      fetchFn: this.fetchFn(this.disposed.signal),
+      warn: (hint, reason) => this.options.logger.warn(`backend "${this.id}": could not revoke the ${hint}: ${reason}`),
+    });
     await this.forget();
     this.lose('signed out');
     return { revoked };

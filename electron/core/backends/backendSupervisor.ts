@@ -8,47 +8,38 @@
  * a loop, it connects again once new tokens are in the keychain (from here or another process).
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import { toErrorData } from '../errors/toErrorData.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
 import { startModeOf, type BackendConfig } from '../config/schema.js';
 import { BackendConnection, type BackendCatalog } from './backendConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
-import { BackendStateLog } from './stateLog.js';
 import { OnDemandStart } from './onDemand.js';
 import { supervisorHealth } from './supervisorHealth.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
+import { SupervisorCatalog } from './supervisorCatalog.js';
+import { SupervisorStatus } from './supervisorStatus.js';
 import type { SupervisorHost } from './supervisorHost.js';
 import { LineTail } from './transports.js';
 
 /** Supervises one backend. */
 export class BackendSupervisor {
   readonly stderrTail = new LineTail(50);
-  private status: BackendStatus;
-  private settled: boolean;
+  private readonly state: SupervisorStatus;
   private connection: BackendConnection | undefined;
-  private snapshot: BackendCatalog | undefined;
-  private lastError: BackendHealth['lastError'];
-  private restarts = 0;
+  private readonly catalog: SupervisorCatalog;
   private started = false;
   private readonly reconnect = new ReconnectSchedule();
-  private readonly stateLog = new BackendStateLog({ id: () => this.id, logger: () => this.host.deps.logger });
   private readonly prober = new HealthProbe({
     liveConnection: () => this.liveConnection,
     isCurrent: (connection) => this.connection === connection,
     intervalMs: () => this.host.proxyOptions().healthIntervalMs,
-    succeeded: () => this.onProbeSucceeded(),
-    failed: (failures, error) => this.onProbeFailed(failures, error),
+    succeeded: () => this.state.probeSucceeded(),
+    failed: (failures, error) =>
+      this.state.probeFailed(failures, this.host.proxyOptions().probeFailureThreshold, error),
   });
-  /** A list change arrived while connecting: re-list once admitted. */
-  private pendingRefresh = false;
   private stopped = false;
   /** OAuth: lost authorization, step-up, waiting for the user's new tokens. */
   private readonly authorization: SupervisorAuthorization;
-  /** The published snapshot came from the catalog cache (no live listing yet). */
-  private fromCache = false;
-  /** How long the last start took, slot acquired to catalog listed (ms). */
-  private startMs: number | undefined;
   /** Requests waiting for a start, and the idle stop of an on-demand server (see onDemand.ts). */
   private readonly demand: OnDemandStart;
 
@@ -56,12 +47,27 @@ export class BackendSupervisor {
     public config: BackendConfig,
     private readonly host: SupervisorHost,
   ) {
-    this.status = config.enabled ? 'connecting' : 'disabled';
-    this.settled = !config.enabled;
+    this.state = new SupervisorStatus(config.enabled, {
+      id: () => this.id,
+      logger: () => host.deps.logger,
+      changed: (status) => {
+        if (status !== undefined) this.demand.statusChanged(status);
+        host.changed(this.id);
+      },
+    });
+    this.catalog = new SupervisorCatalog({
+      id: config.id,
+      host,
+      current: () => this.connection,
+      live: () => this.liveConnection,
+      status: () => this.state.status,
+      up: () => this.state.up(),
+      degrade: (error) => this.state.degrade(error),
+    });
     this.demand = new OnDemandStart({
       id: config.id,
       logger: host.deps.logger,
-      status: () => this.status,
+      status: () => this.state.status,
       isStopped: () => this.stopped,
       live: () => this.liveConnection,
       start: () => void this.start(),
@@ -71,7 +77,7 @@ export class BackendSupervisor {
         if (!connection) return undefined;
         this.connection = undefined;
         this.prober.stop();
-        this.setStatus('idle');
+        this.state.set('idle');
         return connection;
       },
       idleTimeoutMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
@@ -84,15 +90,12 @@ export class BackendSupervisor {
       isEnabled: () => this.config.enabled,
       current: () => this.connection,
       live: () => this.liveConnection,
-      isWaiting: () => !this.stopped && this.status === 'needs-authorization' && !this.connection,
+      isWaiting: () => !this.stopped && this.state.status === 'needs-authorization' && !this.connection,
       detach: () => {
         this.reconnect.clear();
         return this.detach();
       },
-      needsAuthorization: (lastError) => {
-        this.lastError = lastError;
-        this.setStatus('needs-authorization');
-      },
+      needsAuthorization: (lastError) => this.state.needsAuthorization(lastError),
       restart: () => void this.restart(),
     });
   }
@@ -106,19 +109,18 @@ export class BackendSupervisor {
    * wider scope: the current grant still serves what it allows).
    */
   get liveConnection(): BackendConnection | undefined {
-    const live = this.status === 'up' || this.status === 'degraded' || this.status === 'needs-authorization';
-    return live ? this.connection : undefined;
+    return this.state.live ? this.connection : undefined;
   }
 
   /** The last published snapshot. */
   get lastSnapshot(): BackendCatalog | undefined {
-    return this.snapshot;
+    return this.catalog.snapshot;
   }
 
   /** Marks the backend as refused before it ever connects (e.g. beyond maxBackends). */
   refuse(error: SwitchboardError): void {
     this.stopped = true;
-    this.fail(error);
+    this.state.fail(error);
   }
 
   /**
@@ -129,9 +131,9 @@ export class BackendSupervisor {
     if (this.stopped || !this.config.enabled) return undefined;
     this.reconnect.clear();
     // Waking an idle on-demand server is its normal life, not a restart.
-    if (this.started && this.status !== 'idle') this.restarts++;
+    if (this.started && this.state.status !== 'idle') this.state.restarts++;
     this.started = true;
-    this.pendingRefresh = false;
+    this.catalog.attemptStarted();
     const authProvider = this.authorization.attach(() => this.authorization.connectionLost(connection));
     const connection: BackendConnection = new BackendConnection({
       config: this.config,
@@ -141,7 +143,7 @@ export class BackendSupervisor {
       clientInfo: this.host.deps.clientInfo,
       stderrTail: this.stderrTail,
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),
-      onListChanged: () => this.onListChanged(connection),
+      onListChanged: () => this.catalog.listChanged(connection),
       onLog: (params) => this.host.log(this.id, params),
       onResourceUpdated: (uri) => this.host.resourceUpdated(this.id, uri),
       authProvider,
@@ -149,7 +151,7 @@ export class BackendSupervisor {
     });
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
-    if (!options.retry) this.setStatus('connecting');
+    if (!options.retry) this.state.set('connecting');
     let release: (() => void) | undefined;
     try {
       // Bounded start-up: only spawning children count (a remote server costs us no CPU to start).
@@ -158,23 +160,19 @@ export class BackendSupervisor {
       await connection.connect();
       const snapshot = await connection.listCatalog();
       release?.();
-      this.startMs = Date.now() - began;
+      this.state.startMs = Date.now() - began;
       if (this.stopped || this.connection !== connection) {
         await connection.close();
         return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" was stopped while connecting`);
       }
-      await this.host.admit(this.id, snapshot);
-      this.snapshot = snapshot;
-      this.fromCache = false;
-      this.host.catalogListed?.(this.id, snapshot);
+      await this.catalog.publish(snapshot);
       this.reconnect.reset();
       this.prober.resetFailures();
-      this.lastError = undefined;
-      this.setStatus('up');
+      this.state.up();
       this.prober.start();
       this.host.online(this.id);
       if (startModeOf(this.config, this.host.proxyOptions()) === 'on-demand') this.demand.armIdle();
-      if (this.pendingRefresh) void this.refresh();
+      this.catalog.admitted();
       return undefined;
     } catch (error) {
       release?.();
@@ -183,12 +181,12 @@ export class BackendSupervisor {
       this.connection = undefined;
       // A cached catalog stays only while the backend may still come up: failed, its items leave.
       this.host.unpublish(this.id);
-      this.fromCache = false;
+      this.catalog.attemptFailed();
       if (error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired) {
         this.authorization.required(error);
         return error;
       }
-      this.fail(error);
+      this.state.fail(error);
       this.scheduleRetry(error);
       return error;
     }
@@ -212,38 +210,9 @@ export class BackendSupervisor {
     return this.start();
   }
 
-  /**
-   * Re-lists the catalog now. A failure keeps the last snapshot published and
-   * marks the backend degraded; a success clears a refresh failure.
-   */
-  async refresh(): Promise<void> {
-    const connection = this.liveConnection;
-    if (!connection) {
-      throw new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is ${this.status}`, {
-        backend: this.id,
-      });
-    }
-    this.pendingRefresh = false;
-    try {
-      const snapshot = await connection.listCatalog();
-      if (this.connection !== connection) return;
-      await this.host.admit(this.id, snapshot);
-      this.snapshot = snapshot;
-      this.host.catalogListed?.(this.id, snapshot);
-      this.lastError = undefined;
-      this.setStatus('up');
-    } catch (error) {
-      if (this.connection !== connection) return;
-      this.lastError = { ...toErrorData(error), at: new Date().toISOString() };
-      this.setStatus('degraded');
-    }
-  }
-
-  /** A list-changed notification: re-list now, or right after the first listing if still connecting. */
-  private onListChanged(connection: BackendConnection): void {
-    if (this.connection !== connection) return;
-    if (this.liveConnection === connection) void this.refresh();
-    else this.pendingRefresh = true;
+  /** Re-lists the catalog now (see SupervisorCatalog.refresh). */
+  refresh(): Promise<void> {
+    return this.catalog.refresh();
   }
 
   /**
@@ -266,7 +235,7 @@ export class BackendSupervisor {
   private onDisconnected(connection: BackendConnection, error: SwitchboardError): void {
     if (this.stopped || this.connection !== connection) return;
     this.detach();
-    this.fail(error);
+    this.state.fail(error);
     void connection.close();
     this.scheduleRetry(error);
   }
@@ -282,49 +251,13 @@ export class BackendSupervisor {
     return this.prober.run();
   }
 
-  /** A probe answered: a backend degraded by probes alone is up again. */
-  private onProbeSucceeded(): void {
-    if (this.status === 'degraded' && this.lastError?.code === ErrorCode.ProbeFailed) {
-      this.lastError = undefined;
-      this.setStatus('up');
-    } else {
-      this.host.changed(this.id);
-    }
-  }
-
-  /** Degraded once `probeFailureThreshold` probes in a row failed (the catalog stays published). */
-  private onProbeFailed(failures: number, error: unknown): void {
-    if (failures < this.host.proxyOptions().probeFailureThreshold) return this.host.changed(this.id);
-    const message = error instanceof Error ? error.message : String(error);
-    this.lastError = {
-      code: ErrorCode.ProbeFailed,
-      message: `${failures} health probes in a row failed; last: ${message}`,
-      at: new Date().toISOString(),
-    };
-    this.setStatus('degraded');
-  }
-
-  private fail(error: unknown): void {
-    this.lastError = { ...toErrorData(error), at: new Date().toISOString() };
-    this.setStatus('down');
-  }
-
-  private setStatus(status: BackendStatus): void {
-    this.stateLog.status(status, this.lastError?.message ?? ''); // changes once each, repeats summarized
-    if (status !== 'connecting') this.settled = true;
-    this.status = status;
-    this.demand.statusChanged(status);
-    this.host.changed(this.id);
-  }
-
   /**
    * Publishes a cached catalog before the backend starts; with `idle` (an
    * on-demand server) it is not started until a request needs it.
    */
   seedFromCache(snapshot: BackendCatalog, idle: boolean): void {
-    this.snapshot = snapshot;
-    this.fromCache = true;
-    if (idle) this.setStatus('idle');
+    this.catalog.seed(snapshot);
+    if (idle) this.state.set('idle');
   }
 
   /** The live connection for a request; a starting backend is waited for, an idle one started (see OnDemandStart). */
@@ -334,35 +267,30 @@ export class BackendSupervisor {
 
   /** Whether the published catalog is the cached one (no live listing yet). */
   get publishedFromCache(): boolean {
-    return this.fromCache;
+    return this.catalog.fromCache;
   }
 
   /** Whether the first connection attempt has finished. */
   get isSettled(): boolean {
-    return this.settled;
+    return this.state.settled;
   }
 
   get currentStatus(): BackendStatus {
-    return this.status;
+    return this.state.status;
   }
 
   /** Health without catalog counts (the core adds those). */
   health(): Omit<BackendHealth, 'counts' | 'warnings'> {
     return supervisorHealth({
       config: this.config,
-      status: this.status,
-      settled: this.settled,
+      state: this.state,
       connection: this.connection,
-      probeFailures: this.prober.failures,
-      lastProbeAt: this.prober.lastProbeAt,
-      restarts: this.restarts,
-      lastError: this.lastError,
-      nextRetryAt: this.reconnect.nextRetryAt,
+      prober: this.prober,
+      reconnect: this.reconnect,
       stderrTail: this.stderrTail,
       auth: this.host.authFor?.(this.id),
-      cached: this.fromCache,
+      cached: this.catalog.fromCache,
       start: startModeOf(this.config, this.host.proxyOptions()),
-      startMs: this.startMs,
     });
   }
 }

@@ -10,7 +10,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import type { BackendConfig } from '../config/schema.js';
+import type { RemoteTransportKind } from '../../../shared/model/transports.js';
+import type { BackendConfig, RemoteBackendConfig } from '../config/schema.js';
 import { resolveValues } from '../secrets/resolve.js';
 import { explainSpawnFailures } from './commandLookup.js';
 import { nodeFetchWithLimit } from './nodeFetch.js';
@@ -107,28 +108,40 @@ export async function createBackendTransport(
     return { transport: stdio, pid: () => stdio.pid ?? undefined };
   }
   const headers = await resolveValues(config.headers, environment, secrets, `${field}.headers`);
-  const url = new URL(config.url);
-  if (config.transport === 'sse') {
-    return {
-      transport: new SSEClientTransport(url, {
-        requestInit: { headers },
-        ...(authProvider ? { authProvider } : {}),
-        eventSourceInit: {
-          fetch: (input, init) =>
-            fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }),
-        },
-      }),
-      pid: () => undefined,
-    };
-  }
-  const failures: StreamFailures = {};
-  // identity: some servers gzip SSE streams, which stalls incremental reads.
-  const http = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
-    // node:http keep-alive instead of undici: ~0.5-0.8 ms less proxy CPU per request.
-    fetch: nodeFetchWithLimit(limits.maxMessageBytes, (why) => (failures.last = why)),
-    ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
-  });
-  failRequestsOnStreamEnd(http, config.id, failures);
-  return { transport: http, pid: () => undefined };
+  const open = REMOTE_CLIENTS[config.transport];
+  return { transport: open({ url: new URL(config.url), headers, authProvider, config, limits }), pid: () => undefined };
 }
+
+/** What opening a remote transport takes. */
+interface RemoteOpening {
+  url: URL;
+  headers: Record<string, string>;
+  authProvider: AuthProvider | undefined;
+  config: RemoteBackendConfig;
+  limits: { maxMessageBytes: number };
+}
+
+/** How each remote transport is opened (keyed by the shared declaration, so a new one must be added here). */
+const REMOTE_CLIENTS: Record<RemoteTransportKind, (opening: RemoteOpening) => Transport> = {
+  http: ({ url, headers, authProvider, config, limits }) => {
+    const failures: StreamFailures = {};
+    // identity: some servers gzip SSE streams, which stalls incremental reads.
+    const http = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { 'Accept-Encoding': 'identity', ...headers } },
+      // node:http keep-alive instead of undici: ~0.5-0.8 ms less proxy CPU per request.
+      fetch: nodeFetchWithLimit(limits.maxMessageBytes, (why) => (failures.last = why)),
+      ...(authProvider ? { authProvider, onInsufficientScope: 'throw' as const } : {}),
+    });
+    failRequestsOnStreamEnd(http, config.id, failures);
+    return http;
+  },
+  sse: ({ url, headers, authProvider }) =>
+    new SSEClientTransport(url, {
+      requestInit: { headers },
+      ...(authProvider ? { authProvider } : {}),
+      eventSourceInit: {
+        fetch: (input, init) =>
+          fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } }),
+      },
+    }),
+};

@@ -5,6 +5,7 @@
  * `${env:VAR}` in Cursor and VS Code); this maps each to config.json's
  * Claude-Desktop format and says what could not be carried over.
  */
+import { entryTypeOf, remoteTransportNamed } from '../../../shared/model/transports.js';
 
 /** The outcome for one entry. */
 export interface Normalized {
@@ -106,7 +107,6 @@ export function normalizeEntry(raw: unknown, home: string): Normalized {
       ...enabled,
     };
   } else if (url !== undefined) {
-    const kind = String(source['type'] ?? source['transport'] ?? '');
     const headers: Record<string, string> = { ...stringMap(source['headers']), ...stringMap(source['http_headers']) };
     for (const [header, variable] of Object.entries(stringMap(source['env_http_headers']))) {
       headers[header] = `\${${variable}}`;
@@ -116,7 +116,7 @@ export function normalizeEntry(raw: unknown, home: string): Normalized {
     }
     entry = {
       url: substituteAll(url, home, problems),
-      ...(kind === 'sse' ? { type: 'sse' } : {}),
+      ...entryTypeOf(remoteTransportNamed(source['type'] ?? source['transport'])),
       ...(Object.keys(headers).length > 0 ? { headers: substituteAll(headers, home, problems) } : {}),
       ...enabled,
     };

@@ -9,27 +9,18 @@
  * file's directory (editors replace files rather than write them).
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { fileWriter, type AtomicWriter } from './atomicWriter.js';
 import { keepBackup, listBackups, readBackup, type ConfigBackup } from './configBackups.js';
 import { removeStaleTemps, withFileLock } from './configLock.js';
-import { applyPathEdits, diffPaths, parseFailure } from './configPatch.js';
-import { formatProblems, parseJsonText } from './load.js';
+import { applyPathEdits, diffPaths } from './configPatch.js';
 import { defaultStateDir } from './paths.js';
-import { parseConfig, type SwitchboardConfig } from './schema.js';
+import { parseStoredConfig, readConfigText, unparsedRefusal, type StoredConfig } from './storedConfig.js';
 
 export { fileWriter, type AtomicWriter } from './atomicWriter.js';
-
-/** A validated config read from disk, with the raw entries to compare edits against. */
-export interface StoredConfig {
-  config: SwitchboardConfig;
-  /** Each backend's raw entry, as JSON text, by ID. */
-  entries: Map<string, string>;
-  /** The proxy section, as JSON text. */
-  proxy: string;
-}
+export type { StoredConfig } from './storedConfig.js';
 
 /** Reads, patches and watches one config file. */
 export class ConfigStore {
@@ -60,15 +51,8 @@ export class ConfigStore {
   }
 
   /** The text on disk, or undefined when there is no file. */
-  private async readText(): Promise<string | undefined> {
-    try {
-      return await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new SwitchboardError(ErrorCode.ConfigUnreadable, `cannot read ${this.path}: ${(error as Error).message}`, {
-        path: this.path,
-      });
-    }
+  private readText(): Promise<string | undefined> {
+    return readConfigText(this.path);
   }
 
   /** Reads and validates the file (a missing file is an empty config); throws `config_invalid` naming each problem. */
@@ -107,33 +91,11 @@ export class ConfigStore {
   }
 
   private parse(text: string): StoredConfig {
-    const json = parseJsonText(text);
-    const problems = json.problem ? [json.problem] : [];
-    const parsed = problems.length === 0 ? parseConfig(json.value) : { problems };
-    if (!parsed.config) {
-      throw new SwitchboardError(ErrorCode.ConfigInvalid, formatProblems(this.path, parsed.problems).join('\n'), {
-        path: this.path,
-        problems: parsed.problems,
-      });
-    }
-    const document = json.value as Record<string, unknown>;
-    const servers = (document['mcpServers'] ?? {}) as Record<string, unknown>;
-    return {
-      config: parsed.config,
-      entries: new Map(Object.entries(servers).map(([id, entry]) => [id, JSON.stringify(entry)])),
-      proxy: JSON.stringify(document['proxy'] ?? {}),
-    };
+    return parseStoredConfig(this.path, text);
   }
 
-  /** The refusal for a file whose text does not parse (the user is in the middle of an edit), if it does not. */
   private unparsed(text: string | undefined): SwitchboardError | undefined {
-    const failure = text === undefined || text.trim() === '' ? undefined : parseFailure(text);
-    if (!failure) return undefined;
-    return new SwitchboardError(
-      ErrorCode.ConfigUnparsed,
-      `${basename(this.path)} has an edit that does not parse yet (line ${failure.line}, column ${failure.column}): fix it or undo it, then try again`,
-      { path: this.path, line: failure.line, column: failure.column, reason: failure.reason },
-    );
+    return unparsedRefusal(this.path, text);
   }
 
   /**

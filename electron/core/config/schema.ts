@@ -4,9 +4,22 @@
  * our per-backend options. Parsing never throws: it returns problems that name
  * the field, so `check-config` can print one line per problem.
  */
+import {
+  REMOTE_SPELLINGS,
+  REMOTE_TRANSPORTS,
+  remoteTransportNamed,
+  transportList,
+  transportNamed,
+  type RemoteTransportKind,
+} from '../../../shared/model/transports.js';
 import { z } from 'zod';
 import { PolicySchema, type Policy } from '../policy/policyConfig.js';
+import { issuesToProblems, type ConfigProblem } from './configProblems.js';
+import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
+
+export type { ConfigProblem } from './configProblems.js';
+export { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 
 /** Backend IDs: letters, digits, `_`, `-`, starting with a letter. */
 export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -14,56 +27,6 @@ export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
 export const PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
 
 const positiveInt = z.number().int().positive();
-
-/** Proxy-wide options (the `proxy` section) with their defaults. */
-export const ProxyOptionsSchema = z
-  .strictObject({
-    maxBackends: positiveInt.default(32),
-    maxCatalogItems: positiveInt.default(1000),
-    healthIntervalMs: positiveInt.default(30_000),
-    requestTimeoutMs: positiveInt.default(60_000),
-    maxQueue: positiveInt.default(1000),
-    /** Failed probes in a row before a backend counts as degraded (a busy server may just be slow). */
-    probeFailureThreshold: positiveInt.default(3),
-    /** First reconnect delay after a backend drops; doubles (with jitter) up to reconnectMaxMs. */
-    reconnectInitialMs: positiveInt.default(1000),
-    reconnectMaxMs: positiveInt.default(60_000),
-    /** How long an `ask` tool call waits for the user's approval before it is denied. */
-    approvalTimeoutMs: positiveInt.default(60_000),
-    /**
-     * How long a backend's input request (elicitation, sampling, roots) may
-     * wait for the client's answer, often a person's. Also how long a call
-     * parked for a 2026-07-28 client's retry is kept before it is cancelled.
-     */
-    inputTimeoutMs: positiveInt.default(600_000),
-    /**
-     * Largest message accepted from a backend (stdio line, HTTP body or SSE event);
-     * a larger one fails the request it answers, and the connection stays up.
-     */
-    maxMessageBytes: positiveInt.default(64 * 1024 * 1024),
-    /** How long an HTTP client may take to send a request's headers (slow clients are cut, 408). */
-    headersTimeoutMs: positiveInt.default(10_000),
-    /** How long an HTTP client may take to send a whole request, body included. */
-    bodyTimeoutMs: positiveInt.default(30_000),
-    /** A 2025-era HTTP session with no request and no open stream for this long is ended (client gets 404). */
-    sessionIdleMs: positiveInt.default(1_800_000),
-    /** Live 2025-era HTTP sessions per client profile; a new one ends the least recently used. */
-    maxSessionsPerClient: positiveInt.default(256),
-    /** How stdio servers without their own `start` are started (see StartModeSchema). */
-    defaultStart: z.enum(['eager', 'on-demand']).default('eager'),
-    /** An on-demand server with no request, subscription or stream for this long is stopped. */
-    idleTimeoutMs: positiveInt.default(600_000),
-    /** Child processes starting at once (default: four per core; see backends/startLimiter.ts). */
-    maxConcurrentStarts: positiveInt.optional(),
-    /** After start, lists wait this long at most for backends still on their first attempt. */
-    startupGraceMs: positiveInt.default(15_000),
-    /** Joins prefix and item name; must itself be a valid name fragment. */
-    separator: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,8}$/, 'must be 1-8 of [A-Za-z0-9_-]')
-      .default('__'),
-  })
-  .prefault({});
 
 /** How the era is chosen when connecting to a backend. */
 const ProtocolSchema = z.enum(['auto', 'legacy', '2026-07-28']);
@@ -110,7 +73,7 @@ const StdioBackendSchema = z.strictObject({
   ...commonOptions,
 });
 
-const remoteTransport = z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']);
+const remoteTransport = z.enum(REMOTE_SPELLINGS);
 
 /**
  * OAuth for a remote backend (MCP authorization spec). All optional: the
@@ -150,7 +113,6 @@ export const ConfigFileSchema = z.strictObject({
   registry: z.unknown().optional(),
 });
 
-export type ProxyOptions = z.output<typeof ProxyOptionsSchema>;
 export type ProtocolChoice = z.output<typeof ProtocolSchema>;
 type StdioEntry = z.output<typeof StdioBackendSchema>;
 type RemoteEntry = z.output<typeof RemoteBackendSchema>;
@@ -188,7 +150,7 @@ export interface StdioBackendConfig extends BackendBase {
 
 /** A validated remote backend (Streamable HTTP or legacy HTTP+SSE). */
 export interface RemoteBackendConfig extends BackendBase {
-  transport: 'http' | 'sse';
+  transport: RemoteTransportKind;
   url: string;
   /** May hold `${VAR}` or secret references. */
   headers: Record<string, ConfigValue>;
@@ -205,30 +167,6 @@ export interface SwitchboardConfig {
   backends: BackendConfig[];
   /** Who sees and may use what (see policy/policyConfig.ts). */
   policy: Policy;
-}
-
-/** One problem found in a config, with the dotted path of the field. */
-export interface ConfigProblem {
-  path: string;
-  message: string;
-}
-
-function pathOf(base: (string | number)[], issuePath: PropertyKey[]): string {
-  return [...base, ...issuePath].map((part) => String(part)).join('.');
-}
-
-function issuesToProblems(base: (string | number)[], error: z.ZodError): ConfigProblem[] {
-  return error.issues
-    .map((issue): ConfigProblem | ConfigProblem[] => {
-      if (issue.code === 'unrecognized_keys') {
-        // At the top level there is no field path to name: each key names itself (`extra: unknown key`).
-        if (base.length === 0 && issue.path.length === 0)
-          return issue.keys.map((key) => ({ path: key, message: 'unknown key' }));
-        return { path: pathOf(base, issue.path), message: `unknown key(s): ${issue.keys.join(', ')}` };
-      }
-      return { path: pathOf(base, issue.path), message: issue.message };
-    })
-    .flat();
 }
 
 function commonFrom(id: string, entry: StdioEntry | RemoteEntry, transport: BackendConfig['transport']): BackendBase {
@@ -266,27 +204,25 @@ export function parseBackend(
   const entry = raw as Record<string, unknown>;
   const declared = entry['type'] ?? entry['transport'];
   const isRemote = 'url' in entry || (declared !== undefined && declared !== 'stdio');
-  if (
-    declared !== undefined &&
-    typeof declared === 'string' &&
-    !['stdio', ...remoteTransport.options].includes(declared)
-  ) {
+  if (declared !== undefined && typeof declared === 'string' && transportNamed(declared) === undefined) {
     const field = entry['type'] !== undefined ? 'type' : 'transport';
     problems.push({
       path: [...path, field].join('.'),
-      message: `unknown transport "${declared}" (expected stdio, http or sse)`,
+      message: `unknown transport "${declared}" (expected ${transportList()})`,
     });
     return { problems };
   }
   if (!isRemote && !('command' in entry)) {
-    problems.push({ path: path.join('.'), message: 'needs either "command" (stdio) or "url" (http/sse)' });
+    problems.push({
+      path: path.join('.'),
+      message: `needs either "command" (stdio) or "url" (${REMOTE_TRANSPORTS.join('/')})`,
+    });
     return { problems };
   }
   if (isRemote) {
     const parsed = RemoteBackendSchema.safeParse(entry);
     if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
-    const kind = parsed.data.type ?? parsed.data.transport ?? 'http';
-    const transport = kind === 'sse' ? 'sse' : 'http';
+    const transport = remoteTransportNamed(parsed.data.type ?? parsed.data.transport);
     if (problems.length > 0) return { problems };
     return {
       backend: {

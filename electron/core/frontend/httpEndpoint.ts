@@ -15,17 +15,16 @@ import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
 } from '@modelcontextprotocol/node';
-import type { AuthInfo, ProtocolError } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
-import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { FrontendCore } from '../coreApi.js';
 import { bearerToken, tokenMatcher } from './bearer.js';
-import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
+import { FrontendHub } from './frontendHub.js';
+import { createFrontendServer } from './mcpServer.js';
 import { publishToolListChanged } from '../exposure/listTracking.js';
-import { BoundedBus, listenContext } from './boundedBus.js';
-import { listensForTools, listenUris } from './stdioListen.js';
-import { clientInfoOf } from './sessionRegistry.js';
+import { BoundedBus } from './boundedBus.js';
+import { ListenStreams } from './listenStreams.js';
 import { guardResponses } from './responseGuard.js';
 import { createTimedServer, refuseBatch, refuseMethod } from './httpEdges.js';
 import { LegacySessions } from './legacySessions.js';
@@ -53,18 +52,13 @@ export interface HttpEndpointOptions {
   listenStallMs?: number;
 }
 
-/** A 2026-07-28 listen stream we keep track of, to end it when its client loses access. */
-interface ListenStream {
-  client: string;
-  uris: string[];
-  res: ServerResponse;
-}
-
 /** The running endpoint. */
 export class HttpEndpoint {
   private readonly http: HttpServer;
   private readonly sessions: LegacySessions;
-  private readonly listens = new Set<ListenStream>();
+  /** Sessions, listen sinks and notification fan-out, as every frontend does them. */
+  private readonly hub: FrontendHub;
+  private readonly listens: ListenStreams;
   /** Change events to 2026 listen streams, bounded per stream. */
   readonly bus: BoundedBus;
   private readonly isMainToken: (presented: string) => boolean;
@@ -72,16 +66,8 @@ export class HttpEndpoint {
   private readonly modernNode;
   private readonly checkHost = localhostHostValidation();
   private readonly checkOrigin = localhostOriginValidation();
-  private readonly unsubscribe: (() => void)[];
+  private readonly unsubscribe: () => void;
   private extension: HttpExtension | undefined;
-  /** Resource updates to 2026 listen streams, coalesced; the SDK fans each out to the streams that asked. */
-  private readonly publisher = new CoalescingSink(
-    'http-2026',
-    async (uri) => {
-      await this.modern.notify.resourceUpdated(uri);
-    },
-    LOCAL_CLIENT,
-  );
 
   constructor(
     private readonly core: FrontendCore,
@@ -90,6 +76,7 @@ export class HttpEndpoint {
     this.isMainToken = tokenMatcher(options.token);
     this.bus = new BoundedBus(options.listenStallMs);
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
+    // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
     this.modern = createMcpHandler(
       ({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT, 'profile'),
       {
@@ -102,11 +89,34 @@ export class HttpEndpoint {
     this.sessions = new LegacySessions(
       { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },
       (id, session) => {
-        this.core.sessions.close(id);
+        this.hub.close(id);
         void session.server.close();
       },
       (message) => core.deps.logger.info(message),
     );
+    this.hub = new FrontendHub(core, {
+      transport: 'http',
+      servers: () => [...this.sessions].map(([id, session]) => [session.server, id] as const),
+      // The SDK fans each update out to the 2026 listen streams that asked for it.
+      publish: async (uri) => {
+        await this.modern.notify.resourceUpdated(uri);
+      },
+      publisherId: 'http-2026',
+      catalogChanged: (changed) => {
+        if (changed.tools) this.publishToolsChanged();
+        if (changed.prompts) this.modern.notify.promptsChanged();
+        if (changed.resources) {
+          this.modern.notify.resourcesChanged();
+          this.listens.endForbidden();
+        }
+      },
+    });
+    this.listens = new ListenStreams({
+      hub: this.hub,
+      fingerprint: (client) => core.exposure.profileFingerprint(client),
+      listenTools: (client) => core.exposure.profiles.listen(client),
+      handle: (req, res, body) => this.modernNode(req, res, body),
+    });
     const timeouts = { headersTimeoutMs: proxy.headersTimeoutMs, bodyTimeoutMs: proxy.bodyTimeoutMs };
     this.http = createTimedServer(timeouts, (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
@@ -115,21 +125,12 @@ export class HttpEndpoint {
       });
     });
     this.http.keepAliveTimeout = 75_000;
-    this.unsubscribe = [
-      core.events.on('catalogChanged', (changed) => {
-        if (changed.tools) this.publishToolsChanged();
-        if (changed.prompts) this.modern.notify.promptsChanged();
-        if (changed.resources) this.modern.notify.resourcesChanged();
-        for (const [, session] of this.sessions) void notifyListChanged(core, session.server, changed);
-        if (changed.resources) this.endForbiddenListens();
-      }),
+    const unsubscribe = [
       core.events.on('clientRevoked', ({ client }) => this.endClient(client)),
       // search+load: a 2026-07-28 search loaded tools into its profile's list.
       core.exposure.profiles.onChange(() => this.publishToolsChanged()),
-      core.events.on('backendLog', (event) => {
-        for (const [id, session] of this.sessions) void forwardBackendLog(session.server, event, id);
-      }),
     ];
+    this.unsubscribe = () => unsubscribe.forEach((stop) => stop());
   }
 
   /** Sends tools/list_changed to the 2026-07-28 listen streams whose profile's list changed. */
@@ -217,14 +218,8 @@ export class HttpEndpoint {
         body,
       });
       if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
-      const info = clientInfoOf(body);
-      this.core.sessions.seenModern({
-        profile: client,
-        transport: 'http',
-        clientName: info.name,
-        clientVersion: info.version,
-      });
-      if (isMethod(body, 'subscriptions/listen')) return this.handleModernListen(req, res, body, client);
+      this.hub.seenModern(client, body);
+      if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
       return this.modernNode(req, res, body);
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
@@ -244,68 +239,11 @@ export class HttpEndpoint {
     for (const [id, session] of this.sessions) {
       if (session.client !== client) continue;
       this.sessions.delete(id);
-      this.core.sessions.close(id);
+      this.hub.close(id);
       void session.server.close();
     }
-    for (const stream of this.listens) if (stream.client === client) stream.res.destroy();
-    this.core.sessions.closeModern(client);
-  }
-
-  /** Ends 2026 listen streams naming a resource their client may no longer see (it re-listens, and is refused). */
-  private endForbiddenListens(): void {
-    const hub = this.core.subscriptions;
-    for (const stream of this.listens) {
-      const forbidden = stream.uris.some((uri) => {
-        try {
-          hub.validate(uri, stream.client);
-          return false;
-        } catch {
-          return true;
-        }
-      });
-      if (forbidden) stream.res.destroy();
-    }
-  }
-
-  /**
-   * A 2026-07-28 `subscriptions/listen`: the SDK acknowledges any URI, so the
-   * filter is checked here first. An unknown URI or a template instance gets an
-   * in-band invalid-params error and no acknowledgement; accepted URIs are
-   * subscribed upstream before the SDK acknowledges, and released when the
-   * stream closes, however it ends.
-   */
-  private async handleModernListen(
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: unknown,
-    client: string,
-  ): Promise<void> {
-    const id = (body as { id?: string | number }).id ?? null;
-    const uris = listenUris(body);
-    const hub = this.core.subscriptions;
-    const sink: UpdateSink = {
-      id: `listen:${randomUUID()}`,
-      client,
-      deliver: (uri) => this.publisher.deliver(uri),
-    };
-    try {
-      await hub.attachAll(sink, uris);
-    } catch (error) {
-      const { code, message, data } = error as ProtocolError;
-      return sendJson(res, 200, { jsonrpc: '2.0', id, error: { code, message, data } });
-    }
-    const stream: ListenStream = { client, uris, res };
-    this.listens.add(stream);
-    // A client that hears tools/list_changed re-lists: search+load may add to its list.
-    const unlisten = listensForTools(body) ? this.core.exposure.profiles.listen(client) : undefined;
-    res.on('close', () => {
-      this.listens.delete(stream);
-      hub.detachAll(sink);
-      unlisten?.();
-    });
-    // The bus learns this stream (its response, client, known tools/list) through the async context.
-    const context = { res, client, tools: this.core.exposure.profileFingerprint(client) };
-    return listenContext.run(context, () => this.modernNode(req, res, body));
+    this.listens.endClient(client);
+    this.hub.closeModern(client);
   }
 
   private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {
@@ -317,7 +255,7 @@ export class HttpEndpoint {
         return jsonRpcError(res, 403, -32000, 'Forbidden: this session belongs to another client');
       // The initialize-negotiated version (deprecated accessor, still right for 2025-era sessions).
       if (refuseBatch(body, session.server.getNegotiatedProtocolVersion(), res)) return;
-      this.core.sessions.touch(sessionId);
+      this.hub.touch(sessionId);
       this.sessions.track(session, res);
       return session.transport.handleRequest(req, res, body);
     }
@@ -330,11 +268,7 @@ export class HttpEndpoint {
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           this.sessions.track(this.sessions.add(id, { transport, server, client }), res);
-          const info = clientInfoOf(body);
-          this.core.sessions.open(
-            { profile: client, era: 'legacy', transport: 'http', clientName: info.name, clientVersion: info.version },
-            id,
-          );
+          this.hub.open(client, 'legacy', body, id);
         },
       }),
       this.core.deps.logger,
@@ -342,7 +276,7 @@ export class HttpEndpoint {
     transport.onclose = () => {
       if (transport.sessionId) {
         this.sessions.delete(transport.sessionId);
-        this.core.sessions.close(transport.sessionId);
+        this.hub.close(transport.sessionId);
       }
     };
     await server.connect(transport);
@@ -351,8 +285,9 @@ export class HttpEndpoint {
 
   /** Stops accepting requests and closes every session. */
   async close(): Promise<void> {
-    for (const unsubscribe of this.unsubscribe) unsubscribe();
-    for (const id of this.sessions.ids()) this.core.sessions.close(id);
+    this.unsubscribe();
+    this.hub.dispose();
+    for (const id of this.sessions.ids()) this.hub.close(id);
     const sessions = this.sessions.clear();
     await this.extension?.close?.().catch(() => undefined);
     await Promise.allSettled(sessions.map((session) => session.server.close()));

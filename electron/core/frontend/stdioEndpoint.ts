@@ -2,65 +2,54 @@
  * The stdio entry: the same merged catalog over this process's stdin/stdout,
  * for clients that can only launch a command. Both eras (the SDK's
  * `serveStdio` pins one per connection); 2026-07-28 resource subscriptions go
- * through the same checks as over HTTP (see stdioListen.ts).
+ * through the same checks as over HTTP (see stdioListen.ts). Sessions, listen
+ * sinks and notifications are the frontend hub's (frontendHub.ts).
  */
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
-import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
+import type { UpdateSink } from '../relay/coalescingSink.js';
+import type { FrontendCore } from '../coreApi.js';
+import { FrontendHub } from './frontendHub.js';
+import { createFrontendServer } from './mcpServer.js';
 import { guardResponses } from './responseGuard.js';
 import { interceptListen } from './stdioListen.js';
-import { clientInfoOf } from './sessionRegistry.js';
-import type { FrontendCore } from '../coreApi.js';
-import { createFrontendServer, forwardBackendLog, notifyListChanged } from './mcpServer.js';
 
 /** Serves the core over stdio; returns a function that stops serving. */
 export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
   const instances = new Set<Server>();
   let modernInstance: Server | undefined;
-  const hub = core.subscriptions;
-  // serveStdio routes an instance's sendResourceUpdated onto the listens that asked for the URI.
-  const publisher = new CoalescingSink(
-    'stdio-2026',
-    async (uri) => {
+  const hub = new FrontendHub(core, {
+    transport: 'stdio',
+    // One connection: its servers serve no session of their own for log notifications.
+    servers: () => [...instances].map((server) => [server, undefined] as const),
+    // serveStdio routes an instance's sendResourceUpdated onto the listens that asked for the URI.
+    publish: async (uri) => {
       await modernInstance?.sendResourceUpdated({ uri });
     },
-    LOCAL_CLIENT,
-  );
+    publisherId: 'stdio-2026',
+  });
   const listens = new Map<string | number, UpdateSink>();
   // One session per stdio connection: its era and client info come with its first request.
   let sessionId: string | undefined;
   const transport = interceptListen(guardResponses(new StdioServerTransport(), core.deps.logger), {
     async onListen(id, uris) {
-      const sink: UpdateSink = {
-        id: `stdio-listen:${String(id)}`,
-        client: LOCAL_CLIENT,
-        deliver: (uri) => publisher.deliver(uri),
-      };
-      await hub.attachAll(sink, uris);
-      listens.set(id, sink);
+      listens.set(id, await hub.listen(`stdio-listen:${String(id)}`, LOCAL_CLIENT, uris));
     },
     onListenEnd(id) {
       const sink = listens.get(id);
       listens.delete(id);
-      if (sink) hub.detachAll(sink);
+      if (sink) hub.endListen(sink);
     },
     onClose() {
-      for (const sink of listens.values()) hub.detachAll(sink);
+      for (const sink of listens.values()) hub.endListen(sink);
       listens.clear();
-      if (sessionId !== undefined) core.sessions.close(sessionId);
+      if (sessionId !== undefined) hub.close(sessionId);
     },
     onMessage(message) {
       if (!('method' in message) || !('id' in message)) return;
-      if (sessionId !== undefined) return core.sessions.touch(sessionId);
-      const info = clientInfoOf(message);
-      sessionId = core.sessions.open({
-        profile: LOCAL_CLIENT,
-        era: message.method === 'initialize' ? 'legacy' : 'modern',
-        transport: 'stdio',
-        clientName: info.name,
-        clientVersion: info.version,
-      });
+      if (sessionId !== undefined) return hub.touch(sessionId);
+      sessionId = hub.open(LOCAL_CLIENT, message.method === 'initialize' ? 'legacy' : 'modern', message);
     },
   });
   const handle = serveStdio(
@@ -77,16 +66,8 @@ export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
     },
     { transport },
   );
-  const unsubscribe = [
-    core.events.on('catalogChanged', (changed) => {
-      for (const server of instances) void notifyListChanged(core, server, changed);
-    }),
-    core.events.on('backendLog', (event) => {
-      for (const server of instances) void forwardBackendLog(server, event);
-    }),
-  ];
   return async () => {
-    for (const stop of unsubscribe) stop();
+    hub.dispose();
     await handle.close();
   };
 }

@@ -10,6 +10,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { ConfigStore } from '../config/configStore.js';
 import { diffPaths, patchObject } from '../config/configPatch.js';
 import { ApprovalBroker } from './approvals.js';
+import { itemIndex } from './itemKinds.js';
 import type { ClientTokens } from './clientTokens.js';
 import {
   LOCAL_CLIENT,
@@ -83,15 +84,7 @@ export class AccessControl {
    */
   authorize(client: string, catalog: Catalog, kind: ItemKind, key: string): ToolRule {
     if (!this.engine.view(client, catalog).allowed[kind].has(key)) return 'deny';
-    const index =
-      kind === 'tools'
-        ? catalog.toolIndex
-        : kind === 'prompts'
-          ? catalog.promptIndex
-          : kind === 'resources'
-            ? catalog.resourceIndex
-            : catalog.templateIndex;
-    const origin = index.get(key);
+    const origin = itemIndex(catalog, kind).get(key);
     return origin ? this.engine.rule(client, kind, origin.backendId, origin.original) : 'deny';
   }
 

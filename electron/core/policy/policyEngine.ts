@@ -30,8 +30,49 @@ export interface ClientView {
   exposure: ExposureInForce;
 }
 
+/**
+ * The level of the policy that decided a rule, highest precedence first:
+ * the backend is disabled; the client has no profile; the client's profile
+ * does not list the backend; the client's own rule for the item; the item's
+ * rule for everyone; the backend's default; the global default.
+ */
+export type DecisionSource =
+  'backendDisabled' | 'unknownClient' | 'clientBackends' | 'clientItem' | 'item' | 'backendDefault' | 'globalDefault';
+
+/** A rule and the level that decided it. */
+export interface Decision {
+  rule: ToolRule;
+  source: DecisionSource;
+}
+
 /** Tools withheld for everyone (e.g. a changed definition awaiting approval). */
 export type WithheldTools = (backendId: string, tool: string) => boolean;
+
+/**
+ * The rule for one item, for one client, and the level that decided it: the
+ * policy's precedence, in this one place (see the file header).
+ */
+export function decideRule(
+  policy: Policy,
+  client: string,
+  kind: ItemKind,
+  backendId: string,
+  original: string,
+): Decision {
+  const backend = policy.backends[backendId];
+  if (backend?.enabled === false) return { rule: 'deny', source: 'backendDisabled' };
+  if (client !== LOCAL_CLIENT) {
+    const profile = policy.clients[client];
+    if (!profile) return { rule: 'deny', source: 'unknownClient' };
+    if (profile.backends && !profile.backends.includes(backendId)) return { rule: 'deny', source: 'clientBackends' };
+    const override = profile.items?.[backendId]?.[kind]?.[original];
+    if (override) return { rule: override, source: 'clientItem' };
+  }
+  const own = backend?.[kind]?.[original];
+  if (own) return { rule: own, source: 'item' };
+  if (backend?.defaultRule) return { rule: backend.defaultRule, source: 'backendDefault' };
+  return { rule: policy.defaultRule, source: 'globalDefault' };
+}
 
 /** The policy in force, with per-client views cached per catalog. */
 export class PolicyEngine {
@@ -65,18 +106,17 @@ export class PolicyEngine {
     return client === LOCAL_CLIENT || this.policy.clients[client] !== undefined;
   }
 
-  /** The rule for one item, for one client. */
+  /** The rule for one item, for one client (`decide(...).rule`). */
   rule(client: string, kind: ItemKind, backendId: string, original: string): ToolRule {
-    const backend = this.policy.backends[backendId];
-    if (backend?.enabled === false) return 'deny';
-    if (client !== LOCAL_CLIENT) {
-      const profile = this.policy.clients[client];
-      if (!profile) return 'deny';
-      if (profile.backends && !profile.backends.includes(backendId)) return 'deny';
-      const override = profile.items?.[backendId]?.[kind]?.[original];
-      if (override) return override;
-    }
-    return backend?.[kind]?.[original] ?? backend?.defaultRule ?? this.policy.defaultRule;
+    return this.decide(client, kind, backendId, original).rule;
+  }
+
+  /**
+   * The rule for one item, for one client, and the level that decided it.
+   * The precedence lives here only (see the file header).
+   */
+  decide(client: string, kind: ItemKind, backendId: string, original: string): Decision {
+    return decideRule(this.policy, client, kind, backendId, original);
   }
 
   /** A client's view of the catalog: denied items removed, the tool cap applied. */

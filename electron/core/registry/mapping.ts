@@ -8,6 +8,7 @@
  * defaults, choices, repeated values, `{variables}`), `environmentVariables`
  * and headers are honoured. Secret values are returned apart, for the keychain.
  */
+import { remoteTransportNamed } from '../../../shared/model/transports.js';
 import {
   argumentFields,
   argumentKey,
@@ -214,7 +215,7 @@ export function buildEntry(server: ServerJson, choice: Choice, values: InputValu
     );
     const url = substitute(remote.url, variables, values, 'URL').text;
     const headers = keyValues(remote.headers, 'header', values);
-    const entry: Record<string, unknown> = { url, type: remote.type === 'sse' ? 'sse' : 'http' };
+    const entry: Record<string, unknown> = { url, type: remoteTransportNamed(remote.type) };
     if (Object.keys(headers.plain).length > 0) entry['headers'] = headers.plain;
     return {
       entry,

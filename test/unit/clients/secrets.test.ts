@@ -1,7 +1,8 @@
 /** Which values count as secrets during import, and what replaces them. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backendIdFor, normalizeEntry, sameServer } from '../../../electron/core/clients/normalize.js';
-import { environmentReferenceSink, looksSecret } from '../../../electron/core/clients/secrets.js';
+import { environmentReferenceSink, looksSecret, secretSinkFor } from '../../../electron/core/clients/secrets.js';
+import type { SecretStore } from '../../../electron/core/secrets/secretStore.js';
 
 describe('secret detection', () => {
   it('by name or by the shape of the value; references are not secrets', () => {
@@ -63,5 +64,29 @@ describe('normalizing client entries', () => {
     expect(sameServer({ command: 'a', args: ['b'] }, { command: 'a', args: ['b'], env: { X: '1' } })).toBe(true);
     expect(sameServer({ url: 'https://x/mcp/' }, { url: 'https://x/mcp' })).toBe(true);
     expect(sameServer({ command: 'a' }, { url: 'a' })).toBe(false);
+  });
+});
+
+describe('secretSinkFor', () => {
+  const store = (available: boolean): SecretStore =>
+    ({
+      status: async () => ({ available, backend: 'fake', ...(available ? {} : { reason: 'locked' }) }),
+      set: vi.fn(async () => undefined),
+    }) as unknown as SecretStore;
+  const request = { backendId: 'gh', field: 'env' as const, name: 'GITHUB_TOKEN', value: 'ghp_value' };
+
+  it('uses the keychain when it is available', async () => {
+    const { sink, status } = await secretSinkFor(store(true), {});
+    expect(status.available).toBe(true);
+    expect(await sink.keep(request)).toMatchObject({ replacement: { secret: 'gh.GITHUB_TOKEN' } });
+  });
+
+  it('falls back to ${VAR} references, saying why', async () => {
+    for (const keychain of [store(false), undefined]) {
+      const { sink, status } = await secretSinkFor(keychain, { GITHUB_TOKEN: 'ghp_value' });
+      expect(status.available).toBe(false);
+      expect(status.reason).toBeTruthy();
+      expect(await sink.keep(request)).toMatchObject({ replacement: '${GITHUB_TOKEN}', resolves: true });
+    }
   });
 });

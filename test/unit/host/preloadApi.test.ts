@@ -4,6 +4,7 @@
  * listeners that get payloads only. Also the main-process side: one handler
  * per contract method, refusing untrusted senders.
  */
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES, METHOD_NAMES } from '../../../shared/contract.js';
 import {
@@ -11,6 +12,7 @@ import {
   EXPOSED_KEY,
   exposeContract,
   methodChannel,
+  senderCheck,
   registerContractHandlers,
   type IpcMainLike,
 } from '../../../electron/host/preloadApi.js';
@@ -138,5 +140,43 @@ describe('registerContractHandlers', () => {
     expect(calls).toEqual(['backends.list']);
     remove();
     expect(handlers.size).toBe(0);
+  });
+});
+
+describe('senderCheck', () => {
+  const index = '/opt/app/resources/app.asar/dist/renderer/index.html';
+  const page = pathToFileURL(index).href;
+
+  it('accepts exactly the built index.html, whatever its query or fragment', () => {
+    const allowed = senderCheck(page);
+    expect(allowed(page)).toBe(true);
+    expect(allowed(`${page}?tab=servers#log`)).toBe(true);
+  });
+
+  it('refuses other files, look-alike paths, other schemes and nothing', () => {
+    const allowed = senderCheck(page);
+    for (const url of [
+      undefined,
+      '',
+      'not a url',
+      'file:///tmp/evil/dist/renderer/index.html',
+      'file:///opt/app/resources/app.asar/dist/renderer/index.html.evil',
+      'file:///opt/app/resources/app.asar/dist/renderer/other.html',
+      'file://remote-host/opt/app/resources/app.asar/dist/renderer/index.html',
+      'https://example.com/dist/renderer/index.html',
+      'http://127.0.0.1:5173/',
+    ]) {
+      expect(allowed(url), String(url)).toBe(false);
+    }
+  });
+
+  it("accepts the dev server's origin (any path), not a prefix look-alike", () => {
+    const allowed = senderCheck(page, 'http://localhost:5173/');
+    expect(allowed('http://localhost:5173/')).toBe(true);
+    expect(allowed('http://localhost:5173/src/main.tsx?x=1')).toBe(true);
+    expect(allowed('http://localhost:51730/')).toBe(false);
+    expect(allowed('http://localhost:5173.evil.example/')).toBe(false);
+    expect(allowed('http://127.0.0.1:5173/')).toBe(false);
+    expect(allowed(page)).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, readdir, rm, stat, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditLog, type AuditEntry } from '../../../electron/core/policy/auditLog.js';
 
 /** An entry with defaults; `minute` sets a distinct, increasing time. */
@@ -230,5 +230,40 @@ describe('AuditLog', () => {
     await log.flush();
     const items = (await log.query()).map((e) => e.item);
     expect(items).toEqual(['audit', 'later']);
+  });
+});
+
+describe('AuditLog record listeners', () => {
+  const entry: AuditEntry = {
+    time: new Date().toISOString(),
+    client: 'local',
+    backend: 'b',
+    kind: 'tools/call',
+    item: 't',
+    outcome: 'ok',
+    durationMs: 1,
+  };
+
+  it('a throwing listener neither drops the queued entry nor stops the other listeners', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sb-audit-listeners-'));
+    try {
+      const log = new AuditLog({ dir });
+      const after = vi.fn();
+      log.onRecord(() => {
+        throw new Error('broken listener');
+      });
+      log.onRecord(after);
+      log.record(entry);
+      log.record(entry);
+      expect(after).toHaveBeenCalledTimes(2);
+      expect(log.dropped).toBe(0);
+      await log.flush();
+      const found = await log.query();
+      expect(found).toHaveLength(2);
+      expect(found.some((e) => e.kind === 'audit/dropped')).toBe(false);
+      await log.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

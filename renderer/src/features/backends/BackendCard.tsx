@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import type { BackendView } from '../../../../shared/model/views.js';
+import { BACKEND_TRANSPORTS } from '../../../../shared/model/transports.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge, HealthBadge } from '../../components/HealthBadge.js';
@@ -23,8 +24,6 @@ const AUTH_LABEL = {
   expired: 'expired',
   refreshing: 'refreshing',
 } as const;
-
-const TRANSPORT_LABEL = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'SSE' } as const;
 
 /** The card for `backend`; `update` is the registry's newer version, when there is one. */
 export function BackendCard({ backend, update }: { backend: BackendView; update?: string | undefined }) {
@@ -75,7 +74,7 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
       </div>
       {source && <RegistrySource source={source} update={update} />}
       <div className="row">
-        <Badge>{TRANSPORT_LABEL[health.transport]}</Badge>
+        <Badge>{BACKEND_TRANSPORTS[health.transport].badge}</Badge>
         {health.start === 'on-demand' && (
           <Badge title="Started by its first request, stopped when idle">On demand</Badge>
         )}

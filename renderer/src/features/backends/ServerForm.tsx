@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { CallOutcome } from '../../../../shared/contract.js';
 import type { ErrorData } from '../../../../shared/errors.js';
+import { BACKEND_TRANSPORTS, TRANSPORT_KINDS } from '../../../../shared/model/transports.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { entryFromForm, type ServerFormState } from './entryForm.js';
@@ -76,9 +77,11 @@ export function ServerForm({
             value={form.transport}
             onChange={(e) => patch({ transport: e.target.value as ServerFormState['transport'] })}
           >
-            <option value="stdio">Command (stdio)</option>
-            <option value="http">URL (Streamable HTTP)</option>
-            <option value="sse">URL (legacy SSE)</option>
+            {TRANSPORT_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {BACKEND_TRANSPORTS[kind].choice}
+              </option>
+            ))}
           </select>
         </label>
       </div>

@@ -4,6 +4,7 @@
  * entry only references them as `{"secret": name}`.
  */
 import type { ConfigValueView } from '../../../../shared/model/views.js';
+import { remoteTransportNamed, type TransportKind } from '../../../../shared/model/transports.js';
 import { BACKEND_ID_RULE, secretNameFor, type PendingSecret } from '../../../../shared/presets.js';
 
 /** One env variable or header row. */
@@ -21,7 +22,7 @@ export interface KeyValueRow {
 /** Everything the custom-server form holds. */
 export interface ServerFormState {
   id: string;
-  transport: 'stdio' | 'http' | 'sse';
+  transport: TransportKind;
   command: string;
   /** One argument per line. */
   args: string;
@@ -73,13 +74,12 @@ export function formFromEntry(
   entry: Record<string, unknown>,
   values?: Record<string, ConfigValueView>,
 ): ServerFormState {
-  const declared = String(entry['type'] ?? entry['transport'] ?? '');
   const remote = typeof entry['url'] === 'string';
   const env = rowsFrom(entry['env']);
   const headers = rowsFrom(entry['headers']);
   return {
     id,
-    transport: !remote ? 'stdio' : declared === 'sse' ? 'sse' : 'http',
+    transport: remote ? remoteTransportNamed(entry['type'] ?? entry['transport']) : 'stdio',
     command: typeof entry['command'] === 'string' ? entry['command'] : '',
     args: Array.isArray(entry['args']) ? entry['args'].map(String).join('\n') : '',
     cwd: typeof entry['cwd'] === 'string' ? entry['cwd'] : '',

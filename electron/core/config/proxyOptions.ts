@@ -1,0 +1,60 @@
+/**
+ * The `proxy` section of the config: proxy-wide limits, timeouts and
+ * defaults, each with its default value.
+ */
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+
+/** Proxy-wide options (the `proxy` section) with their defaults. */
+export const ProxyOptionsSchema = z
+  .strictObject({
+    maxBackends: positiveInt.default(32),
+    maxCatalogItems: positiveInt.default(1000),
+    healthIntervalMs: positiveInt.default(30_000),
+    requestTimeoutMs: positiveInt.default(60_000),
+    maxQueue: positiveInt.default(1000),
+    /** Failed probes in a row before a backend counts as degraded (a busy server may just be slow). */
+    probeFailureThreshold: positiveInt.default(3),
+    /** First reconnect delay after a backend drops; doubles (with jitter) up to reconnectMaxMs. */
+    reconnectInitialMs: positiveInt.default(1000),
+    reconnectMaxMs: positiveInt.default(60_000),
+    /** How long an `ask` tool call waits for the user's approval before it is denied. */
+    approvalTimeoutMs: positiveInt.default(60_000),
+    /**
+     * How long a backend's input request (elicitation, sampling, roots) may
+     * wait for the client's answer, often a person's. Also how long a call
+     * parked for a 2026-07-28 client's retry is kept before it is cancelled.
+     */
+    inputTimeoutMs: positiveInt.default(600_000),
+    /**
+     * Largest message accepted from a backend (stdio line, HTTP body or SSE event);
+     * a larger one fails the request it answers, and the connection stays up.
+     */
+    maxMessageBytes: positiveInt.default(64 * 1024 * 1024),
+    /** How long an HTTP client may take to send a request's headers (slow clients are cut, 408). */
+    headersTimeoutMs: positiveInt.default(10_000),
+    /** How long an HTTP client may take to send a whole request, body included. */
+    bodyTimeoutMs: positiveInt.default(30_000),
+    /** A 2025-era HTTP session with no request and no open stream for this long is ended (client gets 404). */
+    sessionIdleMs: positiveInt.default(1_800_000),
+    /** Live 2025-era HTTP sessions per client profile; a new one ends the least recently used. */
+    maxSessionsPerClient: positiveInt.default(256),
+    /** How stdio servers without their own `start` are started (see StartModeSchema). */
+    defaultStart: z.enum(['eager', 'on-demand']).default('eager'),
+    /** An on-demand server with no request, subscription or stream for this long is stopped. */
+    idleTimeoutMs: positiveInt.default(600_000),
+    /** Child processes starting at once (default: four per core; see backends/startLimiter.ts). */
+    maxConcurrentStarts: positiveInt.optional(),
+    /** After start, lists wait this long at most for backends still on their first attempt. */
+    startupGraceMs: positiveInt.default(15_000),
+    /** Joins prefix and item name; must itself be a valid name fragment. */
+    separator: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,8}$/, 'must be 1-8 of [A-Za-z0-9_-]')
+      .default('__'),
+  })
+  .prefault({});
+
+/** Validated proxy options. */
+export type ProxyOptions = z.output<typeof ProxyOptionsSchema>;
