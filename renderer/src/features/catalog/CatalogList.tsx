@@ -128,6 +128,8 @@ export function CatalogList({
                   role="option"
                   aria-selected={key === selectedKey}
                   aria-label={row.entry.exposed}
+                  aria-description={look?.detail}
+                  className={got && !clientGets(got.state) ? 'withheld' : undefined}
                   aria-describedby={`${optionId(item.index)}-kind ${optionId(item.index)}-desc`}
                 >
                   {row.entry.exposed}
