@@ -13,7 +13,13 @@
  *   `profiles.createToken` / `profiles.rotateToken`, shown once so the user can
  *   copy it into a client that Switchboard does not configure itself.
  */
-import type { PathView, RegistryOptionView, RegistryPageView, RegistryUpdateView } from './model/registryViews.js';
+import type {
+  PathView,
+  RegistryOptionView,
+  RegistryPageView,
+  RegistryUpdatePlanView,
+  RegistryUpdateView,
+} from './model/registryViews.js';
 import type { ErrorData } from './errors.js';
 import type { BackendHealth } from './model/health.js';
 import type {
@@ -140,6 +146,11 @@ export interface CoreMethods {
    * check, bounded by a timeout); an unreachable registry lists nothing.
    */
   'registry.outdated': Method<void, RegistryUpdateView[]>;
+  /**
+   * Updates a backend added from a registry to its latest version (the CLI's
+   * `update`): with `dryRun`, only what would change; else checked, then saved.
+   */
+  'registry.update': Method<{ id: string; dryRun?: boolean }, RegistryUpdatePlanView>;
   'env.path': Method<void, PathView>;
 }
 
@@ -235,6 +246,7 @@ export const METHOD_NAMES = Object.keys({
   'registry.search': 1,
   'registry.add': 1,
   'registry.outdated': 1,
+  'registry.update': 1,
   'env.path': 1,
 } satisfies Record<MethodName, 1>) as MethodName[];
 

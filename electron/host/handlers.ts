@@ -14,6 +14,7 @@ import type { AuditKind } from '../core/policy/auditLog.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import type { SwitchboardCore } from '../core/switchboard.js';
 import { backendHandlers } from './backendHandlers.js';
+import { rawEntries } from './backendViews.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
@@ -136,6 +137,11 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
       clientInfo: core.deps.clientInfo,
       pathEnvironment: deps.pathEnvironment,
       addBackend: async (id, entry) => void (await core.addBackend(id, entry)),
+      backends: {
+        configs: () => core.backendConfigs(),
+        entry: async (id) => (await rawEntries(core, deps.configPath)).get(id),
+        replace: async (id, entry) => void (await core.updateBackend(id, entry)),
+      },
       ...(deps.signal ? { signal: deps.signal } : {}),
     }),
   };

@@ -9,18 +9,19 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { PathView, RegistryEntryView } from '../../shared/model/registryViews.js';
 import { secretSinkFor } from '../core/clients/secrets.js';
-import { ConfigStore } from '../core/config/configStore.js';
 import type { ResolvedEnvironment } from '../core/env/loginShell.js';
-import { addFromRegistry } from '../core/registry/addFromRegistry.js';
+import { addFromRegistry, type RegistryAddContext } from '../core/registry/addFromRegistry.js';
 import { optionsOf } from '../core/registry/mapping.js';
 import { registryClientFor } from '../core/registry/registryConfig.js';
+import { updateFromRegistry } from '../core/registry/registryUpdates.js';
+import { backendSources, type RunningBackends } from '../core/registry/runningBackends.js';
 import type { InputValues } from '../core/registry/inputs.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import { requireObject, requireString } from './dispatch.js';
 import { registryUpdates } from './registryOutdated.js';
 
-type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'env.path';
+type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update' | 'env.path';
 
 /** What the registry handlers need. */
 export interface RegistryHandlerDeps {
@@ -33,6 +34,8 @@ export interface RegistryHandlerDeps {
   signal?: AbortSignal;
   /** The running core's addBackend (publishes the backend at once). */
   addBackend?: (id: string, entry: Record<string, unknown>) => Promise<void>;
+  /** The running core's backends (taken IDs, "added" marks, updates), instead of a second store. */
+  backends?: RunningBackends;
 }
 
 function entryView(entry: RegistryEntry, added: Map<string, string>): RegistryEntryView {
@@ -65,15 +68,28 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
     return deps.configPath;
   };
   const client = () => registryClientFor(configPath(), deps.stateDir, deps.environment);
+  const running = deps.backends ? { backends: deps.backends } : {};
   /** Registry name -> backend ID of the backends added from a registry. */
   const addedNames = async (): Promise<Map<string, string>> => {
-    const { entries } = await new ConfigStore(configPath()).load();
     const out = new Map<string, string>();
-    for (const [id, text] of entries) {
-      const name = (JSON.parse(text) as { source?: { name?: string } }).source?.name;
-      if (name) out.set(name, id);
-    }
+    for (const [id, source] of await backendSources({ configPath: configPath(), ...running })) out.set(source.name, id);
     return out;
+  };
+  /** What adding and updating need, secrets through the keychain (or `${VAR}` without one). */
+  const context = async (): Promise<RegistryAddContext> => {
+    const { sink } = await secretSinkFor(deps.secrets, deps.environment);
+    return {
+      configPath: configPath(),
+      client: await client(),
+      environment: deps.environment,
+      sink,
+      ...(deps.secrets ? { secrets: deps.secrets } : {}),
+      clientInfo: deps.clientInfo,
+      stateDir: deps.stateDir,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.addBackend ? { save: deps.addBackend } : {}),
+      ...running,
+    };
   };
   return {
     'registry.search': async (params) => {
@@ -99,26 +115,12 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
     'registry.add': async (params) => {
       const ref = requireString(params, 'ref');
       const values = requireObject(params, 'values') as InputValues;
-      const { sink } = await secretSinkFor(deps.secrets, deps.environment);
-      const outcome = await addFromRegistry(
-        {
-          configPath: configPath(),
-          client: await client(),
-          environment: deps.environment,
-          sink,
-          ...(deps.secrets ? { secrets: deps.secrets } : {}),
-          clientInfo: deps.clientInfo,
-          stateDir: deps.stateDir,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-          ...(deps.addBackend ? { save: deps.addBackend } : {}),
-        },
-        {
-          ref,
-          values,
-          ...(typeof params.id === 'string' && params.id !== '' ? { id: params.id } : {}),
-          ...(params.choice ? { choice: params.choice } : {}),
-        },
-      );
+      const outcome = await addFromRegistry(await context(), {
+        ref,
+        values,
+        ...(typeof params.id === 'string' && params.id !== '' ? { id: params.id } : {}),
+        ...(params.choice ? { choice: params.choice } : {}),
+      });
       return {
         id: outcome.id,
         secrets: outcome.secrets.map((s) => s.reference),
@@ -131,7 +133,19 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         stateDir: deps.stateDir,
         environment: deps.environment,
         ...(deps.signal ? { signal: deps.signal } : {}),
+        ...running,
       }),
+    'registry.update': async (params) => {
+      const id = requireString(params, 'id');
+      const outcome = await updateFromRegistry(await context(), id, { dryRun: params.dryRun === true });
+      return {
+        id: outcome.id,
+        from: outcome.from,
+        to: outcome.to,
+        changes: outcome.changes,
+        applied: outcome.applied,
+      };
+    },
     'env.path': async (): Promise<PathView> =>
       deps.pathEnvironment
         ? {

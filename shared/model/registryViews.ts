@@ -77,3 +77,22 @@ export interface RegistryUpdateView {
   /** The registry's latest version. */
   latest: string;
 }
+
+/** One change an update makes (env and headers by name only: their values may be secret). */
+export interface RegistryChangeView {
+  /** `version`, `command`, `args`, `url`, `type`, `env` or `headers`. */
+  field: string;
+  from: string;
+  to: string;
+  added?: string[];
+  removed?: string[];
+}
+
+/** What updating a backend to its registry's latest version changes (or changed, once applied). */
+export interface RegistryUpdatePlanView {
+  id: string;
+  from: string;
+  to: string;
+  changes: RegistryChangeView[];
+  applied: boolean;
+}

@@ -13,10 +13,10 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import JSZip from 'jszip';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../env/findCommand.js';
 import { backendIdFromName, checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/addFromRegistry.js';
+import { takenIds } from '../registry/runningBackends.js';
 import type { InputValues } from '../registry/inputs.js';
 import { validateManifest, type BundleManifest, type UserConfigField } from './bundleManifest.js';
 
@@ -163,8 +163,7 @@ export async function installBundle(
 ): Promise<BundleOutcome> {
   const { zip, manifest } = await readBundle(path);
   const config = userConfigValues(manifest, options.values);
-  const store = new ConfigStore(ctx.configPath);
-  const taken = new Set((await store.load()).entries.keys());
+  const taken = await takenIds(ctx);
   if (options.id !== undefined && !BACKEND_ID_PATTERN.test(options.id)) {
     throw new SwitchboardError(ErrorCode.InvalidParams, `invalid backend ID "${options.id}"`);
   }

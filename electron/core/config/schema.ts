@@ -100,6 +100,14 @@ const commonOptions = {
     .optional(),
 };
 
+/** Where a backend came from (a registry entry or a bundle file), as saved in its entry. */
+export interface BackendSource {
+  registry: string;
+  name: string;
+  version: string;
+  inputs?: Record<string, string | string[]> | undefined;
+}
+
 const StdioBackendSchema = z.strictObject({
   type: z.literal('stdio').optional(),
   transport: z.literal('stdio').optional(),
@@ -167,6 +175,8 @@ interface BackendBase {
   /** Absent: the proxy's `defaultStart` for stdio, `eager` for remote servers (see startModeOf). */
   start: StartMode | undefined;
   idleTimeoutMs: number | undefined;
+  /** Where it came from, when added from a registry or a bundle. */
+  source: BackendSource | undefined;
 }
 
 /** When a backend is started. */
@@ -244,6 +254,7 @@ function commonFrom(id: string, entry: StdioEntry | RemoteEntry, transport: Back
     description: entry.description,
     start: entry.start,
     idleTimeoutMs: entry.idleTimeoutMs,
+    source: entry.source,
   };
 }
 

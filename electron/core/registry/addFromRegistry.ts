@@ -14,6 +14,7 @@ import { installBundle } from '../bundles/installBundle.js';
 import type { SecretSink } from '../clients/secrets.js';
 import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
+import { takenIds, type RunningBackends } from './runningBackends.js';
 import { findCommand, missingRuntimeMessage, RUNTIME_INSTALL } from '../env/findCommand.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { checkEntry } from './checkEntry.js';
@@ -37,6 +38,11 @@ export interface RegistryAddContext {
   stateDir?: string;
   /** Saves a new backend (a running core's addBackend); default: written to the config file. */
   save?: (id: string, entry: Record<string, unknown>) => Promise<void>;
+  /**
+   * The running core's backends, when there is one: taken IDs, "added" marks
+   * and updates read these instead of opening a second store on the file.
+   */
+  backends?: RunningBackends;
 }
 
 /** Saves a new entry: through the running core when there is one, else into the config file. */
@@ -209,9 +215,7 @@ export async function addFromRegistry(
 ): Promise<RegistryAddOutcome> {
   const { entry: registryEntry, freshness } = await resolveEntry(ctx.client, request.ref, ctx.signal);
   const option = pickOption(registryEntry.server, request.choice);
-  const store = new ConfigStore(ctx.configPath);
-  const { entries } = await store.load();
-  const taken = new Set(entries.keys());
+  const taken = await takenIds(ctx);
   if (request.id !== undefined) {
     if (!BACKEND_ID_PATTERN.test(request.id)) {
       fail(
