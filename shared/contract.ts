@@ -20,6 +20,7 @@ import type {
   RegistryUpdatePlanView,
   RegistryUpdateView,
 } from './model/registryViews.js';
+import type { BundleUpload, BundleView } from './model/bundleViews.js';
 import type { ErrorData } from './errors.js';
 import type { BackendHealth } from './model/health.js';
 import type {
@@ -152,6 +153,13 @@ export interface CoreMethods {
    */
   'registry.update': Method<{ id: string; dryRun?: boolean }, RegistryUpdatePlanView>;
   'env.path': Method<void, PathView>;
+  /** Reads a .mcpb bundle's manifest (validated; nothing installed), for the Add server screen. */
+  'bundles.inspect': Method<BundleUpload, BundleView>;
+  /** Installs a .mcpb bundle: unpacked, checked by starting it, then saved (a bad one leaves nothing behind). */
+  'bundles.install': Method<
+    BundleUpload & { id?: string; values: Record<string, string | string[]> },
+    { id: string; secrets: string[]; tools?: number }
+  >;
 }
 
 /** Every event the core sends, by name; each is an invalidation. */
@@ -248,6 +256,8 @@ export const METHOD_NAMES = Object.keys({
   'registry.outdated': 1,
   'registry.update': 1,
   'env.path': 1,
+  'bundles.inspect': 1,
+  'bundles.install': 1,
 } satisfies Record<MethodName, 1>) as MethodName[];
 
 /** The event names, as a value. */

@@ -20,7 +20,8 @@ import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
 import { requireString } from './dispatch.js';
 import { policyHandlers } from './policyHandlers.js';
-import { registryHandlers } from './registryHandlers.js';
+import { bundleHandlers } from './bundleHandlers.js';
+import { registryHandlers, type RegistryHandlerDeps } from './registryHandlers.js';
 import { defaultStateDir } from '../core/config/paths.js';
 import type { ResolvedEnvironment } from '../core/env/loginShell.js';
 
@@ -48,6 +49,21 @@ export interface HostDeps {
 
 /** Every contract method, implemented on `core`. */
 export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreHandlers {
+  const registryDeps: RegistryHandlerDeps = {
+    configPath: deps.configPath,
+    stateDir: deps.stateDir ?? defaultStateDir(),
+    secrets: core.secrets,
+    environment: core.deps.environment,
+    clientInfo: core.deps.clientInfo,
+    pathEnvironment: deps.pathEnvironment,
+    addBackend: async (id, entry) => void (await core.addBackend(id, entry)),
+    backends: {
+      configs: () => core.backendConfigs(),
+      entry: async (id) => (await rawEntries(core, deps.configPath)).get(id),
+      replace: async (id, entry) => void (await core.updateBackend(id, entry)),
+    },
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  };
   const handlers: CoreHandlers = {
     'app.info': async () => {
       const status = core.secrets
@@ -129,21 +145,8 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
           ? { store: core.configStore, tokens: core.clientTokens, access: core.access }
           : undefined,
     }),
-    ...registryHandlers({
-      configPath: deps.configPath,
-      stateDir: deps.stateDir ?? defaultStateDir(),
-      secrets: core.secrets,
-      environment: core.deps.environment,
-      clientInfo: core.deps.clientInfo,
-      pathEnvironment: deps.pathEnvironment,
-      addBackend: async (id, entry) => void (await core.addBackend(id, entry)),
-      backends: {
-        configs: () => core.backendConfigs(),
-        entry: async (id) => (await rawEntries(core, deps.configPath)).get(id),
-        replace: async (id, entry) => void (await core.updateBackend(id, entry)),
-      },
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    }),
+    ...registryHandlers(registryDeps),
+    ...bundleHandlers(registryDeps),
   };
   return handlers;
 }

@@ -59,37 +59,43 @@ function entryView(entry: RegistryEntry, added: Map<string, string>): RegistryEn
   };
 }
 
+/** The config file, or a clear refusal for a core without one. */
+function requireConfigPath(deps: RegistryHandlerDeps): string {
+  if (deps.configPath === undefined) {
+    throw new SwitchboardError(ErrorCode.NotSupported, 'this Switchboard runs without a config file');
+  }
+  return deps.configPath;
+}
+
+/** What adding, updating and installing bundles need, secrets through the keychain (or `${VAR}` without one). */
+export async function registryContext(deps: RegistryHandlerDeps): Promise<RegistryAddContext> {
+  const configPath = requireConfigPath(deps);
+  const { sink } = await secretSinkFor(deps.secrets, deps.environment);
+  return {
+    configPath,
+    client: await registryClientFor(configPath, deps.stateDir, deps.environment),
+    environment: deps.environment,
+    sink,
+    ...(deps.secrets ? { secrets: deps.secrets } : {}),
+    clientInfo: deps.clientInfo,
+    stateDir: deps.stateDir,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.addBackend ? { save: deps.addBackend } : {}),
+    ...(deps.backends ? { backends: deps.backends } : {}),
+  };
+}
+
 /** Handlers of the registry methods. */
 export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, RegistryMethods> {
-  const configPath = (): string => {
-    if (deps.configPath === undefined) {
-      throw new SwitchboardError(ErrorCode.NotSupported, 'this Switchboard runs without a config file');
-    }
-    return deps.configPath;
-  };
+  const configPath = (): string => requireConfigPath(deps);
   const client = () => registryClientFor(configPath(), deps.stateDir, deps.environment);
   const running = deps.backends ? { backends: deps.backends } : {};
+  const context = () => registryContext(deps);
   /** Registry name -> backend ID of the backends added from a registry. */
   const addedNames = async (): Promise<Map<string, string>> => {
     const out = new Map<string, string>();
     for (const [id, source] of await backendSources({ configPath: configPath(), ...running })) out.set(source.name, id);
     return out;
-  };
-  /** What adding and updating need, secrets through the keychain (or `${VAR}` without one). */
-  const context = async (): Promise<RegistryAddContext> => {
-    const { sink } = await secretSinkFor(deps.secrets, deps.environment);
-    return {
-      configPath: configPath(),
-      client: await client(),
-      environment: deps.environment,
-      sink,
-      ...(deps.secrets ? { secrets: deps.secrets } : {}),
-      clientInfo: deps.clientInfo,
-      stateDir: deps.stateDir,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.addBackend ? { save: deps.addBackend } : {}),
-      ...running,
-    };
   };
   return {
     'registry.search': async (params) => {

@@ -1,9 +1,10 @@
 /**
- * Adding a server four ways: from the MCP Registry, from the featured list (built in, works offline), with the form for any
- * command or URL, or by pasting a Claude Desktop / Cursor `mcpServers` snippet.
+ * Adding a server five ways: from the MCP Registry, from the featured list (built in, works offline), from a .mcpb
+ * bundle file, with the form for any command or URL, or by pasting a Claude Desktop / Cursor `mcpServers` snippet.
  */
 import { useState } from 'react';
 import { Tabs, type TabItem } from '../../components/Tabs.js';
+import { BundleInstall } from './BundleInstall.js';
 import { emptyServerForm, type ServerFormState } from './entryForm.js';
 import { PresetPicker } from './PresetPicker.js';
 import { RegistryPicker } from './RegistryPicker.js';
@@ -12,11 +13,12 @@ import { ServerForm } from './ServerForm.js';
 import { SnippetImport } from './SnippetImport.js';
 import { useAppStore } from '../../store/context.js';
 
-type AddTab = 'registry' | 'presets' | 'custom' | 'snippet';
+type AddTab = 'registry' | 'presets' | 'bundle' | 'custom' | 'snippet';
 
 const TABS: TabItem<AddTab>[] = [
   { id: 'registry', label: 'MCP Registry' },
   { id: 'presets', label: 'Featured' },
+  { id: 'bundle', label: 'Bundle file' },
   { id: 'custom', label: 'Command or URL' },
   { id: 'snippet', label: 'Paste JSON' },
 ];
@@ -41,6 +43,7 @@ export function AddServerScreen() {
       <Tabs label="How to add" tabs={TABS} selected={tab} onSelect={setTab} panelClassName="panel">
         {tab === 'registry' && <RegistryPicker />}
         {tab === 'presets' && <PresetPicker />}
+        {tab === 'bundle' && <BundleInstall />}
         {tab === 'custom' && (
           <ServerForm
             form={customForm}
