@@ -153,6 +153,8 @@ export interface CoreMethods {
    */
   'registry.update': Method<{ id: string; dryRun?: boolean }, RegistryUpdatePlanView>;
   'env.path': Method<void, PathView>;
+  /** Sets the directories put in front of every stdio backend's PATH (`proxy.extraPath`; absolute, existing). */
+  'env.setExtraPath': Method<{ paths: string[] }, PathView>;
   /** Reads a .mcpb bundle's manifest (validated; nothing installed), for the Add server screen. */
   'bundles.inspect': Method<BundleUpload, BundleView>;
   /** Installs a .mcpb bundle: unpacked, checked by starting it, then saved (a bad one leaves nothing behind). */
@@ -256,6 +258,7 @@ export const METHOD_NAMES = Object.keys({
   'registry.outdated': 1,
   'registry.update': 1,
   'env.path': 1,
+  'env.setExtraPath': 1,
   'bundles.inspect': 1,
   'bundles.install': 1,
 } satisfies Record<MethodName, 1>) as MethodName[];

@@ -23,7 +23,8 @@ import { policyHandlers } from './policyHandlers.js';
 import { bundleHandlers } from './bundleHandlers.js';
 import { registryHandlers, type RegistryHandlerDeps } from './registryHandlers.js';
 import { defaultStateDir } from '../core/config/paths.js';
-import type { ResolvedEnvironment } from '../core/env/loginShell.js';
+import type { StdioPath } from '../core/env/stdioPath.js';
+import { envHandlers } from './envHandlers.js';
 
 /** What the handlers need besides the core. */
 export interface HostDeps {
@@ -43,8 +44,8 @@ export interface HostDeps {
   signal?: AbortSignal;
   /** Where registry answers are cached (default: the user's state dir). */
   stateDir?: string;
-  /** Where stdio backends' PATH came from (env.path). */
-  pathEnvironment?: ResolvedEnvironment;
+  /** The PATH of stdio backends (env.path, Settings). */
+  stdioPath?: StdioPath;
 }
 
 /** Every contract method, implemented on `core`. */
@@ -55,7 +56,6 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
     secrets: core.secrets,
     environment: core.deps.environment,
     clientInfo: core.deps.clientInfo,
-    pathEnvironment: deps.pathEnvironment,
     addBackend: async (id, entry) => void (await core.addBackend(id, entry)),
     backends: {
       configs: () => core.backendConfigs(),
@@ -147,6 +147,7 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
     }),
     ...registryHandlers(registryDeps),
     ...bundleHandlers(registryDeps),
+    ...envHandlers({ stdioPath: deps.stdioPath, store: core.configStore, environment: core.deps.environment }),
   };
   return handlers;
 }

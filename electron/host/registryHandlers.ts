@@ -3,13 +3,12 @@
  * of running it and their form fields, marked when already added), adding an
  * entry (registry/addFromRegistry.ts: runtime check, secrets to the keychain,
  * connect-and-list check, then saved; the running core picks the new entry up
- * from the file), and the PATH stdio backends get, for Settings.
+ * from the file), and updating one added that way.
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { PathView, RegistryEntryView } from '../../shared/model/registryViews.js';
+import type { RegistryEntryView } from '../../shared/model/registryViews.js';
 import { secretSinkFor } from '../core/clients/secrets.js';
-import type { ResolvedEnvironment } from '../core/env/loginShell.js';
 import { addFromRegistry, type RegistryAddContext } from '../core/registry/addFromRegistry.js';
 import { optionsOf } from '../core/registry/mapping.js';
 import { registryClientFor } from '../core/registry/registryConfig.js';
@@ -21,7 +20,7 @@ import type { SecretStore } from '../core/secrets/secretStore.js';
 import { requireObject, requireString } from './dispatch.js';
 import { registryUpdates } from './registryOutdated.js';
 
-type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update' | 'env.path';
+type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update';
 
 /** What the registry handlers need. */
 export interface RegistryHandlerDeps {
@@ -30,7 +29,6 @@ export interface RegistryHandlerDeps {
   secrets: SecretStore | undefined;
   environment: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
-  pathEnvironment: ResolvedEnvironment | undefined;
   signal?: AbortSignal;
   /** The running core's addBackend (publishes the backend at once). */
   addBackend?: (id: string, entry: Record<string, unknown>) => Promise<void>;
@@ -152,13 +150,5 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         applied: outcome.applied,
       };
     },
-    'env.path': async (): Promise<PathView> =>
-      deps.pathEnvironment
-        ? {
-            source: deps.pathEnvironment.source,
-            path: deps.pathEnvironment.path,
-            ...(deps.pathEnvironment.reason ? { reason: deps.pathEnvironment.reason } : {}),
-          }
-        : { source: 'given', path: (deps.environment['PATH'] ?? '').split(process.platform === 'win32' ? ';' : ':') },
   };
 }

@@ -62,7 +62,11 @@ export interface RegistryPageView {
 /** Where stdio backends' PATH came from, for Settings. */
 export interface PathView {
   source: 'login-shell' | 'fallback' | 'inherited' | 'given';
+  /** The PATH in force, in order (the user's entries first). */
   path: string[];
+  /** The directories the user added (`proxy.extraPath`). */
+  extra: string[];
+  /** Why the login shell was not used. */
   reason?: string;
 }
 

@@ -4,6 +4,7 @@
  * our per-backend options. Parsing never throws: it returns problems that name
  * the field, so `check-config` can print one line per problem.
  */
+import { delimiter, isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { PolicySchema, type Policy } from '../policy/policyConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
@@ -14,6 +15,19 @@ export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
 export const PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
 
 const positiveInt = z.number().int().positive();
+
+/**
+ * Directories put in front of the PATH of every stdio backend (Settings):
+ * absolute, without the PATH separator, at most 64.
+ */
+export const ExtraPathSchema = z
+  .array(
+    z
+      .string()
+      .refine((dir) => isAbsolute(dir), 'must be an absolute directory path')
+      .refine((dir) => !dir.includes(delimiter), `must not contain "${delimiter}"`),
+  )
+  .max(64, 'at most 64 directories');
 
 /** Proxy-wide options (the `proxy` section) with their defaults. */
 export const ProxyOptionsSchema = z
@@ -57,6 +71,8 @@ export const ProxyOptionsSchema = z
     maxConcurrentStarts: positiveInt.optional(),
     /** After start, lists wait this long at most for backends still on their first attempt. */
     startupGraceMs: positiveInt.default(15_000),
+    /** Directories in front of every stdio backend's PATH (env/stdioPath.ts). */
+    extraPath: ExtraPathSchema.default([]),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z
       .string()
