@@ -140,7 +140,8 @@ export interface CoreMethods {
   'registry.search': Method<{ text: string; cursor?: string }, RegistryPageView>;
   'registry.add': Method<
     { ref: string; id?: string; values: Record<string, string | string[]>; choice?: RegistryOptionView['choice'] },
-    { id: string; secrets: string[]; tools?: number }
+    /** `needsAuthorization`: the server answered 401; saved, and its OAuth sign-in started at `authorizationUrl`. */
+    { id: string; secrets: string[]; tools?: number; needsAuthorization?: boolean; authorizationUrl?: string }
   >;
   /**
    * Backends added from a registry that has a newer version (the `outdated`

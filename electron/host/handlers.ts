@@ -57,6 +57,13 @@ export function createCoreHandlers(core: SwitchboardCore, deps: HostDeps): CoreH
     environment: core.deps.environment,
     clientInfo: core.deps.clientInfo,
     addBackend: async (id, entry) => void (await core.addBackend(id, entry)),
+    authorize: async (id) => {
+      const { authorizationUrl } = await core.startAuthorization(id, {
+        openBrowser: true,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+      return { authorizationUrl };
+    },
     backends: {
       configs: () => core.backendConfigs(),
       entry: async (id) => (await rawEntries(core, deps.configPath)).get(id),

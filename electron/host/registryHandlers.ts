@@ -32,6 +32,8 @@ export interface RegistryHandlerDeps {
   signal?: AbortSignal;
   /** The running core's addBackend (publishes the backend at once). */
   addBackend?: (id: string, entry: Record<string, unknown>) => Promise<void>;
+  /** Starts the OAuth sign-in of a backend (the core's, as Authorize on a card): its URL. */
+  authorize?: (id: string) => Promise<{ authorizationUrl: string }>;
   /** The running core's backends (taken IDs, "added" marks, updates), instead of a second store. */
   backends?: RunningBackends;
 }
@@ -125,10 +127,14 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         ...(typeof params.id === 'string' && params.id !== '' ? { id: params.id } : {}),
         ...(params.choice ? { choice: params.choice } : {}),
       });
+      // A remote that answered 401 is saved; its sign-in starts now, as Authorize on its card would.
+      const signIn = outcome.needsAuthorization && deps.authorize ? await deps.authorize(outcome.id) : undefined;
       return {
         id: outcome.id,
         secrets: outcome.secrets.map((s) => s.reference),
         ...(outcome.tools !== undefined ? { tools: outcome.tools } : {}),
+        ...(outcome.needsAuthorization ? { needsAuthorization: true } : {}),
+        ...(signIn ? { authorizationUrl: signIn.authorizationUrl } : {}),
       };
     },
     'registry.outdated': async () =>

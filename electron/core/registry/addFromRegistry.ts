@@ -75,6 +75,8 @@ export interface RegistryAddOutcome {
   secrets: { field: string; reference: string }[];
   freshness: Freshness;
   tools?: number;
+  /** The server answered 401: saved, and the user's sign-in (OAuth) comes next. */
+  needsAuthorization?: boolean;
 }
 
 function fail(code: ErrorCode, message: string, data?: Record<string, unknown>): never {
@@ -188,12 +190,17 @@ async function composeEntry(
   return { entry, backend: parsed.backend, saves, secrets };
 }
 
-/** Checks the backend by connecting to it; on failure runs `undo` and throws. */
+/**
+ * Checks the backend by connecting to it; on failure runs `undo` and throws.
+ * With `authorization`, a remote server that answers 401 passes (`undefined`):
+ * it is saved, and signing in comes next.
+ */
 export async function checkOrUndo(
   ctx: RegistryAddContext,
   backend: Parameters<typeof checkEntry>[0],
   undo: () => Promise<void>,
-): Promise<number> {
+  options: { authorization?: boolean } = {},
+): Promise<number | undefined> {
   const check = await checkEntry(backend, {
     environment: ctx.environment,
     ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
@@ -201,6 +208,7 @@ export async function checkOrUndo(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
   if (check.ok) return check.tools;
+  if (check.needsAuthorization && options.authorization && backend.transport !== 'stdio') return undefined;
   await undo();
   const tail = check.stderr.length > 0 ? `\n${check.stderr.slice(-5).join('\n')}` : '';
   fail(ErrorCode.ConnectFailed, `${backend.id} did not start: ${check.error.message}${tail}; nothing was saved`, {
@@ -236,7 +244,10 @@ export async function addFromRegistry(
       if (s.reference.startsWith('keychain:')) await ctx.secrets.delete(s.reference.slice('keychain:'.length));
     }
   };
-  const tools = request.skipCheck ? undefined : await checkOrUndo(ctx, composed.backend, undo);
+  const tools = request.skipCheck
+    ? undefined
+    : await checkOrUndo(ctx, composed.backend, undo, { authorization: true });
+  const needsAuthorization = !request.skipCheck && tools === undefined;
   try {
     await saveNewEntry(ctx, id, composed.entry);
   } catch (error) {
@@ -250,6 +261,7 @@ export async function addFromRegistry(
     secrets: composed.secrets,
     freshness,
     ...(tools !== undefined ? { tools } : {}),
+    ...(needsAuthorization ? { needsAuthorization: true } : {}),
   };
 }
 

@@ -5,7 +5,8 @@
  * pane whose form is generated from the entry (required fields first, secrets
  * as password fields). The core checks the runtime, starts the server once,
  * then saves it; its error (e.g. a missing runtime with the install link) shows
- * here, and Add again retries.
+ * here, and Add again retries. A remote that answers 401 is saved and its
+ * OAuth sign-in starts at once (the link shows here).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
@@ -146,6 +147,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const option = installable[optionIndex];
   const [values, setValues] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
+  const [signIn, setSignIn] = useState<{ id: string; url?: string } | undefined>();
   const { busy, error, run } = useOutcome();
 
   const add = async () => {
@@ -161,7 +163,10 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
         }),
       'add',
     );
-    if (outcome?.ok) setScreen('backends');
+    if (!outcome?.ok) return;
+    // A server that answered 401 is saved; its sign-in (OAuth) has started: say where to finish it.
+    if (outcome.result.needsAuthorization) setSignIn({ id: outcome.result.id, url: outcome.result.authorizationUrl });
+    else setScreen('backends');
   };
 
   return (
@@ -235,7 +240,25 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
             </label>
           ))}
           <ErrorNote error={error} title="Not added" />
-          <button type="submit" className="primary" disabled={busy}>
+          {signIn && (
+            <div className="note tone-warn" role="status">
+              <strong>Sign-in needed</strong>: {signIn.id} was added and asks you to sign in. Finish in the browser
+              window that opened
+              {signIn.url && (
+                <>
+                  {'; if none did, open '}
+                  <a href={signIn.url} target="_blank" rel="noreferrer">
+                    the sign-in page
+                  </a>
+                </>
+              )}
+              .{' '}
+              <button type="button" onClick={() => setScreen('backends')}>
+                Go to Servers
+              </button>
+            </div>
+          )}
+          <button type="submit" className="primary" disabled={busy || signIn !== undefined}>
             {busy ? 'Checking…' : error ? 'Retry' : 'Add'}
           </button>
         </>

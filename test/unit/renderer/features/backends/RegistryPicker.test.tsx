@@ -71,3 +71,28 @@ it('debounces the search, pages with the cursor, and adds with the generated for
     choice: { package: 0 },
   });
 });
+
+it('a remote that answered 401 is added and the sign-in link shows, instead of leaving the screen', async () => {
+  const user = userEvent.setup();
+  const { store } = await renderWithStore(<RegistryPicker />, (c) => {
+    c.handle('registry.search', () => ({ entries: [entry(1)], offline: false, fetchedAt: Date.now(), failures: [] }));
+    c.handle('registry.add', () => ({
+      id: 'server-1',
+      secrets: [],
+      needsAuthorization: true,
+      authorizationUrl: 'http://auth.test/authorize?x=1',
+    }));
+  });
+  store.getState().setScreen('add');
+  await user.click(await screen.findByRole('button', { name: /Server 1/ }));
+  await user.type(screen.getByLabelText(/TOKEN \(required\)/), 't');
+  await user.click(screen.getByRole('button', { name: 'Add' }));
+  const note = await screen.findByText(/Sign-in needed/);
+  expect(note.parentElement!.textContent).toContain('server-1 was added and asks you to sign in');
+  expect(screen.getByRole('link', { name: 'the sign-in page' }).getAttribute('href')).toBe(
+    'http://auth.test/authorize?x=1',
+  );
+  expect(store.getState().screen).toBe('add');
+  await user.click(screen.getByRole('button', { name: 'Go to Servers' }));
+  expect(store.getState().screen).toBe('backends');
+});
