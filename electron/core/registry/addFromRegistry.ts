@@ -244,9 +244,7 @@ export async function addFromRegistry(
       if (s.reference.startsWith('keychain:')) await ctx.secrets.delete(s.reference.slice('keychain:'.length));
     }
   };
-  const tools = request.skipCheck
-    ? undefined
-    : await checkOrUndo(ctx, composed.backend, undo, { authorization: true });
+  const tools = request.skipCheck ? undefined : await checkOrUndo(ctx, composed.backend, undo, { authorization: true });
   const needsAuthorization = !request.skipCheck && tools === undefined;
   try {
     await saveNewEntry(ctx, id, composed.entry);
