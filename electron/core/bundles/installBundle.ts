@@ -15,8 +15,8 @@ import JSZip from 'jszip';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../env/findCommand.js';
-import { backendIdFromName, checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/addFromRegistry.js';
-import { takenIds } from '../registry/runningBackends.js';
+import { checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/addFromRegistry.js';
+import { backendIdFromName, takenIds } from '../registry/runningBackends.js';
 import type { InputValues } from '../registry/inputs.js';
 import { validateManifest, type BundleManifest, type UserConfigField } from './bundleManifest.js';
 

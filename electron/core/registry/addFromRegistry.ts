@@ -14,7 +14,7 @@ import { installBundle } from '../bundles/installBundle.js';
 import type { SecretSink } from '../clients/secrets.js';
 import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
-import { takenIds, type RunningBackends } from './runningBackends.js';
+import { backendIdFromName, takenIds, type RunningBackends } from './runningBackends.js';
 import { findCommand, missingRuntimeMessage, RUNTIME_INSTALL } from '../env/findCommand.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { checkEntry } from './checkEntry.js';
@@ -81,15 +81,6 @@ export interface RegistryAddOutcome {
 
 function fail(code: ErrorCode, message: string, data?: Record<string, unknown>): never {
   throw new SwitchboardError(code, message, data);
-}
-
-/** A backend ID from a registry name: its last part, made valid and unique. */
-export function backendIdFromName(name: string, taken: Set<string>): string {
-  let base = (name.split('/').pop() ?? name).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[^A-Za-z]+/, '');
-  if (base === '') base = 'server';
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
-  return id;
 }
 
 /** The entry `ref` names, valid, or a clear error. */

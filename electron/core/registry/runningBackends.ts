@@ -23,6 +23,15 @@ export interface BackendsSource {
   backends?: RunningBackends;
 }
 
+/** A backend ID from a registry name: its last part, made valid and unique. */
+export function backendIdFromName(name: string, taken: Set<string>): string {
+  let base = (name.split('/').pop() ?? name).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[^A-Za-z]+/, '');
+  if (base === '') base = 'server';
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
 /** The IDs already in use. */
 export async function takenIds(ctx: BackendsSource): Promise<Set<string>> {
   if (ctx.backends) return new Set(ctx.backends.configs().map((backend) => backend.id));
