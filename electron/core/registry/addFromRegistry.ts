@@ -15,7 +15,7 @@ import type { SecretSink } from '../clients/secrets.js';
 import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { backendIdFromName, takenIds, type RunningBackends } from './runningBackends.js';
-import { findCommand, missingRuntimeMessage, RUNTIME_INSTALL } from '../env/findCommand.js';
+import { findCommand, missingRuntime, missingRuntimeMessage, RUNTIME_INSTALL } from '../env/findCommand.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { checkEntry } from './checkEntry.js';
 import { InputError, type InputValues } from './inputs.js';
@@ -122,11 +122,13 @@ export function pickOption(server: ServerJson, choice: Choice | undefined): Opti
 }
 
 async function requireRuntime(command: string | undefined, environment: NodeJS.ProcessEnv): Promise<void> {
-  if (!command || (await findCommand(command, environment))) return;
-  fail(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, environment), {
-    command,
-    ...(RUNTIME_INSTALL[command] ? { installUrl: RUNTIME_INSTALL[command].url } : {}),
-  });
+  if (!command) return;
+  if (RUNTIME_INSTALL[command]) {
+    const missing = await missingRuntime(command, environment);
+    if (missing) throw missing;
+  } else if (!(await findCommand(command, environment))) {
+    fail(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, environment), { command });
+  }
 }
 
 /** The non-secret values, kept in `source.inputs` so an update can rebuild the entry. */

@@ -9,7 +9,7 @@ export class AddServerPage {
 
   /** Picks a well-known server, fills its fields (by label) and adds it. */
   async addPreset(name: string, id: string, fields: Record<string, string> = {}): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Featured' }).click();
+    await this.page.getByRole('tab', { name: 'Find a server' }).click();
     await this.page.getByRole('group', { name: 'Featured servers' }).getByRole('button', { name }).click();
     const form = this.page.getByRole('form', { name: `Add ${name}` });
     await form.getByRole('textbox', { name: 'Name' }).fill(id);

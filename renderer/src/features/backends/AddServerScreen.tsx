@@ -1,6 +1,6 @@
 /**
- * Adding a server five ways: from the MCP Registry, from the featured list (built in, works offline), from a .mcpb
- * bundle file, with the form for any command or URL, or by pasting a Claude Desktop / Cursor `mcpServers` snippet.
+ * Adding a server: the Featured row (built in, works offline) above the MCP Registry search, a .mcpb bundle
+ * file, the form for any command or URL, or a pasted Claude Desktop / Cursor `mcpServers` snippet.
  */
 import { useState } from 'react';
 import { Tabs, type TabItem } from '../../components/Tabs.js';
@@ -13,11 +13,10 @@ import { ServerForm } from './ServerForm.js';
 import { SnippetImport } from './SnippetImport.js';
 import { useAppStore } from '../../store/context.js';
 
-type AddTab = 'registry' | 'presets' | 'bundle' | 'custom' | 'snippet';
+type AddTab = 'find' | 'bundle' | 'custom' | 'snippet';
 
 const TABS: TabItem<AddTab>[] = [
-  { id: 'registry', label: 'MCP Registry' },
-  { id: 'presets', label: 'Featured' },
+  { id: 'find', label: 'Find a server' },
   { id: 'bundle', label: 'Bundle file' },
   { id: 'custom', label: 'Command or URL' },
   { id: 'snippet', label: 'Paste JSON' },
@@ -25,7 +24,7 @@ const TABS: TabItem<AddTab>[] = [
 
 /** The Add server screen. */
 export function AddServerScreen() {
-  const [tab, setTab] = useState<AddTab>('registry');
+  const [tab, setTab] = useState<AddTab>('find');
   const [customForm, setCustomForm] = useState<ServerFormState>(emptyServerForm);
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
@@ -41,8 +40,12 @@ export function AddServerScreen() {
         </div>
       </header>
       <Tabs label="How to add" tabs={TABS} selected={tab} onSelect={setTab} panelClassName="panel">
-        {tab === 'registry' && <RegistryPicker />}
-        {tab === 'presets' && <PresetPicker />}
+        {tab === 'find' && (
+          <div className="stack">
+            <PresetPicker />
+            <RegistryPicker />
+          </div>
+        )}
         {tab === 'bundle' && <BundleInstall />}
         {tab === 'custom' && (
           <ServerForm

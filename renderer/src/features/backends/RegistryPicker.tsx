@@ -15,6 +15,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { AddErrorNote } from './AddErrorNote.js';
 
 const DEBOUNCE_MS = 300;
 
@@ -239,7 +240,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
               {field.description && <span className="help">{field.description}</span>}
             </label>
           ))}
-          <ErrorNote error={error} title="Not added" />
+          <AddErrorNote error={error} title="Not added" />
           {signIn && (
             <div className="note tone-warn" role="status">
               <strong>Sign-in needed</strong>: {signIn.id} was added and asks you to sign in. Finish in the browser
