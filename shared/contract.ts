@@ -139,7 +139,17 @@ export interface CoreMethods {
   /** MCP registries (registry/): search pages, adding an entry, and the PATH stdio backends get. */
   'registry.search': Method<{ text: string; cursor?: string }, RegistryPageView>;
   'registry.add': Method<
-    { ref: string; id?: string; values: Record<string, string | string[]>; choice?: RegistryOptionView['choice'] },
+    {
+      ref: string;
+      id?: string;
+      values: Record<string, string | string[]>;
+      choice?: RegistryOptionView['choice'];
+      /**
+       * Without an OS keychain, where secret values go: `reference` (a `${VAR}` the user sets) or `config`
+       * (config.json, plain text). Absent then: refused with `data.field: 'secretStorage'` naming the variables.
+       */
+      secretStorage?: 'reference' | 'config';
+    },
     /** `needsAuthorization`: the server answered 401; saved, and its OAuth sign-in started at `authorizationUrl`. */
     { id: string; secrets: string[]; tools?: number; needsAuthorization?: boolean; authorizationUrl?: string }
   >;

@@ -13,6 +13,7 @@ import { addFromRegistry, type RegistryAddContext } from '../core/registry/addFr
 import { optionsOf } from '../core/registry/mapping.js';
 import { registryClientFor } from '../core/registry/registryConfig.js';
 import { updateFromRegistry } from '../core/registry/registryUpdates.js';
+import { sinkWithoutKeychain, type SecretStorage } from '../core/registry/secretChoice.js';
 import { backendSources, type RunningBackends } from '../core/registry/runningBackends.js';
 import type { InputValues } from '../core/registry/inputs.js';
 import type { RegistryEntry } from '../core/registry/types.js';
@@ -67,15 +68,24 @@ function requireConfigPath(deps: RegistryHandlerDeps): string {
   return deps.configPath;
 }
 
-/** What adding, updating and installing bundles need, secrets through the keychain (or `${VAR}` without one). */
-export async function registryContext(deps: RegistryHandlerDeps): Promise<RegistryAddContext> {
+/**
+ * What adding, updating and installing bundles need, secrets through the
+ * keychain; without one, where the user chose (`storage`), else `${VAR}`
+ * references, or (`ask`) a refusal that asks them to choose.
+ */
+export async function registryContext(
+  deps: RegistryHandlerDeps,
+  secrets: { storage?: SecretStorage; ask?: boolean } = {},
+): Promise<RegistryAddContext> {
   const configPath = requireConfigPath(deps);
-  const { sink } = await secretSinkFor(deps.secrets, deps.environment);
+  const found = await secretSinkFor(deps.secrets, deps.environment);
+  const keychain = found.status.available;
   return {
     configPath,
     client: await registryClientFor(configPath, deps.stateDir, deps.environment),
     environment: deps.environment,
-    sink,
+    sink: !keychain && secrets.storage ? sinkWithoutKeychain(secrets.storage, deps.environment) : found.sink,
+    ...(!keychain && !secrets.storage && secrets.ask ? { askSecretStorage: true } : {}),
     ...(deps.secrets ? { secrets: deps.secrets } : {}),
     clientInfo: deps.clientInfo,
     stateDir: deps.stateDir,
@@ -121,7 +131,14 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
     'registry.add': async (params) => {
       const ref = requireString(params, 'ref');
       const values = requireObject(params, 'values') as InputValues;
-      const outcome = await addFromRegistry(await context(), {
+      const storage = params.secretStorage;
+      if (storage !== undefined && storage !== 'reference' && storage !== 'config') {
+        throw new SwitchboardError(ErrorCode.InvalidParams, '"secretStorage" must be "reference" or "config"', {
+          field: 'secretStorage',
+        });
+      }
+      const ctx = await registryContext(deps, { ...(storage ? { storage } : {}), ask: true });
+      const outcome = await addFromRegistry(ctx, {
         ref,
         values,
         ...(typeof params.id === 'string' && params.id !== '' ? { id: params.id } : {}),

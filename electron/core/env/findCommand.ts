@@ -66,3 +66,13 @@ export async function missingRuntime(
     installUrl: help.url,
   });
 }
+
+/** Throws when `command` (a runtime or a plain command) is not on PATH, naming where to get a runtime. */
+export async function requireRuntime(command: string | undefined, environment: NodeJS.ProcessEnv): Promise<void> {
+  if (!command) return;
+  const missing = await missingRuntime(command, environment);
+  if (missing) throw missing;
+  if (!RUNTIME_INSTALL[command] && !(await findCommand(command, environment))) {
+    throw new SwitchboardError(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, environment), { command });
+  }
+}

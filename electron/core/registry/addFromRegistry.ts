@@ -15,9 +15,10 @@ import type { SecretSink } from '../clients/secrets.js';
 import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { backendIdFromName, takenIds, type RunningBackends } from './runningBackends.js';
-import { findCommand, missingRuntime, missingRuntimeMessage, RUNTIME_INSTALL } from '../env/findCommand.js';
+import { requireRuntime } from '../env/findCommand.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { checkEntry } from './checkEntry.js';
+import { secretChoiceNeeded } from './secretChoice.js';
 import { InputError, type InputValues } from './inputs.js';
 import { buildEntry, optionsOf, type Choice, type Option } from './mapping.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
@@ -30,6 +31,8 @@ export interface RegistryAddContext {
   /** Environment of stdio backends (the login shell's PATH). */
   environment: NodeJS.ProcessEnv;
   sink: SecretSink;
+  /** No keychain and the user has not chosen where secrets go yet: ask (registry/secretChoice.ts). */
+  askSecretStorage?: boolean;
   /** Where `{"secret": ...}` values are read from during the check. */
   secrets?: SecretStore;
   clientInfo: { name: string; version: string };
@@ -121,16 +124,6 @@ export function pickOption(server: ServerJson, choice: Choice | undefined): Opti
   return option;
 }
 
-async function requireRuntime(command: string | undefined, environment: NodeJS.ProcessEnv): Promise<void> {
-  if (!command) return;
-  if (RUNTIME_INSTALL[command]) {
-    const missing = await missingRuntime(command, environment);
-    if (missing) throw missing;
-  } else if (!(await findCommand(command, environment))) {
-    fail(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, environment), { command });
-  }
-}
-
 /** The non-secret values, kept in `source.inputs` so an update can rebuild the entry. */
 function plainInputs(option: Option, values: InputValues): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -157,6 +150,8 @@ async function composeEntry(
     throw error;
   }
   await requireRuntime(built.runtime, ctx.environment);
+  if (ctx.askSecretStorage && built.secrets.length > 0)
+    throw await secretChoiceNeeded(id, built.secrets, ctx.environment);
   const entry = built.entry;
   const saves: (() => Promise<void>)[] = [];
   const secrets: { field: string; reference: string }[] = [];

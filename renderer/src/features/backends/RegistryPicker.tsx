@@ -16,6 +16,7 @@ import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { AddErrorNote } from './AddErrorNote.js';
+import { secretChoiceOf, SecretStorageChoice, type SecretStorage, type SecretVariable } from './SecretStorageChoice.js';
 
 const DEBOUNCE_MS = 300;
 
@@ -149,7 +150,12 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
   const [signIn, setSignIn] = useState<{ id: string; url?: string } | undefined>();
+  const [storage, setStorage] = useState<SecretStorage | undefined>();
   const { busy, error, run } = useOutcome();
+  // Asked once (no keychain): the choice stays shown while the user retries.
+  const [askedVariables, setAskedVariables] = useState<SecretVariable[] | undefined>();
+  const asked = secretChoiceOf(error);
+  if (asked && !askedVariables) setAskedVariables(asked);
 
   const add = async () => {
     if (!option) return;
@@ -161,6 +167,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
           values: given,
           choice: option.choice,
           ...(id.trim() !== '' ? { id: id.trim() } : {}),
+          ...(storage ? { secretStorage: storage } : {}),
         }),
       'add',
     );
@@ -240,7 +247,8 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
               {field.description && <span className="help">{field.description}</span>}
             </label>
           ))}
-          <AddErrorNote error={error} title="Not added" />
+          {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
+          {!asked && <AddErrorNote error={error} title="Not added" />}
           {signIn && (
             <div className="note tone-warn" role="status">
               <strong>Sign-in needed</strong>: {signIn.id} was added and asks you to sign in. Finish in the browser
@@ -259,8 +267,12 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
               </button>
             </div>
           )}
-          <button type="submit" className="primary" disabled={busy || signIn !== undefined}>
-            {busy ? 'Checking…' : error ? 'Retry' : 'Add'}
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy || signIn !== undefined || (askedVariables !== undefined && !storage)}
+          >
+            {busy ? 'Checking…' : error && !asked ? 'Retry' : 'Add'}
           </button>
         </>
       )}
