@@ -10,7 +10,8 @@
  */
 import { z } from 'zod';
 import { EXPOSURES } from './model/exposure.js';
-import type { PathView, RegistryPageView, RegistryUpdateView } from './model/registryViews.js';
+import type { BundleView } from './model/bundleViews.js';
+import type { PathView, RegistryPageView, RegistryUpdatePlanView, RegistryUpdateView } from './model/registryViews.js';
 import type { BackendHealth } from './model/health.js';
 import {
   LOG_KINDS,
@@ -60,6 +61,10 @@ const optionalFields = <S extends z.ZodRawShape>(shape: S) =>
     .transform((value) => value ?? ({} as z.output<z.ZodObject<S>>));
 
 const text = z.string().min(1, 'must not be empty');
+/** Values of a registry entry's or bundle's inputs (repeated ones as lists). */
+const inputValues = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+/** A .mcpb file sent by the browser: its name and its bytes in base64 (bounded by the handler). */
+const bundleUpload = z.object({ fileName: text, data: z.string() });
 const entry = z.record(z.string(), z.unknown());
 const idRef = z.object({ id: text });
 const clientRef = z.object({ client: text });
@@ -229,12 +234,24 @@ export const METHODS = {
   'registry.search': method<RegistryPageView>()(
     z.object({ text: z.string().default(''), cursor: z.string().optional() }),
   ),
-  'registry.add': method<{ id: string; secrets: string[]; tools?: number }>()(
+  /** `needsAuthorization`: the server answered 401; saved, and its OAuth sign-in started at `authorizationUrl`. */
+  'registry.add': method<{
+    id: string;
+    secrets: string[];
+    tools?: number;
+    needsAuthorization?: boolean;
+    authorizationUrl?: string;
+  }>()(
     z.object({
       ref: text,
       id: z.string().optional(),
-      values: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+      values: inputValues,
       choice: z.union([z.object({ package: z.number().int() }), z.object({ remote: z.number().int() })]).optional(),
+      /**
+       * Without an OS keychain, where secret values go: `reference` (a `${VAR}` the user sets) or `config`
+       * (config.json, plain text). Absent then: refused with `data.field: 'secretStorage'` naming the variables.
+       */
+      secretStorage: z.enum(['reference', 'config']).optional(),
     }),
   ),
   /**
@@ -242,5 +259,18 @@ export const METHODS = {
    * check, bounded by a timeout); an unreachable registry lists nothing.
    */
   'registry.outdated': method<RegistryUpdateView[]>()(noParams),
+  /**
+   * Updates a backend added from a registry to its latest version (the CLI's
+   * `update`): with `dryRun`, only what would change; else checked, then saved.
+   */
+  'registry.update': method<RegistryUpdatePlanView>()(z.object({ id: text, dryRun: z.boolean().optional() })),
   'env.path': method<PathView>()(noParams),
+  /** Sets the directories put in front of every stdio backend's PATH (`proxy.extraPath`; absolute, existing). */
+  'env.setExtraPath': method<PathView>()(z.object({ paths: z.array(z.string()) })),
+  /** Reads a .mcpb bundle's manifest (validated; nothing installed), for the Add server screen. */
+  'bundles.inspect': method<BundleView>()(bundleUpload),
+  /** Installs a .mcpb bundle: unpacked, checked by starting it, then saved (a bad one leaves nothing behind). */
+  'bundles.install': method<{ id: string; secrets: string[]; tools?: number }>()(
+    bundleUpload.extend({ id: z.string().optional(), values: inputValues.default({}) }),
+  ),
 } as const;

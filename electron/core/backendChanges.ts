@@ -12,7 +12,7 @@ import type { SupervisorHost } from './backends/supervisorHost.js';
 import type { SupervisorMap } from './backends/supervisorMap.js';
 import { diffBackends } from './config/configDiff.js';
 import type { StoredConfig } from './config/configStore.js';
-import { parseBackend, type BackendConfig, type SwitchboardConfig } from './config/schema.js';
+import { parseBackend, type BackendConfig, type ProxyOptions, type SwitchboardConfig } from './config/schema.js';
 import type { CoreServices } from './coreServices.js';
 import type { AccessControl } from './policy/accessControl.js';
 import { deleteUnreferenced } from './secrets/resolve.js';
@@ -186,7 +186,9 @@ export class BackendChanges {
     if (JSON.stringify(stored.config.policy) !== JSON.stringify(host.access.policy)) {
       host.access.replace(stored.config.policy);
     }
-    if (JSON.stringify(stored.config.proxy) !== JSON.stringify(host.config().proxy)) {
+    // extraPath is applied live by Settings (env/stdioPath.ts): not a reason to restart.
+    const restartOnly = (proxy: ProxyOptions) => JSON.stringify({ ...proxy, extraPath: undefined });
+    if (restartOnly(stored.config.proxy) !== restartOnly(host.config().proxy)) {
       host.supervisorHost.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
     }
     const diff = diffBackends(host.config().backends, stored);

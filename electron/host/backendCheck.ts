@@ -10,6 +10,7 @@ import type { BackendCheck } from '../../shared/model/views.js';
 import { BackendConnection } from '../core/backends/backendConnection.js';
 import { LineTail } from '../core/backends/transports.js';
 import { parseBackend } from '../core/config/schema.js';
+import { missingRuntime } from '../core/env/findCommand.js';
 import type { Switchboard } from '../core/coreApi.js';
 
 /** Default bound of a check: starting a server through npx may download it first. */
@@ -40,6 +41,10 @@ export async function checkBackend(
       },
     };
   }
+  // A runtime that is not installed is said with where to get it, before anything is started.
+  const missing =
+    backend.transport === 'stdio' ? await missingRuntime(backend.command, core.deps.environment) : undefined;
+  if (missing) return { ok: false, error: toErrorData(missing) };
   const timeout = AbortSignal.timeout(options.timeoutMs ?? CHECK_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const connection = new BackendConnection({

@@ -16,14 +16,17 @@ import type { ClientTokens } from '../core/policy/clientTokens.js';
 import type { Switchboard } from '../core/coreApi.js';
 import { backendHandlers } from './backendHandlers.js';
 import { catalogAccess, searchAs } from './catalogAccess.js';
+import { rawEntries } from './backendViews.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
 import { policyHandlers } from './policyHandlers.js';
-import { registryHandlers } from './registryHandlers.js';
+import { registryHandlers, type RegistryHandlerDeps } from './registryHandlers.js';
 import { TryCalls, type TryCall } from './tryCalls.js';
+import { bundleHandlers } from './bundleHandlers.js';
 import { defaultStateDir } from '../core/config/paths.js';
-import type { ResolvedEnvironment } from '../core/env/loginShell.js';
+import type { StdioPath } from '../core/env/stdioPath.js';
+import { envHandlers } from './envHandlers.js';
 
 // The request log's kinds are declared twice (the core's AuditKind, the contract's LogKind): equal, or this fails to compile.
 const sameKinds: [AuditKind, LogKind] extends [LogKind, AuditKind] ? true : never = true;
@@ -47,8 +50,8 @@ export interface HostDeps {
   signal?: AbortSignal;
   /** Where registry answers are cached (default: the user's state dir). */
   stateDir?: string;
-  /** Where stdio backends' PATH came from (env.path). */
-  pathEnvironment?: ResolvedEnvironment;
+  /** The PATH of stdio backends (env.path, Settings). */
+  stdioPath?: StdioPath;
   /** The UI's "try it" calls in flight (give the event hub the same one; default: a fresh one). */
   tryCalls?: TryCalls;
 }
@@ -71,6 +74,27 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     } finally {
       call.end();
     }
+  };
+  const registryDeps: RegistryHandlerDeps = {
+    configPath: deps.configPath,
+    stateDir: deps.stateDir ?? defaultStateDir(),
+    secrets: core.secrets,
+    environment: core.deps.environment,
+    clientInfo: core.deps.clientInfo,
+    addBackend: async (id, entry) => void (await core.backends.addBackend(id, entry)),
+    authorize: async (id) => {
+      const { authorizationUrl } = await core.auth.startAuthorization(id, {
+        openBrowser: true,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
+      return { authorizationUrl };
+    },
+    backends: {
+      configs: () => core.backends.backendConfigs(),
+      entry: async (id) => (await rawEntries(core, deps.configPath)).get(id),
+      replace: async (id, entry) => void (await core.backends.updateBackend(id, entry)),
+    },
+    ...(deps.signal ? { signal: deps.signal } : {}),
   };
   const handlers: CoreHandlers = {
     'app.info': async () => {
@@ -148,16 +172,9 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
           ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
           : undefined,
     }),
-    ...registryHandlers({
-      configPath: deps.configPath,
-      stateDir: deps.stateDir ?? defaultStateDir(),
-      secrets: core.secrets,
-      environment: core.deps.environment,
-      clientInfo: core.deps.clientInfo,
-      pathEnvironment: deps.pathEnvironment,
-      addBackend: async (id, entry) => void (await core.backends.addBackend(id, entry)),
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    }),
+    ...registryHandlers(registryDeps),
+    ...bundleHandlers(registryDeps),
+    ...envHandlers({ stdioPath: deps.stdioPath, store: core.configStore, environment: core.deps.environment }),
   };
   return handlers;
 }

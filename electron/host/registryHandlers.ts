@@ -3,22 +3,24 @@
  * of running it and their form fields, marked when already added), adding an
  * entry (registry/addFromRegistry.ts: runtime check, secrets to the keychain,
  * connect-and-list check, then saved; the running core picks the new entry up
- * from the file), and the PATH stdio backends get, for Settings.
+ * from the file), and updating one added that way.
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { PathView, RegistryEntryView } from '../../shared/model/registryViews.js';
+import type { RegistryEntryView } from '../../shared/model/registryViews.js';
 import { secretSinkFor } from '../core/clients/secrets.js';
-import { ConfigStore } from '../core/config/configStore.js';
-import type { ResolvedEnvironment } from '../core/env/loginShell.js';
-import { addFromRegistry } from '../core/registry/addFromRegistry.js';
+import { addFromRegistry, type RegistryAddContext } from '../core/registry/addFromRegistry.js';
 import { optionsOf } from '../core/registry/mapping.js';
 import { registryClientFor } from '../core/registry/registryConfig.js';
+import { updateFromRegistry } from '../core/registry/registryUpdates.js';
+import { sinkWithoutKeychain, type SecretStorage } from '../core/registry/secretChoice.js';
+import { backendSources, type RunningBackends } from '../core/registry/runningBackends.js';
+import type { InputValues } from '../core/registry/inputs.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import { registryUpdates } from './registryOutdated.js';
 
-type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'env.path';
+type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update';
 
 /** What the registry handlers need. */
 export interface RegistryHandlerDeps {
@@ -27,10 +29,13 @@ export interface RegistryHandlerDeps {
   secrets: SecretStore | undefined;
   environment: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
-  pathEnvironment: ResolvedEnvironment | undefined;
   signal?: AbortSignal;
   /** The running core's addBackend (publishes the backend at once). */
   addBackend?: (id: string, entry: Record<string, unknown>) => Promise<void>;
+  /** Starts the OAuth sign-in of a backend (the core's, as Authorize on a card): its URL. */
+  authorize?: (id: string) => Promise<{ authorizationUrl: string }>;
+  /** The running core's backends (taken IDs, "added" marks, updates), instead of a second store. */
+  backends?: RunningBackends;
 }
 
 function entryView(entry: RegistryEntry, added: Map<string, string>): RegistryEntryView {
@@ -54,23 +59,51 @@ function entryView(entry: RegistryEntry, added: Map<string, string>): RegistryEn
   };
 }
 
+/** The config file, or a clear refusal for a core without one. */
+function requireConfigPath(deps: RegistryHandlerDeps): string {
+  if (deps.configPath === undefined) {
+    throw new SwitchboardError(ErrorCode.NotSupported, 'this Switchboard runs without a config file');
+  }
+  return deps.configPath;
+}
+
+/**
+ * What adding, updating and installing bundles need, secrets through the
+ * keychain; without one, where the user chose (`storage`), else `${VAR}`
+ * references, or (`ask`) a refusal that asks them to choose.
+ */
+export async function registryContext(
+  deps: RegistryHandlerDeps,
+  secrets: { storage?: SecretStorage; ask?: boolean } = {},
+): Promise<RegistryAddContext> {
+  const configPath = requireConfigPath(deps);
+  const found = await secretSinkFor(deps.secrets, deps.environment);
+  const keychain = found.status.available;
+  return {
+    configPath,
+    client: await registryClientFor(configPath, deps.stateDir, deps.environment),
+    environment: deps.environment,
+    sink: !keychain && secrets.storage ? sinkWithoutKeychain(secrets.storage, deps.environment) : found.sink,
+    ...(!keychain && !secrets.storage && secrets.ask ? { askSecretStorage: true } : {}),
+    ...(deps.secrets ? { secrets: deps.secrets } : {}),
+    clientInfo: deps.clientInfo,
+    stateDir: deps.stateDir,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.addBackend ? { save: deps.addBackend } : {}),
+    ...(deps.backends ? { backends: deps.backends } : {}),
+  };
+}
+
 /** Handlers of the registry methods. */
 export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, RegistryMethods> {
-  const configPath = (): string => {
-    if (deps.configPath === undefined) {
-      throw new SwitchboardError(ErrorCode.NotSupported, 'this Switchboard runs without a config file');
-    }
-    return deps.configPath;
-  };
+  const configPath = (): string => requireConfigPath(deps);
   const client = () => registryClientFor(configPath(), deps.stateDir, deps.environment);
+  const running = deps.backends ? { backends: deps.backends } : {};
+  const context = () => registryContext(deps);
   /** Registry name -> backend ID of the backends added from a registry. */
   const addedNames = async (): Promise<Map<string, string>> => {
-    const { entries } = await new ConfigStore(configPath()).load();
     const out = new Map<string, string>();
-    for (const [id, text] of entries) {
-      const name = (JSON.parse(text) as { source?: { name?: string } }).source?.name;
-      if (name) out.set(name, id);
-    }
+    for (const [id, source] of await backendSources({ configPath: configPath(), ...running })) out.set(source.name, id);
     return out;
   };
   return {
@@ -92,31 +125,22 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         failures: page.failures,
       };
     },
-    'registry.add': async ({ ref, values, id, choice }) => {
-      const { sink } = await secretSinkFor(deps.secrets, deps.environment);
-      const outcome = await addFromRegistry(
-        {
-          configPath: configPath(),
-          client: await client(),
-          environment: deps.environment,
-          sink,
-          ...(deps.secrets ? { secrets: deps.secrets } : {}),
-          clientInfo: deps.clientInfo,
-          stateDir: deps.stateDir,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-          ...(deps.addBackend ? { save: deps.addBackend } : {}),
-        },
-        {
-          ref,
-          values,
-          ...(id ? { id } : {}),
-          ...(choice ? { choice } : {}),
-        },
-      );
+    'registry.add': async ({ ref, values, id, choice, secretStorage }) => {
+      const ctx = await registryContext(deps, { ...(secretStorage ? { storage: secretStorage } : {}), ask: true });
+      const outcome = await addFromRegistry(ctx, {
+        ref,
+        values,
+        ...(id ? { id } : {}),
+        ...(choice ? { choice } : {}),
+      });
+      // A remote that answered 401 is saved; its sign-in starts now, as Authorize on its card would.
+      const signIn = outcome.needsAuthorization && deps.authorize ? await deps.authorize(outcome.id) : undefined;
       return {
         id: outcome.id,
         secrets: outcome.secrets.map((s) => s.reference),
         ...(outcome.tools !== undefined ? { tools: outcome.tools } : {}),
+        ...(outcome.needsAuthorization ? { needsAuthorization: true } : {}),
+        ...(signIn ? { authorizationUrl: signIn.authorizationUrl } : {}),
       };
     },
     'registry.outdated': async () =>
@@ -125,14 +149,17 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         stateDir: deps.stateDir,
         environment: deps.environment,
         ...(deps.signal ? { signal: deps.signal } : {}),
+        ...running,
       }),
-    'env.path': async (): Promise<PathView> =>
-      deps.pathEnvironment
-        ? {
-            source: deps.pathEnvironment.source,
-            path: deps.pathEnvironment.path,
-            ...(deps.pathEnvironment.reason ? { reason: deps.pathEnvironment.reason } : {}),
-          }
-        : { source: 'given', path: (deps.environment['PATH'] ?? '').split(process.platform === 'win32' ? ';' : ':') },
+    'registry.update': async ({ id, dryRun }) => {
+      const outcome = await updateFromRegistry(await context(), id, { dryRun: dryRun === true });
+      return {
+        id: outcome.id,
+        from: outcome.from,
+        to: outcome.to,
+        changes: outcome.changes,
+        applied: outcome.applied,
+      };
+    },
   };
 }

@@ -8,6 +8,7 @@
 import type { RegistryUpdateView } from '../../shared/model/registryViews.js';
 import { registryClientFor } from '../core/registry/registryConfig.js';
 import { listOutdated } from '../core/registry/registryUpdates.js';
+import type { RunningBackends } from '../core/registry/runningBackends.js';
 
 /** How long the check may take before it gives up (ms). */
 export const OUTDATED_TIMEOUT_MS = 5_000;
@@ -19,6 +20,8 @@ export interface OutdatedDeps {
   environment: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The running core's backends (else the config file is read). */
+  backends?: RunningBackends;
 }
 
 /** The backends with an update available; `[]` when there is no config file or the registry is unreachable. */
@@ -28,7 +31,12 @@ export async function registryUpdates(deps: OutdatedDeps): Promise<RegistryUpdat
   const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
   const check = async (): Promise<RegistryUpdateView[]> => {
     const client = await registryClientFor(deps.configPath!, deps.stateDir, deps.environment);
-    const rows = await listOutdated({ configPath: deps.configPath!, client, signal });
+    const rows = await listOutdated({
+      configPath: deps.configPath!,
+      client,
+      signal,
+      ...(deps.backends ? { backends: deps.backends } : {}),
+    });
     return rows.flatMap((row) =>
       row.latest !== undefined && !row.error && !row.offline && row.latest !== row.current
         ? [{ id: row.id, name: row.name, current: row.current, latest: row.latest }]

@@ -16,7 +16,8 @@ import type { TokenKeyLocation } from '../core/policy/clientTokens.js';
 import { resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
 import { openCoreServices } from '../core/coreServices.js';
-import { resolveLoginEnvironment, type ResolvedEnvironment } from '../core/env/loginShell.js';
+import { resolveLoginEnvironment } from '../core/env/loginShell.js';
+import { StdioPath } from '../core/env/stdioPath.js';
 import { stderrLogger, type Logger } from '../core/deps.js';
 import { HttpEndpoint } from '../core/frontend/httpEndpoint.js';
 import { KeytarStore } from '../core/secrets/keytarStore.js';
@@ -84,8 +85,8 @@ export interface CoreStack {
   configPath: string;
   /** Where the client token key is kept (`serve` says so when it is a file). */
   tokenKey?: TokenKeyLocation;
-  /** Where stdio backends' PATH came from (absent when the caller gave the environment). */
-  pathEnvironment?: ResolvedEnvironment;
+  /** The PATH of stdio backends: where it came from and the user's entries (Settings). */
+  stdioPath: StdioPath;
   /** Tells the redaction the frontend token once it is known. */
   setFrontendToken(token: string): void;
   /** Every secret value this process knows (audit log and UI responses leave them out). */
@@ -106,7 +107,13 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     store.load(),
     options.environment ? undefined : resolveLoginEnvironment(),
   ]);
-  const environment = login?.environment ?? options.environment ?? process.env;
+  // A copy: the user's PATH entries (Settings) are applied to it in place.
+  const stdioPath = new StdioPath(
+    { ...(login?.environment ?? options.environment ?? process.env) },
+    login,
+    config.proxy.extraPath,
+  );
+  const environment = stdioPath.environment;
   if (login?.reason) {
     (options.logger ?? stderrLogger).warn(
       `login shell not used (${login.reason}); PATH: ${login.path.join(delimiter)}`,
@@ -144,7 +151,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     services,
     configPath: options.config,
     ...(tokenKey ? { tokenKey } : {}),
-    ...(login ? { pathEnvironment: login } : {}),
+    stdioPath,
     setFrontendToken: (token) => void (frontendToken = token),
     secretValues,
     redaction,
@@ -230,7 +237,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     tokens: services.tokens,
     launcher: options.launcher,
     signal: shutdown.signal,
-    ...(stack.pathEnvironment ? { pathEnvironment: stack.pathEnvironment } : {}),
+    stdioPath: stack.stdioPath,
   });
   // Both pipes' answers and events leave without the secret values this process knows.
   const redact = stack.redaction.value;

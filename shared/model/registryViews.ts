@@ -62,7 +62,11 @@ export interface RegistryPageView {
 /** Where stdio backends' PATH came from, for Settings. */
 export interface PathView {
   source: 'login-shell' | 'fallback' | 'inherited' | 'given';
+  /** The PATH in force, in order (the user's entries first). */
   path: string[];
+  /** The directories the user added (`proxy.extraPath`). */
+  extra: string[];
+  /** Why the login shell was not used. */
   reason?: string;
 }
 
@@ -76,4 +80,23 @@ export interface RegistryUpdateView {
   current: string;
   /** The registry's latest version. */
   latest: string;
+}
+
+/** One change an update makes (env and headers by name only: their values may be secret). */
+export interface RegistryChangeView {
+  /** `version`, `command`, `args`, `url`, `type`, `env` or `headers`. */
+  field: string;
+  from: string;
+  to: string;
+  added?: string[];
+  removed?: string[];
+}
+
+/** What updating a backend to its registry's latest version changes (or changed, once applied). */
+export interface RegistryUpdatePlanView {
+  id: string;
+  from: string;
+  to: string;
+  changes: RegistryChangeView[];
+  applied: boolean;
 }

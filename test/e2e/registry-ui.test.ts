@@ -3,7 +3,8 @@
  * a local registry of ours. Searching, picking server-memory (an npm entry the
  * tests install, so npx runs it offline), filling its generated form and
  * adding it; the running Switchboard then serves its tools to an SDK client.
- * A missing runtime shows the install link.
+ * A missing runtime shows the install link. A newer version published
+ * later shows on the card; Update shows what changes, then applies it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,6 +88,42 @@ describe.skipIf(browserMissing())('MCP Registry in the Add server screen', () =>
       .getByRole('button', { name: /Memory/ })
       .getByText('added')
       .waitFor(SLOW);
+  }, 90_000);
+
+  it('Update on the card shows what a newer version changes, then applies it', async () => {
+    // Same npm package (npx runs it offline), a new registry version that sets one more env var.
+    const next = doc('entries/server-memory.json') as { version: string; packages: Record<string, unknown>[] };
+    next.version = '2026.9.1';
+    next.packages[0]!['environmentVariables'] = [
+      ...(next.packages[0]!['environmentVariables'] as unknown[]),
+      { name: 'MEMORY_NOTE', description: 'A fixed value', value: 'from-2026.9.1' },
+    ];
+    registry.publish(next as unknown as Record<string, unknown>);
+    await app.open('Servers');
+    const servers = new ServersPage(page);
+    const card = servers.card('server-memory');
+    await card.getByText('update available: 2026.9.1').waitFor(SLOW);
+    const dialog = await servers.openUpdate('server-memory');
+    const changes = dialog.getByLabel('What changes');
+    await changes.waitFor(SLOW);
+    expect(await changes.innerText()).toMatch(/Version\s+2026\.8\.31 → 2026\.9\.1/);
+    expect(await changes.innerText()).toMatch(/Environment variables\s+added: MEMORY_NOTE/);
+    // Nothing is applied before the user says so.
+    expect(JSON.parse(readFileSync(served.configPath, 'utf8')).mcpServers['server-memory'].source.version).toBe(
+      '2026.8.31',
+    );
+    await app.screenshots('registry-update');
+    await dialog.getByRole('button', { name: 'Apply update' }).click();
+    await dialog.waitFor({ state: 'detached', ...SLOW });
+    await card.getByText(/From .*server-memory 2026\.9\.1/).waitFor(SLOW);
+    await servers.badge('server-memory').filter({ hasText: 'Up' }).waitFor(SLOW);
+    await card.getByText('update available').waitFor({ state: 'detached' });
+    const saved = JSON.parse(readFileSync(served.configPath, 'utf8')).mcpServers['server-memory'];
+    expect(saved.source.version).toBe('2026.9.1');
+    expect(saved.env).toMatchObject({
+      MEMORY_FILE_PATH: join(served.dir, 'memory.json'),
+      MEMORY_NOTE: 'from-2026.9.1',
+    });
   }, 90_000);
 
   it('a missing runtime is shown with where to get it', async () => {

@@ -13,10 +13,10 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import JSZip from 'jszip';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../env/findCommand.js';
-import { backendIdFromName, checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/addFromRegistry.js';
+import { checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/addFromRegistry.js';
+import { backendIdFromName, takenIds } from '../registry/runningBackends.js';
 import type { InputValues } from '../registry/inputs.js';
 import { validateManifest, type BundleManifest, type UserConfigField } from './bundleManifest.js';
 
@@ -37,20 +37,32 @@ function invalid(field: string, message: string): never {
   throw new SwitchboardError(ErrorCode.BundleInvalid, `manifest.json: ${field}: ${message}; not installed`, { field });
 }
 
-/** The bundle's files, refusing paths that would land outside the folder (zip slip). */
+/** The bundle at `path`, read (see {@link readBundleBytes}). */
 async function readBundle(path: string): Promise<{ zip: JSZip; manifest: BundleManifest }> {
   const size = (await stat(path)).size;
   if (size > MAX_BUNDLE_BYTES) invalid('(file)', `${size} bytes is more than ${MAX_BUNDLE_BYTES}`);
+  return readBundleBytes(await readFile(path), path);
+}
+
+/** A bundle's files and validated manifest, refusing paths that would land outside the folder (zip slip). */
+export async function readBundleBytes(
+  bytes: Uint8Array,
+  label: string,
+): Promise<{ zip: JSZip; manifest: BundleManifest }> {
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(await readFile(path));
+    zip = await JSZip.loadAsync(bytes);
   } catch (error) {
-    throw new SwitchboardError(ErrorCode.BundleInvalid, `${path} is not a zip file (${(error as Error).message})`);
+    throw new SwitchboardError(ErrorCode.BundleInvalid, `${label} is not a zip file (${(error as Error).message})`, {
+      field: '(file)',
+    });
   }
   for (const name of Object.keys(zip.files)) {
     const clean = normalize(name);
     if (isAbsolute(name) || clean.startsWith(`..${sep}`) || clean === '..') {
-      throw new SwitchboardError(ErrorCode.BundleInvalid, `${path}: entry "${name}" points outside the bundle`);
+      throw new SwitchboardError(ErrorCode.BundleInvalid, `${label}: entry "${name}" points outside the bundle`, {
+        field: '(file)',
+      });
     }
   }
   const file = zip.file('manifest.json');
@@ -163,8 +175,7 @@ export async function installBundle(
 ): Promise<BundleOutcome> {
   const { zip, manifest } = await readBundle(path);
   const config = userConfigValues(manifest, options.values);
-  const store = new ConfigStore(ctx.configPath);
-  const taken = new Set((await store.load()).entries.keys());
+  const taken = await takenIds(ctx);
   if (options.id !== undefined && !BACKEND_ID_PATTERN.test(options.id)) {
     throw new SwitchboardError(ErrorCode.InvalidParams, `invalid backend ID "${options.id}"`);
   }
@@ -197,6 +208,7 @@ export async function installBundle(
       env[name] = text;
       continue;
     }
+    if (text === '') continue; // an optional sensitive value not given: nothing to keep
     const kept = await ctx.sink.keep({ backendId: id, field: 'env', name, value: text });
     env[name] = kept.replacement;
     if (kept.save) saves.push(kept.save);

@@ -2,9 +2,23 @@
  * The `proxy` section of the config: proxy-wide limits, timeouts and
  * defaults, each with its default value.
  */
+import { delimiter, isAbsolute } from 'node:path';
 import { z } from 'zod';
 
 const positiveInt = z.number().int().positive();
+
+/**
+ * Directories put in front of the PATH of every stdio backend (Settings):
+ * absolute, without the PATH separator, at most 64.
+ */
+export const ExtraPathSchema = z
+  .array(
+    z
+      .string()
+      .refine((dir) => isAbsolute(dir), 'must be an absolute directory path')
+      .refine((dir) => !dir.includes(delimiter), `must not contain "${delimiter}"`),
+  )
+  .max(64, 'at most 64 directories');
 
 /** Proxy-wide options (the `proxy` section) with their defaults. */
 export const ProxyOptionsSchema = z
@@ -48,6 +62,8 @@ export const ProxyOptionsSchema = z
     maxConcurrentStarts: positiveInt.optional(),
     /** After start, lists wait this long at most for backends still on their first attempt. */
     startupGraceMs: positiveInt.default(15_000),
+    /** Directories in front of every stdio backend's PATH (env/stdioPath.ts). */
+    extraPath: ExtraPathSchema.default([]),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z
       .string()

@@ -19,7 +19,7 @@ import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
 
 export type { ConfigProblem } from './configProblems.js';
-export { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
+export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 
 /** Backend IDs: letters, digits, `_`, `-`, starting with a letter. */
 export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -62,6 +62,14 @@ const commonOptions = {
     })
     .optional(),
 };
+
+/** Where a backend came from (a registry entry or a bundle file), as saved in its entry. */
+export interface BackendSource {
+  registry: string;
+  name: string;
+  version: string;
+  inputs?: Record<string, string | string[]> | undefined;
+}
 
 const StdioBackendSchema = z.strictObject({
   type: z.literal('stdio').optional(),
@@ -129,6 +137,8 @@ interface BackendBase {
   /** Absent: the proxy's `defaultStart` for stdio, `eager` for remote servers (see startModeOf). */
   start: StartMode | undefined;
   idleTimeoutMs: number | undefined;
+  /** Where it came from, when added from a registry or a bundle. */
+  source: BackendSource | undefined;
 }
 
 /** When a backend is started. */
@@ -182,6 +192,7 @@ function commonFrom(id: string, entry: StdioEntry | RemoteEntry, transport: Back
     description: entry.description,
     start: entry.start,
     idleTimeoutMs: entry.idleTimeoutMs,
+    source: entry.source,
   };
 }
 

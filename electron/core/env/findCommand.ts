@@ -5,6 +5,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 
 /** Where to get each runtime a registry entry may need. */
 export const RUNTIME_INSTALL: Record<string, { name: string; url: string }> = {
@@ -45,4 +46,33 @@ export function missingRuntimeMessage(command: string, environment: NodeJS.Proce
   return help
     ? `${command} is ${where}: install ${help.name} from ${help.url}, then retry`
     : `${command} is ${where}: install it, then retry`;
+}
+
+/**
+ * The refusal for a runtime command (npx, uvx, dnx, docker, node) that is
+ * not on PATH, naming where to get it (`data.installUrl`); undefined when it
+ * is found, or when `command` is not a runtime we know (its own spawn error
+ * says enough then).
+ */
+export async function missingRuntime(
+  command: string,
+  environment: NodeJS.ProcessEnv,
+): Promise<SwitchboardError | undefined> {
+  const help = RUNTIME_INSTALL[command];
+  if (!help || (await findCommand(command, environment))) return undefined;
+  return new SwitchboardError(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, environment), {
+    command,
+    runtime: help.name,
+    installUrl: help.url,
+  });
+}
+
+/** Throws when `command` (a runtime or a plain command) is not on PATH, naming where to get a runtime. */
+export async function requireRuntime(command: string | undefined, environment: NodeJS.ProcessEnv): Promise<void> {
+  if (!command) return;
+  const missing = await missingRuntime(command, environment);
+  if (missing) throw missing;
+  if (!RUNTIME_INSTALL[command] && !(await findCommand(command, environment))) {
+    throw new SwitchboardError(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, environment), { command });
+  }
 }

@@ -14,9 +14,11 @@ import { installBundle } from '../bundles/installBundle.js';
 import type { SecretSink } from '../clients/secrets.js';
 import { ConfigStore } from '../config/configStore.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
-import { findCommand, missingRuntimeMessage, RUNTIME_INSTALL } from '../env/findCommand.js';
+import { backendIdFromName, takenIds, type RunningBackends } from './runningBackends.js';
+import { requireRuntime } from '../env/findCommand.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { checkEntry } from './checkEntry.js';
+import { secretChoiceNeeded } from './secretChoice.js';
 import { InputError, type InputValues } from './inputs.js';
 import { buildEntry, optionsOf, type Choice, type Option } from './mapping.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
@@ -29,6 +31,8 @@ export interface RegistryAddContext {
   /** Environment of stdio backends (the login shell's PATH). */
   environment: NodeJS.ProcessEnv;
   sink: SecretSink;
+  /** No keychain and the user has not chosen where secrets go yet: ask (registry/secretChoice.ts). */
+  askSecretStorage?: boolean;
   /** Where `{"secret": ...}` values are read from during the check. */
   secrets?: SecretStore;
   clientInfo: { name: string; version: string };
@@ -37,6 +41,11 @@ export interface RegistryAddContext {
   stateDir?: string;
   /** Saves a new backend (a running core's addBackend); default: written to the config file. */
   save?: (id: string, entry: Record<string, unknown>) => Promise<void>;
+  /**
+   * The running core's backends, when there is one: taken IDs, "added" marks
+   * and updates read these instead of opening a second store on the file.
+   */
+  backends?: RunningBackends;
 }
 
 /** Saves a new entry: through the running core when there is one, else into the config file. */
@@ -69,19 +78,12 @@ export interface RegistryAddOutcome {
   secrets: { field: string; reference: string }[];
   freshness: Freshness;
   tools?: number;
+  /** The server answered 401: saved, and the user's sign-in (OAuth) comes next. */
+  needsAuthorization?: boolean;
 }
 
 function fail(code: ErrorCode, message: string, data?: Record<string, unknown>): never {
   throw new SwitchboardError(code, message, data);
-}
-
-/** A backend ID from a registry name: its last part, made valid and unique. */
-export function backendIdFromName(name: string, taken: Set<string>): string {
-  let base = (name.split('/').pop() ?? name).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[^A-Za-z]+/, '');
-  if (base === '') base = 'server';
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
-  return id;
 }
 
 /** The entry `ref` names, valid, or a clear error. */
@@ -122,14 +124,6 @@ export function pickOption(server: ServerJson, choice: Choice | undefined): Opti
   return option;
 }
 
-async function requireRuntime(command: string | undefined, environment: NodeJS.ProcessEnv): Promise<void> {
-  if (!command || (await findCommand(command, environment))) return;
-  fail(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, environment), {
-    command,
-    ...(RUNTIME_INSTALL[command] ? { installUrl: RUNTIME_INSTALL[command].url } : {}),
-  });
-}
-
 /** The non-secret values, kept in `source.inputs` so an update can rebuild the entry. */
 function plainInputs(option: Option, values: InputValues): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -156,6 +150,8 @@ async function composeEntry(
     throw error;
   }
   await requireRuntime(built.runtime, ctx.environment);
+  if (ctx.askSecretStorage && built.secrets.length > 0)
+    throw await secretChoiceNeeded(id, built.secrets, ctx.environment);
   const entry = built.entry;
   const saves: (() => Promise<void>)[] = [];
   const secrets: { field: string; reference: string }[] = [];
@@ -182,12 +178,17 @@ async function composeEntry(
   return { entry, backend: parsed.backend, saves, secrets };
 }
 
-/** Checks the backend by connecting to it; on failure runs `undo` and throws. */
+/**
+ * Checks the backend by connecting to it; on failure runs `undo` and throws.
+ * With `authorization`, a remote server that answers 401 passes (`undefined`):
+ * it is saved, and signing in comes next.
+ */
 export async function checkOrUndo(
   ctx: RegistryAddContext,
   backend: Parameters<typeof checkEntry>[0],
   undo: () => Promise<void>,
-): Promise<number> {
+  options: { authorization?: boolean } = {},
+): Promise<number | undefined> {
   const check = await checkEntry(backend, {
     environment: ctx.environment,
     ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
@@ -195,6 +196,7 @@ export async function checkOrUndo(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
   if (check.ok) return check.tools;
+  if (check.needsAuthorization && options.authorization && backend.transport !== 'stdio') return undefined;
   await undo();
   const tail = check.stderr.length > 0 ? `\n${check.stderr.slice(-5).join('\n')}` : '';
   fail(ErrorCode.ConnectFailed, `${backend.id} did not start: ${check.error.message}${tail}; nothing was saved`, {
@@ -209,9 +211,7 @@ export async function addFromRegistry(
 ): Promise<RegistryAddOutcome> {
   const { entry: registryEntry, freshness } = await resolveEntry(ctx.client, request.ref, ctx.signal);
   const option = pickOption(registryEntry.server, request.choice);
-  const store = new ConfigStore(ctx.configPath);
-  const { entries } = await store.load();
-  const taken = new Set(entries.keys());
+  const taken = await takenIds(ctx);
   if (request.id !== undefined) {
     if (!BACKEND_ID_PATTERN.test(request.id)) {
       fail(
@@ -232,7 +232,8 @@ export async function addFromRegistry(
       if (s.reference.startsWith('keychain:')) await ctx.secrets.delete(s.reference.slice('keychain:'.length));
     }
   };
-  const tools = request.skipCheck ? undefined : await checkOrUndo(ctx, composed.backend, undo);
+  const tools = request.skipCheck ? undefined : await checkOrUndo(ctx, composed.backend, undo, { authorization: true });
+  const needsAuthorization = !request.skipCheck && tools === undefined;
   try {
     await saveNewEntry(ctx, id, composed.entry);
   } catch (error) {
@@ -246,6 +247,7 @@ export async function addFromRegistry(
     secrets: composed.secrets,
     freshness,
     ...(tools !== undefined ? { tools } : {}),
+    ...(needsAuthorization ? { needsAuthorization: true } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { type ErrorData } from '../../../shared/errors.js';
 import { toErrorData } from '../errors/toErrorData.js';
+import { authorizationProblem } from '../auth/authErrors.js';
 import { BackendConnection } from '../backends/backendConnection.js';
 import { LineTail } from '../backends/transports.js';
 import { ProxyOptionsSchema, type BackendConfig } from '../config/schema.js';
@@ -14,7 +15,10 @@ import type { SecretStore } from '../secrets/secretStore.js';
 export const ENTRY_CHECK_TIMEOUT_MS = 60_000;
 
 /** What the check found. */
-export type EntryCheck = { ok: true; tools: number } | { ok: false; error: ErrorData; stderr: string[] };
+export type EntryCheck =
+  | { ok: true; tools: number }
+  /** `needsAuthorization`: the server answered 401 (MCP authorization spec): only the user's sign-in can fix it. */
+  | { ok: false; error: ErrorData; stderr: string[]; needsAuthorization?: true };
 
 /** Connects to `backend`, lists its catalog, and closes it. */
 export async function checkEntry(
@@ -47,7 +51,12 @@ export async function checkEntry(
     const message = timeout.aborted
       ? `${data.message} (no answer within ${ENTRY_CHECK_TIMEOUT_MS / 1000} s)`
       : data.message;
-    return { ok: false, error: { ...data, message }, stderr: stderrTail.snapshot() };
+    return {
+      ok: false,
+      error: { ...data, message },
+      stderr: stderrTail.snapshot(),
+      ...(authorizationProblem(error) ? { needsAuthorization: true as const } : {}),
+    };
   } finally {
     await connection.close();
   }

@@ -6,19 +6,11 @@
  * (version, command line, URL, env and header names), checks it, then saves.
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import { ConfigStore } from '../config/configStore.js';
-import { parseBackend } from '../config/schema.js';
+import { parseBackend, type BackendSource } from '../config/schema.js';
 import { checkOrUndo, pickOption, resolveEntry, type RegistryAddContext } from './addFromRegistry.js';
 import { InputError, type InputValues } from './inputs.js';
 import { buildEntry } from './mapping.js';
-
-/** A backend's registry source as saved. */
-interface SavedSource {
-  registry: string;
-  name: string;
-  version: string;
-  inputs?: Record<string, string | string[]>;
-}
+import { backendEntry, backendSources, replaceEntry } from './runningBackends.js';
 
 /** One backend added from a registry, and the registry's latest version of it. */
 export interface OutdatedRow {
@@ -31,23 +23,12 @@ export interface OutdatedRow {
   offline?: boolean;
 }
 
-async function sourcedEntries(configPath: string): Promise<Map<string, Record<string, unknown>>> {
-  const { entries } = await new ConfigStore(configPath).load();
-  const out = new Map<string, Record<string, unknown>>();
-  for (const [id, text] of entries) {
-    const entry = JSON.parse(text) as Record<string, unknown>;
-    if (entry['source']) out.set(id, entry);
-  }
-  return out;
-}
-
 /** Every backend with a registry source and its latest version. */
 export async function listOutdated(
-  ctx: Pick<RegistryAddContext, 'configPath' | 'client' | 'signal'>,
+  ctx: Pick<RegistryAddContext, 'configPath' | 'client' | 'signal' | 'backends'>,
 ): Promise<OutdatedRow[]> {
   const rows: OutdatedRow[] = [];
-  for (const [id, entry] of await sourcedEntries(ctx.configPath)) {
-    const source = entry['source'] as SavedSource;
+  for (const [id, source] of await backendSources(ctx)) {
     if (source.registry.startsWith('file://')) continue; // a bundle installed from a file: no registry to ask
     const row: OutdatedRow = { id, name: source.name, current: source.version };
     try {
@@ -67,6 +48,9 @@ export interface EntryChange {
   field: string;
   from: string;
   to: string;
+  /** For env and headers: the names the update adds and removes (values may be secret: names only). */
+  added?: string[];
+  removed?: string[];
 }
 
 const show = (value: unknown): string =>
@@ -75,8 +59,8 @@ const show = (value: unknown): string =>
 /** What differs between two entries, field by field (env and headers by name: values may be secret). */
 export function entryChanges(before: Record<string, unknown>, after: Record<string, unknown>): EntryChange[] {
   const changes: EntryChange[] = [];
-  const from = (before['source'] as SavedSource | undefined)?.version;
-  const to = (after['source'] as SavedSource | undefined)?.version;
+  const from = (before['source'] as BackendSource | undefined)?.version;
+  const to = (after['source'] as BackendSource | undefined)?.version;
   if (from !== to) changes.push({ field: 'version', from: show(from), to: show(to) });
   for (const field of ['command', 'args', 'url', 'type']) {
     if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) {
@@ -86,7 +70,14 @@ export function entryChanges(before: Record<string, unknown>, after: Record<stri
   for (const field of ['env', 'headers']) {
     const a = Object.keys((before[field] ?? {}) as object).sort();
     const b = Object.keys((after[field] ?? {}) as object).sort();
-    if (a.join() !== b.join()) changes.push({ field, from: a.join(', ') || '(none)', to: b.join(', ') || '(none)' });
+    if (a.join() === b.join()) continue;
+    changes.push({
+      field,
+      from: a.join(', ') || '(none)',
+      to: b.join(', ') || '(none)',
+      added: b.filter((name) => !a.includes(name)),
+      removed: a.filter((name) => !b.includes(name)),
+    });
   }
   return changes;
 }
@@ -106,11 +97,11 @@ export async function updateFromRegistry(
   id: string,
   options: { dryRun?: boolean; skipCheck?: boolean } = {},
 ): Promise<UpdateOutcome> {
-  const current = (await sourcedEntries(ctx.configPath)).get(id);
-  if (!current) {
+  const current = await backendEntry(ctx, id);
+  const source = current?.['source'] as BackendSource | undefined;
+  if (!current || !source) {
     throw new SwitchboardError(ErrorCode.UnknownBackend, `${id} is not a backend added from a registry`);
   }
-  const source = current['source'] as SavedSource;
   if (source.registry.startsWith('file://')) {
     throw new SwitchboardError(
       ErrorCode.NotSupported,
@@ -175,10 +166,6 @@ export async function updateFromRegistry(
     );
   }
   if (!options.skipCheck) await checkOrUndo(ctx, parsed.backend, async () => undefined);
-  const store = new ConfigStore(ctx.configPath);
-  await store.load();
-  await store.updateServers((servers) => {
-    servers[id] = next;
-  });
+  await replaceEntry(ctx, id, next);
   return { ...outcome, applied: true };
 }

@@ -10,6 +10,7 @@ import { CatalogScreen } from '../features/catalog/CatalogScreen.js';
 import { ClientsScreen } from '../features/clients/ClientsScreen.js';
 import { AuthorizationScreen } from '../features/policy/AuthorizationScreen.js';
 import { RequestLogScreen } from '../features/log/RequestLogScreen.js';
+import { SettingsScreen } from '../features/settings/SettingsScreen.js';
 import { ApprovalBanner } from './ApprovalBanner.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { Navigation } from './Navigation.js';
@@ -21,6 +22,7 @@ const SCREENS: Record<ScreenId, () => React.ReactElement> = {
   authorization: AuthorizationScreen,
   clients: ClientsScreen,
   log: RequestLogScreen,
+  settings: SettingsScreen,
 };
 
 /** The whole UI. */

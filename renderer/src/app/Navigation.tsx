@@ -11,6 +11,7 @@ const ITEMS: { id: ScreenId; label: string }[] = [
   { id: 'authorization', label: 'Authorization' },
   { id: 'clients', label: 'Clients' },
   { id: 'log', label: 'Request log' },
+  { id: 'settings', label: 'Settings' },
 ];
 
 /** The main navigation. */

@@ -1,7 +1,7 @@
 /**
- * The Add server screen: featured servers, the custom form, pasted JSON.
+ * The Add server screen: featured servers, bundle files, the custom form, pasted JSON.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** The Add server screen. */
 export class AddServerPage {
@@ -9,7 +9,7 @@ export class AddServerPage {
 
   /** Picks a well-known server, fills its fields (by label) and adds it. */
   async addPreset(name: string, id: string, fields: Record<string, string> = {}): Promise<void> {
-    await this.page.getByRole('tab', { name: 'Featured' }).click();
+    await this.page.getByRole('tab', { name: 'Find a server' }).click();
     await this.page.getByRole('group', { name: 'Featured servers' }).getByRole('button', { name }).click();
     const form = this.page.getByRole('form', { name: `Add ${name}` });
     await form.getByRole('textbox', { name: 'Name' }).fill(id);
@@ -26,5 +26,30 @@ export class AddServerPage {
       .getByRole('region', { name: 'Servers found' })
       .getByRole('button', { name: /Add selected/ })
       .click();
+  }
+
+  /** Opens the bundle tab and picks `path` with the file picker. */
+  async chooseBundle(path: string): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Bundle file' }).click();
+    await this.page.getByLabel('Choose a bundle file').setInputFiles(path);
+  }
+
+  /** Opens the bundle tab and drops a file named `name` with `bytes` on its drop zone. */
+  async dropBundle(name: string, bytes: Buffer): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Bundle file' }).click();
+    const dataTransfer = await this.page.evaluateHandle(
+      ({ data, fileName }) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], fileName));
+        return transfer;
+      },
+      { data: bytes.toString('base64'), fileName: name },
+    );
+    await this.page.getByRole('region', { name: 'Drop a bundle here' }).dispatchEvent('drop', { dataTransfer });
+  }
+
+  /** The install form of the bundle titled `title`. */
+  bundleForm(title: string): Locator {
+    return this.page.getByRole('form', { name: `Install ${title}` });
   }
 }

@@ -38,6 +38,14 @@ export class ServersPage {
     return dialog;
   }
 
+  /** Opens the registry update dialog of backend `id` (its card's Update); returns the dialog. */
+  async openUpdate(id: string): Promise<Locator> {
+    await this.card(id).getByRole('button', { name: 'Update' }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Update ${id}` });
+    await dialog.waitFor();
+    return dialog;
+  }
+
   /** Removes backend `id`, confirming in the dialog. */
   async remove(id: string): Promise<void> {
     await this.card(id).getByRole('button', { name: 'Remove' }).click();

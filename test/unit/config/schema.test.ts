@@ -34,6 +34,7 @@ describe('parseConfig', () => {
       defaultStart: 'eager',
       idleTimeoutMs: 600_000,
       startupGraceMs: 15_000,
+      extraPath: [],
       separator: '__',
     });
     expect(
@@ -44,6 +45,16 @@ describe('parseConfig', () => {
       ['linear', 'http', 'linear', 'auto'],
       ['legacy', 'sse', 'legacy', 'auto'],
     ]);
+  });
+
+  it('takes extraPath: absolute directories only, each bad one named', () => {
+    expect(parseConfig({ proxy: { extraPath: ['/opt/tools/bin'] } }).config?.proxy.extraPath).toEqual([
+      '/opt/tools/bin',
+    ]);
+    expect(parseConfig({ proxy: { extraPath: ['/ok', 'bin'] } }).problems).toEqual([
+      { path: 'proxy.extraPath.1', message: 'must be an absolute directory path' },
+    ]);
+    expect(parseConfig({ proxy: { extraPath: ['/a:/b'] } }).problems[0]?.message).toBe('must not contain ":"');
   });
 
   it('takes start modes: per backend, else the proxy default for stdio, always eager for remote by default', () => {

@@ -71,7 +71,9 @@ describe('PolicyService.view', () => {
 
   it('refuses an unknown profile by name', () => {
     const { policy } = service({});
-    expect(() => policy.authorizationView('nobody')).toThrow(expect.objectContaining({ code: ErrorCode.UnknownClient }));
+    expect(() => policy.authorizationView('nobody')).toThrow(
+      expect.objectContaining({ code: ErrorCode.UnknownClient }),
+    );
   });
 });
 

@@ -1,9 +1,10 @@
 /**
- * Adding a server four ways: from the MCP Registry, from the featured list (built in, works offline), with the form for any
- * command or URL, or by pasting a Claude Desktop / Cursor `mcpServers` snippet.
+ * Adding a server: the Featured row (built in, works offline) above the MCP Registry search, a .mcpb bundle
+ * file, the form for any command or URL, or a pasted Claude Desktop / Cursor `mcpServers` snippet.
  */
 import { useState } from 'react';
 import { Tabs, type TabItem } from '../../components/Tabs.js';
+import { BundleInstall } from './BundleInstall.js';
 import { emptyServerForm, type ServerFormState } from './entryForm.js';
 import { PresetPicker } from './PresetPicker.js';
 import { RegistryPicker } from './RegistryPicker.js';
@@ -12,18 +13,18 @@ import { ServerForm } from './ServerForm.js';
 import { SnippetImport } from './SnippetImport.js';
 import { useAppStore } from '../../store/context.js';
 
-type AddTab = 'registry' | 'presets' | 'custom' | 'snippet';
+type AddTab = 'find' | 'bundle' | 'custom' | 'snippet';
 
 const TABS: TabItem<AddTab>[] = [
-  { id: 'registry', label: 'MCP Registry' },
-  { id: 'presets', label: 'Featured' },
+  { id: 'find', label: 'Find a server' },
+  { id: 'bundle', label: 'Bundle file' },
   { id: 'custom', label: 'Command or URL' },
   { id: 'snippet', label: 'Paste JSON' },
 ];
 
 /** The Add server screen. */
 export function AddServerScreen() {
-  const [tab, setTab] = useState<AddTab>('registry');
+  const [tab, setTab] = useState<AddTab>('find');
   const [customForm, setCustomForm] = useState<ServerFormState>(emptyServerForm);
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
@@ -39,8 +40,13 @@ export function AddServerScreen() {
         </div>
       </header>
       <Tabs label="How to add" tabs={TABS} selected={tab} onSelect={setTab} panelClassName="panel">
-        {tab === 'registry' && <RegistryPicker />}
-        {tab === 'presets' && <PresetPicker />}
+        {tab === 'find' && (
+          <div className="stack">
+            <PresetPicker />
+            <RegistryPicker />
+          </div>
+        )}
+        {tab === 'bundle' && <BundleInstall />}
         {tab === 'custom' && (
           <ServerForm
             form={customForm}

@@ -72,7 +72,7 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
       <div className="target" title={backend.target}>
         {backend.target}
       </div>
-      {source && <RegistrySource source={source} update={update} />}
+      {source && <RegistrySource id={health.id} source={source} update={update} />}
       <div className="row">
         <Badge>{BACKEND_TRANSPORTS[health.transport].badge}</Badge>
         {health.start === 'on-demand' && (

@@ -1,12 +1,14 @@
 /**
- * The built-in list of well-known servers: pick one, fill in what it needs, add.
+ * The Featured row: the built-in list of well-known servers (no registry
+ * needed, so it works offline). Pick one, fill in what it needs, add; a
+ * runtime that is not installed is named with its install link and Retry.
  */
 import { useMemo, useState } from 'react';
 import { buildPresetEntry, freeBackendId, SERVER_PRESETS, type ServerPreset } from '../../../../shared/presets.js';
-import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { AddErrorNote, missingRuntimeOf } from './AddErrorNote.js';
 import { saveBackend } from './saveBackend.js';
 
 /** The preset grid and the selected preset's form. */
@@ -45,7 +47,8 @@ export function PresetPicker() {
 
   return (
     <div className="stack">
-      <div className="preset-grid" role="group" aria-label="Featured servers">
+      <h2>Featured</h2>
+      <div className="preset-grid preset-row" role="group" aria-label="Featured servers">
         {SERVER_PRESETS.map((preset) => (
           <button
             key={preset.id}
@@ -104,10 +107,10 @@ export function PresetPicker() {
               ))}
             </ul>
           )}
-          <ErrorNote error={error} title="Not added" />
+          <AddErrorNote error={error} title="Not added" />
           <div className="row">
             <button type="submit" className="primary" disabled={busy}>
-              {busy ? 'Checking…' : `Add ${selected.name}`}
+              {busy ? 'Checking…' : missingRuntimeOf(error) ? 'Retry' : `Add ${selected.name}`}
             </button>
             {error && (
               <button type="button" disabled={busy} onClick={() => void add(true)}>

@@ -5,7 +5,8 @@
  * pane whose form is generated from the entry (required fields first, secrets
  * as password fields). The core checks the runtime, starts the server once,
  * then saves it; its error (e.g. a missing runtime with the install link) shows
- * here, and Add again retries.
+ * here, and Add again retries. A remote that answers 401 is saved and its
+ * OAuth sign-in starts at once (the link shows here).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
@@ -14,6 +15,8 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { AddErrorNote } from './AddErrorNote.js';
+import { secretChoiceOf, SecretStorageChoice, type SecretStorage, type SecretVariable } from './SecretStorageChoice.js';
 
 const DEBOUNCE_MS = 300;
 
@@ -146,7 +149,13 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const option = installable[optionIndex];
   const [values, setValues] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
+  const [signIn, setSignIn] = useState<{ id: string; url?: string } | undefined>();
+  const [storage, setStorage] = useState<SecretStorage | undefined>();
   const { busy, error, run } = useOutcome();
+  // Asked once (no keychain): the choice stays shown while the user retries.
+  const [askedVariables, setAskedVariables] = useState<SecretVariable[] | undefined>();
+  const asked = secretChoiceOf(error);
+  if (asked && !askedVariables) setAskedVariables(asked);
 
   const add = async () => {
     if (!option) return;
@@ -158,10 +167,14 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
           values: given,
           choice: option.choice,
           ...(id.trim() !== '' ? { id: id.trim() } : {}),
+          ...(storage ? { secretStorage: storage } : {}),
         }),
       'add',
     );
-    if (outcome?.ok) setScreen('backends');
+    if (!outcome?.ok) return;
+    // A server that answered 401 is saved; its sign-in (OAuth) has started: say where to finish it.
+    if (outcome.result.needsAuthorization) setSignIn({ id: outcome.result.id, url: outcome.result.authorizationUrl });
+    else setScreen('backends');
   };
 
   return (
@@ -234,9 +247,32 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
               {field.description && <span className="help">{field.description}</span>}
             </label>
           ))}
-          <ErrorNote error={error} title="Not added" />
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Checking…' : error ? 'Retry' : 'Add'}
+          {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
+          {!asked && <AddErrorNote error={error} title="Not added" />}
+          {signIn && (
+            <div className="note tone-warn" role="status">
+              <strong>Sign-in needed</strong>: {signIn.id} was added and asks you to sign in. Finish in the browser
+              window that opened
+              {signIn.url && (
+                <>
+                  {'; if none did, open '}
+                  <a href={signIn.url} target="_blank" rel="noreferrer">
+                    the sign-in page
+                  </a>
+                </>
+              )}
+              .{' '}
+              <button type="button" onClick={() => setScreen('backends')}>
+                Go to Servers
+              </button>
+            </div>
+          )}
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy || signIn !== undefined || (askedVariables !== undefined && !storage)}
+          >
+            {busy ? 'Checking…' : error && !asked ? 'Retry' : 'Add'}
           </button>
         </>
       )}

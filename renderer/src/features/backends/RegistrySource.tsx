@@ -3,12 +3,13 @@
  * version, from the entry's `source`) and, when the registry has a newer
  * one, "update available: X". The Servers screen asks `registry.outdated`
  * once when shown (and again when the set of such backends changes); a
- * failed or offline check shows nothing.
+ * failed or offline check shows nothing. Update opens RegistryUpdateDialog.tsx.
  */
 import { useEffect, useState } from 'react';
 import type { BackendView } from '../../../../shared/model/views.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useAppStore } from '../../store/context.js';
+import { RegistryUpdateDialog } from './RegistryUpdateDialog.js';
 
 /** A backend's registry source, when its entry has one. */
 export interface RegistrySourceInfo {
@@ -60,18 +61,24 @@ export function useRegistryUpdates(backends: readonly BackendView[]): Map<string
   return updates;
 }
 
-/** The "from" line of a card, with the update when there is one. */
-export function RegistrySource({ source, update }: { source: RegistrySourceInfo; update?: string | undefined }) {
+/** The "from" line of backend `id`'s card, with the update and its Update button when there is one. */
+export function RegistrySource(props: { id: string; source: RegistrySourceInfo; update?: string | undefined }) {
+  const { id, source, update } = props;
+  const [updating, setUpdating] = useState(false);
   return (
     <div className="row small">
       <span className="muted" title={source.registry}>
         From {registryLabel(source.registry)}: {source.name} {source.version}
       </span>
       {update !== undefined && update !== source.version && (
-        <Badge tone="info" title={`Run \`mcp-switchboard update\` to move to ${update}`}>
-          update available: {update}
-        </Badge>
+        <>
+          <Badge tone="info">update available: {update}</Badge>
+          <button type="button" onClick={() => setUpdating(true)}>
+            Update
+          </button>
+        </>
       )}
+      {updating && <RegistryUpdateDialog id={id} onClose={() => setUpdating(false)} />}
     </div>
   );
 }

@@ -15,7 +15,7 @@ import { fetchRemote, idle, type Remote } from '../remote.js';
 import type { AppStore, SliceCreator } from '../types.js';
 
 /** The screens of the app. */
-export type ScreenId = 'backends' | 'add' | 'catalog' | 'authorization' | 'clients' | 'log';
+export type ScreenId = 'backends' | 'add' | 'catalog' | 'authorization' | 'clients' | 'log' | 'settings';
 
 /** App-wide state and actions. */
 export interface AppSlice {

@@ -141,9 +141,10 @@ describe('Add server', () => {
     const { client, store } = await renderWithStore(<AddServerScreen />, (c) =>
       c.handle('backends.add', (params) => view(params.id, 'up')),
     );
-    // The MCP Registry tab comes first; the featured list is the next one.
-    await user.click(screen.getByRole('tab', { name: 'Featured' }));
-    await user.click(screen.getByRole('button', { name: /Filesystem/ }));
+    // The Featured row sits above the registry search, on the first tab.
+    await user.click(
+      within(screen.getByRole('group', { name: 'Featured servers' })).getByRole('button', { name: /Filesystem/ }),
+    );
     await user.click(screen.getByRole('button', { name: 'Add Filesystem' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Folder to share is required.');
     await user.type(screen.getByRole('textbox', { name: 'Folder to share' }), '/srv');

@@ -71,3 +71,63 @@ it('debounces the search, pages with the cursor, and adds with the generated for
     choice: { package: 0 },
   });
 });
+
+it('a remote that answered 401 is added and the sign-in link shows, instead of leaving the screen', async () => {
+  const user = userEvent.setup();
+  const { store } = await renderWithStore(<RegistryPicker />, (c) => {
+    c.handle('registry.search', () => ({ entries: [entry(1)], offline: false, fetchedAt: Date.now(), failures: [] }));
+    c.handle('registry.add', () => ({
+      id: 'server-1',
+      secrets: [],
+      needsAuthorization: true,
+      authorizationUrl: 'http://auth.test/authorize?x=1',
+    }));
+  });
+  store.getState().setScreen('add');
+  await user.click(await screen.findByRole('button', { name: /Server 1/ }));
+  await user.type(screen.getByLabelText(/TOKEN \(required\)/), 't');
+  await user.click(screen.getByRole('button', { name: 'Add' }));
+  const note = await screen.findByText(/Sign-in needed/);
+  expect(note.parentElement!.textContent).toContain('server-1 was added and asks you to sign in');
+  expect(screen.getByRole('link', { name: 'the sign-in page' }).getAttribute('href')).toBe(
+    'http://auth.test/authorize?x=1',
+  );
+  expect(store.getState().screen).toBe('add');
+  await user.click(screen.getByRole('button', { name: 'Go to Servers' }));
+  expect(store.getState().screen).toBe('backends');
+});
+
+it('without a keychain, asks where the secret goes, naming the variable, and sends the choice', async () => {
+  const user = userEvent.setup();
+  const { client, store } = await renderWithStore(<RegistryPicker />, (c) => {
+    c.handle('registry.search', () => ({ entries: [entry(1)], offline: false, fetchedAt: Date.now(), failures: [] }));
+    c.handle('registry.add', (params) =>
+      params.secretStorage
+        ? { id: 'server-1', secrets: ['${TOKEN}'] }
+        : {
+            error: {
+              code: 'input_invalid',
+              message: 'there is no OS keychain for env.TOKEN',
+              data: { field: 'secretStorage', variables: [{ field: 'env.TOKEN', variable: 'TOKEN', set: false }] },
+            },
+          },
+    );
+  });
+  store.getState().setScreen('add');
+  await user.click(await screen.findByRole('button', { name: /Server 1/ }));
+  await user.type(screen.getByLabelText(/TOKEN \(required\)/), 't');
+  await user.click(screen.getByRole('button', { name: 'Add' }));
+  const choice = await screen.findByRole('group', { name: 'No OS keychain: where should the secrets go?' });
+  const variable = screen.getByRole('radio', { name: /An environment variable/ });
+  expect(variable.parentElement!.textContent).toContain('export TOKEN=…');
+  expect(screen.getByRole('radio', { name: /config\.json/ }).parentElement!.textContent).toContain('plain text');
+  expect(choice).toBeTruthy();
+  // Nothing chosen yet: Add waits for the choice.
+  expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(true);
+  await user.click(variable);
+  await user.click(screen.getByRole('button', { name: 'Add' }));
+  await waitFor(() => expect(store.getState().screen).toBe('backends'));
+  expect(client.calls.filter((c) => c.method === 'registry.add').at(-1)?.params).toMatchObject({
+    secretStorage: 'reference',
+  });
+});

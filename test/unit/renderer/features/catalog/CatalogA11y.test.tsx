@@ -76,15 +76,15 @@ describe('Catalog accessibility', () => {
     cleanup();
 
     await renderWithStore(<AddServerScreen />);
-    for (const name of ['Command or URL', 'Paste JSON', 'Featured', 'MCP Registry']) {
+    for (const name of ['Command or URL', 'Paste JSON', 'Bundle file', 'Find a server']) {
       await user.click(screen.getByRole('tab', { name }));
       expect(screen.getByRole('tabpanel', { name })).toBeTruthy();
       expect(danglingReferences()).toEqual([]);
     }
     // Arrow keys move between tabs (roving focus).
     await user.keyboard('{ArrowRight}');
-    expect(screen.getByRole('tab', { name: 'Featured' }).getAttribute('aria-selected')).toBe('true');
-    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Featured' }));
+    expect(screen.getByRole('tab', { name: 'Bundle file' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Bundle file' }));
   });
 });
 

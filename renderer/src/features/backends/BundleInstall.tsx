@@ -1,0 +1,146 @@
+/**
+ * Installing a .mcpb (or .dxt) bundle: pick the file or drop it here; the
+ * core reads and validates its manifest, and this shows its name, author,
+ * version, the tools it declares and what it asks for (sensitive values go
+ * to the OS keychain) before Install. A bad bundle is refused with the field
+ * named, and nothing is installed.
+ */
+import { useState, type DragEvent } from 'react';
+import type { BundleUpload, BundleView } from '../../../../shared/model/bundleViews.js';
+import { ErrorNote } from '../../components/ErrorNote.js';
+import { Badge } from '../../components/HealthBadge.js';
+import { useOutcome } from '../../components/useOutcome.js';
+import { useAppStore } from '../../store/context.js';
+import { bundleUpload } from './bundleFile.js';
+
+/** The file picker, the drop zone and the picked bundle's details and form. */
+export function BundleInstall() {
+  const call = useAppStore((s) => s.call);
+  const [picked, setPicked] = useState<{ upload: BundleUpload; view: BundleView } | undefined>();
+  const [dragging, setDragging] = useState(false);
+  const inspect = useOutcome();
+
+  const read = async (file: File | undefined) => {
+    if (!file) return;
+    setPicked(undefined);
+    const prepared = await bundleUpload(file);
+    if ('error' in prepared) return inspect.setError(prepared.error);
+    const outcome = await inspect.run(() => call('bundles.inspect', prepared.upload), 'inspect');
+    if (outcome?.ok) setPicked({ upload: prepared.upload, view: outcome.result });
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void read(event.dataTransfer.files[0]);
+  };
+
+  return (
+    <div className="stack">
+      <div
+        className={`drop-zone${dragging ? ' dragging' : ''}`}
+        role="region"
+        aria-label="Drop a bundle here"
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <p>Drop a .mcpb (or .dxt) file here, or</p>
+        <label className="field">
+          Choose a bundle file
+          <input
+            type="file"
+            accept=".mcpb,.dxt"
+            onChange={(event) => {
+              void read(event.target.files?.[0]);
+              event.target.value = ''; // the same file again reads again
+            }}
+          />
+        </label>
+      </div>
+      {inspect.busy && <p className="muted">Reading the bundle…</p>}
+      <ErrorNote error={inspect.error} title="Not a bundle Switchboard can install" />
+      {picked && <BundleForm key={picked.upload.fileName} upload={picked.upload} view={picked.view} />}
+    </div>
+  );
+}
+
+function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }) {
+  const call = useAppStore((s) => s.call);
+  const setScreen = useAppStore((s) => s.setScreen);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [id, setId] = useState('');
+  const { busy, error, run } = useOutcome();
+  const title = view.displayName ?? view.name;
+
+  const install = async () => {
+    const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+    const outcome = await run(
+      () => call('bundles.install', { ...upload, values: given, ...(id.trim() !== '' ? { id: id.trim() } : {}) }),
+      'install',
+    );
+    if (outcome?.ok) setScreen('backends');
+  };
+
+  return (
+    <form
+      className="stack panel"
+      aria-label={`Install ${title}`}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void install();
+      }}
+    >
+      <h2>{title}</h2>
+      <p className="row">
+        <span>
+          {view.name} {view.version}
+        </span>
+        <span className="muted">by {view.author}</span>
+        <Badge>{view.serverType}</Badge>
+      </p>
+      <p>{view.description}</p>
+      <section aria-label="Declared tools">
+        <h3>Tools it declares</h3>
+        {view.tools.length === 0 ? (
+          <p className="muted">None declared (it may still list some once started).</p>
+        ) : (
+          <ul>
+            {view.tools.map((tool) => (
+              <li key={tool.name}>
+                <code>{tool.name}</code>
+                {tool.description ? ` — ${tool.description}` : ''}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <label className="field">
+        Name (optional)
+        <input value={id} onChange={(event) => setId(event.target.value)} />
+      </label>
+      {view.fields.map((field) => (
+        <label className="field" key={field.key}>
+          {field.title}
+          {field.required ? ' (required)' : ''}
+          {field.sensitive ? ' — kept in the OS keychain' : ''}
+          <input
+            type={field.sensitive ? 'password' : 'text'}
+            placeholder={field.default}
+            required={field.required}
+            value={values[field.key] ?? ''}
+            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+          />
+          <span className="help">{field.description}</span>
+        </label>
+      ))}
+      <ErrorNote error={error} title="Not installed" />
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? 'Checking…' : error ? 'Retry' : 'Install'}
+      </button>
+    </form>
+  );
+}

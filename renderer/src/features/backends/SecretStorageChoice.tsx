@@ -1,0 +1,63 @@
+/**
+ * Without an OS keychain, where a server's secrets go: the user chooses
+ * between an environment variable (named, with how to set it; nothing secret
+ * is written anywhere) and config.json in plain text (with a warning). The
+ * core asks by refusing with `data.field: 'secretStorage'` and the variables.
+ */
+import type { ErrorData } from '../../../../shared/errors.js';
+
+/** Where secret values go without a keychain. */
+export type SecretStorage = 'reference' | 'config';
+
+/** One secret and the variable it would become. */
+export interface SecretVariable {
+  field: string;
+  variable: string;
+  set: boolean;
+}
+
+/** The variables of a refusal that asks for the choice, when `error` is one. */
+export function secretChoiceOf(error: ErrorData | undefined): SecretVariable[] | undefined {
+  if (error?.data?.['field'] !== 'secretStorage' || !Array.isArray(error.data['variables'])) return undefined;
+  return error.data['variables'] as SecretVariable[];
+}
+
+/** The two choices, as radio buttons. */
+export function SecretStorageChoice(props: {
+  variables: SecretVariable[];
+  value: SecretStorage | undefined;
+  onChange: (value: SecretStorage) => void;
+}) {
+  const { variables, value, onChange } = props;
+  return (
+    <fieldset className="stack note tone-warn">
+      <legend>No OS keychain: where should the secrets go?</legend>
+      <label className="check">
+        <input
+          type="radio"
+          name="secret-storage"
+          checked={value === 'reference'}
+          onChange={() => onChange('reference')}
+        />
+        <span>
+          An environment variable:{' '}
+          {variables.map((v) => (
+            <span key={v.field}>
+              <code>{v.variable}</code> for {v.field}
+              {v.set ? ' (set now)' : ''}{' '}
+            </span>
+          ))}
+          . Set it where Switchboard starts (e.g. <code>export {variables[0]?.variable ?? 'NAME'}=…</code> in your shell
+          profile), then restart Switchboard. Nothing secret is written to disk.
+        </span>
+      </label>
+      <label className="check">
+        <input type="radio" name="secret-storage" checked={value === 'config'} onChange={() => onChange('config')} />
+        <span>
+          Keep it in config.json. <strong>Warning:</strong> it is saved there in plain text; anyone who can read the
+          file can read the secret.
+        </span>
+      </label>
+    </fieldset>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * End to end: .mcpb bundles from the Add server screen in Chromium. A bundle
+ * built in the test (manifest + a small node server) is picked with the file
+ * picker; its name, author, version, declared tools and fields (the sensitive
+ * one marked) show before Install; installed, it is called through the
+ * endpoint. A bad bundle dropped on the screen is refused naming the field,
+ * and nothing is left behind.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundleBytes, bundleManifest } from '../helpers/bundles.js';
+import { firstText } from '../helpers/harness.js';
+import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { AddServerPage } from './pages/AddServerPage.js';
+import { AppPage } from './pages/AppPage.js';
+import { ServersPage } from './pages/ServersPage.js';
+import { serveUi, type ServedUi } from './serveUi.js';
+
+const SLOW = { timeout: 45_000 };
+
+describe.skipIf(browserMissing())('.mcpb bundles in the Add server screen', () => {
+  let served: ServedUi;
+  let browser: Browser;
+  let page: Page;
+  let app: AppPage;
+  let add: AddServerPage;
+  const cspErrors: string[] = [];
+  const bundlesDir = () => join(served.dir, 'xdg-state', 'mcp-switchboard', 'bundles');
+  const servers = async () =>
+    (JSON.parse(await readFile(served.configPath, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers;
+
+  beforeAll(async () => {
+    served = await serveUi({ mcpServers: {} });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    collectCspErrors(page, cspErrors);
+    app = new AppPage(page);
+    add = new AddServerPage(page);
+    await app.login(served.loginUrl);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+  });
+
+  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
+
+  it('a bad bundle dropped on the screen is refused naming the field, and nothing is left behind', async () => {
+    await app.open('Add server');
+    await add.dropBundle('bad.mcpb', await bundleBytes(bundleManifest('broken', { colour: 'blue' })));
+    await page
+      .getByRole('alert')
+      .getByText('manifest.json: colour: is not a manifest field; not installed')
+      .waitFor(SLOW);
+    expect(await page.getByRole('button', { name: 'Install' }).count()).toBe(0);
+    expect(await servers()).toEqual({});
+    expect(await readdir(bundlesDir()).catch(() => [])).toEqual([]);
+  }, 60_000);
+
+  it('shows what a picked bundle is and asks for, installs it, and the endpoint serves its tools', async () => {
+    const path = join(served.dir, 'greeter.mcpb');
+    await writeFile(path, await bundleBytes(bundleManifest('greeter')));
+    await app.open('Add server');
+    await add.chooseBundle(path);
+    const form = add.bundleForm('Greeter');
+    await form.waitFor(SLOW);
+    expect(await form.innerText()).toMatch(/greeter 1\.2\.0[\s\S]*by Switchboard tests/);
+    expect(await form.getByRole('region', { name: 'Declared tools' }).innerText()).toContain('greet — Greets');
+    await form.getByLabel(/API key — kept in the OS keychain/).waitFor();
+    expect(await form.getByLabel(/API key/).getAttribute('type')).toBe('password');
+    await app.screenshots('bundle-install');
+    await form.getByRole('textbox', { name: /Tools \(required\)/ }).fill('greet,wave');
+    await form.getByRole('button', { name: 'Install' }).click();
+    await new ServersPage(page).badge('greeter').filter({ hasText: 'Up' }).waitFor(SLOW);
+    expect(await readdir(join(bundlesDir(), 'greeter'))).toEqual(expect.arrayContaining(['manifest.json', 'server']));
+    expect((await servers())['greeter']).toMatchObject({
+      source: { registry: 'file://greeter.mcpb', name: 'greeter', version: '1.2.0' },
+    });
+
+    const sdk = new Client({ name: 'e2e-bundle', version: '1.0.0' });
+    await sdk.connect(
+      new StreamableHTTPClientTransport(new URL(served.endpointUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
+      }),
+    );
+    try {
+      const called = await sdk.callTool({ name: 'greeter__wave', arguments: { to: 'Ada' } });
+      expect(firstText(called)).toBe('wave:{"to":"Ada"}');
+    } finally {
+      await sdk.close();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,46 @@
+/**
+ * .mcpb bundles built in a test: a manifest.json and a small server that
+ * runs our configurable fixture (its tools named by FIXTURE_TOOLS).
+ */
+import { pathToFileURL } from 'node:url';
+import JSZip from 'jszip';
+import { fixture } from './harness.js';
+
+/** A valid manifest (0.3) of a bundle named `name`, with `overrides` on top. */
+export function bundleManifest(name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    manifest_version: '0.3',
+    name,
+    display_name: 'Greeter',
+    version: '1.2.0',
+    description: 'Says hello',
+    author: { name: 'Switchboard tests' },
+    server: {
+      type: 'node',
+      entry_point: 'server/index.mjs',
+      mcp_config: {
+        command: 'node',
+        args: ['${__dirname}/server/index.mjs'],
+        env: { FIXTURE_TOOLS: '${user_config.tools}', FIXTURE_NAME: name, API_KEY: '${user_config.api_key}' },
+      },
+    },
+    tools: [{ name: 'greet', description: 'Greets' }],
+    user_config: {
+      tools: { type: 'string', title: 'Tools', description: 'Tool names', required: true },
+      api_key: { type: 'string', title: 'API key', description: 'Secret', sensitive: true, required: false },
+    },
+    ...overrides,
+  };
+}
+
+/** The bundle's bytes: `manifest` plus a server, plus `extra` files. */
+export async function bundleBytes(
+  manifest: Record<string, unknown>,
+  extra: Record<string, string> = {},
+): Promise<Buffer> {
+  const zip = new JSZip();
+  zip.file('manifest.json', JSON.stringify(manifest));
+  zip.file('server/index.mjs', `import ${JSON.stringify(pathToFileURL(fixture('configurable.mjs')).href)};\n`);
+  for (const [path, text] of Object.entries(extra)) zip.file(path, text);
+  return zip.generateAsync({ type: 'nodebuffer' });
+}
