@@ -5,11 +5,11 @@
  * the field, so `check-config` can print one line per problem.
  */
 import { z } from 'zod';
+import { BACKEND_ID_PATTERN } from '../../../shared/ids.js';
 import { PolicySchema, type Policy } from '../policy/policyConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
 
-/** Backend IDs: letters, digits, `_`, `-`, starting with a letter. */
-export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+export { BACKEND_ID_PATTERN } from '../../../shared/ids.js';
 /** What an exposed tool or prompt name may contain (Claude's and OpenAI's APIs). */
 export const PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
 
