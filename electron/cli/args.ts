@@ -10,7 +10,8 @@ import { COMMAND_TABLE } from './commandTable.js';
 const COMMAND_NAMES = COMMAND_TABLE.flatMap((command) => command.names);
 
 /** The one usage line printed with an argument error. */
-export const SHORT_USAGE = 'usage: mcp-switchboard <serve|connect|check-config|...> [options]; mcp-switchboard --help lists every command and option';
+export const SHORT_USAGE =
+  'usage: mcp-switchboard <serve|connect|check-config|...> [options]; mcp-switchboard --help lists every command and option';
 
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
 function distance(a: string, b: string): number {

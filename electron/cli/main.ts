@@ -45,8 +45,7 @@ export async function main(argv: string[]): Promise<void> {
     fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
   const found = findCommand(command);
   // A command that takes none (or an unknown one) fails on a positional argument first, as it always has.
-  if (!found?.positionals && positionals.length > 0)
-    fail(`unexpected argument "${positionals[0]}"\n\n${usage}`);
+  if (!found?.positionals && positionals.length > 0) fail(`unexpected argument "${positionals[0]}"\n\n${usage}`);
   if (!found) fail(`${unknownCommand(command)}\n${SHORT_USAGE}`);
   const invocation: Invocation = {
     command,

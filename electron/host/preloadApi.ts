@@ -6,14 +6,7 @@
  * `on` hands listeners the payload only (never the IPC event or sender).
  * No electron import here: the two Electron objects come in as parameters.
  */
-import {
-  EVENT_NAMES,
-  METHOD_NAMES,
-  type CallOutcome,
-  type CoreClient,
-  type CoreEventMap,
-  type EventName,
-} from '../../shared/contract.js';
+import { EVENT_NAMES, METHOD_NAMES, type CallOutcome, type CoreClient } from '../../shared/contract.js';
 import { ErrorCode } from '../../shared/errors.js';
 
 /** The invoke channel of a method (one per contract method). */
@@ -146,6 +139,3 @@ export function senderCheck(pageUrl: string, devUrl?: string): (senderUrl: strin
     return page !== undefined && sender.href === page;
   };
 }
-
-/** Typed payload helper for forwarding events to a window. */
-export type EventSender = <E extends EventName>(event: E, payload: CoreEventMap[E]) => void;

@@ -9,7 +9,7 @@ import type { BackendHealth } from '../../../shared/model/health.js';
 import { VERSION } from '../../../shared/version.js';
 import { readAuthStatus, usesOAuth } from '../../core/auth/authRegistry.js';
 import { BackendAuth } from '../../core/auth/backendAuth.js';
-import { runningBackends, type RunningBackend } from '../../core/auth/runningStatus.js';
+import { runningBackends, type RunningBackend } from '../runningStatus.js';
 import { defaultConfigDir, defaultStateDir } from '../../core/config/paths.js';
 import type { SwitchboardConfig } from '../../core/config/schema.js';
 import { stderrLogger, type CoreDeps } from '../../core/deps.js';
@@ -173,7 +173,8 @@ function fail(context: AuthCommandContext, message: string, code: Exit = 2): Exi
 async function runAuthCommand(invocation: Invocation, path: string): Promise<number> {
   const { command, values, usage } = invocation;
   const id = invocation.positionals[0];
-  if ((command === 'authorize' || command === 'sign-out') && !id) usageError(`${command} needs a backend ID\n\n${usage}`);
+  if ((command === 'authorize' || command === 'sign-out') && !id)
+    usageError(`${command} needs a backend ID\n\n${usage}`);
   const config = await loadOrExit(path, true);
   // --no-browser, or SWITCHBOARD_NO_BROWSER=1 / BROWSER=none (as for serve): only print the URL.
   const noBrowser = values['no-browser'] || browserDisabled(process.env);

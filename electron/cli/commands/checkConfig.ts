@@ -3,7 +3,7 @@
  * environment variables and keychain secrets it references are missing, one
  * line per problem (exit 1 when there are any).
  */
-import { commandWarnings } from '../../core/config/commandCheck.js';
+import { commandWarnings } from '../../core/backends/commandCheck.js';
 import { missingVariables } from '../../core/config/expand.js';
 import { plainValues, unresolvedSecrets, valueMapOf } from '../../core/secrets/resolve.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';

@@ -221,7 +221,9 @@ export const registryCli: CliCommand = {
     },
     {
       usage: 'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check]',
-      text: ['Install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.'],
+      text: [
+        'Install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.',
+      ],
     },
     {
       usage: 'outdated [--json]  |  update <id> [--dry-run]',

@@ -5,7 +5,7 @@
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { generateToken } from '../frontend/bearer.js';
+import { generateToken } from '../secrets/randomToken.js';
 
 /** The file that keeps the token, in Switchboard's config directory. */
 export function frontendTokenPath(configDir: string): string {

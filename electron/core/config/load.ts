@@ -3,7 +3,6 @@
  * validation. Every failure names the file and the field.
  */
 import { readFile } from 'node:fs/promises';
-import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { parseConfig, type ConfigProblem, type SwitchboardConfig } from './schema.js';
 
 /** The result of loading a config file: a config, or the problems that refused it. */
@@ -62,17 +61,4 @@ export async function loadConfigFile(path: string, options: { allowMissing?: boo
 /** Formats problems one per line, each naming the file and the field. */
 export function formatProblems(path: string, problems: ConfigProblem[]): string[] {
   return problems.map((problem) => `${path}: ${problem.path}: ${problem.message}`);
-}
-
-/** Loads a config or throws a `config_invalid` error listing every problem. */
-export async function loadConfigOrThrow(
-  path: string,
-  options: { allowMissing?: boolean } = {},
-): Promise<SwitchboardConfig> {
-  const result = await loadConfigFile(path, options);
-  if (result.ok) return result.config;
-  throw new SwitchboardError(ErrorCode.ConfigInvalid, formatProblems(result.path, result.problems).join('\n'), {
-    path: result.path,
-    problems: result.problems,
-  });
 }

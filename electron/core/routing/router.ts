@@ -32,7 +32,8 @@ import { recordDenied, recordedRequest } from './routeAudit.js';
 /**
  * Accepts any result: the frontend's own SDK validates what we relay (against
  * the outputSchema we advertise), so checking it here too only costs time
- * (~0.2 ms per call, .research/perf). Also sidesteps SDK 2.4.0 checking an
+ * (a fraction of a millisecond per call; `npm run bench`, bench/proxy-latency.ts,
+ * shows the proxy's overhead per call). Also sidesteps SDK 2.4.0 checking an
  * input_required answer against a cached outputSchema.
  */
 const PASSTHROUGH = {
