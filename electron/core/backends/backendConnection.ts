@@ -19,7 +19,7 @@ import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import { authorizationProblem, authorizationRequired, type AuthorizationProblem } from '../auth/authErrors.js';
 import { BACKEND_INPUT_CAPABILITIES, CallTracker } from '../relay/callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
-import { connectTimeoutMs } from './backendLaunch.js';
+import { connectTimeoutMs } from './connectTimeout.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { SecretStore } from '../secrets/secretStore.js';
