@@ -19,7 +19,6 @@ import { startHeadless, type Headless } from './host/startHeadless.js';
 import { settledSave } from './host/settled.js';
 import { packageRoot } from './host/uiFiles.js';
 
-
 interface DesktopSettings {
   bounds?: { x?: number; y?: number; width: number; height: number };
   maximized?: boolean;

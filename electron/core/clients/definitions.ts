@@ -55,7 +55,6 @@ export function connectCommand(target: EntryTarget): { command: string; args: st
   return { command: target.launcher.command, args: [...target.launcher.args, 'connect', ...config, ...ports] };
 }
 
-
 /** Environment variable through which `connect` receives the client's token (never argv: other users see argv). */
 export const CLIENT_TOKEN_VARIABLE = 'SWITCHBOARD_CLIENT_TOKEN';
 

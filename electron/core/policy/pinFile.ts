@@ -18,7 +18,6 @@ export interface PinRecord {
   pinnedAt: string;
 }
 
-
 const PinFile = z.object({
   version: z.literal(1),
   pins: z.record(
