@@ -5,7 +5,7 @@
  * its frontend token, the runtime file `connect` looks for, and the UI's
  * contract handlers, events and (headless) bridge. One set-up, two shells.
  */
-import { delimiter, join } from 'node:path';
+import { delimiter } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
 import { removeRuntimeFile, writeRuntimeFile } from '../core/clients/runtimeFile.js';
