@@ -24,7 +24,7 @@ export default tseslint.config(
   },
   {
     // Layering: only the Electron shell may import electron (it cannot even load in plain Node).
-    files: ['electron/core/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx', 'electron/cli.ts'],
+    files: ['electron/core/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx', 'electron/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -11,15 +11,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, session, shell, Tray } from 'electron';
 import Store from 'electron-store';
+import { DEFAULT_PORT } from '../shared/endpoint.js';
 import { defaultConfigDir, defaultConfigPath } from './core/config/paths.js';
 import { dispatch } from './host/dispatch.js';
 import { EVENT_CHANNEL, registerContractHandlers, senderCheck } from './host/preloadApi.js';
 import { startHeadless, type Headless } from './host/startHeadless.js';
 import { settledSave } from './host/settled.js';
 import { packageRoot } from './host/uiFiles.js';
-
-/** The endpoint's usual port (the CLI's default); any free port when taken. */
-const DEFAULT_PORT = 47100;
 
 interface DesktopSettings {
   bounds?: { x?: number; y?: number; width: number; height: number };

@@ -242,8 +242,8 @@ export function buildPresetEntry(
   return { entry, secrets, problems };
 }
 
-/** Backend IDs must start with a letter and hold only letters, digits, `_` and `-`. */
-export const BACKEND_ID_RULE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+/** Backend IDs must start with a letter and hold only letters, digits, `_` and `-` (the one rule, in ids.ts). */
+export { BACKEND_ID_PATTERN as BACKEND_ID_RULE } from './ids.js';
 
 /** A backend ID based on `wanted` that is not in `taken` (`memory`, `memory-2`, ...). */
 export function freeBackendId(wanted: string, taken: ReadonlySet<string>): string {

@@ -198,6 +198,3 @@ export function senderCheck(pageUrl: string, devUrl?: string): (senderUrl: strin
     return page !== undefined && sender.href === page;
   };
 }
-
-/** Typed payload helper for forwarding events to a window. */
-export type EventSender = <E extends EventName>(event: E, payload: CoreEventMap[E]) => void;

@@ -13,7 +13,7 @@ import { removeRuntimeFile, writeRuntimeFile } from '../core/clients/runtimeFile
 import type { Launcher } from '../core/clients/types.js';
 import { ConfigStore, fileWriter } from '../core/config/configStore.js';
 import type { TokenKeyLocation } from '../core/policy/clientTokens.js';
-import { resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
+import { frontendTokenPath, resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
 import { openCoreServices } from '../core/coreServices.js';
 import { resolveLoginEnvironment } from '../core/env/loginShell.js';
@@ -216,7 +216,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const environment = options.environment ?? process.env;
   const stack = await buildCore(options);
   const { core, services } = stack;
-  const tokenFile = join(defaultConfigDir(process.platform, environment), 'frontend-token');
+  const tokenFile = frontendTokenPath(defaultConfigDir(process.platform, environment));
   const { token, source } = await resolveFrontendToken(tokenFile, environment);
   stack.setFrontendToken(token);
   let endpoint: HttpEndpoint;

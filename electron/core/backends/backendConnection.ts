@@ -10,7 +10,7 @@ import { authorizationProblem, authorizationRequired, type AuthorizationProblem 
 import { CallTracker } from '../relay/callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
 import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
-import { connectTimeoutMs } from './backendLaunch.js';
+import { connectTimeoutMs } from './connectTimeout.js';
 import { BackendRequests, type BackendCatalog } from './backendRequests.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';

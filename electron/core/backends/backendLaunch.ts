@@ -12,13 +12,7 @@ import type { Logger } from '../deps.js';
 import type { BackendCatalog } from './backendConnection.js';
 import type { BackendSupervisor } from './backendSupervisor.js';
 
-/** Starting a server (npx may download it first) and listing it get at least this long. */
-const START_TIMEOUT_FLOOR_MS = 30_000;
-
-/** How long one start (spawn or connect, handshake, first listing) may take: the backend's connect timeout. */
-export function connectTimeoutMs(backend: BackendConfig, proxy: ProxyOptions): number {
-  return Math.max(backend.requestTimeoutMs ?? proxy.requestTimeoutMs, START_TIMEOUT_FLOOR_MS);
-}
+export { connectTimeoutMs } from './connectTimeout.js';
 
 /** What launching needs from the core. */
 export interface LaunchHost {

@@ -1,7 +1,9 @@
 /**
  * A `fetch` for backend transports over node:http(s) with keep-alive agents.
- * Measured in .research/perf: undici's fetch and its web streams cost about
- * 0.5-0.8 ms of proxy CPU per proxied request; this path costs a fraction.
+ * undici's fetch and its web streams cost far more per request than
+ * node:http with keep-alive (undici's own benchmarks put http keep-alive at
+ * about twice fetch's throughput: https://github.com/nodejs/undici/issues/1203);
+ * `npm run bench` (bench/proxy-latency.ts) shows the cost per proxied call.
  * Plain responses are buffered (they are small JSON-RPC messages); event
  * streams stay streams. Redirects are not followed: the SDK asks for
  * `redirect: 'manual'` and follows them itself, within the origin.

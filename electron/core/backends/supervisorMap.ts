@@ -5,7 +5,7 @@
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { Readiness } from '../../../shared/model/health.js';
 import type { ProxyOptions } from '../config/schema.js';
-import { connectTimeoutMs } from './backendLaunch.js';
+import { connectTimeoutMs } from './connectTimeout.js';
 import type { BackendSupervisor } from './backendSupervisor.js';
 import { readinessOf } from './readiness.js';
 

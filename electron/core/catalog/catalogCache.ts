@@ -17,7 +17,7 @@ import type { BackendCatalog } from '../backends/backendConnection.js';
 import { fileWriter, type AtomicWriter } from '../config/configStore.js';
 import type { BackendConfig } from '../config/schema.js';
 import type { Logger } from '../deps.js';
-import { definitionHash, pinnedFields } from '../policy/pinFile.js';
+import { definitionHash, pinnedFields } from './definitionHash.js';
 
 /** Entries above this size are not written (a catalog of 1000 rich tools is ~1-2 MB). */
 export const DEFAULT_MAX_ENTRY_BYTES = 8 * 1024 * 1024;

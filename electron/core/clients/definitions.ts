@@ -6,6 +6,7 @@
  * `connect` with absolute paths (GUI apps have a minimal PATH: no bare `npx`).
  */
 import { join } from 'node:path';
+import { DEFAULT_PORT } from '../../../shared/endpoint.js';
 import type { ClientId, EntryTarget, PlatformEnv } from './types.js';
 
 /** Syntax of a client's config file. */
@@ -50,12 +51,9 @@ export function connectCommand(target: EntryTarget): { command: string; args: st
   const config = target.configPath ? ['--config', target.configPath] : [];
   // The port the entry was made for (`install --port N`, or the running instance's), unless it is connect's default.
   const port = Number(new URL(target.url).port);
-  const ports = Number.isInteger(port) && port > 0 && port !== CONNECT_DEFAULT_PORT ? ['--port', String(port)] : [];
+  const ports = Number.isInteger(port) && port > 0 && port !== DEFAULT_PORT ? ['--port', String(port)] : [];
   return { command: target.launcher.command, args: [...target.launcher.args, 'connect', ...config, ...ports] };
 }
-
-/** The port `connect` looks for (and starts `serve` on) when none is given: the CLI's default. */
-const CONNECT_DEFAULT_PORT = 47100;
 
 /** Environment variable through which `connect` receives the client's token (never argv: other users see argv). */
 export const CLIENT_TOKEN_VARIABLE = 'SWITCHBOARD_CLIENT_TOKEN';

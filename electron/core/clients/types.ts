@@ -27,9 +27,6 @@ export const ClientErrorCode = {
 /** One of {@link ClientErrorCode}. */
 export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
 
-/** What a call returns to the UI: data, or the error as data (the one result shape). */
-export type { Result } from '../../../shared/errors.js';
-
 /** Platform facts client paths depend on (injectable so tests cover all three OSes). */
 export interface PlatformEnv {
   platform: NodeJS.Platform;

@@ -4,8 +4,13 @@
  * so clients configured with it keep working across restarts.
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { generateToken } from '../frontend/bearer.js';
+import { dirname, join } from 'node:path';
+import { generateToken } from '../secrets/randomToken.js';
+
+/** The file that keeps the token, in Switchboard's config directory. */
+export function frontendTokenPath(configDir: string): string {
+  return join(configDir, 'frontend-token');
+}
 
 /** Where the token came from. */
 export type TokenSource = 'environment' | 'file' | 'generated';

@@ -3,7 +3,7 @@
  * validation. Every failure names the file and the field.
  */
 import { readFile } from 'node:fs/promises';
-import { ErrorCode, SwitchboardError, type Result } from '../../../shared/errors.js';
+import type { Result } from '../../../shared/errors.js';
 import { parseConfig, type ConfigProblem, type SwitchboardConfig } from './schema.js';
 
 /** A loaded config file (`created`: it was missing and the empty config stands in). */
@@ -73,18 +73,4 @@ export async function loadConfigFile(path: string, options: { allowMissing?: boo
 /** Formats problems one per line, each naming the file and the field. */
 export function formatProblems(path: string, problems: ConfigProblem[]): string[] {
   return problems.map((problem) => `${path}: ${problem.path}: ${problem.message}`);
-}
-
-/** Loads a config or throws a `config_invalid` error listing every problem. */
-export async function loadConfigOrThrow(
-  path: string,
-  options: { allowMissing?: boolean } = {},
-): Promise<SwitchboardConfig> {
-  const result = await loadConfigFile(path, options);
-  if (result.ok) return result.result.config;
-  const { path: file, problems } = result.error;
-  throw new SwitchboardError(ErrorCode.ConfigInvalid, formatProblems(file, problems).join('\n'), {
-    path: file,
-    problems,
-  });
 }

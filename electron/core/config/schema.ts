@@ -13,6 +13,7 @@ import {
   type RemoteTransportKind,
 } from '../../../shared/model/transports.js';
 import { z } from 'zod';
+import { BACKEND_ID_PATTERN } from '../../../shared/ids.js';
 import { PolicySchema, type Policy } from '../policy/policyConfig.js';
 import { issuesToProblems, type ConfigProblem } from './configProblems.js';
 import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
@@ -20,9 +21,7 @@ import type { ConfigValue } from '../secrets/secretStore.js';
 
 export type { ConfigProblem } from './configProblems.js';
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
-
-/** Backend IDs: letters, digits, `_`, `-`, starting with a letter. */
-export const BACKEND_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+export { BACKEND_ID_PATTERN } from '../../../shared/ids.js';
 /** What an exposed tool or prompt name may contain (Claude's and OpenAI's APIs). */
 export const PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
 

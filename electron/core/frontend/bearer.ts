@@ -1,22 +1,13 @@
 /**
- * Bearer-token checks for the local endpoint. Tokens come from a CSPRNG and
- * are compared in constant time (comparing digests keeps lengths equal).
+ * Bearer-token checks for the local endpoint. Tokens come from a CSPRNG
+ * (secrets/randomToken.ts) and are compared in constant time (comparing
+ * digests keeps lengths equal).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-
-/** A new random token (256 bits, URL-safe). */
-export function generateToken(): string {
-  return randomBytes(32).toString('base64url');
-}
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
-}
-
-/** Constant-time equality of two tokens. */
-export function tokensEqual(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented), digest(expected));
 }
 
 /** A constant-time matcher for one expected token, digested once (this runs on every request). */

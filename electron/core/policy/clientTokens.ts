@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { withFileLock } from '../config/configLock.js';
 import { fileWriter, type AtomicWriter } from '../config/configStore.js';
-import { generateToken } from '../frontend/bearer.js';
+import { generateToken } from '../secrets/randomToken.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 
 /** The keychain account of the key client tokens are derived from (`:` keeps it apart from user secrets). */

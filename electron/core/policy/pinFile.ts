@@ -1,38 +1,21 @@
 /**
- * The pin file's format and the definition hash. The file holds only approved
+ * The pin file's format and its records. The file holds only approved
  * pins (`{ "version": 1, "pins": { <backend>: { <tool>: { hash, definition,
  * pinnedAt } } } }`); anything else in it is refused rather than guessed at,
  * since a silently emptied pin set would re-trust every changed tool.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import type { PinnedDefinition, PinRecord } from './pinStore.js';
+import type { PinnedDefinition } from '../catalog/definitionHash.js';
 
-/** Keeps only the five pinned fields, as plain JSON (no aliasing of the caller's objects). */
-export function pinnedFields(def: PinnedDefinition): PinnedDefinition {
-  const { name, description, inputSchema, outputSchema, annotations } = def;
-  return JSON.parse(JSON.stringify({ name, description, inputSchema, outputSchema, annotations })) as PinnedDefinition;
-}
-
-/** JSON with object keys sorted at every level, so key order never changes a hash. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value))
-    return `[${value.map((item) => (item === undefined ? 'null' : canonical(item))).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** SHA-256 (hex) of the canonical JSON of name, description, input and output schema, and annotations. */
-export function definitionHash(def: PinnedDefinition): string {
-  return createHash('sha256')
-    .update(canonical(pinnedFields(def)))
-    .digest('hex');
+/** One pinned (approved) definition. */
+export interface PinRecord {
+  backend: string;
+  /** The backend's original tool name. */
+  tool: string;
+  hash: string;
+  definition: PinnedDefinition;
+  pinnedAt: string;
 }
 
 const PinFile = z.object({

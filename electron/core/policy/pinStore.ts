@@ -13,28 +13,11 @@ import { readFile } from 'node:fs/promises';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { fileWriter, type AtomicWriter } from '../config/configStore.js';
 import type { AuditEntry } from './auditLog.js';
-import { definitionHash, formatPins, parsePins, pinnedFields } from './pinFile.js';
+import { definitionHash, pinnedFields, type PinnedDefinition } from '../catalog/definitionHash.js';
+import { formatPins, parsePins, type PinRecord } from './pinFile.js';
 
 export { definitionHash };
-
-/** The parts of a tool definition that are pinned; other fields (`title`, `icons`, `_meta`) may change freely. */
-export interface PinnedDefinition {
-  name: string;
-  description?: string;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-}
-
-/** One pinned (approved) definition. */
-export interface PinRecord {
-  backend: string;
-  /** The backend's original tool name. */
-  tool: string;
-  hash: string;
-  definition: PinnedDefinition;
-  pinnedAt: string;
-}
+export type { PinnedDefinition, PinRecord };
 
 /** A tool whose served definition differs from its pin; withheld until approved. */
 export interface PinChange {

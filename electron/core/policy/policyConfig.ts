@@ -19,6 +19,7 @@
  */
 import { z } from 'zod';
 import { EXPOSURES } from '../../../shared/model/exposure.js';
+import { BACKEND_ID_PATTERN } from '../../../shared/ids.js';
 
 const ToolRule = z.enum(['allow', 'deny', 'ask']);
 /**
@@ -85,7 +86,7 @@ export const PolicySchema = z
     exposure: Exposure.optional(),
     backends: z.record(z.string(), BackendPolicy).default({}),
     clients: z
-      .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'client IDs use letters, digits, _ and -'), ClientProfile)
+      .record(z.string().regex(BACKEND_ID_PATTERN, 'client IDs use letters, digits, _ and -'), ClientProfile)
       .default({}),
   })
   .prefault({});

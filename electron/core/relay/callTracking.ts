@@ -8,8 +8,11 @@
  * call's POST response stream (any request made with `relatedRequestId`, as
  * the SDKs do for `sendRequest` / `ctx.mcpReq.send`) is read inside the async
  * context of that call's `send()`, so an `AsyncLocalStorage` store set around
- * the call names it exactly. The rule, in order (see
- * `.research/input-relay/FINDINGS.md`):
+ * the call names it exactly (the 2025-06-18 spec lets a server send requests
+ * on that stream before the response, and says they SHOULD relate to the
+ * originating request: "Sending Messages to the Server" in
+ * https://modelcontextprotocol.io/specification/2025-06-18/basic/transports).
+ * The rule, in order:
  *  1. the async context, when it names a call in flight on this backend;
  *  2. the only call in flight (sound: both stdio and HTTP deliver the request
  *     before that call's response);

@@ -1,11 +1,13 @@
 /**
  * The `ask` rule: a call waits for the user's approval. With an approver
- * attached (the UI) the core's broker asks it; otherwise the calling client is
- * asked itself (a 2025-era client through a form elicitation, a 2026-07-28
- * client through `input_required` and its retry); otherwise the call is
- * refused with a message saying approval is needed. The outcome says whether
- * to go ahead, the text of a refusal (sent to the client as a tool error, so
- * a model can tell the user what happened), or the input to return first.
+ * attached (the UI) the core's broker asks it; otherwise the calling client
+ * is asked itself, where it supports form elicitation: a 2025-era client by
+ * an `elicitation/create` request, a 2026-07-28 client by an
+ * `input_required` result whose retry carries the answer (Multi Round-Trip
+ * Requests, SEP-2322); otherwise the call is refused. The outcome is
+ * approved (with the frontend to go on with), refused (the text is sent to
+ * the client as a tool error, so a model can tell the user what happened),
+ * or the input request to return.
  */
 import type { ItemOrigin } from '../catalog/catalog.js';
 import { ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';

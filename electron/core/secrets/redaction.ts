@@ -10,9 +10,9 @@
  * (a keychain read, a backend added at runtime) is covered from then on.
  */
 import type { BackendConfig } from '../config/schema.js';
-import { cachedSecretValues } from '../coreServices.js';
+import { cachedSecretValues } from './secretValues.js';
 import type { Logger } from '../deps.js';
-import { cachedSecretForms, redactDeep, redactText } from '../policy/auditLine.js';
+import { cachedSecretForms, redactDeep, redactText } from './secretForms.js';
 
 /** Names of this process's own variables whose values are credentials (`GITHUB_TOKEN`, `OPENAI_API_KEY`). */
 const ENV_SECRET_NAME = /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|PAT)(_|$)/i;

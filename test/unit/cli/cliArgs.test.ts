@@ -1,6 +1,6 @@
 /** Argument errors name the nearest known option or command. */
 import { describe, expect, it } from 'vitest';
-import { nearest, unknownCommand, unknownOption } from '../../../electron/cliArgs.js';
+import { nearest, unknownCommand, unknownOption } from '../../../electron/cli/args.js';
 
 const OPTIONS = ['config', 'host', 'port', 'json', 'no-browser', 'server'];
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inspectArgs, inspectUrl, MASK } from '../../../electron/core/config/inlineSecrets.js';
-import { secretValues } from '../../../electron/core/coreServices.js';
+import { secretValues } from '../../../electron/core/secrets/secretValues.js';
 import { parseBackend } from '../../../electron/core/config/schema.js';
 import { mergeHidden, redactEntry } from '../../../electron/host/backendViews.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CoreHandlers } from '../../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import { cachedSecretForms, secretRedactor } from '../../../electron/core/policy/auditLine.js';
+import { cachedSecretForms, secretRedactor } from '../../../electron/core/secrets/secretForms.js';
 import { dispatch } from '../../../electron/host/dispatch.js';
 import { createEventHub } from '../../../electron/host/events.js';
 import type { SwitchboardCore } from '../../../electron/core/switchboard.js';

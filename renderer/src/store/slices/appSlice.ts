@@ -3,41 +3,16 @@
  * and the invalidation entry point every slice's re-fetch goes through.
  */
 import type { CoreClient } from '../../../../shared/contract.js';
-import type { AppInfo } from '../../../../shared/model/views.js';
-import type { ConnectionState } from '../../bridge/connection.js';
 import {
   createRefetchScheduler,
   ON_DEMAND_RESOURCES,
   type RefetchScheduler,
   type ResourceKey,
 } from '../refetchScheduler.js';
-import { fetchRemote, idle, type Remote } from '../remote.js';
-import type { AppStore, SliceCreator } from '../types.js';
+import { fetchRemote, idle } from '../remote.js';
+import type { AppSlice, AppStore, ScreenId, SliceCreator } from '../types.js';
 
-/** The screens of the app. */
-export type ScreenId = 'backends' | 'add' | 'catalog' | 'authorization' | 'clients' | 'log' | 'settings';
-
-/** App-wide state and actions. */
-export interface AppSlice {
-  info: Remote<AppInfo>;
-  connection: ConnectionState;
-  screen: ScreenId;
-  /** Calls any contract method; the outcome (never a throw) is the caller's to show. */
-  call: CoreClient['call'];
-  fetchInfo(): Promise<void>;
-  setScreen(screen: ScreenId): void;
-  setConnection(state: ConnectionState): void;
-  /** Marks resources stale; they are re-fetched together shortly after. */
-  invalidate(...keys: ResourceKey[]): void;
-  /**
-   * Says a panel shows `key` (fetched now, then kept fresh); returns the
-   * function that says it no longer does. The log, sessions and client apps
-   * are fetched only while shown.
-   */
-  show(key: ResourceKey): () => void;
-  /** Resolves when every pending re-fetch is done (tests). */
-  settled(): Promise<void>;
-}
+export type { ScreenId, AppSlice };
 
 /** How each resource key is fetched. */
 const FETCHERS: Record<ResourceKey, (state: AppStore) => Promise<void>> = {

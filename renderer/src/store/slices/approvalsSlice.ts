@@ -3,20 +3,11 @@
  * Actions do not re-fetch: the core's events (approvalsChanged; catalogChanged,
  * which brings policyChanged and pinsChanged) invalidate what they change.
  */
-import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
-import type { ApprovalView, PinChangeView } from '../../../../shared/model/views.js';
-import { fetchRemote, idle, type Remote } from '../remote.js';
-import type { SliceCreator } from '../types.js';
+import type { CoreClient } from '../../../../shared/contract.js';
+import { fetchRemote, idle } from '../remote.js';
+import type { ApprovalsSlice, SliceCreator } from '../types.js';
 
-/** Approvals and pin-change state and actions. */
-export interface ApprovalsSlice {
-  approvals: Remote<ApprovalView[]>;
-  pins: Remote<PinChangeView[]>;
-  fetchApprovals(): Promise<void>;
-  fetchPins(): Promise<void>;
-  resolveApproval(id: string, decision: 'once' | 'always' | 'deny'): Promise<CallOutcome<void>>;
-  approvePin(backendId: string, tool: string): Promise<CallOutcome<void>>;
-}
+export type { ApprovalsSlice };
 
 /** Creates the approvals slice. */
 export function createApprovalsSlice(client: CoreClient): SliceCreator<ApprovalsSlice> {

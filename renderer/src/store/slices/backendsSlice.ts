@@ -4,23 +4,10 @@
  * with policyChanged on the catalog) invalidate what they change.
  */
 import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
-import type { BackendView } from '../../../../shared/model/views.js';
-import { fetchRemote, idle, type Remote } from '../remote.js';
-import type { SliceCreator } from '../types.js';
+import { fetchRemote, idle } from '../remote.js';
+import type { BackendAction, BackendsSlice, SliceCreator } from '../types.js';
 
-/** A one-click action on a backend. */
-export type BackendAction = 'restart' | 'refresh' | 'enable' | 'disable' | 'remove' | 'signOut';
-
-/** Backends state and actions. */
-export interface BackendsSlice {
-  backends: Remote<BackendView[]>;
-  fetchBackends(): Promise<void>;
-  /** Runs an action; the outcome is returned for inline display, and the list re-fetched. */
-  runBackendAction(id: string, action: BackendAction): Promise<CallOutcome<unknown>>;
-  /** Checks then saves a new backend (refused with the reason when the check fails). */
-  addBackend(id: string, entry: Record<string, unknown>, force?: boolean): Promise<CallOutcome<BackendView>>;
-  updateBackend(id: string, entry: Record<string, unknown>): Promise<CallOutcome<BackendView>>;
-}
+export type { BackendAction, BackendsSlice };
 
 /** Creates the backends slice. */
 export function createBackendsSlice(client: CoreClient): SliceCreator<BackendsSlice> {

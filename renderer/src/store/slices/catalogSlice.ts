@@ -5,30 +5,15 @@
  * a profile no longer chosen is dropped.
  */
 import type { CoreClient } from '../../../../shared/contract.js';
-import type { CatalogAccessView, CatalogEntry, CatalogKind } from '../../../../shared/model/views.js';
-import { fetchRemote, idle, type Remote } from '../remote.js';
-import type { SliceCreator } from '../types.js';
+import type { CatalogEntry } from '../../../../shared/model/views.js';
+import { fetchRemote, idle } from '../remote.js';
+import type { CatalogSlice, SliceCreator } from '../types.js';
+
+export type { CatalogSlice };
 
 /** A stable key for one catalog entry. */
 export function catalogKey(entry: Pick<CatalogEntry, 'kind' | 'exposed'>): string {
   return `${entry.kind}:${entry.exposed}`;
-}
-
-/** Catalog state and actions. */
-export interface CatalogSlice {
-  catalog: Remote<CatalogEntry[]>;
-  catalogQuery: string;
-  catalogKind: CatalogKind | 'all';
-  selectedCatalogKey: string | undefined;
-  /** The profile the catalog is seen as (`*`: the main token). */
-  catalogProfile: string;
-  catalogAccess: Remote<CatalogAccessView>;
-  fetchCatalog(): Promise<void>;
-  fetchCatalogAccess(): Promise<void>;
-  setCatalogProfile(profile: string): void;
-  setCatalogQuery(query: string): void;
-  setCatalogKind(kind: CatalogKind | 'all'): void;
-  selectCatalogEntry(key: string | undefined): void;
 }
 
 /** Creates the catalog slice. */

@@ -5,36 +5,10 @@
  * installing re-fetches them here.
  */
 import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
-import type { ClientAppView, ProfileView, SessionView } from '../../../../shared/model/views.js';
-import type { Exposure } from '../../../../shared/model/exposure.js';
-import { fetchRemote, idle, type Remote } from '../remote.js';
-import type { SliceCreator } from '../types.js';
+import { fetchRemote, idle } from '../remote.js';
+import type { ClientWriteView, ClientsSlice, SliceCreator } from '../types.js';
 
-/** What installing into or uninstalling from a client app wrote. */
-export interface ClientWriteView {
-  path: string;
-  changed: boolean;
-  backup?: string;
-  notes?: string[];
-}
-
-/** Clients state and actions. */
-export interface ClientsSlice {
-  apps: Remote<ClientAppView[]>;
-  profiles: Remote<ProfileView[]>;
-  sessions: Remote<SessionView[]>;
-  fetchApps(): Promise<void>;
-  fetchProfiles(): Promise<void>;
-  fetchSessions(): Promise<void>;
-  /** Creates a profile with a token; the token is returned once and never stored here. */
-  createToken(id: string, name: string): Promise<CallOutcome<{ token: string }>>;
-  rotateToken(id: string): Promise<CallOutcome<{ token: string }>>;
-  revokeProfile(id: string): Promise<CallOutcome<void>>;
-  /** Sets how a profile gets its tools (`null`: the policy's default). */
-  setExposure(id: string, exposure: Exposure | null): Promise<CallOutcome<void>>;
-  /** Installs into (or uninstalls from) a client app; the outcome says which file was written. */
-  setClientInstalled(client: string, installed: boolean): Promise<CallOutcome<ClientWriteView>>;
-}
+export type { ClientWriteView, ClientsSlice };
 
 /** Creates the clients slice. */
 export function createClientsSlice(client: CoreClient): SliceCreator<ClientsSlice> {

@@ -6,27 +6,10 @@
  */
 import type { CoreClient } from '../../../../shared/contract.js';
 import type { TryInputView, TryProgressView } from '../../../../shared/model/views.js';
-import { fetchRemote, idle, type Remote } from '../remote.js';
-import type { SliceCreator } from '../types.js';
+import { fetchRemote, idle } from '../remote.js';
+import type { LinkedResource, SliceCreator, TrySlice } from '../types.js';
 
-/** A resource link followed into the catalog: the entry it opened and the URI to read there. */
-export interface LinkedResource {
-  key: string;
-  uri: string;
-}
-
-/** Try-it state and actions. */
-export interface TrySlice {
-  tryProgress: Record<string, TryProgressView>;
-  tryInputs: Remote<TryInputView[]>;
-  linkedResource: LinkedResource | undefined;
-  fetchTryInputs(): Promise<void>;
-  /** Records progress updates (from a `tryProgress` event). */
-  recordProgress(updates: readonly TryProgressView[]): void;
-  /** Forgets a finished call's progress. */
-  clearProgress(callId: string): void;
-  setLinkedResource(link: LinkedResource | undefined): void;
-}
+export type { LinkedResource, TrySlice };
 
 /** Creates the try-it slice. */
 export function createTrySlice(client: CoreClient): SliceCreator<TrySlice> {

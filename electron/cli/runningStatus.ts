@@ -7,11 +7,11 @@
  * means there is nothing to add.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import type { BackendStatus } from '../../../shared/model/health.js';
-import type { BackendView } from '../../../shared/model/views.js';
-import { findRunningInstance } from '../clients/runtimeFile.js';
+import type { BackendStatus } from '../../shared/model/health.js';
+import type { BackendView } from '../../shared/model/views.js';
+import { findRunningInstance } from '../core/clients/runtimeFile.js';
+import { frontendTokenPath } from '../core/config/frontendToken.js';
 
 /** One backend as the running instance sees it. */
 export interface RunningBackend {
@@ -31,7 +31,7 @@ export interface RunningStatusOptions {
 /** The main token without creating one (a CLI query must not write the token file). */
 async function mainToken(configDir: string, environment: NodeJS.ProcessEnv): Promise<string | undefined> {
   if (environment['SWITCHBOARD_TOKEN']) return environment['SWITCHBOARD_TOKEN'];
-  const saved = await readFile(join(configDir, 'frontend-token'), 'utf8').catch(() => '');
+  const saved = await readFile(frontendTokenPath(configDir), 'utf8').catch(() => '');
   return saved.trim() || undefined;
 }
 

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { interactiveTerminal, openUiOnFirstServe, uiOpenedBefore } from '../../../electron/host/firstOpen.js';
+import { interactiveTerminal, openUiOnFirstServe, uiOpenedBefore } from '../../../electron/cli/firstOpen.js';
 import { browserCommand } from '../../../electron/host/startHeadless.js';
 
 describe('browserCommand', () => {

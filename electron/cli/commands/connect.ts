@@ -5,13 +5,16 @@
  * its HTTP endpoint, so all such clients share one set of backends.
  * stdout carries the protocol: everything for people goes to stderr.
  */
-import { join } from 'node:path';
-import { resolveFrontendToken } from '../../config/frontendToken.js';
-import { CLIENT_TOKEN_VARIABLE } from '../definitions.js';
-import type { Launcher } from '../types.js';
-import { bridgeStdioToHttp } from './bridge.js';
-import { ensureInstance } from './ensureInstance.js';
-import { waitForBackends } from './waitReady.js';
+import { DEFAULT_PORT } from '../../../shared/endpoint.js';
+import { CLIENT_TOKEN_VARIABLE } from '../../core/clients/definitions.js';
+import { bridgeStdioToHttp } from '../../core/clients/connect/bridge.js';
+import { ensureInstance } from '../../core/clients/connect/ensureInstance.js';
+import { waitForBackends } from '../../core/clients/connect/waitReady.js';
+import type { Launcher } from '../../core/clients/types.js';
+import { frontendTokenPath, resolveFrontendToken } from '../../core/config/frontendToken.js';
+import { defaultConfigDir, defaultStateDir } from '../../core/config/paths.js';
+import type { CliCommand } from '../command.js';
+import { selfLauncher } from '../io.js';
 
 /** Options of {@link runConnect}. */
 export interface ConnectOptions {
@@ -54,7 +57,7 @@ export async function runConnect(options: ConnectOptions): Promise<void> {
   // The client's own token (per-client tokens come with profiles), else the shared one as `serve` resolves it.
   const token =
     options.environment[CLIENT_TOKEN_VARIABLE] ||
-    (await resolveFrontendToken(join(options.configDir, 'frontend-token'), options.environment)).token;
+    (await resolveFrontendToken(frontendTokenPath(options.configDir), options.environment)).token;
   const bridge = await bridgeStdioToHttp({
     url: info.url,
     token,
@@ -68,3 +71,31 @@ export async function runConnect(options: ConnectOptions): Promise<void> {
   });
   await bridge.closed;
 }
+
+/** The `connect` command. */
+export const connectCli: CliCommand = {
+  names: ['connect'],
+  section: 'usage',
+  positionals: false,
+  help: [
+    {
+      usage: `connect [--config FILE] [--port ${DEFAULT_PORT}]`,
+      text: [
+        'Speak MCP on stdin/stdout, bridged to the running Switchboard (started',
+        'headless in the background if none runs). For clients that launch a command.',
+      ],
+    },
+  ],
+  run: async ({ values, config, port }) => {
+    await runConnect({
+      stateDir: defaultStateDir(),
+      configDir: defaultConfigDir(),
+      launcher: selfLauncher(),
+      ...(values.config !== undefined ? { config } : {}),
+      port,
+      environment: process.env,
+    });
+    // The client closed stdin: leave now rather than when idle keep-alive sockets time out.
+    return 0;
+  },
+};

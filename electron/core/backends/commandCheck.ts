@@ -4,10 +4,10 @@
  * problem: the desktop app and a shell can see different PATHs (field notes),
  * so the config itself may still be right.
  */
-import { commandNotFound, findCommand, searchPath } from '../backends/commandLookup.js';
+import { expandMap } from '../config/expand.js';
+import type { SwitchboardConfig } from '../config/schema.js';
 import { plainValues } from '../secrets/resolve.js';
-import { expandMap } from './expand.js';
-import type { SwitchboardConfig } from './schema.js';
+import { commandNotFound, findCommand, searchPath } from './commandLookup.js';
 
 /** One line per enabled stdio backend whose command is not found, naming the field. */
 export function commandWarnings(config: SwitchboardConfig, environment: NodeJS.ProcessEnv): string[] {

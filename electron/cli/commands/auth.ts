@@ -6,13 +6,19 @@
  * `serve` picks new tokens up from the keychain by itself.
  */
 import type { BackendHealth } from '../../../shared/model/health.js';
-import type { SwitchboardConfig } from '../config/schema.js';
-import type { CoreDeps } from '../deps.js';
-import type { SecretStore } from '../secrets/secretStore.js';
-import { SwitchboardCore } from '../switchboard.js';
-import { readAuthStatus, usesOAuth } from './authRegistry.js';
-import { BackendAuth } from './backendAuth.js';
-import type { RunningBackend } from './runningStatus.js';
+import { VERSION } from '../../../shared/version.js';
+import { readAuthStatus, usesOAuth } from '../../core/auth/authRegistry.js';
+import { BackendAuth } from '../../core/auth/backendAuth.js';
+import { runningBackends, type RunningBackend } from '../runningStatus.js';
+import { defaultConfigDir, defaultStateDir } from '../../core/config/paths.js';
+import type { SwitchboardConfig } from '../../core/config/schema.js';
+import { stderrLogger, type CoreDeps } from '../../core/deps.js';
+import type { SecretStore } from '../../core/secrets/secretStore.js';
+import { SwitchboardCore } from '../../core/switchboard.js';
+import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
+import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
+import type { CliCommand, Invocation } from '../command.js';
+import { fail as usageError } from '../io.js';
 
 /** What the commands need from the CLI. */
 export interface AuthCommandContext {
@@ -162,3 +168,76 @@ function fail(context: AuthCommandContext, message: string, code: Exit = 2): Exi
   context.err(`mcp-switchboard: ${message}\n`);
   return code;
 }
+
+/** `authorize`, `auth-status`, `doctor`, `sign-out` on the config at `path`: resolves with the command's code. */
+async function runAuthCommand(invocation: Invocation, path: string): Promise<number> {
+  const { command, values, usage } = invocation;
+  const id = invocation.positionals[0];
+  if ((command === 'authorize' || command === 'sign-out') && !id)
+    usageError(`${command} needs a backend ID\n\n${usage}`);
+  const config = await loadOrExit(path, true);
+  // --no-browser, or SWITCHBOARD_NO_BROWSER=1 / BROWSER=none (as for serve): only print the URL.
+  const noBrowser = values['no-browser'] || browserDisabled(process.env);
+  const store = keychain();
+  // doctor --json prints health (stderr tails, errors): every output line passes the redaction.
+  const redaction = cliRedaction(config, store);
+  const deps: CoreDeps = {
+    environment: process.env,
+    logger: redaction.logger(stderrLogger),
+    clientInfo: { name: 'mcp-switchboard', version: VERSION },
+    ...(noBrowser ? {} : { openUrl: openInBrowser }),
+  };
+  const context: AuthCommandContext = {
+    config,
+    keychain: store,
+    deps,
+    out: redaction.writer((text) => void process.stdout.write(text)),
+    err: redaction.writer((text) => void process.stderr.write(text)),
+    running: () =>
+      runningBackends({ stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env }),
+  };
+  const abort = new AbortController();
+  process.once('SIGINT', () => abort.abort());
+  return command === 'authorize'
+    ? authorizeCommand(context, id ?? '', { openBrowser: !noBrowser, signal: abort.signal })
+    : command === 'sign-out'
+      ? signOutCommand(context, id ?? '')
+      : command === 'doctor'
+        ? doctorCommand(context, values.json)
+        : authStatusCommand(context, values.json);
+}
+
+/** The OAuth commands. */
+export const authCli: CliCommand = {
+  names: ['authorize', 'auth-status', 'doctor', 'sign-out'],
+  section: 'auth',
+  positionals: true,
+  help: [
+    {
+      usage: 'authorize <id> [--no-browser] [--config FILE]',
+      text: [
+        'Sign in to a remote server: prints the URL, opens the browser (unless',
+        '--no-browser), waits for the redirect, stores the tokens in the keychain.',
+      ],
+    },
+    {
+      usage: 'auth-status [--json] [--config FILE]',
+      text: ["Each remote server's authorization state and token expiry (offline)."],
+    },
+    {
+      usage: 'doctor [--json] [--config FILE]',
+      text: ['Connect every server once and report what fails (never opens a browser).'],
+    },
+    {
+      usage: 'sign-out <id> [--config FILE]',
+      text: ["Revoke (where the server supports it) and delete a server's tokens."],
+    },
+  ],
+  run: async (invocation) => {
+    const { positionals, values, usage } = invocation;
+    if (positionals.length > 1) usageError(`unexpected argument "${positionals[1]}"\n\n${usage}`);
+    // The running instance's config (whose servers get signed in or out), unless --config says otherwise.
+    const { config: target } = await invocation.runningTarget(!values.json);
+    return runAuthCommand(invocation, target);
+  },
+};

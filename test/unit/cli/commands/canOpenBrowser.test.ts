@@ -3,7 +3,7 @@
  * (SWITCHBOARD_NO_BROWSER, BROWSER=none), and on Linux only with a display.
  */
 import { describe, expect, it } from 'vitest';
-import { canOpenBrowser } from '../../../electron/host/uiCommand.js';
+import { canOpenBrowser } from '../../../../electron/cli/commands/ui.js';
 
 describe('canOpenBrowser', () => {
   it('honours SWITCHBOARD_NO_BROWSER and BROWSER=none everywhere', () => {

@@ -3,17 +3,22 @@
  * (or `add ./file.mcpb`), `outdated` and `update <id>`. Each returns its exit
  * code; output goes through `out`/`err`, never a secret value.
  */
-import { toErrorData } from '../errors/toErrorData.js';
-import { secretSinkFor } from '../clients/secrets.js';
-import { resolveLoginEnvironment } from '../env/loginShell.js';
-import type { SecretStore } from '../secrets/secretStore.js';
-import { installBundle } from '../bundles/installBundle.js';
-import { addFromRegistry, type RegistryAddContext } from './addFromRegistry.js';
-import { ageOf } from './httpCache.js';
-import type { InputValues } from './inputs.js';
-import { registryClientFor } from './registryConfig.js';
-import { listOutdated, updateFromRegistry } from './registryUpdates.js';
-import type { Freshness, RegistryEntry } from './types.js';
+import { toErrorData } from '../../core/errors/toErrorData.js';
+import { VERSION } from '../../../shared/version.js';
+import { installBundle } from '../../core/bundles/installBundle.js';
+import { secretSinkFor } from '../../core/clients/secrets.js';
+import { defaultStateDir } from '../../core/config/paths.js';
+import { resolveLoginEnvironment } from '../../core/env/loginShell.js';
+import { addFromRegistry, type RegistryAddContext } from '../../core/registry/addFromRegistry.js';
+import { ageOf } from '../../core/registry/httpCache.js';
+import type { InputValues } from '../../core/registry/inputs.js';
+import { registryClientFor } from '../../core/registry/registryConfig.js';
+import { listOutdated, updateFromRegistry } from '../../core/registry/registryUpdates.js';
+import type { Freshness, RegistryEntry } from '../../core/registry/types.js';
+import type { SecretStore } from '../../core/secrets/secretStore.js';
+import { keychain } from '../cliConfig.js';
+import type { CliCommand } from '../command.js';
+import { stdio } from '../io.js';
 
 /** Flags of the registry commands. */
 export interface RegistryCommandFlags {
@@ -35,13 +40,6 @@ export interface RegistryCommandIo {
   clientInfo: { name: string; version: string };
   out: (text: string) => void;
   err: (text: string) => void;
-  /** Installs a .mcpb bundle (bundles/), for `add ./x.mcpb`. */
-  addBundle?: (
-    path: string,
-    ctx: RegistryAddContext,
-    flags: RegistryCommandFlags,
-    values: InputValues,
-  ) => Promise<number>;
 }
 
 /** The package kinds and remotes of an entry, e.g. `npm, oci, remote`. */
@@ -206,3 +204,50 @@ export async function registryCommand(
     return 1;
   }
 }
+
+/** The registry commands. */
+export const registryCli: CliCommand = {
+  names: ['search', 'add', 'outdated', 'update'],
+  section: 'registry',
+  positionals: true,
+  help: [
+    {
+      usage: 'search <text> [--cursor C] [--json]',
+      text: ['Servers whose name matches: name, title, version, package kinds (invalid entries say why).'],
+    },
+    {
+      usage: 'add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check]',
+      text: ['Add a registry entry as a backend (secrets to the keychain; checked by starting it first).'],
+    },
+    {
+      usage: 'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check]',
+      text: [
+        'Install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.',
+      ],
+    },
+    {
+      usage: 'outdated [--json]  |  update <id> [--dry-run]',
+      text: ['Servers added from a registry with a newer version; update shows what changes, then applies it.'],
+    },
+  ],
+  run: ({ command, positionals, values, config }) => {
+    const io = {
+      configPath: config,
+      stateDir: defaultStateDir(),
+      keychain: keychain(),
+      clientInfo: { name: 'mcp-switchboard', version: VERSION },
+      ...stdio(),
+    };
+    const flags = {
+      env: values.env ?? [],
+      header: values.header ?? [],
+      arg: values.arg ?? [],
+      noCheck: values['no-check'],
+      dryRun: values['dry-run'],
+      json: values.json,
+      ...(values.id !== undefined ? { id: values.id } : {}),
+      ...(values.cursor !== undefined ? { cursor: values.cursor } : {}),
+    };
+    return registryCommand(io, command, positionals, flags);
+  },
+};

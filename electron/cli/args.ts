@@ -4,27 +4,14 @@
  * --port?)") followed by one short usage line, instead of Node's parser
  * message and the whole help.
  */
+import { COMMAND_TABLE } from './commandTable.js';
 
-/** Every command `mcp-switchboard` knows. */
-export const COMMANDS = [
-  'serve',
-  'connect',
-  'check-config',
-  'clients',
-  'install',
-  'uninstall',
-  'undo',
-  'snippet',
-  'import',
-  'authorize',
-  'auth-status',
-  'doctor',
-  'sign-out',
-  'secret',
-] as const;
+/** Every command name `mcp-switchboard` knows. */
+const COMMAND_NAMES = COMMAND_TABLE.flatMap((command) => command.names);
 
 /** The one usage line printed with an argument error. */
-export const SHORT_USAGE = `usage: mcp-switchboard <${COMMANDS.slice(0, 3).join('|')}|...> [options]; mcp-switchboard --help lists every command and option`;
+export const SHORT_USAGE =
+  'usage: mcp-switchboard <serve|connect|check-config|...> [options]; mcp-switchboard --help lists every command and option';
 
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
 function distance(a: string, b: string): number {
@@ -83,7 +70,7 @@ export function unknownOption(
   return undefined;
 }
 
-/** An unknown command, said with the nearest known one. */
-export function unknownCommand(command: string): string {
-  return `unknown command "${command}"${suggestion(nearest(command, COMMANDS))}`;
+/** An unknown command, said with the nearest of the `known` ones (default: every command in the table). */
+export function unknownCommand(command: string, known: readonly string[] = COMMAND_NAMES): string {
+  return `unknown command "${command}"${suggestion(nearest(command, known))}`;
 }

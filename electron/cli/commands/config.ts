@@ -1,10 +1,13 @@
 /**
  * `mcp-switchboard config backups` and `config restore [N]`: the kept copies
- * of config.json (see configBackups.ts), newest first, and putting one back
+ * of config.json (see core/config/configBackups.ts), newest first, and putting one back
  * through the same lock and atomic write as every other change.
  */
 import { SwitchboardError } from '../../../shared/errors.js';
-import { ConfigStore, fileWriter } from './configStore.js';
+import { ConfigStore, fileWriter } from '../../core/config/configStore.js';
+import { defaultStateDir } from '../../core/config/paths.js';
+import type { CliCommand } from '../command.js';
+import { stdio } from '../io.js';
 
 /** Where the command writes. */
 export interface ConfigCommandContext {
@@ -51,3 +54,20 @@ export async function configCommand(
   context.err('usage: mcp-switchboard config backups | config restore [N]\n');
   return 2;
 }
+
+/** The `config` command. */
+export const configCli: CliCommand = {
+  names: ['config'],
+  section: 'auth',
+  positionals: true,
+  help: [
+    {
+      usage: 'config backups | config restore [N] [--config FILE]',
+      text: ['The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.'],
+    },
+  ],
+  run: async ({ positionals, runningTarget }) => {
+    const context = { config: (await runningTarget(true)).config, stateDir: defaultStateDir(), ...stdio() };
+    return configCommand(context, positionals[0], positionals[1]);
+  },
+};

@@ -14,8 +14,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileWriter } from '../core/config/atomicWriter.js';
 import { defaultStateDir } from '../core/config/paths.js';
-import { openInBrowser } from './startHeadless.js';
-import { canOpenBrowser } from './uiCommand.js';
+import { openInBrowser } from '../host/startHeadless.js';
+import { canOpenBrowser } from './commands/ui.js';
 
 /** Where the configs whose UI was opened are remembered. */
 export function uiOpenedPath(stateDir: string): string {

@@ -4,16 +4,19 @@
  * returns data for the UI.
  */
 import { resolve } from 'node:path';
-import { defaultConfigPath, defaultStateDir } from '../config/paths.js';
-import { defaultClientsContext } from './context.js';
-import { resolveTarget } from './target.js';
-import { KeytarStore } from '../secrets/keytarStore.js';
-import type { SecretStore } from '../secrets/secretStore.js';
-import { importServers, listImportable } from './import.js';
-import { secretSinkFor } from './secrets.js';
-import { detectClients, installClient, undoLastWrite, uninstallClient } from './install.js';
-import { clientSnippet } from './snippet.js';
-import type { Launcher, WriteOutcome } from './types.js';
+import { DEFAULT_PORT } from '../../../shared/endpoint.js';
+import { defaultClientsContext } from '../../core/clients/context.js';
+import { importServers, listImportable } from '../../core/clients/import.js';
+import { detectClients, installClient, undoLastWrite, uninstallClient } from '../../core/clients/install.js';
+import { secretSinkFor } from '../../core/clients/secrets.js';
+import { clientSnippet } from '../../core/clients/snippet.js';
+import { resolveTarget } from '../../core/clients/target.js';
+import type { Launcher, WriteOutcome } from '../../core/clients/types.js';
+import { defaultConfigPath, defaultStateDir } from '../../core/config/paths.js';
+import { KeytarStore } from '../../core/secrets/keytarStore.js';
+import type { SecretStore } from '../../core/secrets/secretStore.js';
+import type { CliCommand } from '../command.js';
+import { selfLauncher } from '../io.js';
 
 /** Parsed options the client commands take. */
 export interface ClientCommandOptions {
@@ -151,3 +154,49 @@ async function runImport(
   for (const item of outcome.skipped) out(`skipped ${item.name}: ${item.reason}\n`);
   if (outcome.client) describeWrite('Replaced by the Switchboard entry in', outcome.client, out);
 }
+
+/** The client commands. */
+export const clientsCli: CliCommand = {
+  names: ['clients', 'install', 'uninstall', 'undo', 'snippet', 'import'],
+  section: 'clients',
+  positionals: true,
+  help: [
+    {
+      usage: 'clients [--json]',
+      text: ['Which clients are on this machine, and whether Switchboard is installed in each.'],
+    },
+    {
+      usage: `install <client> [--project DIR] [--port ${DEFAULT_PORT}]`,
+      text: ["Add the Switchboard entry to the client's config (backed up first; other entries untouched)."],
+    },
+    { usage: 'uninstall <client> [--project DIR]', text: ['Remove only the Switchboard entry.'] },
+    {
+      usage: 'undo <client> [--project DIR]',
+      text: ["Put back the file as it was before Switchboard's last write to it."],
+    },
+    { usage: `snippet <client> [--project DIR] [--port ${DEFAULT_PORT}]`, text: ['Print the entry to paste by hand.'] },
+    {
+      usage: 'import <client> [--all | --server NAME ...] [--replace] [--project DIR] [--json]',
+      text: [
+        "List the client's servers; with --all or --server, add them to Switchboard's config",
+        '(secrets become ${VAR} references); --replace then points the client at Switchboard instead.',
+      ],
+    },
+  ],
+  run: ({ command, positionals, values, config, port }) =>
+    runClientCommand({
+      command: command as ClientCommandOptions['command'],
+      client: positionals[0],
+      project: values.project,
+      port,
+      config,
+      explicitConfig: values.config !== undefined,
+      explicitPort: values.port !== undefined,
+      json: values.json,
+      servers: values.server ?? [],
+      all: values.all,
+      replace: values.replace,
+      launcher: selfLauncher(),
+      out: (text) => void process.stdout.write(text),
+    }),
+};

@@ -1,6 +1,6 @@
 /** serve's start progress and its one stop line. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reportStartProgress, stoppedLine, type ProgressSource } from '../../../electron/host/serveProgress.js';
+import { reportStartProgress, stoppedLine, type ProgressSource } from '../../../electron/cli/serveProgress.js';
 
 afterEach(() => void vi.useRealTimers());
 

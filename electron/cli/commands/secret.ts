@@ -4,8 +4,11 @@
  * <name>` and `list` (names only). OAuth state (accounts `oauth:…`) is the
  * core's, not the user's: it is not listed and cannot be set here.
  */
-import { isOAuthSecretName } from '../auth/vault.js';
-import type { SecretStore } from './secretStore.js';
+import { isOAuthSecretName } from '../../core/auth/vault.js';
+import type { SecretStore } from '../../core/secrets/secretStore.js';
+import { keychain } from '../cliConfig.js';
+import type { CliCommand } from '../command.js';
+import { readStdin, stdio } from '../io.js';
 
 /** Accounts that are not the user's secrets: OAuth state, and Switchboard's own (the client token key). */
 function isReserved(name: string): boolean {
@@ -67,3 +70,18 @@ export async function secretCommand(
   context.out(`Stored secret "${name}" in the OS keychain (${status.backend}).\n`);
   return 0;
 }
+
+/** The `secret` command. */
+export const secretCli: CliCommand = {
+  names: ['secret'],
+  section: 'auth',
+  positionals: true,
+  help: [
+    {
+      usage: 'secret set <name> | secret delete <name> | secret list',
+      text: ['Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.'],
+    },
+  ],
+  run: ({ positionals }) =>
+    secretCommand({ keychain: keychain(), readStdin, ...stdio() }, positionals[0], positionals[1]),
+};

@@ -5,11 +5,13 @@
  * (`POST /ui/login`, authenticated with the main bearer token), printed, and
  * opened in a browser where one can be opened.
  */
-import { join } from 'node:path';
-import { isProcessAlive } from '../core/backends/processTree.js';
-import { answersHealth, readRuntimeFile } from '../core/clients/runtimeFile.js';
-import { resolveFrontendToken } from '../core/config/frontendToken.js';
-import { browserDisabled } from './startHeadless.js';
+import { isProcessAlive } from '../../core/backends/processTree.js';
+import { answersHealth, readRuntimeFile } from '../../core/clients/runtimeFile.js';
+import { frontendTokenPath, resolveFrontendToken } from '../../core/config/frontendToken.js';
+import { defaultConfigDir, defaultStateDir } from '../../core/config/paths.js';
+import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
+import type { CliCommand } from '../command.js';
+import { stdio } from '../io.js';
 
 /** What `ui` needs. */
 export interface UiCommandOptions {
@@ -68,7 +70,7 @@ export async function uiCommand(options: UiCommandOptions): Promise<number> {
     );
     return 1;
   }
-  const { token } = await resolveFrontendToken(join(options.configDir, 'frontend-token'), options.environment);
+  const { token } = await resolveFrontendToken(frontendTokenPath(options.configDir), options.environment);
   const minted = await mintLink(runtime.url, token);
   if ('problem' in minted) {
     options.err(`mcp-switchboard: ${minted.problem}\n`);
@@ -80,3 +82,25 @@ export async function uiCommand(options: UiCommandOptions): Promise<number> {
   }
   return 0;
 }
+
+/** The `ui` command. */
+export const uiCli: CliCommand = {
+  names: ['ui'],
+  section: 'usage',
+  positionals: false,
+  help: [
+    {
+      usage: 'ui [--no-browser]',
+      text: ["Print (and open) a fresh one-time login link to the running Switchboard's UI."],
+    },
+  ],
+  run: ({ values }) =>
+    uiCommand({
+      stateDir: defaultStateDir(),
+      configDir: defaultConfigDir(),
+      environment: process.env,
+      openUrl: openInBrowser,
+      noBrowser: values['no-browser'],
+      ...stdio(),
+    }),
+};

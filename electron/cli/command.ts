@@ -1,0 +1,92 @@
+/**
+ * What a CLI command is: the names it answers to, its entries in `--help`,
+ * and how it runs. Each command module exports one; commandTable.ts lists them
+ * in help order, and main.ts dispatches through that list.
+ */
+import type { Target } from '../core/clients/target.js';
+
+/** Every option of every command (each command ignores the ones it does not use). */
+export const OPTIONS = {
+  config: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string' }, // no default: a given --port is told apart from none (running-instance target)
+  stdio: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  project: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  server: { type: 'string', multiple: true },
+  all: { type: 'boolean', default: false },
+  replace: { type: 'boolean', default: false },
+  'no-browser': { type: 'boolean', default: false },
+  'no-open': { type: 'boolean', default: false },
+  env: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  arg: { type: 'string', multiple: true },
+  id: { type: 'string' },
+  cursor: { type: 'string' },
+  'no-check': { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
+} as const;
+
+/** The options that take a value (the argument after one is never an option). */
+export const VALUED = Object.entries(OPTIONS).flatMap(([name, option]) => (option.type === 'string' ? [name] : []));
+
+/** The parsed options, as node:util's parseArgs returns them for {@link OPTIONS}. */
+export interface OptionValues {
+  config?: string | undefined;
+  host: string;
+  port?: string | undefined;
+  stdio: boolean;
+  quiet: boolean;
+  project?: string | undefined;
+  json: boolean;
+  server?: string[] | undefined;
+  all: boolean;
+  replace: boolean;
+  'no-browser': boolean;
+  'no-open': boolean;
+  env?: string[] | undefined;
+  header?: string[] | undefined;
+  arg?: string[] | undefined;
+  id?: string | undefined;
+  cursor?: string | undefined;
+  'no-check': boolean;
+  'dry-run': boolean;
+}
+
+/** One command line, parsed and checked. */
+export interface Invocation {
+  /** The command name as typed (one of the command's names). */
+  command: string;
+  positionals: string[];
+  values: OptionValues;
+  /** --config, or the default config file. */
+  config: string;
+  /** --port, or the default port. */
+  port: number;
+  /** The whole `--help` text (some argument errors end with it). */
+  usage: string;
+  /** The running instance's config and port unless flags say otherwise; `say` prints its notice to stderr. */
+  runningTarget: (say: boolean) => Promise<Target>;
+}
+
+/** The `--help` sections, in order. */
+export type HelpSection = 'usage' | 'auth' | 'exposure' | 'clients' | 'registry';
+
+/** One entry of `--help`: the usage line and the lines that explain it. */
+export interface HelpEntry {
+  usage: string;
+  text: readonly string[];
+}
+
+/** A command of `mcp-switchboard` (or a family of commands sharing one module). */
+export interface CliCommand {
+  /** The names it answers to. */
+  names: readonly string[];
+  section: HelpSection;
+  help: readonly HelpEntry[];
+  /** Whether it takes positional arguments (a command without any fails on one). */
+  positionals: boolean;
+  /** Runs it; a number is the exit code to leave with, none means return and let the process end or keep serving. */
+  run: (invocation: Invocation) => Promise<number | void>;
+}

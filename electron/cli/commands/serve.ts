@@ -1,0 +1,174 @@
+/**
+ * `mcp-switchboard serve`: the headless Switchboard, over Streamable HTTP with
+ * the UI on the same port, or over stdin/stdout with `--stdio`. Prints the
+ * endpoint, the token (never with --quiet) and a one-time UI link, then a
+ * start summary; Ctrl-C prints one line once every server has stopped.
+ */
+import { DEFAULT_PORT } from '../../../shared/endpoint.js';
+import { frontendTokenPath } from '../../core/config/frontendToken.js';
+import { defaultConfigDir } from '../../core/config/paths.js';
+import { stderrLogger } from '../../core/deps.js';
+import { serveCoreOverStdio } from '../../core/frontend/stdioEndpoint.js';
+import { firstServeDefaults, openUiOnFirstServe } from '../firstOpen.js';
+import { buildCore, ListenError, startHeadless, type Headless } from '../../host/startHeadless.js';
+import { loadOrExit, warnIfNoKeytar } from '../cliConfig.js';
+import type { CliCommand } from '../command.js';
+import { fail, selfLauncher } from '../io.js';
+import { reportStartProgress, stoppedLine } from '../serveProgress.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+interface ServeOptions {
+  config: string;
+  explicitConfig: boolean;
+  host: string;
+  port: number;
+  stdio: boolean;
+  quiet: boolean;
+  noOpen: boolean;
+}
+
+/** `serve --stdio`: one client on stdin/stdout, with its own copy of the backends. */
+async function serveStdio(options: ServeOptions): Promise<void> {
+  const { core } = await buildCore({ config: options.config });
+  const stopStdio = serveCoreOverStdio(core);
+  let stopping = false;
+  const shutdown = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    const servers = core.backendConfigs().filter((backend) => backend.enabled).length;
+    await stopStdio().catch(() => undefined);
+    await core.dispose();
+    stderrLogger.info(stoppedLine(servers));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  process.stdin.on('close', () => void shutdown());
+  process.stdin.on('end', () => void shutdown());
+  await warnIfNoKeytar((message) => stderrLogger.warn(message));
+  await core.start();
+}
+
+/** What `serve` prints before the backends start: endpoint, token, UI link, config. */
+function printEndpoint(headless: Headless, options: ServeOptions): void {
+  const { core, token, tokenSource: source } = headless;
+  process.stdout.write(`MCP endpoint: ${headless.url}\n`);
+  const tokenFile = frontendTokenPath(defaultConfigDir());
+  // --quiet (used when output goes to a log file): a token never belongs in a log.
+  process.stdout.write(
+    source === 'environment'
+      ? 'Bearer token: from SWITCHBOARD_TOKEN\n'
+      : options.quiet
+        ? `Bearer token: kept in ${tokenFile}\n`
+        : `Bearer token: ${token} (kept in ${tokenFile})\n`,
+  );
+  // The login link works once; --quiet keeps it out of logs too.
+  if (headless.bridge && !options.quiet) process.stdout.write(`UI: ${headless.bridge.loginUrl()}\n`);
+}
+
+/** The first serve of a config in a terminal opens the UI once (a fresh link: the printed one still works). */
+async function openOnFirstServe(headless: Headless, options: ServeOptions): Promise<void> {
+  const bridge = headless.bridge;
+  if (!bridge) return;
+  const opts = { ...firstServeDefaults(options.config), noOpen: options.noOpen };
+  if (await openUiOnFirstServe({ ...opts, loginUrl: () => bridge.loginUrl() }))
+    process.stdout.write('Opened the UI in your browser (first start of this config; --no-open skips it)\n');
+}
+
+/** What `serve` says of where its client token key lives, and of its config. */
+function printKeyAndConfig(headless: Headless, options: ServeOptions): void {
+  const { core } = headless;
+  if (headless.tokenKey?.where === 'file') {
+    process.stdout.write(
+      `Client token key: in ${headless.tokenKey.file ?? 'a file'} (mode 0600), no OS keychain: ${headless.tokenKey.reason}\n`,
+    );
+  }
+  const backendCount = core.backendConfigs().length;
+  process.stdout.write(`Config: ${options.config}${backendCount === 0 ? ' (no servers configured yet)' : ''}\n`);
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  // Validate first (a missing --config file is an error; a missing default file means no servers yet).
+  await loadOrExit(options.config, !options.explicitConfig);
+  if (options.stdio) return serveStdio(options);
+  let headless: Headless;
+  try {
+    headless = await startHeadless({
+      config: options.config,
+      host: options.host,
+      port: options.port,
+      launcher: selfLauncher(),
+    });
+  } catch (error) {
+    if (error instanceof ListenError) fail(error.message);
+    throw error;
+  }
+  const { core } = headless;
+  let stopping = false;
+  const shutdown = async (code: number): Promise<void> => {
+    if (stopping) return; // a second Ctrl-C while stopping: one line, one exit
+    stopping = true;
+    const servers = core.backendConfigs().filter((backend) => backend.enabled).length;
+    await headless.stop();
+    stderrLogger.info(stoppedLine(servers));
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  printEndpoint(headless, options);
+  await openOnFirstServe(headless, options);
+  printKeyAndConfig(headless, options);
+  await warnIfNoKeytar((message) => stderrLogger.warn(message));
+  const progress = reportStartProgress(core, (line) => stderrLogger.info(line));
+  await core.start();
+  progress.done();
+  if (stopping) return; // Ctrl-C during the start: the stop line says it all
+  const readiness = core.readiness();
+  stderrLogger.info(
+    `backends: ${
+      Object.entries(readiness.counts)
+        .filter(([, n]) => n > 0)
+        .map(([s, n]) => `${n} ${s}`)
+        .join(', ') || 'none'
+    }`,
+  );
+}
+
+/** The `serve` command. */
+export const serveCli: CliCommand = {
+  names: ['serve'],
+  section: 'usage',
+  positionals: false,
+  help: [
+    {
+      usage: `serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet] [--no-open]`,
+      text: [
+        'Serve the merged catalog over Streamable HTTP at http://<host>:<port>/mcp',
+        '(--port 0 picks a free port). Clients send "Authorization: Bearer <token>";',
+        'the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts',
+        '(printed unless --quiet, for output that goes to a log).',
+        'The UI is served on the same port: open the printed one-time link',
+        'http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet). The first',
+        'serve of a config in a terminal opens the UI in the browser once (not with --no-open).',
+      ],
+    },
+    {
+      usage: 'serve --stdio [--config FILE]',
+      text: ['Serve the same catalog over stdin/stdout, for clients that launch a command.'],
+    },
+  ],
+  run: async ({ values, config, port }) => {
+    if (!LOOPBACK.has(values.host))
+      fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);
+    return serve({
+      config,
+      explicitConfig: values.config !== undefined,
+      host: values.host,
+      port,
+      stdio: values.stdio,
+      quiet: values.quiet,
+      noOpen: values['no-open'],
+    });
+  },
+};

@@ -1,0 +1,38 @@
+/**
+ * What every command shares with the process it runs in: its output streams,
+ * stdin, the argument-error exit, and how client entries launch this command.
+ */
+import { realpathSync } from 'node:fs';
+import type { Launcher } from '../core/clients/types.js';
+
+/** Writes text somewhere (stdout, stderr, or a redaction in front of one). */
+export type Write = (text: string) => void;
+
+/** Output of a command that prints for people. */
+export function stdio(): { out: Write; err: Write } {
+  return { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
+}
+
+/** An argument error: one line on stderr and exit code 2. */
+export function fail(message: string): never {
+  process.stderr.write(`mcp-switchboard: ${message}\n`);
+  process.exit(2);
+}
+
+/** All of stdin (a prompt first when it is a terminal). */
+export async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Value (end with Ctrl-D): ');
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
+
+/**
+ * How client configs and `connect` launch this command: absolute node and
+ * absolute script (through any npm bin symlink), so a client with a minimal
+ * PATH still starts it.
+ */
+export function selfLauncher(): Launcher {
+  const script = process.argv[1];
+  return { command: process.execPath, args: script ? [realpathSync(script)] : [] };
+}

@@ -1,0 +1,35 @@
+/** What one audit log entry holds (see auditLog.ts for the log, auditLine.ts for its lines). */
+
+/** What was done. `audit/dropped` is the log's own note of entries it could not write. */
+export type AuditKind =
+  | 'tools/call'
+  | 'resources/read'
+  | 'prompts/get'
+  | 'completion/complete'
+  | 'resources/subscribe'
+  | 'resources/unsubscribe'
+  | 'pin/changed'
+  | 'pin/approved'
+  | 'approval'
+  | 'audit/dropped';
+
+/** How it ended. */
+export type AuditOutcome = 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
+
+/** One recorded request. `arguments` and `result` only when capture is on for the backend (the caller decides). */
+export interface AuditEntry {
+  /** ISO time. */
+  time: string;
+  /** Client profile ID. */
+  client: string;
+  backend: string;
+  kind: AuditKind;
+  /** The backend's original name or URI. */
+  item: string;
+  outcome: AuditOutcome;
+  errorCode?: string | number;
+  durationMs: number;
+  arguments?: unknown;
+  result?: unknown;
+  detail?: string;
+}

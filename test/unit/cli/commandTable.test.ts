@@ -1,0 +1,28 @@
+/** The command table drives both dispatch and --help: every command is found by each name and documented. */
+import { describe, expect, it } from 'vitest';
+import { unknownCommand } from '../../../electron/cli/args.js';
+import { COMMAND_TABLE, findCommand, usageText } from '../../../electron/cli/commandTable.js';
+
+const names = COMMAND_TABLE.flatMap((command) => command.names);
+
+describe('the command table', () => {
+  it('answers each name with one command, and no name twice', () => {
+    expect(new Set(names).size).toBe(names.length);
+    for (const command of COMMAND_TABLE) for (const name of command.names) expect(findCommand(name)).toBe(command);
+    expect(findCommand('serv')).toBeUndefined();
+  });
+
+  it('lists every command in --help, each usage line under its section', () => {
+    const help = usageText();
+    // A usage line names it (`outdated [--json]  |  update <id>` names two).
+    for (const name of names) expect(help).toMatch(new RegExp(`^  mcp-switchboard (.* )?${name}\\b`, 'm'));
+    expect(help.indexOf('mcp-switchboard serve ')).toBeLessThan(help.indexOf('Remote servers with OAuth'));
+    expect(help.indexOf('mcp-switchboard import ')).toBeGreaterThan(help.indexOf('Clients ('));
+    expect(help.indexOf('mcp-switchboard search ')).toBeGreaterThan(help.indexOf('MCP registries'));
+  });
+
+  it('suggests any command of the table for a typo', () => {
+    expect(unknownCommand('exposre')).toBe('unknown command "exposre" (did you mean exposure?)');
+    expect(unknownCommand('outdatd')).toBe('unknown command "outdatd" (did you mean outdated?)');
+  });
+});
