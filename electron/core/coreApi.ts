@@ -14,7 +14,7 @@ import type { CoreEvents } from './coreEvents.js';
 import type { CoreDeps } from './deps.js';
 import type { TypedEmitter } from './events.js';
 import type { ToolExposure } from './exposure/toolExposure.js';
-import type { SessionRegistry } from './frontend/sessionRegistry.js';
+import type { SessionRegistry } from './sessions/sessionRegistry.js';
 import type { AccessControl } from './policy/accessControl.js';
 import type { ApprovalBroker } from './policy/approvals.js';
 import type { AuditEntry, AuditQuery } from './policy/auditLog.js';

@@ -31,7 +31,7 @@ import type { CoreDeps } from './deps.js';
 import { TypedEmitter } from './events.js';
 import type { LegacyCall } from './relay/legacyCall.js';
 import { ParkedCalls } from './relay/parkedCalls.js';
-import { SessionRegistry } from './frontend/sessionRegistry.js';
+import { SessionRegistry } from './sessions/sessionRegistry.js';
 import type { AuditEntry, AuditQuery } from './policy/auditLog.js';
 import type { ClientTokens } from './policy/clientTokens.js';
 import type { PinChange } from './policy/pinStore.js';

@@ -13,17 +13,12 @@ import type {
   ItemAccessState,
   ItemAccessView,
   PolicyItemView,
-  PolicyKind,
 } from '../../shared/model/views.js';
-import type { Catalog } from '../core/catalog/catalog.js';
 import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from '../core/exposure/metaTools.js';
 import { searchTools } from '../core/exposure/metaToolCalls.js';
 import { toolListTokens, toolTokens } from '../core/exposure/toolTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
-import { ruleLayers } from '../core/policy/ruleLayers.js';
-
-const KINDS: PolicyKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
 /** The client ID a contract `profile` names (`*` or absent: the main token); unknown profiles are refused. */
 export function clientOf(core: Switchboard, profile: string | undefined): string {

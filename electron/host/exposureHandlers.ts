@@ -4,8 +4,6 @@
  * sees 40 tools, ~11k tokens; in search mode ~350"); and setting it.
  */
 import type { CoreHandlers } from '../../shared/contract.js';
-import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import { EXPOSURE_CHOICES, isExposure } from '../../shared/model/exposure.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/exposure/toolTokens.js';
 import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';

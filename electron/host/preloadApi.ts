@@ -15,8 +15,6 @@ import {
   type CallOptions,
   type CallOutcome,
   type CoreClient,
-  type CoreEventMap,
-  type EventName,
 } from '../../shared/contract.js';
 import { ErrorCode } from '../../shared/errors.js';
 

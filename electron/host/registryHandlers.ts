@@ -15,7 +15,6 @@ import { registryClientFor } from '../core/registry/registryConfig.js';
 import { updateFromRegistry } from '../core/registry/registryUpdates.js';
 import { sinkWithoutKeychain, type SecretStorage } from '../core/registry/secretChoice.js';
 import { backendSources, type RunningBackends } from '../core/registry/runningBackends.js';
-import type { InputValues } from '../core/registry/inputs.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
 import { registryUpdates } from './registryOutdated.js';

@@ -6,7 +6,7 @@
  * contract handlers, events and (headless) bridge. One set-up, two shells.
  */
 import { spawn } from 'node:child_process';
-import { delimiter, join } from 'node:path';
+import { delimiter } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
 import { removeRuntimeFile, writeRuntimeFile } from '../core/clients/runtimeFile.js';

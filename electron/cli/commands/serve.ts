@@ -52,7 +52,7 @@ async function serveStdio(options: ServeOptions): Promise<void> {
 
 /** What `serve` prints before the backends start: endpoint, token, UI link, config. */
 function printEndpoint(headless: Headless, options: ServeOptions): void {
-  const { core, token, tokenSource: source } = headless;
+  const { token, tokenSource: source } = headless;
   process.stdout.write(`MCP endpoint: ${headless.url}\n`);
   const tokenFile = frontendTokenPath(defaultConfigDir());
   // --quiet (used when output goes to a log file): a token never belongs in a log.

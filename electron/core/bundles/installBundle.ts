@@ -15,7 +15,7 @@ import JSZip from 'jszip';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../env/findCommand.js';
-import { checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/addFromRegistry.js';
+import { checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/saveEntry.js';
 import { backendIdFromName, takenIds } from '../registry/runningBackends.js';
 import type { InputValues } from '../registry/inputs.js';
 import { validateManifest, type BundleManifest, type UserConfigField } from './bundleManifest.js';

@@ -15,7 +15,7 @@ import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { FrontendCore } from '../coreApi.js';
 import { forwardBackendLog, notifyListChanged } from './mcpServer.js';
-import { clientInfoOf } from './sessionRegistry.js';
+import { clientInfoOf } from '../sessions/sessionRegistry.js';
 
 /** A frontend server and the session it serves (log notifications name it). */
 export type ServedSession = readonly [server: Server, sessionId: string | undefined];

@@ -22,7 +22,7 @@ import type { FrontendCore } from '../coreApi.js';
 import { bearerToken, tokenMatcher } from './bearer.js';
 import { FrontendHub } from './frontendHub.js';
 import { createFrontendServer } from './mcpServer.js';
-import { publishToolListChanged } from '../exposure/listTracking.js';
+import { publishToolListChanged } from './listTracking.js';
 import { BoundedBus } from './boundedBus.js';
 import { ListenStreams } from './listenStreams.js';
 import { guardResponses } from './responseGuard.js';

@@ -8,7 +8,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
 import { LoadedTools } from '../exposure/loadedTools.js';
 import { metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
-import { rememberToolList, toolListChanged } from '../exposure/listTracking.js';
+import { rememberToolList, toolListChanged } from './listTracking.js';
 import { logShadowedTools } from '../exposure/shadowedTools.js';
 import { LOCAL_CLIENT } from '../policy/policyConfig.js';
 import { frontendChannel } from '../relay/frontendChannel.js';

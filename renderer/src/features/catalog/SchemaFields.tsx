@@ -4,7 +4,6 @@
  * Shared by a tool's "try it" form and a server's elicitation form.
  */
 import type { FormField, FormValue, FormValues } from './schemaForm.js';
-import { FieldError } from './TryParts.js';
 
 const INPUT_TYPE: Record<string, string> = { email: 'email', uri: 'url', date: 'date' };
 
@@ -69,6 +68,16 @@ const HINT: Partial<Record<FormField['kind'], string>> = {
   'string-array': 'One item per line.',
   json: 'JSON.',
 };
+
+/** A field's validation message, announced when it appears. */
+export function FieldError({ name, message }: { name: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <span className="field-error" role="alert">
+      {name} {message}
+    </span>
+  );
+}
 
 /** The fields of a generated form; `titles` labels them by their schema title (elicitation) rather than name. */
 export function SchemaFields({

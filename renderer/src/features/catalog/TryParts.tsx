@@ -11,16 +11,6 @@ import { ElicitationDialog } from './ElicitationDialog.js';
 import { useOpenResourceLink } from './resourceLinks.js';
 import type { TryRunning } from './useTryCall.js';
 
-/** A field's validation message, announced when it appears. */
-export function FieldError({ name, message }: { name: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <span className="field-error" role="alert">
-      {name} {message}
-    </span>
-  );
-}
-
 /** "3 of 5", "3" or "50%": the server's progress in words. */
 export function progressText(progress: TryProgressView): string {
   const { total } = progress;

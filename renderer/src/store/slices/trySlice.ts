@@ -5,7 +5,6 @@
  * resource link asked the catalog to open.
  */
 import type { CoreClient } from '../../../../shared/contract.js';
-import type { TryInputView, TryProgressView } from '../../../../shared/model/views.js';
 import { fetchRemote, idle } from '../remote.js';
 import type { LinkedResource, SliceCreator, TrySlice } from '../types.js';
 

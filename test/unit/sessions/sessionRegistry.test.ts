@@ -6,7 +6,7 @@ import {
   MAX_CLIENT_INFO_CHARS,
   MAX_MODERN_CLIENTS,
   SessionRegistry,
-} from '../../../electron/core/frontend/sessionRegistry.js';
+} from '../../../electron/core/sessions/sessionRegistry.js';
 
 afterEach(() => vi.useRealTimers());
 

@@ -6,7 +6,7 @@
  * meta-tools do not show (MCP 2025-11-25, tools: "the list of available tools
  * has changed").
  */
-import type { BoundedBus } from '../frontend/boundedBus.js';
+import type { BoundedBus } from './boundedBus.js';
 
 const known = new WeakMap<object, string>();
 
