@@ -7,6 +7,9 @@ import type { ErrorData } from '../errors.js';
 import type { Exposure, ExposureInForce } from './exposure.js';
 import type { BackendHealth } from './health.js';
 
+export * from './logViews.js';
+export * from './tryViews.js';
+
 /** An env value or header as the UI may show it: plain text, or a reference to a keychain secret. */
 export type ConfigValueView = { kind: 'plain'; value: string } | { kind: 'secret'; name: string } | { kind: 'hidden' };
 
@@ -57,56 +60,6 @@ export interface CatalogEntry {
   /** Prompts: their arguments. */
   arguments?: { name: string; description?: string; required?: boolean }[];
   mimeType?: string;
-}
-
-/** A content block of a tool, prompt or resource result, as far as the UI renders it. */
-export type ContentView =
-  | { type: 'text'; text: string }
-  | { type: 'image' | 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
-  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string }
-  | { type: string; [key: string]: unknown };
-
-/** What a "try it" action returned. */
-export interface TryResult {
-  isError: boolean;
-  content: ContentView[];
-  structuredContent?: unknown;
-  durationMs: number;
-  /** The call was cancelled from the UI (the server was sent `notifications/cancelled`). */
-  cancelled?: boolean;
-  /** What happened along the way that the result alone does not say (e.g. a sampling request declined). */
-  notes?: string[];
-}
-
-/** The latest progress of a "try it" call (from the server's `notifications/progress`). */
-export interface TryProgressView {
-  callId: string;
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-/**
- * A server's `elicitation/create` during a "try it" call, waiting for the
- * person at the UI (MCP 2025-11-25, client/elicitation): form mode carries a
- * flat `requestedSchema`; URL mode a URL to open outside the UI.
- */
-export interface TryInputView {
-  id: string;
-  /** The call it belongs to. */
-  callId: string;
-  mode: 'form' | 'url';
-  message: string;
-  requestedSchema?: Record<string, unknown>;
-  url?: string;
-}
-
-/** The person's answer to an elicitation (its `action`, and `content` when accepted in form mode). */
-export interface TryInputAnswer {
-  id: string;
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, unknown>;
 }
 
 /** The rules: `ask` (tools only) prompts the user per call; other items are allow/deny. */
@@ -260,45 +213,6 @@ export interface PinChangeView {
   offered: Record<string, unknown>;
   detectedAt: string;
 }
-
-/** One line of the request log. */
-export interface LogEntryView {
-  time: string;
-  client: string;
-  backend: string;
-  kind: string;
-  item: string;
-  outcome: LogOutcome;
-  /** A local error code, or a JSON-RPC error's number; as written in the log. */
-  errorCode?: string | number;
-  durationMs: number;
-  detail?: string;
-  /** The call's arguments, when the server's policy captures them. */
-  arguments?: unknown;
-  /** The call's result, when the server's policy captures them. */
-  result?: unknown;
-}
-
-/** How a logged request ended. */
-export const LOG_OUTCOMES = ['ok', 'error', 'denied', 'timeout', 'cancelled'] as const;
-/** How a logged request ended. */
-export type LogOutcome = (typeof LOG_OUTCOMES)[number];
-
-/** The kinds of request-log entries (the core's `AuditKind`, checked against this at compile time). */
-export const LOG_KINDS = [
-  'tools/call',
-  'resources/read',
-  'prompts/get',
-  'completion/complete',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'pin/changed',
-  'pin/approved',
-  'approval',
-  'audit/dropped',
-] as const;
-/** One kind of request-log entry. */
-export type LogKind = (typeof LOG_KINDS)[number];
 
 /** A client app Switchboard can be installed into. */
 export interface ClientAppView {
