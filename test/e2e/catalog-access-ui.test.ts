@@ -149,7 +149,7 @@ describe.skipIf(browserMissing())('Catalog and Authorization joined, in Chromium
     await catalog.cost.filter({ hasText: 'Cursor is in search mode: 2 tools listed' }).waitFor(SLOW);
     // Not in its tools/list any more, but found by its search_tools.
     await catalog.search.fill('echo');
-    await catalog.option('everything__echo').filter({ hasText: 'via search' }).waitFor(SLOW);
+    await catalog.row('everything__echo').filter({ hasText: 'via search' }).waitFor(SLOW);
     for (const query of ['add two numbers', 'print environment variables', 'echo a message back']) {
       await catalog.modelSearch('Cursor').fill(query);
       const real = (await cursor.callTool({ name: 'search_tools', arguments: { query, limit: 8 } })) as {

@@ -21,6 +21,13 @@ export class CatalogPage {
     return this.list.getByRole('option', { name: exposed, exact: true });
   }
 
+  /** The list row of `exposed`: its option (the name), and beside it the kind, badges and description. */
+  row(exposed: string): Locator {
+    return this.list
+      .locator('.catalog-item')
+      .filter({ has: this.page.getByRole('option', { name: exposed, exact: true }) });
+  }
+
   /** The detail pane of `exposed`. */
   detail(exposed: string): Locator {
     return this.page.getByRole('region', { name: `Details of ${exposed}` });
