@@ -44,49 +44,17 @@ const LAYERS = [
   ['^electron/cli/', '^electron/(main|preload)\\.ts$'],
 ];
 
-/**
- * Imports that break the layering today, each in an area another change is
- * reworking; they are allowed until that lands.
- * TODO(#12 merge): remove every entry below (the lead, at merge).
- */
-const PENDING = [
-  // TODO(#12 merge): the policy section's schema belongs with the config's (policy: splitting schema.ts).
-  { from: `^${core}/config/schema\\.ts$`, to: `^${core}/policy/policyConfig\\.ts$` },
-  // TODO(#12 merge): core-wide authorization wiring sees the supervisors (routing/policy: narrow services).
-  { from: `^${core}/auth/coreAuthorization\\.ts$`, to: `^${core}/backends/supervisorMap\\.ts$` },
-  // TODO(#12 merge): BackendConnection uses call tracking and upstream subscriptions (routing: typed operations).
-  { from: `^${core}/backends/backend(Connection|Client)\\.ts$`, to: `^${core}/relay/` },
-  // TODO(#12 merge): a launch knows the catalog cache (policy: splitting backendSupervisor.ts).
-  { from: `^${core}/backends/backendLaunch\\.ts$`, to: `^${core}/catalog/catalogCache\\.ts$` },
-  // TODO(#12 merge): PolicyEngine resolves `auto` exposure (policy/search: PolicyEngine.decide).
-  { from: `^${core}/policy/policyEngine\\.ts$`, to: `^${core}/exposure/exposureMode\\.ts$` },
-];
-
 /** Everything above layer `index`: what that layer must not import. */
 const above = (index) => LAYERS.slice(index + 1).flat();
 
-/** The layer a `from` pattern of {@link PENDING} is in. */
-const layerOf = (from) => {
-  const sample = from.replace(/^\^/, '').replace(/\$$/, '').replaceAll('\\', '');
-  const file = sample.endsWith('/') ? `${sample}x.ts` : sample;
-  return LAYERS.findIndex((paths) => paths.some((path) => new RegExp(path).test(file)));
-};
-
-/** One rule per layer; a file with pending imports gets its own rule that allows exactly those. */
-const layerRules = LAYERS.slice(0, -1).flatMap((paths, index) => {
-  const pending = PENDING.filter((entry) => layerOf(entry.from) === index);
-  const rule = (from, pathNot) => ({
-    name: 'layering',
-    severity: /** @type {const} */ ('error'),
-    comment: `${paths.join(' ')} may import only its own layer and those below it (see .dependency-cruiser.cjs)`,
-    from,
-    to: { path: above(index), ...(pathNot.length > 0 ? { pathNot } : {}) },
-  });
-  return [
-    rule({ path: paths, ...(pending.length > 0 ? { pathNot: pending.map((entry) => entry.from) } : {}) }, []),
-    ...pending.map((entry) => rule({ path: entry.from }, [entry.to])),
-  ];
-});
+/** One rule per layer: it may import only its own layer and those below. */
+const layerRules = LAYERS.slice(0, -1).map((paths, index) => ({
+  name: 'layering',
+  severity: /** @type {const} */ ('error'),
+  comment: `${paths.join(' ')} may import only its own layer and those below it (see .dependency-cruiser.cjs)`,
+  from: { path: paths },
+  to: { path: above(index) },
+}));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -95,8 +63,7 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'Import cycles make load order matter and layers meaningless.',
-      from: {
-      },
+      from: {},
       to: { circular: true },
     },
     ...layerRules,

@@ -19,7 +19,7 @@ import type { AccessControl } from './policy/accessControl.js';
 import type { ApprovalBroker } from './policy/approvals.js';
 import type { AuditEntry, AuditQuery } from './policy/auditLog.js';
 import type { ClientTokens } from './policy/clientTokens.js';
-import type { ItemKind, Policy, ToolRule } from './policy/policyConfig.js';
+import type { ItemKind, Policy, ToolRule } from './config/policyConfig.js';
 import type { ClientView } from './policy/policyEngine.js';
 import type { PinChange } from './policy/pinStore.js';
 import type { PolicyChanges } from './policy/policyService.js';

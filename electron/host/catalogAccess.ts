@@ -16,8 +16,8 @@ import type {
 } from '../../shared/model/views.js';
 import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from '../core/exposure/metaTools.js';
 import { searchTools } from '../core/exposure/metaToolCalls.js';
-import { toolListTokens, toolTokens } from '../core/exposure/toolTokens.js';
-import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
+import { toolListTokens, toolTokens } from '../core/catalog/toolTokens.js';
+import { LOCAL_CLIENT } from '../core/config/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
 
 /** The client ID a contract `profile` names (`*` or absent: the main token); unknown profiles are refused. */

@@ -5,8 +5,8 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
-import { toolListTokens } from '../core/exposure/toolTokens.js';
-import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
+import { toolListTokens } from '../core/catalog/toolTokens.js';
+import { LOCAL_CLIENT } from '../core/config/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
 
 /** A profile's exposure and the cost of its tools/list. */

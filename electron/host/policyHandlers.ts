@@ -7,7 +7,7 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { PolicyView } from '../../shared/model/views.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
-import { LOCAL_CLIENT } from '../core/policy/policyConfig.js';
+import { LOCAL_CLIENT } from '../core/config/policyConfig.js';
 import type { Switchboard } from '../core/coreApi.js';
 import { profileToolsView } from './exposureHandlers.js';
 

@@ -5,7 +5,7 @@
  */
 import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
-import { BACKEND_INPUT_CAPABILITIES } from '../relay/callTracking.js';
+import { BACKEND_INPUT_CAPABILITIES } from './callTracking.js';
 
 /** What the SDK client of a backend is built from, and where its notifications go. */
 export interface BackendClientOptions {

@@ -7,8 +7,8 @@ import type { AuthProvider, Client, McpSubscription } from '@modelcontextprotoco
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { ProtocolEra } from '../../../shared/model/health.js';
 import { authorizationProblem, authorizationRequired, type AuthorizationProblem } from '../auth/authErrors.js';
-import { CallTracker } from '../relay/callTracking.js';
-import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from '../relay/upstreamSubscriptions.js';
+import { CallTracker } from './callTracking.js';
+import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from './upstreamSubscriptions.js';
 import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
 import { connectTimeoutMs } from './connectTimeout.js';
 import { BackendRequests, type BackendCatalog } from './backendRequests.js';

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/model/transports.js';
 import { z } from 'zod';
 import { BACKEND_ID_PATTERN } from '../../../shared/ids.js';
-import { PolicySchema, type Policy } from '../policy/policyConfig.js';
+import { PolicySchema, type Policy } from './policyConfig.js';
 import { issuesToProblems, type ConfigProblem } from './configProblems.js';
 import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 import type { ConfigValue } from '../secrets/secretStore.js';

@@ -6,7 +6,7 @@
  * Code and Codex take long lists (Claude Code defers them to its own tool
  * search): `all`. Others keep the policy's default.
  */
-import type { ClientProfile } from '../policy/policyConfig.js';
+import type { ClientProfile } from '../config/policyConfig.js';
 
 /** The exposure settings `install` writes into a new client profile. */
 export const INSTALL_EXPOSURE: Readonly<Record<string, Pick<ClientProfile, 'exposure' | 'maxTools'>>> = {

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ExposureInForce } from '../../../shared/model/exposure.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { Policy } from '../policy/policyConfig.js';
+import type { Policy } from '../config/policyConfig.js';
 import type { ClientView } from '../policy/policyEngine.js';
 import { ToolSearchIndex } from '../search/toolSearchIndex.js';
 import type { LoadedTools } from './loadedTools.js';

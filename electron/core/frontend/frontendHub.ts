@@ -11,7 +11,7 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { SessionView } from '../../../shared/model/views.js';
 import type { CoreEvents } from '../coreEvents.js';
-import { LOCAL_CLIENT } from '../policy/policyConfig.js';
+import { LOCAL_CLIENT } from '../config/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { FrontendCore } from '../coreApi.js';
 import { forwardBackendLog, notifyListChanged } from './mcpServer.js';

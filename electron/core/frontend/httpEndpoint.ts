@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
-import { LOCAL_CLIENT } from '../policy/policyConfig.js';
+import { LOCAL_CLIENT } from '../config/policyConfig.js';
 import type { FrontendCore } from '../coreApi.js';
 import { bearerToken, tokenMatcher } from './bearer.js';
 import { FrontendHub } from './frontendHub.js';

@@ -10,7 +10,7 @@ import { LoadedTools } from '../exposure/loadedTools.js';
 import { metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
 import { rememberToolList, toolListChanged } from './listTracking.js';
 import { logShadowedTools } from '../exposure/shadowedTools.js';
-import { LOCAL_CLIENT } from '../policy/policyConfig.js';
+import { LOCAL_CLIENT } from '../config/policyConfig.js';
 import { frontendChannel } from '../relay/frontendChannel.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
 import { progressRelay } from '../routing/forwarding.js';

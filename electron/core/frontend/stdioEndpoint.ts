@@ -7,7 +7,7 @@
  */
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { LOCAL_CLIENT } from '../policy/policyConfig.js';
+import { LOCAL_CLIENT } from '../config/policyConfig.js';
 import type { UpdateSink } from '../relay/coalescingSink.js';
 import type { FrontendCore } from '../coreApi.js';
 import { FrontendHub } from './frontendHub.js';

@@ -19,7 +19,7 @@ import {
   type ItemKind,
   type Policy,
   type ToolRule,
-} from './policyConfig.js';
+} from '../config/policyConfig.js';
 import { PolicyEngine, type ClientView, type WithheldTools } from './policyEngine.js';
 
 /** A policy validation failure as `config_invalid`. */

@@ -4,7 +4,7 @@
  * place that maps a kind to its index, for decisions and for the policy view.
  */
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
-import type { ItemKind } from './policyConfig.js';
+import type { ItemKind } from '../config/policyConfig.js';
 
 /** Every item kind, in the order the policy view lists them. */
 export const ITEM_KINDS: readonly ItemKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];

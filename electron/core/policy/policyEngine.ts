@@ -10,8 +10,8 @@ import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontext
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import { fitName } from '../catalog/naming.js';
 import type { ExposureInForce } from '../../../shared/model/exposure.js';
-import { resolveExposure } from '../exposure/exposureMode.js';
-import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from './policyConfig.js';
+import { resolveExposure } from './exposureMode.js';
+import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from '../config/policyConfig.js';
 
 /** What one client sees. */
 export interface ClientView {

@@ -6,7 +6,7 @@
  * inheriting would give.
  */
 import { decideRule, type DecisionSource } from './policyEngine.js';
-import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from './policyConfig.js';
+import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from '../config/policyConfig.js';
 
 /** Where a rule comes from, as the Authorization screen groups the levels. */
 export type RuleSource = 'client' | 'item' | 'backend' | 'default';

@@ -12,11 +12,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../../../shared/model/health.js';
 
-/** The server-to-client requests a backend may need answered by a person or the client. */
-export const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const;
+import type { InputMethod } from '../backends/inputMethods.js';
 
-/** One of {@link INPUT_METHODS}. */
-export type InputMethod = (typeof INPUT_METHODS)[number];
+export { INPUT_METHODS, type InputMethod } from '../backends/inputMethods.js';
 
 /** An input request as a 2025-era JSON-RPC request (method + params) or a 2026 embedded one. */
 export interface InputRequestMessage {

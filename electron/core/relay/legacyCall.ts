@@ -22,7 +22,7 @@ import {
   type Progress,
 } from '@modelcontextprotocol/client';
 import type { TaskContext } from '../backends/requestQueue.js';
-import type { CallTracker, TrackedCall } from './callTracking.js';
+import type { CallTracker, TrackedCall } from '../backends/callTracking.js';
 import { frontendSupports, type FrontendChannel, type InputMethod } from './frontendChannel.js';
 import type { ParkableCall } from './parkedCalls.js';
 

@@ -9,7 +9,7 @@
 import type { CompleteRequestParams, Tool } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
-import type { ItemKind, ToolRule } from '../policy/policyConfig.js';
+import type { ItemKind, ToolRule } from '../config/policyConfig.js';
 import { unknownItem } from './protocolErrors.js';
 
 /** The policy's decision for one item of a catalog snapshot; `deny` must answer exactly like an unknown item. */

@@ -21,7 +21,7 @@ import type { BackendConnection } from '../backends/backendConnection.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../catalog/rewrite.js';
 import { relayRequest, type PerformOptions, type RelayHost } from '../relay/inputRelay.js';
-import { LOCAL_CLIENT } from '../policy/policyConfig.js';
+import { LOCAL_CLIENT } from '../config/policyConfig.js';
 import type { AuditEntry, AuditKind } from '../policy/auditLog.js';
 import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta } from './forwarding.js';

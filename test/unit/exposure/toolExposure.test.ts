@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LoadedTools } from '../../../electron/core/exposure/loadedTools.js';
 import { ToolExposure } from '../../../electron/core/exposure/toolExposure.js';
 import { buildCatalog } from '../../../electron/core/catalog/catalog.js';
-import { LOCAL_CLIENT, PolicySchema } from '../../../electron/core/policy/policyConfig.js';
+import { LOCAL_CLIENT, PolicySchema } from '../../../electron/core/config/policyConfig.js';
 import { PolicyEngine } from '../../../electron/core/policy/policyEngine.js';
 
 const tool = (name: string, description: string): Tool => ({ name, description, inputSchema: { type: 'object' } });

@@ -11,7 +11,7 @@ import { ErrorCode } from '../../../shared/errors.js';
 import { ConfigStore } from '../../../electron/core/config/configStore.js';
 import { AccessControl, type AccessControlHooks } from '../../../electron/core/policy/accessControl.js';
 import { ClientTokens } from '../../../electron/core/policy/clientTokens.js';
-import { PolicySchema } from '../../../electron/core/policy/policyConfig.js';
+import { PolicySchema } from '../../../electron/core/config/policyConfig.js';
 import { tempDir } from '../../helpers/harness.js';
 import { exposedOf, twoBackendCatalog } from '../../helpers/policyCatalog.js';
 

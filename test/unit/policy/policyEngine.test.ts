@@ -4,7 +4,7 @@
  * holds, the tool cap, shortened names, withheld tools and cached views.
  */
 import { describe, expect, it } from 'vitest';
-import { PolicySchema, type Policy } from '../../../electron/core/policy/policyConfig.js';
+import { PolicySchema, type Policy } from '../../../electron/core/config/policyConfig.js';
 import { PolicyEngine } from '../../../electron/core/policy/policyEngine.js';
 import { exposedOf, twoBackendCatalog } from '../../helpers/policyCatalog.js';
 

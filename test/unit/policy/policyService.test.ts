@@ -9,7 +9,7 @@ import { ErrorCode } from '../../../shared/errors.js';
 import type { PolicyItemView } from '../../../shared/model/views.js';
 import { AccessControl } from '../../../electron/core/policy/accessControl.js';
 import type { PinChange } from '../../../electron/core/policy/pinStore.js';
-import { PolicySchema } from '../../../electron/core/policy/policyConfig.js';
+import { PolicySchema } from '../../../electron/core/config/policyConfig.js';
 import { CorePolicyService } from '../../../electron/core/policy/policyService.js';
 import { twoBackendCatalog } from '../../helpers/policyCatalog.js';
 

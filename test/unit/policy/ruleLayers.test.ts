@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PolicyEngine } from '../../../electron/core/policy/policyEngine.js';
-import { LOCAL_CLIENT, PolicySchema } from '../../../electron/core/policy/policyConfig.js';
+import { LOCAL_CLIENT, PolicySchema } from '../../../electron/core/config/policyConfig.js';
 import { ruleLayers } from '../../../electron/core/policy/ruleLayers.js';
 
 const policy = PolicySchema.parse({

@@ -16,7 +16,7 @@ import * as z from 'zod/v4';
 import type { Catalog } from '../../../electron/core/catalog/catalog.js';
 import { AccessControl } from '../../../electron/core/policy/accessControl.js';
 import type { AuditEntry } from '../../../electron/core/policy/auditLog.js';
-import { PolicySchema } from '../../../electron/core/policy/policyConfig.js';
+import { PolicySchema } from '../../../electron/core/config/policyConfig.js';
 import { ParkedCalls } from '../../../electron/core/relay/parkedCalls.js';
 import { Router } from '../../../electron/core/routing/router.js';
 import { connectInProcess, type InProcessBackend } from '../../helpers/inProcessBackend.js';

@@ -22,7 +22,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProtocolError, ProtocolErrorCode, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
-import { INPUT_METHODS, type InputMethod } from './frontendChannel.js';
+import { INPUT_METHODS, type InputMethod } from './inputMethods.js';
 
 /**
  * Client capabilities declared to every backend. A 2025 backend reads them

@@ -4,11 +4,11 @@
  * the keychain, and sign-out, which leaves it waiting for the user. The core
  * delegates its public methods here; the OAuth clients are the AuthRegistry's.
  */
-import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import type { BackendHealth } from '../../../shared/model/health.js';
-import type { SupervisorMap } from '../backends/supervisorMap.js';
-import type { CoreDeps } from '../deps.js';
-import type { BackendAuth } from './backendAuth.js';
+import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import type { BackendHealth } from '../../shared/model/health.js';
+import type { SupervisorMap } from './backends/supervisorMap.js';
+import type { CoreDeps } from './deps.js';
+import type { BackendAuth } from './auth/backendAuth.js';
 
 /** What the OAuth actions need from the core. */
 export interface CoreAuthorizationHost {

@@ -5,14 +5,14 @@
  * number of children at a time. An on-demand backend whose catalog is cached
  * is not started at all: it shows as `idle` until a request needs it.
  */
-import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import type { CatalogCache } from '../catalog/catalogCache.js';
-import { startModeOf, type BackendConfig, type ProxyOptions } from '../config/schema.js';
-import type { Logger } from '../deps.js';
-import type { BackendCatalog } from './backendConnection.js';
-import type { BackendSupervisor } from './backendSupervisor.js';
+import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
+import type { CatalogCache } from './catalog/catalogCache.js';
+import { startModeOf, type BackendConfig, type ProxyOptions } from './config/schema.js';
+import type { Logger } from './deps.js';
+import type { BackendCatalog } from './backends/backendConnection.js';
+import type { BackendSupervisor } from './backends/backendSupervisor.js';
 
-export { connectTimeoutMs } from './connectTimeout.js';
+export { connectTimeoutMs } from './backends/connectTimeout.js';
 
 /** What launching needs from the core. */
 export interface LaunchHost {

@@ -6,8 +6,8 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { Exposure, ExposureInForce } from '../../../shared/model/exposure.js';
-import type { ClientProfile, Policy } from '../policy/policyConfig.js';
-import { toolListTokens } from './toolTokens.js';
+import type { ClientProfile, Policy } from '../config/policyConfig.js';
+import { toolListTokens } from '../catalog/toolTokens.js';
 
 /** The exposure a client is set to (its profile's, else the policy's, else `all`). */
 export function configuredExposure(policy: Policy, profile: ClientProfile | undefined): Exposure {
