@@ -169,13 +169,19 @@ export class ClientTokens {
     });
   }
 
-  /** Whether a client has a live token. */
+  /**
+   * Whether a client has a live token. Re-reads the file first if another
+   * process changed it: `install` from the CLI issues tokens this instance
+   * has not seen yet, and the Clients screen must not say "none" for them.
+   */
   has(client: string): boolean {
+    this.reloadIfChanged();
     return this.tokens.has(client);
   }
 
-  /** When each client's token was issued (never the token). */
+  /** When each client's token was issued (never the token); re-read like `has`. */
   list(): { client: string; createdAt: string }[] {
+    this.reloadIfChanged();
     return [...this.tokens].map(([client, stored]) => ({ client, createdAt: stored.createdAt }));
   }
 
