@@ -3,8 +3,19 @@
  */
 import { CopyButton } from '../../components/CopyButton.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { keychainHelp } from '../../../../shared/model/keychainHelp.js';
 import { countHttpSessions } from '../../../../shared/model/sessionCount.js';
 import { useAppStore, useShown } from '../../store/context.js';
+
+/** Why the keychain is unavailable and what to do, without this machine's paths. */
+function KeychainWarning({ reason }: { reason: string | undefined }) {
+  const help = keychainHelp(reason);
+  return (
+    <p className="note tone-warn small" role="note" aria-label="Keychain unavailable">
+      The OS keychain is not available: {help.problem}. Secrets cannot be stored until it is. To fix: {help.fix}.
+    </p>
+  );
+}
 
 /** The endpoint panel. */
 export function EndpointPanel() {
@@ -32,12 +43,7 @@ export function EndpointPanel() {
             writes the URL and a token of its own), or create a token under Client profiles and paste it with the URL.
             Clients that only launch commands use <code>mcp-switchboard connect</code>.
           </p>
-          {!info.data?.keychain.available && (
-            <p className="note tone-warn small">
-              The OS keychain is not available{info.data?.keychain.reason ? `: ${info.data.keychain.reason}` : ''}.
-              Secrets cannot be stored until it is.
-            </p>
-          )}
+          {info.data && !info.data.keychain.available && <KeychainWarning reason={info.data.keychain.reason} />}
         </div>
       )}
     </section>

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 /**
  * The Endpoint panel shows how many live 2025-era HTTP sessions the endpoint
- * holds (the `/readyz` and `proxy/health` figure), and follows changes.
+ * holds (the `/readyz` and `proxy/health` figure), and follows changes; and
+ * when the keychain is unavailable, what to do about it (no paths).
  */
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,5 +35,28 @@ describe('Endpoint panel', () => {
     list = list.filter((s) => s.id !== 'a');
     act(() => client.emit('sessionsChanged', {}));
     await waitFor(() => expect(screen.getByLabelText('Live HTTP sessions').textContent).toBe('Sessions: 1'));
+  });
+
+  it('says what to do when the keychain is unavailable, without the path in its reason', async () => {
+    const reason =
+      "keytar could not be loaded (Cannot find module '/opt/sb/node_modules/keytar/build/Release/keytar.node'); " +
+      'to build it, run `npm_config_nodedir=/usr npm rebuild keytar`';
+    await renderWithStore(<EndpointPanel />, (c) =>
+      c.handle('app.info', () => ({
+        version: '0.0.0-test',
+        endpointUrl: 'http://127.0.0.1:1/mcp',
+        host: 'headless',
+        keychain: { available: false, reason },
+      })),
+    );
+    const note = await screen.findByRole('note', { name: 'Keychain unavailable' });
+    expect(note.textContent).toContain('To fix: to build it, run `npm_config_nodedir=/usr npm rebuild keytar`');
+    expect(note.textContent).not.toContain('/opt/sb');
+  });
+
+  it('shows no keychain warning when the keychain is available', async () => {
+    await renderWithStore(<EndpointPanel />);
+    await screen.findByLabelText('Endpoint URL');
+    expect(screen.queryByRole('note', { name: 'Keychain unavailable' })).toBeNull();
   });
 });
