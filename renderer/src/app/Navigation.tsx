@@ -1,7 +1,8 @@
 /**
  * The sidebar: one button per screen, with counts that need attention.
  */
-import { useAppStore } from '../store/context.js';
+import { useAppStore, useShown } from '../store/context.js';
+import { endpointSummary, serversSummary } from './sidebarSummary.js';
 import type { ScreenId } from '../store/slices/appSlice.js';
 
 const ITEMS: { id: ScreenId; label: string }[] = [
@@ -20,6 +21,9 @@ export function Navigation() {
   const setScreen = useAppStore((s) => s.setScreen);
   const pending = useAppStore((s) => (s.approvals.data?.length ?? 0) + (s.pins.data?.length ?? 0));
   const version = useAppStore((s) => s.info.data?.version);
+  const endpoint = useAppStore((s) => s.info.data?.endpointUrl);
+  const statuses = useAppStore((s) => s.backends.data)?.map((view) => view.health.status);
+  useShown('backends');
   return (
     <nav className="sidebar" aria-label="Main">
       <div className="brand">
@@ -41,7 +45,9 @@ export function Navigation() {
           )}
         </button>
       ))}
-      <div className="sidebar-foot">Switchboard serves every server below as one MCP endpoint.</div>
+      <div className="sidebar-foot" role="status" aria-label="Servers and endpoint">
+        {[statuses && serversSummary(statuses), endpoint && endpointSummary(endpoint)].filter(Boolean).join(' · ')}
+      </div>
     </nav>
   );
 }
