@@ -45,7 +45,7 @@ export function Navigation() {
           )}
         </button>
       ))}
-      <div className="sidebar-foot" role="status" aria-label="Servers and endpoint">
+      <div className="sidebar-foot" role="note" aria-label="Servers and endpoint">
         {[statuses && serversSummary(statuses), endpoint && endpointSummary(endpoint)].filter(Boolean).join(' · ')}
       </div>
     </nav>

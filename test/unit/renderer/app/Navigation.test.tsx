@@ -36,7 +36,7 @@ describe('Sidebar footer', () => {
     const { client } = await renderWithStore(<Navigation />, (c) =>
       c.handle('backends.list', () => statuses.map((status, index) => backend(`s${index}`, status))),
     );
-    const footer = screen.getByRole('status', { name: 'Servers and endpoint' });
+    const footer = screen.getByRole('note', { name: 'Servers and endpoint' });
     await waitFor(() => expect(footer.textContent).toBe('3 servers up, 1 off · endpoint 127.0.0.1:1'));
 
     statuses = ['up', 'down', 'up', 'disabled'];
@@ -47,7 +47,7 @@ describe('Sidebar footer', () => {
   it('says when there are no servers yet', async () => {
     await renderWithStore(<Navigation />, (c) => c.handle('backends.list', () => []));
     await waitFor(() =>
-      expect(screen.getByRole('status', { name: 'Servers and endpoint' }).textContent).toBe(
+      expect(screen.getByRole('note', { name: 'Servers and endpoint' }).textContent).toBe(
         'No servers yet · endpoint 127.0.0.1:1',
       ),
     );
