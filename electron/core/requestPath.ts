@@ -79,7 +79,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     connection: context.publishedConnection,
     parked: context.parked,
     inputTimeoutMs: () => context.proxy().inputTimeoutMs,
-    authorize: (client, catalog, kind, key) => access.authorize(client, catalog, kind, key),
+    authorize: (client, catalog, kind, key) => access.decide(client, catalog, kind, key),
     approvals: access.approvals,
     approvalTimeoutMs: () => context.proxy().approvalTimeoutMs,
     allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),

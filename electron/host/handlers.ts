@@ -10,8 +10,9 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { LogEntryView } from '../../shared/model/views.js';
 import { VERSION } from '../../shared/version.js';
 import type { Launcher } from '../core/clients/types.js';
-import type { AuditKind } from '../core/policy/auditLog.js';
+import type { AuditDecision, AuditKind } from '../core/policy/auditLog.js';
 import type { LogKind } from '../../shared/model/views.js';
+import type { LogDecisionSource } from '../../shared/model/logViews.js';
 import type { ClientTokens } from '../core/policy/clientTokens.js';
 import type { Switchboard } from '../core/coreApi.js';
 import { backendHandlers } from './backendHandlers.js';
@@ -31,6 +32,11 @@ import { envHandlers } from './envHandlers.js';
 // The request log's kinds are declared twice (the core's AuditKind, the contract's LogKind): equal, or this fails to compile.
 const sameKinds: [AuditKind, LogKind] extends [LogKind, AuditKind] ? true : never = true;
 void sameKinds;
+// Likewise the levels a logged decision comes from.
+const sameSources: [AuditDecision['source'], LogDecisionSource] extends [LogDecisionSource, AuditDecision['source']]
+  ? true
+  : never = true;
+void sameSources;
 
 /** What the handlers need besides the core. */
 export interface HostDeps {
@@ -157,6 +163,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
         ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
         ...(entry.arguments !== undefined ? { arguments: entry.arguments } : {}),
         ...(entry.result !== undefined ? { result: entry.result } : {}),
+        ...(entry.decision !== undefined ? { decision: entry.decision } : {}),
       }));
     },
     ...configHandlers(core.configStore),

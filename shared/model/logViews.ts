@@ -18,6 +18,30 @@ export interface LogEntryView {
   arguments?: unknown;
   /** The call's result, when the server's policy captures them. */
   result?: unknown;
+  /** The rule that decided the call and the level that set it (routed calls only). */
+  decision?: { rule: 'allow' | 'deny' | 'ask'; source: LogDecisionSource };
+}
+
+/**
+ * The policy levels a decision can come from, in words (the core's
+ * DecisionSource, plus `hidden`; checked against it at compile time).
+ */
+export const LOG_DECISION_SOURCES = {
+  backendDisabled: 'the server is disabled',
+  unknownClient: 'the client has no profile',
+  clientBackends: "the client's profile does not include this server",
+  clientItem: "the client's own rule for this item",
+  item: "this item's rule for every client",
+  backendDefault: "the server's default rule",
+  globalDefault: 'the global default rule',
+  hidden: 'not visible to this client (withheld by pinning, hidden server-wide, or over its tool cap)',
+} as const;
+/** One level a decision can come from. */
+export type LogDecisionSource = keyof typeof LOG_DECISION_SOURCES;
+
+/** "allow, by the client's own rule for this item". */
+export function decisionText(decision: NonNullable<LogEntryView['decision']>): string {
+  return `${decision.rule}, by ${LOG_DECISION_SOURCES[decision.source] ?? decision.source}`;
 }
 
 /** How a logged request ended. */

@@ -12,6 +12,7 @@ import { diffPaths, patchObject } from '../config/configPatch.js';
 import { ApprovalBroker } from './approvals.js';
 import { itemIndex } from './itemKinds.js';
 import type { ClientTokens } from './clientTokens.js';
+import type { AuditDecision } from './auditEntry.js';
 import {
   LOCAL_CLIENT,
   PolicySchema,
@@ -83,9 +84,17 @@ export class AccessControl {
    * (it must answer exactly as an unknown item), else `ask` or `allow`.
    */
   authorize(client: string, catalog: Catalog, kind: ItemKind, key: string): ToolRule {
-    if (!this.engine.view(client, catalog).allowed[kind].has(key)) return 'deny';
+    return this.decide(client, catalog, kind, key).rule;
+  }
+
+  /** `authorize` with the level that decided (`hidden`: not in the client's view), for the request log. */
+  decide(client: string, catalog: Catalog, kind: ItemKind, key: string): AuditDecision {
     const origin = itemIndex(catalog, kind).get(key);
-    return origin ? this.engine.rule(client, kind, origin.backendId, origin.original) : 'deny';
+    if (!origin) return { rule: 'deny', source: 'hidden' };
+    const decision = this.engine.decide(client, kind, origin.backendId, origin.original);
+    // A rule of deny is the reason itself; anything else the view left out was hidden by something other than a rule.
+    if (decision.rule === 'deny' || this.engine.view(client, catalog).allowed[kind].has(key)) return decision;
+    return { rule: 'deny', source: 'hidden' };
   }
 
   /** Applies a hand edit of the policy section (already validated). */

@@ -1,4 +1,16 @@
 /** What one audit log entry holds (see auditLog.ts for the log, auditLine.ts for its lines). */
+import type { ToolRule } from '../config/policyConfig.js';
+import type { DecisionSource } from './policyEngine.js';
+
+/**
+ * The policy's decision on a request, taken when it was routed: the rule and
+ * the level that set it, or `hidden` when the client could not see the item
+ * at all (withheld by pinning, hidden server-wide, over a tool cap).
+ */
+export interface AuditDecision {
+  rule: ToolRule;
+  source: DecisionSource | 'hidden';
+}
 
 /** What was done. `audit/dropped` is the log's own note of entries it could not write. */
 export type AuditKind =
@@ -32,4 +44,6 @@ export interface AuditEntry {
   arguments?: unknown;
   result?: unknown;
   detail?: string;
+  /** The rule that decided a routed request, and its level. */
+  decision?: AuditDecision;
 }

@@ -78,6 +78,7 @@ export function toLine(entry: AuditEntry, secrets: readonly string[], limits: Li
   if (entry.arguments !== undefined) line['arguments'] = capture(entry.arguments, secrets, limits.captureBytes);
   if (entry.result !== undefined) line['result'] = capture(entry.result, secrets, limits.captureBytes);
   if (entry.detail !== undefined) line['detail'] = text(entry.detail);
+  if (entry.decision !== undefined) line['decision'] = { rule: entry.decision.rule, source: entry.decision.source };
   // Last safety net over the whole line (a secret in a fixed field, or spread
   // across JSON syntax). If it breaks the JSON, queries skip the line: losing
   // the entry is better than keeping the secret.

@@ -13,7 +13,7 @@ import { cachedSecretForms } from '../secrets/secretForms.js';
 import type { AuditEntry, AuditKind, AuditOutcome } from './auditEntry.js';
 import { parseLine, toLine } from './auditLine.js';
 
-export type { AuditEntry, AuditKind, AuditOutcome } from './auditEntry.js';
+export type { AuditDecision, AuditEntry, AuditKind, AuditOutcome } from './auditEntry.js';
 
 /** A filter over the log; every given field must match. */
 export interface AuditQuery {

@@ -10,10 +10,15 @@ import type { CompleteRequestParams, Tool } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import type { ItemKind, ToolRule } from '../config/policyConfig.js';
+import type { AuditDecision } from '../policy/auditEntry.js';
 import { unknownItem } from './protocolErrors.js';
 
-/** The policy's decision for one item of a catalog snapshot; `deny` must answer exactly like an unknown item. */
-export type Authorize = (client: string, catalog: Catalog, kind: ItemKind, key: string) => ToolRule;
+/**
+ * The policy's decision for one item of a catalog snapshot, with the level
+ * that decided it (kept for the request log); `deny` must answer exactly
+ * like an unknown item.
+ */
+export type Authorize = (client: string, catalog: Catalog, kind: ItemKind, key: string) => AuditDecision;
 
 /** One request's item, resolved once. */
 export interface Resolution {
@@ -26,6 +31,8 @@ export interface Resolution {
   origin: ItemOrigin;
   /** The policy's decision (`deny` answers like an unknown item). */
   rule: ToolRule;
+  /** The rule and the level that decided it, for the request log. */
+  decision: AuditDecision;
   /** tools/call: the tool's listed definition (for header mirroring). */
   tool?: Tool | undefined;
 }
@@ -43,15 +50,24 @@ export class ItemResolver {
   tool(catalog: Catalog, client: string, name: string): Resolution | undefined {
     const origin = catalog.toolIndex.get(name);
     if (!origin) return undefined;
-    const rule = this.authorize(client, catalog, 'tools', name);
-    return { catalog, client, exposed: name, origin, rule, tool: catalog.toolByName.get(name) };
+    const decision = this.authorize(client, catalog, 'tools', name);
+    return {
+      catalog,
+      client,
+      exposed: name,
+      origin,
+      rule: decision.rule,
+      decision,
+      tool: catalog.toolByName.get(name),
+    };
   }
 
   /** A prompt by exposed name; undefined when the catalog has no such prompt. */
   prompt(catalog: Catalog, client: string, name: string): Resolution | undefined {
     const origin = catalog.promptIndex.get(name);
     if (!origin) return undefined;
-    return { catalog, client, exposed: name, origin, rule: this.authorize(client, catalog, 'prompts', name) };
+    const decision = this.authorize(client, catalog, 'prompts', name);
+    return { catalog, client, exposed: name, origin, rule: decision.rule, decision };
   }
 
   /**
@@ -64,17 +80,18 @@ export class ItemResolver {
   resource(catalog: Catalog, client: string, uri: string): Resolution {
     const exact = catalog.resourceIndex.get(uri);
     if (exact) {
-      const rule = this.authorize(client, catalog, 'resources', uri);
-      if (rule !== 'deny') return { catalog, client, exposed: uri, origin: exact, rule };
+      const decision = this.authorize(client, catalog, 'resources', uri);
+      if (decision.rule !== 'deny')
+        return { catalog, client, exposed: uri, origin: exact, rule: decision.rule, decision };
     }
     const parsed = catalog.templatesMatching(uri);
     if (!parsed) throw unknownItem('resource', uri);
     const matches = parsed.templates
       .map((template) => ({
         template,
-        rule: this.authorize(client, catalog, 'resourceTemplates', template.advertised),
+        decision: this.authorize(client, catalog, 'resourceTemplates', template.advertised),
       }))
-      .filter((match) => match.rule !== 'deny');
+      .filter((match) => match.decision.rule !== 'deny');
     if (matches.length === 0) throw unknownItem('resource', uri);
     if (matches.length > 1) {
       throw new ProtocolError(
@@ -83,7 +100,8 @@ export class ItemResolver {
       );
     }
     const origin = { backendId: parsed.backendId, original: parsed.original };
-    return { catalog, client, exposed: uri, origin, rule: matches[0]!.rule };
+    const { decision } = matches[0]!;
+    return { catalog, client, exposed: uri, origin, rule: decision.rule, decision };
   }
 
   /** A completion's prompt or resource template (or resource); throws when unknown or denied. */
@@ -95,10 +113,11 @@ export class ItemResolver {
     }
     const template = catalog.templateIndex.get(ref.uri);
     const origin = template ?? catalog.resourceIndex.get(ref.uri);
-    const rule = origin
+    const decision = origin
       ? this.authorize(client, catalog, template ? 'resourceTemplates' : 'resources', ref.uri)
-      : 'deny';
-    if (!origin || rule === 'deny') throw unknownItem('resource template', ref.uri);
-    return { catalog, client, exposed: ref.uri, origin, rule, ref: { ...ref, uri: origin.original } };
+      : undefined;
+    if (!origin || !decision || decision.rule === 'deny') throw unknownItem('resource template', ref.uri);
+    const resolved = { catalog, client, exposed: ref.uri, origin, rule: decision.rule, decision };
+    return { ...resolved, ref: { ...ref, uri: origin.original } };
   }
 }

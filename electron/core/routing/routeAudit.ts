@@ -4,7 +4,7 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { ItemOrigin } from '../catalog/catalog.js';
-import type { AuditEntry, AuditKind, AuditOutcome } from '../policy/auditLog.js';
+import type { AuditDecision, AuditEntry, AuditKind, AuditOutcome } from '../policy/auditLog.js';
 import { toProtocolError } from './protocolErrors.js';
 
 /** Where audit entries go (absent: no audit log). */
@@ -16,6 +16,8 @@ export interface AuditedCall {
   client: string;
   origin: ItemOrigin;
   arguments?: unknown;
+  /** The rule that let it through (or refused it), taken when it was routed. */
+  decision?: AuditDecision | undefined;
 }
 
 /** The audit outcome of a failed request: timeout, cancelled, or an error with its code. */
@@ -52,6 +54,7 @@ export async function recordedRequest<T>(
     kind: call.kind,
     item: call.origin.original,
     arguments: call.arguments,
+    ...(call.decision ? { decision: call.decision } : {}),
   };
   try {
     const result = await run();
@@ -81,5 +84,6 @@ export function recordDenied(audit: AuditSink, call: AuditedCall, detail?: strin
     outcome: 'denied',
     durationMs: 0,
     ...(detail ? { detail } : {}),
+    ...(call.decision ? { decision: call.decision } : {}),
   });
 }

@@ -79,7 +79,7 @@ export class Router {
   private allowed(item: Resolution | undefined, kind: AuditKind, noun: string, name: string): Resolution {
     if (!item) throw unknownItem(noun, name);
     if (item.rule === 'deny') {
-      recordDenied(this.source.audit, { kind, client: item.client, origin: item.origin });
+      recordDenied(this.source.audit, { kind, client: item.client, origin: item.origin, decision: item.decision });
       throw unknownItem(noun, name);
     }
     return item;
@@ -95,7 +95,13 @@ export class Router {
     request: RelayedCall<P, R>,
     options: RouteOptions,
   ): Promise<R | InputRequiredResult> {
-    const audited = { kind: request.kind, client: call.client, origin: call.origin, arguments: request.arguments };
+    const audited = {
+      kind: request.kind,
+      client: call.client,
+      origin: call.origin,
+      arguments: request.arguments,
+      decision: call.decision,
+    };
     return recordedRequest(this.source.audit, audited, options.signal, async () => {
       const result = await relayRequest(
         this.source,
@@ -128,7 +134,8 @@ export class Router {
       const approval = await askApproval(this.source, { ...call, arguments: params.arguments }, options);
       if (approval.kind === 'input') return approval.result;
       if (approval.kind === 'refused') {
-        recordDenied(this.source.audit, { kind: 'tools/call', client, origin: call.origin }, approval.text);
+        const refused = { kind: 'tools/call' as const, client, origin: call.origin, decision: call.decision };
+        recordDenied(this.source.audit, refused, approval.text);
         return { content: [{ type: 'text', text: approval.text }], isError: true };
       }
       options = { ...options, frontend: approval.frontend };
@@ -196,9 +203,9 @@ export class Router {
   async complete(params: CompleteRequestParams, options: RouteOptions = {}): Promise<CompleteResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.completion(this.source.catalog(), client, params.ref);
-    const { connection, origin } = await this.connected(item, 'completion target', options.signal);
+    const { connection, origin, decision } = await this.connected(item, 'completion target', options.signal);
     if (!connection.capabilities?.completions) return { completion: { values: [] } };
-    const audited = { kind: 'completion/complete' as const, client, origin, arguments: params.argument };
+    const audited = { kind: 'completion/complete' as const, client, origin, arguments: params.argument, decision };
     return recordedRequest(this.source.audit, audited, options.signal, () =>
       connection.run(
         'completion/complete',

@@ -70,7 +70,7 @@ describe.each(['legacy', '2026-07-28'] as const)('Router (%s backend)', (protoco
         return backend.catalog();
       },
       connection: (id) => (id === 'notes' ? backend.connection : undefined),
-      authorize: (client, catalog, kind, key) => access.authorize(client, catalog, kind, key),
+      authorize: (client, catalog, kind, key) => access.decide(client, catalog, kind, key),
       audit: (entry) => audit.push(entry),
       parked: new ParkedCalls(() => 5000),
       inputTimeoutMs: () => 5000,
@@ -89,7 +89,14 @@ describe.each(['legacy', '2026-07-28'] as const)('Router (%s backend)', (protoco
     ]);
     expect(backend.catalog().resources[0]!.uri).not.toBe('note://a');
     expect(audit).toMatchObject([
-      { kind: 'tools/call', backend: 'notes', item: 'echo', outcome: 'ok', client: 'local' },
+      {
+        kind: 'tools/call',
+        backend: 'notes',
+        item: 'echo',
+        outcome: 'ok',
+        client: 'local',
+        decision: { rule: 'allow', source: 'globalDefault' },
+      },
     ]);
   });
 
@@ -112,7 +119,9 @@ describe.each(['legacy', '2026-07-28'] as const)('Router (%s backend)', (protoco
     const denied = await router.callTool({ name: 'notes__echo', arguments: { text: 'x' } }).catch((e: unknown) => e);
     expect((denied as ProtocolError).code).toBe((unknown as ProtocolError).code);
     expect((denied as Error).message).toBe((unknown as Error).message.replace('notes__nope', 'notes__echo'));
-    expect(audit).toMatchObject([{ kind: 'tools/call', item: 'echo', outcome: 'denied' }]);
+    expect(audit).toMatchObject([
+      { kind: 'tools/call', item: 'echo', outcome: 'denied', decision: { rule: 'deny', source: 'item' } },
+    ]);
   });
 
   it('runs an `ask` tool once the approver allows it, and answers a tool error when it denies', async () => {
@@ -180,7 +189,7 @@ describe.each(['legacy', '2026-07-28'] as const)('Router (%s backend)', (protoco
     const gone = new Router({
       catalog: backend.catalog,
       connection: () => undefined,
-      authorize: () => 'allow',
+      authorize: () => ({ rule: 'allow', source: 'globalDefault' }),
       parked: new ParkedCalls(() => 5000),
       inputTimeoutMs: () => 5000,
       approvals: access.approvals,

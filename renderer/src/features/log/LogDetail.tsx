@@ -1,8 +1,9 @@
 /**
  * One call of the request log in full: when, who, what, how it ended and how
- * long it took, and its arguments and result where the server's policy
+ * long it took, the rule that decided it, and its arguments and result where the server's policy
  * captures them.
  */
+import { decisionText } from '../../../../shared/model/logViews.js';
 import type { LogEntryView } from '../../../../shared/model/views.js';
 
 /** The detail panel of `entry`. */
@@ -15,6 +16,7 @@ export function LogDetail({ entry, onClose }: { entry: LogEntryView; onClose: ()
     ['Outcome', entry.outcome + (entry.errorCode !== undefined ? ` (${entry.errorCode})` : '')],
     ['Duration', `${Math.round(entry.durationMs)} ms`],
   ];
+  if (entry.decision) rows.push(['Decided by', decisionText(entry.decision)]);
   if (entry.detail) rows.push(['Detail', entry.detail]);
   return (
     <section className="panel" aria-label="Call detail">

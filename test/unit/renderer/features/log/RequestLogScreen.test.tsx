@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
  * The request log screen: a tool filter, a call's detail (with captured
- * arguments and result), the time filter as a query, and export as JSON lines.
+ * arguments and result, and the rule that decided it), the time filter as a query, and export as JSON lines.
  */
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
@@ -20,6 +20,7 @@ const ENTRIES: LogEntryView[] = [
     item: 'create_issue',
     outcome: 'ok',
     durationMs: 120,
+    decision: { rule: 'allow', source: 'clientItem' },
     arguments: { title: 'Bug' },
     result: { content: [{ type: 'text', text: 'created #7' }] },
   },
@@ -31,6 +32,7 @@ const ENTRIES: LogEntryView[] = [
     item: 'read_file',
     outcome: 'denied',
     durationMs: 0,
+    decision: { rule: 'deny', source: 'backendDefault' },
   },
 ];
 
@@ -49,6 +51,20 @@ describe('Request log screen', () => {
     expect(detail.textContent).toContain('120 ms');
     expect(detail.textContent).toContain('"title": "Bug"');
     expect(detail.textContent).toContain('created #7');
+    expect(within(detail).getByRole('row', { name: /^Decided by/ }).textContent).toContain(
+      "allow, by the client's own rule for this item",
+    );
+  });
+
+  it('names the rule that refused a denied call', async () => {
+    const user = userEvent.setup();
+    await renderWithStore(<RequestLogScreen />, (client) => client.handle('log.query', () => ENTRIES));
+    const log = screen.getByRole('region', { name: 'Request log' });
+    await user.click(within(log).getByRole('button', { name: /^Details of read_file/ }));
+    const detail = screen.getByRole('region', { name: 'Call detail' });
+    expect(within(detail).getByRole('row', { name: /^Decided by/ }).textContent).toContain(
+      "deny, by the server's default rule",
+    );
   });
 
   it('asks the core for calls since the chosen time', async () => {
