@@ -52,6 +52,21 @@ describe('AccessControl.authorize', () => {
     const access = new AccessControl(PolicySchema.parse({}), recorder(), { withheld: (_, tool) => tool === 'search' });
     expect(access.authorize('local', catalog, 'tools', search)).toBe('deny');
   });
+
+  it('names the level that decided, for the request log: a rule, or hidden when no rule denied it', () => {
+    const access = new AccessControl(
+      PolicySchema.parse({
+        backends: { gh: { tools: { search: 'ask' } } },
+        clients: { zed: { name: 'Zed', backends: ['gh'] } },
+      }),
+      recorder(),
+      { withheld: (_, tool) => tool === 'read' },
+    );
+    expect(access.decide('local', catalog, 'tools', search)).toEqual({ rule: 'ask', source: 'item' });
+    expect(access.decide('zed', catalog, 'tools', read)).toEqual({ rule: 'deny', source: 'clientBackends' });
+    expect(access.decide('local', catalog, 'tools', read)).toEqual({ rule: 'deny', source: 'hidden' });
+    expect(access.decide('local', catalog, 'tools', 'no_such_tool')).toEqual({ rule: 'deny', source: 'hidden' });
+  });
 });
 
 describe('AccessControl changes', () => {
