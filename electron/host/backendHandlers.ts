@@ -66,8 +66,9 @@ export function backendHandlers(core: Switchboard, deps: BackendHandlerDeps): Pi
       await core.backends.addBackend(id, entry);
       return backendView(core, configPath, id);
     },
-    'backends.parseSnippet': async ({ text }) =>
+    'backends.parseSnippet': async ({ text, secretStorage }) =>
       parseSnippet(text, {
+        storage: secretStorage,
         home: homedir(),
         taken: core.backends.backendConfigs().map((backend) => backend.id),
         secrets: core.secrets,
