@@ -71,7 +71,9 @@ describe('a pasted secret without a keychain', () => {
     const parsed = await client.call('backends.parseSnippet', { text: SNIPPET, secretStorage: 'config' });
     if (!parsed.ok) throw new Error(parsed.error.message);
     const [gh] = parsed.result.servers;
-    expect(gh?.secrets).toEqual([{ field: 'env.GITHUB_TOKEN', reference: 'config.json (plain text)', place: 'config' }]);
+    expect(gh?.secrets).toEqual([
+      { field: 'env.GITHUB_TOKEN', reference: 'config.json (plain text)', place: 'config' },
+    ]);
     expect(gh?.entry['env']).toEqual({ GITHUB_TOKEN: '(kept for config.json)', LEVEL: 'debug' });
     const added = await client.call('backends.add', { id: gh!.id, entry: gh!.entry });
     if (!added.ok) throw new Error(added.error.message);

@@ -34,7 +34,9 @@ export class AddServerPage {
 
   /** The secret switch of variable row `index` (1-based). */
   secretSwitch(index: number): Locator {
-    return this.page.getByRole('form', { name: 'Server settings' }).getByRole('switch', { name: `Variable ${index} secret` });
+    return this.page
+      .getByRole('form', { name: 'Server settings' })
+      .getByRole('switch', { name: `Variable ${index} secret` });
   }
 
   /** Pastes a config snippet, reviews it and adds every server found. */

@@ -26,7 +26,9 @@ export function KeyValueRows({
             aria-label={`${what} ${index + 1} name`}
             placeholder="NAME"
             value={row.key}
-            onChange={(event) => onChange(rows.map((r, i) => (i === index ? renamedRow(r, event.target.value, field) : r)))}
+            onChange={(event) =>
+              onChange(rows.map((r, i) => (i === index ? renamedRow(r, event.target.value, field) : r)))
+            }
           />
           <input
             aria-label={`${what} ${index + 1} value`}

@@ -19,7 +19,6 @@ withElementSize();
 
 const user = () => userEvent.setup();
 
-
 it('secret-looking names default to secret; the switch makes a row plain and a rename keeps that', async () => {
   const u = user();
   const { client } = await renderWithStore(<AddServerScreen />, (c) => {
