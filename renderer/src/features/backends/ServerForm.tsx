@@ -77,7 +77,7 @@ export function ServerForm({
             onChange={(e) => patch({ id: e.target.value })}
             placeholder="my-server"
           />
-          <span className="help">Prefix of its tools, e.g. name_tool.</span>
+          <span className="help">Prefix of its tools, e.g. name__tool.</span>
         </label>
         <label className="field">
           Transport
