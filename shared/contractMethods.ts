@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { EXPOSURES } from './model/exposure.js';
 import type { BundleView } from './model/bundleViews.js';
+import type { SnippetView } from './model/snippetViews.js';
 import type { PathView, RegistryPageView, RegistryUpdatePlanView, RegistryUpdateView } from './model/registryViews.js';
 import type { BackendHealth } from './model/health.js';
 import {
@@ -81,10 +82,6 @@ export const logQuerySchema = z.object({
 /** Filters for the request log. */
 export type LogQueryView = z.input<typeof logQuerySchema>;
 
-type Snippet = {
-  servers: { id: string; entry: Record<string, unknown>; secretFields: string[] }[];
-  problems: string[];
-};
 type ClientWrite = { path: string; changed: boolean; backup?: string };
 
 /** Every method the UI may call, by name. */
@@ -97,7 +94,13 @@ export const METHODS = {
   /** Checks, then saves and starts the backend; refused (nothing saved) when the check fails, unless `force`. */
   'backends.add': method<BackendView>()(z.object({ id: text, entry, force: z.boolean().optional() })),
   /** Reads a pasted Claude Desktop / Cursor / VS Code `mcpServers` (or `servers`) snippet into backend entries. */
-  'backends.parseSnippet': method<Snippet>()(z.object({ text })),
+  /**
+   * Reads a pasted snippet; with a keychain its secrets move there now. Without one, `secretStorage` says where
+   * they go; absent then: refused with `data.field: 'secretStorage'` naming the variables, nothing written.
+   */
+  'backends.parseSnippet': method<SnippetView>()(
+    z.object({ text, secretStorage: z.enum(['reference', 'config']).optional() }),
+  ),
   'backends.update': method<BackendView>()(z.object({ id: text, entry })),
   'backends.remove': method<void>()(idRef),
   'backends.setEnabled': method<BackendView>()(z.object({ id: text, enabled: z.boolean() })),

@@ -10,6 +10,7 @@ import type { Switchboard } from '../core/coreApi.js';
 import { checkBackend } from './backendCheck.js';
 import { backendView, backendViews, mergeHidden, rawEntry } from './backendViews.js';
 import { parseSnippet } from './snippetParse.js';
+import { PastedPlainSecrets } from './pastedPlainSecrets.js';
 
 type BackendMethods =
   | 'backends.list'
@@ -37,6 +38,7 @@ export interface BackendHandlerDeps {
 /** Handlers of the backend methods. */
 export function backendHandlers(core: Switchboard, deps: BackendHandlerDeps): Pick<CoreHandlers, BackendMethods> {
   const { configPath } = deps;
+  const pasted = new PastedPlainSecrets();
   /** A check, stopped when its caller cancels the call or the host shuts down. */
   const check = (id: string, entry: Record<string, unknown>, signal: AbortSignal) =>
     checkBackend(core, id, entry, {
@@ -46,7 +48,8 @@ export function backendHandlers(core: Switchboard, deps: BackendHandlerDeps): Pi
   return {
     'backends.list': () => backendViews(core, configPath),
     'backends.check': ({ id, entry }, call) => check(id, entry, call.signal),
-    'backends.add': async ({ id, entry, force }, call) => {
+    'backends.add': async ({ id, entry: given, force }, call) => {
+      const entry = pasted.resolve(id, given);
       if (core.backends.backendConfigs().some((backend) => backend.id === id)) {
         throw new SwitchboardError(ErrorCode.DuplicateBackend, `a backend with ID "${id}" already exists`, {
           backend: id,
@@ -66,13 +69,16 @@ export function backendHandlers(core: Switchboard, deps: BackendHandlerDeps): Pi
       await core.backends.addBackend(id, entry);
       return backendView(core, configPath, id);
     },
-    'backends.parseSnippet': async ({ text }) =>
-      parseSnippet(text, {
-        home: homedir(),
-        taken: core.backends.backendConfigs().map((backend) => backend.id),
-        secrets: core.secrets,
-        environment: core.deps.environment,
-      }),
+    'backends.parseSnippet': async ({ text, secretStorage }) =>
+      pasted.mask(
+        await parseSnippet(text, {
+          storage: secretStorage,
+          home: homedir(),
+          taken: core.backends.backendConfigs().map((backend) => backend.id),
+          secrets: core.secrets,
+          environment: core.deps.environment,
+        }),
+      ),
     'backends.update': async ({ id, entry: edited }) => {
       const entry = mergeHidden(await rawEntry(core, configPath, id), edited);
       await core.backends.updateBackend(id, entry);

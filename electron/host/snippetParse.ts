@@ -2,19 +2,33 @@
  * A pasted `mcpServers` snippet (Claude Desktop, Cursor, Claude Code,
  * Windsurf), a VS Code `servers` map, a Zed `context_servers` map, a bare map
  * of servers, or one server entry: read with the same normalizer as client
- * import, secret-looking values moved out of the entry (to the OS keychain,
- * or `${VAR}` references when there is none).
+ * import, secret-looking values moved out of the entry: to the OS keychain;
+ * without one, where the user chose (secretChoice.ts): a `${VAR}` reference
+ * or config.json in plain text. Not chosen yet: refused, asking, before
+ * anything is written, so a secret is never thrown away or kept silently.
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import { backendIdFor, normalizeEntry } from '../core/clients/normalize.js';
 import { keepSecrets } from '../core/clients/import.js';
-import { secretSinkFor } from '../core/clients/secrets.js';
+import { secretSinkFor, type SecretSink } from '../core/clients/secrets.js';
+import { secretChoiceNeeded, sinkWithoutKeychain, type SecretStorage } from '../core/registry/secretChoice.js';
 import type { SecretStore } from '../core/secrets/secretStore.js';
+import type { SnippetSecret, SnippetView } from '../../shared/model/snippetViews.js';
 
 /** What `backends.parseSnippet` returns. */
-export interface ParsedSnippet {
-  servers: { id: string; entry: Record<string, unknown>; secretFields: string[] }[];
-  problems: string[];
+export type ParsedSnippet = SnippetView;
+
+type Found = { field: 'env' | 'headers'; name: string; value: string };
+
+/** A sink that only notes each secret (the first pass without keychain or choice). */
+function noting(found: Found[]): SecretSink {
+  return {
+    async keep({ field, name, value }) {
+      found.push({ field, name, value });
+      return { replacement: '', reference: '', resolves: true };
+    },
+  };
 }
 
 const CONTAINERS = ['mcpServers', 'servers', 'context_servers', 'mcp_servers'];
@@ -57,13 +71,28 @@ function serverMap(value: unknown): Record<string, unknown> | undefined {
  */
 export async function parseSnippet(
   text: string,
-  options: { home: string; taken: Iterable<string>; secrets?: SecretStore | undefined; environment: NodeJS.ProcessEnv },
+  options: {
+    home: string;
+    taken: Iterable<string>;
+    secrets?: SecretStore | undefined;
+    environment: NodeJS.ProcessEnv;
+    /** Without a keychain, where secrets go (absent: refused with `data.field: 'secretStorage'` if there are any). */
+    storage?: SecretStorage | undefined;
+  },
 ): Promise<ParsedSnippet> {
   const parsed = parseLoose(text);
   if (parsed.problem !== undefined) return { servers: [], problems: [parsed.problem] };
   const map = serverMap(parsed.value);
   if (!map) return { servers: [], problems: ['no servers found: expected "mcpServers", "servers" or a server entry'] };
-  const { sink } = await secretSinkFor(options.secrets, options.environment);
+  const { sink: found, status } = await secretSinkFor(options.secrets, options.environment);
+  const place: SnippetSecret['place'] = status.available
+    ? 'keychain'
+    : options.storage === 'config'
+      ? 'config'
+      : 'environment';
+  const asking = !status.available && options.storage === undefined;
+  const noted: { id: string; secrets: Found[] }[] = [];
+  const sink = status.available || !options.storage ? found : sinkWithoutKeychain(options.storage, options.environment);
   const taken = new Set(options.taken);
   const result: ParsedSnippet = { servers: [], problems: [] };
   for (const [name, raw] of Object.entries(map)) {
@@ -76,15 +105,33 @@ export async function parseSnippet(
     let id = backendIdFor(name);
     for (let n = 2; taken.has(id); n++) id = `${backendIdFor(name)}-${n}`;
     taken.add(id);
+    if (asking) {
+      const secrets: Found[] = [];
+      await keepSecrets(id, normalized.entry, noting(secrets));
+      if (secrets.length > 0) noted.push({ id, secrets });
+    }
     // The user pasted it here to add it: the keychain writes happen now.
     const kept = await keepSecrets(id, normalized.entry, sink);
-    for (const save of kept.saves) await save();
-    const entry = kept.entry;
-    const secretFields = kept.findings.map((finding) => finding.field);
+    if (!asking) for (const save of kept.saves) await save();
+    const secrets = kept.findings.map(({ field, reference }) => ({ field, reference: reference ?? '', place }));
     for (const finding of kept.findings.filter((f) => !f.resolves)) {
       result.problems.push(`${name}: ${finding.field} became ${finding.reference}; set that variable (no OS keychain)`);
     }
-    result.servers.push({ id, entry, secretFields });
+    result.servers.push({ id, entry: kept.entry, secrets });
   }
+  if (noted.length > 0) throw await choiceForAll(noted, options.environment);
   return result;
+}
+
+/** One refusal for every server's secrets, each field named with its server (`memory: env.TOKEN`). */
+async function choiceForAll(noted: { id: string; secrets: Found[] }[], environment: NodeJS.ProcessEnv) {
+  const variables: unknown[] = [];
+  const messages: string[] = [];
+  for (const { id, secrets } of noted) {
+    const asked = await secretChoiceNeeded(id, secrets, environment);
+    messages.push(`${id}: ${asked.message}`);
+    const named = (asked.data?.['variables'] ?? []) as { field: string }[];
+    variables.push(...named.map((variable) => ({ ...variable, field: `${id}: ${variable.field}` })));
+  }
+  return new SwitchboardError(ErrorCode.InputInvalid, messages.join('; '), { field: 'secretStorage', variables });
 }

@@ -7,12 +7,10 @@
  * environment (said so, never a silent plain-text fallback).
  */
 import type { SecretReference, SecretStore, SecretStoreStatus } from '../secrets/secretStore.js';
+import { secretLookingName } from '../../../shared/secretNames.js';
 import { clientError } from './clientFiles.js';
 import { ClientErrorCode } from './types.js';
 
-const SECRET_NAME =
-  /(token|secret|passw(or)?d|(^|[_-])pass($|[_-])|api[_-]?key|(^|[_-])key($|[_-])|private|credential|auth|cookie|session|(^|[_-])pat($|[_-]))/i;
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$/i;
 const SECRET_VALUE = /^(bearer|basic|token)\s+\S|^(ghp_|gho_|ghu_|ghs_|github_pat_|sk-|xox[abpr]-|glpat-|AKIA|AIza)/i;
 /** `${VAR}` or `${VAR:-default}`, which config.json may hold as is. */
 const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/g;
@@ -22,7 +20,7 @@ export function looksSecret(field: 'env' | 'headers', name: string, value: strin
   const literal = value.replace(REFERENCE, '').trim();
   if (literal === '' || /^(bearer|basic|token)$/i.test(literal)) return false; // only references: nothing to hide
   if (SECRET_VALUE.test(literal)) return true;
-  return field === 'headers' ? SECRET_HEADER.test(name) || SECRET_NAME.test(name) : SECRET_NAME.test(name);
+  return secretLookingName(field, name);
 }
 
 /** One secret to keep out of config.json. */

@@ -17,6 +17,28 @@ export class AddServerPage {
     await form.getByRole('button', { name: `Add ${name}` }).click();
   }
 
+  /** The "Command or URL" form, opened. */
+  async customForm(): Promise<Locator> {
+    await this.page.getByRole('tab', { name: 'Command or URL' }).click();
+    return this.page.getByRole('form', { name: 'Server settings' });
+  }
+
+  /** Adds an env variable row to the custom form and types its name (the value is typed separately). */
+  async addVariable(name: string): Promise<number> {
+    const form = this.page.getByRole('form', { name: 'Server settings' });
+    await form.getByRole('button', { name: '+ Add variable' }).click();
+    const index = await form.getByRole('textbox', { name: /^Variable \d+ name$/ }).count();
+    await form.getByRole('textbox', { name: `Variable ${index} name` }).fill(name);
+    return index;
+  }
+
+  /** The secret switch of variable row `index` (1-based). */
+  secretSwitch(index: number): Locator {
+    return this.page
+      .getByRole('form', { name: 'Server settings' })
+      .getByRole('switch', { name: `Variable ${index} secret` });
+  }
+
   /** Pastes a config snippet, reviews it and adds every server found. */
   async addFromSnippet(text: string): Promise<void> {
     await this.page.getByRole('tab', { name: 'Paste JSON' }).click();

@@ -52,8 +52,8 @@ export function AddServerScreen() {
             form={customForm}
             onChange={setCustomForm}
             submitLabel="Check and add"
-            onSubmit={async (submit) => {
-              const outcome = await saveBackend({ call, addBackend, updateBackend }, submit);
+            onSubmit={async (submit, onPhase) => {
+              const outcome = await saveBackend({ call, addBackend, updateBackend }, submit, onPhase);
               if (!outcome.ok) return outcome.error;
               setCustomForm(emptyServerForm());
               setScreen('backends');

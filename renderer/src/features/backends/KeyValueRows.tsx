@@ -1,17 +1,19 @@
 /**
  * Editable name/value rows (env variables, headers) with a "secret" switch per row.
  */
-import type { KeyValueRow } from './entryForm.js';
+import { renamedRow, type KeyValueRow } from './entryForm.js';
 
-/** The rows of `rows`; `what` names one row ("Variable", "Header"). */
+/** The rows of `rows`; `what` names one row ("Variable", "Header"); `field` picks the secret-name rule. */
 export function KeyValueRows({
   rows,
   onChange,
   what,
+  field,
 }: {
   rows: KeyValueRow[];
   onChange: (rows: KeyValueRow[]) => void;
   what: string;
+  field: 'env' | 'headers';
 }) {
   const update = (index: number, patch: Partial<KeyValueRow>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
@@ -24,7 +26,9 @@ export function KeyValueRows({
             aria-label={`${what} ${index + 1} name`}
             placeholder="NAME"
             value={row.key}
-            onChange={(event) => update(index, { key: event.target.value })}
+            onChange={(event) =>
+              onChange(rows.map((r, i) => (i === index ? renamedRow(r, event.target.value, field) : r)))
+            }
           />
           <input
             aria-label={`${what} ${index + 1} value`}
@@ -39,13 +43,15 @@ export function KeyValueRows({
             value={row.value}
             onChange={(event) => update(index, { value: event.target.value })}
           />
-          <label className="check small">
+          <label className="check small" title="Secret: kept in the OS keychain, not in config.json">
             <input
               type="checkbox"
+              role="switch"
+              aria-label={`${what} ${index + 1} secret`}
               checked={row.secret}
-              onChange={(event) => update(index, { secret: event.target.checked })}
+              onChange={(event) => update(index, { secret: event.target.checked, secretChosen: true })}
             />
-            secret
+            {row.secret ? 'secret (keychain)' : 'plain'}
           </label>
           <button
             type="button"

@@ -10,6 +10,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { entryFromForm, type ServerFormState } from './entryForm.js';
 import { KeyValueRows } from './KeyValueRows.js';
+import { AddProgress, type AddPhase } from './AddProgress.js';
 import type { PendingSecret } from '../../../../shared/presets.js';
 
 /** What the form hands to its owner on submit. */
@@ -19,7 +20,10 @@ export interface ServerFormSubmit {
   secrets: PendingSecret[];
 }
 
-/** The controlled form; `onSubmit` resolves with an error to show (the typed values stay), or nothing. */
+/**
+ * The controlled form; `onSubmit` resolves with an error to show (the typed values stay), or nothing,
+ * and reports its steps through `onPhase` (shown with the seconds counting while it runs).
+ */
 export function ServerForm({
   form,
   onChange,
@@ -30,12 +34,13 @@ export function ServerForm({
 }: {
   form: ServerFormState;
   onChange: (form: ServerFormState) => void;
-  onSubmit: (submit: ServerFormSubmit) => Promise<ErrorData | undefined>;
+  onSubmit: (submit: ServerFormSubmit, onPhase: (phase: AddPhase) => void) => Promise<ErrorData | undefined>;
   submitLabel: string;
   idLocked?: boolean;
   base?: Record<string, unknown>;
 }) {
   const [problems, setProblems] = useState<string[]>([]);
+  const [progress, setProgress] = useState<{ phase: AddPhase; since: number } | undefined>();
   const { busy, error, setError, run } = useOutcome();
   const patch = (change: Partial<ServerFormState>) => onChange({ ...form, ...change });
 
@@ -44,10 +49,13 @@ export function ServerForm({
     setProblems(built.problems);
     setError(undefined);
     if (built.problems.length > 0) return;
+    const since = Date.now();
     await run(async (): Promise<CallOutcome<void>> => {
-      const failed = await onSubmit({ id: form.id.trim(), entry: built.entry, secrets: built.secrets });
+      const submitted = { id: form.id.trim(), entry: built.entry, secrets: built.secrets };
+      const failed = await onSubmit(submitted, (phase) => setProgress({ phase, since }));
       return failed ? { ok: false, error: failed } : { ok: true, result: undefined };
     });
+    setProgress(undefined);
   };
 
   return (
@@ -69,7 +77,7 @@ export function ServerForm({
             onChange={(e) => patch({ id: e.target.value })}
             placeholder="my-server"
           />
-          <span className="help">Prefix of its tools, e.g. name_tool.</span>
+          <span className="help">Prefix of its tools, e.g. name__tool.</span>
         </label>
         <label className="field">
           Transport
@@ -103,7 +111,7 @@ export function ServerForm({
             Working folder <span className="help">Optional.</span>
             <input value={form.cwd} onChange={(e) => patch({ cwd: e.target.value })} />
           </label>
-          <KeyValueRows what="Variable" rows={form.env} onChange={(env) => patch({ env })} />
+          <KeyValueRows what="Variable" field="env" rows={form.env} onChange={(env) => patch({ env })} />
         </>
       ) : (
         <>
@@ -115,7 +123,7 @@ export function ServerForm({
               placeholder="https://example.com/mcp"
             />
           </label>
-          <KeyValueRows what="Header" rows={form.headers} onChange={(headers) => patch({ headers })} />
+          <KeyValueRows what="Header" field="headers" rows={form.headers} onChange={(headers) => patch({ headers })} />
         </>
       )}
       <label className="field">
@@ -136,6 +144,7 @@ export function ServerForm({
           ))}
         </ul>
       )}
+      {busy && progress && <AddProgress phase={progress.phase} since={progress.since} />}
       <ErrorNote error={error} title="Not saved" />
       <div className="row">
         <button type="submit" className="primary" disabled={busy}>

@@ -8,9 +8,12 @@ import type { ResultOf } from '../../../../shared/contract.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { toggled } from '../../components/sets.js';
 import { useAppStore } from '../../store/context.js';
+import { AddProgress } from './AddProgress.js';
+import { secretChoiceOf, SecretStorageChoice, type SecretStorage } from './SecretStorageChoice.js';
+import { SnippetSecretsNote } from './SnippetSecretsNote.js';
 
 type Parsed = ResultOf<'backends.parseSnippet'>;
-type AddState = { state: 'added' } | { state: 'failed'; error: ErrorData } | { state: 'adding' };
+type AddState = { state: 'added' } | { state: 'failed'; error: ErrorData } | { state: 'adding'; since: number };
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -25,13 +28,15 @@ export function SnippetImport() {
   const [parseError, setParseError] = useState<ErrorData | undefined>();
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [results, setResults] = useState<Record<string, AddState>>({});
+  const [storage, setStorage] = useState<SecretStorage | undefined>();
+  const asked = secretChoiceOf(parseError);
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
 
   const review = async () => {
     setParseError(undefined);
     setResults({});
-    const outcome = await call('backends.parseSnippet', { text });
+    const outcome = await call('backends.parseSnippet', { text, ...(storage ? { secretStorage: storage } : {}) });
     if (!outcome.ok) {
       setParsed(undefined);
       setParseError(outcome.error);
@@ -44,7 +49,7 @@ export function SnippetImport() {
   const addChosen = async () => {
     for (const server of parsed?.servers ?? []) {
       if (!chosen.has(server.id) || results[server.id]?.state === 'added') continue;
-      setResults((r) => ({ ...r, [server.id]: { state: 'adding' } }));
+      setResults((r) => ({ ...r, [server.id]: { state: 'adding', since: Date.now() } }));
       const outcome = await addBackend(server.id, server.entry);
       setResults((r) => ({
         ...r,
@@ -65,7 +70,18 @@ export function SnippetImport() {
           Review servers
         </button>
       </div>
-      <ErrorNote error={parseError} title="Could not read the snippet" />
+      {asked ? (
+        <>
+          <SecretStorageChoice variables={asked} value={storage} onChange={setStorage} />
+          <div className="row">
+            <button type="button" className="primary" disabled={!storage} onClick={() => void review()}>
+              Review with this choice
+            </button>
+          </div>
+        </>
+      ) : (
+        <ErrorNote error={parseError} title="Could not read the snippet" />
+      )}
       {parsed && (
         <div className="stack" role="region" aria-label="Servers found">
           {parsed.problems.length > 0 && (
@@ -89,12 +105,8 @@ export function SnippetImport() {
                   <strong>{server.id}</strong>
                 </label>
                 <pre className="small">{JSON.stringify(server.entry, null, 2)}</pre>
-                {server.secretFields.length > 0 && (
-                  <p className="small muted">
-                    Kept in the keychain, not in config.json: {server.secretFields.join(', ')}
-                  </p>
-                )}
-                {result?.state === 'adding' && <p role="status">Checking {server.id}…</p>}
+                <SnippetSecretsNote secrets={server.secrets} />
+                {result?.state === 'adding' && <AddProgress phase="checking" since={result.since} />}
                 {result?.state === 'added' && <p role="status">✓ Added {server.id}</p>}
                 {result?.state === 'failed' && <ErrorNote error={result.error} title={`${server.id} not added`} />}
               </div>

@@ -6,6 +6,7 @@
 import type { ConfigValueView } from '../../../../shared/model/views.js';
 import { remoteTransportNamed, type TransportKind } from '../../../../shared/model/transports.js';
 import { BACKEND_ID_RULE, secretNameFor, type PendingSecret } from '../../../../shared/presets.js';
+import { secretLookingName } from '../../../../shared/secretNames.js';
 
 /** One env variable or header row. */
 export interface KeyValueRow {
@@ -13,6 +14,8 @@ export interface KeyValueRow {
   value: string;
   /** Store the value in the keychain. */
   secret: boolean;
+  /** The user set `secret` with the row's switch: a name change no longer decides it. */
+  secretChosen?: boolean;
   /** Already a keychain reference (editing): kept unless a new value is typed. */
   existingSecret?: string;
   /** A value the core does not show (editing): kept by `backends.update` unless a new value is typed. */
@@ -66,6 +69,15 @@ function hiddenRows(values: Record<string, ConfigValueView> | undefined, shown: 
   return Object.entries(values ?? {})
     .filter(([name, value]) => value.kind === 'hidden' && !names.has(name))
     .map(([key]) => ({ key, value: '', secret: true, hidden: true }));
+}
+
+/**
+ * `row` with its name set to `key`: until the user flips the row's switch, a
+ * secret-looking name (`*_TOKEN`, `*_KEY`, `*SECRET*`, `*PASSWORD*`) makes it secret.
+ */
+export function renamedRow(row: KeyValueRow, key: string, field: 'env' | 'headers'): KeyValueRow {
+  if (row.secretChosen || row.existingSecret || row.hidden) return { ...row, key };
+  return { ...row, key, secret: secretLookingName(field, key.trim()) };
 }
 
 /** The form for editing an existing entry (`values`: the view's env/header values, for hidden ones). */

@@ -7,8 +7,9 @@ import type { CallOutcome, CoreClient } from '../../../../shared/contract.js';
 import type { BackendView } from '../../../../shared/model/views.js';
 import type { PendingSecret } from '../../../../shared/presets.js';
 import type { AppStore } from '../../store/types.js';
+import type { AddPhase } from './AddProgress.js';
 
-/** Stores `secrets`, then adds (or, with `mode: 'update'`, updates) the backend. */
+/** Stores `secrets`, then adds (or, with `mode: 'update'`, updates) the backend; `onPhase` hears each step begin. */
 export async function saveBackend(
   store: Pick<AppStore, 'call' | 'addBackend' | 'updateBackend'>,
   request: {
@@ -18,8 +19,10 @@ export async function saveBackend(
     mode?: 'add' | 'update';
     force?: boolean;
   },
+  onPhase?: (phase: AddPhase) => void,
 ): Promise<CallOutcome<BackendView>> {
   const call: CoreClient['call'] = store.call;
+  if (request.secrets.length > 0) onPhase?.('secrets');
   for (const secret of request.secrets) {
     const stored = await call('secrets.set', secret);
     if (!stored.ok)
@@ -28,6 +31,7 @@ export async function saveBackend(
         error: { ...stored.error, message: `Could not store ${secret.name}: ${stored.error.message}` },
       };
   }
+  onPhase?.('checking');
   return request.mode === 'update'
     ? store.updateBackend(request.id, request.entry)
     : store.addBackend(request.id, request.entry, request.force);

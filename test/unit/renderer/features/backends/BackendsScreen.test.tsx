@@ -122,8 +122,9 @@ describe('Add server', () => {
     await user.type(screen.getByRole('textbox', { name: 'Command' }), 'nope');
     await user.click(screen.getByRole('button', { name: '+ Add variable' }));
     await user.type(screen.getByRole('textbox', { name: 'Variable 1 name' }), 'TOKEN');
-    await user.type(screen.getByRole('textbox', { name: 'Variable 1 value' }), 'abc');
-    await user.click(screen.getByRole('checkbox', { name: 'secret' }));
+    // A secret-looking name: secret (a masked value, stored in the keychain) without touching the switch.
+    expect(screen.getByRole<HTMLInputElement>('switch', { name: 'Variable 1 secret' }).checked).toBe(true);
+    await user.type(screen.getByLabelText('Variable 1 value'), 'abc');
     await user.click(screen.getByRole('button', { name: 'Check and add' }));
     expect((await screen.findByRole('alert')).textContent).toContain('spawn nope ENOENT');
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Command' }).value).toBe('nope');

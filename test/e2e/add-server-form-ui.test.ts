@@ -1,0 +1,70 @@
+/**
+ * End to end in Chromium: the Add server form marks a secret-looking
+ * variable (`API_TOKEN`) secret by default, with a switch that makes it
+ * plain; adding a slow-starting server shows its step with the seconds
+ * counting until it is up.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MEMORY } from '../helpers/harness.js';
+import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { AddServerPage } from './pages/AddServerPage.js';
+import { AppPage } from './pages/AppPage.js';
+import { ServersPage } from './pages/ServersPage.js';
+import { serveUi, type ServedUi } from './serveUi.js';
+
+const SLOW = { timeout: 45_000 };
+
+describe.skipIf(browserMissing())('the Add server form', () => {
+  let served: ServedUi;
+  let browser: Browser;
+  let page: Page;
+  let app: AppPage;
+  const cspErrors: string[] = [];
+
+  beforeAll(async () => {
+    served = await serveUi({ mcpServers: {} });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    collectCspErrors(page, cspErrors);
+    app = new AppPage(page);
+    await app.login(served.loginUrl);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+  });
+
+  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
+
+  it('a secret-looking name is secret by default, the switch makes it plain; adding shows its steps', async () => {
+    await app.open('Add server');
+    const add = new AddServerPage(page);
+    const form = await add.customForm();
+    await form.getByRole('textbox', { name: /^Name/ }).fill('slow');
+    await form.getByRole('textbox', { name: 'Command' }).fill(process.execPath);
+    // Starts the memory server after 3 s, so the check is seen running.
+    await form
+      .getByRole('textbox', { name: /Arguments/ })
+      .fill(`-e\nsetTimeout(() => import(${JSON.stringify(MEMORY)}), 3000)`);
+    const token = await add.addVariable('API_TOKEN');
+    const level = await add.addVariable('LEVEL');
+    expect(await add.secretSwitch(token).isChecked()).toBe(true);
+    expect(await add.secretSwitch(level).isChecked()).toBe(false);
+    expect(await form.getByLabel(`Variable ${token} value`).getAttribute('type')).toBe('password');
+    await form.getByLabel(`Variable ${level} value`).fill('debug');
+    await app.screenshots('add-server-secret-rows');
+    // Plain on purpose: the serve under test may have no keychain.
+    await add.secretSwitch(token).click();
+    expect(await add.secretSwitch(token).isChecked()).toBe(false);
+    expect(await form.getByLabel(`Variable ${token} value`).getAttribute('type')).toBe('text');
+    await form.getByLabel(`Variable ${token} value`).fill('not-really-secret');
+    await form.getByRole('button', { name: 'Check and add' }).click();
+    const status = form.getByRole('status');
+    await status.filter({ hasText: 'Starting… listing tools… 0 s' }).waitFor();
+    await status.filter({ hasText: /Starting… listing tools… [1-9]\d* s/ }).waitFor(SLOW);
+    await app.screenshots('add-server-progress');
+    await new ServersPage(page).badge('slow').filter({ hasText: 'Up' }).waitFor(SLOW);
+  }, 90_000);
+});
