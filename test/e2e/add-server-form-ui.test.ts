@@ -4,39 +4,32 @@
  * plain; adding a slow-starting server shows its step with the seconds
  * counting until it is up.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORY } from '../helpers/harness.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { browserMissing } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
-import { AppPage } from './pages/AppPage.js';
+import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
-import { serveUi, type ServedUi } from './serveUi.js';
+import { openUiSession, type UiSession } from './uiSession.js';
 
 const SLOW = { timeout: 45_000 };
 
 describe.skipIf(browserMissing())('the Add server form', () => {
-  let served: ServedUi;
-  let browser: Browser;
+  let ui: UiSession;
   let page: Page;
   let app: AppPage;
-  const cspErrors: string[] = [];
 
   beforeAll(async () => {
-    served = await serveUi({ mcpServers: {} });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    collectCspErrors(page, cspErrors);
-    app = new AppPage(page);
-    await app.login(served.loginUrl);
+    ui = await openUiSession({ mcpServers: {} });
+    ({ page, app } = ui);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
   });
 
-  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
+  afterEach(() => expect(ui.cspErrors.splice(0)).toEqual([]));
 
   it('a secret-looking name is secret by default, the switch makes it plain; adding shows its steps', async () => {
     await app.open('Add server');

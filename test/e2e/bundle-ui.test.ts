@@ -9,45 +9,40 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundleBytes, bundleManifest } from '../helpers/bundles.js';
 import { firstText } from '../helpers/harness.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { browserMissing } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
-import { AppPage } from './pages/AppPage.js';
+import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
-import { serveUi, type ServedUi } from './serveUi.js';
+import type { ServedUi } from './serveUi.js';
+import { openUiSession, type UiSession } from './uiSession.js';
 
 const SLOW = { timeout: 45_000 };
 
 describe.skipIf(browserMissing())('.mcpb bundles in the Add server screen', () => {
   let served: ServedUi;
-  let browser: Browser;
+  let ui: UiSession;
   let page: Page;
   let app: AppPage;
   let add: AddServerPage;
-  const cspErrors: string[] = [];
   const bundlesDir = () => join(served.dir, 'xdg-state', 'mcp-switchboard', 'bundles');
   const servers = async () =>
     (JSON.parse(await readFile(served.configPath, 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers;
 
   beforeAll(async () => {
-    served = await serveUi({ mcpServers: {} });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    collectCspErrors(page, cspErrors);
-    app = new AppPage(page);
+    ui = await openUiSession({ mcpServers: {} });
+    ({ served, page, app } = ui);
     add = new AddServerPage(page);
-    await app.login(served.loginUrl);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
   });
 
-  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
+  afterEach(() => expect(ui.cspErrors.splice(0)).toEqual([]));
 
   it('a bad bundle dropped on the screen is refused naming the field, and nothing is left behind', async () => {
     await app.open('Add server');

@@ -8,13 +8,14 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { browserMissing } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
-import { AppPage } from './pages/AppPage.js';
+import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
-import { serveUi, type ServedUi } from './serveUi.js';
+import type { ServedUi } from './serveUi.js';
+import { openUiSession, type UiSession } from './uiSession.js';
 
 const SLOW = { timeout: 45_000 };
 
@@ -29,26 +30,20 @@ async function closedPort(): Promise<number> {
 
 describe.skipIf(browserMissing())('Featured servers, offline', () => {
   let served: ServedUi;
-  let browser: Browser;
+  let ui: UiSession;
   let page: Page;
   let app: AppPage;
-  const cspErrors: string[] = [];
 
   beforeAll(async () => {
-    served = await serveUi({ registry: { url: [`http://127.0.0.1:${await closedPort()}`] }, mcpServers: {} });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    collectCspErrors(page, cspErrors);
-    app = new AppPage(page);
-    await app.login(served.loginUrl);
+    ui = await openUiSession({ registry: { url: [`http://127.0.0.1:${await closedPort()}`] }, mcpServers: {} });
+    ({ served, page, app } = ui);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
   });
 
-  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
+  afterEach(() => expect(ui.cspErrors.splice(0)).toEqual([]));
 
   it('shows the row with the registry unreachable; a missing runtime gets its install link and Retry', async () => {
     await app.open('Add server');

@@ -9,13 +9,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRegistry, type LocalRegistry } from '../helpers/localRegistry.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
-import { AppPage } from './pages/AppPage.js';
+import { browserMissing } from './browser.js';
+import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
-import { serveUi, type ServedUi } from './serveUi.js';
+import type { ServedUi } from './serveUi.js';
+import { openUiSession, type UiSession } from './uiSession.js';
 
 const SLOW = { timeout: 45_000 };
 const fixtures = join(import.meta.dirname, '../fixtures/registry');
@@ -24,10 +25,9 @@ const doc = (path: string): Record<string, unknown> => JSON.parse(readFileSync(j
 describe.skipIf(browserMissing())('MCP Registry in the Add server screen', () => {
   let registry: LocalRegistry;
   let served: ServedUi;
-  let browser: Browser;
+  let ui: UiSession;
   let page: Page;
   let app: AppPage;
-  const cspErrors: string[] = [];
 
   beforeAll(async () => {
     registry = await startLocalRegistry([
@@ -35,21 +35,16 @@ describe.skipIf(browserMissing())('MCP Registry in the Add server screen', () =>
       doc('examples/docs/weather-pypi.json'),
       doc('examples/invalid/bad-name-pattern.json'),
     ]);
-    served = await serveUi({ registry: { url: [registry.url] }, mcpServers: {} });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    collectCspErrors(page, cspErrors);
-    app = new AppPage(page);
-    await app.login(served.loginUrl);
+    ui = await openUiSession({ registry: { url: [registry.url] }, mcpServers: {} });
+    ({ served, page, app } = ui);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
+    await ui?.close();
     await registry?.close();
   });
 
-  afterEach(() => expect(cspErrors.splice(0)).toEqual([]));
+  afterEach(() => expect(ui.cspErrors.splice(0)).toEqual([]));
 
   it('searches, shows an invalid entry as invalid, and adds an npm entry through its generated form', async () => {
     await app.open('Add server');
