@@ -66,6 +66,8 @@ const text = z.string().min(1, 'must not be empty');
 const inputValues = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 /** A .mcpb file sent by the browser: its name and its bytes in base64 (bounded by the handler). */
 const bundleUpload = z.object({ fileName: text, data: z.string() });
+/** Without an OS keychain, where secret values go: a `${VAR}` reference, or config.json in plain text. */
+const secretStorage = z.enum(['reference', 'config']);
 const entry = z.record(z.string(), z.unknown());
 const idRef = z.object({ id: text });
 const clientRef = z.object({ client: text });
@@ -98,9 +100,7 @@ export const METHODS = {
    * Reads a pasted snippet; with a keychain its secrets move there now. Without one, `secretStorage` says where
    * they go; absent then: refused with `data.field: 'secretStorage'` naming the variables, nothing written.
    */
-  'backends.parseSnippet': method<SnippetView>()(
-    z.object({ text, secretStorage: z.enum(['reference', 'config']).optional() }),
-  ),
+  'backends.parseSnippet': method<SnippetView>()(z.object({ text, secretStorage: secretStorage.optional() })),
   'backends.update': method<BackendView>()(z.object({ id: text, entry })),
   'backends.remove': method<void>()(idRef),
   'backends.setEnabled': method<BackendView>()(z.object({ id: text, enabled: z.boolean() })),
@@ -254,7 +254,7 @@ export const METHODS = {
        * Without an OS keychain, where secret values go: `reference` (a `${VAR}` the user sets) or `config`
        * (config.json, plain text). Absent then: refused with `data.field: 'secretStorage'` naming the variables.
        */
-      secretStorage: z.enum(['reference', 'config']).optional(),
+      secretStorage: secretStorage.optional(),
     }),
   ),
   /**
@@ -274,6 +274,11 @@ export const METHODS = {
   'bundles.inspect': method<BundleView>()(bundleUpload),
   /** Installs a .mcpb bundle: unpacked, checked by starting it, then saved (a bad one leaves nothing behind). */
   'bundles.install': method<{ id: string; secrets: string[]; tools?: number }>()(
-    bundleUpload.extend({ id: z.string().optional(), values: inputValues.default({}) }),
+    bundleUpload.extend({
+      id: z.string().optional(),
+      values: inputValues.default({}),
+      /** Without an OS keychain, where sensitive user_config values go (as `registry.add`'s). */
+      secretStorage: secretStorage.optional(),
+    }),
   ),
 } as const;

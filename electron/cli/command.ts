@@ -26,6 +26,7 @@ export const OPTIONS = {
   cursor: { type: 'string' },
   'no-check': { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
+  'secret-storage': { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -52,6 +53,7 @@ export interface OptionValues {
   cursor?: string | undefined;
   'no-check': boolean;
   'dry-run': boolean;
+  'secret-storage'?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

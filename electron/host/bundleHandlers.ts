@@ -3,7 +3,8 @@
  * most MAX_UPLOAD_BUNDLE_BYTES, so the bridge frame stays bounded); the
  * manifest is validated and shown (`bundles.inspect`), then installed by the
  * same core as the CLI's `add ./file.mcpb` (bundles/installBundle.ts): files
- * unpacked, sensitive values to the keychain, checked by starting it, saved.
+ * unpacked, sensitive values to the keychain (without one, where the user
+ * chooses, as for registry entries), checked by starting it, saved.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -72,7 +73,8 @@ export function bundleHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 'b
       const { fileName, bytes } = uploadBytes(params);
       const values: InputValues = params.values;
       const { manifest } = await readBundleBytes(bytes, fileName);
-      const ctx = await registryContext(deps);
+      const storage = params.secretStorage ? { storage: params.secretStorage } : {};
+      const ctx = await registryContext(deps, { ...storage, ask: true });
       const downloads = join(deps.stateDir, 'downloads');
       await mkdir(downloads, { recursive: true });
       const file = join(downloads, `upload-${randomBytes(6).toString('hex')}.mcpb`);

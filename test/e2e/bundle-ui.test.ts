@@ -4,7 +4,8 @@
  * picker; its name, author, version, declared tools and fields (the sensitive
  * one marked) show before Install; installed, it is called through the
  * endpoint. A bad bundle dropped on the screen is refused naming the field,
- * and nothing is left behind.
+ * and nothing is left behind. Without a keychain, Install asks where the
+ * sensitive value goes (the choice registry entries and snippets offer).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -88,5 +89,47 @@ describe.skipIf(browserMissing())('.mcpb bundles in the Add server screen', () =
     } finally {
       await sdk.close();
     }
+  }, 90_000);
+});
+
+describe.skipIf(browserMissing())('a bundle with a sensitive value, without a keychain', () => {
+  let ui: UiSession;
+  beforeAll(async () => {
+    // D-Bus pointed nowhere: serve finds no Secret Service.
+    ui = await openUiSession(
+      { mcpServers: {} },
+      { env: () => ({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', DISPLAY: '', API_KEY: 'from-env' }) },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await ui?.close();
+  });
+  afterEach(() => expect(ui.cspErrors.splice(0)).toEqual([]));
+
+  it('asks where it goes, then saves a ${VAR} reference as chosen', async () => {
+    const { page, app, served } = ui;
+    const path = join(served.dir, 'greeter.mcpb');
+    await writeFile(path, await bundleBytes(bundleManifest('greeter')));
+    await app.open('Add server');
+    const add = new AddServerPage(page);
+    await add.chooseBundle(path);
+    const form = add.bundleForm('Greeter');
+    await form.waitFor(SLOW);
+    await form.getByRole('textbox', { name: /Tools \(required\)/ }).fill('greet');
+    await form.getByLabel(/API key/).fill('typed-in-key');
+    await form.getByRole('button', { name: 'Install' }).click();
+    const choice = form.getByRole('group', { name: 'No OS keychain: where should the secrets go?' });
+    await choice.waitFor(SLOW);
+    expect(await choice.innerText()).toContain('API_KEY for env.API_KEY (set now)');
+    const config = () => readFile(served.configPath, 'utf8');
+    expect(JSON.parse(await config())).toEqual({ mcpServers: {} });
+    await choice.scrollIntoViewIfNeeded();
+    await app.screenshots('bundle-secret-choice');
+    await choice.getByRole('radio', { name: /An environment variable/ }).check();
+    await form.getByRole('button', { name: 'Retry' }).click();
+    await new ServersPage(page).badge('greeter').filter({ hasText: 'Up' }).waitFor(SLOW);
+    const saved = JSON.parse(await config()) as { mcpServers: Record<string, { env: Record<string, unknown> }> };
+    expect(saved.mcpServers['greeter']?.env['API_KEY']).toBe('${API_KEY}');
+    expect(await config()).not.toContain('typed-in-key');
   }, 90_000);
 });

@@ -6,13 +6,12 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import JSZip from 'jszip';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import { BIN, runCli } from '../helpers/cli.js';
-import { firstText, fixture, tempDir } from '../helpers/harness.js';
+import { bundleBytes, bundleManifest } from '../helpers/bundles.js';
+import { firstText, tempDir } from '../helpers/harness.js';
 import { spawnServer } from '../helpers/spawnServer.js';
 
 const SERVICE = `mcp-switchboard-test-bundle-${process.pid}`;
@@ -41,44 +40,12 @@ afterAll(async () => {
   if (keychainStatus.available) for (const name of await keychain.list()) await keychain.delete(name);
 });
 
-function manifest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    manifest_version: '0.3',
-    name: 'greeter',
-    display_name: 'Greeter',
-    version: '1.2.0',
-    description: 'Says hello',
-    author: { name: 'Switchboard tests' },
-    server: {
-      type: 'node',
-      entry_point: 'server/index.mjs',
-      mcp_config: {
-        command: 'node',
-        args: ['${__dirname}/server/index.mjs'],
-        env: { FIXTURE_TOOLS: '${user_config.tools}', FIXTURE_NAME: 'greeter', API_KEY: 'key ${user_config.api_key}' },
-      },
-    },
-    tools: [{ name: 'greet', description: 'Greets' }],
-    user_config: {
-      tools: { type: 'string', title: 'Tools', description: 'Tool names', required: true },
-      api_key: { type: 'string', title: 'API key', description: 'Secret', sensitive: true, required: true },
-    },
-    ...overrides,
-  };
-}
+const manifest = (overrides: Record<string, unknown> = {}) => bundleManifest('greeter', overrides);
 
-/** A bundle: the manifest and a server that runs our configurable fixture. */
-async function bundle(
-  name: string,
-  content: Record<string, unknown>,
-  extra: Record<string, string> = {},
-): Promise<string> {
-  const zip = new JSZip();
-  zip.file('manifest.json', JSON.stringify(content));
-  zip.file('server/index.mjs', `import ${JSON.stringify(pathToFileURL(fixture('configurable.mjs')).href)};\n`);
-  for (const [path, text] of Object.entries(extra)) zip.file(path, text);
+/** The bundle `name`, written beside the config. */
+async function bundle(name: string, content: Record<string, unknown>, extra: Record<string, string> = {}) {
   const path = join(dir.path, name);
-  await writeFile(path, await zip.generateAsync({ type: 'nodebuffer' }));
+  await writeFile(path, await bundleBytes(content, extra));
   return path;
 }
 
@@ -167,7 +134,7 @@ describe.skipIf(!keychainStatus.available && !required)('installing a bundle', (
       source: { registry: `file://${path}`, name: 'greeter', version: '1.2.0' },
     });
     expect(await readFile(configPath, 'utf8')).not.toContain('t0p-s3cret');
-    expect(await keychain.get('greeter.API_KEY')).toBe('key t0p-s3cret');
+    expect(await keychain.get('greeter.API_KEY')).toBe('t0p-s3cret');
     expect(await readdir(directory)).toEqual(expect.arrayContaining(['manifest.json', 'server']));
 
     const serve = await spawnServer([BIN, 'serve', '--config', configPath, '--port', '0'], /MCP endpoint: (\S+)/, env);
@@ -189,5 +156,45 @@ describe.skipIf(!keychainStatus.available && !required)('installing a bundle', (
       await client.close().catch(() => undefined);
       await serve.stop();
     }
+  }, 60_000);
+});
+
+describe('a sensitive value without a keychain', () => {
+  // D-Bus pointed nowhere: no Secret Service, so no keychain.
+  const noKeychain = (args: string[]) =>
+    runCli([...args, '--config', configPath], {
+      ...env,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      DISPLAY: '',
+      API_KEY: 'key-from-env',
+    });
+  const add = ['add', '--arg', 'tools=greet', '--arg', 'api_key=typed-in-key'];
+
+  it('asks where it goes, naming the variable and the flag, and leaves nothing behind', async () => {
+    const path = await bundle('greeter.mcpb', manifest());
+    const result = await noKeychain([...add, path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('there is no OS keychain for env.API_KEY');
+    expect(result.stderr).toContain('pass --secret-storage reference');
+    expect(await servers()).toEqual({});
+    expect(await leftovers()).toEqual([]);
+    const wrong = await noKeychain([...add, path, '--secret-storage', 'disk']);
+    expect(wrong.stderr).toContain('--secret-storage takes reference or config, not "disk"');
+  });
+
+  it('--secret-storage reference: the ${VAR} is saved, the value nowhere', async () => {
+    const path = await bundle('greeter.mcpb', manifest());
+    const result = await noKeychain([...add, path, '--secret-storage', 'reference']);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('env.API_KEY -> ${API_KEY}');
+    expect((await servers())['greeter']?.['env']).toMatchObject({ API_KEY: '${API_KEY}' });
+    expect(await readFile(configPath, 'utf8')).not.toContain('typed-in-key');
+  }, 60_000);
+
+  it('--secret-storage config: the value is kept in config.json, as chosen', async () => {
+    const path = await bundle('greeter.mcpb', manifest());
+    const result = await noKeychain([...add, path, '--secret-storage', 'config']);
+    expect(result.stdout).toContain('env.API_KEY -> config.json (plain text)');
+    expect((await servers())['greeter']?.['env']).toMatchObject({ API_KEY: 'typed-in-key' });
   }, 60_000);
 });

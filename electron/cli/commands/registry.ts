@@ -14,6 +14,7 @@ import { ageOf } from '../../core/registry/httpCache.js';
 import type { InputValues } from '../../core/registry/inputs.js';
 import { registryClientFor } from '../../core/registry/registryConfig.js';
 import { listOutdated, updateFromRegistry } from '../../core/registry/registryUpdates.js';
+import { sinkWithoutKeychain, type SecretStorage } from '../../core/registry/secretChoice.js';
 import type { Freshness, RegistryEntry } from '../../core/registry/types.js';
 import type { SecretStore } from '../../core/secrets/secretStore.js';
 import { keychain } from '../cliConfig.js';
@@ -30,6 +31,8 @@ export interface RegistryCommandFlags {
   noCheck: boolean;
   dryRun: boolean;
   json: boolean;
+  /** `--secret-storage`: without an OS keychain, where secrets go (`reference` or `config`). */
+  secretStorage?: string;
 }
 
 /** What the commands need from the CLI. */
@@ -69,14 +72,28 @@ function pairs(list: string[], prefixes: string[], flag: string, values: InputVa
   }
 }
 
-async function context(io: RegistryCommandIo): Promise<RegistryAddContext> {
+/** `--secret-storage`, checked. */
+function storageFlag(flags: RegistryCommandFlags | undefined): SecretStorage | undefined {
+  const value = flags?.secretStorage;
+  if (value === undefined || value === 'reference' || value === 'config') return value;
+  throw new Error(`--secret-storage takes reference or config, not "${value}"`);
+}
+
+/**
+ * What the commands need. Without a keychain, secrets go where
+ * `--secret-storage` says; without that flag, `add` asks (registry/secretChoice.ts).
+ */
+async function context(io: RegistryCommandIo, flags?: RegistryCommandFlags): Promise<RegistryAddContext> {
+  const storage = storageFlag(flags);
   const resolved = await resolveLoginEnvironment();
-  const { sink } = await secretSinkFor(io.keychain, resolved.environment);
+  const found = await secretSinkFor(io.keychain, resolved.environment);
+  const keychainAvailable = found.status.available;
   return {
     configPath: io.configPath,
     client: await registryClientFor(io.configPath, io.stateDir, process.env),
     environment: resolved.environment,
-    sink,
+    sink: !keychainAvailable && storage ? sinkWithoutKeychain(storage, resolved.environment) : found.sink,
+    ...(!keychainAvailable && !storage && flags ? { askSecretStorage: true } : {}),
     secrets: io.keychain,
     clientInfo: io.clientInfo,
     stateDir: io.stateDir,
@@ -110,7 +127,7 @@ async function add(io: RegistryCommandIo, ref: string, flags: RegistryCommandFla
   pairs(flags.header, ['header'], 'header', values);
   // An --arg names an argument (its valueHint or flag) or a {variable}.
   pairs(flags.arg, ['arg', 'var'], 'arg', values);
-  const ctx = await context(io);
+  const ctx = await context(io, flags);
   if (/\.(mcpb|dxt)$/i.test(ref)) return addBundle(io, ctx, ref, flags, values);
   const outcome = await addFromRegistry(ctx, {
     ref,
@@ -200,7 +217,11 @@ export async function registryCommand(
     return command === 'add' ? await add(io, target, flags) : await update(io, target, flags);
   } catch (error) {
     const data = toErrorData(error);
-    io.err(`mcp-switchboard: ${data.message}\n`);
+    const choose =
+      data.data?.['field'] === 'secretStorage'
+        ? ': pass --secret-storage reference (set the variables where Switchboard starts) or --secret-storage config'
+        : '';
+    io.err(`mcp-switchboard: ${data.message}${choose}\n`);
     return 1;
   }
 }
@@ -217,10 +238,13 @@ export const registryCli: CliCommand = {
     },
     {
       usage: 'add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check]',
-      text: ['Add a registry entry as a backend (secrets to the keychain; checked by starting it first).'],
+      text: [
+        'Add a registry entry as a backend (secrets to the keychain; checked by starting it first).',
+        'Without a keychain: --secret-storage reference (a ${VAR} you set) or config (config.json, plain text).',
+      ],
     },
     {
-      usage: 'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check]',
+      usage: 'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check] [--secret-storage reference|config]',
       text: [
         'Install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.',
       ],
@@ -245,6 +269,7 @@ export const registryCli: CliCommand = {
       noCheck: values['no-check'],
       dryRun: values['dry-run'],
       json: values.json,
+      ...(values['secret-storage'] !== undefined ? { secretStorage: values['secret-storage'] } : {}),
       ...(values.id !== undefined ? { id: values.id } : {}),
       ...(values.cursor !== undefined ? { cursor: values.cursor } : {}),
     };

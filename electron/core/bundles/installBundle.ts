@@ -1,7 +1,8 @@
 /**
  * Installing a .mcpb / .dxt bundle (a zip with manifest.json at its root):
  * the manifest is validated, what it asks for (`user_config`) filled from the
- * user's values (sensitive ones to the keychain, never config.json), the
+ * user's values (sensitive ones to the keychain; without one, where the user
+ * chooses: registry/secretChoice.ts), the
  * files unpacked into `<state dir>/bundles/<id>`, and `server.mcp_config` run
  * with `${__dirname}`, `${user_config.X}`, `${HOME}` and `${/}` substituted.
  * Unpacking goes to a temporary folder renamed at the end; a bad bundle or a
@@ -17,6 +18,7 @@ import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../env/findCommand.js';
 import { checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/saveEntry.js';
 import { backendIdFromName, takenIds } from '../registry/runningBackends.js';
+import { secretChoiceNeeded } from '../registry/secretChoice.js';
 import type { InputValues } from '../registry/inputs.js';
 import { validateManifest, type BundleManifest, type UserConfigField } from './bundleManifest.js';
 
@@ -199,20 +201,22 @@ export async function installBundle(
   }
   const entry: Record<string, unknown> = { command, args, cwd: directory };
   const env: Record<string, unknown> = {};
-  const saves: (() => Promise<void>)[] = [];
-  const secrets: { field: string; reference: string }[] = [];
+  const sensitive: { field: 'env'; name: string; value: string }[] = [];
   for (const [name, value] of Object.entries(mcp.env ?? {})) {
     const result = substitute(value, directory, config, manifest);
     const text = result.words.join(',');
-    if (!result.secret) {
-      env[name] = text;
-      continue;
-    }
-    if (text === '') continue; // an optional sensitive value not given: nothing to keep
-    const kept = await ctx.sink.keep({ backendId: id, field: 'env', name, value: text });
-    env[name] = kept.replacement;
+    if (!result.secret) env[name] = text;
+    else if (text !== '') sensitive.push({ field: 'env', name, value: text }); // an optional one not given: nothing
+  }
+  // No keychain and no choice made yet: ask, as for registry entries and pasted snippets, before anything is written.
+  if (ctx.askSecretStorage && sensitive.length > 0) throw await secretChoiceNeeded(id, sensitive, ctx.environment);
+  const saves: (() => Promise<void>)[] = [];
+  const secrets: { field: string; reference: string }[] = [];
+  for (const secret of sensitive) {
+    const kept = await ctx.sink.keep({ backendId: id, ...secret });
+    env[secret.name] = kept.replacement;
     if (kept.save) saves.push(kept.save);
-    secrets.push({ field: `env.${name}`, reference: kept.reference });
+    secrets.push({ field: `env.${secret.name}`, reference: kept.reference });
   }
   if (Object.keys(env).length > 0) entry['env'] = env;
   entry['description'] = manifest.description;
@@ -231,7 +235,9 @@ export async function installBundle(
   const undo = async (): Promise<void> => {
     await rm(temp, { recursive: true, force: true });
     await rm(directory, { recursive: true, force: true });
-    if (ctx.secrets) for (const s of secrets) await ctx.secrets.delete(s.reference.replace(/^keychain:/, ''));
+    for (const s of secrets) {
+      if (ctx.secrets && s.reference.startsWith('keychain:')) await ctx.secrets.delete(s.reference.slice(9));
+    }
   };
   try {
     await mkdir(temp, { recursive: true });

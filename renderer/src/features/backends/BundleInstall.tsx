@@ -2,7 +2,7 @@
  * Installing a .mcpb (or .dxt) bundle: pick the file or drop it here; the
  * core reads and validates its manifest, and this shows its name, author,
  * version, the tools it declares and what it asks for (sensitive values go
- * to the OS keychain) before Install. A bad bundle is refused with the field
+ * to the OS keychain; without one, the user chooses where) before Install. A bad bundle is refused with the field
  * named, and nothing is installed.
  */
 import { useState, type DragEvent } from 'react';
@@ -12,6 +12,7 @@ import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { bundleUpload } from './bundleFile.js';
+import { SecretStorageChoice, useSecretStorageChoice } from './SecretStorageChoice.js';
 
 /** The file picker, the drop zone and the picked bundle's details and form. */
 export function BundleInstall() {
@@ -73,12 +74,20 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
   const [values, setValues] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
   const { busy, error, run } = useOutcome();
+  // No keychain: the core asks where sensitive values go, as for registry entries and pasted snippets.
+  const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
   const title = view.displayName ?? view.name;
 
   const install = async () => {
     const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
     const outcome = await run(
-      () => call('bundles.install', { ...upload, values: given, ...(id.trim() !== '' ? { id: id.trim() } : {}) }),
+      () =>
+        call('bundles.install', {
+          ...upload,
+          values: given,
+          ...(id.trim() !== '' ? { id: id.trim() } : {}),
+          ...(storage ? { secretStorage: storage } : {}),
+        }),
       'install',
     );
     if (outcome?.ok) setScreen('backends');
@@ -126,7 +135,7 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
         <label className="field" key={field.key}>
           {field.title}
           {field.required ? ' (required)' : ''}
-          {field.sensitive ? ' — kept in the OS keychain' : ''}
+          {field.sensitive ? (askedVariables ? ' — secret' : ' — kept in the OS keychain') : ''}
           <input
             type={field.sensitive ? 'password' : 'text'}
             placeholder={field.default}
@@ -137,7 +146,8 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
           <span className="help">{field.description}</span>
         </label>
       ))}
-      <ErrorNote error={error} title="Not installed" />
+      {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
+      {!asking && <ErrorNote error={error} title="Not installed" />}
       <button type="submit" className="primary" disabled={busy}>
         {busy ? 'Checking…' : error ? 'Retry' : 'Install'}
       </button>

@@ -16,7 +16,7 @@ import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { AddErrorNote } from './AddErrorNote.js';
-import { secretChoiceOf, SecretStorageChoice, type SecretStorage, type SecretVariable } from './SecretStorageChoice.js';
+import { SecretStorageChoice, useSecretStorageChoice } from './SecretStorageChoice.js';
 
 const DEBOUNCE_MS = 300;
 
@@ -150,12 +150,9 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
   const [signIn, setSignIn] = useState<{ id: string; url?: string } | undefined>();
-  const [storage, setStorage] = useState<SecretStorage | undefined>();
   const { busy, error, run } = useOutcome();
   // Asked once (no keychain): the choice stays shown while the user retries.
-  const [askedVariables, setAskedVariables] = useState<SecretVariable[] | undefined>();
-  const asked = secretChoiceOf(error);
-  if (asked && !askedVariables) setAskedVariables(asked);
+  const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
 
   const add = async () => {
     if (!option) return;
@@ -248,7 +245,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
             </label>
           ))}
           {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
-          {!asked && <AddErrorNote error={error} title="Not added" />}
+          {!asking && <AddErrorNote error={error} title="Not added" />}
           {signIn && (
             <div className="note tone-warn" role="status">
               <strong>Sign-in needed</strong>: {signIn.id} was added and asks you to sign in. Finish in the browser

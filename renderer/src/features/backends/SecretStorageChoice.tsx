@@ -4,6 +4,7 @@
  * is written anywhere) and config.json in plain text (with a warning). The
  * core asks by refusing with `data.field: 'secretStorage'` and the variables.
  */
+import { useState } from 'react';
 import type { ErrorData } from '../../../../shared/errors.js';
 
 /** Where secret values go without a keychain. */
@@ -20,6 +21,19 @@ export interface SecretVariable {
 export function secretChoiceOf(error: ErrorData | undefined): SecretVariable[] | undefined {
   if (error?.data?.['field'] !== 'secretStorage' || !Array.isArray(error.data['variables'])) return undefined;
   return error.data['variables'] as SecretVariable[];
+}
+
+/**
+ * The choice of a form whose submit may be refused with the question: the
+ * variables once asked (kept shown while the user retries), whether the
+ * latest error is that question, and the chosen storage to send again.
+ */
+export function useSecretStorageChoice(error: ErrorData | undefined) {
+  const [storage, setStorage] = useState<SecretStorage | undefined>();
+  const [askedVariables, setAskedVariables] = useState<SecretVariable[] | undefined>();
+  const asked = secretChoiceOf(error);
+  if (asked && !askedVariables) setAskedVariables(asked);
+  return { storage, setStorage, askedVariables, asking: asked !== undefined };
 }
 
 /** The two choices, as radio buttons. */
