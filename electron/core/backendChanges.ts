@@ -186,7 +186,14 @@ export class BackendChanges {
     if (JSON.stringify(stored.config.policy) !== JSON.stringify(host.access.policy)) {
       host.access.replace(stored.config.policy);
     }
-    // extraPath is applied live by Settings (env/stdioPath.ts): not a reason to restart.
+    // extraPath is applied live (env/stdioPath.ts), as Settings applies it: not a reason to restart.
+    // Compared with the PATH in force, since Settings changes it without a new config in force.
+    const stdioPath = host.supervisorHost.deps.stdioPath;
+    const extraPath = stored.config.proxy.extraPath;
+    if (stdioPath && JSON.stringify(stdioPath.state().extra) !== JSON.stringify(extraPath)) {
+      stdioPath.setExtra(extraPath);
+      host.supervisorHost.deps.logger.info(`PATH of stdio servers: added ${extraPath.join(', ') || 'nothing'}`);
+    }
     const restartOnly = (proxy: ProxyOptions) => JSON.stringify({ ...proxy, extraPath: undefined });
     if (restartOnly(stored.config.proxy) !== restartOnly(host.config().proxy)) {
       host.supervisorHost.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');

@@ -1,3 +1,5 @@
+import type { StdioPath } from './env/stdioPath.js';
+
 /**
  * Platform pieces the core takes as arguments instead of importing them, so the
  * same core runs under Electron, headless and in tests.
@@ -19,6 +21,11 @@ export interface CoreDeps {
   clientInfo: { name: string; version: string };
   /** Opens a URL in the user's browser (OAuth authorization); absent where there is none. */
   openUrl?: (url: string) => Promise<void>;
+  /**
+   * The PATH of stdio backends (its environment is `environment`): a hand
+   * edit of `proxy.extraPath` is applied to it live, as Settings does.
+   */
+  stdioPath?: StdioPath;
 }
 
 /** A logger that writes to stderr (stdout may carry the stdio protocol). */

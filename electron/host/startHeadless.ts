@@ -142,6 +142,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
       environment,
       logger: redaction.logger(options.logger ?? stderrLogger),
       clientInfo: { name: 'mcp-switchboard', version: VERSION },
+      stdioPath,
       ...(browserDisabled(environment) ? {} : { openUrl: options.openUrl ?? openInBrowser }),
     },
     services,

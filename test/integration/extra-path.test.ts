@@ -63,33 +63,56 @@ describe.skipIf(process.platform === 'win32')('user-added PATH entries', () => {
     expect(await client.call('env.path')).toMatchObject({ ok: true, result: { extra: [tools] } });
   }, 60_000);
 
-  it('serve started with a dock-like PATH uses the config’s extraPath for its stdio backends', async () => {
-    const dir = join(harness.root, 'dock');
+  /** `serve` with a dock-like PATH on `config` (written first), in its own folder `name`. */
+  async function dockServe(name: string, config: Record<string, unknown>) {
+    const dir = join(harness.root, name);
     await mkdir(join(dir, 'home'), { recursive: true });
-    const config = join(dir, 'config.json');
-    await writeFile(config, JSON.stringify({ proxy: { extraPath: [tools] }, mcpServers: { memory: memory() } }));
-    const serve = await spawnServer(
-      [BIN, 'serve', '--config', config, '--port', '0', '--quiet'],
-      /MCP endpoint: (\S+)/,
-      {
-        PATH: '/usr/bin:/bin',
-        HOME: join(dir, 'home'),
-        SHELL: '/bin/sh',
-        XDG_CONFIG_HOME: join(dir, 'xdg'),
-        XDG_STATE_HOME: join(dir, 'state'),
-        SWITCHBOARD_TOKEN: 'extra-path-token',
-      },
-    );
-    try {
-      const readyz = serve.match[1]!.replace(/\/mcp$/, '/readyz');
+    const path = join(dir, 'config.json');
+    await writeFile(path, JSON.stringify(config));
+    const serve = await spawnServer([BIN, 'serve', '--config', path, '--port', '0', '--quiet'], /MCP endpoint: (\S+)/, {
+      PATH: '/usr/bin:/bin',
+      HOME: join(dir, 'home'),
+      SHELL: '/bin/sh',
+      XDG_CONFIG_HOME: join(dir, 'xdg'),
+      XDG_STATE_HOME: join(dir, 'state'),
+      SWITCHBOARD_TOKEN: 'extra-path-token',
+    });
+    const readyz = serve.match[1]!.replace(/\/mcp$/, '/readyz');
+    /** The backend counts once `done` holds of them (or after 10 s). */
+    const counts = async (done: (counts: Record<string, number>) => boolean) => {
       let body: { counts?: Record<string, number> } = {};
       for (let i = 0; i < 100; i++) {
         const response = await fetch(readyz);
         body = (await response.json()) as typeof body;
-        if (response.status === 200) break;
+        if (response.status === 200 && done(body.counts ?? {})) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(body.counts?.['up']).toBe(1);
+      return body.counts ?? {};
+    };
+    return { path, serve, counts };
+  }
+
+  it('serve started with a dock-like PATH uses the config’s extraPath for its stdio backends', async () => {
+    const { serve, counts } = await dockServe('dock', {
+      proxy: { extraPath: [tools] },
+      mcpServers: { memory: memory() },
+    });
+    try {
+      expect((await counts((c) => (c['up'] ?? 0) > 0))['up']).toBe(1);
+    } finally {
+      await serve.stop();
+    }
+  }, 60_000);
+
+  it('a hand edit of extraPath in config.json applies without a restart', async () => {
+    const { path, serve, counts } = await dockServe('hand-edit', { mcpServers: {} });
+    try {
+      await counts(() => true);
+      // One edit: the directory, and a server whose command only that directory has.
+      await writeFile(path, JSON.stringify({ proxy: { extraPath: [tools] }, mcpServers: { memory: memory() } }));
+      // Settled: up, or down when the command was not found (as before the edit applied live).
+      const after = await counts((c) => (c['up'] ?? 0) + (c['down'] ?? 0) > 0);
+      expect(after).toMatchObject({ up: 1 });
     } finally {
       await serve.stop();
     }
