@@ -11,7 +11,7 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
 import { removeRuntimeFile, writeRuntimeFile } from '../core/clients/runtimeFile.js';
 import type { Launcher } from '../core/clients/types.js';
-import { ConfigStore, fileWriter } from '../core/config/configStore.js';
+import { openConfigStore } from '../core/config/openConfigStore.js';
 import type { TokenKeyLocation } from '../core/policy/clientTokens.js';
 import { frontendTokenPath, resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
@@ -97,7 +97,7 @@ export interface CoreStack {
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
 export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
-  const store = new ConfigStore(options.config, fileWriter, {
+  const store = openConfigStore(options.config, {
     stateDir: defaultStateDir(process.platform, options.environment ?? process.env),
   });
   // Temp files of a writer killed mid-write (under the lock: never one being written now).

@@ -125,8 +125,10 @@ describe.skipIf(browserMissing())('a bundle with a sensitive value, without a ke
     expect(JSON.parse(await config())).toEqual({ mcpServers: {} });
     await choice.scrollIntoViewIfNeeded();
     await app.screenshots('bundle-secret-choice');
+    const install = form.getByRole('button', { name: 'Install' });
+    expect(await install.isDisabled()).toBe(true); // until a choice is made
     await choice.getByRole('radio', { name: /An environment variable/ }).check();
-    await form.getByRole('button', { name: 'Retry' }).click();
+    await install.click();
     await new ServersPage(page).badge('greeter').filter({ hasText: 'Up' }).waitFor(SLOW);
     const saved = JSON.parse(await config()) as { mcpServers: Record<string, { env: Record<string, unknown> }> };
     expect(saved.mcpServers['greeter']?.env['API_KEY']).toBe('${API_KEY}');

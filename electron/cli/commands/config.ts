@@ -4,7 +4,7 @@
  * through the same lock and atomic write as every other change.
  */
 import { SwitchboardError } from '../../../shared/errors.js';
-import { ConfigStore, fileWriter } from '../../core/config/configStore.js';
+import { openConfigStore } from '../../core/config/openConfigStore.js';
 import { defaultStateDir } from '../../core/config/paths.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
@@ -24,7 +24,7 @@ export async function configCommand(
   action: string | undefined,
   argument: string | undefined,
 ): Promise<number> {
-  const store = new ConfigStore(context.config, fileWriter, { stateDir: context.stateDir });
+  const store = openConfigStore(context.config, { stateDir: context.stateDir });
   try {
     if (action === 'backups') {
       const backups = await store.backups();

@@ -5,7 +5,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfigDir, defaultStateDir } from '../config/paths.js';
-import { ConfigStore, fileWriter } from '../config/configStore.js';
+import { fileWriter, type ConfigStore } from '../config/configStore.js';
+import { openConfigStore } from '../config/openConfigStore.js';
 import type { PolicyService } from '../coreApi.js';
 import { KeytarStore } from '../secrets/keytarStore.js';
 import { ClientTokens } from '../policy/clientTokens.js';
@@ -63,7 +64,7 @@ export function profileTokenProvider(owner: ProfileOwner): ClientTokenProvider {
 export function cliProfileOwner(configPath: string, configDir: string, stateDir: string): ProfileOwner {
   const service = process.env['SWITCHBOARD_KEYCHAIN_SERVICE'];
   return {
-    store: new ConfigStore(configPath, fileWriter, { stateDir }),
+    store: openConfigStore(configPath, { stateDir }),
     tokens: new ClientTokens(
       join(configDir, 'client-tokens.json'),
       fileWriter,

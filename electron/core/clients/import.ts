@@ -4,7 +4,8 @@
  * optionally the client's entries replaced by the single Switchboard entry
  * (one write, backed up, undoable).
  */
-import { ConfigStore } from '../config/configStore.js';
+import type { ConfigStore } from '../config/configStore.js';
+import { openConfigStore } from '../config/openConfigStore.js';
 import { parseConfig } from '../config/schema.js';
 import {
   clientError,
@@ -33,7 +34,7 @@ export interface ImportOptions extends ScopeOptions {
 
 /** The store an import reads and writes: the caller's (the core's), else one for the file. */
 function storeOf(ctx: ClientsContext, options: ImportOptions): ConfigStore {
-  return options.store ?? new ConfigStore(options.switchboardConfig, ctx.writer, { stateDir: ctx.stateDir });
+  return options.store ?? openConfigStore(options.switchboardConfig, { writer: ctx.writer, stateDir: ctx.stateDir });
 }
 
 /** Keychain writes an import still owes, per candidate (listing never writes). */

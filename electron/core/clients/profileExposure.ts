@@ -4,7 +4,7 @@
  * it, and set it through the config store, which a running Switchboard
  * applies as it would a hand edit.
  */
-import { ConfigStore } from '../config/configStore.js';
+import { openConfigStore, readConfigFile } from '../config/openConfigStore.js';
 import type { Exposure } from '../../../shared/model/exposure.js';
 import { clientDefinition } from './definitions.js';
 
@@ -22,7 +22,7 @@ export type ProfileExposure =
 
 /** `client` is a profile ID, a known client app without a profile yet, or `default`. */
 export async function readProfileExposure(configPath: string, client: string): Promise<ProfileExposure> {
-  const { config } = await new ConfigStore(configPath).load();
+  const { config } = await readConfigFile(configPath);
   const policy = config.policy;
   const fallback = policy.exposure ?? 'all';
   if (client === 'default') return { found: true, own: policy.exposure, fallback };
@@ -33,7 +33,7 @@ export async function readProfileExposure(configPath: string, client: string): P
 
 /** Sets the exposure (a known client app without a profile gets one, named after the app). */
 export async function writeProfileExposure(configPath: string, client: string, mode: Exposure): Promise<void> {
-  await new ConfigStore(configPath).updateSection('policy', (section) => {
+  await openConfigStore(configPath).updateSection('policy', (section) => {
     if (client === 'default') return { ...section, exposure: mode };
     const clients = (section['clients'] ?? {}) as Record<string, Record<string, unknown>>;
     clients[client] = { ...(clients[client] ?? { name: clientDefinition(client)?.name ?? client }), exposure: mode };

@@ -4,7 +4,7 @@
  * owner of the config file in a process), else from the config file itself
  * (the CLI, with no core running in the process).
  */
-import { ConfigStore } from '../config/configStore.js';
+import { readConfigFile, writeServerEntry } from '../config/openConfigStore.js';
 import type { BackendConfig, BackendSource } from '../config/schema.js';
 
 /** What a running core offers about its backends (host/registryHandlers.ts wires it). */
@@ -35,7 +35,7 @@ export function backendIdFromName(name: string, taken: Set<string>): string {
 /** The IDs already in use. */
 export async function takenIds(ctx: BackendsSource): Promise<Set<string>> {
   if (ctx.backends) return new Set(ctx.backends.configs().map((backend) => backend.id));
-  return new Set((await new ConfigStore(ctx.configPath).load()).entries.keys());
+  return new Set((await readConfigFile(ctx.configPath)).entries.keys());
 }
 
 /** Backend ID -> registry source, for the backends that have one. */
@@ -45,7 +45,7 @@ export async function backendSources(ctx: BackendsSource): Promise<Map<string, B
     for (const backend of ctx.backends.configs()) if (backend.source) out.set(backend.id, backend.source);
     return out;
   }
-  for (const [id, text] of (await new ConfigStore(ctx.configPath).load()).entries) {
+  for (const [id, text] of (await readConfigFile(ctx.configPath)).entries) {
     const source = (JSON.parse(text) as { source?: BackendSource }).source;
     if (source) out.set(id, source);
   }
@@ -55,16 +55,12 @@ export async function backendSources(ctx: BackendsSource): Promise<Map<string, B
 /** The raw entry of backend `id` (undefined: none). */
 export async function backendEntry(ctx: BackendsSource, id: string): Promise<Record<string, unknown> | undefined> {
   if (ctx.backends) return ctx.backends.entry(id);
-  const text = (await new ConfigStore(ctx.configPath).load()).entries.get(id);
+  const text = (await readConfigFile(ctx.configPath)).entries.get(id);
   return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
 }
 
 /** Saves backend `id`'s new entry: through the running core, else into the config file. */
 export async function replaceEntry(ctx: BackendsSource, id: string, entry: Record<string, unknown>): Promise<void> {
   if (ctx.backends) return ctx.backends.replace(id, entry);
-  const store = new ConfigStore(ctx.configPath);
-  await store.load();
-  await store.updateServers((servers) => {
-    servers[id] = entry;
-  });
+  await writeServerEntry(ctx.configPath, id, entry);
 }

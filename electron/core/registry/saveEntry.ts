@@ -6,7 +6,7 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { SecretSink } from '../clients/secrets.js';
-import { ConfigStore } from '../config/configStore.js';
+import { writeServerEntry } from '../config/openConfigStore.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { checkEntry } from './checkEntry.js';
 import type { RegistryClient } from './registryClient.js';
@@ -39,11 +39,7 @@ export interface RegistryAddContext {
 /** Saves a new entry: through the running core when there is one, else into the config file. */
 export async function saveNewEntry(ctx: RegistryAddContext, id: string, entry: Record<string, unknown>): Promise<void> {
   if (ctx.save) return ctx.save(id, entry);
-  const store = new ConfigStore(ctx.configPath);
-  await store.load();
-  await store.updateServers((servers) => {
-    servers[id] = entry;
-  });
+  await writeServerEntry(ctx.configPath, id, entry, ctx.stateDir ? { stateDir: ctx.stateDir } : {});
 }
 
 /**

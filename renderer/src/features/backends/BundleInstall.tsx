@@ -148,8 +148,8 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
       ))}
       {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
       {!asking && <ErrorNote error={error} title="Not installed" />}
-      <button type="submit" className="primary" disabled={busy}>
-        {busy ? 'Checking…' : error ? 'Retry' : 'Install'}
+      <button type="submit" className="primary" disabled={busy || (askedVariables !== undefined && !storage)}>
+        {busy ? 'Checking…' : error && !asking ? 'Retry' : 'Install'}
       </button>
     </form>
   );

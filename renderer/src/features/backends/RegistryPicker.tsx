@@ -269,7 +269,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
             className="primary"
             disabled={busy || signIn !== undefined || (askedVariables !== undefined && !storage)}
           >
-            {busy ? 'Checking…' : error && !asked ? 'Retry' : 'Add'}
+            {busy ? 'Checking…' : error && !asking ? 'Retry' : 'Add'}
           </button>
         </>
       )}
