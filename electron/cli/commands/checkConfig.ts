@@ -5,7 +5,7 @@
  */
 import { commandWarnings } from '../../core/backends/commandCheck.js';
 import { missingVariables } from '../../core/config/expand.js';
-import { plainValues, unresolvedSecrets, valueMapOf } from '../../core/secrets/resolve.js';
+import { plainValues, unresolvedSecrets, valueMapsOf } from '../../core/secrets/resolve.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
 import type { CliCommand } from '../command.js';
 
@@ -14,10 +14,13 @@ async function checkConfig(path: string): Promise<void> {
   const config = await loadOrExit(path, false);
   const problems: string[] = [];
   for (const backend of config.backends) {
-    const { field, values } = valueMapOf(backend);
-    for (const [key, value] of Object.entries(plainValues(values))) {
-      for (const name of missingVariables(value, process.env)) {
-        problems.push(`${path}: mcpServers.${backend.id}.${field}.${key}: environment variable \${${name}} is not set`);
+    for (const { field, values } of valueMapsOf(backend)) {
+      for (const [key, value] of Object.entries(plainValues(values))) {
+        for (const name of missingVariables(value, process.env)) {
+          problems.push(
+            `${path}: mcpServers.${backend.id}.${field}.${key}: environment variable \${${name}} is not set`,
+          );
+        }
       }
     }
   }

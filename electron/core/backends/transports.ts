@@ -18,6 +18,7 @@ import { nodeFetchWithLimit } from './nodeFetch.js';
 import { failRequestsOnStreamEnd, type StreamFailures } from './streamEndWatch.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { GroupStdioTransport } from './stdioTransport.js';
+import { LaunchedHttpTransport } from './launchedHttpTransport.js';
 
 /** Default of the `maxMessageBytes` proxy option: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -74,11 +75,11 @@ export async function createBackendTransport(
   limits: { maxMessageBytes: number } = { maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES },
 ): Promise<BackendTransport> {
   const field = `mcpServers.${config.id}`;
+  const inherited: Record<string, string> = { ...getDefaultEnvironment() };
+  // Keep the user's full environment: servers started through npx, uvx or
+  // docker need PATH, proxies and toolchain variables the SDK's safe list drops.
+  for (const [key, value] of Object.entries(environment)) if (value !== undefined) inherited[key] = value;
   if (config.transport === 'stdio') {
-    const inherited: Record<string, string> = { ...getDefaultEnvironment() };
-    // Keep the user's full environment: servers started through npx, uvx or
-    // docker need PATH, proxies and toolchain variables the SDK's safe list drops.
-    for (const [key, value] of Object.entries(environment)) if (value !== undefined) inherited[key] = value;
     const env = await resolveValues(config.env, environment, secrets, `${field}.env`);
     if (process.platform !== 'win32') {
       // Own process group and per-message limit (stdioTransport.ts).
@@ -109,7 +110,24 @@ export async function createBackendTransport(
   }
   const headers = await resolveValues(config.headers, environment, secrets, `${field}.headers`);
   const open = REMOTE_CLIENTS[config.transport];
-  return { transport: open({ url: new URL(config.url), headers, authProvider, config, limits }), pid: () => undefined };
+  const opening = () => open({ url: new URL(config.url), headers, authProvider, config, limits });
+  if (!config.launch) return { transport: opening(), pid: () => undefined };
+  // A server we run that serves the URL (launchedHttpTransport.ts).
+  const { launch } = config;
+  const env = await resolveValues(launch.env, environment, secrets, `${field}.launch.env`);
+  const launched = new LaunchedHttpTransport(
+    {
+      command: launch.command,
+      args: launch.args,
+      env: { ...inherited, ...env },
+      ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+      backendId: config.id,
+      url: new URL(config.url),
+    },
+    opening,
+    (chunk) => stderrTail.push(chunk),
+  );
+  return { transport: launched, pid: () => launched.pid };
 }
 
 /** What opening a remote transport takes. */

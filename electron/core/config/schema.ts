@@ -18,9 +18,11 @@ import { PolicySchema, type Policy } from './policyConfig.js';
 import { issuesToProblems, type ConfigProblem } from './configProblems.js';
 import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
+import { LaunchSchema, valueMap, type LaunchSpec } from './valueMaps.js';
 
 export type { ConfigProblem } from './configProblems.js';
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
+export type { LaunchSpec } from './valueMaps.js';
 export { BACKEND_ID_PATTERN } from '../../../shared/ids.js';
 /** What an exposed tool or prompt name may contain (Claude's and OpenAI's APIs). */
 export const PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
@@ -29,14 +31,6 @@ const positiveInt = z.number().int().positive();
 
 /** How the era is chosen when connecting to a backend. */
 const ProtocolSchema = z.enum(['auto', 'legacy', '2026-07-28']);
-
-/** An env or header value: a string (may hold `${VAR}`) or `{"secret": NAME}` from the OS keychain. */
-const valueMap = z.record(
-  z.string(),
-  z.union([z.string(), z.strictObject({ secret: z.string().min(1, 'must name a secret') })], {
-    error: 'must be a string or {"secret": "<name>"}',
-  }),
-);
 
 /** Options every backend takes, whatever its transport. */
 const commonOptions = {
@@ -106,6 +100,7 @@ const RemoteBackendSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   headers: valueMap.default({}),
   oauth: OAuthSchema.optional(),
+  launch: LaunchSchema.optional(),
   ...commonOptions,
 });
 
@@ -165,6 +160,8 @@ export interface RemoteBackendConfig extends BackendBase {
   headers: Record<string, ConfigValue>;
   /** OAuth options (absent: discovery and dynamic registration when the server asks for OAuth). */
   oauth: OAuthOptions | undefined;
+  /** The process serving `url`, which Switchboard starts first (absent: the server runs elsewhere). */
+  launch?: LaunchSpec;
 }
 
 export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
@@ -178,7 +175,7 @@ export interface SwitchboardConfig {
   policy: Policy;
 }
 
-function commonFrom(id: string, entry: StdioEntry | RemoteEntry, transport: BackendConfig['transport']): BackendBase {
+function commonFrom(id: string, entry: StdioEntry | RemoteEntry, spawned: boolean): BackendBase {
   return {
     id,
     prefix: entry.prefix ?? id,
@@ -186,8 +183,8 @@ function commonFrom(id: string, entry: StdioEntry | RemoteEntry, transport: Back
     serialize: entry.serialize,
     maxQueue: entry.maxQueue,
     requestTimeoutMs: entry.requestTimeoutMs,
-    // stdio servers all speak the 2025 handshake; probing would start each one twice.
-    protocol: entry.protocol ?? (transport === 'stdio' ? 'legacy' : 'auto'),
+    // Servers we start all speak the 2025 handshake; probing would start each one twice.
+    protocol: entry.protocol ?? (spawned ? 'legacy' : 'auto'),
     description: entry.description,
     start: entry.start,
     idleTimeoutMs: entry.idleTimeoutMs,
@@ -236,11 +233,12 @@ export function parseBackend(
     if (problems.length > 0) return { problems };
     return {
       backend: {
-        ...commonFrom(id, parsed.data, transport),
+        ...commonFrom(id, parsed.data, parsed.data.launch !== undefined),
         transport,
         url: parsed.data.url,
         headers: parsed.data.headers,
         oauth: parsed.data.oauth,
+        ...(parsed.data.launch ? { launch: parsed.data.launch } : {}),
       },
       problems,
     };
@@ -251,7 +249,7 @@ export function parseBackend(
   const data = parsed.data;
   return {
     backend: {
-      ...commonFrom(id, data, 'stdio'),
+      ...commonFrom(id, data, true),
       transport: 'stdio',
       command: data.command,
       args: data.args,

@@ -17,7 +17,7 @@ import { requireRuntime } from '../env/findCommand.js';
 import { checkOrUndo, saveNewEntry, type RegistryAddContext } from './saveEntry.js';
 import { secretChoiceNeeded } from './secretChoice.js';
 import { InputError, type InputValues } from './inputs.js';
-import { buildEntry, optionsOf, type Choice, type Option } from './mapping.js';
+import { buildEntry, optionsOf, secretTarget, type Choice, type Option } from './mapping.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
 import type { Freshness, RegistryEntry, ServerJson } from './types.js';
 
@@ -120,9 +120,7 @@ async function composeEntry(
   const secrets: { field: string; reference: string }[] = [];
   for (const secret of built.secrets) {
     const kept = await ctx.sink.keep({ backendId: id, field: secret.field, name: secret.name, value: secret.value });
-    const map = (entry[secret.field] ?? {}) as Record<string, unknown>;
-    map[secret.name] = kept.replacement;
-    entry[secret.field] = map;
+    secretTarget(entry, secret.field)[secret.name] = kept.replacement;
     if (kept.save) saves.push(kept.save);
     secrets.push({ field: `${secret.field}.${secret.name}`, reference: kept.reference });
   }

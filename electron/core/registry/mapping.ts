@@ -3,7 +3,9 @@
  * value): packages become stdio command lines (npm: `npx -y <id>@<version>`,
  * pypi: `uvx <id>==<version>`, nuget: `dnx <id>@<version> --yes`, oci:
  * `docker run -i --rm ... <image>` with each env var passed as `-e NAME`),
- * remotes become http/sse URLs with their headers. `runtimeHint`,
+ * remotes become http/sse URLs with their headers. A package that serves
+ * streamable-http or sse becomes a remote entry whose `launch` runs its
+ * command line (the URL template filled from its arguments and env). `runtimeHint`,
  * `runtimeArguments`, `packageArguments` (positional and named, fixed values,
  * defaults, choices, repeated values, `{variables}`), `environmentVariables`
  * and headers are honoured. Secret values are returned apart, for the keychain.
@@ -92,7 +94,8 @@ export function optionsOf(server: ServerJson): Option[] {
     };
     if (pkg.registryType === 'mcpb') option.label = `bundle ${pkg.identifier}`;
     else if (pkg.transport.type !== 'stdio') {
-      option.unsupported = `a package serving ${pkg.transport.type} (started and reached over HTTP) is not supported yet`;
+      if (pkg.transport.url) option.label += `, serving ${pkg.transport.type} at ${pkg.transport.url}`;
+      else option.unsupported = `a package serving ${pkg.transport.type} without a transport URL cannot be reached`;
     }
     return option;
   });
@@ -202,6 +205,37 @@ function packageCommand(
   }
 }
 
+/**
+ * A package's transport URL with its `{variables}` filled: each names an
+ * argument (its valueHint or name) or an environment variable (server.json
+ * `transport.url`).
+ */
+function packageUrl(pkg: ServerPackage, values: InputValues, env: Record<string, string>): string {
+  const known = new Map<string, string>(Object.entries(env));
+  for (const argument of [...(pkg.runtimeArguments ?? []), ...(pkg.packageArguments ?? [])]) {
+    const words = argumentWords(argument, values);
+    const value = argument.type === 'named' ? words[1] : words[0];
+    if (value === undefined) continue;
+    if (argument.valueHint) known.set(argument.valueHint, value);
+    if (argument.name) known.set(argument.name, value);
+  }
+  const template = pkg.transport.url ?? '';
+  return template.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    const value = known.get(name);
+    if (value === undefined) {
+      throw new InputError('transport.url', `the URL ${template} names {${name}}, which no argument or variable gives`);
+    }
+    return value;
+  });
+}
+
+/** Where a secret of `field` goes in `entry` (a launched server's env is under `launch`). */
+export function secretTarget(entry: Record<string, unknown>, field: SecretValue['field']): Record<string, unknown> {
+  const holder = (field === 'env' && entry['launch'] ? entry['launch'] : entry) as Record<string, unknown>;
+  holder[field] ??= {};
+  return holder[field] as Record<string, unknown>;
+}
+
 /** Builds the backend entry for one option of an entry with the user's values. Throws {@link InputError}. */
 export function buildEntry(server: ServerJson, choice: Choice, values: InputValues): BuiltEntry {
   if ('remote' in choice) {
@@ -229,8 +263,12 @@ export function buildEntry(server: ServerJson, choice: Choice, values: InputValu
   const env = keyValues(pkg.environmentVariables, 'env', values);
   const names = [...Object.keys(env.plain), ...Object.keys(env.secret)];
   const { command, args } = packageCommand(pkg, values, names);
-  const entry: Record<string, unknown> = { command, args };
+  let entry: Record<string, unknown> = { command, args };
   if (Object.keys(env.plain).length > 0) entry['env'] = env.plain;
+  if (pkg.transport.type !== 'stdio') {
+    // Run it, and reach it over HTTP (config/schema.ts `launch`).
+    entry = { url: packageUrl(pkg, values, env.plain), type: remoteTransportNamed(pkg.transport.type), launch: entry };
+  }
   return {
     entry,
     secrets: Object.entries(env.secret).map(([name, value]) => ({ field: 'env', name, value })),

@@ -9,7 +9,7 @@ import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { parseBackend, type BackendSource } from '../config/schema.js';
 import { checkOrUndo, pickOption, resolveEntry, type RegistryAddContext } from './addFromRegistry.js';
 import { InputError, type InputValues } from './inputs.js';
-import { buildEntry } from './mapping.js';
+import { buildEntry, secretTarget } from './mapping.js';
 import { backendEntry, backendSources, replaceEntry } from './runningBackends.js';
 
 /** One backend added from a registry, and the registry's latest version of it. */
@@ -110,13 +110,13 @@ export async function updateFromRegistry(
   }
   const { entry: latest } = await resolveEntry(ctx.client, source.name, ctx.signal);
   const server = latest.server;
-  const isRemote = 'url' in current;
+  const isRemote = 'url' in current && !('launch' in current); // a launched package is a package
   const option = pickOption(server, isRemote && (server.remotes?.length ?? 0) > 0 ? { remote: 0 } : undefined);
   // Secret fields keep what the entry already refers to (keychain name or ${VAR}).
   const values: InputValues = { ...(source.inputs ?? {}) };
   const keptSecrets = new Map<string, unknown>();
   for (const field of option.fields.filter((f) => f.secret)) {
-    const map = (current[field.kind === 'header' ? 'headers' : 'env'] ?? {}) as Record<string, unknown>;
+    const map = secretTarget(structuredClone(current), field.kind === 'header' ? 'headers' : 'env');
     if (map[field.name] !== undefined) {
       keptSecrets.set(field.name, map[field.name]);
       values[field.key] = 'kept';
@@ -141,13 +141,11 @@ export async function updateFromRegistry(
         `${latest.version} needs a new secret ${secret.name}: add it again`,
       );
     }
-    const map = (built.entry[secret.field] ?? {}) as Record<string, unknown>;
-    map[secret.name] = kept;
-    built.entry[secret.field] = map;
+    secretTarget(built.entry, secret.field)[secret.name] = kept;
   }
   // Our own options (prefix, enabled, policy-related) stay as the user set them.
   const next: Record<string, unknown> = { ...current, ...built.entry };
-  for (const field of ['env', 'headers', 'args', 'url', 'type', 'command'])
+  for (const field of ['env', 'headers', 'args', 'url', 'type', 'command', 'launch'])
     if (!(field in built.entry)) delete next[field];
   next['source'] = {
     registry: latest.registry,

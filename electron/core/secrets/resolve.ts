@@ -10,17 +10,25 @@ import type { BackendConfig } from '../config/schema.js';
 import type { Logger } from '../deps.js';
 import { isSecretReference, type ConfigValue, type SecretStore } from './secretStore.js';
 
-/** A backend's env (stdio) or headers (remote), with the name of that field. */
-export function valueMapOf(backend: BackendConfig): { field: 'env' | 'headers'; values: Record<string, ConfigValue> } {
-  return backend.transport === 'stdio'
-    ? { field: 'env', values: backend.env }
-    : { field: 'headers', values: backend.headers };
+/** One value map of a backend and the path of its field. */
+export interface ValueMap {
+  field: 'env' | 'headers' | 'launch.env';
+  values: Record<string, ConfigValue>;
+}
+
+/** A backend's env (stdio), or headers (remote) and the env of the server it launches (`launch.env`). */
+export function valueMapsOf(backend: BackendConfig): ValueMap[] {
+  if (backend.transport === 'stdio') return [{ field: 'env', values: backend.env }];
+  const headers: ValueMap = { field: 'headers', values: backend.headers };
+  return backend.launch ? [headers, { field: 'launch.env', values: backend.launch.env }] : [headers];
 }
 
 /** Names of the secrets a backend refers to (env, headers, OAuth client secret), each once. */
 export function secretNames(backend: BackendConfig): string[] {
   const names = new Set<string>();
-  for (const value of Object.values(valueMapOf(backend).values)) if (isSecretReference(value)) names.add(value.secret);
+  for (const { values } of valueMapsOf(backend)) {
+    for (const value of Object.values(values)) if (isSecretReference(value)) names.add(value.secret);
+  }
   if (backend.transport !== 'stdio' && backend.oauth?.clientSecret) names.add(backend.oauth.clientSecret.secret);
   return [...names];
 }
@@ -85,10 +93,11 @@ export async function unresolvedSecrets(backends: BackendConfig[], secrets: Secr
   if (referenced.length === 0) return problems;
   const status = await secrets.status();
   for (const backend of referenced) {
-    const { field, values } = valueMapOf(backend);
-    for (const [key, value] of Object.entries(values)) {
+    for (const [key, value] of valueMapsOf(backend).flatMap(({ field, values }) =>
+      Object.entries(values).map(([name, v]) => [`${field}.${name}`, v] as const),
+    )) {
       if (!isSecretReference(value)) continue;
-      const path = `mcpServers.${backend.id}.${field}.${key}`;
+      const path = `mcpServers.${backend.id}.${key}`;
       if (!status.available) {
         problems.push(`${path}: secret "${value.secret}": the OS keychain is not available: ${status.reason ?? ''}`);
       } else if ((await secrets.get(value.secret).catch(() => undefined)) === undefined) {

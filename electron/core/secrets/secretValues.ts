@@ -6,7 +6,7 @@
 import { expandMap } from '../config/expand.js';
 import { inlineSecrets } from '../config/inlineSecrets.js';
 import type { BackendConfig } from '../config/schema.js';
-import { plainValues, valueMapOf } from './resolve.js';
+import { plainValues, valueMapsOf } from './resolve.js';
 
 const SECRET_NAME = /token|key|secret|password|passwd|auth|cookie|credential/i;
 
@@ -23,16 +23,17 @@ export function secretValues(
 ): string[] {
   const values = [...extra];
   for (const backend of backends) {
-    const { field, values: map } = valueMapOf(backend);
-    const raw = plainValues(map);
-    let expanded: Record<string, string>;
-    try {
-      expanded = expandMap(raw, environment, backend.id);
-    } catch {
-      expanded = raw;
-    }
-    for (const [name, value] of Object.entries(expanded)) {
-      if (field === 'headers' || SECRET_NAME.test(name)) values.push(value);
+    for (const { field, values: map } of valueMapsOf(backend)) {
+      const raw = plainValues(map);
+      let expanded: Record<string, string>;
+      try {
+        expanded = expandMap(raw, environment, backend.id);
+      } catch {
+        expanded = raw;
+      }
+      for (const [name, value] of Object.entries(expanded)) {
+        if (field === 'headers' || SECRET_NAME.test(name)) values.push(value);
+      }
     }
     // Secrets written into the URL (query, user-info) or the command line (`--token X`).
     values.push(...inlineSecrets(backend));

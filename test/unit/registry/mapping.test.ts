@@ -130,3 +130,45 @@ describe('server.json to a backend entry (the registry docs examples)', () => {
     expect(other.entry['url']).toBe('https://eu.example.com/mcp');
   });
 });
+
+describe('a package that serves HTTP: run it, and reach it at its URL', () => {
+  const entries = join(import.meta.dirname, '../../fixtures/registry/entries');
+  const read = (file: string): ServerJson => {
+    const checked = validateServerJson(JSON.parse(readFileSync(join(entries, file), 'utf8')));
+    if (!checked.ok) throw new Error(checked.reason);
+    return checked.server;
+  };
+
+  it('the URL template takes an environment variable (its default, or the value given)', () => {
+    const server = read('server-everything-http.json');
+    const [option] = optionsOf(server);
+    expect(option?.unsupported).toBeUndefined();
+    expect(option?.label).toContain('serving streamable-http at http://127.0.0.1:{PORT}/mcp');
+    expect(buildEntry(server, { package: 0 }, {}).entry).toEqual({
+      url: 'http://127.0.0.1:3001/mcp',
+      type: 'http',
+      launch: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-everything@2026.8.31', 'streamableHttp'],
+        env: { PORT: '3001' },
+      },
+    });
+    expect(buildEntry(server, { package: 0 }, { 'env:PORT': '4555' }).entry['url']).toBe('http://127.0.0.1:4555/mcp');
+  });
+
+  it('a named argument by its name, a secret env var kept apart under launch', () => {
+    const server = read('server-everything-http.json');
+    const pkg = server.packages![0]!;
+    pkg.transport = { type: 'sse', url: 'http://localhost:{--port}/sse' };
+    pkg.packageArguments = [{ type: 'named', name: '--port', default: '8123' }];
+    pkg.environmentVariables = [{ name: 'API_KEY', isSecret: true, isRequired: true }];
+    const built = buildEntry(server, { package: 0 }, { 'env:API_KEY': 's3cret' });
+    expect(built.entry).toMatchObject({ url: 'http://localhost:8123/sse', type: 'sse', launch: { command: 'npx' } });
+    expect((built.entry['launch'] as { args: string[] }).args.slice(-2)).toEqual(['--port', '8123']);
+    expect(built.secrets).toEqual([{ field: 'env', name: 'API_KEY', value: 's3cret' }]);
+    pkg.transport = { type: 'sse', url: 'http://localhost:{nope}/sse' };
+    expect(() => buildEntry(server, { package: 0 }, { 'env:API_KEY': 'x' })).toThrow(
+      'the URL http://localhost:{nope}/sse names {nope}, which no argument or variable gives',
+    );
+  });
+});
