@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import JSZip from 'jszip';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { fixture, tempDir } from '../helpers/harness.js';
 import { startLocalRegistry, type LocalRegistry } from '../helpers/localRegistry.js';
@@ -19,41 +19,52 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 let env: Record<string, string>;
 let configPath: string;
 let bundle: Buffer;
+/** The files the registry serves (more are added by the update tests). */
+let files: Record<string, Buffer>;
 
-beforeEach(async () => {
+/** A bundle of `version` whose server lists `tools` (a `main` that is missing: one that does not start). */
+async function bundleOf(version: string, tools: string, main = 'index.mjs'): Promise<Buffer> {
   const zip = new JSZip();
   zip.file(
     'manifest.json',
     JSON.stringify({
       manifest_version: '0.3',
       name: 'tools-bundle',
-      version: '0.2.0',
+      version,
       description: 'A bundle from a registry',
       author: { name: 'Switchboard tests' },
       server: {
         type: 'node',
-        entry_point: 'index.mjs',
-        mcp_config: { command: 'node', args: ['${__dirname}/index.mjs'], env: { FIXTURE_TOOLS: 'one,two,three' } },
+        entry_point: main,
+        mcp_config: { command: 'node', args: [`\${__dirname}/${main}`], env: { FIXTURE_TOOLS: tools } },
       },
     }),
   );
   zip.file('index.mjs', `import ${JSON.stringify(pathToFileURL(fixture('configurable.mjs')).href)};\n`);
-  bundle = await zip.generateAsync({ type: 'nodebuffer' });
-  registry = await startLocalRegistry([], { 'tools.mcpb': bundle });
-  const entry = (sha: string, name: string) => ({
-    name,
-    description: 'Tools as an MCP bundle',
-    version: '0.2.0',
-    packages: [
-      {
-        registryType: 'mcpb',
-        identifier: `${registry.url}/files/tools.mcpb`,
-        fileSha256: sha,
-        transport: { type: 'stdio' },
-      },
-    ],
-  });
-  registry.publish(entry(createHash('sha256').update(bundle).digest('hex'), 'io.github.switchboard-tests/tools'));
+  return zip.generateAsync({ type: 'nodebuffer' });
+}
+
+/** The registry entry `name`@`version` whose mcpb package is `file` with hash `sha`. */
+const entry = (sha: string, name: string, version = '0.2.0', file = 'tools.mcpb') => ({
+  name,
+  description: 'Tools as an MCP bundle',
+  version,
+  packages: [
+    {
+      registryType: 'mcpb',
+      identifier: `${registry.url}/files/${file}`,
+      fileSha256: sha,
+      transport: { type: 'stdio' },
+    },
+  ],
+});
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+beforeEach(async () => {
+  bundle = await bundleOf('0.2.0', 'one,two,three');
+  files = { 'tools.mcpb': bundle };
+  registry = await startLocalRegistry([], files);
+  registry.publish(entry(sha(bundle), 'io.github.switchboard-tests/tools'));
   registry.publish(entry('0'.repeat(64), 'io.github.switchboard-tests/tampered'));
   dir = await tempDir();
   configPath = join(dir.path, 'config.json');
@@ -91,4 +102,54 @@ it('a bundle whose hash does not match is refused before it is read, and nothing
   expect(await servers()).toEqual({});
   expect(await readdir(join(stateDir(), 'bundles')).catch(() => [])).toEqual([]);
   expect(await readdir(join(stateDir(), 'downloads')).catch(() => [])).toEqual([]);
+});
+
+describe('update of a backend installed from an mcpb package', () => {
+  const NAME = 'io.github.switchboard-tests/tools';
+  const bundles = () => readdir(join(stateDir(), 'bundles'));
+  const cli = (args: string[]) => runCli([...args, '--config', configPath], env);
+
+  it('downloads the new version, checks its hash, unpacks it beside the old, and removes the old once it runs', async () => {
+    expect((await cli(['add', NAME])).code).toBe(0);
+    const next = await bundleOf('0.3.0', 'one,two,three,four');
+    files['tools-0.3.0.mcpb'] = next;
+    registry.publish(entry(sha(next), NAME, '0.3.0', 'tools-0.3.0.mcpb'));
+    const dry = await cli(['update', 'tools', '--dry-run']);
+    expect(dry.stdout).toContain('tools: 0.2.0 -> 0.3.0');
+    expect(dry.stdout).toContain('not applied (--dry-run)');
+    expect(await bundles()).toEqual(['tools']);
+
+    const updated = await cli(['update', 'tools']);
+    expect(updated.stderr).toBe('');
+    expect(updated.stdout).toContain('version: 0.2.0 -> 0.3.0');
+    expect(updated.stdout).toContain('updated');
+    const directory = join(stateDir(), 'bundles', 'tools-0.3.0');
+    expect((await servers())['tools']).toMatchObject({
+      args: [join(directory, 'index.mjs')],
+      cwd: directory,
+      env: { FIXTURE_TOOLS: 'one,two,three,four' },
+      source: { registry: registry.url, name: NAME, version: '0.3.0' },
+    });
+    expect(await bundles()).toEqual(['tools-0.3.0']); // the old folder is gone
+    expect(await readdir(join(stateDir(), 'downloads'))).toEqual([]);
+    expect((await cli(['update', 'tools'])).stdout).toContain('tools is up to date (0.3.0)');
+  }, 60_000);
+
+  it('a new version with a wrong hash, or one that does not start, leaves the old one as it was', async () => {
+    expect((await cli(['add', NAME])).code).toBe(0);
+    const before = await servers();
+    const next = await bundleOf('0.3.0', 'one', 'missing.mjs');
+    files['tools-0.3.0.mcpb'] = next;
+    registry.publish(entry('1'.repeat(64), NAME, '0.3.0', 'tools-0.3.0.mcpb'));
+    const tampered = await cli(['update', 'tools']);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toContain('fileSha256 does not match');
+    registry.publish(entry(sha(next), NAME, '0.3.1', 'tools-0.3.0.mcpb'));
+    const broken = await cli(['update', 'tools']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('tools did not start');
+    expect(await servers()).toEqual(before);
+    expect(await bundles()).toEqual(['tools']);
+    expect(await readdir(join(stateDir(), 'bundles', 'tools'))).toContain('index.mjs');
+  }, 60_000);
 });

@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import JSZip from 'jszip';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
@@ -20,7 +19,8 @@ import { checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/
 import { backendIdFromName, takenIds } from '../registry/runningBackends.js';
 import { secretChoiceNeeded } from '../registry/secretChoice.js';
 import type { InputValues } from '../registry/inputs.js';
-import { validateManifest, type BundleManifest, type UserConfigField } from './bundleManifest.js';
+import { validateManifest, type BundleManifest } from './bundleManifest.js';
+import { bundleCommand, plainUserConfig, userConfigValues } from './bundleEntry.js';
 
 /** Bundles larger than this are refused before they are read. */
 export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
@@ -40,7 +40,7 @@ function invalid(field: string, message: string): never {
 }
 
 /** The bundle at `path`, read (see {@link readBundleBytes}). */
-async function readBundle(path: string): Promise<{ zip: JSZip; manifest: BundleManifest }> {
+export async function readBundle(path: string): Promise<{ zip: JSZip; manifest: BundleManifest }> {
   const size = (await stat(path)).size;
   if (size > MAX_BUNDLE_BYTES) invalid('(file)', `${size} bytes is more than ${MAX_BUNDLE_BYTES}`);
   return readBundleBytes(await readFile(path), path);
@@ -80,73 +80,17 @@ export async function readBundleBytes(
   return { zip, manifest: checked.manifest };
 }
 
-/** Each user_config value: given, else its default; required ones must be there. */
-function userConfigValues(manifest: BundleManifest, values: InputValues): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const [key, field] of Object.entries(manifest.user_config ?? {})) {
-    const raw = values[`var:${key}`] ?? values[`arg:${key}`];
-    const given = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-    const fallback =
-      field.default === undefined ? [] : Array.isArray(field.default) ? field.default : [String(field.default)];
-    const chosen = given.length > 0 ? given : fallback;
-    if (chosen.length === 0 && field.required) {
-      throw new SwitchboardError(
-        ErrorCode.InputInvalid,
-        `user_config.${key} (${field.title}) is required: pass --arg ${key}=...`,
-        { key: `var:${key}` },
-      );
-    }
-    if (!field.multiple && chosen.length > 1) {
-      throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} takes one value`, { key: `var:${key}` });
-    }
-    checkType(key, field, chosen);
-    out.set(key, chosen);
+/** Unpacks beside `directory` and renames once complete, so a failure leaves no half-written folder. */
+export async function unpackInto(zip: JSZip, directory: string): Promise<void> {
+  const temp = `${directory}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await mkdir(temp, { recursive: true });
+    await unpack(zip, temp);
+    await rm(directory, { recursive: true, force: true });
+    await rename(temp, directory);
+  } finally {
+    await rm(temp, { recursive: true, force: true });
   }
-  return out;
-}
-
-function checkType(key: string, field: UserConfigField, values: string[]): void {
-  for (const value of values) {
-    if (field.type === 'number') {
-      const n = Number(value);
-      const bad =
-        !Number.isFinite(n) || (field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max);
-      if (bad) throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} must be a number in range`);
-    }
-    if (field.type === 'boolean' && value !== 'true' && value !== 'false') {
-      throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} must be true or false`);
-    }
-  }
-}
-
-interface Substituted {
-  words: string[];
-  secret: boolean;
-}
-
-/** `${__dirname}`, `${HOME}`, `${/}`/`${pathSeparator}` and `${user_config.X}` in one value (MCPB manifest spec). */
-function substitute(
-  text: string,
-  directory: string,
-  config: Map<string, string[]>,
-  manifest: BundleManifest,
-): Substituted {
-  const whole = /^\$\{user_config\.([A-Za-z0-9_-]+)\}$/.exec(text);
-  if (whole && manifest.user_config?.[whole[1]!]?.multiple) {
-    // A multiple value alone in an argument becomes one argument per value.
-    return { words: config.get(whole[1]!) ?? [], secret: manifest.user_config[whole[1]!]!.sensitive === true };
-  }
-  let secret = false;
-  const out = text.replace(/\$\{([^}]+)\}/g, (match, name: string) => {
-    if (name === '__dirname') return directory;
-    if (name === 'HOME') return homedir();
-    if (name === '/' || name === 'pathSeparator') return sep;
-    const key = /^user_config\.(.+)$/.exec(name)?.[1];
-    if (key === undefined || !manifest.user_config?.[key]) return match;
-    if (manifest.user_config[key].sensitive) secret = true;
-    return (config.get(key) ?? []).join(',');
-  });
-  return { words: [out], secret };
 }
 
 async function unpack(zip: JSZip, target: string): Promise<void> {
@@ -186,28 +130,9 @@ export async function installBundle(
   }
   const id = options.id ?? backendIdFromName(manifest.name, taken);
   const directory = join(options.stateDir, 'bundles', id);
-  const platform = manifest.server.mcp_config.platform_overrides?.[process.platform] ?? {};
-  const mcp = { ...manifest.server.mcp_config, ...platform };
-  const command = substitute(mcp.command, directory, config, manifest).words[0] ?? mcp.command;
-  const args: string[] = [];
-  for (const arg of mcp.args ?? []) {
-    const result = substitute(arg, directory, config, manifest);
-    if (result.secret)
-      invalid(
-        'server.mcp_config.args',
-        'a sensitive user_config value cannot be kept out of config.json on a command line',
-      );
-    args.push(...result.words);
-  }
+  const { command, args, env: plainEnv, sensitive } = bundleCommand(manifest, directory, config);
   const entry: Record<string, unknown> = { command, args, cwd: directory };
-  const env: Record<string, unknown> = {};
-  const sensitive: { field: 'env'; name: string; value: string }[] = [];
-  for (const [name, value] of Object.entries(mcp.env ?? {})) {
-    const result = substitute(value, directory, config, manifest);
-    const text = result.words.join(',');
-    if (!result.secret) env[name] = text;
-    else if (text !== '') sensitive.push({ field: 'env', name, value: text }); // an optional one not given: nothing
-  }
+  const env: Record<string, unknown> = { ...plainEnv };
   // No keychain and no choice made yet: ask, as for registry entries and pasted snippets, before anything is written.
   if (ctx.askSecretStorage && sensitive.length > 0) throw await secretChoiceNeeded(id, sensitive, ctx.environment);
   const saves: (() => Promise<void>)[] = [];
@@ -220,30 +145,25 @@ export async function installBundle(
   }
   if (Object.keys(env).length > 0) entry['env'] = env;
   entry['description'] = manifest.description;
-  entry['source'] = options.source ?? {
-    registry: `file://${resolve(path)}`,
-    name: manifest.name,
-    version: manifest.version,
+  // From a registry: the values an update rebuilds the entry with (sensitive ones stay where they were kept).
+  const inputs = options.source ? plainUserConfig(manifest, options.values) : {};
+  entry['source'] = {
+    ...(options.source ?? { registry: `file://${resolve(path)}`, name: manifest.name, version: manifest.version }),
+    ...(Object.keys(inputs).length > 0 ? { inputs } : {}),
   };
   if (!isAbsolute(command) && !(await findCommand(command, ctx.environment))) {
     throw new SwitchboardError(ErrorCode.RuntimeMissing, missingRuntimeMessage(command, ctx.environment), { command });
   }
   const parsed = parseBackend(id, entry);
   if (!parsed.backend) invalid('server.mcp_config', parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; '));
-  // Unpack beside the target and rename once complete, so a failure leaves no half-written folder.
-  const temp = `${directory}.${randomBytes(4).toString('hex')}.tmp`;
   const undo = async (): Promise<void> => {
-    await rm(temp, { recursive: true, force: true });
     await rm(directory, { recursive: true, force: true });
     for (const s of secrets) {
       if (ctx.secrets && s.reference.startsWith('keychain:')) await ctx.secrets.delete(s.reference.slice(9));
     }
   };
   try {
-    await mkdir(temp, { recursive: true });
-    await unpack(zip, temp);
-    await rm(directory, { recursive: true, force: true });
-    await rename(temp, directory);
+    await unpackInto(zip, directory);
     for (const save of saves) await save();
     const tools = options.skipCheck ? undefined : await checkOrUndo(ctx, parsed.backend, undo);
     await saveNewEntry(ctx, id, entry);

@@ -4,12 +4,16 @@
  * the entry from the new server.json with the values the user gave
  * (`source.inputs`) and the secrets it already refers to, shows what changes
  * (version, command line, URL, env and header names), checks it, then saves.
+ * A backend installed from an mcpb package gets the new bundle, unpacked
+ * beside the old one (bundles/updateBundle.ts).
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { parseBackend, type BackendSource } from '../config/schema.js';
 import { checkOrUndo, pickOption, resolveEntry, type RegistryAddContext } from './addFromRegistry.js';
 import { InputError, type InputValues } from './inputs.js';
 import { buildEntry, secretTarget } from './mapping.js';
+import type { RegistryEntry } from './types.js';
+import { prepareBundleUpdate, runsFromBundle } from '../bundles/updateBundle.js';
 import { backendEntry, backendSources, replaceEntry } from './runningBackends.js';
 
 /** One backend added from a registry, and the registry's latest version of it. */
@@ -91,6 +95,44 @@ export interface UpdateOutcome {
   applied: boolean;
 }
 
+/**
+ * A backend installed from the entry's mcpb package (bundles/updateBundle.ts):
+ * the new version unpacked beside the old, checked by starting it, saved; the
+ * old folder removed only then.
+ */
+async function updateBundleBackend(
+  ctx: RegistryAddContext,
+  id: string,
+  current: Record<string, unknown>,
+  latest: RegistryEntry & { valid: true },
+  index: number,
+  options: { dryRun?: boolean; skipCheck?: boolean },
+): Promise<UpdateOutcome> {
+  const from = (current['source'] as BackendSource).version;
+  const outcome: UpdateOutcome = { id, from, to: latest.version, changes: [], applied: false };
+  if (from === latest.version) return outcome;
+  const update = await prepareBundleUpdate(ctx, id, current, latest, index);
+  outcome.changes = entryChanges(current, update.next);
+  if (options.dryRun) return outcome;
+  const parsed = parseBackend(id, update.next);
+  if (!parsed.backend) {
+    throw new SwitchboardError(
+      ErrorCode.ConfigInvalid,
+      parsed.problems.map((p) => `${p.path}: ${p.message}`).join('; '),
+    );
+  }
+  await update.unpack();
+  try {
+    if (!options.skipCheck) await checkOrUndo(ctx, parsed.backend, update.discard);
+    await replaceEntry(ctx, id, update.next);
+  } catch (error) {
+    await update.discard();
+    throw error;
+  }
+  await update.removeOld();
+  return { ...outcome, applied: true };
+}
+
 /** Updates backend `id` to the registry's latest version (see the module comment). */
 export async function updateFromRegistry(
   ctx: RegistryAddContext,
@@ -111,6 +153,10 @@ export async function updateFromRegistry(
   const { entry: latest } = await resolveEntry(ctx.client, source.name, ctx.signal);
   const server = latest.server;
   const isRemote = 'url' in current && !('launch' in current); // a launched package is a package
+  const bundleIndex = (server.packages ?? []).findIndex((pkg) => pkg.registryType === 'mcpb');
+  if (runsFromBundle(current, ctx.stateDir) && bundleIndex >= 0) {
+    return updateBundleBackend(ctx, id, current, latest, bundleIndex, options);
+  }
   const option = pickOption(server, isRemote && (server.remotes?.length ?? 0) > 0 ? { remote: 0 } : undefined);
   // Secret fields keep what the entry already refers to (keychain name or ${VAR}).
   const values: InputValues = { ...(source.inputs ?? {}) };
