@@ -1,5 +1,3 @@
-import type { StdioPath } from './env/stdioPath.js';
-
 /**
  * Platform pieces the core takes as arguments instead of importing them, so the
  * same core runs under Electron, headless and in tests.
@@ -10,6 +8,13 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
+}
+
+/** The user's PATH entries of stdio backends, changed live (env/stdioPath.ts's StdioPath). */
+export interface ExtraPathControl {
+  state(): { extra: string[] };
+  /** Puts `extra` in front of the PATH stdio backends get (replacing earlier entries). */
+  setExtra(extra: readonly string[]): void;
 }
 
 /** Dependencies of the core. */
@@ -25,7 +30,7 @@ export interface CoreDeps {
    * The PATH of stdio backends (its environment is `environment`): a hand
    * edit of `proxy.extraPath` is applied to it live, as Settings does.
    */
-  stdioPath?: StdioPath;
+  stdioPath?: ExtraPathControl;
 }
 
 /** A logger that writes to stderr (stdout may carry the stdio protocol). */
