@@ -2,10 +2,11 @@
  * Paste a Claude Desktop / Cursor / VS Code `mcpServers` snippet, review the
  * servers found, and add the chosen ones (each checked before it is saved).
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { ErrorData } from '../../../../shared/errors.js';
 import type { ResultOf } from '../../../../shared/contract.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { invalidProps } from '../../components/FieldError.js';
 import { toggled } from '../../components/sets.js';
 import { useAppStore } from '../../store/context.js';
 import { AddProgress } from './AddProgress.js';
@@ -30,6 +31,7 @@ export function SnippetImport() {
   const [results, setResults] = useState<Record<string, AddState>>({});
   const [storage, setStorage] = useState<SecretStorage | undefined>();
   const asked = secretChoiceOf(parseError);
+  const errorId = useId();
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
 
@@ -63,7 +65,13 @@ export function SnippetImport() {
       <label className="field">
         Paste a config snippet
         <span className="help">The `mcpServers` object from Claude Desktop or Cursor, or VS Code's `servers`.</span>
-        <textarea value={text} rows={8} placeholder={EXAMPLE} onChange={(event) => setText(event.target.value)} />
+        <textarea
+          value={text}
+          rows={8}
+          placeholder={EXAMPLE}
+          onChange={(event) => setText(event.target.value)}
+          {...invalidProps(errorId, !asked ? parseError?.message : undefined)}
+        />
       </label>
       <div className="row">
         <button type="button" className="primary" disabled={!text.trim()} onClick={() => void review()}>
@@ -80,7 +88,10 @@ export function SnippetImport() {
           </div>
         </>
       ) : (
-        <ErrorNote error={parseError} title="Could not read the snippet" />
+        // The snippet is the one field: its error is tied to the box (aria-describedby).
+        <div id={errorId}>
+          <ErrorNote error={parseError} title="Could not read the snippet" />
+        </div>
       )}
       {parsed && (
         <div className="stack" role="region" aria-label="Servers found">
