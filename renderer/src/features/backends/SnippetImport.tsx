@@ -32,6 +32,8 @@ export function SnippetImport() {
   const [storage, setStorage] = useState<SecretStorage | undefined>();
   const asked = secretChoiceOf(parseError);
   const errorId = useId();
+  /** Nothing usable in the snippet: its problems are about the box itself. */
+  const unreadable = parsed !== undefined && parsed.servers.length === 0 && parsed.problems.length > 0;
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
 
@@ -70,7 +72,9 @@ export function SnippetImport() {
           rows={8}
           placeholder={EXAMPLE}
           onChange={(event) => setText(event.target.value)}
-          {...invalidProps(errorId, !asked ? parseError?.message : undefined)}
+          {...(parseError && !asked
+            ? invalidProps(errorId, parseError.message)
+            : invalidProps(`${errorId}-problems`, unreadable ? parsed?.problems.join('; ') : undefined))}
         />
       </label>
       <div className="row">
@@ -96,7 +100,7 @@ export function SnippetImport() {
       {parsed && (
         <div className="stack" role="region" aria-label="Servers found">
           {parsed.problems.length > 0 && (
-            <ul className="note tone-warn">
+            <ul className="note tone-warn" id={`${errorId}-problems`}>
               {parsed.problems.map((problem) => (
                 <li key={problem}>{problem}</li>
               ))}
