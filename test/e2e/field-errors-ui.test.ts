@@ -69,7 +69,7 @@ describe.skipIf(browserMissing())('field errors sit on their field, in every for
     expect(await app.fieldError(name)).toBe('The name must start with a letter and use only letters, digits, _ and -.');
     expect(await app.fieldError(command)).toBe('Enter the command that starts the server.');
     expect(await app.fieldError(form.getByLabel(`Variable ${row} value`))).toBe(
-      'A Environment variable row has a value but no name.',
+      'This environment variable has a value but no name.',
     );
     expect(await banners(form).count()).toBe(0);
     await app.screenshots('field-errors-add-server');

@@ -132,7 +132,7 @@ function valuesFrom(
   for (const [index, row] of rows.entries()) {
     const key = row.key.trim();
     if (!key) {
-      if (row.value) problem(out, `${field}.${index}`, `A ${what} row has a value but no name.`);
+      if (row.value) problem(out, `${field}.${index}`, `This ${what.toLowerCase()} has a value but no name.`);
       continue;
     }
     if (row.secret) {
