@@ -7,20 +7,22 @@
  * (DELETE) leaves the list, and so does one whose client went away without a
  * word once it sat idle past `sessionIdleMs`. The buttons keep to one line at
  * 1280 px with every panel filled, and the sidebar footer counts the servers
- * by status and names the endpoint.
+ * by status and names the endpoint. A used login link says to run
+ * `mcp-switchboard ui`, and the link that prints logs in.
  */
-import type { Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { populateHome } from '../fixtures/client-configs/home.js';
 import { runCli } from '../helpers/cli.js';
 import { EVERYTHING } from '../helpers/harness.js';
+import { violationsInBothSchemes } from './axe.js';
 import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { ClientsPage } from './pages/ClientsPage.js';
 import { ServersPage } from './pages/ServersPage.js';
 import { serveUi, type ServedUi } from './serveUi.js';
-import type { Browser } from 'playwright-core';
 
 const SLOW = { timeout: 30_000 };
 /** Short, so an abandoned session is seen going; long enough for the checks made while it lives. */
@@ -51,6 +53,7 @@ describe.skipIf(browserMissing())('the Clients screen and sidebar say what is tr
             HOME: dirs.home,
             XDG_CONFIG_HOME: dirs.xdgConfig,
             XDG_STATE_HOME: dirs.xdgState,
+            XDG_DATA_HOME: join(dirs.dir, 'xdg-data'),
             // No session bus: the keychain cannot be reached (what a headless box or a bare SSH login has).
             DBUS_SESSION_BUS_ADDRESS: `unix:path=${dirs.dir}/no-bus`,
             DISPLAY: '',
@@ -144,4 +147,32 @@ describe.skipIf(browserMissing())('the Clients screen and sidebar say what is tr
     const { host } = new URL(served.endpointUrl);
     await expect.poll(() => app.sidebarFooter.innerText(), SLOW).toBe(`1 server up, 1 off · endpoint ${host}`);
   });
+
+  it('has no serious or critical accessibility violations with the warning, profiles and sessions shown', async () => {
+    await app.open('Clients');
+    await clients.keychainWarning.waitFor(SLOW);
+    expect(await violationsInBothSchemes(page, 'Clients')).toEqual([]);
+  }, 60_000);
+
+  it('a used login link says to run `mcp-switchboard ui`, whose fresh link logs in', async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const other = await fresh.newPage();
+      await other.goto(served.loginUrl);
+      await other.getByText('Run `mcp-switchboard ui` for a new one').waitFor(SLOW);
+      await new AppPage(other).screenshots('login-link-used');
+      const ui = await runCli(['ui', '--no-browser'], {
+        ...serveEnv,
+        SWITCHBOARD_TOKEN: served.token,
+        SWITCHBOARD_NO_BROWSER: '1',
+      });
+      expect(ui.code).toBe(0);
+      const link = /UI: (\S+)/.exec(ui.stdout)?.[1] ?? '';
+      expect(link).not.toBe(served.loginUrl);
+      await new AppPage(other).login(link);
+      await other.getByRole('heading', { level: 1, name: 'Servers', exact: true }).waitFor(SLOW);
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
 });

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundleBytes, bundleManifest } from '../helpers/bundles.js';
 import { EVERYTHING } from '../helpers/harness.js';
 import { startLocalRegistry, type LocalRegistry } from '../helpers/localRegistry.js';
+import { violationsInBothSchemes } from './axe.js';
 import { browserMissing } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import type { AppPage } from './pages/AppPage.js';
@@ -55,7 +56,8 @@ describe.skipIf(browserMissing())('field errors sit on their field, in every for
   afterEach(() => expect(ui.cspErrors.splice(0)).toEqual([]));
 
   /** The form's banners (an error that is about no one field), by their titles. */
-  const banners = (form: Locator) => form.getByRole('alert').filter({ hasText: /^(Not saved|Not added|Not installed):/ });
+  const banners = (form: Locator) =>
+    form.getByRole('alert').filter({ hasText: /^(Not saved|Not added|Not installed):/ });
 
   it('Add server: a bad name, a missing command and a nameless variable each on their field; a taken name too', async () => {
     await app.open('Add server');
@@ -73,6 +75,7 @@ describe.skipIf(browserMissing())('field errors sit on their field, in every for
     );
     expect(await banners(form).count()).toBe(0);
     await app.screenshots('field-errors-add-server');
+    expect(await violationsInBothSchemes(page, 'Add server with field errors')).toEqual([]);
 
     // The core refuses a name that is taken: said on the Name field, the rest as typed.
     await form.getByRole('button', { name: `Remove variable ${row}` }).click();
@@ -128,13 +131,17 @@ describe.skipIf(browserMissing())('field errors sit on their field, in every for
 
   it('MCP Registry: the core’s "is required" on the registry entry’s own field', async () => {
     await page.getByRole('searchbox', { name: 'Search the MCP Registry' }).fill('memory');
-    await page.getByRole('list', { name: 'Registry servers' }).getByRole('button', { name: /Memory/ }).click(SLOW);
+    await page
+      .getByRole('list', { name: 'Registry servers' })
+      .getByRole('button', { name: /Memory/ })
+      .click(SLOW);
     const form = page.getByRole('form', { name: 'Add Memory' });
     const file = form.getByRole('textbox', { name: /MEMORY_FILE_PATH \(required\)/ });
     await form.getByRole('button', { name: 'Add' }).click();
     await expect.poll(() => app.fieldError(file), SLOW).toMatch(/MEMORY_FILE_PATH.* is required/);
     expect(await banners(form).count()).toBe(0);
     await app.screenshots('field-errors-registry');
+    expect(await violationsInBothSchemes(page, 'registry form with a field error')).toEqual([]);
     expect(await serverIds()).toEqual(['everything']);
   }, 60_000);
 

@@ -2,7 +2,8 @@
  * End to end in Chromium: the Request log screen over calls an SDK client
  * made through the endpoint to two real servers. Each call's detail names
  * the rule that decided it and the level that set it ("Decided by"); the
- * server, client, outcome and time filters narrow the list as they say; the
+ * server, client, outcome and time filters narrow the list as they say; a
+ * new call shows up while the screen is open (live tail); the
  * export holds what the filters show, with the decision.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -86,6 +87,12 @@ describe.skipIf(browserMissing())('the Request log screen in Chromium', () => {
     await log.filter('time').selectOption('Last 5 minutes');
     await expect.poll(async () => (await log.items()).sort(), SLOW).toEqual(['echo', 'get-sum', 'read_graph']);
     await log.filter('time').selectOption('');
+  });
+
+  it('tails the log live: a call made while the screen is shown appears at the top', async () => {
+    await sdk.callTool({ name: 'everything__echo', arguments: { message: 'live' } });
+    await expect.poll(async () => (await log.items()).filter((item) => item === 'echo').length, SLOW).toBe(2);
+    expect((await log.items())[0]).toBe('echo');
   });
 
   it('exports what the filters show as JSON lines, with the decision', async () => {

@@ -63,7 +63,9 @@ describe.skipIf(browserMissing())('server cards and dialogs in Chromium', () => 
     expect(text).not.toMatch(/\brestarts?\b/);
     const retry = card.getByText(/^Next retry in \d+ s$/);
     const first = Number((await retry.innerText()).match(/\d+/)![0]);
-    await expect.poll(async () => Number((await retry.innerText()).match(/\d+/)?.[0] ?? first), SLOW).toBeLessThan(first);
+    await expect
+      .poll(async () => Number((await retry.innerText()).match(/\d+/)?.[0] ?? first), SLOW)
+      .toBeLessThan(first);
   });
 
   it('counts the stderr lines of a server that exited', async () => {

@@ -24,7 +24,8 @@ export interface UiSession {
 export async function openUiSession(config: Record<string, unknown>): Promise<UiSession> {
   const served = await serveUi(config);
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  // An explicit context: axe (AxeBuilder) needs one to open its own pages.
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
   const cspErrors: string[] = [];
   collectCspErrors(page, cspErrors);
   const app = new AppPage(page);

@@ -11,13 +11,7 @@ export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 
 /** The screens, by their navigation label. */
 export type ScreenName =
-  | 'Servers'
-  | 'Add server'
-  | 'Catalog'
-  | 'Authorization'
-  | 'Clients'
-  | 'Request log'
-  | 'Settings';
+  'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients' | 'Request log' | 'Settings';
 
 /** Each screen's page heading (h1). */
 const HEADINGS: Record<ScreenName, string> = {
