@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { KeytarStore } from '../../electron/core/secrets/keytarStore.js';
 import { populateHome } from '../fixtures/client-configs/home.js';
 import { runCli } from '../helpers/cli.js';
 import { EVERYTHING } from '../helpers/harness.js';
@@ -22,7 +23,7 @@ import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { ClientsPage } from './pages/ClientsPage.js';
 import { ServersPage } from './pages/ServersPage.js';
-import { serveUi, type ServedUi } from './serveUi.js';
+import { serveUi, withoutKeychain, type ServedUi } from './serveUi.js';
 
 const SLOW = { timeout: 30_000 };
 /** Short, so an abandoned session is seen going; long enough for the checks made while it lives. */
@@ -54,9 +55,7 @@ describe.skipIf(browserMissing())('the Clients screen and sidebar say what is tr
             XDG_CONFIG_HOME: dirs.xdgConfig,
             XDG_STATE_HOME: dirs.xdgState,
             XDG_DATA_HOME: join(dirs.dir, 'xdg-data'),
-            // No session bus: the keychain cannot be reached (what a headless box or a bare SSH login has).
-            DBUS_SESSION_BUS_ADDRESS: `unix:path=${dirs.dir}/no-bus`,
-            DISPLAY: '',
+            ...withoutKeychain(dirs),
             CODEX_HOME: '',
             CLAUDE_CONFIG_DIR: '',
           };
@@ -92,6 +91,12 @@ describe.skipIf(browserMissing())('the Clients screen and sidebar say what is tr
     // No file path (two or more segments), such as the bus socket or keytar's module path.
     expect(text).not.toMatch(/(?:^|[\s(])\/[\w.@+-]+\/[\w.@+-]+/);
     expect(text).not.toContain(served.dir);
+    // The advice fits the cause: no session bus (or, where keytar is not built, the rebuild), never the
+    // generic "unlock the keyring".
+    if ((await new KeytarStore().loadProblem()) === undefined) {
+      expect(text).toContain('there is no desktop (D-Bus) session to reach the keyring through');
+      expect(text).toContain('dbus-run-session');
+    } else expect(text).toContain('the keychain module (keytar) is not built for this Node');
     await app.screenshots('clients-keychain-warning');
   });
 

@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
-import { serveUi, type ServedUi } from './serveUi.js';
+import { serveUi, type ServedUi, type ServeUiOptions } from './serveUi.js';
 
 /** A served UI, its browser page and the CSP errors seen so far. */
 export interface UiSession {
@@ -20,9 +20,9 @@ export interface UiSession {
   close(): Promise<void>;
 }
 
-/** Serves `config`, opens Chromium on the UI and logs in. */
-export async function openUiSession(config: Record<string, unknown>): Promise<UiSession> {
-  const served = await serveUi(config);
+/** Serves `config` (with `options`: environment, set-up), opens Chromium on the UI and logs in. */
+export async function openUiSession(config: Record<string, unknown>, options?: ServeUiOptions): Promise<UiSession> {
+  const served = await serveUi(config, options);
   const browser = await launchChromium();
   // An explicit context: axe (AxeBuilder) needs one to open its own pages.
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();

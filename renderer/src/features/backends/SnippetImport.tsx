@@ -50,15 +50,20 @@ export function SnippetImport() {
     setChosen(new Set(outcome.result.servers.map((server) => server.id)));
   };
 
+  /** Adds `server` (checked first, unless `force`: then saved as it is and retried until it starts). */
+  const addOne = async (server: Parsed['servers'][number], force = false) => {
+    setResults((r) => ({ ...r, [server.id]: { state: 'adding', since: Date.now() } }));
+    const outcome = await addBackend(server.id, server.entry, force);
+    setResults((r) => ({
+      ...r,
+      [server.id]: outcome.ok ? { state: 'added' } : { state: 'failed', error: outcome.error },
+    }));
+  };
+
   const addChosen = async () => {
     for (const server of parsed?.servers ?? []) {
       if (!chosen.has(server.id) || results[server.id]?.state === 'added') continue;
-      setResults((r) => ({ ...r, [server.id]: { state: 'adding', since: Date.now() } }));
-      const outcome = await addBackend(server.id, server.entry);
-      setResults((r) => ({
-        ...r,
-        [server.id]: outcome.ok ? { state: 'added' } : { state: 'failed', error: outcome.error },
-      }));
+      await addOne(server);
     }
   };
 
@@ -71,7 +76,11 @@ export function SnippetImport() {
           value={text}
           rows={8}
           placeholder={EXAMPLE}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            // A new snippet is asked about again: a choice made for another one is not applied silently.
+            setStorage(undefined);
+          }}
           {...(parseError && !asked
             ? invalidProps(errorId, parseError.message)
             : invalidProps(`${errorId}-problems`, unreadable ? parsed?.problems.join('; ') : undefined))}
@@ -123,7 +132,15 @@ export function SnippetImport() {
                 <SnippetSecretsNote secrets={server.secrets} />
                 {result?.state === 'adding' && <AddProgress phase="checking" since={result.since} />}
                 {result?.state === 'added' && <p role="status">✓ Added {server.id}</p>}
-                {result?.state === 'failed' && <ErrorNote error={result.error} title={`${server.id} not added`} />}
+                {result?.state === 'failed' && (
+                  <>
+                    <ErrorNote error={result.error} title={`${server.id} not added`} />
+                    {/* E.g. a secret chosen to come from a variable not set yet: keep it, it starts once it is. */}
+                    <button type="button" onClick={() => void addOne(server, true)}>
+                      Save {server.id} anyway
+                    </button>
+                  </>
+                )}
               </div>
             );
           })}
