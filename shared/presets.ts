@@ -194,6 +194,8 @@ export interface PresetEntry {
   secrets: PendingSecret[];
   /** Human-readable reasons the answers are not enough yet (empty when fine). */
   problems: string[];
+  /** The same problems by the preset field (`key`) they are about, to show on that field. */
+  fields: Record<string, string>;
 }
 
 /** The keychain name for a backend's secret field, e.g. `github.GITHUB_PERSONAL_ACCESS_TOKEN`. */
@@ -208,6 +210,7 @@ export function buildPresetEntry(
   backendId: string,
 ): PresetEntry {
   const problems: string[] = [];
+  const fields: Record<string, string> = {};
   const secrets: PendingSecret[] = [];
   const env: Record<string, unknown> = {};
   const headers: Record<string, unknown> = {};
@@ -215,7 +218,10 @@ export function buildPresetEntry(
   for (const field of preset.fields) {
     const answer = (answers[field.key] ?? '').trim();
     if (!answer) {
-      if (field.required) problems.push(`${field.label} is required.`);
+      if (field.required) {
+        problems.push(`${field.label} is required.`);
+        fields[field.key] = `${field.label} is required.`;
+      }
       args = args.filter((arg) => arg !== `{${field.key}}`);
       continue;
     }
@@ -239,7 +245,7 @@ export function buildPresetEntry(
     preset.transport === 'stdio' ? { command: preset.command, args } : { type: 'http', url: preset.url };
   if (Object.keys(env).length > 0) entry['env'] = env;
   if (Object.keys(headers).length > 0) entry['headers'] = headers;
-  return { entry, secrets, problems };
+  return { entry, secrets, problems, fields };
 }
 
 /** Backend IDs must start with a letter and hold only letters, digits, `_` and `-` (the one rule, in ids.ts). */

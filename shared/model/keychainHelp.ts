@@ -38,7 +38,8 @@ export function keychainHelp(reason: string | undefined): KeychainHelp {
       fix: "install gnome-keyring (or turn on KeePassXC's Secret Service integration), log in to a desktop session, then restart Switchboard",
     };
   }
-  if (/d-?bus|\$DISPLAY|x11/i.test(text)) {
+  // GDBus says "Could not connect: No such file or directory" when the session bus socket is not there.
+  if (/d-?bus|\$DISPLAY|x11|could not connect/i.test(text)) {
     return {
       problem: 'there is no desktop (D-Bus) session to reach the keyring through',
       fix: 'run Switchboard in a desktop session, or start it with `dbus-run-session -- mcp-switchboard serve` after `gnome-keyring-daemon --unlock`',

@@ -40,6 +40,14 @@ export interface ServeUiDirs {
   xdgState: string;
 }
 
+/**
+ * Environment under which `serve` finds no keychain: no session bus to reach
+ * the Secret Service through (what a headless box or a bare SSH login has).
+ */
+export function withoutKeychain(dirs: ServeUiDirs): Record<string, string> {
+  return { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dirs.dir, 'no-bus')}`, DISPLAY: '' };
+}
+
 /** Starts `serve --port 0` with `config` and waits until it prints the UI URL. */
 export async function serveUi(config: Record<string, unknown>, options: ServeUiOptions = {}): Promise<ServedUi> {
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-e2e-'));

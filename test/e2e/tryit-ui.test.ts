@@ -15,12 +15,21 @@ import { violationsInBothSchemes } from './axe.js';
 import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage, type ScreenName } from './pages/AppPage.js';
 import { CatalogPage } from './pages/CatalogPage.js';
+import { ClientsPage } from './pages/ClientsPage.js';
 import { ServersPage } from './pages/ServersPage.js';
 import { TryItPanel } from './pages/TryItPanel.js';
 import { serveUi, type ServedUi } from './serveUi.js';
 
 const SLOW = { timeout: 30_000 };
-const SCREENS: ScreenName[] = ['Servers', 'Add server', 'Catalog', 'Authorization', 'Clients', 'Request log'];
+const SCREENS: ScreenName[] = [
+  'Servers',
+  'Add server',
+  'Catalog',
+  'Authorization',
+  'Clients',
+  'Request log',
+  'Settings',
+];
 
 describe.skipIf(browserMissing())('Try it, layout and accessibility in Chromium', () => {
   let served: ServedUi;
@@ -204,16 +213,7 @@ describe.skipIf(browserMissing())('Try it, layout and accessibility in Chromium'
   it('keeps every button on the Clients screen on one line at 1280 px', async () => {
     await app.open('Clients');
     await page.getByRole('main').getByRole('button').first().waitFor();
-    const wrapped = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLButtonElement>('main button')]
-        .filter((button) => {
-          const style = getComputedStyle(button);
-          const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.45;
-          const inner = button.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-          return button.offsetParent !== null && inner > line * 1.5;
-        })
-        .map((button) => button.innerText),
-    );
+    const wrapped = await new ClientsPage(page).wrappedButtons();
     expect(wrapped).toEqual([]);
   });
 

@@ -20,11 +20,12 @@ export interface UiSession {
   close(): Promise<void>;
 }
 
-/** Serves `config` (with `options`, e.g. serve's environment), opens Chromium on the UI and logs in. */
+/** Serves `config` (with `options`: environment, set-up), opens Chromium on the UI and logs in. */
 export async function openUiSession(config: Record<string, unknown>, options: ServeUiOptions = {}): Promise<UiSession> {
   const served = await serveUi(config, options);
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  // An explicit context: axe (AxeBuilder) needs one to open its own pages.
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
   const cspErrors: string[] = [];
   collectCspErrors(page, cspErrors);
   const app = new AppPage(page);

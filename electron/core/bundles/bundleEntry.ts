@@ -46,10 +46,16 @@ function checkType(key: string, field: UserConfigField, values: string[]): void 
       const n = Number(value);
       const bad =
         !Number.isFinite(n) || (field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max);
-      if (bad) throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} must be a number in range`);
+      if (bad) {
+        throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} must be a number in range`, {
+          key: `var:${key}`,
+        });
+      }
     }
     if (field.type === 'boolean' && value !== 'true' && value !== 'false') {
-      throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} must be true or false`);
+      throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} must be true or false`, {
+        key: `var:${key}`,
+      });
     }
   }
 }

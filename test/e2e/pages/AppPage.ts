@@ -10,7 +10,8 @@ import { ROOT } from '../../helpers/harness.js';
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
 
 /** The screens, by their navigation label. */
-export type ScreenName = 'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients' | 'Request log';
+export type ScreenName =
+  'Servers' | 'Add server' | 'Catalog' | 'Authorization' | 'Clients' | 'Request log' | 'Settings';
 
 /** Each screen's page heading (h1). */
 const HEADINGS: Record<ScreenName, string> = {
@@ -20,6 +21,7 @@ const HEADINGS: Record<ScreenName, string> = {
   Authorization: 'Authorization',
   Clients: 'Clients',
   'Request log': 'Request log',
+  Settings: 'Settings',
 };
 
 /** The whole page. */
@@ -70,6 +72,23 @@ export class AppPage {
   /** The notifications recorded since {@link recordNotifications}. */
   notificationsShown(): Promise<{ title: string; body?: string }[]> {
     return this.page.evaluate(() => (window as unknown as { __shown: { title: string; body?: string }[] }).__shown);
+  }
+
+  /**
+   * The error shown on `field` itself: the text of what its `aria-describedby`
+   * points to while it is `aria-invalid`, else undefined (no error on the field).
+   */
+  async fieldError(field: Locator): Promise<string | undefined> {
+    if ((await field.getAttribute('aria-invalid')) !== 'true') return undefined;
+    const ids = (await field.getAttribute('aria-describedby'))?.split(/\s+/).filter(Boolean) ?? [];
+    const texts: string[] = [];
+    for (const id of ids) texts.push((await this.page.locator(`[id="${id}"]`).innerText()).trim());
+    return texts.join(' ');
+  }
+
+  /** The footer of the main navigation (what the servers and the endpoint are at). */
+  get sidebarFooter(): Locator {
+    return this.nav.getByRole('note', { name: 'Servers and endpoint' });
   }
 
   /** The page heading. */

@@ -91,6 +91,45 @@ export class ClientsPage {
     await dialog.waitFor({ state: 'detached' });
   }
 
+  /** The token state of profile `id` as its row shows it ("set" or "none"). */
+  async tokenState(id: string): Promise<string> {
+    return (await this.profileRow(id).getByRole('cell').nth(2).innerText()).trim();
+  }
+
+  /** The warning the Endpoint panel shows when the OS keychain cannot be used. */
+  get keychainWarning(): Locator {
+    return this.page.getByRole('note', { name: 'Keychain unavailable' });
+  }
+
+  /** The connected sessions panel. */
+  get sessions(): Locator {
+    return this.page.getByRole('region', { name: 'Connected sessions' });
+  }
+
+  /** The heading of the sessions panel ("Connected sessions (2)"). */
+  get sessionsHeading(): Locator {
+    return this.sessions.getByRole('heading', { level: 2 });
+  }
+
+  /** The row of the session whose client is named `clientName`. */
+  session(clientName: string): Locator {
+    return this.sessions.getByRole('row').filter({ hasText: clientName });
+  }
+
+  /** The visible buttons of the screen whose label runs over more than one line (their text). */
+  wrappedButtons(): Promise<string[]> {
+    return this.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLButtonElement>('main button')]
+        .filter((button) => {
+          const style = getComputedStyle(button);
+          const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.45;
+          const inner = button.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+          return button.offsetParent !== null && inner > line * 1.5;
+        })
+        .map((button) => button.innerText),
+    );
+  }
+
   /** The one-time token dialog. */
   get tokenDialog(): Locator {
     return this.page.getByRole('dialog', { name: 'Copy the token now' });

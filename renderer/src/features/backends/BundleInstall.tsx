@@ -5,9 +5,10 @@
  * to the OS keychain; without one, the user chooses where) before Install. A bad bundle is refused with the field
  * named, and nothing is installed.
  */
-import { useState, type DragEvent } from 'react';
+import { useId, useState, type DragEvent } from 'react';
 import type { BundleUpload, BundleView } from '../../../../shared/model/bundleViews.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { FieldError, errorOnField, fieldOfError, invalidProps } from '../../components/FieldError.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
@@ -77,6 +78,7 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
   // No keychain: the core asks where sensitive values go, as for registry entries and pasted snippets.
   const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
   const title = view.displayName ?? view.name;
+  const ids = useId();
 
   const install = async () => {
     const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
@@ -127,27 +129,40 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
           </ul>
         )}
       </section>
-      <label className="field">
-        Name (optional)
-        <input value={id} onChange={(event) => setId(event.target.value)} />
-      </label>
-      {view.fields.map((field) => (
-        <label className="field" key={field.key}>
-          {field.title}
-          {field.required ? ' (required)' : ''}
-          {field.sensitive ? (askedVariables ? ' — secret' : ' — kept in the OS keychain') : ''}
+      <div className="field-wrap">
+        <label className="field">
+          Name (optional)
           <input
-            type={field.sensitive ? 'password' : 'text'}
-            placeholder={field.default}
-            required={field.required}
-            value={values[field.key] ?? ''}
-            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+            value={id}
+            onChange={(event) => setId(event.target.value)}
+            {...invalidProps(`${ids}-id`, errorOnField(error, 'id'))}
           />
-          <span className="help">{field.description}</span>
         </label>
+        <FieldError id={`${ids}-id`} message={errorOnField(error, 'id')} />
+      </div>
+      {view.fields.map((field) => (
+        <div className="field-wrap" key={field.key}>
+          <label className="field">
+            {field.title}
+            {field.required ? ' (required)' : ''}
+            {field.sensitive ? (askedVariables ? ' — secret' : ' — kept in the OS keychain') : ''}
+            <input
+              type={field.sensitive ? 'password' : 'text'}
+              placeholder={field.default}
+              required={field.required}
+              value={values[field.key] ?? ''}
+              onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+              {...invalidProps(`${ids}-${field.key}`, errorOnField(error, field.key))}
+            />
+            <span className="help">{field.description}</span>
+          </label>
+          <FieldError id={`${ids}-${field.key}`} message={errorOnField(error, field.key)} />
+        </div>
       ))}
       {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
-      {!asking && <ErrorNote error={error} title="Not installed" />}
+      {!asking && !['id', ...view.fields.map((field) => field.key)].includes(fieldOfError(error) ?? '') && (
+        <ErrorNote error={error} title="Not installed" />
+      )}
       <button type="submit" className="primary" disabled={busy || (askedVariables !== undefined && !storage)}>
         {busy ? 'Checking…' : error && !asking ? 'Retry' : 'Install'}
       </button>

@@ -1,20 +1,28 @@
 /**
  * Editable name/value rows (env variables, headers) with a "secret" switch per row.
  */
+import { useId } from 'react';
+import { FieldError, invalidProps } from '../../components/FieldError.js';
 import { renamedRow, type KeyValueRow } from './entryForm.js';
 
-/** The rows of `rows`; `what` names one row ("Variable", "Header"); `field` picks the secret-name rule. */
+/**
+ * The rows of `rows`; `what` names one row ("Variable", "Header"); `field` picks the secret-name rule;
+ * `errors` holds a row's problem by its index, shown under that row.
+ */
 export function KeyValueRows({
   rows,
   onChange,
   what,
   field,
+  errors = {},
 }: {
   rows: KeyValueRow[];
   onChange: (rows: KeyValueRow[]) => void;
   what: string;
   field: 'env' | 'headers';
+  errors?: Record<number, string>;
 }) {
+  const ids = useId();
   const update = (index: number, patch: Partial<KeyValueRow>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   return (
@@ -24,6 +32,7 @@ export function KeyValueRows({
         <div className="kv-row" key={index}>
           <input
             aria-label={`${what} ${index + 1} name`}
+            {...invalidProps(`${ids}-${index}`, errors[index])}
             placeholder="NAME"
             value={row.key}
             onChange={(event) =>
@@ -42,6 +51,7 @@ export function KeyValueRows({
             }
             value={row.value}
             onChange={(event) => update(index, { value: event.target.value })}
+            {...invalidProps(`${ids}-${index}`, errors[index])}
           />
           <label className="check small" title="Secret: kept in the OS keychain, not in config.json">
             <input
@@ -60,6 +70,7 @@ export function KeyValueRows({
           >
             ✕
           </button>
+          <FieldError id={`${ids}-${index}`} message={errors[index]} />
         </div>
       ))}
       <div>

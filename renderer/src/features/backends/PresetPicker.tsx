@@ -3,8 +3,16 @@
  * needed, so it works offline). Pick one, fill in what it needs, add; a
  * runtime that is not installed is named with its install link and Retry.
  */
-import { useMemo, useState } from 'react';
-import { buildPresetEntry, freeBackendId, SERVER_PRESETS, type ServerPreset } from '../../../../shared/presets.js';
+import { useId, useMemo, useState } from 'react';
+import { badIdMessage } from '../../../../shared/ids.js';
+import {
+  BACKEND_ID_RULE,
+  buildPresetEntry,
+  freeBackendId,
+  SERVER_PRESETS,
+  type ServerPreset,
+} from '../../../../shared/presets.js';
+import { FieldError, errorOnField, fieldOfError, invalidProps } from '../../components/FieldError.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
@@ -16,7 +24,10 @@ export function PresetPicker() {
   const [selected, setSelected] = useState<ServerPreset | undefined>();
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
-  const [problems, setProblems] = useState<string[]>([]);
+  /** The form's own problems by field (`id` or a preset field's key), shown on the field. */
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const ids = useId();
+  const problemOf = (field: string) => problems[field] ?? errorOnField(error, field);
   const { busy, error, setError, run } = useOutcome();
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
@@ -29,16 +40,17 @@ export function PresetPicker() {
     setSelected(preset);
     setId(freeBackendId(preset.id, taken));
     setAnswers({});
-    setProblems([]);
+    setProblems({});
     setError(undefined);
   };
 
   const add = async (force: boolean) => {
     if (!selected) return;
     const built = buildPresetEntry(selected, answers, id.trim());
-    setProblems(built.problems);
+    const found = BACKEND_ID_RULE.test(id.trim()) ? built.fields : { id: badIdMessage('name'), ...built.fields };
+    setProblems(found);
     setError(undefined);
-    if (built.problems.length > 0) return;
+    if (Object.keys(found).length > 0) return;
     const outcome = await run(() =>
       saveBackend({ call, addBackend, updateBackend }, { id: id.trim(), ...built, force }),
     );
@@ -80,34 +92,38 @@ export function PresetPicker() {
           <code className="muted">
             {selected.transport === 'stdio' ? [selected.command, ...(selected.args ?? [])].join(' ') : selected.url}
           </code>
-          <label className="field">
-            Name
-            <input value={id} onChange={(event) => setId(event.target.value)} />
-          </label>
-          {selected.fields.map((field) => (
-            <label className="field" key={field.key}>
-              {field.label}
+          <div className="field-wrap">
+            <label className="field">
+              Name
               <input
-                type={field.input === 'secret' ? 'password' : 'text'}
-                placeholder={field.placeholder}
-                required={field.required}
-                value={answers[field.key] ?? ''}
-                onChange={(event) => setAnswers({ ...answers, [field.key]: event.target.value })}
+                value={id}
+                onChange={(event) => setId(event.target.value)}
+                {...invalidProps(`${ids}-id`, problemOf('id'))}
               />
-              {field.help && <span className="help">{field.help}</span>}
             </label>
+            <FieldError id={`${ids}-id`} message={problemOf('id')} />
+          </div>
+          {selected.fields.map((field) => (
+            <div className="field-wrap" key={field.key}>
+              <label className="field">
+                {field.label}
+                <input
+                  type={field.input === 'secret' ? 'password' : 'text'}
+                  placeholder={field.placeholder}
+                  required={field.required}
+                  value={answers[field.key] ?? ''}
+                  onChange={(event) => setAnswers({ ...answers, [field.key]: event.target.value })}
+                  {...invalidProps(`${ids}-${field.key}`, problemOf(field.key))}
+                />
+                {field.help && <span className="help">{field.help}</span>}
+              </label>
+              <FieldError id={`${ids}-${field.key}`} message={problemOf(field.key)} />
+            </div>
           ))}
           {selected.oauth && (
             <p className="muted">After adding, press Authorize on its card to sign in in your browser.</p>
           )}
-          {problems.length > 0 && (
-            <ul className="note tone-bad" role="alert">
-              {problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          )}
-          <AddErrorNote error={error} title="Not added" />
+          {fieldOfError(error) === undefined && <AddErrorNote error={error} title="Not added" />}
           <div className="row">
             <button type="submit" className="primary" disabled={busy}>
               {busy ? 'Checking…' : missingRuntimeOf(error) ? 'Retry' : `Add ${selected.name}`}

@@ -9,9 +9,10 @@
  * OAuth sign-in starts at once (the link shows here).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { RegistryEntryView, RegistryPageView } from '../../../../shared/model/registryViews.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { FieldError, errorOnField, fieldOfError, invalidProps } from '../../components/FieldError.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
@@ -151,6 +152,11 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const [id, setId] = useState('');
   const [signIn, setSignIn] = useState<{ id: string; url?: string } | undefined>();
   const { busy, error, run } = useOutcome();
+  const ids = useId();
+  /** A message on field `key` (`id`: the name) when the core's answer is about it. */
+  const fieldProps = (key: string) => invalidProps(`${ids}-${key}`, errorOnField(error, key));
+  const fieldError = (key: string) => <FieldError id={`${ids}-${key}`} message={errorOnField(error, key)} />;
+  const onField = fieldOfError(error) === 'id' || option?.fields.some((field) => field.key === fieldOfError(error));
   // Asked once (no keychain): the choice stays shown while the user retries.
   const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
 
@@ -213,39 +219,47 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
       {option && (
         <>
           <code className="muted">{option.label}</code>
-          <label className="field">
-            Name (optional)
-            <input value={id} onChange={(event) => setId(event.target.value)} />
-          </label>
-          {option.fields.map((field) => (
-            <label className="field" key={field.key}>
-              {field.name}
-              {field.required ? ' (required)' : ''}
-              {field.secret ? ' — kept in the OS keychain' : ''}
-              {field.choices ? (
-                <select
-                  value={values[field.key] ?? field.default ?? ''}
-                  onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
-                >
-                  {!field.required && <option value="">(none)</option>}
-                  {field.choices.map((choice) => (
-                    <option key={choice}>{choice}</option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  type={field.secret ? 'password' : 'text'}
-                  placeholder={field.placeholder ?? field.default}
-                  required={field.required}
-                  value={values[field.key] ?? ''}
-                  onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
-                />
-              )}
-              {field.description && <span className="help">{field.description}</span>}
+          <div className="field-wrap">
+            <label className="field">
+              Name (optional)
+              <input value={id} onChange={(event) => setId(event.target.value)} {...fieldProps('id')} />
             </label>
+            {fieldError('id')}
+          </div>
+          {option.fields.map((field) => (
+            <div className="field-wrap" key={field.key}>
+              <label className="field">
+                {field.name}
+                {field.required ? ' (required)' : ''}
+                {field.secret ? ' — kept in the OS keychain' : ''}
+                {field.choices ? (
+                  <select
+                    value={values[field.key] ?? field.default ?? ''}
+                    onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+                    {...fieldProps(field.key)}
+                  >
+                    {!field.required && <option value="">(none)</option>}
+                    {field.choices.map((choice) => (
+                      <option key={choice}>{choice}</option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    type={field.secret ? 'password' : 'text'}
+                    placeholder={field.placeholder ?? field.default}
+                    required={field.required}
+                    value={values[field.key] ?? ''}
+                    onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+                    {...fieldProps(field.key)}
+                  />
+                )}
+                {field.description && <span className="help">{field.description}</span>}
+              </label>
+              {fieldError(field.key)}
+            </div>
           ))}
           {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
-          {!asking && <AddErrorNote error={error} title="Not added" />}
+          {!asking && !onField && <AddErrorNote error={error} title="Not added" />}
           {signIn && (
             <div className="note tone-warn" role="status">
               <strong>Sign-in needed</strong>: {signIn.id} was added and asks you to sign in. Finish in the browser

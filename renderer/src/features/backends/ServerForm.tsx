@@ -2,11 +2,12 @@
  * The form for any server: a stdio command (command, arguments, env, folder)
  * or a URL (Streamable HTTP or SSE, headers). Used to add and to edit.
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { CallOutcome } from '../../../../shared/contract.js';
 import type { ErrorData } from '../../../../shared/errors.js';
 import { BACKEND_TRANSPORTS, TRANSPORT_KINDS } from '../../../../shared/model/transports.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { FieldError, errorOnField, fieldOfError, invalidProps } from '../../components/FieldError.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { entryFromForm, type ServerFormState } from './entryForm.js';
 import { KeyValueRows } from './KeyValueRows.js';
@@ -39,14 +40,27 @@ export function ServerForm({
   idLocked?: boolean;
   base?: Record<string, unknown>;
 }) {
-  const [problems, setProblems] = useState<string[]>([]);
+  /** The form's own problems by field (`id`, `command`, `url`, `env.0`…), shown on the field. */
+  const [problems, setProblems] = useState<Record<string, string>>({});
   const [progress, setProgress] = useState<{ phase: AddPhase; since: number } | undefined>();
   const { busy, error, setError, run } = useOutcome();
   const patch = (change: Partial<ServerFormState>) => onChange({ ...form, ...change });
+  const ids = useId();
+  /** The message on `field`: the form's own check, or the core's answer when it is about that field. */
+  const problemOf = (field: string) => problems[field] ?? errorOnField(error, field);
+  const fieldProps = (field: string) => invalidProps(`${ids}-${field}`, problemOf(field));
+  const fieldError = (field: string) => <FieldError id={`${ids}-${field}`} message={problemOf(field)} />;
+  const rowErrors = (field: 'env' | 'headers') =>
+    Object.fromEntries(
+      Object.entries(problems).flatMap(([key, message]) => {
+        const [group, index] = key.split('.');
+        return group === field ? [[Number(index), message]] : [];
+      }),
+    );
 
   const submit = async () => {
     const built = entryFromForm(form, base);
-    setProblems(built.problems);
+    setProblems(built.fields);
     setError(undefined);
     if (built.problems.length > 0) return;
     const since = Date.now();
@@ -69,16 +83,20 @@ export function ServerForm({
       }}
     >
       <div className="grid-2">
-        <label className="field">
-          Name
-          <input
-            value={form.id}
-            disabled={idLocked}
-            onChange={(e) => patch({ id: e.target.value })}
-            placeholder="my-server"
-          />
-          <span className="help">Prefix of its tools, e.g. name__tool.</span>
-        </label>
+        <div className="field-wrap">
+          <label className="field">
+            Name
+            <input
+              value={form.id}
+              disabled={idLocked}
+              {...fieldProps('id')}
+              onChange={(e) => patch({ id: e.target.value })}
+              placeholder="my-server"
+            />
+            <span className="help">Prefix of its tools, e.g. name__tool.</span>
+          </label>
+          {fieldError('id')}
+        </div>
         <label className="field">
           Transport
           <select
@@ -95,10 +113,18 @@ export function ServerForm({
       </div>
       {form.transport === 'stdio' ? (
         <>
-          <label className="field">
-            Command
-            <input value={form.command} onChange={(e) => patch({ command: e.target.value })} placeholder="npx" />
-          </label>
+          <div className="field-wrap">
+            <label className="field">
+              Command
+              <input
+                value={form.command}
+                onChange={(e) => patch({ command: e.target.value })}
+                placeholder="npx"
+                {...fieldProps('command')}
+              />
+            </label>
+            {fieldError('command')}
+          </div>
           <label className="field">
             Arguments <span className="help">One per line.</span>
             <textarea
@@ -111,19 +137,35 @@ export function ServerForm({
             Working folder <span className="help">Optional.</span>
             <input value={form.cwd} onChange={(e) => patch({ cwd: e.target.value })} />
           </label>
-          <KeyValueRows what="Variable" field="env" rows={form.env} onChange={(env) => patch({ env })} />
+          <KeyValueRows
+            what="Variable"
+            field="env"
+            rows={form.env}
+            errors={rowErrors('env')}
+            onChange={(env) => patch({ env })}
+          />
         </>
       ) : (
         <>
-          <label className="field">
-            URL
-            <input
-              value={form.url}
-              onChange={(e) => patch({ url: e.target.value })}
-              placeholder="https://example.com/mcp"
-            />
-          </label>
-          <KeyValueRows what="Header" field="headers" rows={form.headers} onChange={(headers) => patch({ headers })} />
+          <div className="field-wrap">
+            <label className="field">
+              URL
+              <input
+                value={form.url}
+                onChange={(e) => patch({ url: e.target.value })}
+                placeholder="https://example.com/mcp"
+                {...fieldProps('url')}
+              />
+            </label>
+            {fieldError('url')}
+          </div>
+          <KeyValueRows
+            what="Header"
+            field="headers"
+            rows={form.headers}
+            errors={rowErrors('headers')}
+            onChange={(headers) => patch({ headers })}
+          />
         </>
       )}
       <label className="field">
@@ -137,15 +179,8 @@ export function ServerForm({
           On demand: once its tools are known, it runs only while used (saves memory with many servers).
         </span>
       </label>
-      {problems.length > 0 && (
-        <ul className="note tone-bad" role="alert">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
-      )}
       {busy && progress && <AddProgress phase={progress.phase} since={progress.since} />}
-      <ErrorNote error={error} title="Not saved" />
+      {fieldOfError(error) === undefined && <ErrorNote error={error} title="Not saved" />}
       <div className="row">
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Checking…' : submitLabel}

@@ -2,10 +2,11 @@
  * Paste a Claude Desktop / Cursor / VS Code `mcpServers` snippet, review the
  * servers found, and add the chosen ones (each checked before it is saved).
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { ErrorData } from '../../../../shared/errors.js';
 import type { ResultOf } from '../../../../shared/contract.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { invalidProps } from '../../components/FieldError.js';
 import { toggled } from '../../components/sets.js';
 import { useAppStore } from '../../store/context.js';
 import { AddProgress } from './AddProgress.js';
@@ -30,6 +31,9 @@ export function SnippetImport() {
   const [results, setResults] = useState<Record<string, AddState>>({});
   const [storage, setStorage] = useState<SecretStorage | undefined>();
   const asked = secretChoiceOf(parseError);
+  const errorId = useId();
+  /** Nothing usable in the snippet: its problems are about the box itself. */
+  const unreadable = parsed !== undefined && parsed.servers.length === 0 && parsed.problems.length > 0;
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
 
@@ -46,15 +50,20 @@ export function SnippetImport() {
     setChosen(new Set(outcome.result.servers.map((server) => server.id)));
   };
 
+  /** Adds `server` (checked first, unless `force`: then saved as it is and retried until it starts). */
+  const addOne = async (server: Parsed['servers'][number], force = false) => {
+    setResults((r) => ({ ...r, [server.id]: { state: 'adding', since: Date.now() } }));
+    const outcome = await addBackend(server.id, server.entry, force);
+    setResults((r) => ({
+      ...r,
+      [server.id]: outcome.ok ? { state: 'added' } : { state: 'failed', error: outcome.error },
+    }));
+  };
+
   const addChosen = async () => {
     for (const server of parsed?.servers ?? []) {
       if (!chosen.has(server.id) || results[server.id]?.state === 'added') continue;
-      setResults((r) => ({ ...r, [server.id]: { state: 'adding', since: Date.now() } }));
-      const outcome = await addBackend(server.id, server.entry);
-      setResults((r) => ({
-        ...r,
-        [server.id]: outcome.ok ? { state: 'added' } : { state: 'failed', error: outcome.error },
-      }));
+      await addOne(server);
     }
   };
 
@@ -63,7 +72,19 @@ export function SnippetImport() {
       <label className="field">
         Paste a config snippet
         <span className="help">The `mcpServers` object from Claude Desktop or Cursor, or VS Code's `servers`.</span>
-        <textarea value={text} rows={8} placeholder={EXAMPLE} onChange={(event) => setText(event.target.value)} />
+        <textarea
+          value={text}
+          rows={8}
+          placeholder={EXAMPLE}
+          onChange={(event) => {
+            setText(event.target.value);
+            // A new snippet is asked about again: a choice made for another one is not applied silently.
+            setStorage(undefined);
+          }}
+          {...(parseError && !asked
+            ? invalidProps(errorId, parseError.message)
+            : invalidProps(`${errorId}-problems`, unreadable ? parsed?.problems.join('; ') : undefined))}
+        />
       </label>
       <div className="row">
         <button type="button" className="primary" disabled={!text.trim()} onClick={() => void review()}>
@@ -80,12 +101,15 @@ export function SnippetImport() {
           </div>
         </>
       ) : (
-        <ErrorNote error={parseError} title="Could not read the snippet" />
+        // The snippet is the one field: its error is tied to the box (aria-describedby).
+        <div id={errorId}>
+          <ErrorNote error={parseError} title="Could not read the snippet" />
+        </div>
       )}
       {parsed && (
         <div className="stack" role="region" aria-label="Servers found">
           {parsed.problems.length > 0 && (
-            <ul className="note tone-warn">
+            <ul className="note tone-warn" id={`${errorId}-problems`}>
               {parsed.problems.map((problem) => (
                 <li key={problem}>{problem}</li>
               ))}
@@ -108,7 +132,15 @@ export function SnippetImport() {
                 <SnippetSecretsNote secrets={server.secrets} />
                 {result?.state === 'adding' && <AddProgress phase="checking" since={result.since} />}
                 {result?.state === 'added' && <p role="status">✓ Added {server.id}</p>}
-                {result?.state === 'failed' && <ErrorNote error={result.error} title={`${server.id} not added`} />}
+                {result?.state === 'failed' && (
+                  <>
+                    <ErrorNote error={result.error} title={`${server.id} not added`} />
+                    {/* E.g. a secret chosen to come from a variable not set yet: keep it, it starts once it is. */}
+                    <button type="button" onClick={() => void addOne(server, true)}>
+                      Save {server.id} anyway
+                    </button>
+                  </>
+                )}
               </div>
             );
           })}

@@ -7,6 +7,7 @@ import type { ConfigValueView } from '../../../../shared/model/views.js';
 import { remoteTransportNamed, type TransportKind } from '../../../../shared/model/transports.js';
 import { BACKEND_ID_RULE, secretNameFor, type PendingSecret } from '../../../../shared/presets.js';
 import { secretLookingName } from '../../../../shared/secretNames.js';
+import { badIdMessage } from '../../../../shared/ids.js';
 
 /** One env variable or header row. */
 export interface KeyValueRow {
@@ -107,14 +108,31 @@ export interface FormEntry {
   entry: Record<string, unknown>;
   secrets: PendingSecret[];
   problems: string[];
+  /**
+   * The same problems by the field they are about, to show on it: `id`,
+   * `command`, `url`, or a row as `env.0` / `headers.2` (0-based).
+   */
+  fields: Record<string, string>;
 }
 
-function valuesFrom(rows: KeyValueRow[], id: string, what: string, out: FormEntry): Record<string, unknown> {
+/** Records `message` as a problem of `field`. */
+function problem(out: FormEntry, field: string, message: string): void {
+  out.problems.push(message);
+  out.fields[field] ??= message;
+}
+
+function valuesFrom(
+  rows: KeyValueRow[],
+  id: string,
+  what: string,
+  field: 'env' | 'headers',
+  out: FormEntry,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
     const key = row.key.trim();
     if (!key) {
-      if (row.value) out.problems.push(`A ${what} row has a value but no name.`);
+      if (row.value) problem(out, `${field}.${index}`, `This ${what.toLowerCase()} has a value but no name.`);
       continue;
     }
     if (row.secret) {
@@ -125,7 +143,7 @@ function valuesFrom(rows: KeyValueRow[], id: string, what: string, out: FormEntr
       } else if (row.existingSecret) values[key] = { secret: row.existingSecret };
       else if (row.hidden)
         continue; // left out: the core keeps the hidden value
-      else out.problems.push(`${what} ${key} needs a value.`);
+      else problem(out, `${field}.${index}`, `${what} ${key} needs a value.`);
     } else values[key] = row.value;
   }
   return values;
@@ -133,29 +151,28 @@ function valuesFrom(rows: KeyValueRow[], id: string, what: string, out: FormEntr
 
 /** Builds the backend entry from the form (original entry's other options are kept when editing). */
 export function entryFromForm(form: ServerFormState, base: Record<string, unknown> = {}): FormEntry {
-  const out: FormEntry = { entry: {}, secrets: [], problems: [] };
+  const out: FormEntry = { entry: {}, secrets: [], problems: [], fields: {} };
   const id = form.id.trim();
-  if (!BACKEND_ID_RULE.test(id))
-    out.problems.push('The name must start with a letter and use only letters, digits, _ and -.');
+  if (!BACKEND_ID_RULE.test(id)) problem(out, 'id', badIdMessage('name'));
   const keep = Object.fromEntries(
     Object.entries(base).filter(
       ([key]) => !['type', 'transport', 'command', 'args', 'cwd', 'env', 'url', 'headers', 'start'].includes(key),
     ),
   );
   if (form.transport === 'stdio') {
-    if (!form.command.trim()) out.problems.push('Enter the command that starts the server.');
+    if (!form.command.trim()) problem(out, 'command', 'Enter the command that starts the server.');
     const args = form.args
       .split('\n')
       .map((arg) => arg.trim())
       .filter(Boolean);
     out.entry = { ...keep, command: form.command.trim(), args };
-    const env = valuesFrom(form.env, id, 'Environment variable', out);
+    const env = valuesFrom(form.env, id, 'Environment variable', 'env', out);
     if (Object.keys(env).length > 0) out.entry['env'] = env;
     if (form.cwd.trim()) out.entry['cwd'] = form.cwd.trim();
   } else {
-    if (!/^https?:\/\/\S+$/.test(form.url.trim())) out.problems.push('Enter an http:// or https:// URL.');
+    if (!/^https?:\/\/\S+$/.test(form.url.trim())) problem(out, 'url', 'Enter an http:// or https:// URL.');
     out.entry = { ...keep, type: form.transport, url: form.url.trim() };
-    const headers = valuesFrom(form.headers, id, 'Header', out);
+    const headers = valuesFrom(form.headers, id, 'Header', 'headers', out);
     if (Object.keys(headers).length > 0) out.entry['headers'] = headers;
   }
   if (form.start !== 'default') out.entry['start'] = form.start;

@@ -2,12 +2,13 @@
  * Client profiles and their tokens: create (the token is shown once), rotate,
  * revoke (after confirmation).
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { badIdMessage } from '../../../../shared/ids.js';
 import { BACKEND_ID_RULE } from '../../../../shared/presets.js';
-import { ErrorCode } from '../../../../shared/errors.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { FieldError, invalidProps } from '../../components/FieldError.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { ExposureCell } from './ExposureCell.js';
@@ -40,7 +41,10 @@ export function ProfilesPanel() {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [token, setToken] = useState<string | undefined>();
-  const { busy, error, setError, run } = useOutcome();
+  const { busy, error, run } = useOutcome();
+  /** The new profile's ID problem, shown on its field. */
+  const [idProblem, setIdProblem] = useState<string | undefined>();
+  const idErrorId = useId();
   const [revoking, setRevoking] = useState<string | undefined>();
 
   const issue = async (action: () => ReturnType<typeof createToken>): Promise<boolean> => {
@@ -98,13 +102,9 @@ export function ProfilesPanel() {
         aria-label="New client profile"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!BACKEND_ID_RULE.test(id.trim())) {
-            setError({
-              code: ErrorCode.InvalidParams,
-              message: 'The ID must start with a letter: letters, digits, _ and - only.',
-            });
-            return;
-          }
+          const problem = BACKEND_ID_RULE.test(id.trim()) ? undefined : badIdMessage('ID');
+          setIdProblem(problem);
+          if (problem) return;
           void issue(() => createToken(id.trim(), name.trim() || id.trim())).then((ok) => {
             if (ok) {
               setId('');
@@ -113,12 +113,16 @@ export function ProfilesPanel() {
           });
         }}
       >
-        <input
-          aria-label="Profile ID"
-          placeholder="id, e.g. laptop-cursor"
-          value={id}
-          onChange={(e) => setId(e.target.value)}
-        />
+        <span className="stack">
+          <input
+            aria-label="Profile ID"
+            placeholder="id, e.g. laptop-cursor"
+            value={id}
+            onChange={(e) => setId(e.target.value)}
+            {...invalidProps(idErrorId, idProblem)}
+          />
+          <FieldError id={idErrorId} message={idProblem} />
+        </span>
         <input aria-label="Profile name" placeholder="name" value={name} onChange={(e) => setName(e.target.value)} />
         <button type="submit" className="primary" disabled={busy || !id.trim()}>
           Create token

@@ -1,14 +1,27 @@
 /**
- * Clients connected right now.
+ * Clients connected right now. 2026-07-28 clients are stateless, so nothing
+ * says when one is done: the core drops an entry once it sat idle past its
+ * timeout, when the list is read. The panel reads it again every
+ * {@link SESSIONS_REFRESH_MS} while shown, so such entries leave the screen
+ * soon after, even when no other session comes or goes.
  */
+import { useEffect } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { timeAgo } from '../../components/time.js';
 import { useAppStore, useShown } from '../../store/context.js';
 
+/** How often the shown list is read again (ms). */
+export const SESSIONS_REFRESH_MS = 30_000;
+
 /** The sessions panel. */
 export function SessionsPanel() {
   const sessions = useAppStore((s) => s.sessions);
+  const invalidate = useAppStore((s) => s.invalidate);
   useShown('sessions');
+  useEffect(() => {
+    const timer = setInterval(() => invalidate('sessions'), SESSIONS_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [invalidate]);
   const list = sessions.data ?? [];
   return (
     <section className="panel" aria-label="Connected sessions">

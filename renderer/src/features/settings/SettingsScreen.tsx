@@ -5,9 +5,10 @@
  * front of it; adding or removing one is saved at once (`proxy.extraPath`)
  * and applies to every server started after it.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { PathView } from '../../../../shared/model/registryViews.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
+import { FieldError, invalidProps } from '../../components/FieldError.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 
@@ -37,8 +38,13 @@ function PathPanel() {
   const call = useAppStore((s) => s.call);
   const [view, setView] = useState<PathView | undefined>();
   const [adding, setAdding] = useState('');
+  /** Whether the last save added the typed directory (its error then sits on that field). */
+  const [added, setAdded] = useState(false);
   const load = useOutcome();
   const save = useOutcome();
+  const fieldId = useId();
+  // The core names the entry ("paths.2 (…): no such directory"); on the field, the words are enough.
+  const addError = added ? save.error?.message.replace(/^paths\.\d+ /, '') : undefined;
   const runLoad = load.run;
   useEffect(() => {
     void runLoad(async () => {
@@ -48,7 +54,8 @@ function PathPanel() {
     });
   }, [call, runLoad]);
 
-  const setExtra = async (paths: string[]) => {
+  const setExtra = async (paths: string[], adds: boolean) => {
+    setAdded(adds);
     const outcome = await save.run(() => call('env.setExtraPath', { paths }));
     if (outcome?.ok) {
       setView(outcome.result);
@@ -88,7 +95,12 @@ function PathPanel() {
                   type="button"
                   disabled={save.busy}
                   aria-label={`Remove ${dir}`}
-                  onClick={() => void setExtra(view.extra.filter((other) => other !== dir))}
+                  onClick={() =>
+                    void setExtra(
+                      view.extra.filter((other) => other !== dir),
+                      false,
+                    )
+                  }
                 >
                   Remove
                 </button>
@@ -100,18 +112,26 @@ function PathPanel() {
             aria-label="Add a directory"
             onSubmit={(event) => {
               event.preventDefault();
-              if (adding.trim() !== '') void setExtra([...view.extra, adding.trim()]);
+              if (adding.trim() !== '') void setExtra([...view.extra, adding.trim()], true);
             }}
           >
-            <label className="field">
-              Directory to put in front
-              <input value={adding} placeholder="/opt/tools/bin" onChange={(event) => setAdding(event.target.value)} />
-            </label>
+            <div className="field-wrap">
+              <label className="field">
+                Directory to put in front
+                <input
+                  value={adding}
+                  placeholder="/opt/tools/bin"
+                  onChange={(event) => setAdding(event.target.value)}
+                  {...invalidProps(fieldId, addError)}
+                />
+              </label>
+              <FieldError id={fieldId} message={addError} />
+            </div>
             <button type="submit" disabled={save.busy || adding.trim() === ''}>
               Add
             </button>
           </form>
-          <ErrorNote error={save.error} title="Not saved" />
+          {!added && <ErrorNote error={save.error} title="Not saved" />}
         </>
       )}
     </section>

@@ -29,6 +29,10 @@ describe('keychainHelp', () => {
 
   it('names a missing D-Bus session', () => {
     expect(keychainHelp('Cannot autolaunch D-Bus without X11 $DISPLAY').problem).toMatch(/D-Bus/);
+    // What libsecret reports when DBUS_SESSION_BUS_ADDRESS points at no socket: not "unlock the keyring".
+    const noBus = keychainHelp('Could not connect: No such file or directory');
+    expect(noBus.problem).toMatch(/D-Bus/);
+    expect(noBus.fix).toContain('dbus-run-session');
   });
 
   it('keeps an unknown reason, with paths taken out', () => {

@@ -57,7 +57,12 @@ describe('Settings: PATH of stdio servers', () => {
       target: { value: 'tools' },
     });
     fireEvent.click(within(panel).getByRole('button', { name: 'Add' }));
-    expect((await within(panel).findByRole('alert')).textContent).toContain('must be an absolute directory path');
+    const alert = await within(panel).findByRole('alert');
+    expect(alert.textContent).toContain('must be an absolute directory path');
+    // On the field itself: marked invalid and described by the message.
+    const input = within(panel).getByRole('textbox', { name: 'Directory to put in front' });
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toBe(alert.id);
     expect(within(panel).getByText(/None: add one/)).toBeTruthy();
     expect((within(panel).getByRole('textbox', { name: 'Directory to put in front' }) as HTMLInputElement).value).toBe(
       'tools',
