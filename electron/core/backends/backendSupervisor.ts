@@ -28,6 +28,7 @@ export class BackendSupervisor {
   private connection: BackendConnection | undefined;
   private readonly catalog: SupervisorCatalog;
   private started = false;
+  private firstStart: Promise<unknown> | undefined;
   private readonly reconnect = new ReconnectSchedule();
   private readonly prober = new HealthProbe({
     liveConnection: () => this.liveConnection,
@@ -61,6 +62,7 @@ export class BackendSupervisor {
       current: () => this.connection,
       live: () => this.liveConnection,
       status: () => this.state.status,
+      startMs: () => this.state.startMs,
       up: () => this.state.up(),
       degrade: (error) => this.state.degrade(error),
     });
@@ -71,6 +73,10 @@ export class BackendSupervisor {
       isStopped: () => this.stopped,
       live: () => this.liveConnection,
       start: () => void this.start(),
+      startIfDeferred: () => {
+        // A cached backend whose launch is deferred (backendLaunch.ts): a request starts it now.
+        if (!this.started) void this.startOnce();
+      },
       takeIdle: () => {
         // Only a live connection goes idle: one still starting is left alone.
         const connection = this.liveConnection;
@@ -154,8 +160,9 @@ export class BackendSupervisor {
     if (!options.retry) this.state.set('connecting');
     let release: (() => void) | undefined;
     try {
-      // Bounded start-up: only spawning children count (a remote server costs us no CPU to start).
-      if (this.config.transport === 'stdio') release = await this.host.startSlot?.();
+      // Bounded start-up: only children count (a remote server costs us no CPU to start), and only
+      // while their CPU time grows (startLimiter.ts): one waiting on a timer or the network does not.
+      if (this.config.transport === 'stdio') release = await this.host.startSlot?.(undefined, () => connection.pid);
       const began = Date.now();
       await connection.connect();
       const snapshot = await connection.listCatalog();
@@ -190,6 +197,15 @@ export class BackendSupervisor {
       this.scheduleRetry(error);
       return error;
     }
+  }
+
+  /**
+   * The first start, once: the launch's deferred start of a cached backend and
+   * a request that needed it sooner share one attempt.
+   */
+  startOnce(): Promise<unknown> {
+    this.firstStart ??= this.start();
+    return this.firstStart;
   }
 
   /** Stops for good: no reconnect; in-flight requests fail with `reason`. */
