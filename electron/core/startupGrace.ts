@@ -58,10 +58,15 @@ export class StartupGrace {
     return this.graceWait(signal);
   }
 
-  /** The first list's wait; marks it answered once the caller has answered it (the next macrotask). */
+  /**
+   * A list before the first answered from the cache: marks it the first once
+   * its caller has answered it (the next macrotask). One answered before the
+   * backends launch (nothing published yet) does not count.
+   */
   private firstWait(signal?: AbortSignal): Promise<void> | undefined {
-    this.answered = true;
     const waiting = this.graceWait(signal);
+    if (!waiting && !this.isSeeded) return undefined;
+    this.answered = true;
     const answered = (): void => void setImmediate(this.resolveFirstList);
     if (waiting) void waiting.then(answered);
     else answered();

@@ -10,7 +10,8 @@
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
 import { startModeOf, type BackendConfig } from '../config/schema.js';
-import { BackendConnection, type BackendCatalog } from './backendConnection.js';
+import type { BackendCatalog, BackendConnection } from './backendConnection.js';
+import { newConnection } from './supervisorConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
 import { OnDemandStart } from './onDemand.js';
@@ -73,10 +74,8 @@ export class BackendSupervisor {
       isStopped: () => this.stopped,
       live: () => this.liveConnection,
       start: () => void this.start(),
-      startIfDeferred: () => {
-        // A cached backend whose launch is deferred (backendLaunch.ts): a request starts it now.
-        if (!this.started) void this.startOnce();
-      },
+      // A cached backend whose launch is deferred (backendLaunch.ts): a request starts it now.
+      startIfDeferred: () => void (this.started || this.startOnce()),
       takeIdle: () => {
         // Only a live connection goes idle: one still starting is left alone.
         const connection = this.liveConnection;
@@ -140,20 +139,9 @@ export class BackendSupervisor {
     if (this.started && this.state.status !== 'idle') this.state.restarts++;
     this.started = true;
     this.catalog.attemptStarted();
-    const authProvider = this.authorization.attach(() => this.authorization.connectionLost(connection));
-    const connection: BackendConnection = new BackendConnection({
-      config: this.config,
-      proxy: this.host.proxyOptions(),
-      environment: this.host.deps.environment,
-      secrets: this.host.secrets,
-      clientInfo: this.host.deps.clientInfo,
-      stderrTail: this.stderrTail,
-      onUnexpectedClose: (error) => this.onDisconnected(connection, error),
-      onListChanged: () => this.catalog.listChanged(connection),
-      onLog: (params) => this.host.log(this.id, params),
-      onResourceUpdated: (uri) => this.host.resourceUpdated(this.id, uri),
-      authProvider,
-      onAuthorizationProblem: (problem) => this.authorization.problem(connection, problem),
+    const connection = newConnection(this.config, this.host, this.stderrTail, this.authorization, {
+      closed: (closing, error) => this.onDisconnected(closing, error),
+      listChanged: (changed) => this.catalog.listChanged(changed),
     });
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
@@ -199,10 +187,7 @@ export class BackendSupervisor {
     }
   }
 
-  /**
-   * The first start, once: the launch's deferred start of a cached backend and
-   * a request that needed it sooner share one attempt.
-   */
+  /** The first start, once: a cached backend's deferred launch and a request needing it sooner share it. */
   startOnce(): Promise<unknown> {
     this.firstStart ??= this.start();
     return this.firstStart;
