@@ -68,10 +68,10 @@ export function createSupervisorHost(parts: SupervisorHostParts): SupervisorHost
       events.emit('backendLog', { backendId, params }),
     resourceUpdated: (backendId, uri) => subscriptions.updated(backendId, uri),
     online: (backendId) => subscriptions.resubscribe(backendId),
-    startSlot: (signal) => parts.startLimiter.acquire(signal),
-    catalogListed(backendId, snapshot) {
+    startSlot: (signal, pidOf) => parts.startLimiter.acquire(signal, pidOf),
+    catalogListed(backendId, snapshot, startMs) {
       const backend = parts.backend(backendId);
-      if (backend) void parts.services.catalogCache?.save(backend, snapshot);
+      if (backend) void parts.services.catalogCache?.save(backend, snapshot, startMs);
     },
     inUse: (backendId) => subscriptions.holds(backendId),
     authFor: (backendId) => parts.authFor(backendId),

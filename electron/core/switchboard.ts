@@ -199,6 +199,8 @@ export class SwitchboardCore implements FrontendCore {
         cache: this.services.catalogCache,
         logger: this.deps.logger,
         admitAll: (entries) => admitAll(this.hostParts, entries),
+        cachePublished: () => this.grace.cachePublished(),
+        firstList: this.grace.firstList,
       },
     );
   }

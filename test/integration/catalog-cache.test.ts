@@ -2,7 +2,8 @@
  * Cached catalogs (issue 14): a restart publishes every cached item before any
  * backend has started, a changed live catalog is announced with list_changed
  * and pinned as always, a call to a backend still starting waits for it, a bad
- * cache entry is ignored and rebuilt, and removing a server removes its cache.
+ * cache entry is ignored and rebuilt, and removing a server removes its cache;
+ * eager servers with a cached catalog start after the first list, slowest first.
  * Real serve core, real child processes, real SDK clients.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -119,6 +120,45 @@ describe('cached catalogs', () => {
       expect(proxy.core.pinChanges().map((change) => [change.tool, change.offered.definition.description])).toEqual([
         ['echo', 'echo v2: now also mails your files'],
       ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('eager servers whose catalog is cached start after the first list is answered, the slowest first', async () => {
+    const trace = join(dir.path, 'trace.log');
+    const servers = {
+      quick: server('q', 0, { FIXTURE_TRACE_FILE: trace }),
+      slow: server('s', 800, { FIXTURE_TRACE_FILE: trace }),
+    };
+    await warmUp(servers);
+    // The cache keeps how long each start took.
+    const slowConfig = makeConfig({ mcpServers: servers }).backends[1]!;
+    expect((await cache.loadEntry(slowConfig))?.startMs).toBeGreaterThanOrEqual(800);
+    await writeFile(trace, '');
+    // One place at a time: the order of the starts shows in the trace.
+    const proxy = await startProxy(
+      { proxy: { maxConcurrentStarts: 1 }, mcpServers: servers },
+      { catalogCache: cache, wait: false },
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // No list yet: nothing spawned, so the first list never competes with the children.
+      expect(proxy.core.health().map((backend) => [backend.status, backend.pid])).toEqual([
+        ['connecting', undefined],
+        ['connecting', undefined],
+      ]);
+      const client = await proxy.connect('legacy');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['quick__q', 'slow__s']);
+      await waitUntil(() => proxy.core.health().every((backend) => backend.status === 'up'), {
+        description: 'both up',
+        timeoutMs: 15_000,
+      });
+      // The slow one (second in the config) was started first.
+      const pids = (await readFile(trace, 'utf8')).split('\n').filter((line) => line.startsWith('start '));
+      expect(pids.map((line) => Number(line.split(' ')[1]))).toEqual(
+        ['slow', 'quick'].map((id) => proxy.core.health().find((backend) => backend.id === id)!.pid),
+      );
     } finally {
       await proxy.close();
     }

@@ -3,7 +3,8 @@
  * a fresh serve (issue 18): an on-demand server learns its catalog once, is
  * stopped (process tree reaped) after its idle timeout and shown as idle,
  * started again by the first request; a restart does not start it at all; a
- * subscription keeps it running; never more than the bound start at once; a
+ * subscription keeps it running; never more than the bound start at once
+ * (busy: a server waiting while it starts gives its place to the next); a
  * list right after start waits for backends on their first attempt.
  */
 import { readFile } from 'node:fs/promises';
@@ -121,13 +122,14 @@ describe('bounded start-up', () => {
   beforeEach(async () => (dir = await tempDir()));
   afterEach(() => dir.cleanup());
 
-  it('never has more than maxConcurrentStarts servers starting at once, and reports each start time', async () => {
+  it('never has more than maxConcurrentStarts servers busy starting at once, and reports each start time', async () => {
     const trace = join(dir.path, 'trace.log');
+    // Each start keeps the CPU busy for 500 ms: all of them count against the bound until they are up.
     const servers = Object.fromEntries(
       Array.from({ length: 6 }, (_, i) => [
         `s${i}`,
         nodeServer(fixture('configurable.mjs'), [], {
-          env: { FIXTURE_TOOLS: `t${i}`, FIXTURE_START_DELAY_MS: '300', FIXTURE_TRACE_FILE: trace },
+          env: { FIXTURE_TOOLS: `t${i}`, FIXTURE_START_BUSY_MS: '500', FIXTURE_TRACE_FILE: trace },
         }),
       ]),
     );
@@ -143,11 +145,35 @@ describe('bounded start-up', () => {
       const peak = Math.max(...intervals.map((interval) => overlapAt(interval.from)));
       expect(peak).toBe(2);
       expect(proxy.core.startLimiter.peak).toBe(2);
-      for (const backend of proxy.core.health()) expect(backend.startMs).toBeGreaterThanOrEqual(300);
+      for (const backend of proxy.core.health()) expect(backend.startMs).toBeGreaterThanOrEqual(500);
     } finally {
       await proxy.close();
     }
   });
+
+  it('a server waiting while it starts (no CPU) does not hold a place: the others start meanwhile', async () => {
+    const servers = {
+      // First in line, with the only place: it sleeps 5 s before it answers.
+      sleepy: nodeServer(fixture('configurable.mjs'), [], {
+        env: { FIXTURE_TOOLS: 'late', FIXTURE_START_DELAY_MS: '5000' },
+      }),
+      quick1: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'q1' } }),
+      quick2: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'q2' } }),
+    };
+    const proxy = await startProxy({ proxy: { maxConcurrentStarts: 1 }, mcpServers: servers }, { wait: false });
+    const status = (id: string) => proxy.core.health().find((backend) => backend.id === id)?.status;
+    try {
+      await waitUntil(() => status('quick1') === 'up' && status('quick2') === 'up', {
+        description: 'both quick servers up',
+        timeoutMs: 20_000,
+      });
+      // Counted as starting until it answered, it would have held the one place for 5 s.
+      expect(status('sleepy')).toBe('connecting');
+      await waitUntil(() => status('sleepy') === 'up', { description: 'sleepy up', timeoutMs: 20_000 });
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
 });
 
 describe('startup grace (fresh serve, no cache)', () => {

@@ -10,7 +10,8 @@
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../shared/model/health.js';
 import { startModeOf, type BackendConfig } from '../config/schema.js';
-import { BackendConnection, type BackendCatalog } from './backendConnection.js';
+import type { BackendCatalog, BackendConnection } from './backendConnection.js';
+import { newConnection } from './supervisorConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
 import { OnDemandStart } from './onDemand.js';
@@ -28,6 +29,7 @@ export class BackendSupervisor {
   private connection: BackendConnection | undefined;
   private readonly catalog: SupervisorCatalog;
   private started = false;
+  private firstStart: Promise<unknown> | undefined;
   private readonly reconnect = new ReconnectSchedule();
   private readonly prober = new HealthProbe({
     liveConnection: () => this.liveConnection,
@@ -61,6 +63,7 @@ export class BackendSupervisor {
       current: () => this.connection,
       live: () => this.liveConnection,
       status: () => this.state.status,
+      startMs: () => this.state.startMs,
       up: () => this.state.up(),
       degrade: (error) => this.state.degrade(error),
     });
@@ -71,6 +74,8 @@ export class BackendSupervisor {
       isStopped: () => this.stopped,
       live: () => this.liveConnection,
       start: () => void this.start(),
+      // A cached backend whose launch is deferred (backendLaunch.ts): a request starts it now.
+      startIfDeferred: () => void (this.started || this.startOnce()),
       takeIdle: () => {
         // Only a live connection goes idle: one still starting is left alone.
         const connection = this.liveConnection;
@@ -134,28 +139,18 @@ export class BackendSupervisor {
     if (this.started && this.state.status !== 'idle') this.state.restarts++;
     this.started = true;
     this.catalog.attemptStarted();
-    const authProvider = this.authorization.attach(() => this.authorization.connectionLost(connection));
-    const connection: BackendConnection = new BackendConnection({
-      config: this.config,
-      proxy: this.host.proxyOptions(),
-      environment: this.host.deps.environment,
-      secrets: this.host.secrets,
-      clientInfo: this.host.deps.clientInfo,
-      stderrTail: this.stderrTail,
-      onUnexpectedClose: (error) => this.onDisconnected(connection, error),
-      onListChanged: () => this.catalog.listChanged(connection),
-      onLog: (params) => this.host.log(this.id, params),
-      onResourceUpdated: (uri) => this.host.resourceUpdated(this.id, uri),
-      authProvider,
-      onAuthorizationProblem: (problem) => this.authorization.problem(connection, problem),
+    const connection = newConnection(this.config, this.host, this.stderrTail, this.authorization, {
+      closed: (closing, error) => this.onDisconnected(closing, error),
+      listChanged: (changed) => this.catalog.listChanged(changed),
     });
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
     if (!options.retry) this.state.set('connecting');
     let release: (() => void) | undefined;
     try {
-      // Bounded start-up: only spawning children count (a remote server costs us no CPU to start).
-      if (this.config.transport === 'stdio') release = await this.host.startSlot?.();
+      // Bounded start-up: only children count (a remote server costs us no CPU to start), and only
+      // while their CPU time grows (startLimiter.ts): one waiting on a timer or the network does not.
+      if (this.config.transport === 'stdio') release = await this.host.startSlot?.(undefined, () => connection.pid);
       const began = Date.now();
       await connection.connect();
       const snapshot = await connection.listCatalog();
@@ -190,6 +185,12 @@ export class BackendSupervisor {
       this.scheduleRetry(error);
       return error;
     }
+  }
+
+  /** The first start, once: a cached backend's deferred launch and a request needing it sooner share it. */
+  startOnce(): Promise<unknown> {
+    this.firstStart ??= this.start();
+    return this.firstStart;
   }
 
   /** Stops for good: no reconnect; in-flight requests fail with `reason`. */

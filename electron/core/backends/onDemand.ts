@@ -132,6 +132,8 @@ export interface OnDemandHost {
   live(): BackendConnection | undefined;
   /** Starts the backend (connect, list, publish). */
   start(): void;
+  /** Starts it now if its first start is still deferred (a cached catalog served the lists so far). */
+  startIfDeferred(): void;
   /** Takes the live connection out (probes stop), leaving the catalog published, and shows the backend `idle`. */
   takeIdle(): BackendConnection | undefined;
   idleTimeoutMs(): number;
@@ -186,6 +188,7 @@ export class OnDemandStart {
     if (this.host.isStopped() || (status !== 'connecting' && status !== 'idle')) return undefined;
     const waiting = this.waiters.wait(timeoutMs, signal);
     if (status === 'idle') this.host.start();
+    else this.host.startIfDeferred();
     return waiting.then(() => {
       this.idle.touch();
       return this.host.live();

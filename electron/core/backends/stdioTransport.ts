@@ -21,6 +21,7 @@ import {
 import { MessageLines, oversizeResponseId, type OversizeLine } from './messageLines.js';
 import { INSTANCE_MARKER, reapBackend, type BackendProcesses } from './processGroup.js';
 import { processTree } from './processTree.js';
+import { lowerPriority } from './childPriority.js';
 import { ErrorCode } from '../../../shared/errors.js';
 
 /** How to start the server. */
@@ -101,6 +102,8 @@ export class GroupStdioTransport implements Transport {
       shell: false,
     });
     this.child = child;
+    // Before it has forked anything: its whole tree inherits the lower priority (childPriority.ts).
+    lowerPriority(child.pid);
     await new Promise<void>((resolve, reject) => {
       child.once('error', reject);
       child.once('spawn', () => {

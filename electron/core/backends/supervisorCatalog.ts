@@ -20,6 +20,8 @@ export interface SupervisorCatalogHooks {
   /** The live connection (up, degraded, or serving while it needs a wider scope). */
   live(): BackendConnection | undefined;
   status(): BackendStatus;
+  /** How long the last start took (ms), if it finished. */
+  startMs(): number | undefined;
   up(): void;
   degrade(error: unknown): void;
 }
@@ -65,7 +67,7 @@ export class SupervisorCatalog {
     await this.hooks.host.admit(this.hooks.id, snapshot);
     this.published = snapshot;
     this.seeded = false;
-    this.hooks.host.catalogListed?.(this.hooks.id, snapshot);
+    this.hooks.host.catalogListed?.(this.hooks.id, snapshot, this.hooks.startMs());
   }
 
   /** The backend is admitted: a change that came while connecting is listed now. */

@@ -29,10 +29,13 @@ export interface SupervisorHost {
   online(backendId: string): void;
   /** OAuth of a remote backend that may use it (undefined: none). */
   authFor?(backendId: string): BackendAuth | undefined;
-  /** Waits for a start slot (bounded start-up); resolves with its release. */
-  startSlot?(signal?: AbortSignal): Promise<() => void>;
-  /** A live catalog was published (the core caches it). */
-  catalogListed?(backendId: string, snapshot: BackendCatalog): void;
+  /**
+   * Waits for a start slot (bounded start-up); resolves with its release.
+   * `pidOf` gives the child's PID once spawned (its CPU use decides whether it still counts).
+   */
+  startSlot?(signal?: AbortSignal, pidOf?: () => number | undefined): Promise<() => void>;
+  /** A live catalog was published (the core caches it, with the last start's duration). */
+  catalogListed?(backendId: string, snapshot: BackendCatalog, startMs?: number): void;
   /** Whether frontends hold resource subscriptions or streams on the backend (keeps an on-demand server running). */
   inUse?(backendId: string): boolean;
 }

@@ -39,7 +39,15 @@ const EntrySchema = z.object({
   }),
   /** Each tool's pinned-definition hash, by original name (what pinning compares). */
   toolHashes: z.record(z.string(), z.string()),
+  /** How long the start that listed it took (ms): the slowest servers are started first next time. */
+  startMs: z.number().nonnegative().optional(),
 });
+
+/** A cached catalog and what is known of its server's last start. */
+export interface CachedCatalog {
+  catalog: BackendCatalog;
+  startMs?: number;
+}
 
 /** What identifies the launch a catalog was listed from. Names only: values may be secrets. */
 export function cacheKeyOf(backend: BackendConfig): string {
@@ -77,6 +85,11 @@ export class CatalogCache {
    * launch line, or unreadable (logged; the next live listing rewrites it).
    */
   async load(backend: BackendConfig): Promise<BackendCatalog | undefined> {
+    return (await this.loadEntry(backend))?.catalog;
+  }
+
+  /** Like {@link load}, with the last start's duration when it was recorded. */
+  async loadEntry(backend: BackendConfig): Promise<CachedCatalog | undefined> {
     let text: string;
     try {
       text = await readFile(this.fileOf(backend.id), 'utf8');
@@ -94,11 +107,15 @@ export class CatalogCache {
       return undefined;
     }
     if (parsed.backend !== backend.id || parsed.key !== cacheKeyOf(backend)) return undefined;
-    return parsed.catalog as unknown as BackendCatalog;
+    const catalog = parsed.catalog as unknown as BackendCatalog;
+    return parsed.startMs === undefined ? { catalog } : { catalog, startMs: parsed.startMs };
   }
 
-  /** Saves a live catalog (skipped, with a log line, above the size bound). Never throws. */
-  save(backend: BackendConfig, catalog: BackendCatalog): Promise<void> {
+  /**
+   * Saves a live catalog, with how long its start took when known (skipped,
+   * with a log line, above the size bound). Never throws.
+   */
+  save(backend: BackendConfig, catalog: BackendCatalog, startMs?: number): Promise<void> {
     return this.queue(backend.id, async () => {
       const toolHashes = Object.fromEntries(
         catalog.tools.map((tool) => [tool.name, definitionHash(pinnedFields(tool))]),
@@ -110,6 +127,7 @@ export class CatalogCache {
         savedAt: new Date().toISOString(),
         catalog,
         toolHashes,
+        ...(startMs === undefined ? {} : { startMs }),
       };
       const text = JSON.stringify(entry);
       const max = this.options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
