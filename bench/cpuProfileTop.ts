@@ -28,6 +28,14 @@ function shortFile(url: string): string {
   return url.replace(/^file:\/\//, '');
 }
 
+/**
+ * A sample's weight: the time since the previous sample, capped. On a loaded machine
+ * the process is descheduled between samples and the whole gap would land on the
+ * frame it stopped in (most often a syscall such as writev), so gaps count as at
+ * most MAX_SAMPLE_US.
+ */
+const MAX_SAMPLE_US = 1000;
+
 /** Self time (µs) per key of the profile's samples. */
 function selfTimes(profile: Profile, key: (node: ProfileNode) => string): Map<string, number> {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -36,7 +44,7 @@ function selfTimes(profile: Profile, key: (node: ProfileNode) => string): Map<st
     const node = byId.get(id);
     if (!node) return;
     const k = key(node);
-    out.set(k, (out.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    out.set(k, (out.get(k) ?? 0) + Math.min(MAX_SAMPLE_US, profile.timeDeltas[i] ?? 0));
   });
   return out;
 }

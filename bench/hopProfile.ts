@@ -4,12 +4,14 @@
 // steady load only (the DevTools protocol's Profiler, so start-up is left out), writes it, and
 // prints the top self-time entries per call (bench/cpuProfileTop.ts).
 //   node --import tsx bench/hopProfile.ts [2025|2026] [calls] [concurrency] [call|list]
+// HOP_SERVE_ROOT=<checkout> runs that checkout's serve (e.g. main's, for a before/after);
+// HOP_PROFILE_DIR keeps the profile there.
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { connectHttp, realClient } from './benchClients.js';
 import { spawnUntilLine, stopChild, throughput, waitFor200 } from './lib.js';
 import { printTop } from './cpuProfileTop.js';
 import { Inspector } from './inspector.js';
@@ -21,20 +23,15 @@ const concurrency = Number(process.argv[4] ?? 4);
 const what = process.argv[5] === 'list' ? 'list' : 'call';
 const TOKEN = 'hop-profile-token-0123456789abcdef';
 
-/** The capabilities Claude Code and Cursor declare on initialize. */
-export const REAL_CLIENT_CAPABILITIES = {
-  roots: { listChanged: true },
-  sampling: {},
-  elicitation: { form: {}, url: {} },
-};
-
 /** A process's CPU time so far, in µs (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
 interface CpuTime {
   user: number;
   system: number;
 }
 function cpuTime(pid: number): CpuTime {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return { user: Number(fields[11]) * 10_000, system: Number(fields[12]) * 10_000 };
 }
 
@@ -53,20 +50,22 @@ const env = { ...process.env, SWITCHBOARD_TOKEN: TOKEN, XDG_CONFIG_HOME: dir, XD
 const serve = await spawnUntilLine(
   'serve',
   process.execPath,
-  ['--inspect=127.0.0.1:0', 'bin/mcp-switchboard.js', 'serve', '--config', config, '--port', '0', '--quiet'],
+  [
+    '--inspect=127.0.0.1:0',
+    join(process.env.HOP_SERVE_ROOT ?? ROOT, 'bin/mcp-switchboard.js'),
+    'serve',
+    '--config',
+    config,
+    '--port',
+    '0',
+    '--quiet',
+  ],
   { env, cwd: ROOT, pattern: /MCP endpoint: (\S+)/, timeoutMs: 20_000 },
 );
 const url = serve.match[1]!;
 try {
   await waitFor200(new URL('/readyz', url).href, 20_000);
-  const options = era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {};
-  const client = new Client(
-    { name: 'claude-code', version: '2.1.0' },
-    { ...options, capabilities: REAL_CLIENT_CAPABILITIES },
-  );
-  client.setRequestHandler('roots/list', () => ({ roots: [{ uri: `file://${ROOT}`, name: 'repo' }] }));
-  const headers = { Authorization: `Bearer ${TOKEN}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  const client = await connectHttp(realClient(era, 'claude-code'), url, TOKEN);
   const run = (): Promise<unknown> =>
     what === 'list'
       ? client.listTools(undefined, { cacheMode: 'bypass' })
@@ -76,12 +75,18 @@ try {
   const pids = { serve: serve.proc.child.pid!, backend: fixture.proc.child.pid! };
   const before = { serve: cpuTime(pids.serve), backend: cpuTime(pids.backend) };
   const perSecond = await throughput(calls, concurrency, run);
-  const per = (pid: number, was: CpuTime): string => {
+  const used = (pid: number, was: CpuTime): CpuTime => {
     const now = cpuTime(pid);
-    return `${((now.user - was.user) / calls).toFixed(0)} µs user + ${((now.system - was.system) / calls).toFixed(0)} µs system`;
+    return { user: (now.user - was.user) / calls, system: (now.system - was.system) / calls };
   };
+  const cpu = { serve: used(pids.serve, before.serve), backend: used(pids.backend, before.backend) };
+  const text = (t: CpuTime): string => `${t.user.toFixed(0)} µs user + ${t.system.toFixed(0)} µs system`;
+  // The backend does the same kind of work (an SDK server per call): the ratio holds better than µs under load.
+  const relative = (cpu.serve.user + cpu.serve.system) / (cpu.backend.user + cpu.backend.system);
   console.log(`${era}-era ${what}: ${calls} at concurrency ${concurrency}: ${perSecond.toFixed(0)}/s`);
-  console.log(`CPU per call: serve ${per(pids.serve, before.serve)}; backend ${per(pids.backend, before.backend)}`);
+  console.log(
+    `CPU per call: serve ${text(cpu.serve)}; backend ${text(cpu.backend)}; serve/backend ${relative.toFixed(2)}`,
+  );
   const inspector = await Inspector.attach(serve.proc.stderr);
   await inspector.send('Profiler.enable');
   await inspector.send('Profiler.setSamplingInterval', { interval: 250 });
