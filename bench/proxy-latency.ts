@@ -13,15 +13,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CONCURRENCY, connectHttp, realClient } from './benchClients.js';
 import type { Era } from './benchClients.js';
-import {
-  countLine,
-  interleaved,
-  spawnUntilLine,
-  stopChild,
-  throughput,
-  timeSequential,
-  waitFor200,
-} from './lib.js';
+import { countLine, interleaved, spawnUntilLine, stopChild, throughput, timeSequential, waitFor200 } from './lib.js';
 import type { Spawned } from './lib.js';
 import { median, printResults, targets } from './proxyReport.js';
 import type { PairResult } from './proxyReport.js';

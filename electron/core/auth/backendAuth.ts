@@ -45,7 +45,7 @@ export type { AuthorizationFlow } from './authorizationFlow.js';
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
 
 /** How long a keychain that failed is left alone before tokens are read again. */
-const KEYCHAIN_RETRY_MS = 5000;
+const KEYCHAIN_RETRY_MS = 30_000;
 
 const fingerprint = (tokens: VaultTokens | undefined): string | undefined =>
   tokens && createHash('sha256').update(tokens.access_token).digest('hex');

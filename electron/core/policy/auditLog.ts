@@ -3,7 +3,7 @@
  * `<dir>/audit.jsonl`, rotated to `audit.1.jsonl` ... `audit.<files>.jsonl`.
  * Recording never throws and never waits on the disk: lines are formatted at
  * once (so later changes to the caller's objects do not leak in) and written
- * by one drain loop, in order, gathered for up to WRITE_DELAY_MS so a stream
+ * by one drain loop, in order, gathered for up to WRITE_DELAY_MS (50 ms) so a stream
  * of calls costs one write per batch rather than one per call. Every file operation (writing, rotating,
  * reading for a query) runs on one chain, so a query never sees a file renamed
  * under it.
@@ -56,7 +56,7 @@ const MAX_PENDING_BYTES = 16 * 1024 * 1024;
  * per line cost a file write per proxied call (the profile of bench/hopProfile.ts);
  * a query, flush or close writes what waits at once.
  */
-const WRITE_DELAY_MS = 20;
+const WRITE_DELAY_MS = 50;
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 5000;
 
