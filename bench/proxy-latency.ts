@@ -1,25 +1,22 @@
 // Proxy overhead benchmark (`npm run bench`): the same small tool called directly and through
 // mcp-switchboard, side by side in one run, over HTTP (2025- and 2026-era clients) and stdio.
-// Prints tables of proxied/direct ratios and writes bench/results/latest.json.
+// Clients declare what Claude Code and Cursor declare (benchClients.ts). Direct and proxied
+// alternate: latency in blocks of BLOCK calls, throughput in ROUNDS rounds (order swapped each
+// round). Prints tables of proxied/direct ratios, the targets of issue 14 ("the hop cost,
+// settled") and writes bench/results/latest.json.
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { ClientOptions } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import {
-  countLine,
-  interleaved,
-  printTable,
-  spawnUntilLine,
-  stopChild,
-  throughput,
-  timeSequential,
-  waitFor200,
-} from './lib.js';
-import type { LatencyStats, Spawned } from './lib.js';
+import { CONCURRENCY, connectHttp, realClient } from './benchClients.js';
+import type { Era } from './benchClients.js';
+import { countLine, interleaved, spawnUntilLine, stopChild, throughput, timeSequential, waitFor200 } from './lib.js';
+import type { Spawned } from './lib.js';
+import { median, printResults, targets } from './proxyReport.js';
+import type { PairResult } from './proxyReport.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HTTP_FIXTURE = join(ROOT, 'test/fixtures/servers/http-server.mjs');
@@ -27,37 +24,19 @@ const STDIO_FIXTURE = join(ROOT, 'test/fixtures/servers/slow.mjs');
 const RESULTS = join(ROOT, 'bench/results/latest.json');
 const WARMUP = 50;
 const SEQ_CALLS = 500;
-const TP_CALLS = 600;
-const CONCURRENCY = [1, 8, 32] as const;
+const TP_CALLS = 300;
+/** Throughput runs per concurrency and side, direct and proxied alternating. */
+const ROUNDS = 4;
 const LIST_CALLS = 200;
 /** Sequential latency runs alternate direct and proxied in blocks of this size, so drift hits both alike. */
 const BLOCK = 25;
 const CALL_TIMEOUT_MS = 15_000;
 const WATCHDOG_MS = 4 * 60_000;
-const LATENCY_TARGET = 1.3;
-
-/** Client era: 2025 = legacy initialize handshake, 2026 = pinned 2026-07-28 (stateless). */
-type Era = '2025' | '2026';
 
 /** One client and the name under which it sees the echo tool. */
 interface Endpoint {
   client: Client;
   tool: string;
-}
-
-/** Everything measured on one endpoint. */
-interface SideResult {
-  call: LatencyStats;
-  callsPerSecond: Record<string, number>;
-  list: LatencyStats;
-}
-
-/** A direct/proxied pair of the same path, with proxied/direct ratios. */
-interface PairResult {
-  path: string;
-  direct: SideResult;
-  proxied: SideResult;
-  ratios: { callP50: number; callP99: number; listP50: number; throughput: Record<string, number> };
 }
 
 /** Things to close at the end, last registered first. */
@@ -67,16 +46,8 @@ const children: Spawned[] = [];
 const clientWarnings = new Map<string, number>();
 
 function newClient(era: Era): Client {
-  const options: ClientOptions = era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
-  const client = new Client({ name: `bench-${era}`, version: '1.0.0' }, options);
+  const client = realClient(era);
   cleanups.push(() => client.close());
-  return client;
-}
-
-async function connectHttp(url: string, era: Era, token?: string): Promise<Client> {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  const client = newClient(era);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
 
@@ -143,8 +114,16 @@ async function measurePair(path: string, direct: Endpoint, proxied: Endpoint): P
   const dTp: Record<string, number> = {};
   const pTp: Record<string, number> = {};
   for (const c of CONCURRENCY) {
-    dTp[c] = await throughput(TP_CALLS, c, echo(direct));
-    pTp[c] = await throughput(TP_CALLS, c, echo(proxied));
+    const d: number[] = [];
+    const p: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Who goes first swaps each round, so neither side always runs on a warmer machine.
+      if (round % 2 === 0) d.push(await throughput(TP_CALLS, c, echo(direct)));
+      p.push(await throughput(TP_CALLS, c, echo(proxied)));
+      if (round % 2 === 1) d.push(await throughput(TP_CALLS, c, echo(direct)));
+    }
+    dTp[c] = median(d);
+    pTp[c] = median(p);
   }
   const [dList, pList] = await interleaved(LIST_CALLS, BLOCK, listTools(direct), listTools(proxied));
   const tpRatios = Object.fromEntries(CONCURRENCY.map((c) => [c, (pTp[c] ?? NaN) / (dTp[c] ?? NaN)]));
@@ -161,61 +140,6 @@ async function measurePair(path: string, direct: Endpoint, proxied: Endpoint): P
   };
 }
 
-const ms = (x: number): string => x.toFixed(3);
-const ratio = (x: number): string => `${x.toFixed(2)}x`;
-
-function printResults(pairs: PairResult[]): void {
-  printTable(
-    `tools/call echo, sequential latency (N=${SEQ_CALLS}, ms)`,
-    ['path', 'direct p50', 'proxied p50', 'ratio', 'direct p99', 'proxied p99', 'ratio'],
-    pairs.map((p) => [
-      p.path,
-      ms(p.direct.call.p50),
-      ms(p.proxied.call.p50),
-      ratio(p.ratios.callP50),
-      ms(p.direct.call.p99),
-      ms(p.proxied.call.p99),
-      ratio(p.ratios.callP99),
-    ]),
-  );
-  printTable(
-    `tools/call echo, throughput (${TP_CALLS} calls per run, one client, calls/s)`,
-    ['path', 'concurrency', 'direct', 'proxied', 'ratio'],
-    pairs.flatMap((p) =>
-      CONCURRENCY.map((c) => [
-        p.path,
-        String(c),
-        (p.direct.callsPerSecond[c] ?? NaN).toFixed(0),
-        (p.proxied.callsPerSecond[c] ?? NaN).toFixed(0),
-        ratio(p.ratios.throughput[c] ?? NaN),
-      ]),
-    ),
-  );
-  printTable(
-    `tools/list latency (N=${LIST_CALLS}, client cache bypassed, ms)`,
-    ['path', 'direct p50', 'proxied p50', 'ratio'],
-    pairs.map((p) => [p.path, ms(p.direct.list.p50), ms(p.proxied.list.p50), ratio(p.ratios.listP50)]),
-  );
-}
-
-/** Evaluates the targets on the HTTP pairs; returns one printable line each. */
-function targets(pairs: PairResult[]): { target: string; met: boolean; detail: string }[] {
-  const http = pairs.filter((p) => p.path.startsWith('http'));
-  const detail = (pick: (p: PairResult) => number): string => http.map((p) => `${p.path} ${ratio(pick(p))}`).join(', ');
-  return [
-    {
-      target: `proxied p50 latency within ${LATENCY_TARGET}x of direct over HTTP`,
-      met: http.every((p) => p.ratios.callP50 <= LATENCY_TARGET),
-      detail: detail((p) => p.ratios.callP50),
-    },
-    {
-      target: 'tools/list through the proxy no slower than direct',
-      met: http.every((p) => p.ratios.listP50 <= 1),
-      detail: detail((p) => p.ratios.listP50),
-    },
-  ];
-}
-
 /** Lines on the children's stderr that look like trouble, plus this process's warnings; deduplicated. */
 function troubleSeen(): string[] {
   const lines = children.flatMap((c) => c.stderr.map((l) => `${c.name}: ${l}`));
@@ -225,6 +149,8 @@ function troubleSeen(): string[] {
 }
 
 async function run(): Promise<void> {
+  // Wall-time ratios need a quiet machine: say how loaded it was, at the start and the end.
+  const loadAtStart = loadavg();
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const token = randomBytes(24).toString('hex');
@@ -233,15 +159,20 @@ async function run(): Promise<void> {
   const stdioProxy = await startProxy('proxy-stdio', dir, token, { command: process.execPath, args: [STDIO_FIXTURE] });
   const pairs: PairResult[] = [];
   for (const era of ['2025', '2026'] as const) {
-    const direct = { client: await connectHttp(fixtureUrl, era), tool: 'echo' };
-    const proxied = { client: await connectHttp(httpProxy, era, token), tool: 'bench__echo' };
+    const direct = { client: await connectHttp(newClient(era), fixtureUrl), tool: 'echo' };
+    const proxied = { client: await connectHttp(newClient(era), httpProxy, token), tool: 'bench__echo' };
     pairs.push(await measurePair(`http ${era}-era`, direct, proxied));
   }
   const stdioDirect = { client: await connectStdio(STDIO_FIXTURE), tool: 'echo' };
-  const stdioProxied = { client: await connectHttp(stdioProxy, '2025', token), tool: 'bench__echo' };
+  const stdioProxied = { client: await connectHttp(newClient('2025'), stdioProxy, token), tool: 'bench__echo' };
   pairs.push(await measurePair('stdio (proxy: http 2025-era)', stdioDirect, stdioProxied));
 
-  printResults(pairs);
+  const load = { start: loadAtStart, end: loadavg() };
+  const loadText = (l: number[]): string => l.map((x) => x.toFixed(2)).join(' ');
+  console.log(
+    `\nmachine load (1/5/15 min) at start ${loadText(load.start)}, at end ${loadText(load.end)}, ${availableParallelism()} cores`,
+  );
+  printResults(pairs, { seqCalls: SEQ_CALLS, tpCalls: TP_CALLS, rounds: ROUNDS, listCalls: LIST_CALLS });
   const verdicts = targets(pairs);
   console.log('\n== targets ==');
   for (const v of verdicts) console.log(`${v.met ? 'MET    ' : 'NOT MET'}  ${v.target} (${v.detail})`);
@@ -255,12 +186,14 @@ async function run(): Promise<void> {
     node: process.version,
     platform: process.platform,
     cpus: availableParallelism(),
+    load,
   };
   const params = {
     warmup: WARMUP,
     block: BLOCK,
     seqCalls: SEQ_CALLS,
     throughputCalls: TP_CALLS,
+    rounds: ROUNDS,
     concurrency: CONCURRENCY,
     listCalls: LIST_CALLS,
   };

@@ -44,6 +44,9 @@ export type { AuthorizationFlow } from './authorizationFlow.js';
 /** What the transport hands `onUnauthorized` (the SDK does not export the type). */
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
 
+/** How long a keychain that failed is left alone before tokens are read again. */
+const KEYCHAIN_RETRY_MS = 30_000;
+
 const fingerprint = (tokens: VaultTokens | undefined): string | undefined =>
   tokens && createHash('sha256').update(tokens.access_token).digest('hex');
 
@@ -60,6 +63,8 @@ export class BackendAuth {
   private lastTokenError: string | undefined;
   /** Why the keychain could not be read, while it cannot. */
   private keychainProblem: string | undefined;
+  /** When the keychain last failed: reads are not tried again for KEYCHAIN_RETRY_MS. */
+  private keychainFailedAt = -Infinity;
   /** The stored tokens when authorization was lost, to notice new ones (e.g. from the CLI). */
   private lostWith: string | undefined;
   private readonly listeners = new Set<(reason: string) => void>();
@@ -99,6 +104,9 @@ export class BackendAuth {
 
   private async load(): Promise<VaultTokens | undefined> {
     if (this.cached !== null) return this.cached;
+    // The transport asks before every request: without a keychain, asking it each
+    // time cost a failing keytar call per request (a sixth of serve's CPU per call).
+    if (Date.now() - this.keychainFailedAt < KEYCHAIN_RETRY_MS) return undefined;
     try {
       this.cached = await this.vault.tokens();
     } catch (error) {
@@ -106,6 +114,7 @@ export class BackendAuth {
       // works as ever), and let a 401 say why authorizing cannot help yet.
       // Not cached, so tokens are read again once the keychain is back.
       this.keychainProblem = error instanceof Error ? error.message : String(error);
+      this.keychainFailedAt = Date.now();
       return undefined;
     }
     this.keychainProblem = undefined;

@@ -32,6 +32,9 @@ const StatusCounts = z.object({
   idle: z.number(),
 });
 
+/** Its params: none defined, any accepted. Built once: a 2026-07-28 request builds a server (and this registration) each. */
+const HealthParamsSchema = z.object({}).loose();
+
 /** The result of `proxy/health`. */
 export const HealthResultSchema = z.object({
   status: z.enum(['ok', 'degraded', 'down', 'starting']),
@@ -61,7 +64,7 @@ export function registerHealthMethod(
 ): void {
   server.setRequestHandler(
     HEALTH_METHOD,
-    { params: z.object({}).loose(), result: HealthResultSchema },
+    { params: HealthParamsSchema, result: HealthResultSchema },
     (_params, ctx) => {
       // 2026-07-28: capabilities travel in each request's envelope; 2025: in initialize.
       const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;

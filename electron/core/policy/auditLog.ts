@@ -3,7 +3,8 @@
  * `<dir>/audit.jsonl`, rotated to `audit.1.jsonl` ... `audit.<files>.jsonl`.
  * Recording never throws and never waits on the disk: lines are formatted at
  * once (so later changes to the caller's objects do not leak in) and written
- * by one drain loop, in order. Every file operation (writing, rotating,
+ * by one drain loop, in order, gathered for up to WRITE_DELAY_MS (50 ms) so a stream
+ * of calls costs one write per batch rather than one per call. Every file operation (writing, rotating,
  * reading for a query) runs on one chain, so a query never sees a file renamed
  * under it.
  */
@@ -50,6 +51,12 @@ const MAX_CAPTURE_BYTES = 8 * 1024;
 const MAX_PENDING = 10_000;
 /** The same bound in bytes, so large captured entries cannot pile up either. */
 const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+/**
+ * How long a recorded line may wait to be gathered with the next ones. A write
+ * per line cost a file write per proxied call (the profile of bench/hopProfile.ts);
+ * a query, flush or close writes what waits at once.
+ */
+const WRITE_DELAY_MS = 50;
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 5000;
 
@@ -66,6 +73,8 @@ export class AuditLog {
   private unreported = 0;
   private droppedCount = 0;
   private scheduled = false;
+  /** The timer that starts the next drain, while lines wait for it. */
+  private drainTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private chain: Promise<void> = Promise.resolve();
   private readonly recordListeners = new Set<() => void>();
@@ -119,7 +128,8 @@ export class AuditLog {
       this.pendingBytes += line.length;
       if (!this.scheduled) {
         this.scheduled = true;
-        void this.run(() => this.drain());
+        this.drainTimer = setTimeout(() => this.drainNow(), WRITE_DELAY_MS);
+        this.drainTimer.unref();
       }
       return true;
     } catch {
@@ -143,6 +153,7 @@ export class AuditLog {
       const at = Date.parse(entry.time);
       return at >= since && at < until;
     };
+    this.drainNow();
     return this.run(async () => {
       const found: AuditEntry[] = [];
       for await (const text of this.storage.texts()) {
@@ -159,12 +170,14 @@ export class AuditLog {
 
   /** Resolves when everything recorded so far is written and synced to disk. */
   flush(): Promise<void> {
+    this.drainNow();
     return this.run(() => this.storage.sync());
   }
 
   /** Writes what is queued, then closes the file; later entries are dropped. */
   async close(): Promise<void> {
     this.closed = true;
+    this.drainNow();
     await this.run(async () => {
       await this.storage.sync();
       await this.storage.close();
@@ -176,6 +189,14 @@ export class AuditLog {
     this.droppedCount += count;
     if (report) this.unreported += count;
     return false;
+  }
+
+  /** Queues the drain that the timer would start, now (nothing when no lines wait for one). */
+  private drainNow(): void {
+    if (this.drainTimer === undefined) return;
+    clearTimeout(this.drainTimer);
+    this.drainTimer = undefined;
+    void this.run(() => this.drain());
   }
 
   /** Runs `task` after every file operation queued before it. */

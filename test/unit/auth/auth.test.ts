@@ -6,11 +6,13 @@
 import { InsufficientScopeError, SdkErrorCode, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { authorizationProblem, authorizationRequired } from '../../../electron/core/auth/authErrors.js';
+import { BackendAuth } from '../../../electron/core/auth/backendAuth.js';
 import { usesOAuth } from '../../../electron/core/auth/authRegistry.js';
 import { startLoopbackListener } from '../../../electron/core/auth/loopback.js';
 import { isOAuthSecretName, summarizeTokens, vaultAccount, withExpiry } from '../../../electron/core/auth/vault.js';
 import { AuthorizationRequiredError } from '../../../electron/core/auth/vaultProvider.js';
 import { parseBackend } from '../../../electron/core/config/schema.js';
+import type { SecretStore } from '../../../electron/core/secrets/secretStore.js';
 
 describe('token summaries', () => {
   it('adds expires_at from expires_in and summarizes without any token', () => {
@@ -107,5 +109,29 @@ describe('the loopback redirect listener', () => {
     controller.abort();
     await expect(aborted.response).rejects.toThrow('authorization was cancelled');
     await expect(fetch(aborted.redirectUrl)).rejects.toThrow();
+  });
+});
+
+describe('a backend when the keychain cannot be read', () => {
+  it('sends no token and does not ask the keychain again before every request', async () => {
+    const { backend } = parseBackend('remote', { url: 'https://x.example/mcp' });
+    if (!backend || backend.transport === 'stdio') throw new Error('not a remote backend');
+    let reads = 0;
+    // A keychain that cannot be reached (no Secret Service): a fault the real one shows only without dbus.
+    const unreachable: SecretStore = {
+      get: () => {
+        reads++;
+        return Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY'));
+      },
+      set: () => Promise.reject(new Error('unreachable')),
+      delete: () => Promise.reject(new Error('unreachable')),
+      list: () => Promise.reject(new Error('unreachable')),
+      status: () => Promise.resolve({ available: false, backend: 'none', reason: 'unreachable' }),
+    };
+    const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const provider = new BackendAuth({ config: backend, secrets: unreachable, logger }).transportAuth();
+    for (let request = 0; request < 20; request++) expect(await provider.token()).toBeUndefined();
+    // The SDK asks before each request: a failing keychain call per proxied call was a sixth of serve's CPU.
+    expect(reads).toBeLessThanOrEqual(2);
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditLog, type AuditEntry } from '../../../electron/core/policy/auditLog.js';
+import { RotatingFiles } from '../../../electron/core/policy/auditFiles.js';
 
 /** An entry with defaults; `minute` sets a distinct, increasing time. */
 function entry(overrides: Partial<AuditEntry> & { minute?: number } = {}): AuditEntry {
@@ -65,6 +66,23 @@ describe('AuditLog', () => {
     expect(error).toEqual(
       entry({ minute: 2, client: 'claude', backend: 'github', outcome: 'error', errorCode: -32603 }),
     );
+  });
+
+  it('writes a stream of entries to the file on its own, in order, gathered into few writes', async () => {
+    log = new AuditLog({ dir });
+    const appends = vi.spyOn(RotatingFiles.prototype, 'append');
+    for (let minute = 0; minute < 50; minute++) {
+      log.record(entry({ minute }));
+      await new Promise((resolve) => setImmediate(resolve)); // one entry per turn of the event loop, as calls finish
+    }
+    // No query, flush or close: the lines still reach the disk by themselves.
+    const written = async (): Promise<string[]> => (await allBytes()).toString().split('\n').filter(Boolean);
+    await vi.waitFor(async () => expect(await written()).toHaveLength(50), { timeout: 2000 });
+    const minutes = (await written()).map((line) => new Date((JSON.parse(line) as AuditEntry).time).getUTCMinutes());
+    expect(minutes).toEqual(Array.from({ length: 50 }, (_, minute) => minute));
+    // A write per entry cost a file write per proxied call; entries now share writes.
+    expect(appends.mock.calls.length).toBeLessThan(10);
+    appends.mockRestore();
   });
 
   it('returns the newest entries first, up to the limit', async () => {
