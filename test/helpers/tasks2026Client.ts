@@ -56,8 +56,12 @@ export interface Tasks2026Options extends Omit<WireTarget, 'url'> {
   /** Client capabilities declared in every request's `_meta` (the extension is always added). */
   capabilities?: ClientCapabilities;
   clientInfo?: { name: string; version: string };
-  /** Answers input requests of input_required tasks driven by `session.callTool`. */
-  onInputRequest?: WithTasksOptions['onInputRequest'];
+  /**
+   * Answers input requests of input_required tasks driven by `session.callTool`: gets
+   * `{kind: 'elicitation' | 'sampling' | 'roots', params}`, returns the response (for an
+   * elicitation `{action, content?}`), which ext-tasks validates and sends with tasks/update.
+   */
+  onInputRequest?: (request: { kind: string; params?: Record<string, unknown> }) => Promise<unknown>;
 }
 
 /** Options of one raw request. */
@@ -157,7 +161,10 @@ export async function connectTasks2026(url: string, options: Tasks2026Options = 
       clientInfo,
       clientCapabilities: baseCapabilities as Record<string, JsonValue>,
     },
-    ...(options.onInputRequest ? { onInputRequest: options.onInputRequest } : {}),
+    // (cast: ext-tasks types the handler generically per request kind)
+    ...(options.onInputRequest
+      ? { onInputRequest: options.onInputRequest as unknown as WithTasksOptions['onInputRequest'] }
+      : {}),
   });
 
   const rpc: Tasks2026Client['rpc'] = (method, params, rpcOptions = {}) =>
