@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT } from '../helpers/harness.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 import { RpcError, TASKS_EXTENSION, connectTasks2026, type Tasks2026Client } from '../helpers/tasks2026Client.js';
@@ -212,6 +213,48 @@ describe('tasks-2026 fixture options', () => {
     } finally {
       await tasks.close().catch(() => undefined);
       await server.stop();
+    }
+  });
+});
+
+describe('tasks-2026 fixture over stdio', () => {
+  it('creates and completes a task for a 2026-07-28 request that declares the extension', async () => {
+    // The SDK client's stdio transport as a plain JSON-RPC pipe: its Client would reject
+    // resultType "task", the transport carries it as is.
+    const transport = new StdioClientTransport({ command: process.execPath, args: [TASKS_2026], stderr: 'pipe' });
+    const answers = new Map<number, (message: Record<string, unknown>) => void>();
+    transport.onmessage = (message) => {
+      const { id } = message as { id?: number };
+      if (id !== undefined) answers.get(id)?.(message as Record<string, unknown>);
+    };
+    await transport.start();
+    let nextId = 0;
+    const request = (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const id = ++nextId;
+      const answer = new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve));
+      const _meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'stdio-test', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
+      };
+      void transport.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta } });
+      return answer;
+    };
+    try {
+      const created = (await request('tools/call', { name: 'quick', arguments: { text: 'stdio' } })).result as {
+        resultType: string;
+        taskId: string;
+      };
+      expect(created.resultType).toBe('task');
+      let task: { status: string; result?: unknown } = { status: 'working' };
+      for (let polls = 0; task.status === 'working' && polls < 100; polls++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        task = (await request('tasks/get', { taskId: created.taskId })).result as typeof task;
+      }
+      expect(task.status).toBe('completed');
+      expect(textOf(task.result)).toBe('quick(stdio)');
+    } finally {
+      await transport.close();
     }
   });
 });
