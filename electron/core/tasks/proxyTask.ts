@@ -29,8 +29,10 @@ export type TaskOutcome = { result: CallToolResult } | { error: { code: number; 
 export interface ProxyTask extends TaskOwner {
   /** Ours: 128 random bits, never the backend's id. */
   readonly taskId: string;
-  /** The backend's id of the task we forward to; undefined when Switchboard runs the call itself. */
-  readonly backendTaskId: string | undefined;
+  /** Where the work runs: the backend's own task, or the ordinary call run by Switchboard. */
+  readonly runsOn: 'backend' | 'switchboard';
+  /** The backend's id of its task (runsOn `backend`), set once the backend answered; never shown to clients. */
+  backendTaskId?: string | undefined;
   status: TaskState;
   statusMessage?: string | undefined;
   readonly createdAt: number;

@@ -10,8 +10,11 @@ import type { ProxyTask, TaskOutcome, TaskOwner, TaskState } from './proxyTask.j
 import { isTerminal, newTaskId } from './proxyTask.js';
 import { grantedTtl, POLL_INTERVAL_MS, taskLimitError, type TaskLimits } from './taskLimits.js';
 
-/** Why a listener hears of a task: it changed state, or it was dropped (expired or removed). */
-export type TaskChange = { kind: 'status'; task: ProxyTask } | { kind: 'dropped'; task: ProxyTask };
+/** Why a listener hears of a task: it was created, changed state, or was dropped (expired or removed). */
+export interface TaskChange {
+  kind: 'created' | 'status' | 'dropped';
+  task: ProxyTask;
+}
 
 /** What the registry needs: its limits in force and a clock. */
 export interface TaskRegistryOptions {
@@ -40,14 +43,14 @@ export class TaskRegistry {
    * A new task in `working`, its TTL granted within the limits. Throws the
    * retryable task-limit error when the client already runs its cap.
    */
-  create(owner: TaskOwner, requestedTtl: unknown, backendTaskId?: string): ProxyTask {
+  create(owner: TaskOwner, requestedTtl: unknown, runsOn: ProxyTask['runsOn'] = 'switchboard'): ProxyTask {
     const limits = this.options.limits();
     if (this.running(owner.client) >= limits.maxPerClient) throw taskLimitError(owner.client, limits.maxPerClient);
     const now = this.now();
     const task: ProxyTask = {
       ...owner,
       taskId: newTaskId(),
-      backendTaskId,
+      runsOn,
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,
@@ -59,7 +62,7 @@ export class TaskRegistry {
     const timer = setTimeout(() => this.drop(task.taskId), task.ttlMs);
     timer.unref();
     this.tasks.set(task.taskId, { task, timer, settled, settle });
-    this.emit({ kind: 'status', task });
+    this.emit({ kind: 'created', task });
     return task;
   }
 
@@ -100,13 +103,14 @@ export class TaskRegistry {
   }
 
   /**
-   * Ends a task with its outcome; the first end wins (a cancel racing a
-   * completion keeps whichever came first). Returns whether this call ended it.
+   * Ends a task with its outcome (none: the backend holds it, for its
+   * tasks/result); the first end wins (a cancel racing a completion keeps
+   * whichever came first). Returns whether this call ended it.
    */
   finish(
     taskId: string,
     status: Exclude<TaskState, 'working' | 'input_required'>,
-    outcome: TaskOutcome,
+    outcome: TaskOutcome | undefined,
     statusMessage?: string,
   ): boolean {
     const held = this.tasks.get(taskId);
