@@ -20,6 +20,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AuditLog } from '../../electron/core/policy/auditLog.js';
 import { ClientTokens } from '../../electron/core/policy/clientTokens.js';
+import { taskHandlers } from '../../electron/host/taskHandlers.js';
 import { firstText, fixture, nodeServer, ROOT, startProxy, tempDir, type Harness } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 
@@ -221,6 +222,26 @@ describe('tasks through the proxy (2025-11-25)', () => {
     expect(failed.status).toBe('failed');
     expect(failed.statusMessage).toContain('server jobs');
     await expect(result(c, task.taskId)).rejects.toThrow(/server jobs/);
+    await c.close();
+  });
+
+  it("lists every profile's tasks to the host, cancels a running one, and says when tasks change", async () => {
+    let changes = 0;
+    const stop = proxy.core.events.on('tasksChanged', () => void changes++);
+    const host = taskHandlers(proxy.core);
+    const c = await client(tokens['other']!);
+    const task = await start(c, 'asks__hold', { tag: 'host' });
+    const row = (await host['tasks.list'](undefined, { signal: new AbortController().signal })).find(
+      (view) => view.id === task.taskId,
+    );
+    expect(row).toMatchObject({ status: 'working', client: 'other', backend: 'asks', tool: 'asks__hold' });
+    expect(row?.runsOn).toBe('switchboard');
+    const signal = new AbortController().signal;
+    expect(await host['tasks.cancel']({ id: task.taskId }, { signal })).toEqual({ cancelled: true });
+    expect(await host['tasks.cancel']({ id: task.taskId }, { signal })).toEqual({ cancelled: false });
+    expect((await c.experimental.tasks.getTask(task.taskId)).status).toBe('cancelled');
+    expect(changes).toBeGreaterThanOrEqual(2);
+    stop();
     await c.close();
   });
 
