@@ -77,7 +77,8 @@ describe('tasks through the proxy (2025-11-25)', () => {
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')), audit },
     );
-    for (const id of ['owner', 'other', 'capped']) tokens[id] = await proxy.core.access.createClient(id, { name: id });
+    for (const id of ['owner', 'other', 'capped', 'policed'])
+      tokens[id] = await proxy.core.access.createClient(id, { name: id });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -181,6 +182,22 @@ describe('tasks through the proxy (2025-11-25)', () => {
     expect((await owner.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).toContain(task.taskId);
     expect(firstText(await result(owner, task.taskId))).toBe('quick(mine)');
     await Promise.all([owner.close(), other.close()]);
+  });
+
+  it('asks the policy at creation and again at tasks/result', async () => {
+    const c = await client(tokens['policed']!);
+    const task = await start(c, 'asks__hold', { tag: 'policy' });
+    await proxy.core.policy.setRule('asks', 'tools', 'hold', 'deny', 'policed');
+    await expect(start(c, 'asks__hold', { tag: 'policy' })).rejects.toMatchObject({ code: -32602 });
+    await proxy.core.router.callTool({ name: 'asks__release', arguments: { tag: 'policy' } });
+    await settled(c, task.taskId);
+    await expect(result(c, task.taskId)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('asks__hold'),
+    });
+    await proxy.core.policy.setRule('asks', 'tools', 'hold', null, 'policed');
+    expect(firstText(await result(c, task.taskId))).toBe('hold(policy)');
+    await c.close();
   });
 
   it('answers a task beyond the cap with a retryable error', async () => {
