@@ -14,7 +14,7 @@
  *   catalog                  merging and naming what backends serve
  *   policy                   rules, client views, pins, the audit log
  *   relay, routing, sessions server-to-client requests, subscriptions; calls; connected sessions
- *   exposure, search         each client's tools/list, search mode
+ *   exposure, search, tasks  each client's tools/list, search mode; tasks (2025-11-25)
  *   coreApi, coreEvents, events  the core's service interfaces and events (types only)
  *   registry, bundles, clients  installing servers and client apps
  *   frontend                 the MCP endpoints (HTTP, stdio)
@@ -35,7 +35,7 @@ const LAYERS = [
   [`^${core}/catalog/`],
   [`^${core}/policy/`],
   [`^${core}/(relay|routing|sessions)/`],
-  [`^${core}/(exposure|search)/`],
+  [`^${core}/(exposure|search|tasks)/`],
   [`^${core}/(coreApi|coreEvents|events)\\.ts$`],
   [`^${core}/(registry|bundles|clients)/`],
   [`^${core}/frontend/`],

@@ -54,6 +54,8 @@ export interface CoreEventMap {
   tryProgress: { calls: TryProgressView[] };
   /** A "try it" call's elicitation request arrived or was settled (re-fetch `catalog.inputs`). */
   tryInputsChanged: Record<string, never>;
+  /** A task was created, changed state or was dropped (re-fetch `tasks.list`). */
+  tasksChanged: Record<string, never>;
 }
 
 /** A method's name. */
@@ -154,6 +156,8 @@ export const METHOD_NAMES = Object.keys({
   'profiles.revoke': 1,
   'profiles.setExposure': 1,
   'sessions.list': 1,
+  'tasks.list': 1,
+  'tasks.cancel': 1,
   'log.query': 1,
   'clients.list': 1,
   'clients.install': 1,
@@ -185,4 +189,5 @@ export const EVENT_NAMES = Object.keys({
   configChanged: 1,
   tryProgress: 1,
   tryInputsChanged: 1,
+  tasksChanged: 1,
 } satisfies Record<EventName, 1>) as EventName[];

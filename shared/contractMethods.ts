@@ -14,6 +14,7 @@ import type { BundleView } from './model/bundleViews.js';
 import type { SnippetView } from './model/snippetViews.js';
 import type { PathView, RegistryPageView, RegistryUpdatePlanView, RegistryUpdateView } from './model/registryViews.js';
 import type { BackendHealth } from './model/health.js';
+import type { TaskView } from './model/taskViews.js';
 import {
   LOG_KINDS,
   LOG_OUTCOMES,
@@ -216,6 +217,10 @@ export const METHODS = {
    */
   'profiles.setExposure': method<void>()(z.object({ id: text, exposure: z.enum(EXPOSURES).nullable() })),
   'sessions.list': method<SessionView[]>()(noParams),
+  /** Every task of this instance (MCP tasks through the proxy), newest first; in memory only. */
+  'tasks.list': method<TaskView[]>()(noParams),
+  /** Cancels a running task (the backend's task too); `cancelled: false` when it is unknown or has ended. */
+  'tasks.cancel': method<{ cancelled: boolean }>()(z.object({ id: text })),
   'log.query': method<LogEntryView[]>()(optionalFields(logQuerySchema.shape)),
 
   'clients.list': method<ClientAppView[]>()(noParams),

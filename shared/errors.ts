@@ -44,6 +44,8 @@ export const ErrorCode = {
   ProtocolError: 'protocol_error',
   /** A backend's input request (elicitation, sampling, roots) got no answer within `inputTimeoutMs`. */
   InputTimeout: 'input_timeout',
+  /** A client profile has `proxy.maxTasksPerClient` live tasks already; retry once one ends (`data.retryable`). */
+  TaskLimit: 'task_limit',
 
   // Backends, clients and profiles by name
   UnknownBackend: 'unknown_backend',

@@ -26,6 +26,7 @@ import type { PolicyChanges } from './policy/policyService.js';
 import type { SubscriptionHub } from './relay/subscriptionHub.js';
 import type { Router } from './routing/router.js';
 import type { SecretStore } from './secrets/secretStore.js';
+import type { TaskService } from './tasks/taskService.js';
 
 /** The backends: their configs, health and runtime changes (saved to the config file). */
 export interface BackendsService {
@@ -114,6 +115,15 @@ export interface AuthService {
   authStatus(): Promise<AuthStatusEntry[]>;
 }
 
+/**
+ * Tasks of this instance (MCP 2025-11-25 tasks through the proxy), in memory
+ * only: a restart loses them. `registry` lists every task for the host.
+ */
+export type TasksService = Pick<
+  TaskService,
+  'create' | 'get' | 'result' | 'list' | 'listed' | 'cancel' | 'cancelById' | 'registry'
+>;
+
 /** The audit log. */
 export interface AuditService {
   /** Entries, newest first (none without an audit log). */
@@ -139,6 +149,7 @@ export interface Switchboard {
   readonly exposure: ExposureService;
   readonly auth: AuthService;
   readonly audit: AuditService;
+  readonly tasks: TasksService;
   /** The keychain secret references are resolved from (undefined: none configured). */
   readonly secrets: SecretStore | undefined;
   /** The one config store of this process (undefined: a core without a config file). */

@@ -18,6 +18,8 @@ export interface CoreEvents extends Record<string, unknown> {
   clientRevoked: { client: string };
   /** Approvals were requested or answered. */
   approvalsChanged: Record<string, never>;
+  /** A task was created, changed state or was dropped (tasks through the proxy). */
+  tasksChanged: Record<string, never>;
   /** A backend sent a log message (`notifications/message`). */
   backendLog: { backendId: string; params: LoggingMessageNotification['params'] };
 }

@@ -18,7 +18,8 @@ import type { PolicyService } from './coreApi.js';
 import type { LegacyCall } from './relay/legacyCall.js';
 import type { ParkedCalls } from './relay/parkedCalls.js';
 import { SubscriptionHub } from './relay/subscriptionHub.js';
-import { Router } from './routing/router.js';
+import { Router, type RouterSource } from './routing/router.js';
+import { TaskService } from './tasks/taskService.js';
 
 /** What the request path reads from the core. */
 export interface RequestPathContext {
@@ -54,6 +55,8 @@ export interface RequestPath {
   exposure: ToolExposure;
   router: Router;
   subscriptions: SubscriptionHub;
+  /** Tasks (2025-11-25): task-augmented calls, forwarded or run by us. */
+  tasks: TaskService;
 }
 
 /** Builds the access control, router and subscription hub over the core's catalog and backends. */
@@ -74,6 +77,12 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
       withheld: (backend, tool) => pins?.isWithheld(backend, tool) ?? false,
     },
   );
+  const recordRouted = (entry: Parameters<NonNullable<RouterSource['audit']>>[0]): void => {
+    if (!audit) return;
+    // Arguments and results are kept only for backends whose policy asks to capture them.
+    const capture = access.policy.backends[entry.backend]?.capture === true;
+    audit.record(capture ? entry : { ...entry, arguments: undefined, result: undefined });
+  };
   const router = new Router({
     catalog: context.catalog,
     connection: context.publishedConnection,
@@ -83,13 +92,26 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     approvals: access.approvals,
     approvalTimeoutMs: () => context.proxy().approvalTimeoutMs,
     allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
-    audit: (entry) => {
-      if (!audit) return;
-      // Arguments and results are kept only for backends whose policy asks to capture them.
-      const capture = access.policy.backends[entry.backend]?.capture === true;
-      audit.record(capture ? entry : { ...entry, arguments: undefined, result: undefined });
-    },
+    audit: recordRouted,
   });
+  const tasks = new TaskService({
+    router,
+    catalog: context.catalog,
+    connection: context.connection,
+    parked: context.parked,
+    inputTimeoutMs: () => context.proxy().inputTimeoutMs,
+    limits: () => {
+      const proxy = context.proxy();
+      return {
+        ttlDefaultMs: proxy.taskTtlDefaultMs,
+        ttlMaxMs: proxy.taskTtlMaxMs,
+        maxPerClient: proxy.maxTasksPerClient,
+      };
+    },
+    audit: recordRouted,
+  });
+  events.on('healthChanged', ({ backendId }) => tasks.backendChanged(backendId));
+  tasks.registry.onChange(() => events.emit('tasksChanged', {}));
   const subscriptions = new SubscriptionHub({
     catalog: context.catalog,
     connection: context.connection,
@@ -106,5 +128,5 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     catalog: context.catalog,
     backendConfigs: context.backendConfigs,
   });
-  return { access, router, subscriptions, exposure, policy };
+  return { access, router, subscriptions, exposure, policy, tasks };
 }

@@ -65,6 +65,8 @@ export class SwitchboardCore implements FrontendCore {
   readonly router: RequestPath['router'];
   readonly subscriptions: RequestPath['subscriptions'];
   readonly exposure: RequestPath['exposure'];
+  /** Tasks (2025-11-25 tasks through the proxy), in memory only. */
+  readonly tasks: RequestPath['tasks'];
   readonly policy: RequestPath['policy'];
   readonly approvals: RequestPath['access']['approvals'];
   /** Client profiles and tokens (AccessControl, as ClientsService). */
@@ -119,7 +121,7 @@ export class SwitchboardCore implements FrontendCore {
       backendConfigs: () => this.backendConfigs(),
     });
     ({ access: this.access, router: this.router, policy: this.policy } = requestPath);
-    ({ subscriptions: this.subscriptions, exposure: this.exposure } = requestPath);
+    ({ subscriptions: this.subscriptions, exposure: this.exposure, tasks: this.tasks } = requestPath);
     this.approvals = this.access.approvals;
     this.clients = this.access;
     this.hostParts = {
@@ -294,6 +296,7 @@ export class SwitchboardCore implements FrontendCore {
     this.services.store?.unwatch();
     const stopping = new SwitchboardError(ErrorCode.BackendUnavailable, 'Switchboard is shutting down');
     this.parkedCalls.clear(stopping);
+    this.tasks.dispose();
     this.auths.dispose();
     await Promise.allSettled([...this.supervisors.values()].map((supervisor) => supervisor.stop(stopping)));
     await this.services.audit?.close();

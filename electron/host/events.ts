@@ -118,6 +118,7 @@ export function createEventHub(
       emit('sessionsChanged', empty);
     }),
     core.events.on('approvalsChanged', () => emit('approvalsChanged', empty)),
+    core.events.on('tasksChanged', () => emit('tasksChanged', empty)),
     core.sessions.onChange(() => emit('sessionsChanged', empty)),
     ...(options.audit ? [options.audit.onRecord(() => emit('logAppended', empty))] : []),
     ...(options.tryCalls

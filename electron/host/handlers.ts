@@ -4,6 +4,7 @@
  * Both pipes (Electron IPC and the headless bridge) call these through
  * `dispatch`, which redacts what they answer and throw (see `dispatch.ts`).
  */
+import { taskHandlers } from './taskHandlers.js';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { exposureHandlers } from './exposureHandlers.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
@@ -149,6 +150,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     ...policyHandlers(core, deps.tokens),
     ...exposureHandlers(core),
     'sessions.list': async () => core.sessions.list(),
+    ...taskHandlers(core),
     'log.query': async (query) => {
       const entries = await core.audit.query(query);
       return entries.map((entry): LogEntryView => ({

@@ -60,6 +60,7 @@ export const LOG_KINDS = [
   'pin/changed',
   'pin/approved',
   'approval',
+  'task',
   'audit/dropped',
 ] as const;
 /** One kind of request-log entry. */

@@ -6,14 +6,16 @@
  * life are BackendConnection's (which extends this class); each operation here
  * is one request, made inside a queued task with that task's signal and timeout.
  *
- * Task-augmented calls (MCP 2025-11-25 "tasks") fit the same seam: a `task`
- * field on {@link BackendRequestOptions} for `callTool`, and the task methods
- * (`tasks/get`, `tasks/result`...) as operations beside these.
+ * Task-augmented calls (MCP 2025-11-25 "tasks") are operations beside these:
+ * `callToolAsTask` and `taskRequest` (used by core/tasks).
  */
 import type {
   CallToolRequestParams,
   CallToolResult,
+  CancelTaskResult,
   Client,
+  CreateTaskResult,
+  GetTaskResult,
   CompleteRequestParams,
   CompleteResult,
   GetPromptRequestParams,
@@ -103,6 +105,32 @@ export class BackendRequests {
     return this.client.request({ method: 'tools/call', params }, PASSTHROUGH, requestOptions) as Promise<
       CallToolResult | InputRequiredResult
     >;
+  }
+
+  /**
+   * tools/call as a task (MCP 2025-11-25 tasks): `params.task` asks the
+   * backend for a task, and it answers a `CreateTaskResult` (the SDK's
+   * tools/call result schema would refuse it, hence PASSTHROUGH).
+   */
+  callToolAsTask(
+    params: CallToolRequestParams,
+    task: { ttl?: number },
+    options: BackendRequestOptions,
+  ): Promise<CreateTaskResult> {
+    return this.client.request(
+      { method: 'tools/call', params: { ...params, task } },
+      PASSTHROUGH,
+      options,
+    ) as Promise<CreateTaskResult>;
+  }
+
+  /** One of the backend's task methods (`tasks/get`, `tasks/result`, `tasks/cancel`) for its own task id. */
+  taskRequest<R extends GetTaskResult | CallToolResult | CancelTaskResult>(
+    method: 'tasks/get' | 'tasks/result' | 'tasks/cancel',
+    taskId: string,
+    options: BackendRequestOptions,
+  ): Promise<R> {
+    return this.client.request({ method, params: { taskId } }, PASSTHROUGH, options) as Promise<R>;
   }
 
   /** prompts/get under the backend's own name. */

@@ -41,6 +41,12 @@ export const ProxyOptionsSchema = z
      * parked for a 2026-07-28 client's retry is kept before it is cancelled.
      */
     inputTimeoutMs: positiveInt.default(600_000),
+    /** A task's lifetime when the client asks for none (MCP tasks: `params.task.ttl`); 1 h. */
+    taskTtlDefaultMs: positiveInt.default(3_600_000),
+    /** The longest task lifetime granted, whatever the client asks for; 24 h. */
+    taskTtlMaxMs: positiveInt.default(86_400_000),
+    /** Live (not yet expired) tasks per client profile; one more is refused with a retryable error. */
+    maxTasksPerClient: positiveInt.default(100),
     /**
      * Largest message accepted from a backend (stdio line, HTTP body or SSE event);
      * a larger one fails the request it answers, and the connection stays up.

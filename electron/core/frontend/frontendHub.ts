@@ -14,7 +14,8 @@ import type { CoreEvents } from '../coreEvents.js';
 import { LOCAL_CLIENT } from '../config/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { FrontendCore } from '../coreApi.js';
-import { forwardBackendLog, notifyListChanged } from './mcpServer.js';
+import { forwardBackendLog, notifyListChanged, servedClient } from './mcpServer.js';
+import { notifyTaskStatus } from './taskHandlers.js';
 import { clientInfoOf } from '../sessions/sessionRegistry.js';
 
 /** A frontend server and the session it serves (log notifications name it). */
@@ -52,6 +53,11 @@ export class FrontendHub {
       }),
       core.events.on('backendLog', (event) => {
         for (const [server, id] of options.servers()) void forwardBackendLog(server, event, id);
+      }),
+      // 2025-11-25 notifications/tasks/status, to the sessions of the task's owner only.
+      core.tasks.registry.onChange((change) => {
+        if (change.kind === 'dropped') return;
+        for (const [server] of options.servers()) void notifyTaskStatus(server, servedClient(server), change.task);
       }),
     ];
   }

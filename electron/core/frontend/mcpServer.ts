@@ -4,7 +4,7 @@
  * backends) and route everything else through the router. One instance serves
  * one 2025-era session or one 2026-07-28 request.
  */
-import { Server } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, CallToolResult, Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../shared/version.js';
 import { LoadedTools } from '../exposure/loadedTools.js';
 import { metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
@@ -18,6 +18,7 @@ import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
 import { countHttpSessions } from '../../../shared/model/sessionCount.js';
 import { relayable } from './responseGuard.js';
 import { registerSubscriptionHandlers } from './subscriptionHandlers.js';
+import { isTaskRequest, registerTaskHandlers, TASKS_CAPABILITY, TaskAwareServer } from './taskHandlers.js';
 import type { FrontendCore } from '../coreApi.js';
 import type { CoreEvents } from '../coreEvents.js';
 
@@ -41,9 +42,11 @@ export function createFrontendServer(
   client: string = LOCAL_CLIENT,
   scope: 'session' | 'profile' = 'session',
 ): Server {
-  const server = new Server(SERVER_INFO, {
+  const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
+      // 2025-11-25 tasks (the 2026-07-28 codec leaves this out of a modern answer).
+      tasks: TASKS_CAPABILITY,
       prompts: { listChanged: true },
       resources: { listChanged: true, subscribe: true },
       completions: {},
@@ -84,7 +87,7 @@ export function createFrontendServer(
     listed(() => {
       logShadowedTools(logger, client, exposure.shadowed(client));
       rememberToolList(server, exposure.fingerprint(client, loaded));
-      return { tools: exposure.list(client, loaded) };
+      return { tools: core.tasks.listed(exposure.list(client, loaded)) };
     }),
   );
   server.setRequestHandler(
@@ -110,12 +113,20 @@ export function createFrontendServer(
     if (meta === 'search') return searchTools(exposure, client, request.params.arguments, session);
     const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
     loaded.touch(params.name);
+    const onProgress = progressRelay(request.params._meta?.progressToken, (notification) =>
+      ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+    );
+    if (isTaskRequest(request)) {
+      const { task: _task, ...plain } = params as CallToolRequestParams & { task?: unknown };
+      const ttl = (request.params as { task?: { ttl?: unknown } }).task?.ttl;
+      const options = { client, signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), onProgress };
+      // The SDK's typed result is CallToolResult; TaskAwareServer relays this CreateTaskResult as it is.
+      return core.tasks.create(plain, ttl, options) as unknown as Promise<CallToolResult>;
+    }
     return router
       .callTool(params, {
         signal: ctx.mcpReq.signal,
-        onProgress: progressRelay(request.params._meta?.progressToken, (notification) =>
-          ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
-        ),
+        onProgress,
         frontend: frontendChannel(server, ctx),
         client,
       })
@@ -146,6 +157,7 @@ export function createFrontendServer(
       .then(checked('completion/complete')),
   );
   registerSubscriptionHandlers(server, core.subscriptions, client);
+  registerTaskHandlers(server, core, client);
   registerHealthMethod(
     server,
     () => core.backends.readiness(),
@@ -156,6 +168,11 @@ export function createFrontendServer(
 
 /** The client profile each frontend instance serves, and the tools its searches loaded. */
 const clients = new WeakMap<Server, { client: string; loaded: LoadedTools }>();
+
+/** The client profile a frontend instance serves. */
+export function servedClient(server: Server): string {
+  return clients.get(server)?.client ?? LOCAL_CLIENT;
+}
 
 const TOOLS_ONLY = { tools: true, prompts: false, resources: false };
 

@@ -23,6 +23,8 @@ export type AuditKind =
   | 'pin/changed'
   | 'pin/approved'
   | 'approval'
+  /** A task's life (2025-11-25 tasks): `detail` says created, completed, failed, cancelled or expired. */
+  | 'task'
   | 'audit/dropped';
 
 /** How it ended. */

@@ -154,6 +154,22 @@ export class Router {
     );
   }
 
+  /**
+   * A tools/call made as a task (core/tasks): the tool found, allowed (a
+   * denied one is recorded and answers as unknown) and its owner connected.
+   */
+  async resolveToolCall(params: CallToolRequestParams, options: RouteOptions = {}): Promise<ResolvedCall> {
+    const client = options.client ?? LOCAL_CLIENT;
+    const item = this.resolver.tool(this.source.catalog(), client, params.name);
+    return this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+  }
+
+  /** Whether a client may still call a tool (exposed name) under the policy in force. */
+  mayCallTool(client: string, name: string): boolean {
+    const item = this.resolver.tool(this.source.catalog(), client, name);
+    return item !== undefined && item.rule !== 'deny';
+  }
+
   /** prompts/get: exposed name -> owning backend, original name. May answer `input_required`. */
   async getPrompt(
     params: GetPromptRequestParams,

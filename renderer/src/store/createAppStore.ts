@@ -29,6 +29,8 @@ export const EVENT_INVALIDATES: Record<EventName, readonly ResourceKey[]> = {
   // Carries its data (see the subscription below), nothing to re-fetch.
   tryProgress: [],
   tryInputsChanged: ['tryInputs'],
+  // No task screen reads tasks yet (the request log's task rows are to come).
+  tasksChanged: [],
 };
 
 /** Options for the store. */

@@ -1,0 +1,65 @@
+/**
+ * Tasks on a 2025-11-25 frontend (MCP "Tasks", experimental): the
+ * capability we advertise, the tasks/* handlers, status notifications to
+ * the owner's sessions, and the server class that lets a task-augmented
+ * tools/call answer `CreateTaskResult`. SDK v2 2.4.0 parses task vocabulary
+ * but has no task runtime and validates every tools/call result as a
+ * `CallToolResult`; its `_wrapHandler` hook (meant for subclasses) is where
+ * a task call skips that check.
+ */
+import { Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { JSONRPCRequest, Result } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+import type { FrontendCore } from '../coreApi.js';
+import { frontendChannel } from '../relay/frontendChannel.js';
+import { wireTask, type ProxyTask } from '../tasks/proxyTask.js';
+
+/** 2025-11-25 `capabilities.tasks`: list, cancel, and task-augmented tools/call. */
+export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/** Whether a request is a task-augmented one (2025-11-25: `params.task` present). */
+export function isTaskRequest(request: { params?: unknown }): boolean {
+  const task = (request.params as { task?: unknown } | undefined)?.task;
+  return typeof task === 'object' && task !== null;
+}
+
+/**
+ * The SDK's low-level server, except that a task-augmented tools/call
+ * answers the `CreateTaskResult` its handler made (the request itself was
+ * validated already) instead of having it refused as a tool result.
+ */
+export class TaskAwareServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return (request, ctx) => (isTaskRequest(request) ? handler(request, ctx) : wrapped(request, ctx));
+  }
+}
+
+const TaskIdParams = z.looseObject({ taskId: z.string() });
+const ListParams = z.looseObject({ cursor: z.string().optional() }).optional();
+
+/** Registers tasks/get, tasks/result, tasks/list and tasks/cancel for one client profile. */
+export function registerTaskHandlers(server: Server, core: FrontendCore, client: string): void {
+  const { tasks } = core;
+  server.setRequestHandler('tasks/get', { params: TaskIdParams }, (params, ctx) =>
+    tasks.get(params.taskId, client, ctx.mcpReq.signal),
+  );
+  server.setRequestHandler('tasks/result', { params: TaskIdParams }, (params, ctx) =>
+    tasks.result(params.taskId, { client, signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx) }),
+  );
+  // Our tasks are bounded per client (proxy.maxTasksPerClient), so one page holds them all.
+  server.setRequestHandler('tasks/list', { params: ListParams }, () => ({ tasks: tasks.list(client) }));
+  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, (params) => tasks.cancel(params.taskId, client));
+}
+
+/** Tells one 2025-era server of a task's new state, when it serves the task's owner. */
+export async function notifyTaskStatus(server: Server, servedClient: string, task: ProxyTask): Promise<void> {
+  if (servedClient !== task.client) return;
+  await server
+    .notification({ method: 'notifications/tasks/status', params: { ...wireTask(task) } })
+    .catch(() => undefined);
+}

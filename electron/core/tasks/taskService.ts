@@ -1,0 +1,340 @@
+/**
+ * Tasks through the proxy (MCP 2025-11-25 tasks): a task-augmented tools/call
+ * becomes a task of ours. To a backend that runs tasks for the tool it goes
+ * out as a task and ours maps to the backend's; to any other backend we run
+ * the ordinary call ourselves and keep its result until fetched or expired.
+ * tasks/get, tasks/result, tasks/list and tasks/cancel answer through the
+ * registry, for the owning client profile only. The policy is asked at
+ * creation and again at tasks/result; the audit log records creation and
+ * end; a backend that goes away fails its open tasks with a clear message.
+ */
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type CreateTaskResult,
+  type Task,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import type { BackendConnection } from '../backends/backendConnection.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { rewriteToolResult } from '../catalog/rewrite.js';
+import type { RelayHost } from '../relay/inputRelay.js';
+import type { FrontendChannel } from '../relay/frontendChannel.js';
+import type { ProgressUpdate } from '../routing/forwarding.js';
+import { withForwardedMeta } from '../routing/forwarding.js';
+import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
+import type { Router } from '../routing/router.js';
+import { backendTaskResult, cancelBackendTask, createBackendTask, getBackendTask } from './backendTasks.js';
+import { isTerminal, wireTask, type ProxyTask, type TaskOutcome } from './proxyTask.js';
+import { auditTaskChange, type TaskAuditSink } from './taskAudit.js';
+import { TaskInputs } from './taskInputs.js';
+import type { TaskLimits } from './taskLimits.js';
+import { TaskRegistry } from './taskRegistry.js';
+import {
+  backendRunsTasks,
+  declaredTaskSupport,
+  forwardsTasks,
+  servedTaskSupport,
+  withTaskSupport,
+} from './taskSupport.js';
+
+/** What the task service needs from the core. */
+export interface TaskServiceHost extends RelayHost {
+  router: Pick<Router, 'callTool' | 'resolveToolCall' | 'mayCallTool'>;
+  catalog(): Catalog;
+  /** A backend's live connection now, if any (a new one after a restart). */
+  connection(backendId: string): BackendConnection | undefined;
+  limits(): TaskLimits;
+  audit?: TaskAuditSink;
+}
+
+/** Who asks, and from where (the frontend request making it). */
+export interface TaskRequestOptions {
+  client: string;
+  signal?: AbortSignal | undefined;
+  frontend?: FrontendChannel | undefined;
+  onProgress?: ((progress: ProgressUpdate) => void) | undefined;
+}
+
+/** What we keep per task beside the registry: its connection, and for our own runs the abort and the questions. */
+interface Run {
+  connection: BackendConnection;
+  abort?: AbortController;
+  inputs?: TaskInputs;
+}
+
+/** The answer to an unknown task id, or one of another profile (never says which). */
+function unknownTask(taskId: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+}
+
+/** A failure as kept in a task's outcome (a JSON-RPC error). */
+function errorOutcome(error: unknown): TaskOutcome {
+  const wire = toProtocolError(error);
+  if (wire instanceof ProtocolError) return { error: { code: wire.code, message: wire.message, data: wire.data } };
+  return { error: { code: ProtocolErrorCode.InternalError, message: (wire as Error)?.message ?? String(wire) } };
+}
+
+/** The tasks of this instance; see the module comment. */
+export class TaskService {
+  readonly registry: TaskRegistry;
+  private readonly runs = new Map<string, Run>();
+
+  constructor(private readonly host: TaskServiceHost) {
+    this.registry = new TaskRegistry({ limits: host.limits });
+    this.registry.onChange((change) => {
+      auditTaskChange(host.audit, change, Date.now());
+      if (change.kind === 'dropped') {
+        this.runs.get(change.task.taskId)?.abort?.abort(new Error('task expired'));
+        this.runs.delete(change.task.taskId);
+      }
+    });
+  }
+
+  /**
+   * A task-augmented tools/call: answers `CreateTaskResult` at once. Throws
+   * -32602 for an unknown or denied tool, -32601 for one whose task support
+   * is `forbidden`, and the retryable task-limit error beyond the cap.
+   */
+  async create(params: CallToolRequestParams, ttl: unknown, options: TaskRequestOptions): Promise<CreateTaskResult> {
+    const call = await this.host.router.resolveToolCall(params, options);
+    const support = declaredTaskSupport(call.tool);
+    const forward = call.rule !== 'ask' && forwardsTasks(call.tool, call.connection.capabilities);
+    if (
+      support === 'forbidden' ||
+      (!forward && support === undefined && backendRunsTasks(call.connection.capabilities))
+    )
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} does not support tasks`);
+    const owner = {
+      client: call.client,
+      backendId: call.origin.backendId,
+      tool: params.name,
+      original: call.origin.original,
+    };
+    let task: ProxyTask;
+    try {
+      task = this.registry.create(owner, ttl, forward ? 'backend' : 'switchboard');
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+    this.runs.set(task.taskId, { connection: call.connection });
+    if (forward) {
+      try {
+        const forwarded = { ...withForwardedMeta(params), name: call.origin.original };
+        const created = await createBackendTask(call.connection, forwarded, task.ttlMs, options.signal);
+        task.backendTaskId = created.taskId;
+        this.mirror(task, created.status, created.statusMessage);
+      } catch (error) {
+        this.registry.drop(task.taskId);
+        throw toProtocolError(error);
+      }
+    } else {
+      this.runHere(task, params, options);
+    }
+    return { task: wireTask(task) };
+  }
+
+  /** tasks/get: the task as it stands (a backend's task asked again, unless it ended). */
+  async get(taskId: string, client: string, signal?: AbortSignal): Promise<Task> {
+    const task = this.owned(taskId, client);
+    const run = this.runs.get(taskId);
+    if (task.runsOn === 'backend' && task.backendTaskId && run && !isTerminal(task.status)) {
+      try {
+        const remote = await getBackendTask(run.connection, task.backendTaskId, signal);
+        this.mirror(task, remote.status, remote.statusMessage);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        this.registry.finish(task.taskId, 'failed', errorOutcome(error), `server ${task.backendId} lost the task`);
+      }
+    }
+    return wireTask(task);
+  }
+
+  /**
+   * tasks/result: waits for the end, relaying an `input_required` task's
+   * questions to this request's frontend, and answers what the call
+   * answered (with the related-task `_meta`), or its error. A tool the
+   * policy denies meanwhile yields no result.
+   */
+  async result(taskId: string, options: TaskRequestOptions): Promise<CallToolResult> {
+    const task = this.owned(taskId, options.client);
+    // The policy guards what the tool yields (its result, its questions); a failure carries neither.
+    const allowed = (): void => {
+      if (task.outcome && 'error' in task.outcome) return;
+      if (!this.host.router.mayCallTool(options.client, task.tool)) throw unknownItem('tool', task.tool);
+    };
+    allowed();
+    const run = this.runs.get(taskId);
+    if (!task.outcome && task.runsOn === 'switchboard' && run?.inputs)
+      await this.answerInputs(task, run.inputs, options);
+    else if (!task.outcome && task.backendTaskId && run) await this.fetchBackendResult(task, run.connection, options);
+    await this.registry.settled(taskId);
+    allowed();
+    const outcome = task.outcome;
+    if (!outcome) throw unknownTask(taskId);
+    if ('error' in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+    return { ...outcome.result, _meta: { ...outcome.result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+  }
+
+  /**
+   * Tools as listed to a client, each with the task support we serve
+   * (`execution.taskSupport`; see taskSupport.ts). Tools not in the catalog
+   * (the search meta-tools) are left as they are.
+   */
+  listed(tools: Tool[]): Tool[] {
+    const catalog = this.host.catalog();
+    return tools.map((tool) => {
+      const origin = catalog.toolIndex.get(tool.name);
+      if (!origin) return tool;
+      const capabilities = this.host.connection(origin.backendId)?.capabilities;
+      return withTaskSupport(tool, servedTaskSupport(tool, capabilities ? backendRunsTasks(capabilities) : undefined));
+    });
+  }
+
+  /** tasks/list: the client's own tasks, newest first. */
+  list(client: string): Task[] {
+    return this.registry.list(client).map(wireTask);
+  }
+
+  /** tasks/cancel: ends a live task as cancelled (the backend's asked to cancel too); -32602 once terminal. */
+  async cancel(taskId: string, client: string): Promise<Task> {
+    const task = this.owned(taskId, client);
+    if (isTerminal(task.status))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: already ${task.status}`);
+    await this.cancelTask(task);
+    return wireTask(task);
+  }
+
+  /** Cancels any task by id (the host's own user; no owner check). Returns false when unknown or ended. */
+  async cancelById(taskId: string): Promise<boolean> {
+    const task = this.registry.find(taskId);
+    if (!task || isTerminal(task.status)) return false;
+    await this.cancelTask(task);
+    return true;
+  }
+
+  /**
+   * A backend's health changed: open tasks whose connection is no longer
+   * its live one (it crashed, restarted, stopped or was removed) fail now,
+   * saying so, instead of waiting for a result that cannot come.
+   */
+  backendChanged(backendId: string): void {
+    const live = this.host.connection(backendId);
+    const gone = (task: ProxyTask): boolean => {
+      const run = this.runs.get(task.taskId);
+      return run !== undefined && run.connection !== live;
+    };
+    const message = `server ${backendId} stopped, restarted or was removed while the task ran: its work is lost`;
+    for (const task of this.registry.failBackend(backendId, message, gone)) {
+      this.runs.get(task.taskId)?.abort?.abort(new Error(message));
+    }
+  }
+
+  /** Drops every task (the core is closing): tasks do not survive a restart. */
+  dispose(): void {
+    for (const run of this.runs.values()) run.abort?.abort(new Error('Switchboard is closing'));
+    this.registry.dispose();
+  }
+
+  private owned(taskId: string, client: string): ProxyTask {
+    const task = typeof taskId === 'string' ? this.registry.get(taskId, client) : undefined;
+    if (!task) throw unknownTask(String(taskId));
+    return task;
+  }
+
+  /** Takes a backend task's state into ours; a terminal one ends ours (its result stays with the backend). */
+  private mirror(task: ProxyTask, status: ProxyTask['status'], statusMessage?: string): void {
+    if (status === 'working' || status === 'input_required')
+      this.registry.setStatus(task.taskId, status, statusMessage);
+    else this.registry.finish(task.taskId, status, undefined, statusMessage);
+  }
+
+  /** Runs the ordinary call as our task; its questions wait for the owner's tasks/result. */
+  private runHere(task: ProxyTask, params: CallToolRequestParams, options: TaskRequestOptions): void {
+    const abort = new AbortController();
+    const inputs = new TaskInputs((waiting) =>
+      this.registry.setStatus(task.taskId, waiting ? 'input_required' : 'working'),
+    );
+    this.runs.set(task.taskId, { ...this.runs.get(task.taskId)!, abort, inputs });
+    const plain = {
+      name: params.name,
+      ...(params.arguments ? { arguments: params.arguments } : {}),
+      ...(params._meta ? { _meta: params._meta } : {}),
+    };
+    this.host.router
+      .callTool(plain, {
+        client: task.client,
+        signal: abort.signal,
+        frontend: inputs.channel(options.frontend),
+        onProgress: options.onProgress,
+      })
+      .then(
+        (result) => {
+          if (isInputRequiredResult(result)) throw new Error('the tool asked for input a task cannot relay');
+          this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', { result });
+        },
+        (error: unknown) => {
+          if (abort.signal.aborted) return;
+          this.registry.finish(task.taskId, 'failed', errorOutcome(error), (error as Error)?.message);
+        },
+      )
+      .catch((error: unknown) =>
+        this.registry.finish(task.taskId, 'failed', errorOutcome(error), (error as Error)?.message),
+      );
+  }
+
+  /** Puts our run's questions to the frontend of this tasks/result until the task ends. */
+  private async answerInputs(task: ProxyTask, inputs: TaskInputs, options: TaskRequestOptions): Promise<void> {
+    const ended = this.registry.settled(task.taskId);
+    const stop = options.signal
+      ? new Promise<void>((resolve) => options.signal!.addEventListener('abort', () => resolve(), { once: true }))
+      : undefined;
+    const until = stop ? Promise.race([ended, stop]) : ended;
+    for (let input = await inputs.next(until); input; input = await inputs.next(until)) {
+      if (!options.frontend) {
+        input.fail(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'no client to answer the task'));
+        continue;
+      }
+      const signal = options.signal ?? new AbortController().signal;
+      await TaskInputs.relay(input, options.frontend, task.taskId, { signal, timeout: this.host.inputTimeoutMs() });
+    }
+    if (options.signal?.aborted) throw options.signal.reason;
+  }
+
+  /** Fetches a backend task's result through the input relay, and keeps it as our outcome. */
+  private async fetchBackendResult(
+    task: ProxyTask,
+    connection: BackendConnection,
+    options: TaskRequestOptions,
+  ): Promise<void> {
+    try {
+      const result = await backendTaskResult(this.host, connection, task.backendTaskId!, {
+        signal: options.signal,
+        frontend: options.frontend,
+        onStatus: (remote) => this.mirror(task, remote.status, remote.statusMessage),
+      });
+      const { [RELATED_TASK_META_KEY]: _theirs, ...meta } = result._meta ?? {};
+      const rewritten = rewriteToolResult(this.host.catalog(), task.backendId, { ...result, _meta: meta });
+      task.outcome = { result: Object.keys(meta).length ? rewritten : { ...rewritten, _meta: undefined } };
+      this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', task.outcome);
+    } catch (error) {
+      if (options.signal?.aborted) throw toProtocolError(error);
+      task.outcome ??= errorOutcome(error);
+      this.registry.finish(task.taskId, 'failed', task.outcome, (error as Error)?.message);
+    }
+  }
+
+  private async cancelTask(task: ProxyTask): Promise<void> {
+    const run = this.runs.get(task.taskId);
+    const outcome = { error: { code: ProtocolErrorCode.InvalidRequest, message: 'Task was cancelled' } };
+    this.registry.finish(task.taskId, 'cancelled', outcome, 'cancelled');
+    run?.abort?.abort(new Error('task cancelled'));
+    if (task.runsOn === 'backend' && task.backendTaskId && run) {
+      await cancelBackendTask(run.connection, task.backendTaskId).catch(() => undefined);
+    }
+  }
+}

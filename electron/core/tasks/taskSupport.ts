@@ -1,0 +1,48 @@
+/**
+ * Whether and how a tool can run as a task through Switchboard (2025-11-25
+ * `execution.taskSupport`: `required`, `optional` or `forbidden`; absent
+ * means forbidden). A backend that declares tasks for tools/call gets its
+ * tools' own word and task calls forwarded; for any other backend we run
+ * the ordinary call as our own task, so its tools are `optional` unless one
+ * says `forbidden` itself.
+ */
+import type { ServerCapabilities, Tool } from '@modelcontextprotocol/server';
+
+/** A tool's task support as we serve it. */
+export type TaskSupport = 'required' | 'optional' | 'forbidden';
+
+/** Whether a backend takes task-augmented tools/call (2025-11-25 `capabilities.tasks.requests.tools.call`). */
+export function backendRunsTasks(capabilities: ServerCapabilities | undefined): boolean {
+  const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+  return tasks?.requests?.tools?.call !== undefined;
+}
+
+/** The backend's own word on a tool, if it said one. */
+export function declaredTaskSupport(tool: Tool | undefined): TaskSupport | undefined {
+  const value = (tool as { execution?: { taskSupport?: unknown } } | undefined)?.execution?.taskSupport;
+  return value === 'required' || value === 'optional' || value === 'forbidden' ? value : undefined;
+}
+
+/**
+ * The task support we advertise and honour for a tool. `backendTasks` is
+ * undefined while we do not know the backend's capabilities (not connected
+ * yet): the tool's own word then, else optional.
+ */
+export function servedTaskSupport(tool: Tool | undefined, backendTasks: boolean | undefined): TaskSupport {
+  const declared = declaredTaskSupport(tool);
+  if (backendTasks === true) return declared ?? 'forbidden';
+  if (declared === 'forbidden') return 'forbidden';
+  return backendTasks === false ? 'optional' : (declared ?? 'optional');
+}
+
+/** Whether a task call to this tool goes to the backend as its own task (else we run it). */
+export function forwardsTasks(tool: Tool | undefined, capabilities: ServerCapabilities | undefined): boolean {
+  const declared = declaredTaskSupport(tool);
+  return backendRunsTasks(capabilities) && (declared === 'optional' || declared === 'required');
+}
+
+/** A tool as listed to a 2025-11-25 client: with the task support we serve. */
+export function withTaskSupport(tool: Tool, support: TaskSupport): Tool {
+  if (declaredTaskSupport(tool) === support) return tool;
+  return { ...tool, execution: { ...(tool as { execution?: object }).execution, taskSupport: support } } as Tool;
+}
