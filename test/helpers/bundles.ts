@@ -1,7 +1,9 @@
 /**
  * .mcpb bundles built in a test: a manifest.json and a small server that
- * runs our configurable fixture (its tools named by FIXTURE_TOOLS).
+ * runs our configurable fixture (its tools named by FIXTURE_TOOLS), and
+ * registry entries whose mcpb package is one.
  */
+import { createHash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import JSZip from 'jszip';
 import { fixture } from './harness.js';
@@ -43,4 +45,47 @@ export async function bundleBytes(
   zip.file('server/index.mjs', `import ${JSON.stringify(pathToFileURL(fixture('configurable.mjs')).href)};\n`);
   for (const [path, text] of Object.entries(extra)) zip.file(path, text);
   return zip.generateAsync({ type: 'nodebuffer' });
+}
+
+/** A bundle of `version` whose server lists `tools`, run from `main` (a missing one: a server that does not start). */
+export function toolsBundle(version: string, tools: string, main = 'server/index.mjs'): Promise<Buffer> {
+  return bundleBytes(
+    bundleManifest('tools-bundle', {
+      version,
+      description: 'A bundle from a registry',
+      server: {
+        type: 'node',
+        entry_point: main,
+        mcp_config: { command: 'node', args: [`\${__dirname}/${main}`], env: { FIXTURE_TOOLS: tools } },
+      },
+      tools: undefined,
+      user_config: undefined,
+    }),
+  );
+}
+
+/** The sha256 of `bytes` in hex (an mcpb package's `fileSha256`). */
+export const sha256Of = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** A registry entry `name`@`version` whose one package is the mcpb file `file` of `registryUrl`, hash `sha`. */
+export function mcpbEntry(
+  registryUrl: string,
+  name: string,
+  sha: string,
+  version = '0.2.0',
+  file = 'tools.mcpb',
+): Record<string, unknown> {
+  return {
+    name,
+    description: 'Tools as an MCP bundle',
+    version,
+    packages: [
+      {
+        registryType: 'mcpb',
+        identifier: `${registryUrl}/files/${file}`,
+        fileSha256: sha,
+        transport: { type: 'stdio' },
+      },
+    ],
+  };
 }

@@ -233,3 +233,39 @@ describe.skipIf(!keychainStatus.available && !required)('a remote entry with a s
     }
   });
 });
+
+describe('a secret header without a keychain', () => {
+  it('add asks where it goes (--secret-storage), then keeps a ${VAR} reference as chosen', async () => {
+    const remote = await spawnServer([fixture('http-server.mjs')], /LISTENING http:\/\/127\.0\.0\.1:(\d+)\/mcp/);
+    // D-Bus pointed nowhere: no Secret Service, so no keychain.
+    const noKeychain = { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', DISPLAY: '' };
+    try {
+      const args = [
+        'add',
+        'io.github.switchboard-tests/remote-notes@1.0.0',
+        '--arg',
+        `port=${remote.match[1]!}`,
+        '--header',
+        'Authorization=Bearer s3cret-key',
+        '--config',
+        configPath,
+      ];
+      const asked = await runCli(args, noKeychain);
+      expect(asked.code).toBe(1);
+      expect(asked.stderr).toContain('there is no OS keychain for headers.Authorization');
+      expect(asked.stderr).toContain('pass --secret-storage reference');
+      expect(await servers()).toEqual({});
+      const variable = 'REMOTE_NOTES_AUTHORIZATION';
+      const added = await runCli([...args, '--secret-storage', 'reference'], {
+        ...noKeychain,
+        [variable]: 's3cret-key',
+      });
+      expect(added.stderr).toBe('');
+      expect(added.stdout).toContain(`headers.Authorization -> \${${variable}}`);
+      expect((await servers())['remote-notes']?.['headers']).toEqual({ Authorization: `Bearer \${${variable}}` });
+      expect(await readFile(configPath, 'utf8')).not.toContain('s3cret');
+    } finally {
+      await remote.stop();
+    }
+  });
+});

@@ -4,14 +4,12 @@
  * and records the registry as its source; a wrong hash is refused with
  * nothing left behind.
  */
-import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import JSZip from 'jszip';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { fixture, tempDir } from '../helpers/harness.js';
+import { mcpbEntry, sha256Of, toolsBundle } from '../helpers/bundles.js';
+import { tempDir } from '../helpers/harness.js';
 import { startLocalRegistry, type LocalRegistry } from '../helpers/localRegistry.js';
 
 let registry: LocalRegistry;
@@ -22,49 +20,14 @@ let bundle: Buffer;
 /** The files the registry serves (more are added by the update tests). */
 let files: Record<string, Buffer>;
 
-/** A bundle of `version` whose server lists `tools` (a `main` that is missing: one that does not start). */
-async function bundleOf(version: string, tools: string, main = 'index.mjs'): Promise<Buffer> {
-  const zip = new JSZip();
-  zip.file(
-    'manifest.json',
-    JSON.stringify({
-      manifest_version: '0.3',
-      name: 'tools-bundle',
-      version,
-      description: 'A bundle from a registry',
-      author: { name: 'Switchboard tests' },
-      server: {
-        type: 'node',
-        entry_point: main,
-        mcp_config: { command: 'node', args: [`\${__dirname}/${main}`], env: { FIXTURE_TOOLS: tools } },
-      },
-    }),
-  );
-  zip.file('index.mjs', `import ${JSON.stringify(pathToFileURL(fixture('configurable.mjs')).href)};\n`);
-  return zip.generateAsync({ type: 'nodebuffer' });
-}
-
-/** The registry entry `name`@`version` whose mcpb package is `file` with hash `sha`. */
-const entry = (sha: string, name: string, version = '0.2.0', file = 'tools.mcpb') => ({
-  name,
-  description: 'Tools as an MCP bundle',
-  version,
-  packages: [
-    {
-      registryType: 'mcpb',
-      identifier: `${registry.url}/files/${file}`,
-      fileSha256: sha,
-      transport: { type: 'stdio' },
-    },
-  ],
-});
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const entry = (sha: string, name: string, version?: string, file?: string) =>
+  mcpbEntry(registry.url, name, sha, version, file);
 
 beforeEach(async () => {
-  bundle = await bundleOf('0.2.0', 'one,two,three');
+  bundle = await toolsBundle('0.2.0', 'one,two,three');
   files = { 'tools.mcpb': bundle };
   registry = await startLocalRegistry([], files);
-  registry.publish(entry(sha(bundle), 'io.github.switchboard-tests/tools'));
+  registry.publish(entry(sha256Of(bundle), 'io.github.switchboard-tests/tools'));
   registry.publish(entry('0'.repeat(64), 'io.github.switchboard-tests/tampered'));
   dir = await tempDir();
   configPath = join(dir.path, 'config.json');
@@ -89,7 +52,7 @@ it('downloads the bundle, checks its hash, installs and checks it, with the regi
   const directory = join(stateDir(), 'bundles', 'tools');
   expect((await servers())['tools']).toMatchObject({
     command: 'node',
-    args: [join(directory, 'index.mjs')],
+    args: [join(directory, 'server', 'index.mjs')],
     source: { registry: registry.url, name: 'io.github.switchboard-tests/tools', version: '0.2.0' },
   });
   expect(await readdir(join(stateDir(), 'downloads'))).toEqual([]); // the download is removed once unpacked
@@ -111,9 +74,9 @@ describe('update of a backend installed from an mcpb package', () => {
 
   it('downloads the new version, checks its hash, unpacks it beside the old, and removes the old once it runs', async () => {
     expect((await cli(['add', NAME])).code).toBe(0);
-    const next = await bundleOf('0.3.0', 'one,two,three,four');
+    const next = await toolsBundle('0.3.0', 'one,two,three,four');
     files['tools-0.3.0.mcpb'] = next;
-    registry.publish(entry(sha(next), NAME, '0.3.0', 'tools-0.3.0.mcpb'));
+    registry.publish(entry(sha256Of(next), NAME, '0.3.0', 'tools-0.3.0.mcpb'));
     const dry = await cli(['update', 'tools', '--dry-run']);
     expect(dry.stdout).toContain('tools: 0.2.0 -> 0.3.0');
     expect(dry.stdout).toContain('not applied (--dry-run)');
@@ -125,7 +88,7 @@ describe('update of a backend installed from an mcpb package', () => {
     expect(updated.stdout).toContain('updated');
     const directory = join(stateDir(), 'bundles', 'tools-0.3.0');
     expect((await servers())['tools']).toMatchObject({
-      args: [join(directory, 'index.mjs')],
+      args: [join(directory, 'server', 'index.mjs')],
       cwd: directory,
       env: { FIXTURE_TOOLS: 'one,two,three,four' },
       source: { registry: registry.url, name: NAME, version: '0.3.0' },
@@ -138,18 +101,18 @@ describe('update of a backend installed from an mcpb package', () => {
   it('a new version with a wrong hash, or one that does not start, leaves the old one as it was', async () => {
     expect((await cli(['add', NAME])).code).toBe(0);
     const before = await servers();
-    const next = await bundleOf('0.3.0', 'one', 'missing.mjs');
+    const next = await toolsBundle('0.3.0', 'one', 'server/missing.mjs');
     files['tools-0.3.0.mcpb'] = next;
     registry.publish(entry('1'.repeat(64), NAME, '0.3.0', 'tools-0.3.0.mcpb'));
     const tampered = await cli(['update', 'tools']);
     expect(tampered.code).toBe(1);
     expect(tampered.stderr).toContain('fileSha256 does not match');
-    registry.publish(entry(sha(next), NAME, '0.3.1', 'tools-0.3.0.mcpb'));
+    registry.publish(entry(sha256Of(next), NAME, '0.3.1', 'tools-0.3.0.mcpb'));
     const broken = await cli(['update', 'tools']);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('tools did not start');
     expect(await servers()).toEqual(before);
     expect(await bundles()).toEqual(['tools']);
-    expect(await readdir(join(stateDir(), 'bundles', 'tools'))).toContain('index.mjs');
+    expect(await readdir(join(stateDir(), 'bundles', 'tools', 'server'))).toContain('index.mjs');
   }, 60_000);
 });
