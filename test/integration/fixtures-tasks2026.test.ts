@@ -6,6 +6,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ROOT } from '../helpers/harness.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 import { RpcError, TASKS_EXTENSION, connectTasks2026, type Tasks2026Client } from '../helpers/tasks2026Client.js';
@@ -188,13 +191,22 @@ describe('tasks-2026 fixture, direct', () => {
 
 describe('tasks-2026 fixture options', () => {
   it('drops a task at the end of TASKS_TTL_MS: tasks/get then says it expired', async () => {
-    const server = await spawnServer([TASKS_2026, 'http'], LISTENING, { TASKS_TTL_MS: '300' });
+    const server = await spawnServer([TASKS_2026, 'http'], LISTENING, { TASKS_TTL_MS: '1000' });
     const tasks = await connectTasks2026(server.match[1]!);
     try {
       const { taskId, ttlMs } = await tasks.createTask('quick');
-      expect(ttlMs).toBe(300);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await expect(tasks.getTask(taskId)).rejects.toThrow(/-32602 Failed to retrieve task: Task has expired/);
+      expect(ttlMs).toBe(1000);
+      expect((await tasks.getTask(taskId)).taskId).toBe(taskId);
+      // polled rather than slept: the expiry timer runs in a child that may be slow here
+      let error: unknown;
+      for (const deadline = Date.now() + 5000; error === undefined && Date.now() < deadline;) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        error = await tasks.getTask(taskId).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+      }
+      expect(String(error)).toMatch(/-32602 Failed to retrieve task: Task has expired/);
     } finally {
       await tasks.close();
       await server.stop();
@@ -255,6 +267,25 @@ describe('tasks-2026 fixture over stdio', () => {
       expect(textOf(task.result)).toBe('quick(stdio)');
     } finally {
       await transport.close();
+    }
+  });
+
+  it('runs the task tools inline for a 2025-11-25 client (SDK v1), input by elicitation', async () => {
+    const client = new V1Client({ name: 'v1-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { answer: `v1-${asked.length}` } };
+    });
+    await client.connect(new V1StdioTransport({ command: process.execPath, args: [TASKS_2026], stderr: 'pipe' }));
+    try {
+      expect(textOf(await client.callTool({ name: 'quick', arguments: { text: 'old' } }))).toBe('quick(old)');
+      const answered = await client.callTool({ name: 'ask', arguments: { rounds: 2 } });
+      expect(textOf(answered)).toBe('ask -> accept:v1-1 + accept:v1-2');
+      expect(asked).toEqual(['question 1 of 2?', 'question 2 of 2?']);
+      await expect(client.callTool({ name: 'needs_task', arguments: {} })).rejects.toMatchObject({ code: -32021 });
+    } finally {
+      await client.close();
     }
   });
 });
