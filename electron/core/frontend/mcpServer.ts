@@ -116,20 +116,17 @@ export function createFrontendServer(
     const onProgress = progressRelay(request.params._meta?.progressToken, (notification) =>
       ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
     );
-    if (isTaskRequest(request)) {
-      const { task: _task, ...plain } = params as CallToolRequestParams & { task?: unknown };
+    // `task` never goes upstream as it came: a task call is ours to make (core/tasks).
+    const { task: _task, ...plain } = params as CallToolRequestParams & { task?: unknown };
+    const frontend = frontendChannel(server, ctx);
+    if (frontend.era === 'legacy' && isTaskRequest(request)) {
       const ttl = (request.params as { task?: { ttl?: unknown } }).task?.ttl;
-      const options = { client, signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), onProgress };
+      const options = { client, signal: ctx.mcpReq.signal, frontend, onProgress };
       // The SDK's typed result is CallToolResult; TaskAwareServer relays this CreateTaskResult as it is.
       return core.tasks.create(plain, ttl, options) as unknown as Promise<CallToolResult>;
     }
     return router
-      .callTool(params, {
-        signal: ctx.mcpReq.signal,
-        onProgress,
-        frontend: frontendChannel(server, ctx),
-        client,
-      })
+      .callTool(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client })
       .then(checked(`tools/call ${params.name}`));
   });
   server.setRequestHandler('prompts/get', (request, ctx) =>

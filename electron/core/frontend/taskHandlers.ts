@@ -7,7 +7,7 @@
  * `CallToolResult`; its `_wrapHandler` hook (meant for subclasses) is where
  * a task call skips that check.
  */
-import { Server, type ServerContext } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { JSONRPCRequest, Result } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import type { FrontendCore } from '../coreApi.js';
@@ -17,10 +17,16 @@ import { wireTask, type ProxyTask } from '../tasks/proxyTask.js';
 /** 2025-11-25 `capabilities.tasks`: list, cancel, and task-augmented tools/call. */
 export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
-/** Whether a request is a task-augmented one (2025-11-25: `params.task` present). */
+/**
+ * Whether a request is a 2025-11-25 task-augmented one (`params.task`
+ * present). A 2026-07-28 request (its `_meta` names the protocol version)
+ * never is: that era's tasks are the `io.modelcontextprotocol/tasks`
+ * extension, not `params.task`, so such a call runs as an ordinary one.
+ */
 export function isTaskRequest(request: { params?: unknown }): boolean {
-  const task = (request.params as { task?: unknown } | undefined)?.task;
-  return typeof task === 'object' && task !== null;
+  const params = request.params as { task?: unknown; _meta?: Record<string, unknown> } | undefined;
+  if (params?._meta?.[PROTOCOL_VERSION_META_KEY] !== undefined) return false;
+  return typeof params?.task === 'object' && params.task !== null;
 }
 
 /**

@@ -205,7 +205,7 @@ export class TaskService {
     const task = this.owned(taskId, client);
     if (isTerminal(task.status))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: already ${task.status}`);
-    await this.cancelTask(task);
+    await this.cancelTask(task, 'cancelled by the client');
     return wireTask(task);
   }
 
@@ -213,7 +213,7 @@ export class TaskService {
   async cancelById(taskId: string): Promise<boolean> {
     const task = this.registry.find(taskId);
     if (!task || isTerminal(task.status)) return false;
-    await this.cancelTask(task);
+    await this.cancelTask(task, 'cancelled in Switchboard');
     return true;
   }
 
@@ -328,10 +328,10 @@ export class TaskService {
     }
   }
 
-  private async cancelTask(task: ProxyTask): Promise<void> {
+  private async cancelTask(task: ProxyTask, statusMessage: string): Promise<void> {
     const run = this.runs.get(task.taskId);
     const outcome = { error: { code: ProtocolErrorCode.InvalidRequest, message: 'Task was cancelled' } };
-    this.registry.finish(task.taskId, 'cancelled', outcome, 'cancelled');
+    this.registry.finish(task.taskId, 'cancelled', outcome, statusMessage);
     run?.abort?.abort(new Error('task cancelled'));
     if (task.runsOn === 'backend' && task.backendTaskId && run) {
       await cancelBackendTask(run.connection, task.backendTaskId).catch(() => undefined);

@@ -41,8 +41,16 @@ export function forwardsTasks(tool: Tool | undefined, capabilities: ServerCapabi
   return backendRunsTasks(capabilities) && (declared === 'optional' || declared === 'required');
 }
 
-/** A tool as listed to a 2025-11-25 client: with the task support we serve. */
+/** Listed copies already made, per catalog tool and support (a tools/list allocates them once). */
+const listedCopies = new WeakMap<Tool, Partial<Record<TaskSupport, Tool>>>();
+
+/** A tool as listed to a 2025-11-25 client: with the task support we serve (the catalog's tool untouched). */
 export function withTaskSupport(tool: Tool, support: TaskSupport): Tool {
   if (declaredTaskSupport(tool) === support) return tool;
-  return { ...tool, execution: { ...(tool as { execution?: object }).execution, taskSupport: support } } as Tool;
+  let copies = listedCopies.get(tool);
+  if (!copies) listedCopies.set(tool, (copies = {}));
+  return (copies[support] ??= {
+    ...tool,
+    execution: { ...(tool as { execution?: object }).execution, taskSupport: support },
+  } as Tool);
 }

@@ -12,6 +12,7 @@ import { createBackendsSlice } from './slices/backendsSlice.js';
 import { createCatalogSlice } from './slices/catalogSlice.js';
 import { createClientsSlice } from './slices/clientsSlice.js';
 import { createLogSlice } from './slices/logSlice.js';
+import { createTasksSlice } from './slices/tasksSlice.js';
 import { createPolicySlice } from './slices/policySlice.js';
 import { createTrySlice } from './slices/trySlice.js';
 import type { AppStore } from './types.js';
@@ -29,8 +30,7 @@ export const EVENT_INVALIDATES: Record<EventName, readonly ResourceKey[]> = {
   // Carries its data (see the subscription below), nothing to re-fetch.
   tryProgress: [],
   tryInputsChanged: ['tryInputs'],
-  // No task screen reads tasks yet (the request log's task rows are to come).
-  tasksChanged: [],
+  tasksChanged: ['tasks'],
 };
 
 /** Options for the store. */
@@ -55,6 +55,7 @@ export function createAppStore(client: BridgeClient, options: AppStoreOptions = 
     ...createApprovalsSlice(client)(...args),
     ...createClientsSlice(client)(...args),
     ...createLogSlice(client)(...args),
+    ...createTasksSlice(client)(...args),
     ...createTrySlice(client)(...args),
   }));
   const unsubscribers = (Object.keys(EVENT_INVALIDATES) as EventName[]).map((event) =>

@@ -18,6 +18,7 @@ export type ResourceKey =
   | 'sessions'
   | 'apps'
   | 'log'
+  | 'tasks'
   | 'tryInputs';
 
 /** Every resource key, for "re-fetch everything". */
@@ -33,6 +34,7 @@ export const ALL_RESOURCES: readonly ResourceKey[] = [
   'sessions',
   'apps',
   'log',
+  'tasks',
   'tryInputs',
 ];
 
@@ -44,7 +46,7 @@ export interface RefetchScheduler {
 }
 
 /** Resources fetched only while some panel shows them (the others are always kept fresh). */
-export const ON_DEMAND_RESOURCES: readonly ResourceKey[] = ['log', 'sessions', 'apps'];
+export const ON_DEMAND_RESOURCES: readonly ResourceKey[] = ['log', 'tasks', 'sessions', 'apps'];
 
 /**
  * Builds a scheduler that calls `fetch(key)` for stale keys; a stale key for

@@ -7,6 +7,7 @@
 import type { StateCreator } from 'zustand';
 import type { CallOutcome, CoreClient, ParamsOf } from '../../../shared/contract.js';
 import type { LogQueryView } from '../../../shared/contractMethods.js';
+import type { TaskView } from '../../../shared/model/taskViews.js';
 import type {
   AppInfo,
   ApprovalView,
@@ -52,6 +53,14 @@ export interface LogSlice {
   fetchLog(): Promise<void>;
   /** Replaces the filters and re-fetches. */
   setLogFilter(filter: LogQueryView): void;
+}
+
+/** Tasks (MCP tasks through the proxy) and cancelling one. */
+export interface TasksSlice {
+  tasks: Remote<TaskView[]>;
+  fetchTasks(): Promise<void>;
+  /** Cancels a running task; the tasksChanged event re-fetches the list. */
+  cancelTask(id: string): Promise<CallOutcome<{ cancelled: boolean }>>;
 }
 
 /** What installing into or uninstalling from a client app wrote. */
@@ -173,6 +182,7 @@ export type AppStore = AppSlice &
   ApprovalsSlice &
   ClientsSlice &
   LogSlice &
+  TasksSlice &
   TrySlice;
 
 /** A slice creator that sees the whole store. */

@@ -1,6 +1,7 @@
 /**
  * The Request log screen: the calls (newest first), their filters, a call's
- * detail, and export as JSON lines.
+ * detail, export as JSON lines, and the Tasks panel (MCP tasks through the
+ * proxy) with each task's row, status and Cancel button.
  */
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
@@ -72,5 +73,20 @@ export class RequestLogPage {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as ExportedCall);
+  }
+
+  /** The Tasks panel. */
+  get tasks(): Locator {
+    return this.page.getByRole('region', { name: 'Tasks' });
+  }
+
+  /** The row of a task of `tool` created by `client`. */
+  task(tool: string, client: string): Locator {
+    return this.tasks.getByRole('row', { name: `Task ${tool} of ${client}` });
+  }
+
+  /** The Cancel button of a running task. */
+  cancelButton(tool: string, client: string): Locator {
+    return this.task(tool, client).getByRole('button', { name: `Cancel task ${tool}` });
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The Request log screen: every call clients made through Switchboard, live.
+ * The Request log screen: running and kept tasks, and every call clients made through Switchboard, live.
  */
 import { RequestLog } from './RequestLog.js';
+import { TaskList } from './TaskList.js';
 
 /** The Request log screen. */
 export function RequestLogScreen() {
@@ -13,6 +14,7 @@ export function RequestLogScreen() {
           <p>Every call clients make through Switchboard; new calls appear as they happen.</p>
         </div>
       </header>
+      <TaskList />
       <RequestLog />
     </>
   );

@@ -27,6 +27,7 @@ const FETCHERS: Record<ResourceKey, (state: AppStore) => Promise<void>> = {
   sessions: (s) => s.fetchSessions(),
   apps: (s) => s.fetchApps(),
   log: (s) => s.fetchLog(),
+  tasks: (s) => s.fetchTasks(),
   tryInputs: (s) => s.fetchTryInputs(),
 };
 
