@@ -74,7 +74,9 @@ try {
   // Without the profiler first: its sampling costs CPU of its own.
   const pids = { serve: serve.proc.child.pid!, backend: fixture.proc.child.pid! };
   const before = { serve: cpuTime(pids.serve), backend: cpuTime(pids.backend) };
+  const ownBefore = process.cpuUsage();
   const perSecond = await throughput(calls, concurrency, run);
+  const own = process.cpuUsage(ownBefore);
   const used = (pid: number, was: CpuTime): CpuTime => {
     const now = cpuTime(pid);
     return { user: (now.user - was.user) / calls, system: (now.system - was.system) / calls };
@@ -85,7 +87,8 @@ try {
   const relative = (cpu.serve.user + cpu.serve.system) / (cpu.backend.user + cpu.backend.system);
   console.log(`${era}-era ${what}: ${calls} at concurrency ${concurrency}: ${perSecond.toFixed(0)}/s`);
   console.log(
-    `CPU per call: serve ${text(cpu.serve)}; backend ${text(cpu.backend)}; serve/backend ${relative.toFixed(2)}`,
+    `CPU per call: serve ${text(cpu.serve)}; backend ${text(cpu.backend)}; serve/backend ${relative.toFixed(2)}; ` +
+      `client ${text({ user: own.user / calls, system: own.system / calls })}`,
   );
   const inspector = await Inspector.attach(serve.proc.stderr);
   await inspector.send('Profiler.enable');
@@ -97,6 +100,10 @@ try {
   await mkdir(profDir, { recursive: true });
   await writeFile(profFile, JSON.stringify(profile));
   await client.close();
+} catch (error) {
+  for (const proc of [serve.proc, fixture.proc])
+    for (const l of proc.stderr.slice(-8)) console.error(`${proc.name}: ${l}`);
+  throw error;
 } finally {
   await stopChild(serve.proc.child);
   await stopChild(fixture.proc.child);

@@ -24,14 +24,14 @@ const STDIO_FIXTURE = join(ROOT, 'test/fixtures/servers/slow.mjs');
 const RESULTS = join(ROOT, 'bench/results/latest.json');
 const WARMUP = 50;
 const SEQ_CALLS = 500;
-const TP_CALLS = 300;
+const TP_CALLS = 200;
 /** Throughput runs per concurrency and side, direct and proxied alternating. */
 const ROUNDS = 4;
 const LIST_CALLS = 200;
 /** Sequential latency runs alternate direct and proxied in blocks of this size, so drift hits both alike. */
 const BLOCK = 25;
 const CALL_TIMEOUT_MS = 15_000;
-const WATCHDOG_MS = 4 * 60_000;
+const WATCHDOG_MS = 6 * 60_000;
 
 /** One client and the name under which it sees the echo tool. */
 interface Endpoint {
