@@ -74,47 +74,67 @@ async function limitedFetch(
   const signal = init?.signal ?? undefined;
   signal?.throwIfAborted();
   const https = url.protocol === 'https:';
-  return new Promise<Response>((resolve, reject) => {
-    const req = (https ? httpsRequest : httpRequest)(url, {
-      method: init?.method ?? 'GET',
-      headers,
-      agent: https ? httpsAgent : httpAgent,
-      ...(signal ? { signal } : {}),
+  const send = (retried: boolean): Promise<Response> =>
+    new Promise<Response>((resolve, reject) => {
+      const req = (https ? httpsRequest : httpRequest)(url, {
+        method: init?.method ?? 'GET',
+        headers,
+        agent: https ? httpsAgent : httpAgent,
+        ...(signal ? { signal } : {}),
+      });
+      let answered = false;
+      req.once('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the backend closed while idle fails the next
+        // request on it before any answer: the race Node's http docs describe
+        // (`request.reusedSocket`, where they advise retrying). It is sent once
+        // more on a fresh connection; a fresh socket's failure is the
+        // backend's own and is reported as it is.
+        if (!answered && !retried && req.reusedSocket && isResetBeforeAnswer(error) && !signal?.aborted) {
+          resolve(send(true));
+        } else {
+          reject(error);
+        }
+      });
+      req.once('response', (res) => {
+        answered = true;
+        const status = res.statusCode ?? 0;
+        const responseInit = { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) };
+        const noBody = status === 204 || status === 304 || init?.method === 'HEAD';
+        const type = res.headers['content-type'] ?? '';
+        if (noBody) {
+          res.resume();
+          resolve(withUrl(new Response(null, responseInit), url));
+        } else if (type.includes('text/event-stream')) {
+          const events = Number.isFinite(maxBytes) ? res.pipe(new SseEventLimit(maxBytes, onOversize)) : res;
+          if (events !== res) res.once('error', (error) => events.destroy(error));
+          resolve(withUrl(new Response(Readable.toWeb(events) as ReadableStream<Uint8Array>, responseInit), url));
+        } else {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > maxBytes) {
+              // The rejection itself fails the request (onOversize is for streams, which end instead).
+              res.destroy();
+              reject(
+                new Error(`the backend sent an answer of over ${maxBytes} bytes, over maxMessageBytes (${maxBytes})`),
+              );
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.once('error', reject);
+          res.once('end', () => resolve(withUrl(new Response(Buffer.concat(chunks), responseInit), url)));
+        }
+      });
+      req.end(body);
     });
-    req.once('error', reject);
-    req.once('response', (res) => {
-      const status = res.statusCode ?? 0;
-      const responseInit = { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) };
-      const noBody = status === 204 || status === 304 || init?.method === 'HEAD';
-      const type = res.headers['content-type'] ?? '';
-      if (noBody) {
-        res.resume();
-        resolve(withUrl(new Response(null, responseInit), url));
-      } else if (type.includes('text/event-stream')) {
-        const events = Number.isFinite(maxBytes) ? res.pipe(new SseEventLimit(maxBytes, onOversize)) : res;
-        if (events !== res) res.once('error', (error) => events.destroy(error));
-        resolve(withUrl(new Response(Readable.toWeb(events) as ReadableStream<Uint8Array>, responseInit), url));
-      } else {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            // The rejection itself fails the request (onOversize is for streams, which end instead).
-            res.destroy();
-            reject(
-              new Error(`the backend sent an answer of over ${maxBytes} bytes, over maxMessageBytes (${maxBytes})`),
-            );
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.once('error', reject);
-        res.once('end', () => resolve(withUrl(new Response(Buffer.concat(chunks), responseInit), url)));
-      }
-    });
-    req.end(body);
-  });
+  return send(false);
+}
+
+/** The errors a request meets when its kept-alive socket was closed under it. */
+function isResetBeforeAnswer(error: NodeJS.ErrnoException): boolean {
+  return error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.message === 'socket hang up';
 }
 
 /** `Response.url` is read-only and empty for constructed responses; the SDK reads it for redirects and errors. */
