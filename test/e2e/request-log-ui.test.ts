@@ -3,7 +3,8 @@
  * made through the endpoint to two real servers. Each call's detail names
  * the rule that decided it and the level that set it ("Decided by"); the
  * server, client, outcome and time filters narrow the list as they say; a
- * new call shows up while the screen is open (live tail); the
+ * new call shows up while the screen is open (live tail); the approval
+ * banner's Deny and Always allow do what they say; the
  * export holds what the filters show, with the decision.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -109,4 +110,30 @@ describe.skipIf(browserMissing())('the Request log screen in Chromium', () => {
     ]);
     await log.filter('outcome').selectOption('');
   });
+
+  it('the approval banner denies a waiting call, and Always allow turns the rule into allow', async () => {
+    await app.open('Authorization');
+    const authorization = new AuthorizationPage(page);
+    await authorization.setRule('everything__echo', 'ask');
+    await app.open('Request log');
+    const denied = sdk.callTool({ name: 'everything__echo', arguments: { message: 'no' } });
+    await app.approvalBanner.waitFor(SLOW);
+    await app.approvalBanner.getByRole('button', { name: 'Deny' }).click();
+    expect(await denied).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The user denied the call to everything__echo.' }],
+    });
+    await app.approvalBanner.waitFor({ state: 'detached' });
+    const allowed = sdk.callTool({ name: 'everything__echo', arguments: { message: 'always' } });
+    await app.approvalBanner.waitFor(SLOW);
+    await app.approvalBanner.getByRole('button', { name: 'Always allow' }).click();
+    expect(JSON.stringify(await allowed)).toContain('always');
+    await app.open('Authorization');
+    await expect.poll(() => authorization.rule('everything__echo').inputValue(), SLOW).toBe('allow');
+    // The refused call is in the log as denied, beside the one the item's deny rule refused.
+    await app.open('Request log');
+    await log.filter('outcome').selectOption('denied');
+    await expect.poll(() => log.items(), SLOW).toEqual(['echo', 'get-sum']);
+    await log.filter('outcome').selectOption('');
+  }, 60_000);
 });
