@@ -1,7 +1,8 @@
 /**
  * End to end in Chromium: the Request log screen over calls an SDK client
  * made through the endpoint to two real servers. Each call's detail names
- * the rule that decided it and the level that set it ("Decided by"); the
+ * the rule that decided it and the level that set it ("Decided by"), and
+ * its arguments and result where the server's policy captures them; the
  * server, client, outcome and time filters narrow the list as they say; a
  * new call shows up while the screen is open (live tail); the approval
  * banner's Deny and Always allow do what they say; the
@@ -29,6 +30,8 @@ describe.skipIf(browserMissing())('the Request log screen in Chromium', () => {
 
   beforeAll(async () => {
     ui = await openUiSession({
+      // memory's calls are kept with their arguments and results; everything's are not.
+      policy: { backends: { memory: { capture: true } } },
       mcpServers: {
         everything: { command: process.execPath, args: [EVERYTHING] },
         memory: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: '/dev/null' } },
@@ -72,6 +75,11 @@ describe.skipIf(browserMissing())('the Request log screen in Chromium', () => {
       Outcome: 'ok',
       'Decided by': 'allow, by the global default rule',
     });
+    await log.detail.getByText('Arguments and results are kept only for servers whose policy captures them').waitFor();
+    await log.openDetail('read_graph');
+    await log.detail.getByRole('heading', { name: 'Arguments' }).waitFor();
+    expect(await log.detail.getByRole('heading', { name: 'Result' }).isVisible()).toBe(true);
+    expect(await log.detail.innerText()).toMatch(/"entities"/);
   });
 
   it('filters by outcome, server, client and time', async () => {
