@@ -4,7 +4,7 @@
  * message), whether the form's own check found it or the core refused it
  * (a name already taken, a required registry or bundle input). Forms: Add
  * server (command), edit server, Featured, MCP Registry, bundle, pasted
- * snippet, Settings' PATH directory and a new client profile. Nothing is
+ * snippet, Try it, Settings' PATH directory and a new client profile. Nothing is
  * saved, and what was typed stays.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -18,6 +18,8 @@ import { startLocalRegistry, type LocalRegistry } from '../helpers/localRegistry
 import { violationsInBothSchemes } from './axe.js';
 import { browserMissing } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
+import { CatalogPage } from './pages/CatalogPage.js';
+import { TryItPanel } from './pages/TryItPanel.js';
 import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
 import type { ServedUi } from './serveUi.js';
@@ -178,6 +180,19 @@ describe.skipIf(browserMissing())('field errors sit on their field, in every for
     await expect.poll(() => app.fieldError(dir), SLOW).toBe('("tools/bin"): must be an absolute directory path');
     expect(await dir.inputValue()).toBe('tools/bin');
     await app.screenshots('field-errors-settings');
+  });
+
+  it('Try it: required arguments left empty, each on its field', async () => {
+    await app.open('Catalog');
+    const catalog = new CatalogPage(page);
+    await catalog.search.fill('get-sum');
+    await catalog.option('everything__get-sum').click();
+    const panel = new TryItPanel(page, 'everything__get-sum');
+    await panel.number('a').fill('2');
+    await panel.submit();
+    expect(await app.fieldError(panel.number('a'))).toBeUndefined();
+    expect(await app.fieldError(panel.number('b'))).toMatch(/^b .*required/);
+    expect(await panel.result.count()).toBe(0);
   });
 
   it('Clients: a new profile’s bad ID on the ID field', async () => {

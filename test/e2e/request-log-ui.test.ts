@@ -1,9 +1,11 @@
 /**
  * End to end in Chromium: the Request log screen over calls an SDK client
  * made through the endpoint to two real servers. Each call's detail names
- * the rule that decided it and the level that set it ("Decided by"); the
+ * the rule that decided it and the level that set it ("Decided by"), and
+ * its arguments and result where the server's policy captures them; the
  * server, client, outcome and time filters narrow the list as they say; a
- * new call shows up while the screen is open (live tail); the
+ * new call shows up while the screen is open (live tail); the approval
+ * banner's Deny and Always allow do what they say; the
  * export holds what the filters show, with the decision.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -28,6 +30,8 @@ describe.skipIf(browserMissing())('the Request log screen in Chromium', () => {
 
   beforeAll(async () => {
     ui = await openUiSession({
+      // memory's calls are kept with their arguments and results; everything's are not.
+      policy: { backends: { memory: { capture: true } } },
       mcpServers: {
         everything: { command: process.execPath, args: [EVERYTHING] },
         memory: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: '/dev/null' } },
@@ -71,6 +75,11 @@ describe.skipIf(browserMissing())('the Request log screen in Chromium', () => {
       Outcome: 'ok',
       'Decided by': 'allow, by the global default rule',
     });
+    await log.detail.getByText('Arguments and results are kept only for servers whose policy captures them').waitFor();
+    await log.openDetail('read_graph');
+    await log.detail.getByRole('heading', { name: 'Arguments' }).waitFor();
+    expect(await log.detail.getByRole('heading', { name: 'Result' }).isVisible()).toBe(true);
+    expect(await log.detail.innerText()).toMatch(/"entities"/);
   });
 
   it('filters by outcome, server, client and time', async () => {
@@ -109,4 +118,30 @@ describe.skipIf(browserMissing())('the Request log screen in Chromium', () => {
     ]);
     await log.filter('outcome').selectOption('');
   });
+
+  it('the approval banner denies a waiting call, and Always allow turns the rule into allow', async () => {
+    await app.open('Authorization');
+    const authorization = new AuthorizationPage(page);
+    await authorization.setRule('everything__echo', 'ask');
+    await app.open('Request log');
+    const denied = sdk.callTool({ name: 'everything__echo', arguments: { message: 'no' } });
+    await app.approvalBanner.waitFor(SLOW);
+    await app.approvalBanner.getByRole('button', { name: 'Deny' }).click();
+    expect(await denied).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The user denied the call to everything__echo.' }],
+    });
+    await app.approvalBanner.waitFor({ state: 'detached' });
+    const allowed = sdk.callTool({ name: 'everything__echo', arguments: { message: 'always' } });
+    await app.approvalBanner.waitFor(SLOW);
+    await app.approvalBanner.getByRole('button', { name: 'Always allow' }).click();
+    expect(JSON.stringify(await allowed)).toContain('always');
+    await app.open('Authorization');
+    await expect.poll(() => authorization.rule('everything__echo').inputValue(), SLOW).toBe('allow');
+    // The refused call is in the log as denied, beside the one the item's deny rule refused.
+    await app.open('Request log');
+    await log.filter('outcome').selectOption('denied');
+    await expect.poll(() => log.items(), SLOW).toEqual(['echo', 'get-sum']);
+    await log.filter('outcome').selectOption('');
+  }, 60_000);
 });

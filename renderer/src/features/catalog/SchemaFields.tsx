@@ -3,6 +3,8 @@
  * labelled control per field, its help text and its validation message.
  * Shared by a tool's "try it" form and a server's elicitation form.
  */
+import { useId } from 'react';
+import { FieldError, invalidProps } from '../../components/FieldError.js';
 import type { FormField, FormValue, FormValues } from './schemaForm.js';
 
 const INPUT_TYPE: Record<string, string> = { email: 'email', uri: 'url', date: 'date' };
@@ -11,17 +13,20 @@ function FieldInput({
   field,
   value,
   onChange,
+  invalid,
 }: {
   field: FormField;
   value: FormValue;
   onChange: (v: FormValue) => void;
+  /** Ties the control to its error message (aria-invalid, aria-describedby). */
+  invalid: ReturnType<typeof invalidProps>;
 }) {
   const label = (index: number) => field.choiceLabels?.[index] ?? String(field.choices?.[index]);
   if (field.kind === 'boolean')
-    return <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />;
+    return <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} {...invalid} />;
   if (field.kind === 'enum')
     return (
-      <select value={String(value)} onChange={(e) => onChange(e.target.value)}>
+      <select value={String(value)} onChange={(e) => onChange(e.target.value)} {...invalid}>
         <option value="">—</option>
         {field.choices?.map((choice, index) => (
           <option key={String(choice)} value={String(choice)}>
@@ -52,7 +57,7 @@ function FieldInput({
     );
   }
   if (field.kind === 'string-array' || field.kind === 'json')
-    return <textarea value={String(value)} onChange={(e) => onChange(e.target.value)} rows={4} />;
+    return <textarea value={String(value)} onChange={(e) => onChange(e.target.value)} rows={4} {...invalid} />;
   const format = field.schema['format'];
   return (
     <input
@@ -60,6 +65,7 @@ function FieldInput({
       step={field.kind === 'integer' ? 1 : 'any'}
       value={String(value)}
       onChange={(e) => onChange(e.target.value)}
+      {...invalid}
     />
   );
 }
@@ -68,16 +74,6 @@ const HINT: Partial<Record<FormField['kind'], string>> = {
   'string-array': 'One item per line.',
   json: 'JSON.',
 };
-
-/** A field's validation message, announced when it appears. */
-export function FieldError({ name, message }: { name: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <span className="field-error" role="alert">
-      {name} {message}
-    </span>
-  );
-}
 
 /** The fields of a generated form; `titles` labels them by their schema title (elicitation) rather than name. */
 export function SchemaFields({
@@ -93,42 +89,50 @@ export function SchemaFields({
   onChange: (values: FormValues) => void;
   titles?: boolean;
 }) {
+  const ids = useId();
   return (
     <>
-      {fields.map((field) => {
+      {fields.map((field, index) => {
         const name = titles ? (field.title ?? field.name) : field.name;
+        const errorId = `${ids}-${index}`;
+        const message = errors[field.name] ? `${name} ${errors[field.name]}` : undefined;
         const input = (
           <FieldInput
             field={field}
             value={values[field.name] ?? (field.kind === 'boolean' ? false : '')}
             onChange={(v) => onChange({ ...values, [field.name]: v })}
+            invalid={field.kind === 'multi-enum' ? {} : invalidProps(errorId, message)}
           />
         );
+        // Outside the label, so the message is the field's description, not part of its name.
+        const error = <FieldError id={errorId} message={message} />;
         const help = [field.description, HINT[field.kind]].filter(Boolean).join(' ');
         // A group of checkboxes is a fieldset (its legend names the group), not one label.
         if (field.kind === 'multi-enum')
           return (
-            <fieldset key={field.name} className="field">
+            <fieldset key={field.name} className="field" aria-describedby={message ? errorId : undefined}>
               <legend>
                 {name}
                 {field.required && <span aria-hidden="true"> *</span>}
               </legend>
               {input}
               {help && <span className="help">{help}</span>}
-              <FieldError name={name} message={errors[field.name]} />
+              {error}
             </fieldset>
           );
         return (
-          <label key={field.name} className={field.kind === 'boolean' ? 'check' : 'field'}>
-            {field.kind === 'boolean' && input}
-            <span>
-              {name}
-              {field.required && <span aria-hidden="true"> *</span>}
-            </span>
-            {field.kind !== 'boolean' && input}
-            {help && <span className="help">{help}</span>}
-            <FieldError name={name} message={errors[field.name]} />
-          </label>
+          <div key={field.name} className="field-wrap">
+            <label className={field.kind === 'boolean' ? 'check' : 'field'}>
+              {field.kind === 'boolean' && input}
+              <span>
+                {name}
+                {field.required && <span aria-hidden="true"> *</span>}
+              </span>
+              {field.kind !== 'boolean' && input}
+              {help && <span className="help">{help}</span>}
+            </label>
+            {error}
+          </div>
         );
       })}
     </>

@@ -33,7 +33,9 @@ describe('Sessions panel', () => {
     await screen.findByText('finished-client');
     const reads = client.count('sessions.list');
     list = [session('b', 'busy-client')];
-    act(() => vi.advanceTimersByTime(SESSIONS_REFRESH_MS));
+    act(() => {
+      vi.advanceTimersByTime(SESSIONS_REFRESH_MS);
+    });
     await waitFor(() => expect(screen.queryByText('finished-client')).toBeNull());
     expect(client.count('sessions.list')).toBe(reads + 1);
     expect(screen.getByText('busy-client')).toBeTruthy();
