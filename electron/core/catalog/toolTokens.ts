@@ -4,7 +4,22 @@
  * tool JSON). A tools/list costs about the sum of its tools' costs. Counts are
  * cached by definition, so a catalog change only counts what is new.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+
+type CountTokens = (text: string) => number;
+let loaded: CountTokens | undefined;
+
+/**
+ * The encoding's ranks cost about 20 MB of heap (a 4 MB source and its
+ * tables), a third of serve's own: loaded on the first count (the UI's token
+ * figures, an `auto` exposure with `maxToolTokens`), so a serve whose clients
+ * take the whole list never pays for them.
+ */
+function countTokens(text: string): number {
+  loaded ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens })
+    .countTokens;
+  return loaded(text);
+}
 
 /** Counted definitions (JSON text -> tokens); bounded so a churning catalog cannot grow it without end. */
 const counted = new Map<string, number>();
