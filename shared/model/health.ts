@@ -73,5 +73,10 @@ export interface Readiness {
   ready: boolean;
   /** Every enabled backend has finished its first connection attempt (up or not). */
   settled: boolean;
+  /**
+   * Every enabled backend has settled or has its cached catalog published: a
+   * tools/list answered now is complete (a call to a starting one waits).
+   */
+  listable: boolean;
   counts: Record<BackendStatus, number>;
 }

@@ -72,6 +72,8 @@ describe('cached catalogs', () => {
         ['connecting', true],
         ['connecting', true],
       ]);
+      // /readyz: first attempts still running, yet a list is complete (connect need not wait).
+      expect(proxy.core.readiness()).toMatchObject({ settled: false, listable: true });
       // The 2026-07-28 era sees the same cached catalog.
       const modern = await proxy.connect('modern');
       expect((await modern.listTools()).tools).toHaveLength(3);

@@ -9,6 +9,8 @@ export interface ReadinessInput {
   status: BackendStatus;
   enabled: boolean;
   settled: boolean;
+  /** Its published catalog is the cached one while its first attempt runs. */
+  publishedFromCache?: boolean;
 }
 
 /** Aggregates backends into readiness with counts per status. */
@@ -24,13 +26,20 @@ export function readinessOf(backends: Iterable<ReadinessInput>): Readiness {
   };
   let enabled = 0;
   let settled = true;
+  let listable = true;
   for (const backend of backends) {
     counts[backend.status]++;
     if (backend.enabled) {
       enabled++;
       if (!backend.settled) settled = false;
+      if (!backend.settled && !backend.publishedFromCache) listable = false;
     }
   }
   // An idle on-demand server serves its cached catalog and starts on the first request: it counts as serving.
-  return { ready: settled && (enabled === 0 || counts.up + counts.degraded + counts.idle > 0), settled, counts };
+  return {
+    ready: settled && (enabled === 0 || counts.up + counts.degraded + counts.idle > 0),
+    settled,
+    listable,
+    counts,
+  };
 }

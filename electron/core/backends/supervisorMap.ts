@@ -30,6 +30,7 @@ export class SupervisorMap extends Map<string, BackendSupervisor> {
         status: supervisor.currentStatus,
         enabled: supervisor.config.enabled,
         settled: supervisor.isSettled,
+        publishedFromCache: supervisor.publishedFromCache,
       })),
     );
   }

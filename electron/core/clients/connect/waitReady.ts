@@ -4,7 +4,8 @@
  * runtime file is written as soon as the endpoint listens, before backends
  * start, so relaying at once would give a one-shot client (`mcp-cli
  * call-tool`, a script) an empty `tools/list` or `Unknown tool` for its first
- * call. `/readyz` reports `settled` (see readiness.ts); the wait is bounded,
+ * call. `/readyz` reports `settled` and `listable` (see readiness.ts): a
+ * warm start's cached catalogs need no wait; the wait is bounded,
  * so a backend stuck on its first attempt delays a client, never blocks it.
  */
 
@@ -32,9 +33,11 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 async function settled(url: string, signal: AbortSignal): Promise<boolean> {
   try {
     const response = await fetch(new URL('/readyz', url), { signal });
-    const body = (await response.json()) as { ready?: unknown; settled?: unknown };
+    const body = (await response.json()) as { ready?: unknown; settled?: unknown; listable?: unknown };
+    // `listable`: the rest serve their cached catalogs, so a first tools/list
+    // is already complete and a call to one still starting waits for it.
     // An instance older than `settled` says only `ready` (settled and at least one up).
-    return body.settled === true || body.ready === true;
+    return body.listable === true || body.settled === true || body.ready === true;
   } catch {
     return false;
   }
