@@ -17,6 +17,7 @@ import { dispatch } from './host/dispatch.js';
 import { EVENT_CHANNEL, registerContractHandlers, senderCheck } from './host/preloadApi.js';
 import { startHeadless, type Headless } from './host/startHeadless.js';
 import { settledSave } from './host/settled.js';
+import { approvalNotices, trayStatusLine, waitingLabel } from './host/trayModel.js';
 import { packageRoot } from './host/uiFiles.js';
 
 interface DesktopSettings {
@@ -115,12 +116,7 @@ function showWindow(): void {
 }
 
 function statusLine(): string {
-  if (!headless) return 'Starting…';
-  const counts = headless.core.backends.readiness().counts;
-  const parts = Object.entries(counts)
-    .filter(([, n]) => n > 0)
-    .map(([status, n]) => `${n} ${status}`);
-  return `${headless.url} — ${parts.join(', ') || 'no servers'}`;
+  return trayStatusLine(headless?.url, headless?.core.backends.readiness());
 }
 
 /** Calls waiting for approval that a desktop notification was shown for. */
@@ -128,27 +124,17 @@ const notified = new Set<string>();
 
 /** One desktop notification per new call waiting for approval (clicking it opens the window). */
 function notifyApprovals(): void {
-  if (!headless) return;
-  const pending = headless.core.approvals.pending();
-  const ids = new Set(pending.map((request) => request.id));
-  for (const id of notified) if (!ids.has(id)) notified.delete(id);
-  for (const request of pending) {
-    if (notified.has(request.id) || !Notification.isSupported()) continue;
-    notified.add(request.id);
-    const notification = new Notification({
-      title: 'Switchboard: approval needed',
-      body: `${request.client} wants to call ${request.exposed}`,
-    });
+  if (!headless || !Notification.isSupported()) return;
+  for (const notice of approvalNotices(headless.core.approvals.pending(), notified)) {
+    const notification = new Notification({ title: notice.title, body: notice.body });
     notification.on('click', showWindow);
     notification.show();
   }
 }
 
 function waitingItems(): Electron.MenuItemConstructorOptions[] {
-  const waiting = headless?.core.approvals.pending().length ?? 0;
-  if (waiting === 0) return [];
-  const label = waiting === 1 ? '1 call waiting for approval' : `${waiting} calls waiting for approval`;
-  return [{ label, click: showWindow }, { type: 'separator' }];
+  const label = waitingLabel(headless?.core.approvals.pending().length ?? 0);
+  return label ? [{ label, click: showWindow }, { type: 'separator' }] : [];
 }
 
 function updateTray(): void {
