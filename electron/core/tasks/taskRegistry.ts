@@ -8,7 +8,13 @@
  */
 import type { ProxyTask, TaskOutcome, TaskOwner, TaskState } from './proxyTask.js';
 import { isTerminal, newTaskId } from './proxyTask.js';
-import { grantedTtl, POLL_INTERVAL_MS, taskLimitError, type TaskLimits } from './taskLimits.js';
+import {
+  grantedTtl,
+  MAX_FINISHED_PER_CLIENT,
+  POLL_INTERVAL_MS,
+  taskLimitError,
+  type TaskLimits,
+} from './taskLimits.js';
 
 /** Why a listener hears of a task: it was created, changed state, or was dropped (expired or removed). */
 export interface TaskChange {
@@ -20,6 +26,8 @@ export interface TaskChange {
 export interface TaskRegistryOptions {
   limits(): TaskLimits;
   now?: () => number;
+  /** Finished tasks kept per client, oldest dropped first (default MAX_FINISHED_PER_CLIENT). */
+  maxFinishedPerClient?: number;
 }
 
 interface Held {
@@ -122,7 +130,19 @@ export class TaskRegistry {
     task.lastUpdatedAt = this.now();
     held.settle();
     this.emit({ kind: 'status', task });
+    this.trimFinished(task.client);
     return true;
+  }
+
+  /** Drops a client's oldest finished tasks beyond the bound (see MAX_FINISHED_PER_CLIENT). */
+  private trimFinished(client: string): void {
+    const bound = this.options.maxFinishedPerClient ?? MAX_FINISHED_PER_CLIENT;
+    const finished = [...this.tasks.values()]
+      .map((held) => held.task)
+      .filter((task) => task.client === client && isTerminal(task.status));
+    if (finished.length <= bound) return;
+    finished.sort((a, b) => a.lastUpdatedAt - b.lastUpdatedAt || a.createdAt - b.createdAt);
+    for (const task of finished.slice(0, finished.length - bound)) this.drop(task.taskId);
   }
 
   /** Resolves once the task is terminal (or dropped); rejects never. */

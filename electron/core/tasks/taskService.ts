@@ -271,6 +271,8 @@ export class TaskService {
         signal: abort.signal,
         frontend: inputs.channel(options.frontend),
         onProgress: options.onProgress,
+        // Nobody waits on this request any more: the task's lifetime bounds it, not requestTimeoutMs.
+        timeoutMs: task.ttlMs,
       })
       .then(
         (result) => {
