@@ -53,7 +53,7 @@ export class TaskRegistry {
    */
   create(owner: TaskOwner, requestedTtl: unknown, runsOn: ProxyTask['runsOn'] = 'switchboard'): ProxyTask {
     const limits = this.options.limits();
-    if (this.running(owner.client) >= limits.maxPerClient) throw taskLimitError(owner.client, limits.maxPerClient);
+    this.assertRoom(owner.client);
     const now = this.now();
     const task: ProxyTask = {
       ...owner,
@@ -72,6 +72,12 @@ export class TaskRegistry {
     this.tasks.set(task.taskId, { task, timer, settled, settle });
     this.emit({ kind: 'created', task });
     return task;
+  }
+
+  /** Throws the retryable task-limit error when the client already runs its cap. */
+  assertRoom(client: string): void {
+    const { maxPerClient } = this.options.limits();
+    if (this.running(client) >= maxPerClient) throw taskLimitError(client, maxPerClient);
   }
 
   /** The task, if it exists and belongs to `client`; undefined otherwise (never says which). */
