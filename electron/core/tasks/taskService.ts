@@ -165,7 +165,9 @@ export class TaskService {
         const forwarded = { ...withForwardedMeta(params), name: call.origin.original };
         const created = await createBackendTask(call.connection, forwarded, task.ttlMs, options.signal);
         task.backendTaskId = created.taskId;
-        this.mirror(task, created.status, created.statusMessage);
+        // A 2026 owner's task shows input_required or its end only through the background fetch below.
+        if (options.frontend?.era !== 'modern' || created.status === 'working')
+          this.mirror(task, created.status, created.statusMessage);
       } catch (error) {
         this.registry.drop(task.taskId);
         throw toProtocolError(error);
