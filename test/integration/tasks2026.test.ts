@@ -34,10 +34,15 @@ describe('tasks through the proxy (2026-07-28)', () => {
   const tokens: Record<string, string> = {};
   const opened: Tasks2026Client[] = [];
 
+  const asked: string[] = [];
   const modern = async (token: string): Promise<Tasks2026Client> => {
     const c = await connectTasks2026(proxy.url, {
       headers: { Authorization: `Bearer ${token}` },
       capabilities: { elicitation: { form: {} } },
+      onInputRequest: async (request) => {
+        asked.push(String((request.params as { message?: string }).message));
+        return { action: 'accept', content: { answer: `session ${asked.length}` } };
+      },
     });
     opened.push(c);
     return c;
@@ -51,6 +56,8 @@ describe('tasks through the proxy (2026-07-28)', () => {
           t26: { ...nodeServer(TASKS_2026), protocol: '2026-07-28', env: { TASKS_POLL_MS: '20' } },
           jobs: nodeServer(JOBS),
           asks: nodeServer(fixture('asks.mjs')),
+          // A short request timeout: a call run as a task must outlive it (bounded by the task's TTL).
+          slow: { ...nodeServer(fixture('asks.mjs')), requestTimeoutMs: 400 },
         },
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },
@@ -189,5 +196,36 @@ describe('tasks through the proxy (2026-07-28)', () => {
     } finally {
       await c.close();
     }
+  });
+
+  it('drives tasks of every kind of backend through the ext-tasks session (callTool, settle)', async () => {
+    const c = await modern(tokens['owner']!);
+    asked.length = 0;
+    for (const [tool, args, text] of [
+      ['t26__ask', { rounds: 2 }, 'ask -> accept:session 1 + accept:session 2'],
+      ['jobs__confirm', { tag: 's' }, 'confirm(s) -> accept:session 3'],
+      ['asks__ask', { tag: 's' }, 'ask(s) -> accept:session 4'],
+    ] as const) {
+      const execution = await c.session.callTool(tool, args);
+      expect(execution.kind).toBe('task');
+      const { outcome } = await execution.settle();
+      expect(outcome.status).toBe('completed');
+      expect(textOf((outcome as { result: unknown }).result)).toBe(text);
+    }
+    // A 2026 backend that answers without a task (its decision): an immediate result through us too.
+    const plain = await c.session.callTool('t26__no_task', { text: 'n' });
+    expect(plain.kind).toBe('immediate');
+  });
+
+  it("bounds a call Switchboard runs as a task by the task's TTL, not the server's request timeout", async () => {
+    const c = await modern(tokens['owner']!);
+    const direct = await c.callRaw('slow__hold', { tag: 'direct' }, { declare: false });
+    expect(direct.kind === 'error' && direct.error.message).toMatch(/timed out after 400 ms/);
+    const created = await c.createTask('slow__hold', { tag: 'long-job' });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await c.getTask(created.taskId)).status).toBe('working');
+    await c.callRaw('slow__release', { tag: 'long-job' });
+    const done = await c.waitForStatus(created.taskId, TERMINAL);
+    expect(textOf((done as { result: unknown }).result)).toBe('hold(long-job)');
   });
 });
