@@ -25,6 +25,8 @@ const JOBS = join(ROOT, 'test/fixtures/tasks-2025/jobs.mjs');
 const TERMINAL = ['completed', 'failed', 'cancelled'];
 const ID = /^[A-Za-z0-9_-]{22}$/;
 
+const resultOf = (task: unknown): Record<string, unknown> | undefined =>
+  (task as { result?: Record<string, unknown> }).result;
 const textOf = (result: unknown): string =>
   ((result as { content?: { text?: string }[] }).content ?? []).map((c) => c.text ?? '').join('');
 
@@ -83,8 +85,8 @@ describe('tasks through the proxy (2026-07-28)', () => {
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });
     const done = await c.waitForStatus(created.taskId, TERMINAL);
     expect(done.status).toBe('completed');
-    expect(textOf((done as { result: unknown }).result)).toBe('long: 3 steps');
-    expect((done as { result: { resultType: string } }).result.resultType).toBe('complete');
+    expect(textOf(resultOf(done))).toBe('long: 3 steps');
+    expect(resultOf(done)?.['resultType']).toBe('complete');
   });
 
   it("answers a 2026 backend's input_required task through tasks/update", async () => {
@@ -95,7 +97,7 @@ describe('tasks through the proxy (2026-07-28)', () => {
     expect(keys).toEqual(['answer-1']);
     await c.updateTask(created.taskId, { 'answer-1': { action: 'accept', content: { answer: 'yes' } } });
     const done = await c.waitForStatus(created.taskId, TERMINAL);
-    expect(textOf((done as { result: unknown }).result)).toContain('accept:yes');
+    expect(textOf(resultOf(done))).toContain('accept:yes');
   });
 
   it("cancels a 2026 backend's task: acked, and the backend's work stops", async () => {
@@ -111,7 +113,7 @@ describe('tasks through the proxy (2026-07-28)', () => {
     const c = await modern(tokens['owner']!);
     const quick = await c.createTask('jobs__long', { tag: 'q', steps: 2, stepMs: 50 });
     const done = await c.waitForStatus(quick.taskId, TERMINAL);
-    expect(textOf((done as { result: unknown }).result)).toBe('long(q) after 2 steps');
+    expect(textOf(resultOf(done))).toBe('long(q) after 2 steps');
 
     const confirm = await c.createTask('jobs__confirm', { tag: 'deploy' });
     const asking = await c.waitForStatus(confirm.taskId, ['input_required']);
@@ -119,7 +121,7 @@ describe('tasks through the proxy (2026-07-28)', () => {
     expect(request).toMatchObject({ method: 'elicitation/create', params: { message: 'confirm deploy?' } });
     await c.updateTask(confirm.taskId, { [key]: { action: 'accept', content: { answer: 'yes' } } });
     const confirmed = await c.waitForStatus(confirm.taskId, TERMINAL);
-    expect(textOf((confirmed as { result: unknown }).result)).toBe('confirm(deploy) -> accept:yes');
+    expect(textOf(resultOf(confirmed))).toBe('confirm(deploy) -> accept:yes');
 
     const long = await c.createTask('jobs__long', { steps: 100, stepMs: 100 });
     await c.cancelTask(long.taskId);
@@ -134,7 +136,7 @@ describe('tasks through the proxy (2026-07-28)', () => {
     expect(request).toMatchObject({ method: 'elicitation/create', params: { message: 'question for local?' } });
     await c.updateTask(asked.taskId, { [key]: { action: 'accept', content: { answer: 'yes' } } });
     const done = await c.waitForStatus(asked.taskId, TERMINAL);
-    expect(textOf((done as { result: unknown }).result)).toBe('ask(local) -> accept:yes');
+    expect(textOf(resultOf(done))).toBe('ask(local) -> accept:yes');
 
     const held = await c.createTask('asks__hold', { tag: 'cancel-me' });
     await c.cancelTask(held.taskId);
@@ -178,12 +180,8 @@ describe('tasks through the proxy (2026-07-28)', () => {
       const tools = (await c.listTools()).tools;
       expect(tools.find((tool) => tool.name === 't26__long')?.execution?.taskSupport).toBe('optional');
       const start = async (name: string, args: Record<string, unknown>) =>
-        (
-          await c.request(
-            { method: 'tools/call', params: { name, arguments: args, task: {} } },
-            CreateTaskResultSchema,
-          )
-        ).task;
+        (await c.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, CreateTaskResultSchema))
+          .task;
       const long = await start('t26__long', { steps: 2, stepMs: 50 });
       expect(long.taskId).toMatch(ID);
       expect(['working', 'completed']).toContain((await c.experimental.tasks.getTask(long.taskId)).status);
@@ -210,7 +208,7 @@ describe('tasks through the proxy (2026-07-28)', () => {
       expect(execution.kind).toBe('task');
       const { outcome } = await execution.settle();
       expect(outcome.status).toBe('completed');
-      expect(textOf((outcome as { result: unknown }).result)).toBe(text);
+      expect(textOf(resultOf(outcome))).toBe(text);
     }
     // A 2026 backend that answers without a task (its decision): an immediate result through us too.
     const plain = await c.session.callTool('t26__no_task', { text: 'n' });
@@ -226,6 +224,6 @@ describe('tasks through the proxy (2026-07-28)', () => {
     expect((await c.getTask(created.taskId)).status).toBe('working');
     await c.callRaw('slow__release', { tag: 'long-job' });
     const done = await c.waitForStatus(created.taskId, TERMINAL);
-    expect(textOf((done as { result: unknown }).result)).toBe('hold(long-job)');
+    expect(textOf(resultOf(done))).toBe('hold(long-job)');
   });
 });

@@ -130,11 +130,13 @@ export function createFrontendServer(
     if (declaresTasks(ctx)) {
       // 2026-07-28 with the tasks extension declared: the call may become a task (modernTaskHandlers.ts).
       const options = { client, signal: ctx.mcpReq.signal, frontend, onProgress };
-      return core.tasks.open(plain, undefined, options).then((opened) =>
-        'result' in opened
-          ? checked<CallToolResult>(`tools/call ${params.name}`)(opened.result as CallToolResult)
-          : (createTaskResult(opened) as unknown as CallToolResult),
-      );
+      return core.tasks
+        .open(plain, undefined, options)
+        .then((opened) =>
+          'result' in opened
+            ? checked<CallToolResult>(`tools/call ${params.name}`)(opened.result as CallToolResult)
+            : (createTaskResult(opened) as unknown as CallToolResult),
+        );
     }
     return router
       .callTool(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client })

@@ -44,8 +44,7 @@ export function isModernRequest(ctx: ServerContext): boolean {
 export function declaresTasks(ctx: ServerContext): boolean {
   if (!isModernRequest(ctx)) return false;
   const capabilities = envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] as
-    | { extensions?: Record<string, unknown> }
-    | undefined;
+    { extensions?: Record<string, unknown> } | undefined;
   const entry = capabilities?.extensions?.[TASKS_EXTENSION_ID];
   return typeof entry === 'object' && entry !== null;
 }
@@ -97,7 +96,10 @@ export function detailedTask(detail: TaskDetail): Record<string, unknown> {
     if (outcome && 'result' in outcome)
       return { ...shown, status: 'completed', result: { ...outcome.result, resultType: 'complete' } };
     const error = outcome && 'error' in outcome ? outcome.error : undefined;
-    return { ...shown, error: error ?? { code: ProtocolErrorCode.InternalError, message: task.statusMessage ?? 'failed' } };
+    return {
+      ...shown,
+      error: error ?? { code: ProtocolErrorCode.InternalError, message: task.statusMessage ?? 'failed' },
+    };
   }
   return shown;
 }

@@ -32,7 +32,13 @@ import { withForwardedMeta } from '../routing/forwarding.js';
 import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
 import type { ResolvedCall, Router } from '../routing/router.js';
 import { backendTaskResult, cancelBackendTask, createBackendTask, getBackendTask } from './backendTasks.js';
-import { cancelModernTask, callModernBackend, getModernTask, modernTaskResult, updateModernTask } from './modernBackendTasks.js';
+import {
+  cancelModernTask,
+  callModernBackend,
+  getModernTask,
+  modernTaskResult,
+  updateModernTask,
+} from './modernBackendTasks.js';
 import { isTerminal, wireTask, type ProxyTask, type TaskOutcome, type TaskOwner } from './proxyTask.js';
 import { auditTaskChange, type TaskAuditSink } from './taskAudit.js';
 import { TaskInputs } from './taskInputs.js';
@@ -244,7 +250,8 @@ export class TaskService {
     const task = this.owned(taskId, client);
     const run = this.runs.get(taskId);
     if (isTerminal(task.status)) return;
-    if (run?.modern && task.backendTaskId) await updateModernTask(run.connection, task.backendTaskId, responses, signal);
+    if (run?.modern && task.backendTaskId)
+      await updateModernTask(run.connection, task.backendTaskId, responses, signal);
     else run?.inputs?.respond(responses);
   }
 
@@ -483,7 +490,10 @@ export class TaskService {
         const responses: Record<string, unknown> = {};
         for (const [key, request] of Object.entries(remote.inputRequests)) {
           const params = { ...(request as { params?: Record<string, unknown> }).params };
-          params['_meta'] = { ...(params['_meta'] as object | undefined), [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+          params['_meta'] = {
+            ...(params['_meta'] as object | undefined),
+            [RELATED_TASK_META_KEY]: { taskId: task.taskId },
+          };
           const method = (request as { method: string }).method as InputRequestMessage['method'];
           responses[key] = await frontend.send({ method, params }, { signal, timeout: this.host.inputTimeoutMs() });
         }
