@@ -12,14 +12,22 @@ import {
   DetailedTaskV2Schema,
   type DetailedTaskV2,
 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  RELATED_TASK_META_KEY,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../backends/backendConnection.js';
 import { BACKEND_INPUT_CAPABILITIES } from '../backends/callTracking.js';
 import { liftedTask } from '../backends/taskResultLift.js';
-import type { FrontendChannel } from '../relay/frontendChannel.js';
+import type { FrontendChannel, InputRequestMessage } from '../relay/frontendChannel.js';
 import { relayRequest, type RelayHost } from '../relay/inputRelay.js';
-import type { TaskState } from './proxyTask.js';
+import { CANCELLED_OUTCOME, type TaskOutcome, type TaskState } from './proxyTask.js';
+
+/** The shortest wait between our polls of a backend's task, whatever it suggests. */
+const MIN_POLL_MS = 50;
 
 /** What a 2026 backend answered a tools/call declaring the extension. */
 export type ModernCallAnswer =
@@ -114,4 +122,61 @@ export function modernTaskResult(task: DetailedTaskV2): CallToolResult | undefin
   if (task.status !== 'completed') return undefined;
   const { resultType: _resultType, ...result } = task.result as Record<string, unknown>;
   return result as CallToolResult;
+}
+
+/** How a terminal 2026 task ends ours: a tool result (`isError` one: failed, as in 2025), an error, or a cancel. */
+export function modernOutcome(
+  remote: DetailedTaskV2,
+  rewrite: (result: CallToolResult) => CallToolResult,
+): { status: 'completed' | 'failed' | 'cancelled'; outcome: TaskOutcome } {
+  const result = modernTaskResult(remote);
+  if (result) return { status: result.isError === true ? 'failed' : 'completed', outcome: { result: rewrite(result) } };
+  if (remote.status === 'failed') return { status: 'failed', outcome: { error: remote.error } };
+  return { status: 'cancelled', outcome: CANCELLED_OUTCOME };
+}
+
+/** What following a 2026 backend's task for a 2025 client needs. */
+export interface FollowOptions {
+  /** Our task id, marking the questions put to the client (`io.modelcontextprotocol/related-task`). */
+  taskId: string;
+  signal: AbortSignal;
+  frontend: FrontendChannel | undefined;
+  inputTimeoutMs: number;
+  /** Hears each state the backend reports. */
+  seen(remote: DetailedTaskV2): void;
+  /** Whether our task has ended (then the following stops). */
+  ended(): boolean;
+}
+
+/**
+ * A 2025 client's tasks/result over a 2026 backend's task: polls tasks/get
+ * (at the backend's pollIntervalMs) until the task ends, its result then
+ * inline; an input_required task's requests go to the client as
+ * server-to-client requests marked with our task id, and the answers back
+ * with tasks/update.
+ */
+export async function followModernTask(
+  connection: BackendConnection,
+  backendTaskId: string,
+  options: FollowOptions,
+): Promise<void> {
+  const { signal, frontend } = options;
+  while (!options.ended()) {
+    const remote = await getModernTask(connection, backendTaskId, signal);
+    options.seen(remote);
+    if (remote.status === 'input_required' && frontend) {
+      const responses: Record<string, unknown> = {};
+      for (const [key, request] of Object.entries(remote.inputRequests)) {
+        const { method, params } = request as { method: InputRequestMessage['method']; params?: object };
+        const marked = {
+          ...params,
+          _meta: { ...(params as { _meta?: object })?._meta, [RELATED_TASK_META_KEY]: { taskId: options.taskId } },
+        };
+        responses[key] = await frontend.send({ method, params: marked }, { signal, timeout: options.inputTimeoutMs });
+      }
+      await updateModernTask(connection, backendTaskId, responses, signal);
+    } else if (!options.ended()) {
+      await delay(Math.max(MIN_POLL_MS, remote.pollIntervalMs ?? 1000), undefined, { signal });
+    }
+  }
 }

@@ -8,7 +8,6 @@
  * creation and again at tasks/result; the audit log records creation and
  * end; a backend that goes away fails its open tasks with a clear message.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import type { DetailedTaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
   isInputRequiredResult,
@@ -26,20 +25,28 @@ import type { BackendConnection } from '../backends/backendConnection.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { rewriteToolResult } from '../catalog/rewrite.js';
 import type { RelayHost } from '../relay/inputRelay.js';
-import type { FrontendChannel, InputRequestMessage } from '../relay/frontendChannel.js';
+import type { FrontendChannel } from '../relay/frontendChannel.js';
 import type { ProgressUpdate } from '../routing/forwarding.js';
 import { withForwardedMeta } from '../routing/forwarding.js';
 import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
 import type { ResolvedCall, Router } from '../routing/router.js';
 import { backendTaskResult, cancelBackendTask, createBackendTask, getBackendTask } from './backendTasks.js';
 import {
-  cancelModernTask,
   callModernBackend,
+  cancelModernTask,
+  followModernTask,
   getModernTask,
-  modernTaskResult,
+  modernOutcome,
   updateModernTask,
 } from './modernBackendTasks.js';
-import { isTerminal, wireTask, type ProxyTask, type TaskOutcome, type TaskOwner } from './proxyTask.js';
+import {
+  CANCELLED_OUTCOME,
+  isTerminal,
+  wireTask,
+  type ProxyTask,
+  type TaskOutcome,
+  type TaskOwner,
+} from './proxyTask.js';
 import { auditTaskChange, type TaskAuditSink } from './taskAudit.js';
 import { TaskInputs } from './taskInputs.js';
 import type { TaskLimits } from './taskLimits.js';
@@ -79,9 +86,6 @@ interface Run {
   /** The backend's task is a 2026-07-28 one (io.modelcontextprotocol/tasks). */
   modern?: boolean;
 }
-
-/** A cancelled task's outcome: the error its 2025 tasks/result answers. */
-const CANCELLED: TaskOutcome = { error: { code: ProtocolErrorCode.InvalidRequest, message: 'Task was cancelled' } };
 
 /** A task as 2026-07-28 tasks/get shows it: with its open input requests (`inputRequests`). */
 export interface TaskDetail {
@@ -465,43 +469,22 @@ export class TaskService {
   private mirrorModern(task: ProxyTask, remote: DetailedTaskV2): void {
     if (remote.status === 'working' || remote.status === 'input_required')
       return this.registry.setStatus(task.taskId, remote.status, remote.statusMessage);
-    const result = modernTaskResult(remote);
-    const outcome: TaskOutcome | undefined = result
-      ? { result: rewriteToolResult(this.host.catalog(), task.backendId, result) }
-      : remote.status === 'failed'
-        ? { error: remote.error }
-        : CANCELLED;
-    const status = result?.isError === true ? 'failed' : remote.status;
+    const { status, outcome } = modernOutcome(remote, (result) =>
+      rewriteToolResult(this.host.catalog(), task.backendId, result),
+    );
     this.registry.finish(task.taskId, status, outcome, remote.statusMessage);
   }
 
-  /**
-   * A 2025 client's tasks/result for a 2026 backend's task: polls tasks/get
-   * until it ends (the result then comes inline), putting any input requests
-   * to the client (marked with our task id) and sending the answers back with tasks/update.
-   */
-  private async awaitModern(task: ProxyTask, connection: BackendConnection, options: TaskRequestOptions) {
-    const signal = options.signal ?? new AbortController().signal;
-    while (!isTerminal(task.status)) {
-      const remote = await getModernTask(connection, task.backendTaskId!, signal);
-      this.mirrorModern(task, remote);
-      if (remote.status === 'input_required' && options.frontend) {
-        const frontend = options.frontend;
-        const responses: Record<string, unknown> = {};
-        for (const [key, request] of Object.entries(remote.inputRequests)) {
-          const params = { ...(request as { params?: Record<string, unknown> }).params };
-          params['_meta'] = {
-            ...(params['_meta'] as object | undefined),
-            [RELATED_TASK_META_KEY]: { taskId: task.taskId },
-          };
-          const method = (request as { method: string }).method as InputRequestMessage['method'];
-          responses[key] = await frontend.send({ method, params }, { signal, timeout: this.host.inputTimeoutMs() });
-        }
-        await updateModernTask(connection, task.backendTaskId!, responses, signal);
-      } else if (!isTerminal(remote.status)) {
-        await delay(Math.max(50, remote.pollIntervalMs ?? 1000), undefined, { signal });
-      }
-    }
+  /** A 2025 client's tasks/result for a 2026 backend's task (see followModernTask). */
+  private awaitModern(task: ProxyTask, connection: BackendConnection, options: TaskRequestOptions): Promise<void> {
+    return followModernTask(connection, task.backendTaskId!, {
+      taskId: task.taskId,
+      signal: options.signal ?? new AbortController().signal,
+      frontend: options.frontend,
+      inputTimeoutMs: this.host.inputTimeoutMs(),
+      seen: (remote) => this.mirrorModern(task, remote),
+      ended: () => isTerminal(task.status),
+    });
   }
 
   /** A 2026 frontend's task of a 2025 backend: fetch its result now, its questions waiting for tasks/update. */
@@ -519,7 +502,7 @@ export class TaskService {
 
   private async cancelTask(task: ProxyTask, statusMessage: string): Promise<void> {
     const run = this.runs.get(task.taskId);
-    this.registry.finish(task.taskId, 'cancelled', CANCELLED, statusMessage);
+    this.registry.finish(task.taskId, 'cancelled', CANCELLED_OUTCOME, statusMessage);
     run?.abort?.abort(new Error('task cancelled'));
     if (task.runsOn === 'backend' && task.backendTaskId && run) {
       const cancelling = run.modern ? cancelModernTask : cancelBackendTask;
