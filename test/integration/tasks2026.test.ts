@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ClientTokens } from '../../electron/core/policy/clientTokens.js';
 import { firstText, fixture, nodeServer, ROOT, startProxy, tempDir, type Harness } from '../helpers/harness.js';
+import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 import { connectTasks2026, RpcError, type Tasks2026Client } from '../helpers/tasks2026Client.js';
 
 const TASKS_2026 = join(ROOT, 'test/fixtures/tasks-2026/server.mjs');
@@ -33,6 +34,7 @@ const textOf = (result: unknown): string =>
 describe('tasks through the proxy (2026-07-28)', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let proxy: Harness;
+  let http: SpawnedServer;
   const tokens: Record<string, string> = {};
   const opened: Tasks2026Client[] = [];
 
@@ -52,10 +54,13 @@ describe('tasks through the proxy (2026-07-28)', () => {
 
   beforeAll(async () => {
     dir = await tempDir();
+    http = await spawnServer([TASKS_2026, 'http'], /LISTENING (\S+)/, { TASKS_POLL_MS: '20' });
     proxy = await startProxy(
       {
         mcpServers: {
           t26: { ...nodeServer(TASKS_2026), protocol: '2026-07-28', env: { TASKS_POLL_MS: '20' } },
+          // The same fixture over Streamable HTTP (Mcp-Name and the SEP-2243 headers on each task request).
+          t26h: { url: http.match[1]! },
           jobs: nodeServer(JOBS),
           asks: nodeServer(fixture('asks.mjs')),
           // A short request timeout: a call run as a task must outlive it (bounded by the task's TTL).
@@ -69,6 +74,7 @@ describe('tasks through the proxy (2026-07-28)', () => {
   afterAll(async () => {
     for (const c of opened) await c.close().catch(() => undefined);
     await proxy?.close();
+    await http?.stop();
     await dir?.cleanup();
   });
 
@@ -225,5 +231,24 @@ describe('tasks through the proxy (2026-07-28)', () => {
     await c.callRaw('slow__release', { tag: 'long-job' });
     const done = await c.waitForStatus(created.taskId, TERMINAL);
     expect(textOf(resultOf(done))).toBe('hold(long-job)');
+  });
+
+  it("relays a 2026 HTTP backend's task: create, input through tasks/update, cancel", async () => {
+    const c = await modern(tokens['owner']!);
+    const ask = await c.createTask('t26h__ask', { text: 'h' });
+    await c.waitForStatus(ask.taskId, ['input_required']);
+    await c.updateTask(ask.taskId, { 'answer-1': { action: 'accept', content: { answer: 'http' } } });
+    expect(textOf(resultOf(await c.waitForStatus(ask.taskId, TERMINAL)))).toContain('accept:http');
+    const long = await c.createTask('t26h__long', { steps: 100, stepMs: 100 });
+    await c.cancelTask(long.taskId);
+    expect((await c.waitForStatus(long.taskId, TERMINAL)).status).toBe('cancelled');
+  });
+
+  it("fails a 2026 backend's open task when the backend crashes, saying so", async () => {
+    const c = await modern(tokens['owner']!);
+    const created = await c.createTask('t26__crash', { afterMs: 100 });
+    const failed = await c.waitForStatus(created.taskId, TERMINAL, 15_000);
+    expect(failed.status).toBe('failed');
+    expect(failed.statusMessage).toMatch(/t26/);
   });
 });
