@@ -22,15 +22,19 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../backends/backendConnection.js';
-import type { Catalog } from '../catalog/catalog.js';
 import { rewriteToolResult } from '../catalog/rewrite.js';
-import type { RelayHost } from '../relay/inputRelay.js';
-import type { FrontendChannel } from '../relay/frontendChannel.js';
-import type { ProgressUpdate } from '../routing/forwarding.js';
 import { withForwardedMeta } from '../routing/forwarding.js';
 import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
-import type { ResolvedCall, Router } from '../routing/router.js';
+import type { ResolvedCall } from '../routing/router.js';
 import { backendTaskResult, cancelBackendTask, createBackendTask, getBackendTask } from './backendTasks.js';
+import {
+  errorOutcome,
+  unknownTask,
+  type Run,
+  type TaskDetail,
+  type TaskRequestOptions,
+  type TaskServiceHost,
+} from './taskServiceParts.js';
 import {
   callModernBackend,
   cancelModernTask,
@@ -39,17 +43,9 @@ import {
   modernOutcome,
   updateModernTask,
 } from './modernBackendTasks.js';
-import {
-  CANCELLED_OUTCOME,
-  isTerminal,
-  wireTask,
-  type ProxyTask,
-  type TaskOutcome,
-  type TaskOwner,
-} from './proxyTask.js';
-import { auditTaskChange, type TaskAuditSink } from './taskAudit.js';
+import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask, type TaskOwner } from './proxyTask.js';
+import { auditTaskChange } from './taskAudit.js';
 import { TaskInputs } from './taskInputs.js';
-import type { TaskLimits } from './taskLimits.js';
 import { TaskRegistry } from './taskRegistry.js';
 import {
   backendHasTasksExtension,
@@ -60,50 +56,7 @@ import {
   withTaskSupport,
 } from './taskSupport.js';
 
-/** What the task service needs from the core. */
-export interface TaskServiceHost extends RelayHost {
-  router: Pick<Router, 'callTool' | 'resolveToolCall' | 'mayCallTool'>;
-  catalog(): Catalog;
-  /** A backend's live connection now, if any (a new one after a restart). */
-  connection(backendId: string): BackendConnection | undefined;
-  limits(): TaskLimits;
-  audit?: TaskAuditSink;
-}
-
-/** Who asks, and from where (the frontend request making it). */
-export interface TaskRequestOptions {
-  client: string;
-  signal?: AbortSignal | undefined;
-  frontend?: FrontendChannel | undefined;
-  onProgress?: ((progress: ProgressUpdate) => void) | undefined;
-}
-
-/** What we keep per task beside the registry: its connection, and for our own runs the abort and the questions. */
-interface Run {
-  connection: BackendConnection;
-  abort?: AbortController;
-  inputs?: TaskInputs;
-  /** The backend's task is a 2026-07-28 one (io.modelcontextprotocol/tasks). */
-  modern?: boolean;
-}
-
-/** A task as 2026-07-28 tasks/get shows it: with its open input requests (`inputRequests`). */
-export interface TaskDetail {
-  task: ProxyTask;
-  inputRequests?: Record<string, unknown> | undefined;
-}
-
-/** The answer to an unknown task id, or one of another profile (never says which). */
-function unknownTask(taskId: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
-}
-
-/** A failure as kept in a task's outcome (a JSON-RPC error). */
-function errorOutcome(error: unknown): TaskOutcome {
-  const wire = toProtocolError(error);
-  if (wire instanceof ProtocolError) return { error: { code: wire.code, message: wire.message, data: wire.data } };
-  return { error: { code: ProtocolErrorCode.InternalError, message: (wire as Error)?.message ?? String(wire) } };
-}
+export type { TaskDetail, TaskRequestOptions, TaskServiceHost } from './taskServiceParts.js';
 
 /** The tasks of this instance; see the module comment. */
 export class TaskService {
