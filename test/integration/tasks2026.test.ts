@@ -219,6 +219,9 @@ describe('tasks through the proxy (2026-07-28)', () => {
     // A 2026 backend that answers without a task (its decision): an immediate result through us too.
     const plain = await c.session.callTool('t26__no_task', { text: 'n' });
     expect(plain.kind).toBe('immediate');
+    // A call we run that ends at once is answered as it is: no task (our decision, per request).
+    const quick = await c.session.callTool('asks__status', {});
+    expect(quick.kind).toBe('immediate');
   });
 
   it("bounds a call Switchboard runs as a task by the task's TTL, not the server's request timeout", async () => {

@@ -58,6 +58,9 @@ import {
 
 export type { TaskDetail, TaskRequestOptions, TaskServiceHost } from './taskServiceParts.js';
 
+/** How long a call we run for a 2026-07-28 client may take before it is answered as a task. */
+const TASK_GRACE_MS = 1000;
+
 /** The tasks of this instance; see the module comment. */
 export class TaskService {
   readonly registry: TaskRegistry;
@@ -120,6 +123,9 @@ export class TaskService {
     try {
       task = this.registry.create(owner, ttl, forward ? 'backend' : 'switchboard');
     } catch (error) {
+      // A 2026 client at its cap still gets its call answered, as an ordinary one (no task).
+      if (!forward && options.frontend?.era === 'modern')
+        return { result: await this.host.router.callTool(params, options) };
       throw toProtocolError(error);
     }
     this.runs.set(task.taskId, { connection: call.connection });
@@ -138,8 +144,34 @@ export class TaskService {
       if (options.frontend?.era === 'modern') this.fetchInBackground(task, call.connection, options);
     } else {
       this.runHere(task, params, options);
+      if (options.frontend?.era === 'modern') return this.quickOrTask(task);
     }
     return task;
+  }
+
+  /**
+   * A call we run for a 2026-07-28 client: the server decides per request
+   * whether to answer with a task (ext-tasks spec), so one that ends within
+   * TASK_GRACE_MS answers its result (or error) as is, and the task is dropped unseen;
+   * one still running (or asking for input) by then is answered as the task.
+   */
+  private async quickOrTask(task: ProxyTask): Promise<ProxyTask | { result: CallToolResult }> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, TASK_GRACE_MS);
+      const stop = this.registry.onChange((change) => {
+        if (change.task === task && (isTerminal(task.status) || task.status === 'input_required')) done();
+      });
+      function done(): void {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      }
+    });
+    const outcome = task.outcome;
+    if (!isTerminal(task.status) || !outcome) return task;
+    this.registry.drop(task.taskId);
+    if ('error' in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+    return { result: outcome.result };
   }
 
   /** A task call to a 2026-07-28 backend: it decides whether to make a task (see taskSupport.ts). */
