@@ -121,7 +121,7 @@ export interface AuthService {
  */
 export type TasksService = Pick<
   TaskService,
-  'create' | 'get' | 'result' | 'list' | 'listed' | 'cancel' | 'cancelById' | 'registry'
+  'create' | 'open' | 'get' | 'detail' | 'update' | 'result' | 'list' | 'listed' | 'cancel' | 'cancelById' | 'registry'
 >;
 
 /** The audit log. */

@@ -15,6 +15,7 @@ import { BackendRequests, type BackendCatalog } from './backendRequests.js';
 import { processTree, reapTree } from './processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { SecretStore } from '../secrets/secretStore.js';
+import { liftTaskResults } from './taskResultLift.js';
 import { createBackendTransport, type BackendTransport, type LineTail } from './transports.js';
 
 export type { BackendCatalog } from './backendRequests.js';
@@ -131,6 +132,7 @@ export class BackendConnection extends BackendRequests {
         backend: config.id,
       });
     }
+    liftTaskResults(transport);
     this.watchChangeStream(this.client.autoOpenedSubscription);
     this.client.onclose = () => {
       if (this.ended) return;

@@ -9,7 +9,9 @@
  * Task-augmented calls (MCP 2025-11-25 "tasks") are operations beside these:
  * `callToolAsTask` and `taskRequest` (used by core/tasks).
  */
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/client';
 import type {
+  ClientCapabilities,
   CallToolRequestParams,
   CallToolResult,
   CancelTaskResult,
@@ -64,6 +66,15 @@ export interface ToolCallOptions extends BackendRequestOptions {
 const PASSTHROUGH = {
   '~standard': { version: 1 as const, vendor: 'mcp-switchboard', validate: (value: unknown) => ({ value }) },
 };
+
+/** The 2026-07-28 tasks extension's id (SEP-2663). */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+/** Client capabilities with the tasks extension declared. */
+function withTasks(capabilities: ClientCapabilities): ClientCapabilities {
+  const extensions = (capabilities as { extensions?: Record<string, unknown> }).extensions;
+  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION_ID]: {} } } as ClientCapabilities;
+}
 
 /** Tools whose schema declares `x-mcp-header` (SEP-2243), found once per tool definition. */
 const headerMirroring = new WeakMap<Tool, boolean>();
@@ -131,6 +142,43 @@ export class BackendRequests {
     options: BackendRequestOptions,
   ): Promise<R> {
     return this.client.request({ method, params: { taskId } }, PASSTHROUGH, options) as Promise<R>;
+  }
+
+  /**
+   * tools/call to a 2026-07-28 backend, declaring the io.modelcontextprotocol/tasks
+   * extension in this request's client capabilities (spec: a server MAY answer
+   * with a task only a request that declared it). The backend decides per
+   * request: a task (its CreateTaskResult lifted past the SDK, see
+   * taskResultLift.ts), a plain result, or input_required.
+   */
+  callToolDeclaringTasks(
+    params: CallToolRequestParams,
+    capabilities: ClientCapabilities,
+    options: BackendRequestOptions,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const declared = { ...params, _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: withTasks(capabilities) } };
+    return this.client.request({ method: 'tools/call', params: declared }, PASSTHROUGH, {
+      ...options,
+      allowInputRequired: true,
+    }) as Promise<CallToolResult | InputRequiredResult>;
+  }
+
+  /**
+   * A 2026-07-28 task method for the backend's own task, declaring the
+   * extension (else -32021) and naming the task in `Mcp-Name` (SEP-2663: the
+   * server refuses a missing or different one).
+   */
+  modernTaskRequest<R>(
+    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
+    params: { taskId: string; inputResponses?: Record<string, unknown> },
+    capabilities: ClientCapabilities,
+    options: BackendRequestOptions,
+  ): Promise<R> {
+    const declared = { ...params, _meta: { [CLIENT_CAPABILITIES_META_KEY]: withTasks(capabilities) } };
+    return this.client.request({ method, params: declared }, PASSTHROUGH, {
+      ...options,
+      headers: { 'Mcp-Name': params.taskId },
+    }) as Promise<R>;
   }
 
   /** prompts/get under the backend's own name. */

@@ -19,6 +19,7 @@ import { countHttpSessions } from '../../../shared/model/sessionCount.js';
 import { relayable } from './responseGuard.js';
 import { registerSubscriptionHandlers } from './subscriptionHandlers.js';
 import { isTaskRequest, registerTaskHandlers, TASKS_CAPABILITY, TaskAwareServer } from './taskHandlers.js';
+import { createTaskResult, declaresTasks, TASKS_EXTENSION_ID } from './modernTaskHandlers.js';
 import type { FrontendCore } from '../coreApi.js';
 import type { CoreEvents } from '../coreEvents.js';
 
@@ -51,7 +52,8 @@ export function createFrontendServer(
       resources: { listChanged: true, subscribe: true },
       completions: {},
       logging: {},
-      extensions: EXTENSION_CAPABILITY,
+      // 2026-07-28 tasks (io.modelcontextprotocol/tasks): shown in server/discover.
+      extensions: { ...EXTENSION_CAPABILITY, [TASKS_EXTENSION_ID]: {} },
     },
     instructions: INSTRUCTIONS,
     // A person answers each round the shim puts to a 2025 client: give them the input timeout.
@@ -124,6 +126,17 @@ export function createFrontendServer(
       const options = { client, signal: ctx.mcpReq.signal, frontend, onProgress };
       // The SDK's typed result is CallToolResult; TaskAwareServer relays this CreateTaskResult as it is.
       return core.tasks.create(plain, ttl, options) as unknown as Promise<CallToolResult>;
+    }
+    if (declaresTasks(ctx)) {
+      // 2026-07-28 with the tasks extension declared: the call may become a task (modernTaskHandlers.ts).
+      const options = { client, signal: ctx.mcpReq.signal, frontend, onProgress };
+      return core.tasks
+        .open(plain, undefined, options)
+        .then((opened) =>
+          'result' in opened
+            ? checked<CallToolResult>(`tools/call ${params.name}`)(opened.result as CallToolResult)
+            : (createTaskResult(opened) as unknown as CallToolResult),
+        );
     }
     return router
       .callTool(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client })

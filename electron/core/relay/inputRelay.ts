@@ -54,6 +54,8 @@ export interface RelayOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: Progress) => void) | undefined;
   frontend?: FrontendChannel | undefined;
+  /** The backend request's deadline, when not the backend's `requestTimeoutMs` (see RouteOptions). */
+  timeoutMs?: number | undefined;
 }
 
 /** Options the backend request is made with. */
@@ -106,6 +108,7 @@ function passThrough<P extends { _meta?: Record<string, unknown> | undefined }, 
         ...(onProgress ? { onprogress: onProgress } : {}),
       }),
     options.signal,
+    options.timeoutMs,
   );
 }
 
@@ -130,7 +133,7 @@ async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefin
     const { connection } = request;
     call = new LegacyCall<R>({ tracker: connection.inputs, frontend, inputTimeoutMs: host.inputTimeoutMs() });
     call.start(
-      (task, callSignal) => connection.run(request.label, task, callSignal),
+      (task, callSignal) => connection.run(request.label, task, callSignal, options.timeoutMs),
       ({ signal: sendSignal, onprogress }: LegacySendOptions) =>
         request.perform(request.params, {
           signal: sendSignal,

@@ -15,4 +15,10 @@ export interface RouteOptions {
   frontend?: FrontendChannel | undefined;
   /** The client profile making the request (default: the local user). */
   client?: string | undefined;
+  /**
+   * The backend request's deadline instead of the backend's `requestTimeoutMs`:
+   * a call Switchboard runs as a task is bounded by the task's TTL, since the
+   * client no longer waits on the request (a 20-minute job must not be cut at 60 s).
+   */
+  timeoutMs?: number | undefined;
 }

@@ -25,6 +25,9 @@ export interface TaskOwner {
 /** How a finished task ended: a tool result (completed, or failed with `isError`) or a JSON-RPC error. */
 export type TaskOutcome = { result: CallToolResult } | { error: { code: number; message: string; data?: unknown } };
 
+/** A cancelled task's outcome: the error a 2025 tasks/result answers for it (-32600). */
+export const CANCELLED_OUTCOME: TaskOutcome = { error: { code: -32600, message: 'Task was cancelled' } };
+
 /** One task as the registry holds it. */
 export interface ProxyTask extends TaskOwner {
   /** Ours: 128 random bits, never the backend's id. */

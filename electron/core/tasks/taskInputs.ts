@@ -10,8 +10,10 @@
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { FrontendChannel, InputRequestMessage } from '../relay/frontendChannel.js';
 
-/** One question waiting for the owner's tasks/result. */
+/** One question waiting for the owner's tasks/result (2025) or tasks/update (2026). */
 export interface PendingInput {
+  /** Its `inputRequests` key for a 2026-07-28 owner: unique over the task's lifetime. */
+  key: string;
   request: InputRequestMessage;
   answer(value: unknown): void;
   fail(error: unknown): void;
@@ -21,6 +23,7 @@ export interface PendingInput {
 export class TaskInputs {
   private readonly pending: PendingInput[] = [];
   private wake: (() => void) | undefined;
+  private asked = 0;
 
   /** `waiting(true)` when the first question arrives, `waiting(false)` once none is left. */
   constructor(private readonly waiting: (waiting: boolean) => void) {}
@@ -65,6 +68,29 @@ export class TaskInputs {
     }
   }
 
+  /**
+   * The open questions as a 2026-07-28 task shows them (`inputRequests`,
+   * io.modelcontextprotocol/tasks: key -> the request's method and params).
+   */
+  requests(): Record<string, InputRequestMessage> | undefined {
+    if (this.pending.length === 0) return undefined;
+    return Object.fromEntries(this.pending.map((input) => [input.key, input.request]));
+  }
+
+  /**
+   * Answers open questions by key (2026-07-28 `tasks/update`). Keys not
+   * outstanding are ignored, as the extension says; returns how many were answered.
+   */
+  respond(responses: Record<string, unknown>): number {
+    let answered = 0;
+    for (const input of [...this.pending]) {
+      if (!Object.hasOwn(responses, input.key)) continue;
+      input.answer(responses[input.key]);
+      answered++;
+    }
+    return answered;
+  }
+
   private ask(request: InputRequestMessage, signal: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const settle = (): void => {
@@ -74,6 +100,7 @@ export class TaskInputs {
         if (this.pending.length === 0) this.waiting(false);
       };
       const entry: PendingInput = {
+        key: `input-${++this.asked}`,
         request,
         answer: (value) => {
           settle();

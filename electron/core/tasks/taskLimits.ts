@@ -12,6 +12,13 @@ export interface TaskLimits {
   maxPerClient: number;
 }
 
+/**
+ * Finished tasks kept per client profile (their results wait up to the TTL,
+ * at most 24 h): beyond it the oldest finished one is dropped first, so a
+ * client that never fetches cannot make us hold results without limit.
+ */
+export const MAX_FINISHED_PER_CLIENT = 100;
+
 /** How often a client is told to poll a task (2025-11-25 `pollInterval`, a hint). */
 export const POLL_INTERVAL_MS = 1000;
 

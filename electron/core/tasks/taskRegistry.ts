@@ -8,7 +8,13 @@
  */
 import type { ProxyTask, TaskOutcome, TaskOwner, TaskState } from './proxyTask.js';
 import { isTerminal, newTaskId } from './proxyTask.js';
-import { grantedTtl, POLL_INTERVAL_MS, taskLimitError, type TaskLimits } from './taskLimits.js';
+import {
+  grantedTtl,
+  MAX_FINISHED_PER_CLIENT,
+  POLL_INTERVAL_MS,
+  taskLimitError,
+  type TaskLimits,
+} from './taskLimits.js';
 
 /** Why a listener hears of a task: it was created, changed state, or was dropped (expired or removed). */
 export interface TaskChange {
@@ -20,6 +26,8 @@ export interface TaskChange {
 export interface TaskRegistryOptions {
   limits(): TaskLimits;
   now?: () => number;
+  /** Finished tasks kept per client, oldest dropped first (default MAX_FINISHED_PER_CLIENT). */
+  maxFinishedPerClient?: number;
 }
 
 interface Held {
@@ -45,7 +53,7 @@ export class TaskRegistry {
    */
   create(owner: TaskOwner, requestedTtl: unknown, runsOn: ProxyTask['runsOn'] = 'switchboard'): ProxyTask {
     const limits = this.options.limits();
-    if (this.running(owner.client) >= limits.maxPerClient) throw taskLimitError(owner.client, limits.maxPerClient);
+    this.assertRoom(owner.client);
     const now = this.now();
     const task: ProxyTask = {
       ...owner,
@@ -64,6 +72,12 @@ export class TaskRegistry {
     this.tasks.set(task.taskId, { task, timer, settled, settle });
     this.emit({ kind: 'created', task });
     return task;
+  }
+
+  /** Throws the retryable task-limit error when the client already runs its cap. */
+  assertRoom(client: string): void {
+    const { maxPerClient } = this.options.limits();
+    if (this.running(client) >= maxPerClient) throw taskLimitError(client, maxPerClient);
   }
 
   /** The task, if it exists and belongs to `client`; undefined otherwise (never says which). */
@@ -122,7 +136,19 @@ export class TaskRegistry {
     task.lastUpdatedAt = this.now();
     held.settle();
     this.emit({ kind: 'status', task });
+    this.trimFinished(task.client);
     return true;
+  }
+
+  /** Drops a client's oldest finished tasks beyond the bound (see MAX_FINISHED_PER_CLIENT). */
+  private trimFinished(client: string): void {
+    const bound = this.options.maxFinishedPerClient ?? MAX_FINISHED_PER_CLIENT;
+    const finished = [...this.tasks.values()]
+      .map((held) => held.task)
+      .filter((task) => task.client === client && isTerminal(task.status));
+    if (finished.length <= bound) return;
+    finished.sort((a, b) => a.lastUpdatedAt - b.lastUpdatedAt || a.createdAt - b.createdAt);
+    for (const task of finished.slice(0, finished.length - bound)) this.drop(task.taskId);
   }
 
   /** Resolves once the task is terminal (or dropped); rejects never. */

@@ -8,6 +8,7 @@
  * creation and again at tasks/result; the audit log records creation and
  * end; a backend that goes away fails its open tasks with a clear message.
  */
+import type { DetailedTaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
   isInputRequiredResult,
   ProtocolError,
@@ -16,25 +17,38 @@ import {
   type CallToolRequestParams,
   type CallToolResult,
   type CreateTaskResult,
+  type InputRequiredResult,
   type Task,
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../backends/backendConnection.js';
-import type { Catalog } from '../catalog/catalog.js';
 import { rewriteToolResult } from '../catalog/rewrite.js';
-import type { RelayHost } from '../relay/inputRelay.js';
-import type { FrontendChannel } from '../relay/frontendChannel.js';
-import type { ProgressUpdate } from '../routing/forwarding.js';
 import { withForwardedMeta } from '../routing/forwarding.js';
 import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
-import type { Router } from '../routing/router.js';
+import type { ResolvedCall } from '../routing/router.js';
 import { backendTaskResult, cancelBackendTask, createBackendTask, getBackendTask } from './backendTasks.js';
-import { isTerminal, wireTask, type ProxyTask, type TaskOutcome } from './proxyTask.js';
-import { auditTaskChange, type TaskAuditSink } from './taskAudit.js';
+import {
+  errorOutcome,
+  unknownTask,
+  type Run,
+  type TaskDetail,
+  type TaskRequestOptions,
+  type TaskServiceHost,
+} from './taskServiceParts.js';
+import {
+  callModernBackend,
+  cancelModernTask,
+  followModernTask,
+  getModernTask,
+  modernOutcome,
+  updateModernTask,
+} from './modernBackendTasks.js';
+import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask, type TaskOwner } from './proxyTask.js';
+import { auditTaskChange } from './taskAudit.js';
 import { TaskInputs } from './taskInputs.js';
-import type { TaskLimits } from './taskLimits.js';
 import { TaskRegistry } from './taskRegistry.js';
 import {
+  backendHasTasksExtension,
   backendRunsTasks,
   declaredTaskSupport,
   forwardsTasks,
@@ -42,42 +56,10 @@ import {
   withTaskSupport,
 } from './taskSupport.js';
 
-/** What the task service needs from the core. */
-export interface TaskServiceHost extends RelayHost {
-  router: Pick<Router, 'callTool' | 'resolveToolCall' | 'mayCallTool'>;
-  catalog(): Catalog;
-  /** A backend's live connection now, if any (a new one after a restart). */
-  connection(backendId: string): BackendConnection | undefined;
-  limits(): TaskLimits;
-  audit?: TaskAuditSink;
-}
+export type { TaskDetail, TaskRequestOptions, TaskServiceHost } from './taskServiceParts.js';
 
-/** Who asks, and from where (the frontend request making it). */
-export interface TaskRequestOptions {
-  client: string;
-  signal?: AbortSignal | undefined;
-  frontend?: FrontendChannel | undefined;
-  onProgress?: ((progress: ProgressUpdate) => void) | undefined;
-}
-
-/** What we keep per task beside the registry: its connection, and for our own runs the abort and the questions. */
-interface Run {
-  connection: BackendConnection;
-  abort?: AbortController;
-  inputs?: TaskInputs;
-}
-
-/** The answer to an unknown task id, or one of another profile (never says which). */
-function unknownTask(taskId: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
-}
-
-/** A failure as kept in a task's outcome (a JSON-RPC error). */
-function errorOutcome(error: unknown): TaskOutcome {
-  const wire = toProtocolError(error);
-  if (wire instanceof ProtocolError) return { error: { code: wire.code, message: wire.message, data: wire.data } };
-  return { error: { code: ProtocolErrorCode.InternalError, message: (wire as Error)?.message ?? String(wire) } };
-}
+/** How long a call we run for a 2026-07-28 client may take before it is answered as a task. */
+const TASK_GRACE_MS = 1000;
 
 /** The tasks of this instance; see the module comment. */
 export class TaskService {
@@ -101,24 +83,49 @@ export class TaskService {
    * is `forbidden`, and the retryable task-limit error beyond the cap.
    */
   async create(params: CallToolRequestParams, ttl: unknown, options: TaskRequestOptions): Promise<CreateTaskResult> {
+    const opened = await this.open(params, ttl, options);
+    if ('result' in opened) throw new ProtocolError(ProtocolErrorCode.InternalError, 'a 2025 task call got no task');
+    return { task: wireTask(opened) };
+  }
+
+  /**
+   * A task call in either era: our task, or (a 2026-07-28 frontend only) the
+   * 2026 backend's own answer when it chose not to make a task (a result, or
+   * input_required for the client's next round). A 2026 frontend's task of a
+   * 2025 backend has its result fetched at once in the background, its
+   * questions kept for tasks/get and answered by tasks/update.
+   */
+  async open(
+    params: CallToolRequestParams,
+    ttl: unknown,
+    options: TaskRequestOptions,
+  ): Promise<ProxyTask | { result: CallToolResult | InputRequiredResult }> {
     const call = await this.host.router.resolveToolCall(params, options);
     const support = declaredTaskSupport(call.tool);
-    const forward = call.rule !== 'ask' && forwardsTasks(call.tool, call.connection.capabilities);
+    const forward = call.rule !== 'ask' && forwardsTasks(call.tool, call.connection.capabilities, call.connection.era);
     if (
       support === 'forbidden' ||
-      (!forward && support === undefined && backendRunsTasks(call.connection.capabilities))
-    )
+      (!forward && support === undefined && backendRunsTasks(call.connection.capabilities, call.connection.era))
+    ) {
+      // 2026-07-28: the server decides per request, so such a tool simply answers without a task.
+      if (options.frontend?.era === 'modern') return { result: await this.host.router.callTool(params, options) };
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} does not support tasks`);
+    }
     const owner = {
       client: call.client,
       backendId: call.origin.backendId,
       tool: params.name,
       original: call.origin.original,
     };
+    if (forward && backendHasTasksExtension(call.connection.capabilities, call.connection.era))
+      return this.openModern(call, owner, params, ttl, options);
     let task: ProxyTask;
     try {
       task = this.registry.create(owner, ttl, forward ? 'backend' : 'switchboard');
     } catch (error) {
+      // A 2026 client at its cap still gets its call answered, as an ordinary one (no task).
+      if (!forward && options.frontend?.era === 'modern')
+        return { result: await this.host.router.callTool(params, options) };
       throw toProtocolError(error);
     }
     this.runs.set(task.taskId, { connection: call.connection });
@@ -127,31 +134,135 @@ export class TaskService {
         const forwarded = { ...withForwardedMeta(params), name: call.origin.original };
         const created = await createBackendTask(call.connection, forwarded, task.ttlMs, options.signal);
         task.backendTaskId = created.taskId;
-        this.mirror(task, created.status, created.statusMessage);
+        // A 2026 owner's task shows input_required or its end only through the background fetch below.
+        if (options.frontend?.era !== 'modern' || created.status === 'working')
+          this.mirror(task, created.status, created.statusMessage);
       } catch (error) {
         this.registry.drop(task.taskId);
         throw toProtocolError(error);
       }
+      if (options.frontend?.era === 'modern') this.fetchInBackground(task, call.connection, options);
     } else {
       this.runHere(task, params, options);
+      if (options.frontend?.era === 'modern') return this.quickOrTask(task);
     }
-    return { task: wireTask(task) };
+    return task;
+  }
+
+  /**
+   * A call we run for a 2026-07-28 client: the server decides per request
+   * whether to answer with a task (ext-tasks spec), so one that ends within
+   * TASK_GRACE_MS answers its result (or error) as is, and the task is dropped unseen;
+   * one still running (or asking for input) by then is answered as the task.
+   */
+  private async quickOrTask(task: ProxyTask): Promise<ProxyTask | { result: CallToolResult }> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, TASK_GRACE_MS);
+      const stop = this.registry.onChange((change) => {
+        if (change.task === task && (isTerminal(task.status) || task.status === 'input_required')) done();
+      });
+      function done(): void {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      }
+    });
+    const outcome = task.outcome;
+    if (!isTerminal(task.status) || !outcome) return task;
+    this.registry.drop(task.taskId);
+    if ('error' in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+    return { result: outcome.result };
+  }
+
+  /** A task call to a 2026-07-28 backend: it decides whether to make a task (see taskSupport.ts). */
+  private async openModern(
+    call: ResolvedCall,
+    owner: TaskOwner,
+    params: CallToolRequestParams,
+    ttl: unknown,
+    options: TaskRequestOptions,
+  ): Promise<ProxyTask | { result: CallToolResult | InputRequiredResult }> {
+    try {
+      this.registry.assertRoom(owner.client);
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+    const forwarded = { ...withForwardedMeta(params), name: call.origin.original };
+    const answer = await callModernBackend(this.host, call.connection, forwarded, options).catch((error: unknown) => {
+      throw toProtocolError(error);
+    });
+    if (answer.kind === 'result') {
+      const { result } = answer;
+      if (isInputRequiredResult(result)) {
+        if (options.frontend?.era === 'modern') return { result };
+        throw new ProtocolError(ProtocolErrorCode.InternalError, `server ${owner.backendId} asked for input first`);
+      }
+      const rewritten = rewriteToolResult(this.host.catalog(), owner.backendId, result);
+      if (options.frontend?.era === 'modern') return { result: rewritten };
+      // A 2025 client asked for a task: ours, finished at once with the backend's answer.
+      const task = this.registry.create(owner, ttl, 'switchboard');
+      this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', { result: rewritten });
+      return task;
+    }
+    let task: ProxyTask;
+    try {
+      task = this.registry.create(owner, ttl, 'backend');
+    } catch (error) {
+      await cancelModernTask(call.connection, answer.taskId).catch(() => undefined);
+      throw toProtocolError(error);
+    }
+    task.backendTaskId = answer.taskId;
+    this.runs.set(task.taskId, { connection: call.connection, modern: true });
+    this.mirror(task, answer.status, answer.statusMessage);
+    return task;
   }
 
   /** tasks/get: the task as it stands (a backend's task asked again, unless it ended). */
   async get(taskId: string, client: string, signal?: AbortSignal): Promise<Task> {
+    return wireTask((await this.refresh(this.owned(taskId, client), signal)).task);
+  }
+
+  /**
+   * 2026-07-28 tasks/get: the task, its open input requests, and (policy
+   * permitting) its outcome once done.
+   */
+  async detail(taskId: string, client: string, signal?: AbortSignal): Promise<TaskDetail> {
+    const detail = await this.refresh(this.owned(taskId, client), signal);
+    const { task } = detail;
+    if (task.outcome && 'result' in task.outcome && !this.host.router.mayCallTool(client, task.tool))
+      throw unknownItem('tool', task.tool);
+    return detail.inputRequests ? detail : { task, inputRequests: this.runs.get(taskId)?.inputs?.requests() };
+  }
+
+  /** 2026-07-28 tasks/update: input responses for the task's open requests (keys not open are ignored). */
+  async update(taskId: string, client: string, responses: Record<string, unknown>, signal?: AbortSignal) {
     const task = this.owned(taskId, client);
     const run = this.runs.get(taskId);
-    if (task.runsOn === 'backend' && task.backendTaskId && run && !isTerminal(task.status)) {
-      try {
+    if (isTerminal(task.status)) return;
+    if (run?.modern && task.backendTaskId)
+      await updateModernTask(run.connection, task.backendTaskId, responses, signal);
+    else run?.inputs?.respond(responses);
+  }
+
+  /** Asks the backend how its task stands (unless it ended, or our background fetch follows it). */
+  private async refresh(task: ProxyTask, signal?: AbortSignal): Promise<TaskDetail> {
+    const run = this.runs.get(task.taskId);
+    if (task.runsOn !== 'backend' || !task.backendTaskId || !run || run.inputs || isTerminal(task.status))
+      return { task };
+    try {
+      if (!run.modern) {
         const remote = await getBackendTask(run.connection, task.backendTaskId, signal);
         this.mirror(task, remote.status, remote.statusMessage);
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        this.registry.finish(task.taskId, 'failed', errorOutcome(error), `server ${task.backendId} lost the task`);
+        return { task };
       }
+      const remote = await getModernTask(run.connection, task.backendTaskId, signal);
+      this.mirrorModern(task, remote);
+      return remote.status === 'input_required' ? { task, inputRequests: remote.inputRequests } : { task };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      this.registry.finish(task.taskId, 'failed', errorOutcome(error), `server ${task.backendId} lost the task`);
+      return { task };
     }
-    return wireTask(task);
   }
 
   /**
@@ -171,7 +282,9 @@ export class TaskService {
     const run = this.runs.get(taskId);
     if (!task.outcome && task.runsOn === 'switchboard' && run?.inputs)
       await this.answerInputs(task, run.inputs, options);
-    else if (!task.outcome && task.backendTaskId && run) await this.fetchBackendResult(task, run.connection, options);
+    else if (!task.outcome && task.backendTaskId && run?.modern) await this.awaitModern(task, run.connection, options);
+    else if (!task.outcome && task.backendTaskId && run && !run.inputs)
+      await this.fetchBackendResult(task, run.connection, options);
     await this.registry.settled(taskId);
     allowed();
     const outcome = task.outcome;
@@ -190,8 +303,10 @@ export class TaskService {
     return tools.map((tool) => {
       const origin = catalog.toolIndex.get(tool.name);
       if (!origin) return tool;
-      const capabilities = this.host.connection(origin.backendId)?.capabilities;
-      return withTaskSupport(tool, servedTaskSupport(tool, capabilities ? backendRunsTasks(capabilities) : undefined));
+      const connection = this.host.connection(origin.backendId);
+      const { capabilities, era } = connection ?? {};
+      const runs = capabilities ? backendRunsTasks(capabilities, era) : undefined;
+      return withTaskSupport(tool, servedTaskSupport(tool, runs, backendHasTasksExtension(capabilities, era)));
     });
   }
 
@@ -271,6 +386,8 @@ export class TaskService {
         signal: abort.signal,
         frontend: inputs.channel(options.frontend),
         onProgress: options.onProgress,
+        // Nobody waits on this request any more: the task's lifetime bounds it, not requestTimeoutMs.
+        timeoutMs: task.ttlMs,
       })
       .then(
         (result) => {
@@ -315,7 +432,12 @@ export class TaskService {
       const result = await backendTaskResult(this.host, connection, task.backendTaskId!, {
         signal: options.signal,
         frontend: options.frontend,
-        onStatus: (remote) => this.mirror(task, remote.status, remote.statusMessage),
+        // A background fetch ends the task itself, with the result, and shows input_required only
+        // once the question is ours to show (tasks/get must never see either without it).
+        onStatus: (remote) => {
+          if (remote.status === 'working' || !this.runs.get(task.taskId)?.inputs)
+            this.mirror(task, remote.status, remote.statusMessage);
+        },
       });
       const { [RELATED_TASK_META_KEY]: _theirs, ...meta } = result._meta ?? {};
       const rewritten = rewriteToolResult(this.host.catalog(), task.backendId, { ...result, _meta: meta });
@@ -328,13 +450,48 @@ export class TaskService {
     }
   }
 
+  /** Takes a 2026 backend task's state into ours; a terminal one brings its outcome (the result inline). */
+  private mirrorModern(task: ProxyTask, remote: DetailedTaskV2): void {
+    if (remote.status === 'working' || remote.status === 'input_required')
+      return this.registry.setStatus(task.taskId, remote.status, remote.statusMessage);
+    const { status, outcome } = modernOutcome(remote, (result) =>
+      rewriteToolResult(this.host.catalog(), task.backendId, result),
+    );
+    this.registry.finish(task.taskId, status, outcome, remote.statusMessage);
+  }
+
+  /** A 2025 client's tasks/result for a 2026 backend's task (see followModernTask). */
+  private awaitModern(task: ProxyTask, connection: BackendConnection, options: TaskRequestOptions): Promise<void> {
+    return followModernTask(connection, task.backendTaskId!, {
+      taskId: task.taskId,
+      signal: options.signal ?? new AbortController().signal,
+      frontend: options.frontend,
+      inputTimeoutMs: this.host.inputTimeoutMs(),
+      seen: (remote) => this.mirrorModern(task, remote),
+      ended: () => isTerminal(task.status),
+    });
+  }
+
+  /** A 2026 frontend's task of a 2025 backend: fetch its result now, its questions waiting for tasks/update. */
+  private fetchInBackground(task: ProxyTask, connection: BackendConnection, options: TaskRequestOptions): void {
+    const abort = new AbortController();
+    const inputs = new TaskInputs((waiting) =>
+      this.registry.setStatus(task.taskId, waiting ? 'input_required' : 'working'),
+    );
+    this.runs.set(task.taskId, { connection, abort, inputs });
+    const frontend = inputs.channel(options.frontend);
+    void this.fetchBackendResult(task, connection, { client: task.client, signal: abort.signal, frontend }).catch(
+      () => undefined,
+    );
+  }
+
   private async cancelTask(task: ProxyTask, statusMessage: string): Promise<void> {
     const run = this.runs.get(task.taskId);
-    const outcome = { error: { code: ProtocolErrorCode.InvalidRequest, message: 'Task was cancelled' } };
-    this.registry.finish(task.taskId, 'cancelled', outcome, statusMessage);
+    this.registry.finish(task.taskId, 'cancelled', CANCELLED_OUTCOME, statusMessage);
     run?.abort?.abort(new Error('task cancelled'));
     if (task.runsOn === 'backend' && task.backendTaskId && run) {
-      await cancelBackendTask(run.connection, task.backendTaskId).catch(() => undefined);
+      const cancelling = run.modern ? cancelModernTask : cancelBackendTask;
+      await cancelling(run.connection, task.backendTaskId).catch(() => undefined);
     }
   }
 }

@@ -45,4 +45,25 @@ describe('TaskInputs', () => {
     abort.abort(new Error('call cancelled'));
     await expect(asked).rejects.toThrow('call cancelled');
   });
+
+  it('shows open questions by key for a 2026 owner and answers them by key, ignoring others', async () => {
+    const inputs = new TaskInputs(() => undefined);
+    const channel = inputs.channel(undefined);
+    const signal = new AbortController().signal;
+    const first = channel.send({ method: 'elicitation/create', params: { message: 'a?' } }, { signal, timeout: 1000 });
+    const second = channel.send({ method: 'roots/list', params: {} }, { signal, timeout: 1000 });
+    expect(inputs.requests()).toEqual({
+      'input-1': { method: 'elicitation/create', params: { message: 'a?' } },
+      'input-2': { method: 'roots/list', params: {} },
+    });
+    expect(inputs.respond({ 'input-2': { roots: [] }, 'never-asked': {} })).toBe(1);
+    await expect(second).resolves.toEqual({ roots: [] });
+    expect(Object.keys(inputs.requests() ?? {})).toEqual(['input-1']);
+    inputs.respond({ 'input-1': { action: 'decline' } });
+    await expect(first).resolves.toEqual({ action: 'decline' });
+    expect(inputs.requests()).toBeUndefined();
+    // Keys are never reused over the task's lifetime.
+    void channel.send({ method: 'elicitation/create', params: { message: 'c?' } }, { signal, timeout: 1000 });
+    expect(Object.keys(inputs.requests() ?? {})).toEqual(['input-3']);
+  });
 });

@@ -99,4 +99,23 @@ describe('TaskRegistry', () => {
     expect(done.status).toBe('completed');
     expect(other.status).toBe('working');
   });
+
+  it("keeps a bounded number of a client's finished tasks, dropping the oldest first", () => {
+    const bounded = new TaskRegistry({ limits: () => ({ ...LIMITS, maxPerClient: 10 }), maxFinishedPerClient: 2 });
+    const done = (client: string) => {
+      const task = bounded.create({ ...OWNER, client }, undefined);
+      vi.advanceTimersByTime(5);
+      bounded.finish(task.taskId, 'completed', { result: { content: [] } });
+      return task;
+    };
+    const [first, second, third] = [done('cursor'), done('cursor'), done('cursor')];
+    const live = bounded.create(OWNER, undefined);
+    const others = done('zed');
+    expect(bounded.find(first.taskId)).toBeUndefined();
+    expect(bounded.get(second.taskId, 'cursor')).toBe(second);
+    expect(bounded.get(third.taskId, 'cursor')).toBe(third);
+    expect(bounded.get(live.taskId, 'cursor')).toBe(live);
+    expect(bounded.get(others.taskId, 'zed')).toBe(others);
+    bounded.dispose();
+  });
 });
