@@ -174,6 +174,51 @@ describe('tasks through the proxy (2026-07-28)', () => {
     await owner.cancelTask(created.taskId);
   });
 
+  it('pushes notifications/tasks on a subscriptions/listen for its own tasks, to completion', async () => {
+    const c = await modern(tokens['owner']!);
+    const backend = await c.createTask('t26__long', { steps: 4, stepMs: 400 });
+    // Switchboard's own task of a plain tool: answered as a task once it asks (input_required).
+    const ours = await c.createTask('asks__ask', { tag: 'pushed' });
+    const listen = await c.listen([backend.taskId, ours.taskId]);
+    try {
+      expect((await listen.acknowledged).sort()).toEqual([backend.taskId, ours.taskId].sort());
+      // Nobody polls: the pushes alone show a step, the end with its result inline, and the question.
+      const step = await listen.next(
+        (t) => t['taskId'] === backend.taskId && /^step \d\/4$/.test(String(t['statusMessage'])),
+      );
+      expect(step['status']).toBe('working');
+      const done = await listen.next((t) => t['taskId'] === backend.taskId && TERMINAL.includes(String(t['status'])));
+      expect(done['status']).toBe('completed');
+      expect(textOf(resultOf(done))).toBe('long: 4 steps');
+      const asking = await c.getTask(ours.taskId);
+      const [key] = Object.keys((asking as { inputRequests: object }).inputRequests);
+      await c.updateTask(ours.taskId, { [key!]: { action: 'accept', content: { answer: 'yes' } } });
+      const answered = await listen.next((t) => t['taskId'] === ours.taskId && t['status'] === 'completed');
+      expect(textOf(resultOf(answered))).toBe('ask(pushed) -> accept:yes');
+    } finally {
+      listen.close();
+    }
+  });
+
+  it("honours no other profile's task id on subscriptions/listen, and pushes nothing of it", async () => {
+    const owner = await modern(tokens['owner']!);
+    const other = await modern(tokens['other']!);
+    const theirs = await owner.createTask('t26__long', { steps: 3, stepMs: 100 });
+    const mine = await other.createTask('t26__long', { steps: 3, stepMs: 100 });
+    const listen = await other.listen([theirs.taskId, 'no-such-task', mine.taskId]);
+    try {
+      expect(await listen.acknowledged).toEqual([mine.taskId]);
+      await listen.next((t) => t['taskId'] === mine.taskId && TERMINAL.includes(String(t['status'])));
+      expect((await owner.waitForStatus(theirs.taskId, TERMINAL)).status).toBe('completed');
+      expect(listen.received.map((t) => t['taskId'])).not.toContain(theirs.taskId);
+    } finally {
+      listen.close();
+    }
+    const none = await other.listen([theirs.taskId]);
+    expect(await none.acknowledged).toEqual([]);
+    none.close();
+  });
+
   it("serves a 2026 backend's task to a 2025 client: tasks/get, and tasks/result once it ends", async () => {
     const c = new V1Client({ name: 'v1', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
     c.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { answer: 'v1' } }));

@@ -113,6 +113,7 @@ export class HttpEndpoint {
     });
     this.listens = new ListenStreams({
       hub: this.hub,
+      tasks: core.tasks,
       fingerprint: (client) => core.exposure.profileFingerprint(client),
       listenTools: (client) => core.exposure.profiles.listen(client),
       handle: (req, res, body) => this.modernNode(req, res, body),

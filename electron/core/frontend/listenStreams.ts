@@ -14,6 +14,8 @@ import { listenContext } from './boundedBus.js';
 import type { FrontendHub } from './frontendHub.js';
 import { sendJson } from './httpJson.js';
 import { listensForTools, listenUris } from './stdioListen.js';
+import type { TasksService } from '../coreApi.js';
+import { openTaskListen, wantsTaskListen } from './taskListen.js';
 
 /** One open listen stream. */
 interface ListenStream {
@@ -25,6 +27,8 @@ interface ListenStream {
 /** What the streams need of the endpoint. */
 export interface ListenStreamsHost {
   hub: FrontendHub;
+  /** The tasks a `taskIds` listen follows (taskListen.ts; the SDK's router drops that filter). */
+  tasks: TasksService;
   /** A client's tools/list fingerprint (the bus sends tools list_changed when it moves). */
   fingerprint(client: string): string;
   /** A stream hearing tools/list_changed opened for `client` (search+load may add to its list); returns its end. */
@@ -41,6 +45,7 @@ export class ListenStreams {
 
   /** Serves one `subscriptions/listen` request. */
   async serve(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {
+    if (wantsTaskListen(body)) return this.serveTasks(res, body as { id?: string | number }, client);
     const id = (body as { id?: string | number }).id ?? null;
     const uris = listenUris(body);
     const { hub } = this.host;
@@ -63,6 +68,30 @@ export class ListenStreams {
     // The bus learns this stream (its response, client, known tools/list) through the async context.
     const context = { res, client, tools: this.host.fingerprint(client) };
     return listenContext.run(context, () => this.host.handle(req, res, body));
+  }
+
+  /** Serves a task listen (taskListen.ts) as an SSE stream of its own, until the client closes it. */
+  private serveTasks(res: ServerResponse, body: { id?: string | number }, client: string): void {
+    const sse = (message: unknown): boolean => res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    let listen;
+    try {
+      listen = openTaskListen(this.host.tasks, client, body, sse);
+    } catch (error) {
+      const { code, message, data } = error as ProtocolError;
+      return sendJson(res, 200, { jsonrpc: '2.0', id: body.id ?? null, error: { code, message, data } });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
+    sse(listen.acknowledgement);
+    if (!listen.honoured) {
+      listen.stop();
+      return void res.end();
+    }
+    const stream: ListenStream = { client, uris: [], res };
+    this.streams.add(stream);
+    res.on('close', () => {
+      this.streams.delete(stream);
+      listen.stop();
+    });
   }
 
   /** Ends every stream of a client (its token was revoked or rotated). */
