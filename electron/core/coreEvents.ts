@@ -3,6 +3,7 @@
  * (see `TypedEmitter`).
  */
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
+import type { BackendTaskStatus } from './backends/backendClient.js';
 
 /** Events of the core; each is an invalidation. */
 export interface CoreEvents extends Record<string, unknown> {
@@ -22,4 +23,6 @@ export interface CoreEvents extends Record<string, unknown> {
   tasksChanged: Record<string, never>;
   /** A backend sent a log message (`notifications/message`). */
   backendLog: { backendId: string; params: LoggingMessageNotification['params'] };
+  /** A backend pushed a status of one of its own tasks (`notifications/tasks/status`). */
+  backendTaskStatus: { backendId: string; params: BackendTaskStatus };
 }

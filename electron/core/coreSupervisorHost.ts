@@ -67,6 +67,7 @@ export function createSupervisorHost(parts: SupervisorHostParts): SupervisorHost
     log: (backendId: string, params: LoggingMessageNotification['params']) =>
       events.emit('backendLog', { backendId, params }),
     resourceUpdated: (backendId, uri) => subscriptions.updated(backendId, uri),
+    taskStatus: (backendId, params) => events.emit('backendTaskStatus', { backendId, params }),
     online: (backendId) => subscriptions.resubscribe(backendId),
     startSlot: (signal, pidOf) => parts.startLimiter.acquire(signal, pidOf),
     catalogListed(backendId, snapshot, startMs) {

@@ -111,6 +111,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     audit: recordRouted,
   });
   events.on('healthChanged', ({ backendId }) => tasks.backendChanged(backendId));
+  events.on('backendTaskStatus', ({ backendId, params }) => tasks.backendPushed(backendId, params));
   tasks.registry.onChange(() => events.emit('tasksChanged', {}));
   const subscriptions = new SubscriptionHub({
     catalog: context.catalog,

@@ -15,6 +15,7 @@ import {
   CallToolResultSchema,
   CreateTaskResultSchema,
   ElicitRequestSchema,
+  TaskStatusNotificationSchema,
   type CallToolResult,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -73,7 +74,12 @@ describe('tasks through the proxy (2025-11-25)', () => {
     proxy = await startProxy(
       {
         proxy: { maxTasksPerClient: 3 },
-        mcpServers: { jobs: nodeServer(JOBS), asks: nodeServer(fixture('asks.mjs')) },
+        mcpServers: {
+          jobs: nodeServer(JOBS),
+          asks: nodeServer(fixture('asks.mjs')),
+          // Advises a poll a minute apart: what reaches a client sooner came as a status notification.
+          pushing: { ...nodeServer(JOBS), env: { JOBS_POLL_MS: '60000' } },
+        },
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')), audit },
     );
@@ -118,6 +124,18 @@ describe('tasks through the proxy (2025-11-25)', () => {
     const done = await result(c, task.taskId);
     expect(firstText(done)).toBe('long(r) after 3 steps');
     expect(done._meta?.[RELATED]).toEqual({ taskId: task.taskId });
+    await c.close();
+  });
+
+  it("relays a backend's status notifications to the task's owner as they come, without a poll", async () => {
+    const c = await client(tokens['owner']!);
+    const heard: Task[] = [];
+    c.setNotificationHandler(TaskStatusNotificationSchema, (notification) => void heard.push(notification.params));
+    const task = await start(c, 'pushing__long', { tag: 'p', steps: 3, stepMs: 150 });
+    const mine = (): Task[] => heard.filter((t) => t.taskId === task.taskId);
+    await waitUntil(() => mine().some((t) => t.status === 'completed'), { timeoutMs: 10_000 });
+    expect(mine().map((t) => t.statusMessage)).toEqual(expect.arrayContaining(['step 1/3', 'step 2/3', 'step 3/3']));
+    expect(firstText(await result(c, task.taskId))).toBe('long(p) after 3 steps');
     await c.close();
   });
 

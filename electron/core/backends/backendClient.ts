@@ -4,8 +4,19 @@
  * and where the backend's notifications go.
  */
 import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
+import { z } from 'zod';
 import type { BackendConfig, ProxyOptions } from '../config/schema.js';
 import { BACKEND_INPUT_CAPABILITIES } from './callTracking.js';
+
+/** What we read of a 2025-11-25 `notifications/tasks/status` (the rest of the Task is the backend's). */
+const TaskStatusParams = z.object({
+  taskId: z.string(),
+  status: z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']),
+  statusMessage: z.string().optional(),
+});
+
+/** A backend's pushed task status. */
+export type BackendTaskStatus = z.infer<typeof TaskStatusParams>;
 
 /** What the SDK client of a backend is built from, and where its notifications go. */
 export interface BackendClientOptions {
@@ -18,6 +29,8 @@ export interface BackendClientOptions {
   onLog?: (params: LoggingMessageNotification['params']) => void;
   /** Called when the backend reports a change to a resource we subscribed to. */
   onResourceUpdated?: (uri: string) => void;
+  /** Called when a 2025-11-25 backend reports a task's new status (`notifications/tasks/status`). */
+  onTaskStatus?: (status: BackendTaskStatus) => void;
 }
 
 /** Builds the SDK client for a backend; `probeTimeoutMs` bounds the version probe. */
@@ -45,6 +58,11 @@ export function createBackendClient(options: BackendClientOptions, probeTimeoutM
   // Both eras deliver subscribed updates here (2025 unsolicited, 2026 on a listen stream).
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     options.onResourceUpdated?.(notification.params.uri);
+  });
+  // 2025-11-25 Tasks: "Receivers MAY send" status notifications; a pushed status spares a poll.
+  // The SDK v2 client types no 2025 task notifications, so the schema form is used.
+  client.setNotificationHandler('notifications/tasks/status', { params: TaskStatusParams }, (status) => {
+    options.onTaskStatus?.(status);
   });
   return client;
 }

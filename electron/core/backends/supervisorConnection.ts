@@ -36,6 +36,7 @@ export function newConnection(
     onListChanged: () => reports.listChanged(connection),
     onLog: (params) => host.log(config.id, params),
     onResourceUpdated: (uri) => host.resourceUpdated(config.id, uri),
+    onTaskStatus: (params) => host.taskStatus?.(config.id, params),
     authProvider,
     onAuthorizationProblem: (problem) => authorization.problem(connection, problem),
   });

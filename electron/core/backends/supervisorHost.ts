@@ -7,6 +7,7 @@ import type { BackendAuth } from '../auth/backendAuth.js';
 import type { ProxyOptions } from '../config/schema.js';
 import type { CoreDeps } from '../deps.js';
 import type { SecretStore } from '../secrets/secretStore.js';
+import type { BackendTaskStatus } from './backendClient.js';
 import type { BackendCatalog } from './backendConnection.js';
 
 /** What a supervisor needs from the core. */
@@ -25,6 +26,8 @@ export interface SupervisorHost {
   log(backendId: string, params: LoggingMessageNotification['params']): void;
   /** The backend reported an update of a subscribed resource (its own URI). */
   resourceUpdated(backendId: string, uri: string): void;
+  /** The backend reported a status of one of its tasks (`notifications/tasks/status`). */
+  taskStatus?(backendId: string, params: BackendTaskStatus): void;
   /** The backend is up on a new connection (re-establish upstream state). */
   online(backendId: string): void;
   /** OAuth of a remote backend that may use it (undefined: none). */

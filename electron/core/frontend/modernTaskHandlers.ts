@@ -12,9 +12,9 @@
  * Seam: the SDK's 2026 server encoder lets a tools/call handler's
  * `resultType: "task"` through (it adds `content: []`, which the extension's
  * schemas accept), and checks `Mcp-Name` against `params.taskId` for tasks/*
- * itself, so no override is needed for this era. Status is polled only:
- * `notifications/tasks` on `subscriptions/listen` is not served (the SDK's
- * listen router drops a `taskIds` filter).
+ * itself, so no override is needed for this era. Status pushes
+ * (`notifications/tasks` on a `subscriptions/listen` with `taskIds`, which
+ * the SDK's listen router drops) are served by taskListen.ts.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,

@@ -270,6 +270,11 @@ export class TaskService {
     }
   }
 
+  /** A backend pushed its task's status (2025-11-25 `notifications/tasks/status`); see TaskWork.pushed. */
+  backendPushed(backendId: string, remote: Parameters<TaskWork['pushed']>[1]): void {
+    this.work.pushed(backendId, remote);
+  }
+
   /** Drops every task (the core is closing): tasks do not survive a restart. */
   dispose(): void {
     for (const run of this.work.runs.values()) run.abort?.abort(new Error('Switchboard is closing'));

@@ -116,6 +116,22 @@ export class TaskWork {
     else this.registry.finish(task.taskId, status, undefined, statusMessage);
   }
 
+  /**
+   * A 2025-11-25 backend pushed its task's status (`notifications/tasks/status`):
+   * taken into ours as a poll's answer would be, for our tasks on its live
+   * connection (those of a connection since gone are failed by backendChanged).
+   * Under a background fetch only `working` counts: the end comes with the result.
+   */
+  pushed(backendId: string, remote: { taskId: string; status: ProxyTask['status']; statusMessage?: string }): void {
+    const live = this.host.connection(backendId);
+    for (const [taskId, run] of this.runs) {
+      const task = this.registry.find(taskId);
+      if (task?.backendId !== backendId || task.backendTaskId !== remote.taskId) continue;
+      if (run.modern || run.connection !== live || (remote.status !== 'working' && run.inputs)) continue;
+      this.mirror(task, remote.status, remote.statusMessage);
+    }
+  }
+
   /** Runs the ordinary call as our task; its questions wait for the owner's tasks/result. */
   runHere(task: ProxyTask, params: CallToolRequestParams, options: TaskRequestOptions): void {
     const abort = new AbortController();
