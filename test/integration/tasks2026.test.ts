@@ -6,6 +6,7 @@
  * of backend; a 2025 client on a 2026 backend's task; a client without the extension
  * getting plain results; another profile's id refused.
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,8 +17,11 @@ import {
   ElicitRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ClientTokens } from '../../electron/core/policy/clientTokens.js';
+import { BIN } from '../helpers/cli.js';
 import { firstText, fixture, nodeServer, ROOT, startProxy, tempDir, type Harness } from '../helpers/harness.js';
+import { waitUntil } from '../helpers/processes.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 import { connectTasks2026, RpcError, type Tasks2026Client } from '../helpers/tasks2026Client.js';
 
@@ -177,11 +181,13 @@ describe('tasks through the proxy (2026-07-28)', () => {
   it('pushes notifications/tasks on a subscriptions/listen for its own tasks, to completion', async () => {
     const c = await modern(tokens['owner']!);
     const backend = await c.createTask('t26__long', { steps: 4, stepMs: 400 });
+    // A 2025 backend's task (its own status notifications and our background fetch).
+    const older = await c.createTask('jobs__long', { tag: 'old', steps: 3, stepMs: 400 });
     // Switchboard's own task of a plain tool: answered as a task once it asks (input_required).
     const ours = await c.createTask('asks__ask', { tag: 'pushed' });
-    const listen = await c.listen([backend.taskId, ours.taskId]);
+    const listen = await c.listen([backend.taskId, ours.taskId, older.taskId]);
     try {
-      expect((await listen.acknowledged).sort()).toEqual([backend.taskId, ours.taskId].sort());
+      expect((await listen.acknowledged).sort()).toEqual([backend.taskId, ours.taskId, older.taskId].sort());
       // Nobody polls: the pushes alone show a step, the end with its result inline, and the question.
       const step = await listen.next(
         (t) => t['taskId'] === backend.taskId && /^step \d\/4$/.test(String(t['statusMessage'])),
@@ -190,6 +196,8 @@ describe('tasks through the proxy (2026-07-28)', () => {
       const done = await listen.next((t) => t['taskId'] === backend.taskId && TERMINAL.includes(String(t['status'])));
       expect(done['status']).toBe('completed');
       expect(textOf(resultOf(done))).toBe('long: 4 steps');
+      const olderDone = await listen.next((t) => t['taskId'] === older.taskId && t['status'] === 'completed');
+      expect(textOf(resultOf(olderDone))).toBe('long(old) after 3 steps');
       const asking = await c.getTask(ours.taskId);
       const [key] = Object.keys((asking as { inputRequests: object }).inputRequests);
       await c.updateTask(ours.taskId, { [key!]: { action: 'accept', content: { answer: 'yes' } } });
@@ -298,5 +306,75 @@ describe('tasks through the proxy (2026-07-28)', () => {
     const failed = await c.waitForStatus(created.taskId, TERMINAL, 15_000);
     expect(failed.status).toBe('failed');
     expect(failed.statusMessage).toMatch(/t26/);
+  });
+});
+
+describe('task status notifications over serve --stdio (2026-07-28)', () => {
+  it('acknowledges only live task ids of ours and pushes notifications/tasks to completion', async () => {
+    const dir = await tempDir();
+    const config = join(dir.path, 'config.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { jobs: nodeServer(JOBS) } }));
+    const wire = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--stdio', '--config', config],
+      env: {
+        ...(process.env as Record<string, string>),
+        XDG_CONFIG_HOME: join(dir.path, 'xdg'),
+        XDG_STATE_HOME: join(dir.path, 'state'),
+      },
+      stderr: 'pipe',
+    });
+    const messages: Record<string, unknown>[] = [];
+    wire.onmessage = (message) => void messages.push(message as Record<string, unknown>);
+    await wire.start();
+    let nextId = 1;
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'stdio-tasks', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const request = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const id = nextId++;
+      await wire.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
+      let answer: Record<string, unknown> | undefined;
+      await waitUntil(() => (answer = messages.find((m) => m['id'] === id && !('method' in m))) !== undefined, {
+        timeoutMs: 15_000,
+      });
+      return answer!;
+    };
+    try {
+      let created: Record<string, unknown> = {};
+      await waitUntil(
+        async () => {
+          const answer = await request('tools/call', { name: 'jobs__long', arguments: { steps: 4, stepMs: 500 } });
+          created = (answer['result'] ?? {}) as Record<string, unknown>;
+          return created['resultType'] === 'task';
+        },
+        { timeoutMs: 20_000 },
+      );
+      const taskId = String(created['taskId']);
+      const listenId = nextId++;
+      await wire.send({
+        jsonrpc: '2.0',
+        id: listenId,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [taskId, 'no-such-task'] }, _meta: meta },
+      });
+      const pushes = (): Record<string, unknown>[] =>
+        messages
+          .filter((m) => m['method'] === 'notifications/tasks')
+          .map((m) => m['params'] as Record<string, unknown>);
+      await waitUntil(() => pushes().some((t) => t['status'] === 'completed'), { timeoutMs: 15_000 });
+      const ack = messages.find((m) => m['method'] === 'notifications/subscriptions/acknowledged');
+      expect(ack?.['params']).toMatchObject({ notifications: { taskIds: [taskId] } });
+      expect(messages.indexOf(ack!)).toBeLessThan(messages.findIndex((m) => m['method'] === 'notifications/tasks'));
+      const done = pushes().find((t) => t['status'] === 'completed')!;
+      expect(done['taskId']).toBe(taskId);
+      expect(textOf(resultOf(done))).toBe('long() after 4 steps');
+      await wire.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: listenId } });
+    } finally {
+      await wire.close();
+      await dir.cleanup();
+    }
   });
 });

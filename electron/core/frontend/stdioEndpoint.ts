@@ -14,6 +14,7 @@ import { FrontendHub } from './frontendHub.js';
 import { createFrontendServer } from './mcpServer.js';
 import { guardResponses } from './responseGuard.js';
 import { interceptListen } from './stdioListen.js';
+import { openTaskListen } from './taskListen.js';
 
 /** Serves the core over stdio; returns a function that stops serving. */
 export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
@@ -40,6 +41,11 @@ export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
       const sink = listens.get(id);
       listens.delete(id);
       if (sink) hub.endListen(sink);
+    },
+    onTaskListen(message, send) {
+      const listen = openTaskListen(core.tasks, LOCAL_CLIENT, message, send);
+      send(listen.acknowledgement);
+      return listen.stop;
     },
     onClose() {
       for (const sink of listens.values()) hub.endListen(sink);

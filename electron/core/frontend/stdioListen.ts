@@ -6,7 +6,14 @@
  * ones are subscribed upstream first, and released when the listen ends
  * (`notifications/cancelled`, a graceful end, or the connection closing).
  */
-import { ProtocolError, ProtocolErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { wantsTaskListen } from './taskListen.js';
 
 /** What the wrapper calls as listens come and go. */
 export interface ListenHooks {
@@ -14,6 +21,12 @@ export interface ListenHooks {
   onListen(id: string | number, uris: string[]): Promise<void>;
   onListenEnd(id: string | number): void;
   onClose(): void;
+  /**
+   * Serves a listen naming `taskIds` (taskListen.ts) instead of the SDK, which
+   * drops that filter: sends its acknowledgement and pushes through `send`,
+   * returns its end; throws a ProtocolError to refuse it.
+   */
+  onTaskListen?(message: JSONRPCMessage, send: (notification: JSONRPCNotification) => void): () => void;
   /** Sees every incoming message first (session tracking). */
   onMessage?(message: JSONRPCMessage): void;
 }
@@ -38,7 +51,17 @@ export function listensForTools(message: unknown): boolean {
 /** Wraps a stdio server transport so listens pass through `hooks` first; messages keep their order. */
 export function interceptListen(wire: Transport, hooks: ListenHooks): Transport {
   const live = new Set<string | number>();
+  const taskListens = new Map<string | number, () => void>();
   let chain = Promise.resolve();
+  const refuse = async (id: string | number, error: unknown): Promise<void> => {
+    const refusal =
+      error instanceof ProtocolError ? error : new ProtocolError(ProtocolErrorCode.InternalError, String(error));
+    await wire.send({
+      jsonrpc: '2.0',
+      id,
+      error: { code: refusal.code, message: refusal.message, ...(refusal.data ? { data: refusal.data } : {}) },
+    });
+  };
   const wrapper: Transport = {
     start: () => wire.start(),
     close: () => wire.close(),
@@ -54,22 +77,33 @@ export function interceptListen(wire: Transport, hooks: ListenHooks): Transport 
     hooks.onMessage?.(message);
     chain = chain.then(async () => {
       const request = message as { method?: string; id?: string | number; params?: { requestId?: string | number } };
+      if (request.method === 'subscriptions/listen' && request.id !== undefined && hooks.onTaskListen) {
+        if (wantsTaskListen(message)) {
+          try {
+            taskListens.set(
+              request.id,
+              hooks.onTaskListen(message, (note) => void wire.send(note).catch(() => {})),
+            );
+          } catch (error) {
+            await refuse(request.id, error);
+          }
+          return;
+        }
+      }
       if (request.method === 'subscriptions/listen' && request.id !== undefined) {
         try {
           await hooks.onListen(request.id, listenUris(message));
           live.add(request.id);
         } catch (error) {
-          const refusal =
-            error instanceof ProtocolError ? error : new ProtocolError(ProtocolErrorCode.InternalError, String(error));
-          await wire.send({
-            jsonrpc: '2.0',
-            id: request.id,
-            error: { code: refusal.code, message: refusal.message, ...(refusal.data ? { data: refusal.data } : {}) },
-          });
-          return;
+          return refuse(request.id, error);
         }
       }
       const cancelled = request.params?.requestId;
+      if (request.method === 'notifications/cancelled' && cancelled !== undefined && taskListens.has(cancelled)) {
+        taskListens.get(cancelled)!();
+        taskListens.delete(cancelled);
+        return;
+      }
       if (request.method === 'notifications/cancelled' && cancelled !== undefined && live.delete(cancelled)) {
         hooks.onListenEnd(cancelled);
       }
@@ -78,6 +112,8 @@ export function interceptListen(wire: Transport, hooks: ListenHooks): Transport 
   };
   wire.onclose = () => {
     live.clear();
+    for (const stop of taskListens.values()) stop();
+    taskListens.clear();
     hooks.onClose();
     wrapper.onclose?.();
   };

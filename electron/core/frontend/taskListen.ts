@@ -71,11 +71,14 @@ export function openTaskListen(
           ? { task: snapshot }
           : await tasks.detail(task.taskId, client).catch(() => undefined);
       if (!detail) return; // dropped meanwhile, or its tool denied since: nothing to show
-      const notification = {
-        jsonrpc: '2.0' as const,
-        method: 'notifications/tasks',
-        params: { ...detailedTask(detail), _meta: meta },
-      };
+      // Checked as it goes on the wire (a result may hold `undefined` fields, which JSON drops).
+      const notification = JSON.parse(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'notifications/tasks',
+          params: { ...detailedTask(detail), _meta: meta },
+        }),
+      ) as JSONRPCNotification;
       if (TaskStatusNotificationV2Schema.safeParse(notification).success) send(notification);
     });
   });
