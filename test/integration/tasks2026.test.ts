@@ -225,6 +225,13 @@ describe('tasks through the proxy (2026-07-28)', () => {
     const none = await other.listen([theirs.taskId]);
     expect(await none.acknowledged).toEqual([]);
     none.close();
+    // A listen for tasks from a request that did not declare the extension: -32021 (spec).
+    const undeclared = await other.rpc(
+      'subscriptions/listen',
+      { notifications: { taskIds: [mine.taskId] } },
+      { declare: false },
+    );
+    expect(undeclared.kind === 'error' && undeclared.error.code).toBe(-32021);
   });
 
   it("serves a 2026 backend's task to a 2025 client: tasks/get, and tasks/result once it ends", async () => {
