@@ -30,3 +30,33 @@ export async function runCli(
   const [code] = (await once(child, 'exit')) as [number];
   return { code, stdout, stderr };
 }
+
+/** What a stdio client transport (SDK v1 or v2) needs to start `serve --stdio`. */
+export interface ServeStdioParameters {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  stderr: 'pipe';
+}
+
+/**
+ * The command line of `mcp-switchboard serve --stdio --config <configPath>`
+ * as a client's stdio transport takes it, with the config and state dirs
+ * under `home` (none when undefined: the test's own) and `env` on top.
+ */
+export function serveStdio(
+  configPath: string,
+  home: string | undefined,
+  env: Record<string, string> = {},
+): ServeStdioParameters {
+  return {
+    command: process.execPath,
+    args: [BIN, 'serve', '--stdio', '--config', configPath],
+    env: {
+      ...(process.env as Record<string, string>),
+      ...(home ? { XDG_CONFIG_HOME: join(home, 'xdg'), XDG_STATE_HOME: join(home, 'state') } : {}),
+      ...env,
+    },
+    stderr: 'pipe',
+  };
+}

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { BIN, runCli } from '../helpers/cli.js';
+import { BIN, runCli, serveStdio } from '../helpers/cli.js';
 import { firstText, fixture, nodeServer, tempDir } from '../helpers/harness.js';
 import { descendantPids, isAlive, waitUntil } from '../helpers/processes.js';
 import { spawnServer } from '../helpers/spawnServer.js';
@@ -123,12 +123,7 @@ describe('mcp-switchboard CLI', () => {
   it('serve --stdio serves the merged catalog to a client that launches it', async () => {
     await writeFile(configPath, JSON.stringify({ mcpServers: { one: nodeServer(fixture('configurable.mjs')) } }));
     const client = new Client({ name: 'stdio-test', version: '1' });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--stdio', '--config', configPath],
-      env: { ...(process.env as Record<string, string>), ...env },
-      stderr: 'pipe',
-    });
+    const transport = new StdioClientTransport(serveStdio(configPath, undefined, env));
     await client.connect(transport);
     try {
       await waitUntil(async () => (await client.listTools()).tools.some((tool) => tool.name === 'one__echo'), {

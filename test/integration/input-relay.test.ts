@@ -16,18 +16,10 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import {
-  EVERYTHING,
-  ROOT,
-  firstText,
-  fixture,
-  nodeServer,
-  startProxy,
-  tempDir,
-  type Harness,
-} from '../helpers/harness.js';
+import { EVERYTHING, firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
+import { serveStdio } from '../helpers/cli.js';
 
 const ASKS = fixture('asks.mjs');
 const ALL_CAPABILITIES: ClientCapabilities = { elicitation: {}, sampling: {}, roots: {} };
@@ -531,12 +523,7 @@ describe('input requests through the stdio entry (serve --stdio)', () => {
       );
       const fe = answering(client, `stdio-${era}`, ALL_CAPABILITIES);
       await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [join(ROOT, 'bin/mcp-switchboard.js'), 'serve', '--stdio', '--config', configPath],
-          env: { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: join(dir.path, 'xdg') },
-          stderr: 'pipe',
-        }),
+        new StdioClientTransport(serveStdio(configPath, undefined, { XDG_CONFIG_HOME: join(dir.path, 'xdg') })),
       );
       try {
         expect(client.getProtocolEra()).toBe(era);

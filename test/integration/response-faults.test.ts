@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Logger } from '../../electron/core/deps.js';
-import { BIN } from '../helpers/cli.js';
+import { serveStdio } from '../helpers/cli.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
@@ -95,16 +95,7 @@ describe('response path faults through serve --stdio', () => {
           { name: `stdio-${era}`, version: '1' },
           era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
         );
-        const transport = new StdioClientTransport({
-          command: process.execPath,
-          args: [BIN, 'serve', '--stdio', '--config', configPath],
-          env: {
-            ...(process.env as Record<string, string>),
-            XDG_CONFIG_HOME: join(dir.path, 'xdg'),
-            XDG_STATE_HOME: join(dir.path, 'state'),
-          },
-          stderr: 'pipe',
-        });
+        const transport = new StdioClientTransport(serveStdio(configPath, dir.path));
         let stderr = '';
         transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         await client.connect(transport);

@@ -15,7 +15,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ClientTokens } from '../../electron/core/policy/clientTokens.js';
-import { BIN } from '../helpers/cli.js';
+import { serveStdio } from '../helpers/cli.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 
@@ -202,16 +202,9 @@ describe('search+load over stdio', () => {
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
     await client.connect(
-      new V1StdioTransport({
-        command: process.execPath,
-        args: [BIN, 'serve', '--stdio', '--config', configPath],
-        env: {
-          ...(process.env as Record<string, string>),
-          XDG_CONFIG_HOME: join(dir.path, 'xdg'),
-          SWITCHBOARD_TOKEN: '',
-        },
-        stderr: 'pipe',
-      }),
+      new V1StdioTransport(
+        serveStdio(configPath, undefined, { XDG_CONFIG_HOME: join(dir.path, 'xdg'), SWITCHBOARD_TOKEN: '' }),
+      ),
     );
     try {
       const listed = async () => (await client.listTools()).tools.map((t) => t.name);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BIN } from '../helpers/cli.js';
+import { serveStdio } from '../helpers/cli.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 
@@ -131,18 +131,7 @@ describe('resource subscriptions over stdio (serve --stdio)', () => {
       { name: 'stdio-modern', version: '1' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, 'serve', '--stdio', '--config', config],
-        env: {
-          ...(process.env as Record<string, string>),
-          XDG_CONFIG_HOME: join(dir.path, 'xdg'),
-          XDG_STATE_HOME: join(dir.path, 'state'),
-        },
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(new StdioClientTransport(serveStdio(config, dir.path)));
     try {
       await waitUntil(async () => (await client.listTools()).tools.some((tool) => tool.name === 'upd__touch'), {
         timeoutMs: 15_000,

@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ClientTokens } from '../../electron/core/policy/clientTokens.js';
-import { BIN } from '../helpers/cli.js';
+import { serveStdio } from '../helpers/cli.js';
 import { firstText, fixture, nodeServer, ROOT, startProxy, tempDir, type Harness } from '../helpers/harness.js';
 import { waitUntil } from '../helpers/processes.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
@@ -321,16 +321,7 @@ describe('task status notifications over serve --stdio (2026-07-28)', () => {
     const dir = await tempDir();
     const config = join(dir.path, 'config.json');
     await writeFile(config, JSON.stringify({ mcpServers: { jobs: nodeServer(JOBS) } }));
-    const wire = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--stdio', '--config', config],
-      env: {
-        ...(process.env as Record<string, string>),
-        XDG_CONFIG_HOME: join(dir.path, 'xdg'),
-        XDG_STATE_HOME: join(dir.path, 'state'),
-      },
-      stderr: 'pipe',
-    });
+    const wire = new StdioClientTransport(serveStdio(config, dir.path));
     const messages: Record<string, unknown>[] = [];
     wire.onmessage = (message) => void messages.push(message as Record<string, unknown>);
     await wire.start();
