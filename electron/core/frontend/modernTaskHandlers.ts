@@ -25,7 +25,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { TASKS_EXTENSION_ID } from '../backends/backendRequests.js';
-import type { ProxyTask } from '../tasks/proxyTask.js';
+import { wireTask, type ProxyTask } from '../tasks/proxyTask.js';
 import type { TaskDetail } from '../tasks/taskService.js';
 
 export { TASKS_EXTENSION_ID } from '../backends/backendRequests.js';
@@ -62,17 +62,13 @@ export function droppedInModernEra(method: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.MethodNotFound, `${method} is not part of 2026-07-28 tasks`);
 }
 
-/** The fields every 2026-07-28 task shows (`ttlMs`, `pollIntervalMs` in ms, ISO times). */
+/**
+ * The fields every 2026-07-28 task shows: the 2025 `Task`'s, with its
+ * lifetime and poll hint renamed `ttlMs` and `pollIntervalMs`.
+ */
 function modernTask(task: ProxyTask): Record<string, unknown> {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
-    createdAt: new Date(task.createdAt).toISOString(),
-    lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
-    ttlMs: task.ttlMs,
-    pollIntervalMs: task.pollIntervalMs,
-  };
+  const { ttl: _ttl, pollInterval: _pollInterval, ...common } = wireTask(task);
+  return { ...common, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
 }
 
 /** A tools/call's answer when it made a task: the flat CreateTaskResult. */
