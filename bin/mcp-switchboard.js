@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // Entry point of the `mcp-switchboard` command; the TypeScript is compiled to dist/ by `npm run build`
 // (run automatically by `npm install` in a checkout, through the `prepare` script).
-import { main } from '../dist/electron/cli/main.js';
+// `serve` asks the login shell for its environment first, so that the shell runs while Node loads the
+// rest of the program (core/env/loginShell.ts); that module imports only Node's built-ins.
+if (process.argv[2] === 'serve') {
+  const { startLoginEnvironment } = await import('../dist/electron/core/env/loginShell.js');
+  startLoginEnvironment();
+}
+const { main } = await import('../dist/electron/cli/main.js');
 
 main(process.argv.slice(2)).catch((error) => {
   process.stderr.write(`mcp-switchboard: ${error instanceof Error ? error.message : String(error)}\n`);

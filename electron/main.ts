@@ -13,6 +13,7 @@ import { app, BrowserWindow, ipcMain, Menu, nativeImage, Notification, session, 
 import Store from 'electron-store';
 import { DEFAULT_PORT } from '../shared/endpoint.js';
 import { defaultConfigDir, defaultConfigPath } from './core/config/paths.js';
+import { startLoginEnvironment } from './core/env/loginShell.js';
 import { dispatch } from './host/dispatch.js';
 import { EVENT_CHANNEL, registerContractHandlers, senderCheck } from './host/preloadApi.js';
 import { startHeadless, type Headless } from './host/startHeadless.js';
@@ -213,6 +214,8 @@ async function start(): Promise<void> {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  // The login shell runs while Electron gets ready (core/env/loginShell.ts): stdio servers wait for its PATH.
+  startLoginEnvironment();
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
   // The proxy keeps serving from the tray when every window is closed.

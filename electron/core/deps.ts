@@ -21,6 +21,12 @@ export interface ExtraPathControl {
 export interface CoreDeps {
   /** Environment for `${VAR}` expansion and for stdio children. */
   environment: NodeJS.ProcessEnv;
+  /**
+   * Settles once `environment` is final: the login shell's variables applied
+   * (env/stdioPath.ts). A child is spawned only after it; listening and the
+   * cached catalog do not wait. Absent: `environment` is final as given.
+   */
+  environmentReady?: Promise<void>;
   logger: Logger;
   /** Identity the proxy presents to backends and frontends. */
   clientInfo: { name: string; version: string };

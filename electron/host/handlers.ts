@@ -29,6 +29,7 @@ import { bundleHandlers } from './bundleHandlers.js';
 import { defaultStateDir } from '../core/config/paths.js';
 import type { StdioPath } from '../core/env/stdioPath.js';
 import { envHandlers } from './envHandlers.js';
+import { afterEnvironment } from './afterEnvironment.js';
 
 // The request log's kinds are declared twice (the core's AuditKind, the contract's LogKind): equal, or this fails to compile.
 const sameKinds: [AuditKind, LogKind] extends [LogKind, AuditKind] ? true : never = true;
@@ -103,6 +104,12 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     },
     ...(deps.signal ? { signal: deps.signal } : {}),
   };
+  const ready = core.deps.environmentReady;
+  const backends = backendHandlers(core, {
+    configPath: deps.configPath,
+    ...(deps.checkTimeoutMs !== undefined ? { checkTimeoutMs: deps.checkTimeoutMs } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
   const handlers: CoreHandlers = {
     'app.info': async () => {
       const status = core.secrets
@@ -119,10 +126,12 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
         ...(configError !== undefined ? { configError } : {}),
       };
     },
-    ...backendHandlers(core, {
-      configPath: deps.configPath,
-      ...(deps.checkTimeoutMs !== undefined ? { checkTimeoutMs: deps.checkTimeoutMs } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
+    ...backends,
+    // These start a child to check an entry, or read the environment for its secrets.
+    ...afterEnvironment(ready, {
+      'backends.check': backends['backends.check'],
+      'backends.add': backends['backends.add'],
+      'backends.parseSnippet': backends['backends.parseSnippet'],
     }),
     'secrets.set': async ({ name, value }) => {
       if (!core.secrets) throw new SwitchboardError(ErrorCode.NotSupported, 'no OS keychain is configured');
@@ -169,21 +178,27 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
       }));
     },
     ...configHandlers(core.configStore),
-    ...clientHandlers({
-      configPath: deps.configPath,
-      endpointUrl: deps.endpointUrl,
-      launcher: deps.launcher,
-      secrets: core.secrets,
-      environment: core.deps.environment,
-      // One owner: the core's own store and tokens, never a second set in this process.
-      owner:
-        core.configStore && core.clientTokens
-          ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
-          : undefined,
-    }),
-    ...registryHandlers(registryDeps),
-    ...bundleHandlers(registryDeps),
-    ...envHandlers({ stdioPath: deps.stdioPath, store: core.configStore, environment: core.deps.environment }),
+    ...afterEnvironment(
+      ready,
+      clientHandlers({
+        configPath: deps.configPath,
+        endpointUrl: deps.endpointUrl,
+        launcher: deps.launcher,
+        secrets: core.secrets,
+        environment: core.deps.environment,
+        // One owner: the core's own store and tokens, never a second set in this process.
+        owner:
+          core.configStore && core.clientTokens
+            ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
+            : undefined,
+      }),
+    ),
+    ...afterEnvironment(ready, registryHandlers(registryDeps)),
+    ...afterEnvironment(ready, bundleHandlers(registryDeps)),
+    ...afterEnvironment(
+      ready,
+      envHandlers({ stdioPath: deps.stdioPath, store: core.configStore, environment: core.deps.environment }),
+    ),
   };
   return handlers;
 }

@@ -16,7 +16,7 @@ import type { TokenKeyLocation } from '../core/policy/clientTokens.js';
 import { frontendTokenPath, resolveFrontendToken, type TokenSource } from '../core/config/frontendToken.js';
 import { defaultConfigDir, defaultStateDir } from '../core/config/paths.js';
 import { openCoreServices } from '../core/coreServices.js';
-import { resolveLoginEnvironment } from '../core/env/loginShell.js';
+import { takeLoginEnvironment } from '../core/env/loginShell.js';
 import { StdioPath } from '../core/env/stdioPath.js';
 import { stderrLogger, type Logger } from '../core/deps.js';
 import { HttpEndpoint } from '../core/frontend/httpEndpoint.js';
@@ -103,22 +103,12 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   // Temp files of a writer killed mid-write (under the lock: never one being written now).
   await store.removeStaleTemps();
   // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (env/loginShell.ts).
-  const [{ config }, login] = await Promise.all([
-    store.load(),
-    options.environment ? undefined : resolveLoginEnvironment(),
-  ]);
-  // A copy: the user's PATH entries (Settings) are applied to it in place.
-  const stdioPath = new StdioPath(
-    { ...(login?.environment ?? options.environment ?? process.env) },
-    login,
-    config.proxy.extraPath,
-  );
+  // The shell may take seconds: only a child's start waits for it (env/stdioPath.ts), not the listening.
+  const login = options.environment ? undefined : takeLoginEnvironment();
+  const { config } = await store.load();
+  // A copy: the login shell's variables and the user's PATH entries (Settings) are applied to it in place.
+  const stdioPath = new StdioPath({ ...(options.environment ?? process.env) }, config.proxy.extraPath, login);
   const environment = stdioPath.environment;
-  if (login?.reason) {
-    (options.logger ?? stderrLogger).warn(
-      `login shell not used (${login.reason}); PATH: ${login.path.join(delimiter)}`,
-    );
-  }
   let frontendToken = '';
   const keychain = new KeytarStore();
   // Every sink asks what to redact each time it writes: the frontend token, keychain values, the
@@ -127,9 +117,11 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   const redaction = createRedaction({
     backends: () => core.backendConfigs(),
     environment,
+    environmentRevision: () => stdioPath.revision,
     extra: () => [frontendToken, ...keychain.knownValues()],
   });
   const secretValues = redaction.values;
+  const logger = redaction.logger(options.logger ?? stderrLogger);
   const services = await openCoreServices(store, secretValues, keychain);
   // Reads (and on first start moves into the keychain) the key client tokens are derived from.
   const tokenKey = await services.tokens?.tokenKey().then(
@@ -140,13 +132,18 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     config,
     {
       environment,
-      logger: redaction.logger(options.logger ?? stderrLogger),
+      environmentReady: stdioPath.ready,
+      logger,
       clientInfo: { name: 'mcp-switchboard', version: VERSION },
       stdioPath,
       ...(browserDisabled(environment) ? {} : { openUrl: options.openUrl ?? openInBrowser }),
     },
     services,
   );
+  // Registered once `core` exists: the redaction asks it for the backends' secrets.
+  void login?.then(({ reason, path }) => {
+    if (reason) logger.warn(`login shell not used (${reason}); PATH: ${path.join(delimiter)}`);
+  });
   return {
     core,
     services,

@@ -61,7 +61,8 @@ export interface RegistryPageView {
 
 /** Where stdio backends' PATH came from, for Settings. */
 export interface PathView {
-  source: 'login-shell' | 'fallback' | 'inherited' | 'given';
+  /** `resolving`: the login shell has not answered yet (servers wait for it before they start). */
+  source: 'login-shell' | 'fallback' | 'inherited' | 'given' | 'resolving';
   /** The PATH in force, in order (the user's entries first). */
   path: string[];
   /** The directories the user added (`proxy.extraPath`). */

@@ -150,6 +150,8 @@ export class BackendSupervisor {
     try {
       // Bounded start-up: only children count (a remote server costs us no CPU to start), and only
       // while their CPU time grows (startLimiter.ts): one waiting on a timer or the network does not.
+      // A child gets the login shell's PATH: its start waits for the shell's answer (deps.ts).
+      if (this.config.transport === 'stdio' || this.config.launch) await this.host.deps.environmentReady;
       if (this.config.transport === 'stdio') release = await this.host.startSlot?.(undefined, () => connection.pid);
       const began = Date.now();
       await connection.connect();

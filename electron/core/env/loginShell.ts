@@ -153,3 +153,24 @@ function safeLoginShell(): string | undefined {
     return undefined;
   }
 }
+
+/** The login environment asked for at process start ({@link startLoginEnvironment}), not taken yet. */
+let early: Promise<ResolvedEnvironment> | undefined;
+
+/**
+ * Asks the login shell now, before the rest of the program has loaded: the
+ * shell (0.5 s for Debian's bash, seconds for a zsh with plugins) then runs
+ * while Node compiles our modules, instead of after them. The entry points
+ * (the `serve` command, the desktop app) call it on their first line; this
+ * module imports only Node's built-ins, so calling it costs nothing.
+ */
+export function startLoginEnvironment(): void {
+  early ??= resolveLoginEnvironment();
+}
+
+/** The login environment started by {@link startLoginEnvironment} (taken once), else a new one. */
+export function takeLoginEnvironment(): Promise<ResolvedEnvironment> {
+  const started = early ?? resolveLoginEnvironment();
+  early = undefined;
+  return started;
+}

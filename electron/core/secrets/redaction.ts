@@ -29,6 +29,8 @@ export interface SecretSources {
   /** The backends in force (a new array on each change, so a cache can tell). */
   backends: () => readonly BackendConfig[];
   environment: NodeJS.ProcessEnv;
+  /** Counts the changes of `environment` (the login shell's variables arrive after start: StdioPath). */
+  environmentRevision?: () => number;
   /** Further values: the frontend token, the keychain's known values. */
   extra?: () => string[];
 }
@@ -49,9 +51,16 @@ export interface Redaction {
 
 /** Builds the redaction for one process from its secret sources. */
 export function createRedaction(sources: SecretSources): Redaction {
-  const own = environmentSecrets(sources.environment);
+  let learned: { revision: number; own: string[] } | undefined;
+  const own = (): string[] => {
+    const revision = sources.environmentRevision?.() ?? 0;
+    if (learned?.revision !== revision) learned = { revision, own: environmentSecrets(sources.environment) };
+    return learned.own;
+  };
   const cached = cachedSecretValues(sources.environment);
-  const values = (): string[] => cached(sources.backends(), [...own, ...(sources.extra?.() ?? [])]);
+  // A change of the environment changes `own` or not; `${VAR}` expansions read it too, so it is part of the key.
+  const values = (): string[] =>
+    cached(sources.backends(), [...own(), ...(sources.extra?.() ?? [])], sources.environmentRevision?.() ?? 0);
   const forms = cachedSecretForms(values);
   const text = (input: string): string => redactText(input, forms());
   return {

@@ -44,16 +44,16 @@ export function secretValues(
 /**
  * `secretValues` for the audit log, which asks on every entry it writes:
  * recomputed only when the backend list (replaced, never mutated, on each
- * change) or the extra values change.
+ * change), the extra values or the environment's revision change.
  */
 export function cachedSecretValues(
   environment: NodeJS.ProcessEnv,
-): (backends: readonly BackendConfig[], extra: string[]) => string[] {
-  let last: { backends: readonly BackendConfig[]; extra: string; values: string[] } | undefined;
-  return (backends, extra) => {
+): (backends: readonly BackendConfig[], extra: string[], environmentRevision?: number) => string[] {
+  let last: { backends: readonly BackendConfig[]; extra: string; revision: number; values: string[] } | undefined;
+  return (backends, extra, revision = 0) => {
     const key = extra.join('\u0000');
-    if (last?.backends !== backends || last.extra !== key) {
-      last = { backends, extra: key, values: secretValues(backends, environment, extra) };
+    if (last?.backends !== backends || last.extra !== key || last.revision !== revision) {
+      last = { backends, extra: key, revision, values: secretValues(backends, environment, extra) };
     }
     return last.values;
   };

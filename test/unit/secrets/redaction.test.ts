@@ -4,6 +4,8 @@
  * variables and well-known token shapes are redacted at every sink it feeds
  * (values, text, a logger, a writer), and secrets learned later are covered.
  */
+import { StdioPath } from '../../../electron/core/env/stdioPath.js';
+import type { ResolvedEnvironment } from '../../../electron/core/env/loginShell.js';
 import { describe, expect, it } from 'vitest';
 import { createRedaction, environmentSecrets } from '../../../electron/core/secrets/redaction.js';
 import { secretVariants } from '../../../electron/core/secrets/secretVariants.js';
@@ -64,6 +66,25 @@ describe('createRedaction', () => {
     redaction.logger(logger).warn('backend "local" is down: API_TOKEN=env-secret-1234');
     redaction.writer((t) => lines.push(t))('{"stderr":["header-cred-9876"]}');
     expect(lines).toEqual(['backend "local" is down: API_TOKEN=[redacted]', '{"stderr":["[redacted]"]}']);
+  });
+
+  it('learns the secrets of variables the login shell adds after start (StdioPath applies them in place)', async () => {
+    let answer!: (resolved: ResolvedEnvironment) => void;
+    const login = new Promise<ResolvedEnvironment>((resolve) => (answer = resolve));
+    const stdioPath = new StdioPath({ HOME: '/home/me', PATH: '/usr/bin' }, [], login);
+    const redaction = createRedaction({
+      backends: () => backends,
+      environment: stdioPath.environment,
+      environmentRevision: () => stdioPath.revision,
+    });
+    expect(redaction.text('zshrc-token-31337')).toBe('zshrc-token-31337');
+    answer({
+      environment: { HOME: '/home/me', PATH: '/usr/bin', GITLAB_TOKEN: 'zshrc-token-31337' },
+      source: 'login-shell',
+      path: ['/usr/bin'],
+    });
+    await stdioPath.ready;
+    expect(redaction.text('zshrc-token-31337')).toBe('[redacted]');
   });
 
   it("takes only secret-looking names from the process's own environment", () => {

@@ -17,6 +17,7 @@ const SOURCE_LABEL: Record<PathView['source'], string> = {
   fallback: 'the usual install locations (the login shell could not be asked)',
   inherited: 'as Switchboard was started',
   given: 'as Switchboard was started',
+  resolving: 'as Switchboard was started, until your login shell answers',
 };
 
 /** The Settings screen. */
