@@ -1,12 +1,17 @@
 /**
  * The core's OAuth actions on a running backend (MCP authorization spec):
  * the user's authorization, which reconnects the backend once tokens are in
- * the keychain, and sign-out, which leaves it waiting for the user. The core
- * delegates its public methods here; the OAuth clients are the AuthRegistry's.
+ * the keychain, sign-out, which leaves it waiting for the user, and the
+ * offline status. They make up the core's AuthService (coreApi.ts); the OAuth
+ * clients are the AuthRegistry's.
  */
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendHealth } from '../../shared/model/health.js';
+import { readAuthStatus } from './auth/authRegistry.js';
 import type { SupervisorMap } from './backends/supervisorMap.js';
+import type { SwitchboardConfig } from './config/schema.js';
+import type { AuthService } from './coreApi.js';
+import type { CoreServices } from './coreServices.js';
 import type { CoreDeps } from './deps.js';
 import type { BackendAuth } from './auth/backendAuth.js';
 
@@ -14,6 +19,10 @@ import type { BackendAuth } from './auth/backendAuth.js';
 export interface CoreAuthorizationHost {
   readonly deps: CoreDeps;
   readonly supervisors: SupervisorMap;
+  /** The keychain the status is read from (`services.secrets`). */
+  readonly services: CoreServices;
+  /** The config in force (its backends are the ones the status covers). */
+  config(): SwitchboardConfig;
   /** The backend's OAuth client (undefined: it does not use OAuth). */
   authFor(backendId: string): BackendAuth | undefined;
   /** A backend's health with its catalog counts. */
@@ -69,4 +78,13 @@ export async function signOutBackend(host: CoreAuthorizationHost, backendId: str
   // listener; one that was not live (down, connecting) is put there now.
   if (host.health(backendId).status !== 'needs-authorization') supervisor.authorizationLost();
   return result;
+}
+
+/** The core's AuthService: the actions above on the core's backends, and their offline status. */
+export function createAuthService(host: CoreAuthorizationHost): AuthService {
+  return {
+    startAuthorization: (backendId, options) => startBackendAuthorization(host, backendId, options),
+    signOut: (backendId) => signOutBackend(host, backendId),
+    authStatus: () => readAuthStatus(host.config().backends, host.services.secrets),
+  };
 }

@@ -3,16 +3,17 @@
  * catalogs into the merged catalog, applies runtime changes (persisted to the
  * config file when there is one) and reports health. Plain Node; never imports
  * Electron. Platform pieces come in through `CoreDeps`. The runtime changes
- * are in backendChanges.ts, the OAuth actions in auth/coreAuthorization.ts,
- * the policy/routing/subscription wiring in requestPath.ts and what the
- * supervisors report to in coreSupervisorHost.ts. Callers outside the core's
- * own wiring and tests use its public surface, the services of coreApi.ts.
+ * are in backendChanges.ts, the OAuth actions (`auth`, the AuthService) in
+ * coreAuthorization.ts, the policy/routing/subscription wiring in
+ * requestPath.ts and what the supervisors report to in coreSupervisorHost.ts.
+ * Callers outside the core's own wiring and tests use its public surface, the
+ * services of coreApi.ts.
  */
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendHealth, Readiness } from '../../shared/model/health.js';
-import { AuthRegistry, readAuthStatus, type AuthStatusEntry } from './auth/authRegistry.js';
+import { AuthRegistry } from './auth/authRegistry.js';
 import type { BackendAuth } from './auth/backendAuth.js';
-import { signOutBackend, startBackendAuthorization, type CoreAuthorizationHost } from './coreAuthorization.js';
+import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
 import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
 import { admitAll, createSupervisorHost, type SupervisorHostParts } from './coreSupervisorHost.js';
 import type { BackendConnection } from './backends/backendConnection.js';
@@ -83,6 +84,8 @@ export class SwitchboardCore implements FrontendCore {
   private readonly supervisors = new SupervisorMap();
   /** OAuth of the remote backends (tokens in the keychain). */
   private readonly auths: AuthRegistry;
+  /** Authorization, sign-out and status of the remote backends (coreAuthorization.ts). */
+  readonly auth: AuthService;
   /** What the supervisors report to (coreSupervisorHost.ts). */
   private readonly hostParts: SupervisorHostParts;
   /** What runtime changes and OAuth actions reach of the core (see the modules doing them). */
@@ -152,15 +155,11 @@ export class SwitchboardCore implements FrontendCore {
       configApplied: () => this.events.emit('configApplied', {}),
     };
     this.changes = new BackendChanges(this.internals);
+    this.auth = createAuthService(this.internals);
   }
 
   /** The backends (this core, as BackendsService). */
   get backends(): BackendsService {
-    return this;
-  }
-
-  /** OAuth of remote backends (this core, as AuthService). */
-  get auth(): AuthService {
     return this;
   }
 
@@ -226,22 +225,7 @@ export class SwitchboardCore implements FrontendCore {
     return this.auths.authFor(this.supervisors.get(backendId)?.config);
   }
 
-  // AuthService (coreApi.ts; MCP authorization spec), then BackendsService.
-  startAuthorization(
-    backendId: string,
-    options: { signal?: AbortSignal; openBrowser?: boolean } = {},
-  ): Promise<{ authorizationUrl: string; done: Promise<BackendHealth> }> {
-    return startBackendAuthorization(this.internals, backendId, options);
-  }
-
-  signOut(backendId: string): Promise<{ revoked: boolean }> {
-    return signOutBackend(this.internals, backendId);
-  }
-
-  authStatus(): Promise<AuthStatusEntry[]> {
-    return readAuthStatus(this.config.backends, this.services.secrets);
-  }
-
+  // BackendsService (coreApi.ts).
   addBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
     return this.changes.add(id, entry, options);
   }

@@ -81,7 +81,7 @@ async function proxyWithProtected(options: { store?: ConfigStore; opened?: strin
 
 /** Runs the whole authorization through the "browser"; resolves with the health after reconnecting. */
 async function authorize(proxy: Harness): Promise<BackendHealth> {
-  const { authorizationUrl, done } = await proxy.core.startAuthorization('prot');
+  const { authorizationUrl, done } = await proxy.core.auth.startAuthorization('prot');
   const page = await completeAuthorization(authorizationUrl);
   expect(page.status, page.body).toBe(200);
   expect(page.body).toContain('You can close this window');
@@ -118,7 +118,7 @@ describe.skipIf(!status.available && !required)(`OAuth with a real authorization
     const opened: string[] = [];
     harness = await proxyWithProtected({ store: config, opened });
     expect(healthOf().status).toBe('needs-authorization');
-    const { authorizationUrl, done } = await harness.core.startAuthorization('prot', { openBrowser: true });
+    const { authorizationUrl, done } = await harness.core.auth.startAuthorization('prot', { openBrowser: true });
     expect(opened).toEqual([authorizationUrl]);
     const url = new URL(authorizationUrl);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
@@ -142,7 +142,7 @@ describe.skipIf(!status.available && !required)(`OAuth with a real authorization
       await readFile(config.path, 'utf8'),
       logs.join('\n'),
       JSON.stringify(harness.core.health()),
-      JSON.stringify(await harness.core.authStatus()),
+      JSON.stringify(await harness.core.auth.authStatus()),
     ];
     for (const haystack of haystacks) for (const secret of secrets) expect(haystack).not.toContain(secret);
   });
@@ -189,7 +189,7 @@ describe.skipIf(!status.available && !required)(`OAuth with a real authorization
 
   it('a redirect with the wrong state is refused at the loopback; the right one completes', async () => {
     harness = await proxyWithProtected();
-    const { authorizationUrl, done } = await harness.core.startAuthorization('prot');
+    const { authorizationUrl, done } = await harness.core.auth.startAuthorization('prot');
     const redirectUri = new URL(authorizationUrl).searchParams.get('redirect_uri') ?? '';
     const landed = await completeAuthorization(authorizationUrl, { stopAt: redirectUri });
     const callback = new URL(landed.url);
@@ -225,7 +225,7 @@ describe.skipIf(!status.available && !required)(`OAuth with a real authorization
     await authorize(harness);
     const revocations = as.stats.revocations;
     const logged = logs.length;
-    expect(await harness.core.signOut('prot')).toEqual({ revoked: true });
+    expect(await harness.core.auth.signOut('prot')).toEqual({ revoked: true });
     // Said once, not once by the auth's listener and again by the core.
     expect(logs.slice(logged).filter((line) => line.includes('needs authorization'))).toHaveLength(1);
     expect(as.stats.revocations).toBeGreaterThan(revocations);
@@ -244,7 +244,7 @@ describe.skipIf(!status.available && !required)(`OAuth with a real authorization
     harness = await startProxy(saved, { store: config, secrets: store, deps: { logger } });
     expect(healthOf().status).toBe('up');
     expect(as.stats.authorizationCodeGrants).toBe(logins);
-    expect(await harness.core.authStatus()).toEqual([
+    expect(await harness.core.auth.authStatus()).toEqual([
       { id: 'prot', auth: expect.objectContaining({ state: 'authorized' }) as unknown },
     ]);
     await harness.core.removeBackend('prot');

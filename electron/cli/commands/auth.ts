@@ -68,7 +68,7 @@ export async function authorizeCommand(
   const core = coreFor(context, [id]);
   try {
     await core.start();
-    const flow = await core.startAuthorization(id, {
+    const flow = await core.auth.startAuthorization(id, {
       openBrowser: options.openBrowser,
       ...(options.signal ? { signal: options.signal } : {}),
     });

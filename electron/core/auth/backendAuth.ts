@@ -20,6 +20,7 @@ import type { SecretStore } from '../secrets/secretStore.js';
 import { boundedFetch } from './authHttp.js';
 import { startAuthorizationFlow, type AuthorizationFlow } from './authorizationFlow.js';
 import { revokeStoredTokens } from './signOut.js';
+import { TokenCache } from './tokenCache.js';
 import { OAuthVault, summarizeTokens, type VaultTokens } from './vault.js';
 import { AuthorizationRequiredError, VaultProvider, staticClientOf } from './vaultProvider.js';
 
@@ -44,27 +45,20 @@ export type { AuthorizationFlow } from './authorizationFlow.js';
 /** What the transport hands `onUnauthorized` (the SDK does not export the type). */
 type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
 
-/** How long a keychain that failed is left alone before tokens are read again. */
-const KEYCHAIN_RETRY_MS = 30_000;
-
 const fingerprint = (tokens: VaultTokens | undefined): string | undefined =>
   tokens && createHash('sha256').update(tokens.access_token).digest('hex');
 
 /** One remote backend's OAuth client side. */
 export class BackendAuth {
   readonly vault: OAuthVault;
-  /** Tokens as last read or saved (`null`: not read yet). */
-  private cached: VaultTokens | undefined | null = null;
+  /** Tokens as last read or saved; reads left alone a while after the keychain fails. */
+  private readonly tokenCache: TokenCache;
   private refreshing: Promise<void> | undefined;
   private needs: { reason: string } | undefined;
   /** What the server's last challenge said (RFC 9728 §5.1; RFC 6750 §3). */
   private challenge: { resourceMetadataUrl?: URL | undefined; scope?: string | undefined } = {};
   private stepUpScope: string | undefined;
   private lastTokenError: string | undefined;
-  /** Why the keychain could not be read, while it cannot. */
-  private keychainProblem: string | undefined;
-  /** When the keychain last failed: reads are not tried again for KEYCHAIN_RETRY_MS. */
-  private keychainFailedAt = -Infinity;
   /** The stored tokens when authorization was lost, to notice new ones (e.g. from the CLI). */
   private lostWith: string | undefined;
   private readonly listeners = new Set<(reason: string) => void>();
@@ -72,6 +66,7 @@ export class BackendAuth {
 
   constructor(private readonly options: BackendAuthOptions) {
     this.vault = new OAuthVault(options.secrets, options.config.id);
+    this.tokenCache = new TokenCache(this.vault);
   }
 
   private get id(): string {
@@ -86,7 +81,7 @@ export class BackendAuth {
 
   /** For health: state, expiry, scope and reason, from memory (never a token). */
   summary(): BackendAuthSummary {
-    const summary = summarizeTokens(this.cached ?? undefined);
+    const summary = summarizeTokens(this.tokenCache.current);
     if (this.needs) return { ...summary, state: 'needs-authorization', reason: this.needs.reason };
     if (this.refreshing) return { ...summary, state: 'refreshing' };
     return summary;
@@ -102,25 +97,6 @@ export class BackendAuth {
     return { token: () => this.token(), onUnauthorized: (context) => this.onUnauthorized(context) };
   }
 
-  private async load(): Promise<VaultTokens | undefined> {
-    if (this.cached !== null) return this.cached;
-    // The transport asks before every request: without a keychain, asking it each
-    // time cost a failing keytar call per request (a sixth of serve's CPU per call).
-    if (Date.now() - this.keychainFailedAt < KEYCHAIN_RETRY_MS) return undefined;
-    try {
-      this.cached = await this.vault.tokens();
-    } catch (error) {
-      // No keychain means no stored tokens: send none (a server without OAuth
-      // works as ever), and let a 401 say why authorizing cannot help yet.
-      // Not cached, so tokens are read again once the keychain is back.
-      this.keychainProblem = error instanceof Error ? error.message : String(error);
-      this.keychainFailedAt = Date.now();
-      return undefined;
-    }
-    this.keychainProblem = undefined;
-    return this.cached;
-  }
-
   /** Refreshes this long before expiry: a quarter of the token's lifetime, at most a minute. */
   private expiresSoon(tokens: VaultTokens): boolean {
     if (tokens.expires_at === undefined) return false;
@@ -130,7 +106,7 @@ export class BackendAuth {
 
   /** The access token for the next request, refreshed first when it is about to expire. */
   private async token(): Promise<string | undefined> {
-    const tokens = await this.load();
+    const tokens = await this.tokenCache.load();
     if (!tokens) return undefined;
     if (tokens.refresh_token && this.expiresSoon(tokens)) {
       try {
@@ -141,18 +117,17 @@ export class BackendAuth {
         this.options.logger.warn(`backend "${this.id}": ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return (await this.load())?.access_token;
+    return (await this.tokenCache.load())?.access_token;
   }
 
   /** A 401: refresh once (the transport then retries once), else the user must authorize. */
   private async onUnauthorized(context: UnauthorizedContext): Promise<void> {
     const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(context.response);
     this.challenge = { resourceMetadataUrl: resourceMetadataUrl ?? this.challenge.resourceMetadataUrl, scope };
-    const tokens = await this.load();
+    const tokens = await this.tokenCache.load();
     if (!tokens) {
-      throw this.lose(
-        `the server requires authorization${this.keychainProblem ? `; tokens cannot be kept: ${this.keychainProblem}` : ''}`,
-      );
+      const problem = this.tokenCache.keychainProblem;
+      throw this.lose(`the server requires authorization${problem ? `; tokens cannot be kept: ${problem}` : ''}`);
     }
     if (!tokens.refresh_token) throw this.lose('the server refused the access token and there is no refresh token');
     await this.refresh();
@@ -174,7 +149,7 @@ export class BackendAuth {
       });
     } catch (error) {
       if (error instanceof AuthorizationRequiredError) {
-        this.cached = await this.vault.tokens();
+        this.tokenCache.set(await this.vault.tokens());
         throw this.lose(error.reason);
       }
       throw new Error(`the access token could not be refreshed: ${error instanceof Error ? error.message : error}`);
@@ -201,7 +176,7 @@ export class BackendAuth {
       staticClient: await staticClientOf(this.options.config, this.options.secrets),
       scope: oauth?.scope,
       clientMetadataUrl: oauth?.clientMetadataUrl,
-      onTokens: (tokens) => (this.cached = tokens),
+      onTokens: (tokens) => this.tokenCache.set(tokens),
       invalidationReason: () =>
         `the authorization server refused the refresh token${this.lastTokenError ? ` (${this.lastTokenError})` : ''}`,
     });
@@ -210,7 +185,7 @@ export class BackendAuth {
   /** Marks the backend as needing authorization, tells the listeners, returns the error to throw. */
   private lose(reason: string, scope?: string): AuthorizationRequiredError {
     this.needs = { reason };
-    this.lostWith = fingerprint(this.cached ?? undefined);
+    this.lostWith = fingerprint(this.tokenCache.current);
     for (const listener of this.listeners) listener(reason);
     return new AuthorizationRequiredError(reason, scope);
   }
@@ -228,7 +203,7 @@ export class BackendAuth {
     const stored = await this.vault.tokens().catch(() => undefined);
     const changed = stored !== undefined && fingerprint(stored) !== this.lostWith;
     if (changed) {
-      this.cached = stored;
+      this.tokenCache.set(stored);
       this.needs = undefined;
     }
     return changed;
@@ -263,7 +238,7 @@ export class BackendAuth {
           config.oauth?.scope,
           this.challenge.scope,
           this.stepUpScope,
-          this.stepUpScope ? (await this.load())?.scope : undefined,
+          this.stepUpScope ? (await this.tokenCache.load())?.scope : undefined,
         ),
       resourceMetadataUrl: () => this.challenge.resourceMetadataUrl,
       provider: (flow) => this.provider('interactive', flow),
@@ -297,7 +272,7 @@ export class BackendAuth {
   /** Deletes every OAuth entry of the backend from the keychain (no revocation). */
   async forget(): Promise<void> {
     await this.vault.delete();
-    this.cached = undefined;
+    this.tokenCache.set(undefined);
   }
 
   /** Ends flows and refreshes in progress. */

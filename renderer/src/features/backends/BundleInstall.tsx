@@ -13,7 +13,7 @@ import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { bundleUpload } from './bundleFile.js';
-import { SecretStorageChoice, useSecretStorageChoice } from './SecretStorageChoice.js';
+import { SecretStorageChoice, secretFieldNote, useSecretStorageChoice } from './SecretStorageChoice.js';
 
 /** The file picker, the drop zone and the picked bundle's details and form. */
 export function BundleInstall() {
@@ -145,7 +145,7 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
           <label className="field">
             {field.title}
             {field.required ? ' (required)' : ''}
-            {field.sensitive ? (askedVariables ? ' — secret' : ' — kept in the OS keychain') : ''}
+            {field.sensitive ? secretFieldNote(askedVariables) : ''}
             <input
               type={field.sensitive ? 'password' : 'text'}
               placeholder={field.default}

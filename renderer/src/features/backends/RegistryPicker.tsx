@@ -17,7 +17,7 @@ import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { AddErrorNote } from './AddErrorNote.js';
-import { SecretStorageChoice, useSecretStorageChoice } from './SecretStorageChoice.js';
+import { SecretStorageChoice, secretFieldNote, useSecretStorageChoice } from './SecretStorageChoice.js';
 
 const DEBOUNCE_MS = 300;
 
@@ -231,7 +231,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
               <label className="field">
                 {field.name}
                 {field.required ? ' (required)' : ''}
-                {field.secret ? ' — kept in the OS keychain' : ''}
+                {field.secret ? secretFieldNote(askedVariables) : ''}
                 {field.choices ? (
                   <select
                     value={values[field.key] ?? field.default ?? ''}

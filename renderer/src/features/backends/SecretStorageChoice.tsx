@@ -36,6 +36,14 @@ export function useSecretStorageChoice(error: ErrorData | undefined) {
   return { storage, setStorage, askedVariables, asking: asked !== undefined };
 }
 
+/**
+ * What a secret field's label adds: the keychain it goes to, or just "secret"
+ * once the user is asked where it goes (there is no keychain to promise).
+ */
+export function secretFieldNote(askedVariables: SecretVariable[] | undefined): string {
+  return askedVariables ? ' — secret' : ' — kept in the OS keychain';
+}
+
 /** The two choices, as radio buttons. */
 export function SecretStorageChoice(props: {
   variables: SecretVariable[];

@@ -62,6 +62,7 @@ it('debounces the search, pages with the cursor, and adds with the generated for
   await user.click(screen.getByRole('button', { name: /Server 3/ }));
   const secret = screen.getByLabelText(/TOKEN \(required\)/);
   expect(secret.getAttribute('type')).toBe('password');
+  expect(secret.closest('label')!.textContent).toContain('TOKEN (required) — kept in the OS keychain');
   await user.type(secret, 's3cret');
   await user.click(screen.getByRole('button', { name: 'Add' }));
   await waitFor(() => expect(client.calls.some((c) => c.method === 'registry.add')).toBe(true));
@@ -122,6 +123,10 @@ it('without a keychain, asks where the secret goes, naming the variable, and sen
   expect(variable.parentElement!.textContent).toContain('export TOKEN=…');
   expect(screen.getByRole('radio', { name: /config\.json/ }).parentElement!.textContent).toContain('plain text');
   expect(choice).toBeTruthy();
+  // Asked where the secret goes, the field no longer promises the keychain (as the bundle form says it).
+  const label = screen.getByLabelText(/TOKEN \(required\)/).closest('label')!.textContent;
+  expect(label).toContain('TOKEN (required) — secret');
+  expect(label).not.toContain('keychain');
   // Nothing chosen yet: Add waits for the choice.
   expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(true);
   await user.click(variable);
