@@ -10,7 +10,7 @@
  * - the tree recorded while it was alive (elsewhere, where /proc is absent).
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { isProcessAlive, processTree } from './processTree.js';
+import { batched, isProcessAlive, LISTING_BATCH_MS, processTree } from './processTree.js';
 
 /** The variable each stdio backend's processes inherit; its value names one instance. */
 export const INSTANCE_MARKER = 'SWITCHBOARD_BACKEND_INSTANCE';
@@ -23,30 +23,44 @@ function signal(target: number, name: NodeJS.Signals): void {
   }
 }
 
-/** PIDs of live processes whose environment has `INSTANCE_MARKER=value` (Linux; [] elsewhere). */
-export async function markedProcesses(value: string): Promise<number[]> {
-  if (process.platform !== 'linux') return [];
-  const needle = Buffer.from(`${INSTANCE_MARKER}=${value}\0`);
+/** Each marker value found in a process's environment, with the PIDs carrying it (Linux). */
+async function markedTable(): Promise<Map<string, number[]>> {
+  const table = new Map<string, number[]>();
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
-    return [];
+    return table;
   }
-  const found: number[] = [];
+  const prefix = Buffer.from(`\0${INSTANCE_MARKER}=`);
   await Promise.all(
     entries
       .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
       .map(async (entry) => {
         try {
-          const environ = await readFile(`/proc/${entry}/environ`);
-          if (environ.includes(needle)) found.push(Number(entry));
+          // A leading NUL so that the first variable is found like the others.
+          const environ = Buffer.concat([Buffer.from([0]), await readFile(`/proc/${entry}/environ`)]);
+          const at = environ.indexOf(prefix);
+          if (at < 0) return;
+          const start = at + prefix.length;
+          const end = environ.indexOf(0, start);
+          const value = environ.toString('utf8', start, end < 0 ? environ.length : end);
+          table.set(value, [...(table.get(value) ?? []), Number(entry)]);
         } catch {
           // Not ours (EACCES) or gone.
         }
       }),
   );
-  return found.filter(isProcessAlive);
+  return table;
+}
+
+/** One scan of every environment for the callers of one batch (processTree.ts's `batched`). */
+const markedProcessTable = batched(markedTable, LISTING_BATCH_MS);
+
+/** PIDs of live processes whose environment has `INSTANCE_MARKER=value` (Linux; [] elsewhere). */
+export async function markedProcesses(value: string): Promise<number[]> {
+  if (process.platform !== 'linux') return [];
+  return ((await markedProcessTable()).get(value) ?? []).filter(isProcessAlive);
 }
 
 /** What is known of one backend's processes. */
