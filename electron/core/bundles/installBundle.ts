@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
+import { lazyRequire } from '../lazyRequire.js';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../env/findCommand.js';
@@ -21,6 +22,9 @@ import { secretChoiceNeeded } from '../registry/secretChoice.js';
 import type { InputValues } from '../registry/inputs.js';
 import { validateManifest, type BundleManifest } from './bundleManifest.js';
 import { bundleCommand, plainUserConfig, userConfigValues } from './bundleEntry.js';
+
+/** jszip, loaded with the first bundle read (not on every start). */
+const jszip = lazyRequire<typeof JSZip>('jszip');
 
 /** Bundles larger than this are refused before they are read. */
 export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
@@ -53,7 +57,7 @@ export async function readBundleBytes(
 ): Promise<{ zip: JSZip; manifest: BundleManifest }> {
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(bytes);
+    zip = await jszip().loadAsync(bytes);
   } catch (error) {
     throw new SwitchboardError(ErrorCode.BundleInvalid, `${label} is not a zip file (${(error as Error).message})`, {
       field: '(file)',

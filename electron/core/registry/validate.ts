@@ -3,15 +3,14 @@
  * compiled once). A registry answer is untrusted input: an entry that does not
  * validate is listed as invalid, with the reason, and never installed.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { lazyRequire } from '../lazyRequire.js';
 import { SERVER_SCHEMA } from './serverSchema.js';
 import type { ServerJson } from './types.js';
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv,
-) => Ajv;
+const ajvModule = lazyRequire<{ Ajv: typeof Ajv }>('ajv');
+// ajv-formats is CommonJS: its `module.exports` is the function, with itself as `default`.
+const addFormats = lazyRequire<(ajv: Ajv) => Ajv>('ajv-formats');
 
 interface Validators {
   document: ValidateFunction;
@@ -20,8 +19,8 @@ interface Validators {
 
 /** An ajv for the published schemas: every error, formats checked, OpenAPI's extra keywords (example, discriminator) let through. */
 export function schemaAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
+  const ajv = new (ajvModule().Ajv)({ allErrors: true, strict: false });
+  addFormats()(ajv);
   return ajv;
 }
 

@@ -7,9 +7,12 @@
  * bigrams (a single character alone), which lets a query find it at all.
  */
 import { stemmer } from 'stemmer';
-import { eng } from 'stopword';
+import { lazyRequire } from '../lazyRequire.js';
 
-const STOPWORDS = new Set<string>(eng);
+/** English stopwords, loaded with the first search index (the package holds every language's lists). */
+const stopwordLists = lazyRequire<{ eng: string[] }>('stopword');
+let stopwords: Set<string> | undefined;
+const isStopword = (word: string): boolean => (stopwords ??= new Set(stopwordLists().eng)).has(word);
 
 /** Han, Hiragana, Katakana, Hangul (and their compatibility and extension blocks). */
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]/u;
@@ -49,7 +52,7 @@ function splitCamel(word: string): string[] {
 function processTerm(term: string): string | null {
   if (term === '' || term.length > MAX_TERM_LENGTH) return null;
   const lower = term.toLowerCase();
-  if (STOPWORDS.has(lower)) return null;
+  if (isStopword(lower)) return null;
   if (!/^[a-z]+$/.test(lower)) return lower;
   return lower.length > 3 ? stemmer(lower) : lower;
 }
