@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Entry point of the `mcp-switchboard` command; the TypeScript is compiled to dist/ by `npm run build`
-// (run automatically by `npm install` in a checkout, through the `prepare` script).
+// Entry point of the `mcp-switchboard` command; the TypeScript is bundled into dist/cli/ by `npm run build`
+// (build/vite.cli.config.ts; run automatically by `npm install` in a checkout, through the `prepare` script).
 // `serve` asks the login shell for its environment first, so that the shell runs while Node loads the
 // rest of the program (core/env/loginShell.ts); that module imports only Node's built-ins.
 if (process.argv[2] === 'serve') {
-  const { startLoginEnvironment } = await import('../dist/electron/core/env/loginShell.js');
+  const { startLoginEnvironment } = await import('../dist/cli/loginShell.js');
   startLoginEnvironment();
 }
-const { main } = await import('../dist/electron/cli/main.js');
+const { main } = await import('../dist/cli/main.js');
 
 main(process.argv.slice(2)).catch((error) => {
   process.stderr.write(`mcp-switchboard: ${error instanceof Error ? error.message : String(error)}\n`);

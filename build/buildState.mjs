@@ -8,7 +8,12 @@ import { join } from 'node:path';
 /** What the build reads. */
 export const SOURCES = ['electron', 'shared', 'renderer', 'build', 'package.json', 'package-lock.json'];
 /** What it writes (one file per build step). */
-export const OUTPUTS = ['dist/electron/cli/main.js', 'dist/renderer/index.html', 'dist/desktop/main.js'];
+export const OUTPUTS = [
+  'dist/electron/cli/main.js',
+  'dist/renderer/index.html',
+  'dist/desktop/main.js',
+  'dist/cli/main.js',
+];
 const SKIP = new Set(['node_modules', 'icons', '.git']);
 
 /** Newest modification time under `path` (a file or a folder), 0 when absent. */
