@@ -277,6 +277,7 @@ export class SwitchboardCore implements FrontendCore {
   /** Stops watching the config, closes every backend and reaps their processes. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.publisher.close();
     this.services.store?.unwatch();
     const stopping = new SwitchboardError(ErrorCode.BackendUnavailable, 'Switchboard is shutting down');
     this.parkedCalls.clear(stopping);

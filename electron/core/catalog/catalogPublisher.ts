@@ -34,6 +34,8 @@ const EMPTY: BackendCatalog = { tools: [], resources: [], resourceTemplates: [],
 export class CatalogPublisher {
   private admitted: string[] = [];
   private current = new Catalog();
+  /** Set once the core shuts down ({@link close}). */
+  private closed = false;
 
   constructor(
     private readonly source: PublisherSource,
@@ -81,9 +83,19 @@ export class CatalogPublisher {
     return refused;
   }
 
+  /**
+   * The core is shutting down: every backend is about to stop, and taking each
+   * one's items out would rebuild the whole catalog once per backend (at quit,
+   * thirty servers made thirty builds and thirty list_changed nobody needs).
+   * The catalog in force stays as it is from now on.
+   */
+  close(): void {
+    this.closed = true;
+  }
+
   /** Takes a backend's items out of the catalog. */
   unpublish(backendId: string): void {
-    if (!this.isPublished(backendId)) return;
+    if (this.closed || !this.isPublished(backendId)) return;
     this.admitted = this.admitted.filter((other) => other !== backendId);
     this.publish(this.build(this.admitted).catalog);
   }
