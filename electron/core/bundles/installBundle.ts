@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type JSZip from 'jszip';
-import { lazyRequire } from '../lazyRequire.js';
+import { lazyRequire } from '../env/lazyRequire.js';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../env/findCommand.js';

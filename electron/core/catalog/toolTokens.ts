@@ -4,10 +4,10 @@
  * tool JSON). A tools/list costs about the sum of its tools' costs. Counts are
  * cached by definition, so a catalog change only counts what is new.
  */
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../env/lazyRequire.js';
 
 type CountTokens = (text: string) => number;
-let loaded: CountTokens | undefined;
+const encoding = lazyRequire<{ countTokens: CountTokens }>('gpt-tokenizer/encoding/o200k_base');
 
 /**
  * The encoding's ranks cost about 20 MB of heap (a 4 MB source and its
@@ -16,9 +16,7 @@ let loaded: CountTokens | undefined;
  * take the whole list never pays for them.
  */
 function countTokens(text: string): number {
-  loaded ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens })
-    .countTokens;
-  return loaded(text);
+  return encoding().countTokens(text);
 }
 
 /** Counted definitions (JSON text -> tokens); bounded so a churning catalog cannot grow it without end. */

@@ -4,7 +4,7 @@
  * validate is listed as invalid, with the reason, and never installed.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { lazyRequire } from '../lazyRequire.js';
+import { lazyRequire } from '../env/lazyRequire.js';
 import { SERVER_SCHEMA } from './serverSchema.js';
 import type { ServerJson } from './types.js';
 

@@ -7,7 +7,7 @@
  * bigrams (a single character alone), which lets a query find it at all.
  */
 import { stemmer } from 'stemmer';
-import { lazyRequire } from '../lazyRequire.js';
+import { lazyRequire } from '../env/lazyRequire.js';
 
 /** English stopwords, loaded with the first search index (the package holds every language's lists). */
 const stopwordLists = lazyRequire<{ eng: string[] }>('stopword');
