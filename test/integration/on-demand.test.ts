@@ -151,6 +151,29 @@ describe('bounded start-up', () => {
     }
   });
 
+  it('a server stopped while it waits for a place is never started: quitting during start-up leaves no process', async () => {
+    const trace = join(dir.path, 'trace.log');
+    // One place, held 1.5 s by a busy start; the other two wait for it when the core is stopped.
+    const servers = Object.fromEntries(
+      Array.from({ length: 3 }, (_, i) => [
+        `s${i}`,
+        nodeServer(fixture('configurable.mjs'), [], {
+          env: { FIXTURE_TOOLS: `t${i}`, FIXTURE_START_BUSY_MS: '1500', FIXTURE_TRACE_FILE: trace },
+        }),
+      ]),
+    );
+    const proxy = await startProxy({ proxy: { maxConcurrentStarts: 1 }, mcpServers: servers }, { wait: false });
+    await waitUntil(async () => (await traceOf(trace)).length === 1, { description: 'the first server spawned' });
+    // As serve stops on SIGTERM: without waiting for the start under way.
+    await proxy.core.dispose();
+    await proxy.close();
+    // The place the stopped start held is given to a waiting one after the stop: nothing may start then.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const started = [...new Set((await traceOf(trace)).map((line) => line.pid))];
+    expect(started).toHaveLength(1);
+    expect(started.filter(isAlive)).toEqual([]);
+  });
+
   it('a server waiting while it starts (no CPU) does not hold a place: the others start meanwhile', async () => {
     const servers = {
       // First in line, with the only place: it sleeps 5 s before it answers.

@@ -111,11 +111,19 @@ export class BackendConnection extends BackendRequests {
   /** Starts the transport and runs the handshake, bounded by the request timeout. */
   async connect(signal?: AbortSignal): Promise<void> {
     const { config, environment, secrets } = this.options;
-    this.backendTransport = this.options.transport
+    // Closed while it waited to start (a start slot, the login shell): a child spawned now would
+    // outlive its close, which has already run and reaped nothing (a stop during start-up, at quit).
+    if (this.closing) throw this.closedBeforeStart();
+    const backendTransport = this.options.transport
       ? await this.options.transport()
       : await createBackendTransport(config, environment, this.stderrTail, secrets, this.options.authProvider, {
           maxMessageBytes: this.options.proxy.maxMessageBytes,
         });
+    if (this.closing) {
+      await backendTransport.transport.close().catch(() => undefined);
+      throw this.closedBeforeStart();
+    }
+    this.backendTransport = backendTransport;
     const transport = this.backendTransport.transport;
     transport.onerror = (error) => {
       this.lastTransportError = error;
@@ -236,6 +244,13 @@ export class BackendConnection extends BackendRequests {
   subscriptions(): UpstreamSubscriptions {
     this.upstream ??= this.era === 'modern' ? new ModernUpstream(this.client) : new LegacyUpstream(this.client);
     return this.upstream;
+  }
+
+  private closedBeforeStart(): SwitchboardError {
+    const id = this.options.config.id;
+    return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${id}" was stopped before it started`, {
+      backend: id,
+    });
   }
 
   /**
