@@ -115,6 +115,29 @@ describe('on-demand servers', () => {
       await proxy.close();
     }
   }, 30_000);
+
+  it('a 2026-07-28 listen stream on its resources starts it and keeps it running while it lasts', async () => {
+    const updates = nodeServer(fixture('updates.mjs'), [], { start: 'on-demand', idleTimeoutMs: 800 });
+    const warm = await startProxy({ mcpServers: { notes: updates } }, { catalogCache: cache });
+    await waitUntil(async () => (await cache.load(warm.core.backendConfigs()[0]!)) !== undefined);
+    await warm.close();
+    const proxy = await startProxy({ mcpServers: { notes: updates } }, { catalogCache: cache });
+    try {
+      expect(proxy.core.health()[0]!.status).toBe('idle');
+      const client = await proxy.connect('modern');
+      const stream = await client.listen({ resourceSubscriptions: ['mcp-proxy://notes/note://a'] });
+      await waitUntil(() => proxy.core.health()[0]!.status === 'up', { description: 'woken by the listen' });
+      const { pid } = proxy.core.health()[0]!;
+      // Three idle timeouts later it still runs: the open stream holds it.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(proxy.core.health()[0]).toMatchObject({ status: 'up', pid });
+      await stream.close();
+      await waitUntil(() => proxy.core.health()[0]!.status === 'idle', { description: 'idle', timeoutMs: 10_000 });
+      await waitUntil(() => !isAlive(pid!), { description: 'child reaped' });
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
 });
 
 describe('bounded start-up', () => {
