@@ -46,6 +46,15 @@ describe('on-demand servers', () => {
       idleTimeoutMs,
     });
 
+  /** A core started once to cache the servers' catalogs, then started again with that cache. */
+  async function restartedWithCache(servers: Record<string, unknown>) {
+    const warm = await startProxy({ mcpServers: servers }, { catalogCache: cache });
+    for (const backend of warm.core.backendConfigs())
+      await waitUntil(async () => (await cache.load(backend)) !== undefined, { description: `cache of ${backend.id}` });
+    await warm.close();
+    return startProxy({ mcpServers: servers }, { catalogCache: cache });
+  }
+
   it('learns its catalog once, is reaped after the idle timeout, and starts again on the first call', async () => {
     const proxy = await startProxy({ mcpServers: { lazy: lazy(1000) } }, { catalogCache: cache });
     try {
@@ -94,11 +103,9 @@ describe('on-demand servers', () => {
   });
 
   it('a resource subscription starts it and keeps it running; unsubscribing lets it go idle', async () => {
-    const updates = nodeServer(fixture('updates.mjs'), [], { start: 'on-demand', idleTimeoutMs: 800 });
-    const warm = await startProxy({ mcpServers: { notes: updates } }, { catalogCache: cache });
-    await waitUntil(async () => (await cache.load(warm.core.backendConfigs()[0]!)) !== undefined);
-    await warm.close();
-    const proxy = await startProxy({ mcpServers: { notes: updates } }, { catalogCache: cache });
+    const proxy = await restartedWithCache({
+      notes: nodeServer(fixture('updates.mjs'), [], { start: 'on-demand', idleTimeoutMs: 800 }),
+    });
     try {
       expect(proxy.core.health()[0]!.status).toBe('idle');
       const client = await proxy.connect('legacy');
@@ -117,11 +124,9 @@ describe('on-demand servers', () => {
   }, 30_000);
 
   it('a 2026-07-28 listen stream on its resources starts it and keeps it running while it lasts', async () => {
-    const updates = nodeServer(fixture('updates.mjs'), [], { start: 'on-demand', idleTimeoutMs: 800 });
-    const warm = await startProxy({ mcpServers: { notes: updates } }, { catalogCache: cache });
-    await waitUntil(async () => (await cache.load(warm.core.backendConfigs()[0]!)) !== undefined);
-    await warm.close();
-    const proxy = await startProxy({ mcpServers: { notes: updates } }, { catalogCache: cache });
+    const proxy = await restartedWithCache({
+      notes: nodeServer(fixture('updates.mjs'), [], { start: 'on-demand', idleTimeoutMs: 800 }),
+    });
     try {
       expect(proxy.core.health()[0]!.status).toBe('idle');
       const client = await proxy.connect('modern');
@@ -140,6 +145,18 @@ describe('on-demand servers', () => {
   }, 30_000);
 });
 
+/** `count` servers `s0`, `s1`... whose start keeps the CPU busy `busyMs`, each tracing its start to `trace`. */
+function busyServers(count: number, busyMs: number, trace: string): Record<string, unknown> {
+  return Object.fromEntries(
+    Array.from({ length: count }, (_, i) => [
+      `s${i}`,
+      nodeServer(fixture('configurable.mjs'), [], {
+        env: { FIXTURE_TOOLS: `t${i}`, FIXTURE_START_BUSY_MS: String(busyMs), FIXTURE_TRACE_FILE: trace },
+      }),
+    ]),
+  );
+}
+
 describe('bounded start-up', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   beforeEach(async () => (dir = await tempDir()));
@@ -148,14 +165,7 @@ describe('bounded start-up', () => {
   it('never has more than maxConcurrentStarts servers busy starting at once, and reports each start time', async () => {
     const trace = join(dir.path, 'trace.log');
     // Each start keeps the CPU busy for 500 ms: all of them count against the bound until they are up.
-    const servers = Object.fromEntries(
-      Array.from({ length: 6 }, (_, i) => [
-        `s${i}`,
-        nodeServer(fixture('configurable.mjs'), [], {
-          env: { FIXTURE_TOOLS: `t${i}`, FIXTURE_START_BUSY_MS: '500', FIXTURE_TRACE_FILE: trace },
-        }),
-      ]),
-    );
+    const servers = busyServers(6, 500, trace);
     const proxy = await startProxy({ proxy: { maxConcurrentStarts: 2 }, mcpServers: servers });
     try {
       const lines = await traceOf(trace);
@@ -177,14 +187,7 @@ describe('bounded start-up', () => {
   it('a server stopped while it waits for a place is never started: quitting during start-up leaves no process', async () => {
     const trace = join(dir.path, 'trace.log');
     // One place, held 1.5 s by a busy start; the other two wait for it when the core is stopped.
-    const servers = Object.fromEntries(
-      Array.from({ length: 3 }, (_, i) => [
-        `s${i}`,
-        nodeServer(fixture('configurable.mjs'), [], {
-          env: { FIXTURE_TOOLS: `t${i}`, FIXTURE_START_BUSY_MS: '1500', FIXTURE_TRACE_FILE: trace },
-        }),
-      ]),
-    );
+    const servers = busyServers(3, 1500, trace);
     const proxy = await startProxy({ proxy: { maxConcurrentStarts: 1 }, mcpServers: servers }, { wait: false });
     await waitUntil(async () => (await traceOf(trace)).length === 1, { description: 'the first server spawned' });
     // As serve stops on SIGTERM: without waiting for the start under way.
