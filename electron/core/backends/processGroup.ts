@@ -45,7 +45,9 @@ async function markedTable(): Promise<Map<string, number[]>> {
           const start = at + prefix.length;
           const end = environ.indexOf(0, start);
           const value = environ.toString('utf8', start, end < 0 ? environ.length : end);
-          table.set(value, [...(table.get(value) ?? []), Number(entry)]);
+          const carriers = table.get(value);
+          if (carriers) carriers.push(Number(entry));
+          else table.set(value, [Number(entry)]);
         } catch {
           // Not ours (EACCES) or gone.
         }

@@ -67,7 +67,11 @@ export async function processTree(pid: number): Promise<number[]> {
     return isProcessAlive(pid) ? [pid] : [];
   }
   const children = new Map<number, number[]>();
-  for (const entry of table) children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry.pid]);
+  for (const entry of table) {
+    const siblings = children.get(entry.ppid);
+    if (siblings) siblings.push(entry.pid);
+    else children.set(entry.ppid, [entry.pid]);
+  }
   if (!table.some((entry) => entry.pid === pid)) return isProcessAlive(pid) ? [pid] : [];
   // A set: each PID once, even were the listing to hold a cycle.
   const tree = new Set([pid]);
