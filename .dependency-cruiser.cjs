@@ -2,44 +2,53 @@
 /**
  * Import layering, checked by `npm run depcruise` (part of `npm run check`).
  *
- * The core's folders form layers, bottom first; a folder may import only its
- * own layer and those below it. Type-only imports count: knowing another
- * layer's types is depending on it.
+ * The core is a house of wings along a request's path (docs/architecture.md).
+ * Its folders form layers, bottom first; a folder may import only its own
+ * layer and those below it. Type-only imports count: knowing another layer's
+ * types is depending on it.
  *
- *   deps.ts (Logger, CoreDeps)
- *   config, secrets          the config file, keychain values, redaction
- *   env                      the login shell's environment, finding commands
- *   auth                     OAuth for a backend connection
- *   backends                 one SDK client per backend, supervisors
- *   catalog                  merging and naming what backends serve
- *   policy                   rules, client views, pins, the audit log
- *   relay, routing, sessions server-to-client requests, subscriptions; calls; connected sessions
- *   exposure, search, tasks  each client's tools/list, search mode; tasks (2025-11-25)
- *   coreApi, coreEvents, events  the core's service interfaces and events (types only)
- *   registry, bundles, clients  installing servers and client apps
- *   frontend                 the MCP endpoints (HTTP, stdio)
- *   the core's own files     switchboard.ts, requestPath.ts, coreServices.ts ...
- *   electron/host            the contract's handlers, the headless bridge
- *   electron/cli, the shell  the mcp-switchboard command; main.ts, preload.ts
+ *   platform/deps.ts, typedEmitter.ts   Logger, CoreDeps, the event emitter
+ *   platform/config, secrets            the config file, keychain values, redaction
+ *   platform/env                        the login shell's environment, finding commands
+ *   platform/auth                       OAuth for a backend connection
+ *   backends/process                    a stdio server's process group and tree
+ *   backends/transport                  stdio, Streamable HTTP and SSE transports
+ *   backends/connection                 one SDK client per backend and its requests
+ *   backends/supervisor                 a backend's life: connect, list, probe, reconnect
+ *   catalog                             merging and naming what backends serve
+ *   catalog/policy                      rules, client profiles, pins, the audit log
+ *   frontend/sessions, relay, routing   sessions; server-to-client requests; calls
+ *   frontend/exposure, tasks            each client's tools/list, search mode; tasks
+ *   api                                 the front door: the core's service interfaces and events
+ *   install                             registry, bundles, client apps
+ *   frontend/server, http, stdio        the MCP endpoints
+ *   switchboard                         SwitchboardCore and its private wiring
+ *   electron/host                       the contract's handlers, the headless bridge
+ *   electron/cli, the shell             the mcp-switchboard command; main.ts, preload.ts
  *
- * And no import cycles anywhere in electron/, shared/ or renderer/.
+ * Outside the core, code imports only the front door (core/api) and each
+ * feature's index.ts (the rule 'front-door' below). And no import cycles
+ * anywhere in electron/, shared/ or renderer/.
  */
 const core = 'electron/core';
 /** Layers, bottom first: path patterns (regular expressions) of each. */
 const LAYERS = [
-  [`^${core}/deps\\.ts$`],
-  [`^${core}/(config|secrets)/`],
-  [`^${core}/env/`],
-  [`^${core}/auth/`],
-  [`^${core}/backends/`],
-  [`^${core}/catalog/`],
-  [`^${core}/policy/`],
-  [`^${core}/(relay|routing|sessions)/`],
-  [`^${core}/(exposure|search|tasks)/`],
-  [`^${core}/(coreApi|coreEvents|events)\\.ts$`],
-  [`^${core}/(registry|bundles|clients)/`],
-  [`^${core}/frontend/`],
-  [`^${core}/(?!(deps|coreApi|coreEvents|events)\\.ts$)[^/]+\\.ts$`],
+  [`^${core}/platform/[^/]+\\.ts$`],
+  [`^${core}/platform/(config|secrets)/`],
+  [`^${core}/platform/env/`],
+  [`^${core}/platform/auth/`],
+  [`^${core}/backends/process/`],
+  [`^${core}/backends/transport/`],
+  [`^${core}/backends/connection/`],
+  [`^${core}/backends/supervisor/`],
+  [`^${core}/catalog/[^/]+\\.ts$`],
+  [`^${core}/catalog/policy/`],
+  [`^${core}/frontend/(sessions|relay|routing)/`],
+  [`^${core}/frontend/(exposure|tasks)/`],
+  [`^${core}/api/`],
+  [`^${core}/install/`],
+  [`^${core}/frontend/(server|http|stdio)/`],
+  [`^${core}/switchboard/`],
   ['^electron/host/'],
   ['^electron/cli/', '^electron/(main|preload)\\.ts$'],
 ];

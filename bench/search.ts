@@ -11,8 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { ORIGIN_META_KEY } from '../electron/core/catalog/catalog.js';
-import { ClientTokens } from '../electron/core/policy/clientTokens.js';
-import { ToolSearchIndex } from '../electron/core/search/toolSearchIndex.js';
+import { ClientTokens } from '../electron/core/catalog/policy/clientTokens.js';
+import { ToolSearchIndex } from '../electron/core/frontend/exposure/search/toolSearchIndex.js';
 import { percentile, printTable, spawnUntilLine, stopChild, waitFor200 } from './lib.js';
 import MiniSearch from 'minisearch';
 import {

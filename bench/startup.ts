@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pidtree from 'pidtree';
 import { CatalogCache } from '../electron/core/catalog/catalogCache.js';
-import { parseConfig } from '../electron/core/config/schema.js';
-import { silentLogger } from '../electron/core/deps.js';
+import { parseConfig } from '../electron/core/platform/config/schema.js';
+import { silentLogger } from '../electron/core/platform/deps.js';
 import { printTable, spawnUntilLine, stopChild, summarize, type Spawned } from './lib.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

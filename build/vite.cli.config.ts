@@ -28,7 +28,7 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     rollupOptions: {
-      input: { main: 'electron/cli/main.ts', loginShell: 'electron/core/env/loginShell.ts' },
+      input: { main: 'electron/cli/main.ts', loginShell: 'electron/core/platform/env/loginShell.ts' },
       external: (id) =>
         id.startsWith('node:') ||
         builtinModules.includes(id) ||

@@ -5,7 +5,7 @@
  * UI's pipe; they are kept apart from JSON-RPC protocol error codes (numbers,
  * only on the wire), as the MCP SDK keeps `SdkErrorCode` apart from
  * `ProtocolErrorCode`. A JSON-RPC error reaching the contract keeps its
- * number in `data.rpcCode` (see electron/core/errors/toErrorData.ts).
+ * number in `data.rpcCode` (see electron/core/platform/toErrorData.ts).
  */
 export const ErrorCode = {
   // The config file

@@ -12,8 +12,8 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileWriter } from '../core/config/atomicWriter.js';
-import { defaultStateDir } from '../core/config/paths.js';
+import { fileWriter } from '../core/platform/config/atomicWriter.js';
+import { defaultStateDir } from '../core/platform/config/paths.js';
 import { openInBrowser } from '../host/startHeadless.js';
 import { canOpenBrowser } from './commands/ui.js';
 

@@ -14,11 +14,11 @@ import type {
   ItemAccessView,
   PolicyItemView,
 } from '../../shared/model/views.js';
-import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from '../core/exposure/metaTools.js';
-import { searchTools } from '../core/exposure/metaToolCalls.js';
+import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from '../core/frontend/exposure/metaTools.js';
+import { searchTools } from '../core/frontend/exposure/metaToolCalls.js';
 import { toolListTokens, toolTokens } from '../core/catalog/toolTokens.js';
-import { LOCAL_CLIENT } from '../core/config/policyConfig.js';
-import type { Switchboard } from '../core/coreApi.js';
+import { LOCAL_CLIENT } from '../core/platform/config/policyConfig.js';
+import type { Switchboard } from '../core/api/services.js';
 
 /** The client ID a contract `profile` names (`*` or absent: the main token); unknown profiles are refused. */
 export function clientOf(core: Switchboard, profile: string | undefined): string {

@@ -6,9 +6,9 @@ import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextpr
 import type { CatalogEntry, ContentView, TryResult } from '../../shared/model/views.js';
 import type { Catalog } from '../core/catalog/catalog.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { Switchboard } from '../core/coreApi.js';
-import type { InputRequestMessage } from '../core/relay/frontendChannel.js';
-import type { RouteOptions } from '../core/routing/router.js';
+import type { Switchboard } from '../core/api/services.js';
+import type { InputRequestMessage } from '../core/frontend/relay/frontendChannel.js';
+import type { RouteOptions } from '../core/frontend/routing/router.js';
 import { clientName, clientOf, policyItems } from './catalogAccess.js';
 import type { TryCall } from './tryCalls.js';
 

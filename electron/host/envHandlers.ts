@@ -9,9 +9,9 @@ import { stat } from 'node:fs/promises';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { PathView } from '../../shared/model/registryViews.js';
-import type { ConfigStore } from '../core/config/configStore.js';
-import { ExtraPathSchema } from '../core/config/schema.js';
-import type { StdioPath } from '../core/env/stdioPath.js';
+import type { ConfigStore } from '../core/platform/config/configStore.js';
+import { ExtraPathSchema } from '../core/platform/config/schema.js';
+import type { StdioPath } from '../core/platform/env/stdioPath.js';
 
 /** What the env handlers need. */
 export interface EnvHandlerDeps {

@@ -6,8 +6,8 @@
 import type { CoreHandlers } from '../../shared/contract.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
 import { toolListTokens } from '../core/catalog/toolTokens.js';
-import { LOCAL_CLIENT } from '../core/config/policyConfig.js';
-import type { Switchboard } from '../core/coreApi.js';
+import { LOCAL_CLIENT } from '../core/platform/config/policyConfig.js';
+import type { Switchboard } from '../core/api/services.js';
 
 /** A profile's exposure and the cost of its tools/list. */
 export function profileToolsView(core: Switchboard, id: string): ProfileToolsView {

@@ -6,9 +6,9 @@
  * nothing: the screen shows no update rather than an error.
  */
 import type { RegistryUpdateView } from '../../shared/model/registryViews.js';
-import { registryClientFor } from '../core/registry/registryConfig.js';
-import { listOutdated } from '../core/registry/registryUpdates.js';
-import type { RunningBackends } from '../core/registry/runningBackends.js';
+import { registryClientFor } from '../core/install/registry/registryConfig.js';
+import { listOutdated } from '../core/install/registry/registryUpdates.js';
+import type { RunningBackends } from '../core/install/registry/runningBackends.js';
 
 /** How long the check may take before it gives up (ms). */
 export const OUTDATED_TIMEOUT_MS = 5_000;

@@ -9,11 +9,11 @@
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import { backendIdFor, normalizeEntry } from '../core/clients/normalize.js';
-import { keepSecrets } from '../core/clients/import.js';
-import { secretSinkFor, type SecretSink } from '../core/clients/secrets.js';
-import { secretChoiceNeeded, sinkWithoutKeychain, type SecretStorage } from '../core/registry/secretChoice.js';
-import type { SecretStore } from '../core/secrets/secretStore.js';
+import { backendIdFor, normalizeEntry } from '../core/install/clientApps/normalize.js';
+import { keepSecrets } from '../core/install/clientApps/import.js';
+import { secretSinkFor, type SecretSink } from '../core/install/clientApps/secrets.js';
+import { secretChoiceNeeded, sinkWithoutKeychain, type SecretStorage } from '../core/install/registry/secretChoice.js';
+import type { SecretStore } from '../core/platform/secrets/secretStore.js';
 import type { SnippetSecret, SnippetView } from '../../shared/model/snippetViews.js';
 
 /** What `backends.parseSnippet` returns. */

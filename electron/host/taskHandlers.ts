@@ -5,8 +5,8 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import type { TaskView } from '../../shared/model/taskViews.js';
-import type { Switchboard } from '../core/coreApi.js';
-import type { ProxyTask } from '../core/tasks/proxyTask.js';
+import type { Switchboard } from '../core/api/services.js';
+import type { ProxyTask } from '../core/frontend/tasks/proxyTask.js';
 
 /** One task as the contract shows it. */
 export function taskView(task: ProxyTask): TaskView {

@@ -2,7 +2,7 @@
  * The transports a backend can be reached over: the one declaration the
  * config schema, the health view, config imports and the UI's server form
  * derive from. Adding a transport means an entry here and its client in
- * electron/core/backends/transports.ts (the compiler points there).
+ * electron/core/backends/transport/transports.ts (the compiler points there).
  */
 
 /** What the rest of the app needs to know of one transport. */

@@ -9,15 +9,15 @@ import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@mode
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CatalogCache } from '../../electron/core/catalog/catalogCache.js';
-import type { ConfigStore } from '../../electron/core/config/configStore.js';
-import type { AuditLog } from '../../electron/core/policy/auditLog.js';
-import type { ClientTokens } from '../../electron/core/policy/clientTokens.js';
-import type { PinStore } from '../../electron/core/policy/pinStore.js';
-import type { SecretStore } from '../../electron/core/secrets/secretStore.js';
-import { parseConfig, type SwitchboardConfig } from '../../electron/core/config/schema.js';
-import { silentLogger, type CoreDeps } from '../../electron/core/deps.js';
-import { HttpEndpoint } from '../../electron/core/frontend/httpEndpoint.js';
-import { SwitchboardCore } from '../../electron/core/switchboard.js';
+import type { ConfigStore } from '../../electron/core/platform/config/configStore.js';
+import type { AuditLog } from '../../electron/core/catalog/policy/auditLog.js';
+import type { ClientTokens } from '../../electron/core/catalog/policy/clientTokens.js';
+import type { PinStore } from '../../electron/core/catalog/policy/pinStore.js';
+import type { SecretStore } from '../../electron/core/platform/secrets/secretStore.js';
+import { parseConfig, type SwitchboardConfig } from '../../electron/core/platform/config/schema.js';
+import { silentLogger, type CoreDeps } from '../../electron/core/platform/deps.js';
+import { HttpEndpoint } from '../../electron/core/frontend/http/httpEndpoint.js';
+import { SwitchboardCore } from '../../electron/core/switchboard/switchboardCore.js';
 
 /** Absolute path of the repository. */
 export const ROOT = resolve(import.meta.dirname, '../..');

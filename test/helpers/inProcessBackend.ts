@@ -6,9 +6,9 @@
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { BackendConnection } from '../../electron/core/backends/backendConnection.js';
-import type { BackendCatalog } from '../../electron/core/backends/backendConnection.js';
-import { LineTail } from '../../electron/core/backends/transports.js';
+import { BackendConnection } from '../../electron/core/backends/connection/backendConnection.js';
+import type { BackendCatalog } from '../../electron/core/backends/connection/backendConnection.js';
+import { LineTail } from '../../electron/core/backends/transport/transports.js';
 import { CatalogPublisher } from '../../electron/core/catalog/catalogPublisher.js';
 import type { Catalog } from '../../electron/core/catalog/catalog.js';
 import { makeConfig } from './harness.js';

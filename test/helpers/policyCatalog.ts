@@ -3,7 +3,7 @@
  * two backends' lists (tools, prompts, resources, templates), so exposed names
  * and URIs are the ones clients would see.
  */
-import type { BackendCatalog } from '../../electron/core/backends/backendConnection.js';
+import type { BackendCatalog } from '../../electron/core/backends/connection/backendConnection.js';
 import { buildCatalog, type Catalog } from '../../electron/core/catalog/catalog.js';
 
 const empty: BackendCatalog = { tools: [], prompts: [], resources: [], resourceTemplates: [] };

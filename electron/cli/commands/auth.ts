@@ -7,14 +7,14 @@
  */
 import type { BackendHealth } from '../../../shared/model/health.js';
 import { VERSION } from '../../../shared/version.js';
-import { readAuthStatus, usesOAuth } from '../../core/auth/authRegistry.js';
-import { BackendAuth } from '../../core/auth/backendAuth.js';
+import { readAuthStatus, usesOAuth } from '../../core/platform/auth/authRegistry.js';
+import { BackendAuth } from '../../core/platform/auth/backendAuth.js';
 import { runningBackends, type RunningBackend } from '../runningStatus.js';
-import { defaultConfigDir, defaultStateDir } from '../../core/config/paths.js';
-import type { SwitchboardConfig } from '../../core/config/schema.js';
-import { stderrLogger, type CoreDeps } from '../../core/deps.js';
-import type { SecretStore } from '../../core/secrets/secretStore.js';
-import { SwitchboardCore } from '../../core/switchboard.js';
+import { defaultConfigDir, defaultStateDir } from '../../core/platform/config/paths.js';
+import type { SwitchboardConfig } from '../../core/platform/config/schema.js';
+import { stderrLogger, type CoreDeps } from '../../core/platform/deps.js';
+import type { SecretStore } from '../../core/platform/secrets/secretStore.js';
+import { SwitchboardCore } from '../../core/switchboard/switchboardCore.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
 import type { CliCommand, Invocation } from '../command.js';

@@ -6,13 +6,13 @@
  * stdout carries the protocol: everything for people goes to stderr.
  */
 import { DEFAULT_PORT } from '../../../shared/endpoint.js';
-import { CLIENT_TOKEN_VARIABLE } from '../../core/clients/definitions.js';
-import { bridgeStdioToHttp } from '../../core/clients/connect/bridge.js';
-import { ensureInstance } from '../../core/clients/connect/ensureInstance.js';
-import { waitForBackends } from '../../core/clients/connect/waitReady.js';
-import type { Launcher } from '../../core/clients/types.js';
-import { frontendTokenPath, resolveFrontendToken } from '../../core/config/frontendToken.js';
-import { defaultConfigDir, defaultStateDir } from '../../core/config/paths.js';
+import { CLIENT_TOKEN_VARIABLE } from '../../core/install/clientApps/definitions.js';
+import { bridgeStdioToHttp } from '../../core/install/clientApps/connect/bridge.js';
+import { ensureInstance } from '../../core/install/clientApps/connect/ensureInstance.js';
+import { waitForBackends } from '../../core/install/clientApps/connect/waitReady.js';
+import type { Launcher } from '../../core/install/clientApps/types.js';
+import { frontendTokenPath, resolveFrontendToken } from '../../core/platform/config/frontendToken.js';
+import { defaultConfigDir, defaultStateDir } from '../../core/platform/config/paths.js';
 import type { CliCommand } from '../command.js';
 import { selfLauncher } from '../io.js';
 

@@ -4,8 +4,8 @@
  * <name>` and `list` (names only). OAuth state (accounts `oauth:…`) is the
  * core's, not the user's: it is not listed and cannot be set here.
  */
-import { isOAuthSecretName } from '../../core/auth/vault.js';
-import type { SecretStore } from '../../core/secrets/secretStore.js';
+import { isOAuthSecretName } from '../../core/platform/auth/vault.js';
+import type { SecretStore } from '../../core/platform/secrets/secretStore.js';
 import { keychain } from '../cliConfig.js';
 import type { CliCommand } from '../command.js';
 import { readStdin, stdio } from '../io.js';

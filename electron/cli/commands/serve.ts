@@ -5,10 +5,10 @@
  * start summary; Ctrl-C prints one line once every server has stopped.
  */
 import { DEFAULT_PORT } from '../../../shared/endpoint.js';
-import { frontendTokenPath } from '../../core/config/frontendToken.js';
-import { defaultConfigDir } from '../../core/config/paths.js';
-import { stderrLogger } from '../../core/deps.js';
-import { serveCoreOverStdio } from '../../core/frontend/stdioEndpoint.js';
+import { frontendTokenPath } from '../../core/platform/config/frontendToken.js';
+import { defaultConfigDir } from '../../core/platform/config/paths.js';
+import { stderrLogger } from '../../core/platform/deps.js';
+import { serveCoreOverStdio } from '../../core/frontend/stdio/stdioEndpoint.js';
 import { firstServeDefaults, openUiOnFirstServe } from '../firstOpen.js';
 import { buildCore, ListenError, startHeadless, type Headless } from '../../host/startHeadless.js';
 import { loadOrExit, warnIfNoKeytar } from '../cliConfig.js';

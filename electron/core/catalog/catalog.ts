@@ -7,7 +7,7 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { UriTemplate } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
-import type { BackendCatalog } from '../backends/backendConnection.js';
+import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import { exposedName } from './naming.js';
 import { advertisedUri, parseAdvertisedUri, unsupportedTemplateReason } from './uris.js';
 

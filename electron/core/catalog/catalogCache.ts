@@ -13,10 +13,10 @@ import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { BackendCatalog } from '../backends/backendConnection.js';
-import { fileWriter, type AtomicWriter } from '../config/configStore.js';
-import type { BackendConfig } from '../config/schema.js';
-import type { Logger } from '../deps.js';
+import type { BackendCatalog } from '../backends/connection/backendConnection.js';
+import { fileWriter, type AtomicWriter } from '../platform/config/configStore.js';
+import type { BackendConfig } from '../platform/config/schema.js';
+import type { Logger } from '../platform/deps.js';
 import { definitionHash, pinnedFields } from './definitionHash.js';
 
 /** Entries above this size are not written (a catalog of 1000 rich tools is ~1-2 MB). */

@@ -4,7 +4,7 @@
  * its names; each change swaps in a new immutable catalog and reports which
  * lists changed (so frontends get exactly the list_changed they need).
  */
-import type { BackendCatalog } from '../backends/backendConnection.js';
+import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import type { SwitchboardError } from '../../../shared/errors.js';
 import { buildCatalog, Catalog, type CatalogInput, type CatalogOptions } from './catalog.js';
 

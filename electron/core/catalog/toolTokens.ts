@@ -4,7 +4,7 @@
  * tool JSON). A tools/list costs about the sum of its tools' costs. Counts are
  * cached by definition, so a catalog change only counts what is new.
  */
-import { lazyRequire } from '../env/lazyRequire.js';
+import { lazyRequire } from '../platform/env/lazyRequire.js';
 
 type CountTokens = (text: string) => number;
 const encoding = lazyRequire<{ countTokens: CountTokens }>('gpt-tokenizer/encoding/o200k_base');

@@ -1,0 +1,272 @@
+/**
+ * One live connection to one backend: the SDK client, its transport, the
+ * request queue, the stdio child's PID and stderr tail. It knows nothing of the
+ * catalog or of other backends.
+ */
+import type { AuthProvider, Client, McpSubscription } from '@modelcontextprotocol/client';
+import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import type { ProtocolEra } from '../../../../shared/model/health.js';
+import { authorizationProblem, authorizationRequired, type AuthorizationProblem } from '../../platform/auth/authErrors.js';
+import { CallTracker } from './callTracking.js';
+import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from './upstreamSubscriptions.js';
+import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
+import { connectTimeoutMs } from './connectTimeout.js';
+import { BackendRequests, type BackendCatalog } from './backendRequests.js';
+import { processTree, reapTree } from '../process/processTree.js';
+import { RequestQueue, type TaskContext } from './requestQueue.js';
+import type { SecretStore } from '../../platform/secrets/secretStore.js';
+import { liftTaskResults } from './taskResultLift.js';
+import { createBackendTransport, type BackendTransport, type LineTail } from '../transport/transports.js';
+
+export type { BackendCatalog } from './backendRequests.js';
+
+/** What the connection needs from its owner (besides what its SDK client is built from). */
+export interface BackendConnectionOptions extends BackendClientOptions {
+  environment: NodeJS.ProcessEnv;
+  /** Where `{"secret": NAME}` env and header values are read from. */
+  secrets?: SecretStore | undefined;
+  /** Where the stdio child's stderr goes; owned by the caller so it outlives the connection. */
+  stderrTail: LineTail;
+  /** Called once when the connection closes without `close()` being called. */
+  onUnexpectedClose?: (error: SwitchboardError) => void;
+  /** OAuth bearer tokens for a remote backend. */
+  authProvider?: AuthProvider | undefined;
+  /** A request failed for want of the user's authorization (401 we could not answer, 403 insufficient_scope). */
+  onAuthorizationProblem?: (problem: AuthorizationProblem) => void;
+  /** Makes the transport instead of the config's (an in-process backend in unit tests). */
+  transport?: (() => Promise<BackendTransport>) | undefined;
+}
+
+/** A connection to one backend. Create, `connect()`, use, `close()`. */
+export class BackendConnection extends BackendRequests {
+  readonly id: string;
+  readonly stderrTail: LineTail;
+  /** Calls in flight, so the backend's input requests reach the frontend that made the call. */
+  readonly inputs: CallTracker;
+  private readonly queue: RequestQueue;
+  private backendTransport: BackendTransport | undefined;
+  /** No more requests: closed by us or by the backend. */
+  private ended = false;
+  /** `close()` has run (it reaps the process tree once). */
+  private closing = false;
+  /** Why the connection ended; in-flight and later requests fail with it. */
+  private closeReason: SwitchboardError | undefined;
+  private lastTransportError: Error | undefined;
+  private upstream: UpstreamSubscriptions | undefined;
+
+  constructor(private readonly options: BackendConnectionOptions) {
+    const { config, proxy } = options;
+    super(createBackendClient(options, config.requestTimeoutMs ?? proxy.requestTimeoutMs));
+    this.id = config.id;
+    this.stderrTail = options.stderrTail;
+    this.inputs = new CallTracker(this.client, config.id);
+    this.queue = new RequestQueue({
+      backendId: config.id,
+      maxQueue: config.maxQueue ?? proxy.maxQueue,
+      serialize: config.serialize,
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  private get timeoutMs(): number {
+    return this.options.config.requestTimeoutMs ?? this.options.proxy.requestTimeoutMs;
+  }
+
+  /**
+   * Starting a server (npx may download it first) and listing its catalog may
+   * take longer than one request; never less than 30 s.
+   */
+  private get startTimeoutMs(): number {
+    return connectTimeoutMs(this.options.config, this.options.proxy);
+  }
+
+  /** The raw SDK client, for tests only: the core goes through the typed requests (BackendRequests). */
+  get sdkClient(): Client {
+    return this.client;
+  }
+
+  /** PID of the stdio child, if any. */
+  get pid(): number | undefined {
+    return this.backendTransport?.pid();
+  }
+
+  get era(): ProtocolEra | undefined {
+    return this.client.getProtocolEra();
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
+  get serverInfo(): { name: string; version: string } | undefined {
+    const info = this.client.getServerVersion();
+    return info ? { name: info.name, version: info.version } : undefined;
+  }
+
+  /** Requests outstanding on this backend. */
+  get outstanding(): number {
+    return this.queue.size;
+  }
+
+  /** Starts the transport and runs the handshake, bounded by the request timeout. */
+  async connect(signal?: AbortSignal): Promise<void> {
+    const { config, environment, secrets } = this.options;
+    // Closed while it waited to start (a start slot, the login shell): a child spawned now would
+    // outlive its close, which has already run and reaped nothing (a stop during start-up, at quit).
+    if (this.closing) throw this.closedBeforeStart();
+    const backendTransport = this.options.transport
+      ? await this.options.transport()
+      : await createBackendTransport(config, environment, this.stderrTail, secrets, this.options.authProvider, {
+          maxMessageBytes: this.options.proxy.maxMessageBytes,
+        });
+    if (this.closing) {
+      await backendTransport.transport.close().catch(() => undefined);
+      throw this.closedBeforeStart();
+    }
+    this.backendTransport = backendTransport;
+    const transport = this.backendTransport.transport;
+    transport.onerror = (error) => {
+      this.lastTransportError = error;
+    };
+    const deadline = AbortSignal.timeout(this.startTimeoutMs);
+    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    try {
+      await raceAbort(this.client.connect(transport, { timeout: this.startTimeoutMs }), combined);
+    } catch (error) {
+      await this.close();
+      const problem = authorizationProblem(error);
+      if (problem) throw authorizationRequired(config.id, problem);
+      throw new SwitchboardError(ErrorCode.ConnectFailed, `cannot connect to "${config.id}": ${this.describe(error)}`, {
+        backend: config.id,
+      });
+    }
+    liftTaskResults(transport);
+    this.watchChangeStream(this.client.autoOpenedSubscription);
+    this.client.onclose = () => {
+      if (this.ended) return;
+      this.ended = true;
+      const detail = this.lastTransportError?.message ?? this.stderrTail.snapshot().at(-1) ?? 'connection closed';
+      this.closeReason = new SwitchboardError(
+        ErrorCode.BackendUnavailable,
+        `backend "${config.id}" disconnected: ${detail}`,
+        { backend: config.id },
+      );
+      this.options.onUnexpectedClose?.(this.closeReason);
+    };
+  }
+
+  /** Explains a failure, adding the stdio child's last stderr line when there is one. */
+  private describe(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error);
+    const lastLine = this.stderrTail
+      .snapshot()
+      .filter((line) => line.trim())
+      .at(-1);
+    return lastLine && !message.includes(lastLine) ? `${message} (stderr: ${lastLine})` : message;
+  }
+
+  /** Fetches every page of every list the backend advertises. */
+  async listCatalog(signal?: AbortSignal): Promise<BackendCatalog> {
+    try {
+      return await this.run(
+        'listing the catalog',
+        ({ signal: taskSignal, sdkTimeoutMs }) => this.listAll({ signal: taskSignal, timeout: sdkTimeoutMs() }),
+        signal,
+        this.startTimeoutMs,
+      );
+    } catch (error) {
+      if (
+        error instanceof SwitchboardError &&
+        error.code !== ErrorCode.ListFailed &&
+        error.code !== ErrorCode.Timeout
+      ) {
+        throw error;
+      }
+      throw new SwitchboardError(
+        ErrorCode.ListFailed,
+        `cannot list the catalog of "${this.id}": ${this.describe(error)}`,
+        {
+          backend: this.id,
+        },
+      );
+    }
+  }
+
+  /**
+   * Runs one request through the queue (bounded, optionally serialized, with a
+   * deadline). The task gets the SDK client and a signal to pass on.
+   */
+  run<T>(
+    label: string,
+    task: (context: TaskContext) => Promise<T>,
+    callerSignal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<T> {
+    if (this.ended) {
+      return Promise.reject(
+        this.closeReason ??
+          new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is closed`, { backend: this.id }),
+      );
+    }
+    return this.queue.run(label, task, callerSignal, timeoutMs).catch((error: unknown) => {
+      // The SDK fails in-flight requests with "Connection closed"; say why it closed.
+      if (this.ended && this.closeReason) throw this.closeReason;
+      const problem = authorizationProblem(error);
+      if (!problem) throw error;
+      this.options.onAuthorizationProblem?.(problem);
+      throw authorizationRequired(this.id, problem);
+    });
+  }
+
+  /**
+   * On a 2026-07-28 connection, list changes arrive on the listen stream the
+   * SDK opened for our `listChanged` handlers. The SDK never reopens it, so a
+   * stream the server ends is reopened here (after a pause, while connected)
+   * and the catalog re-listed, since changes may have been missed meanwhile.
+   */
+  private watchChangeStream(subscription: McpSubscription | undefined): void {
+    if (!subscription) return;
+    const filter = subscription.honoredFilter;
+    void subscription.closed.then(async (how) => {
+      if (how === 'local' || this.ended) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (this.ended) return;
+      try {
+        this.watchChangeStream(await this.client.listen(filter));
+        this.options.onListChanged?.();
+      } catch {
+        // The connection is going away; the supervisor handles that.
+      }
+    });
+  }
+
+  /** Resource subscriptions toward this backend, in its era's way. */
+  subscriptions(): UpstreamSubscriptions {
+    this.upstream ??= this.era === 'modern' ? new ModernUpstream(this.client) : new LegacyUpstream(this.client);
+    return this.upstream;
+  }
+
+  private closedBeforeStart(): SwitchboardError {
+    const id = this.options.config.id;
+    return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${id}" was stopped before it started`, {
+      backend: id,
+    });
+  }
+
+  /**
+   * Closes the connection and reaps the stdio child's whole process tree.
+   * Requests still in flight fail with `reason` when one is given.
+   */
+  async close(reason?: SwitchboardError): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.ended = true;
+    this.closeReason ??= reason;
+    this.queue.clear();
+    await this.upstream?.close().catch(() => undefined);
+    const pid = this.pid;
+    // List the tree before anything dies: orphans are re-parented and lost.
+    const tree = pid === undefined ? [] : await processTree(pid);
+    await Promise.allSettled([this.client.close(), reapTree(tree)]);
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * The life of one backend: connect, list, publish through the host, probe its health, refresh on
+ * its list-changed notifications, and reconnect with backoff when it drops. Status follows one
+ * rule set (each change logged once, repeats summarized: stateLog.ts): `connecting` -> `up`; probe
+ * or refresh failures -> `degraded` (last snapshot stays published); disconnected -> `down` (items
+ * leave the catalog) until a reconnect succeeds; `disabled` when the user turned it off;
+ * `needs-authorization` when a remote backend needs the user to sign in (OAuth): never retried in
+ * a loop, it connects again once new tokens are in the keychain (from here or another process).
+ */
+import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import type { BackendHealth, BackendStatus } from '../../../../shared/model/health.js';
+import { startModeOf, type BackendConfig } from '../../platform/config/schema.js';
+import type { BackendCatalog, BackendConnection } from '../connection/backendConnection.js';
+import { newConnection } from './supervisorConnection.js';
+import { ReconnectSchedule } from './backoff.js';
+import { HealthProbe } from './healthProbe.js';
+import { OnDemandStart } from './onDemand.js';
+import { supervisorHealth } from './supervisorHealth.js';
+import { SupervisorAuthorization } from './supervisorAuthorization.js';
+import { SupervisorCatalog } from './supervisorCatalog.js';
+import { SupervisorStatus } from './supervisorStatus.js';
+import type { SupervisorHost } from './supervisorHost.js';
+import { LineTail } from '../transport/transports.js';
+
+/** Supervises one backend. */
+export class BackendSupervisor {
+  readonly stderrTail = new LineTail(50);
+  private readonly state: SupervisorStatus;
+  private connection: BackendConnection | undefined;
+  private readonly catalog: SupervisorCatalog;
+  private started = false;
+  private firstStart: Promise<unknown> | undefined;
+  private readonly reconnect = new ReconnectSchedule();
+  private readonly prober = new HealthProbe({
+    liveConnection: () => this.liveConnection,
+    isCurrent: (connection) => this.connection === connection,
+    intervalMs: () => this.host.proxyOptions().healthIntervalMs,
+    succeeded: () => this.state.probeSucceeded(),
+    failed: (failures, error) =>
+      this.state.probeFailed(failures, this.host.proxyOptions().probeFailureThreshold, error),
+  });
+  private stopped = false;
+  /** OAuth: lost authorization, step-up, waiting for the user's new tokens. */
+  private readonly authorization: SupervisorAuthorization;
+  /** Requests waiting for a start, and the idle stop of an on-demand server (see onDemand.ts). */
+  private readonly demand: OnDemandStart;
+
+  constructor(
+    public config: BackendConfig,
+    private readonly host: SupervisorHost,
+  ) {
+    this.state = new SupervisorStatus(config.enabled, {
+      id: () => this.id,
+      logger: () => host.deps.logger,
+      changed: (status) => {
+        if (status !== undefined) this.demand.statusChanged(status);
+        host.changed(this.id);
+      },
+    });
+    this.catalog = new SupervisorCatalog({
+      id: config.id,
+      host,
+      current: () => this.connection,
+      live: () => this.liveConnection,
+      status: () => this.state.status,
+      startMs: () => this.state.startMs,
+      up: () => this.state.up(),
+      degrade: (error) => this.state.degrade(error),
+    });
+    this.demand = new OnDemandStart({
+      id: config.id,
+      logger: host.deps.logger,
+      status: () => this.state.status,
+      isStopped: () => this.stopped,
+      live: () => this.liveConnection,
+      start: () => void this.start(),
+      // A cached backend whose launch is deferred (backendLaunch.ts): a request starts it now.
+      startIfDeferred: () => void (this.started || this.startOnce()),
+      takeIdle: () => {
+        // Only a live connection goes idle: one still starting is left alone.
+        const connection = this.liveConnection;
+        if (!connection) return undefined;
+        this.connection = undefined;
+        this.prober.stop();
+        this.state.set('idle');
+        return connection;
+      },
+      idleTimeoutMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
+      subscribed: () => this.host.inUse?.(this.id) === true,
+    });
+    this.authorization = new SupervisorAuthorization({
+      id: config.id,
+      host,
+      isStopped: () => this.stopped,
+      isEnabled: () => this.config.enabled,
+      current: () => this.connection,
+      live: () => this.liveConnection,
+      isWaiting: () => !this.stopped && this.state.status === 'needs-authorization' && !this.connection,
+      detach: () => {
+        this.reconnect.clear();
+        return this.detach();
+      },
+      needsAuthorization: (lastError) => this.state.needsAuthorization(lastError),
+      restart: () => void this.restart(),
+    });
+  }
+
+  get id(): string {
+    return this.config.id;
+  }
+
+  /**
+   * The live connection, while the backend is up or degraded (or needs a
+   * wider scope: the current grant still serves what it allows).
+   */
+  get liveConnection(): BackendConnection | undefined {
+    return this.state.live ? this.connection : undefined;
+  }
+
+  /** The last published snapshot. */
+  get lastSnapshot(): BackendCatalog | undefined {
+    return this.catalog.snapshot;
+  }
+
+  /** Marks the backend as refused before it ever connects (e.g. beyond maxBackends). */
+  refuse(error: SwitchboardError): void {
+    this.stopped = true;
+    this.state.fail(error);
+  }
+
+  /**
+   * Connects, lists and publishes. Resolves to the error when the attempt
+   * failed (a retry is scheduled unless the error needs a config change).
+   */
+  async start(options: { retry?: boolean } = {}): Promise<unknown> {
+    if (this.stopped || !this.config.enabled) return undefined;
+    this.reconnect.clear();
+    // Waking an idle on-demand server is its normal life, not a restart.
+    if (this.started && this.state.status !== 'idle') this.state.restarts++;
+    this.started = true;
+    this.catalog.attemptStarted();
+    const connection = newConnection(this.config, this.host, this.stderrTail, this.authorization, {
+      closed: (closing, error) => this.onDisconnected(closing, error),
+      listChanged: (changed) => this.catalog.listChanged(changed),
+    });
+    this.connection = connection;
+    // An automatic retry stays `down` (with its error) until it succeeds.
+    if (!options.retry) this.state.set('connecting');
+    let release: (() => void) | undefined;
+    try {
+      // Bounded start-up: only children count (a remote server costs us no CPU to start), and only
+      // while their CPU time grows (startLimiter.ts): one waiting on a timer or the network does not.
+      // A child gets the login shell's PATH: its start waits for the shell's answer (deps.ts).
+      if (this.config.transport === 'stdio' || this.config.launch) await this.host.deps.environmentReady;
+      if (this.config.transport === 'stdio') release = await this.host.startSlot?.(undefined, () => connection.pid);
+      const began = Date.now();
+      await connection.connect();
+      const snapshot = await connection.listCatalog();
+      release?.();
+      this.state.startMs = Date.now() - began;
+      if (this.stopped || this.connection !== connection) {
+        await connection.close();
+        return new SwitchboardError(ErrorCode.BackendRemoved, `backend "${this.id}" was stopped while connecting`);
+      }
+      await this.catalog.publish(snapshot);
+      this.reconnect.reset();
+      this.prober.resetFailures();
+      this.state.up();
+      this.prober.start();
+      this.host.online(this.id);
+      if (startModeOf(this.config, this.host.proxyOptions()) === 'on-demand') this.demand.armIdle();
+      this.catalog.admitted();
+      return undefined;
+    } catch (error) {
+      release?.();
+      await connection.close();
+      if (this.connection !== connection || this.stopped) return error;
+      this.connection = undefined;
+      // A cached catalog stays only while the backend may still come up: failed, its items leave.
+      this.host.unpublish(this.id);
+      this.catalog.attemptFailed();
+      if (error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired) {
+        this.authorization.required(error);
+        return error;
+      }
+      this.state.fail(error);
+      this.scheduleRetry(error);
+      return error;
+    }
+  }
+
+  /** The first start, once: a cached backend's deferred launch and a request needing it sooner share it. */
+  startOnce(): Promise<unknown> {
+    this.firstStart ??= this.start();
+    return this.firstStart;
+  }
+
+  /** Stops for good: no reconnect; in-flight requests fail with `reason`. */
+  async stop(reason: SwitchboardError): Promise<void> {
+    this.stopped = true;
+    this.reconnect.clear();
+    this.demand.stop();
+    this.authorization.detach();
+    await this.detach()?.close(reason);
+  }
+
+  /** Closes the connection and starts again now (resetting the backoff). */
+  async restart(): Promise<unknown> {
+    await this.detach()?.close(
+      new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is restarting`, { backend: this.id }),
+    );
+    this.reconnect.reset();
+    return this.start();
+  }
+
+  /** Re-lists the catalog now (see SupervisorCatalog.refresh). */
+  refresh(): Promise<void> {
+    return this.catalog.refresh();
+  }
+
+  /**
+   * The backend's OAuth authorization is gone (refused refresh, sign-out):
+   * disconnect, take its items out and wait for the user.
+   */
+  authorizationLost(): void {
+    this.authorization.lost();
+  }
+
+  /** Takes the current connection out (no probe, items unpublished); returns it, still open. */
+  private detach(): BackendConnection | undefined {
+    const connection = this.connection;
+    this.connection = undefined;
+    this.prober.stop();
+    this.host.unpublish(this.id);
+    return connection;
+  }
+
+  private onDisconnected(connection: BackendConnection, error: SwitchboardError): void {
+    if (this.stopped || this.connection !== connection) return;
+    this.detach();
+    this.state.fail(error);
+    void connection.close();
+    this.scheduleRetry(error);
+  }
+
+  private scheduleRetry(error: unknown): void {
+    if (this.stopped) return;
+    const retry = (): void => void this.start({ retry: true });
+    if (this.reconnect.schedule(error, this.host.proxyOptions(), retry)) this.host.changed(this.id);
+  }
+
+  /** One health probe now (the timer's probe; see HealthProbe). */
+  probe(): Promise<void> {
+    return this.prober.run();
+  }
+
+  /**
+   * Publishes a cached catalog before the backend starts; with `idle` (an
+   * on-demand server) it is not started until a request needs it.
+   */
+  seedFromCache(snapshot: BackendCatalog, idle: boolean): void {
+    this.catalog.seed(snapshot);
+    if (idle) this.state.set('idle');
+  }
+
+  /** The live connection for a request; a starting backend is waited for, an idle one started (see OnDemandStart). */
+  acquire(timeoutMs: number, signal?: AbortSignal): ReturnType<OnDemandStart['acquire']> {
+    return this.demand.acquire(timeoutMs, signal);
+  }
+
+  /** Whether the published catalog is the cached one (no live listing yet). */
+  get publishedFromCache(): boolean {
+    return this.catalog.fromCache;
+  }
+
+  /** Whether the first connection attempt has finished. */
+  get isSettled(): boolean {
+    return this.state.settled;
+  }
+
+  get currentStatus(): BackendStatus {
+    return this.state.status;
+  }
+
+  /** Health without catalog counts (the core adds those). */
+  health(): Omit<BackendHealth, 'counts' | 'warnings'> {
+    return supervisorHealth({
+      config: this.config,
+      state: this.state,
+      connection: this.connection,
+      prober: this.prober,
+      reconnect: this.reconnect,
+      stderrTail: this.stderrTail,
+      auth: this.host.authFor?.(this.id),
+      cached: this.catalog.fromCache,
+      start: startModeOf(this.config, this.host.proxyOptions()),
+    });
+  }
+}

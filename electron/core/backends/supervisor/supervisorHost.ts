@@ -1,0 +1,44 @@
+/**
+ * What a backend supervisor needs from the core: its options and platform
+ * pieces, and where it reports (publishing, health, logs, resource updates).
+ */
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
+import type { BackendAuth } from '../../platform/auth/backendAuth.js';
+import type { ProxyOptions } from '../../platform/config/schema.js';
+import type { CoreDeps } from '../../platform/deps.js';
+import type { SecretStore } from '../../platform/secrets/secretStore.js';
+import type { BackendTaskStatus } from '../connection/backendClient.js';
+import type { BackendCatalog } from '../connection/backendConnection.js';
+
+/** What a supervisor needs from the core. */
+export interface SupervisorHost {
+  readonly deps: CoreDeps;
+  /** Where secret references in env and headers are resolved. */
+  readonly secrets?: SecretStore | undefined;
+  proxyOptions(): ProxyOptions;
+  /** Publishes a snapshot; throws (publishing nothing) on a collision or limit. */
+  admit(backendId: string, snapshot: BackendCatalog): Promise<void>;
+  /** Takes the backend's items out of the catalog. */
+  unpublish(backendId: string): void;
+  /** Health changed (an invalidation). */
+  changed(backendId: string): void;
+  /** The backend sent a log message. */
+  log(backendId: string, params: LoggingMessageNotification['params']): void;
+  /** The backend reported an update of a subscribed resource (its own URI). */
+  resourceUpdated(backendId: string, uri: string): void;
+  /** The backend reported a status of one of its tasks (`notifications/tasks/status`). */
+  taskStatus?(backendId: string, params: BackendTaskStatus): void;
+  /** The backend is up on a new connection (re-establish upstream state). */
+  online(backendId: string): void;
+  /** OAuth of a remote backend that may use it (undefined: none). */
+  authFor?(backendId: string): BackendAuth | undefined;
+  /**
+   * Waits for a start slot (bounded start-up); resolves with its release.
+   * `pidOf` gives the child's PID once spawned (its CPU use decides whether it still counts).
+   */
+  startSlot?(signal?: AbortSignal, pidOf?: () => number | undefined): Promise<() => void>;
+  /** A live catalog was published (the core caches it, with the last start's duration). */
+  catalogListed?(backendId: string, snapshot: BackendCatalog, startMs?: number): void;
+  /** Whether frontends hold resource subscriptions or streams on the backend (keeps an on-demand server running). */
+  inUse?(backendId: string): boolean;
+}

@@ -1,0 +1,223 @@
+/**
+ * Our stdio client transport (POSIX). Unlike the SDK's it
+ * - starts the server in its own process group, with a marker variable, and
+ *   reaps group, marked processes and recorded tree when the server exits on
+ *   its own (a crash), as well as on close (restart, remove, quit): see
+ *   processGroup.ts;
+ * - limits each message, not the read buffer: a message over
+ *   `maxMessageBytes` fails the request it answers (a JSON-RPC error for its
+ *   id) and the connection stays up. The SDK's ReadBuffer instead throws at
+ *   10 MiB and closes the transport.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import {
+  deserializeMessage,
+  serializeMessage,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { MessageLines, oversizeResponseId, type OversizeLine } from './messageLines.js';
+import { INSTANCE_MARKER, reapBackend, type BackendProcesses } from '../process/processGroup.js';
+import { processTree } from '../process/processTree.js';
+import { lowerPriority } from '../process/childPriority.js';
+import { ErrorCode } from '../../../../shared/errors.js';
+
+/** How to start the server. */
+export interface StdioServerSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** Largest message accepted from the server, in bytes. */
+  maxMessageBytes: number;
+  /** Backend ID, for messages and the marker. */
+  backendId: string;
+  /** `'ignore'` for the SDK's disposable probe sibling, whose stderr nobody reads. */
+  stderr?: 'pipe' | 'ignore';
+}
+
+/** Where the tree is re-recorded while alive where /proc cannot find marked processes. */
+const RECORD_INTERVAL_MS = 10_000;
+const CLOSE_GRACE_MS = 2000;
+
+const keyOf = (id: string | number): string => JSON.stringify(id);
+
+/** A stdio transport that owns its server's whole process tree. */
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** The server's stderr (attach before start to miss nothing). */
+  readonly stderr = new PassThrough();
+  private child: ChildProcess | undefined;
+  private processes: BackendProcesses | undefined;
+  private readonly marker: string;
+  private readonly lines: MessageLines;
+  /** Requests sent and not answered yet, by id: an oversize answer fails one of them. */
+  private readonly outstanding = new Map<string, string | number>();
+  private recorder: NodeJS.Timeout | undefined;
+  private reaping: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly spec: StdioServerSpec) {
+    this.marker = `${spec.backendId}:${randomUUID()}`;
+    this.lines = new MessageLines(
+      spec.maxMessageBytes,
+      (line) => this.receive(line),
+      (line) => this.oversize(line),
+    );
+  }
+
+  /** The server's PID once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /**
+   * What the SDK's version negotiation reads to spawn a disposable sibling
+   * for the `server/discover` probe (`protocol: "auto"`), so a server that
+   * exits on a pre-initialize request does not spend this instance's life.
+   * It constructs `new GroupStdioTransport({ ...params, stderr: 'ignore' })`.
+   * @internal
+   */
+  get _serverParams(): StdioServerSpec {
+    return this.spec;
+  }
+
+  /** The SDK reaps the probe sibling with this (see `_serverParams`). @internal */
+  _dispose(): Promise<void> {
+    return this.close();
+  }
+
+  async start(): Promise<void> {
+    if (this.child) throw new Error('GroupStdioTransport already started');
+    const child = spawn(this.spec.command, this.spec.args, {
+      env: { ...this.spec.env, [INSTANCE_MARKER]: this.marker },
+      ...(this.spec.cwd === undefined ? {} : { cwd: this.spec.cwd }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group (setsid): the group is signalled as one on reaping.
+      detached: true,
+      shell: false,
+    });
+    this.child = child;
+    // Before it has forked anything: its whole tree inherits the lower priority (childPriority.ts).
+    lowerPriority(child.pid);
+    await new Promise<void>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('spawn', () => {
+        child.off('error', reject);
+        resolve();
+      });
+    });
+    this.processes = { pid: child.pid as number, ownGroup: true, marker: this.marker, recorded: [] };
+    child.on('error', (error) => this.onerror?.(error));
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('data', (chunk: Buffer) => this.lines.push(chunk));
+    child.stdout?.on('error', (error) => this.onerror?.(error));
+    if (this.spec.stderr === 'ignore') child.stderr?.resume();
+    else child.stderr?.pipe(this.stderr);
+    child.once('exit', () => {
+      // Exited on its own (a crash): its children are orphans now; reap them.
+      if (!this.closed) void this.reap();
+    });
+    child.once('close', () => {
+      this.stopRecording();
+      this.lines.clear();
+      if (!this.closed) {
+        this.closed = true;
+        this.onclose?.();
+      }
+    });
+    if (process.platform !== 'linux') {
+      this.recorder = setInterval(() => void this.record(), RECORD_INTERVAL_MS);
+      this.recorder.unref();
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed) throw new Error('Not connected');
+    if ('method' in message && 'id' in message) this.outstanding.set(keyOf(message.id), message.id);
+    if (stdin.write(serializeMessage(message))) return;
+    await new Promise<void>((resolve) => stdin.once('drain', resolve));
+  }
+
+  /** Ends stdin, gives the server a moment to exit, then reaps group and tree. */
+  async close(): Promise<void> {
+    const child = this.child;
+    const wasClosed = this.closed;
+    this.closed = true;
+    this.stopRecording();
+    if (child) {
+      // Listed before anything dies: orphans are re-parented and lost to the tree walk.
+      await this.record();
+      // Never started (spawn failed, e.g. ENOENT): there is nothing to wait for.
+      const exited = child.pid === undefined || child.exitCode !== null || child.signalCode !== null;
+      if (!exited) {
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.stdin?.end();
+        await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
+      }
+      await this.reap();
+    }
+    this.lines.clear();
+    if (!wasClosed) this.onclose?.();
+  }
+
+  private async record(): Promise<void> {
+    if (!this.processes) return;
+    const tree = await processTree(this.processes.pid);
+    if (tree.length > 0) this.processes.recorded = [...new Set([...this.processes.recorded, ...tree])];
+  }
+
+  private stopRecording(): void {
+    if (this.recorder) clearInterval(this.recorder);
+    this.recorder = undefined;
+  }
+
+  private reap(): Promise<void> {
+    const processes = this.processes;
+    if (!processes) return Promise.resolve();
+    this.reaping ??= reapBackend(processes).finally(() => (this.reaping = undefined));
+    return this.reaping;
+  }
+
+  private receive(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (error) {
+      // Not JSON-RPC (a library logging to stdout): skipped, as the SDK does.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    if ('id' in message && !('method' in message)) this.outstanding.delete(keyOf(message.id as string | number));
+    this.onmessage?.(message);
+  }
+
+  /**
+   * A message over the limit. If it answers a request we sent (its id shows at
+   * one end, or only one request is outstanding), that request gets an error.
+   */
+  private oversize(line: OversizeLine): void {
+    const { maxMessageBytes, backendId } = this.spec;
+    const problem = `backend "${backendId}" sent a message of ${line.bytes} bytes, over maxMessageBytes (${maxMessageBytes})`;
+    this.onerror?.(new Error(problem));
+    const named = oversizeResponseId(line);
+    const only = this.outstanding.size === 1 ? [...this.outstanding.values()][0] : undefined;
+    const id = named !== undefined && this.outstanding.has(keyOf(named)) ? named : only;
+    if (id === undefined) return;
+    this.outstanding.delete(keyOf(id));
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: -32603,
+        message: `${problem}; this request failed, the connection stays up`,
+        data: { code: ErrorCode.MessageTooLarge, bytes: line.bytes, limit: maxMessageBytes },
+      },
+    });
+  }
+}

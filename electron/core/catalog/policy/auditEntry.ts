@@ -1,0 +1,51 @@
+/** What one audit log entry holds (see auditLog.ts for the log, auditLine.ts for its lines). */
+import type { ToolRule } from '../../platform/config/policyConfig.js';
+import type { DecisionSource } from './policyEngine.js';
+
+/**
+ * The policy's decision on a request, taken when it was routed: the rule and
+ * the level that set it, or `hidden` when the client could not see the item
+ * at all (withheld by pinning, hidden server-wide, over a tool cap).
+ */
+export interface AuditDecision {
+  rule: ToolRule;
+  source: DecisionSource | 'hidden';
+}
+
+/** What was done. `audit/dropped` is the log's own note of entries it could not write. */
+export type AuditKind =
+  | 'tools/call'
+  | 'resources/read'
+  | 'prompts/get'
+  | 'completion/complete'
+  | 'resources/subscribe'
+  | 'resources/unsubscribe'
+  | 'pin/changed'
+  | 'pin/approved'
+  | 'approval'
+  /** A task's life (2025-11-25 tasks): `detail` says created, completed, failed, cancelled or expired. */
+  | 'task'
+  | 'audit/dropped';
+
+/** How it ended. */
+export type AuditOutcome = 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
+
+/** One recorded request. `arguments` and `result` only when capture is on for the backend (the caller decides). */
+export interface AuditEntry {
+  /** ISO time. */
+  time: string;
+  /** Client profile ID. */
+  client: string;
+  backend: string;
+  kind: AuditKind;
+  /** The backend's original name or URI. */
+  item: string;
+  outcome: AuditOutcome;
+  errorCode?: string | number;
+  durationMs: number;
+  arguments?: unknown;
+  result?: unknown;
+  detail?: string;
+  /** The rule that decided a routed request, and its level. */
+  decision?: AuditDecision;
+}

@@ -1,0 +1,203 @@
+/**
+ * The policy as a service of the core: the Authorization screen's view of
+ * every item's rule (and which level decided it), and the changes the user
+ * makes there (a rule, a server's settings, which servers a profile sees, a
+ * profile's exposure). The host's handlers only translate the contract to
+ * these calls; every change goes through `AccessControl.update`, so it is
+ * validated, written to the config file and in force at once.
+ */
+import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import type { Exposure } from '../../../../shared/model/exposure.js';
+import type { PolicyItemView, PolicyView } from '../../../../shared/model/views.js';
+import type { Catalog } from '../catalog.js';
+import type { AccessControl } from './accessControl.js';
+import { ITEM_KINDS, itemIndex } from './itemKinds.js';
+import type { PinChange } from './pinStore.js';
+import { LOCAL_CLIENT, type ItemKind, type ItemRule, type Policy, type ToolRule } from '../../platform/config/policyConfig.js';
+import { ruleLayers } from './ruleLayers.js';
+
+/** A server's settings for everyone; or, with a `profile`, only whether that profile sees it. */
+export interface BackendSettings {
+  backendId: string;
+  /** `*` or absent: everyone. */
+  profile?: string | undefined;
+  visible?: boolean | undefined;
+  enabled?: boolean | undefined;
+  defaultRule?: ItemRule | undefined;
+  pinning?: boolean | undefined;
+  capture?: boolean | undefined;
+}
+
+/** One rule of a batch (`rule: null` clears it). */
+export interface RuleChange {
+  backendId: string;
+  kind: ItemKind;
+  original: string;
+  rule: ToolRule | null;
+}
+
+/** What the host may read and change of the policy (the Authorization and Clients screens). */
+export interface PolicyChanges {
+  /** Every item's rule for `profile` (`*` or absent: what every client gets) with its layers, and the servers' settings. */
+  authorizationView(profile?: string): Omit<PolicyView, 'tools'>;
+  /** Sets one item's rule (`null`: clears it) for everyone (`*` or absent) or one profile. */
+  setRule(backendId: string, kind: ItemKind, original: string, rule: ToolRule | null, profile?: string): Promise<void>;
+  /** Changes a server's settings, or whether one profile sees it. */
+  setBackend(settings: BackendSettings): Promise<void>;
+  /** Sets several rules for everyone or one profile in one write (one policyChanged). */
+  setRules(changes: readonly RuleChange[], profile?: string): Promise<void>;
+  /** Sets a profile's exposure (`null`: the policy's default); `*` or `local`: the policy's default itself. */
+  setExposure(client: string, exposure: Exposure | null): Promise<void>;
+}
+
+/** What the policy service reads of the core. */
+export interface PolicyServiceHost {
+  readonly access: AccessControl;
+  catalog(): Catalog;
+  backendConfigs(): readonly { id: string }[];
+  pinChanges(): readonly PinChange[];
+}
+
+/** The profile a contract call names: `*` and absent mean everyone (the local client's rules). */
+function profileOf(requested: string | undefined): string {
+  return requested === undefined || requested === '*' ? LOCAL_CLIENT : requested;
+}
+
+function unknownClient(client: string): SwitchboardError {
+  return new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${client}"`, { client });
+}
+
+/** The policy service over the core's access control. */
+export class CorePolicyService implements PolicyChanges {
+  constructor(private readonly host: PolicyServiceHost) {}
+
+  authorizationView(requested?: string): Omit<PolicyView, 'tools'> {
+    const profile = profileOf(requested);
+    const { access } = this.host;
+    const policy = access.policy;
+    if (profile !== LOCAL_CLIENT && !policy.clients[profile]) throw unknownClient(profile);
+    const withheld = new Set(this.host.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
+    const catalog = this.host.catalog();
+    const items = ITEM_KINDS.flatMap((kind) =>
+      [...itemIndex(catalog, kind)].map(([exposed, { backendId, original }]): PolicyItemView => {
+        const readOnly = kind === 'tools' && catalog.toolByName.get(exposed)?.annotations?.readOnlyHint === true;
+        return {
+          kind,
+          exposed,
+          backendId,
+          original,
+          ...ruleLayers(policy, profile, kind, backendId, original),
+          withheld: kind === 'tools' && withheld.has(`${backendId}\u0000${original}`),
+          ...(readOnly ? { readOnly } : {}),
+        };
+      }),
+    );
+    return {
+      profile: requested ?? '*',
+      backends: this.host.backendConfigs().map(({ id }) => backendView(policy, profile, id)),
+      items,
+    };
+  }
+
+  async setRule(
+    backendId: string,
+    kind: ItemKind,
+    original: string,
+    rule: ToolRule | null,
+    requested?: string,
+  ): Promise<void> {
+    const profile = profileOf(requested);
+    const { access } = this.host;
+    if (rule !== null) return access.setRule(backendId, kind, original, rule, profile);
+    await access.update((policy) => {
+      if (profile !== LOCAL_CLIENT && !policy.clients[profile]) throw unknownClient(profile);
+      const rules = profile === LOCAL_CLIENT ? policy.backends[backendId] : policy.clients[profile]?.items?.[backendId];
+      if (rules?.[kind]) delete rules[kind][original];
+    });
+  }
+
+  async setBackend(settings: BackendSettings): Promise<void> {
+    const { backendId } = settings;
+    const profile = profileOf(settings.profile);
+    const { access } = this.host;
+    if (profile !== LOCAL_CLIENT) {
+      const visible = settings.visible;
+      if (visible === undefined) {
+        throw new SwitchboardError(ErrorCode.InvalidParams, 'with a profile, only "visible" can be set');
+      }
+      const all = this.host.backendConfigs().map((backend) => backend.id);
+      await access.update((policy) => {
+        const client = policy.clients[profile];
+        if (!client) throw new SwitchboardError(ErrorCode.UnknownClient, `no client profile "${profile}"`);
+        // An absent list means every server: hiding one lists all the others.
+        const seen = new Set(client.backends ?? all);
+        if (visible) seen.add(backendId);
+        else seen.delete(backendId);
+        client.backends = all.filter((id) => seen.has(id)).concat([...seen].filter((id) => !all.includes(id)));
+      });
+      return;
+    }
+    await access.update((policy) => {
+      const rules = (policy.backends[backendId] ??= {});
+      if (settings.enabled !== undefined) rules.enabled = settings.enabled;
+      if (settings.defaultRule !== undefined) rules.defaultRule = settings.defaultRule;
+      if (settings.pinning !== undefined) rules.pinning = settings.pinning;
+      if (settings.capture !== undefined) rules.capture = settings.capture;
+    });
+  }
+
+  async setRules(changes: readonly RuleChange[], requested?: string): Promise<void> {
+    const profile = profileOf(requested);
+    const { access } = this.host;
+    changes.forEach((change, index) => {
+      if (change.rule === 'ask' && change.kind !== 'tools') {
+        throw new SwitchboardError(ErrorCode.InvalidParams, `rules[${index}].rule: only tools can be set to ask`, {
+          path: `rules.${index}.rule`,
+        });
+      }
+    });
+    if (profile !== LOCAL_CLIENT && !access.policy.clients[profile]) throw unknownClient(profile);
+    await access.update((policy) => {
+      for (const { backendId, kind, original, rule } of changes) {
+        const holder =
+          profile === LOCAL_CLIENT
+            ? (policy.backends[backendId] ??= {})
+            : ((policy.clients[profile]!.items ??= {})[backendId] ??= {});
+        if (rule === null) delete holder[kind]?.[original];
+        else (holder[kind] ??= {})[original] = rule as never;
+      }
+    });
+  }
+
+  async setExposure(requested: string, exposure: Exposure | null): Promise<void> {
+    const client = profileOf(requested);
+    const { access } = this.host;
+    if (client === LOCAL_CLIENT) {
+      // The main token has no profile: it gets the policy's default.
+      await access.update((policy) => {
+        if (exposure === null) delete policy.exposure;
+        else policy.exposure = exposure;
+      });
+      return;
+    }
+    if (!access.policy.clients[client]) throw unknownClient(client);
+    await access.update((policy) => {
+      const profile = policy.clients[client]!;
+      if (exposure === null) delete profile.exposure;
+      else profile.exposure = exposure;
+    });
+  }
+}
+
+/** One server's settings as `profile` sees them. */
+function backendView(policy: Policy, profile: string, id: string): PolicyView['backends'][number] {
+  const rules = policy.backends[id];
+  return {
+    id,
+    enabled: rules?.enabled !== false,
+    defaultRule: rules?.defaultRule ?? policy.defaultRule,
+    pinning: rules?.pinning !== false,
+    capture: rules?.capture === true,
+    visible: profile === LOCAL_CLIENT || (policy.clients[profile]?.backends?.includes(id) ?? true),
+  };
+}

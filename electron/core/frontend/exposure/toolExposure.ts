@@ -1,0 +1,192 @@
+/**
+ * Each client's tools/list, by its exposure: every tool it may use (`all`), or
+ * the search meta-tools plus the tools pinned to always show (`search`), plus
+ * what the session found (`search+load`); and `search_tools` over exactly what
+ * that client may use, under the names it sees. Lists, fingerprints and name
+ * maps are cached per client view (the policy engine rebuilds a view whenever
+ * the catalog, policy or pins change).
+ *
+ * A backend tool whose exposed name is a meta-tool's (`search_tools` or
+ * `call_tool` under an empty prefix) keeps that name in `all`; in the search
+ * modes the meta-tool holds the name in tools/list and for direct calls, and
+ * the backend tool is found by search and called through `call_tool`.
+ */
+import { createHash } from 'node:crypto';
+import type { Tool } from '@modelcontextprotocol/server';
+import type { ExposureInForce } from '../../../../shared/model/exposure.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Policy } from '../../platform/config/policyConfig.js';
+import type { ClientView } from '../../catalog/policy/policyEngine.js';
+import { ToolSearchIndex } from './search/toolSearchIndex.js';
+import type { LoadedTools } from './loadedTools.js';
+import { ProfileLoads } from './profileLoads.js';
+import { ALWAYS_LOAD_META, CALL_TOOL, callToolDefinition, SEARCH_TOOL, searchToolDefinition } from './metaTools.js';
+
+const META_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOL, CALL_TOOL]);
+
+/** One search result, as `search_tools` returns it. */
+export interface FoundTool {
+  /** The name the client passes to `call_tool` (its shortened name where it has a name budget). */
+  name: string;
+  /** The backend the tool comes from. */
+  server: string;
+  title?: string;
+  description: string;
+  inputSchema: Tool['inputSchema'];
+  annotations?: Tool['annotations'];
+}
+
+/** What the exposure reads from the core. */
+export interface ExposureSource {
+  catalog(): Catalog;
+  view(client: string): ClientView;
+  policy(): Policy;
+}
+
+interface ListedTools {
+  tools: Tool[];
+  fingerprint: string;
+  /** Catalog name -> the tool as this client sees it (searchable universe). */
+  byCatalogName: Map<string, Tool>;
+  /** Names in `tools` (a loaded tool already listed, e.g. pinned, is not listed twice). */
+  names: Set<string>;
+  /** Backend tools whose names the meta-tools hold in this list (reachable through call_tool only). */
+  shadowed: Tool[];
+}
+
+/** Tool exposure for every client. */
+export class ToolExposure {
+  private readonly index = new ToolSearchIndex();
+  private indexedCatalog: Catalog | undefined;
+  private readonly listed = new WeakMap<ClientView, ListedTools>();
+  /** What 2026-07-28 clients (no session) loaded, per client profile. */
+  readonly profiles = new ProfileLoads();
+
+  constructor(private readonly source: ExposureSource) {}
+
+  /** The exposure in force for a client. */
+  mode(client: string): ExposureInForce {
+    return this.source.view(client).exposure;
+  }
+
+  /** The client's tools/list; with `loaded`, that session's (its loaded tools listed under `search+load`). */
+  list(client: string, loaded?: LoadedTools): Tool[] {
+    const listed = this.listedFor(client);
+    const extra = this.loadedFor(client, listed, loaded);
+    return extra.length === 0 ? listed.tools : [...listed.tools, ...extra];
+  }
+
+  /** A digest of the client's (or that session's) tools/list: it changes exactly when the list does. */
+  fingerprint(client: string, loaded?: LoadedTools): string {
+    const listed = this.listedFor(client);
+    const extra = this.loadedFor(client, listed, loaded);
+    if (extra.length === 0) return listed.fingerprint;
+    return createHash('sha256').update(listed.fingerprint).update(JSON.stringify(extra)).digest('base64url');
+  }
+
+  /**
+   * Under `search+load`, adds found tools (best first, under the client's
+   * names) to a session's loaded tools; tools it lists anyway and tools
+   * shadowed by a meta-tool's name are left out. Returns whether its list changed.
+   */
+  load(client: string, loaded: LoadedTools, found: readonly FoundTool[]): boolean {
+    const view = this.source.view(client);
+    if (view.exposure !== 'search+load') return false;
+    const listed = this.listedFor(client);
+    const before = this.fingerprint(client, loaded);
+    const names = found
+      .filter((tool) => !listed.names.has(tool.name) && !META_NAMES.has(tool.name))
+      .map((tool) => view.aliases.get(tool.name) ?? tool.name);
+    return loaded.load(names) && this.fingerprint(client, loaded) !== before;
+  }
+
+  /** The fingerprint of a profile's 2026-07-28 tools/list (with the tools its requests loaded). */
+  profileFingerprint(client: string): string {
+    return this.fingerprint(client, this.profiles.of(client));
+  }
+
+  /** Backend tools named like a meta-tool, which the client's search-mode list does not show under their name. */
+  shadowed(client: string): Tool[] {
+    return this.listedFor(client).shadowed;
+  }
+
+  /** Number of tools the client may use (what search covers). */
+  reachable(client: string): number {
+    return this.listedFor(client).byCatalogName.size;
+  }
+
+  /** The best matches for `query` among the tools the client may use, best first. */
+  search(client: string, query: string, limit: number): FoundTool[] {
+    this.syncIndex();
+    const { byCatalogName } = this.listedFor(client);
+    const catalog = this.source.catalog();
+    return this.index
+      .search(query, limit, (name) => byCatalogName.has(name))
+      .map(({ name }) => {
+        const tool = byCatalogName.get(name)!;
+        const found: FoundTool = {
+          name: tool.name,
+          server: catalog.toolIndex.get(name)!.backendId,
+          description: tool.description ?? '',
+          inputSchema: tool.inputSchema,
+        };
+        if (tool.title) found.title = tool.title;
+        if (tool.annotations) found.annotations = tool.annotations;
+        return found;
+      });
+  }
+
+  /** Brings the search index in line with the published catalog (only changed tools are re-indexed). */
+  syncIndex(): void {
+    const catalog = this.source.catalog();
+    if (catalog === this.indexedCatalog) return;
+    const tools = catalog.tools.map((tool) => ({ tool, origin: catalog.toolIndex.get(tool.name)! }));
+    this.index.sync(tools);
+    this.indexedCatalog = catalog;
+  }
+
+  private listedFor(client: string): ListedTools {
+    const view = this.source.view(client);
+    let listed = this.listed.get(view);
+    if (!listed) {
+      listed = this.build(view);
+      this.listed.set(view, listed);
+    }
+    return listed;
+  }
+
+  private build(view: ClientView): ListedTools {
+    const catalog = this.source.catalog();
+    const policy = this.source.policy();
+    const byCatalogName = new Map<string, Tool>();
+    const shown: Tool[] = [];
+    const pinned: Tool[] = [];
+    for (const tool of view.tools) {
+      const catalogName = view.aliases.get(tool.name) ?? tool.name;
+      byCatalogName.set(catalogName, tool);
+      const origin = catalog.toolIndex.get(catalogName);
+      const always = origin && policy.backends[origin.backendId]?.alwaysShow?.includes(origin.original);
+      const listedTool = always ? { ...tool, _meta: { ...tool._meta, [ALWAYS_LOAD_META]: true } } : tool;
+      shown.push(listedTool);
+      if (always) pinned.push(listedTool);
+    }
+    const search = view.exposure !== 'all';
+    const shadowed = search ? view.tools.filter((tool) => META_NAMES.has(tool.name)) : [];
+    const tools = search
+      ? [searchToolDefinition, callToolDefinition, ...pinned.filter((tool) => !META_NAMES.has(tool.name))]
+      : shown;
+    const fingerprint = createHash('sha256').update(JSON.stringify(tools)).digest('base64url');
+    return { tools, fingerprint, byCatalogName, names: new Set(tools.map((tool) => tool.name)), shadowed };
+  }
+
+  /** The loaded tools a session's list adds: still visible to the client, not listed already. */
+  private loadedFor(client: string, listed: ListedTools, loaded: LoadedTools | undefined): Tool[] {
+    if (!loaded || loaded.size === 0 || this.source.view(client).exposure !== 'search+load') return [];
+    const extra: Tool[] = [];
+    for (const name of loaded.names()) {
+      const tool = listed.byCatalogName.get(name);
+      if (tool && !listed.names.has(tool.name) && !META_NAMES.has(tool.name)) extra.push(tool);
+    }
+    return extra;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Routing of a request that may need input from the frontend
+ * (`tools/call`, `prompts/get`, `resources/read`: the methods whose 2026-07-28
+ * results include `input_required`). The branch is on the backend's era:
+ *
+ * - 2026-07-28 backend: the backend returns an `InputRequiredResult`; we
+ *   return it as is and forward the retry's `inputResponses` and
+ *   `requestState` unchanged. A 2026 frontend retries itself; for a 2025
+ *   frontend the SDK's legacy shim in our server turns the result into real
+ *   `elicitation/create` (etc.) requests and re-enters our handler with the
+ *   answers. The frontend's capabilities go in `_meta`, so the backend only
+ *   asks for what this frontend can give.
+ * - 2025-era backend: the backend pushes requests to us during the call; a
+ *   {@link LegacyCall} tracks the call and relays them (directly to a 2025
+ *   frontend, parked behind an `InputRequiredResult` for a 2026 one).
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type InputRequiredResult,
+  type Progress,
+} from '@modelcontextprotocol/server';
+import type { BackendConnection } from '../../backends/connection/backendConnection.js';
+import type { BackendRequestOptions } from '../../backends/connection/backendRequests.js';
+import type { FrontendChannel } from './frontendChannel.js';
+import { LegacyCall, type LegacySendOptions } from './legacyCall.js';
+import type { ParkedCalls } from './parkedCalls.js';
+
+/**
+ * The SDK's own request timeout, for backend requests bounded by our queue
+ * deadline instead: that deadline pauses while a person answers, the SDK's
+ * cannot. The largest delay a Node timer takes (a larger one fires at once).
+ */
+const SDK_TIMEOUT_OFF_MS = 2_147_483_647;
+
+/**
+ * Input rounds one request may take when our server's legacy shim answers a
+ * 2026-07-28 backend's `input_required` for a 2025 client (SDK default 8; a
+ * wizard-like tool may ask more often).
+ */
+export const SHIM_MAX_ROUNDS = 32;
+
+/** What the relay needs from the core. */
+export interface RelayHost {
+  /** Calls to 2025-era backends waiting for a 2026-07-28 frontend's retry. */
+  parked: ParkedCalls<LegacyCall<unknown>>;
+  /** How long a person may take to answer (`proxy.inputTimeoutMs`). */
+  inputTimeoutMs(): number;
+}
+
+/** Per-request options from the frontend. */
+export interface RelayOptions {
+  signal?: AbortSignal | undefined;
+  onProgress?: ((progress: Progress) => void) | undefined;
+  frontend?: FrontendChannel | undefined;
+  /** The backend request's deadline, when not the backend's `requestTimeoutMs` (see RouteOptions). */
+  timeoutMs?: number | undefined;
+}
+
+/** Options the backend request is made with. */
+export type PerformOptions = BackendRequestOptions;
+
+/** One request to relay. */
+export interface RelayedRequest<P extends { _meta?: Record<string, unknown> | undefined }, R> {
+  connection: BackendConnection;
+  /** Names the request in queue errors, e.g. `tools/call search`. */
+  label: string;
+  /** What a park token is bound to: the method and the exposed name or URI. */
+  binding: string;
+  /** Params for the backend (original name, forwarded `_meta`). */
+  params: P;
+  perform(params: P, options: PerformOptions): Promise<R | InputRequiredResult>;
+}
+
+/** Sends a request to its backend, relaying any input the backend needs from the frontend. */
+export function relayRequest<P extends { _meta?: Record<string, unknown> | undefined }, R>(
+  host: RelayHost,
+  request: RelayedRequest<P, R>,
+  options: RelayOptions,
+): Promise<R | InputRequiredResult> {
+  return request.connection.era === 'modern' ? passThrough(request, options) : relayLegacy(host, request, options);
+}
+
+function passThrough<P extends { _meta?: Record<string, unknown> | undefined }, R>(
+  request: RelayedRequest<P, R>,
+  options: RelayOptions,
+): Promise<R | InputRequiredResult> {
+  const { frontend, onProgress } = options;
+  let params = request.params;
+  if (frontend) {
+    params = {
+      ...params,
+      ...(frontend.inputResponses ? { inputResponses: frontend.inputResponses } : {}),
+      ...(frontend.requestState !== undefined ? { requestState: frontend.requestState } : {}),
+      // The SDK client stamps its own capabilities on each 2026 request;
+      // user `_meta` wins, so the backend sees the frontend's.
+      _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: frontend.capabilities ?? {} },
+    };
+  }
+  return request.connection.run(
+    request.label,
+    ({ signal, sdkTimeoutMs }) =>
+      request.perform(params, {
+        signal,
+        timeout: sdkTimeoutMs(),
+        allowInputRequired: true,
+        ...(onProgress ? { onprogress: onProgress } : {}),
+      }),
+    options.signal,
+    options.timeoutMs,
+  );
+}
+
+async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefined }, R>(
+  host: RelayHost,
+  request: RelayedRequest<P, R>,
+  options: RelayOptions,
+): Promise<R | InputRequiredResult> {
+  const { frontend, signal } = options;
+  let call: LegacyCall<R>;
+  if (frontend?.requestState !== undefined) {
+    // A retry: our token names the parked call, the responses answer it.
+    const parked = host.parked.take(frontend.requestState, request.binding) as LegacyCall<R> | undefined;
+    if (!parked) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', {
+        reason: 'invalid_request_state',
+      });
+    }
+    call = parked;
+    call.supply(frontend.inputResponses);
+  } else {
+    const { connection } = request;
+    call = new LegacyCall<R>({ tracker: connection.inputs, frontend, inputTimeoutMs: host.inputTimeoutMs() });
+    call.start(
+      (task, callSignal) => connection.run(request.label, task, callSignal, options.timeoutMs),
+      ({ signal: sendSignal, onprogress }: LegacySendOptions) =>
+        request.perform(request.params, {
+          signal: sendSignal,
+          timeout: SDK_TIMEOUT_OFF_MS,
+          ...(onprogress ? { onprogress } : {}),
+        }) as Promise<R>,
+      options.onProgress !== undefined,
+    );
+  }
+  const unfollow = call.follow(options.onProgress);
+  // The frontend cancelling (or going away) while this exchange waits cancels
+  // the backend call. Only while it waits: a 2026 exchange's signal also
+  // aborts once the exchange has ended normally, input_required or not.
+  const onAbort = (): void => call.cancel(signal?.reason);
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const step = await call.next();
+    if ('result' in step) return step.result;
+    const requestState = host.parked.park(call as LegacyCall<unknown>, request.binding);
+    return { resultType: 'input_required', inputRequests: step.inputRequests, requestState };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    unfollow();
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * Tasks through the proxy (MCP 2025-11-25 tasks, and the 2026-07-28
+ * io.modelcontextprotocol/tasks extension): a task-augmented tools/call
+ * becomes a task of ours. To a backend that runs tasks for the tool it goes
+ * out as a task and ours maps to the backend's; to any other backend we run
+ * the ordinary call ourselves and keep its result until fetched or expired.
+ * tasks/get, tasks/result, tasks/list and tasks/cancel answer through the
+ * registry, for the owning client profile only. The policy is asked at
+ * creation and again at tasks/result; the audit log records creation and
+ * end; a backend that goes away fails its open tasks with a clear message.
+ * The running side (our own calls, fetching and following a backend's task)
+ * is taskWork.ts.
+ */
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type CreateTaskResult,
+  type InputRequiredResult,
+  type Task,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { withForwardedMeta } from '../routing/forwarding.js';
+import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
+import { cancelBackendTask, createBackendTask, getBackendTask } from './legacyBackendTasks.js';
+import {
+  errorOutcome,
+  unknownTask,
+  type TaskDetail,
+  type TaskRequestOptions,
+  type TaskServiceHost,
+} from './taskServiceParts.js';
+import { cancelModernTask, getModernTask, updateModernTask } from './backendTasks.js';
+import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask } from './proxyTask.js';
+import { auditTaskChange } from './taskAudit.js';
+import { TaskRegistry } from './taskRegistry.js';
+import { TaskWork } from './taskWork.js';
+import {
+  backendHasTasksExtension,
+  backendRunsTasks,
+  declaredTaskSupport,
+  forwardsTasks,
+  servedTaskSupport,
+  withTaskSupport,
+} from './taskSupport.js';
+
+export type { TaskDetail, TaskRequestOptions, TaskServiceHost } from './taskServiceParts.js';
+
+/** The tasks of this instance; see the module comment. */
+export class TaskService {
+  readonly registry: TaskRegistry;
+  private readonly work: TaskWork;
+
+  constructor(private readonly host: TaskServiceHost) {
+    this.registry = new TaskRegistry({ limits: host.limits });
+    this.work = new TaskWork(host, this.registry);
+    this.registry.onChange((change) => {
+      auditTaskChange(host.audit, change, Date.now());
+      if (change.kind === 'dropped') {
+        this.work.runs.get(change.task.taskId)?.abort?.abort(new Error('task expired'));
+        this.work.runs.delete(change.task.taskId);
+      }
+    });
+  }
+
+  /**
+   * A task-augmented tools/call: answers `CreateTaskResult` at once. Throws
+   * -32602 for an unknown or denied tool, -32601 for one whose task support
+   * is `forbidden`, and the retryable task-limit error beyond the cap.
+   */
+  async create(params: CallToolRequestParams, ttl: unknown, options: TaskRequestOptions): Promise<CreateTaskResult> {
+    const opened = await this.open(params, ttl, options);
+    if ('result' in opened) throw new ProtocolError(ProtocolErrorCode.InternalError, 'a 2025 task call got no task');
+    return { task: wireTask(opened) };
+  }
+
+  /**
+   * A task call in either era: our task, or (a 2026-07-28 frontend only) the
+   * 2026 backend's own answer when it chose not to make a task (a result, or
+   * input_required for the client's next round). A 2026 frontend's task of a
+   * 2025 backend has its result fetched at once in the background, its
+   * questions kept for tasks/get and answered by tasks/update.
+   */
+  async open(
+    params: CallToolRequestParams,
+    ttl: unknown,
+    options: TaskRequestOptions,
+  ): Promise<ProxyTask | { result: CallToolResult | InputRequiredResult }> {
+    const call = await this.host.router.resolveToolCall(params, options);
+    const support = declaredTaskSupport(call.tool);
+    const forward = call.rule !== 'ask' && forwardsTasks(call.tool, call.connection.capabilities, call.connection.era);
+    if (
+      support === 'forbidden' ||
+      (!forward && support === undefined && backendRunsTasks(call.connection.capabilities, call.connection.era))
+    ) {
+      // 2026-07-28: the server decides per request, so such a tool simply answers without a task.
+      if (options.frontend?.era === 'modern') return { result: await this.host.router.callTool(params, options) };
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Tool ${params.name} does not support tasks`);
+    }
+    const owner = {
+      client: call.client,
+      backendId: call.origin.backendId,
+      tool: params.name,
+      original: call.origin.original,
+    };
+    if (forward && backendHasTasksExtension(call.connection.capabilities, call.connection.era))
+      return this.work.openModern(call, owner, params, ttl, options);
+    let task: ProxyTask;
+    try {
+      task = this.registry.create(owner, ttl, forward ? 'backend' : 'switchboard');
+    } catch (error) {
+      // A 2026 client at its cap still gets its call answered, as an ordinary one (no task).
+      if (!forward && options.frontend?.era === 'modern')
+        return { result: await this.host.router.callTool(params, options) };
+      throw toProtocolError(error);
+    }
+    this.work.runs.set(task.taskId, { connection: call.connection });
+    if (forward) {
+      try {
+        const forwarded = { ...withForwardedMeta(params), name: call.origin.original };
+        const created = await createBackendTask(call.connection, forwarded, task.ttlMs, options.signal);
+        task.backendTaskId = created.taskId;
+        // A 2026 owner's task shows input_required or its end only through the background fetch below.
+        if (options.frontend?.era !== 'modern' || created.status === 'working')
+          this.work.mirror(task, created.status, created.statusMessage);
+      } catch (error) {
+        this.registry.drop(task.taskId);
+        throw toProtocolError(error);
+      }
+      if (options.frontend?.era === 'modern') this.work.fetchInBackground(task, call.connection, options);
+    } else {
+      this.work.runHere(task, params, options);
+      if (options.frontend?.era === 'modern') return this.work.quickOrTask(task);
+    }
+    return task;
+  }
+
+  /** tasks/get: the task as it stands (a backend's task asked again, unless it ended). */
+  async get(taskId: string, client: string, signal?: AbortSignal): Promise<Task> {
+    return wireTask((await this.refresh(this.owned(taskId, client), signal)).task);
+  }
+
+  /**
+   * 2026-07-28 tasks/get: the task, its open input requests, and (policy
+   * permitting) its outcome once done.
+   */
+  async detail(taskId: string, client: string, signal?: AbortSignal): Promise<TaskDetail> {
+    const detail = await this.refresh(this.owned(taskId, client), signal);
+    const { task } = detail;
+    if (task.outcome && 'result' in task.outcome && !this.host.router.mayCallTool(client, task.tool))
+      throw unknownItem('tool', task.tool);
+    return detail.inputRequests ? detail : { task, inputRequests: this.work.runs.get(taskId)?.inputs?.requests() };
+  }
+
+  /** 2026-07-28 tasks/update: input responses for the task's open requests (keys not open are ignored). */
+  async update(taskId: string, client: string, responses: Record<string, unknown>, signal?: AbortSignal) {
+    const task = this.owned(taskId, client);
+    const run = this.work.runs.get(taskId);
+    if (isTerminal(task.status)) return;
+    if (run?.modern && task.backendTaskId)
+      await updateModernTask(run.connection, task.backendTaskId, responses, signal);
+    else run?.inputs?.respond(responses);
+  }
+
+  /** Asks the backend how its task stands (unless it ended, or our background fetch follows it). */
+  private async refresh(task: ProxyTask, signal?: AbortSignal): Promise<TaskDetail> {
+    const run = this.work.runs.get(task.taskId);
+    if (task.runsOn !== 'backend' || !task.backendTaskId || !run || run.inputs || isTerminal(task.status))
+      return { task };
+    try {
+      if (!run.modern) {
+        const remote = await getBackendTask(run.connection, task.backendTaskId, signal);
+        this.work.mirror(task, remote.status, remote.statusMessage);
+        return { task };
+      }
+      const remote = await getModernTask(run.connection, task.backendTaskId, signal);
+      this.work.mirrorModern(task, remote);
+      return remote.status === 'input_required' ? { task, inputRequests: remote.inputRequests } : { task };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      this.registry.finish(task.taskId, 'failed', errorOutcome(error), `server ${task.backendId} lost the task`);
+      return { task };
+    }
+  }
+
+  /**
+   * tasks/result: waits for the end, relaying an `input_required` task's
+   * questions to this request's frontend, and answers what the call
+   * answered (with the related-task `_meta`), or its error. A tool the
+   * policy denies meanwhile yields no result.
+   */
+  async result(taskId: string, options: TaskRequestOptions): Promise<CallToolResult> {
+    const task = this.owned(taskId, options.client);
+    // The policy guards what the tool yields (its result, its questions); a failure carries neither.
+    const allowed = (): void => {
+      if (task.outcome && 'error' in task.outcome) return;
+      if (!this.host.router.mayCallTool(options.client, task.tool)) throw unknownItem('tool', task.tool);
+    };
+    allowed();
+    const run = this.work.runs.get(taskId);
+    if (!task.outcome && task.runsOn === 'switchboard' && run?.inputs)
+      await this.work.answerInputs(task, run.inputs, options);
+    else if (!task.outcome && task.backendTaskId && run?.modern)
+      await this.work.awaitModern(task, run.connection, options);
+    else if (!task.outcome && task.backendTaskId && run && !run.inputs)
+      await this.work.fetchBackendResult(task, run.connection, options);
+    await this.registry.settled(taskId);
+    allowed();
+    const outcome = task.outcome;
+    if (!outcome) throw unknownTask(taskId);
+    if ('error' in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+    return { ...outcome.result, _meta: { ...outcome.result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+  }
+
+  /**
+   * Tools as listed to a client, each with the task support we serve
+   * (`execution.taskSupport`; see taskSupport.ts). Tools not in the catalog
+   * (the search meta-tools) are left as they are.
+   */
+  listed(tools: Tool[]): Tool[] {
+    const catalog = this.host.catalog();
+    return tools.map((tool) => {
+      const origin = catalog.toolIndex.get(tool.name);
+      if (!origin) return tool;
+      const connection = this.host.connection(origin.backendId);
+      const { capabilities, era } = connection ?? {};
+      const runs = capabilities ? backendRunsTasks(capabilities, era) : undefined;
+      return withTaskSupport(tool, servedTaskSupport(tool, runs, backendHasTasksExtension(capabilities, era)));
+    });
+  }
+
+  /** tasks/list: the client's own tasks, newest first. */
+  list(client: string): Task[] {
+    return this.registry.list(client).map(wireTask);
+  }
+
+  /** tasks/cancel: ends a live task as cancelled (the backend's asked to cancel too); -32602 once terminal. */
+  async cancel(taskId: string, client: string): Promise<Task> {
+    const task = this.owned(taskId, client);
+    if (isTerminal(task.status))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: already ${task.status}`);
+    await this.cancelTask(task, 'cancelled by the client');
+    return wireTask(task);
+  }
+
+  /** Cancels any task by id (the host's own user; no owner check). Returns false when unknown or ended. */
+  async cancelById(taskId: string): Promise<boolean> {
+    const task = this.registry.find(taskId);
+    if (!task || isTerminal(task.status)) return false;
+    await this.cancelTask(task, 'cancelled in Switchboard');
+    return true;
+  }
+
+  /**
+   * A backend's health changed: open tasks whose connection is no longer
+   * its live one (it crashed, restarted, stopped or was removed) fail now,
+   * saying so, instead of waiting for a result that cannot come.
+   */
+  backendChanged(backendId: string): void {
+    const live = this.host.connection(backendId);
+    const gone = (task: ProxyTask): boolean => {
+      const run = this.work.runs.get(task.taskId);
+      return run !== undefined && run.connection !== live;
+    };
+    const message = `server ${backendId} stopped, restarted or was removed while the task ran: its work is lost`;
+    for (const task of this.registry.failBackend(backendId, message, gone)) {
+      this.work.runs.get(task.taskId)?.abort?.abort(new Error(message));
+    }
+  }
+
+  /** A backend pushed its task's status (2025-11-25 `notifications/tasks/status`); see TaskWork.pushed. */
+  backendPushed(backendId: string, remote: Parameters<TaskWork['pushed']>[1]): void {
+    this.work.pushed(backendId, remote);
+  }
+
+  /** Drops every task (the core is closing): tasks do not survive a restart. */
+  dispose(): void {
+    for (const run of this.work.runs.values()) run.abort?.abort(new Error('Switchboard is closing'));
+    this.registry.dispose();
+  }
+
+  private owned(taskId: string, client: string): ProxyTask {
+    const task = typeof taskId === 'string' ? this.registry.get(taskId, client) : undefined;
+    if (!task) throw unknownTask(String(taskId));
+    return task;
+  }
+
+  private async cancelTask(task: ProxyTask, statusMessage: string): Promise<void> {
+    const run = this.work.runs.get(task.taskId);
+    this.registry.finish(task.taskId, 'cancelled', CANCELLED_OUTCOME, statusMessage);
+    run?.abort?.abort(new Error('task cancelled'));
+    if (task.runsOn === 'backend' && task.backendTaskId && run) {
+      const cancelling = run.modern ? cancelModernTask : cancelBackendTask;
+      await cancelling(run.connection, task.backendTaskId).catch(() => undefined);
+    }
+  }
+}

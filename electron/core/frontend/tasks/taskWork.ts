@@ -1,0 +1,247 @@
+/**
+ * The work behind our tasks (see taskService.ts): the ordinary call we run as
+ * a task, a backend task's result fetched through the input relay, a
+ * 2026-07-28 backend's task followed by polling, and each backend state
+ * mirrored into ours; and a task call to a 2026-07-28 backend, which decides
+ * itself whether to make one. One record per task (`runs`) holds its connection and,
+ * where it has them, its abort and its open questions.
+ */
+import type { DetailedTaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
+import type { BackendConnection } from '../../backends/connection/backendConnection.js';
+import { rewriteToolResult } from '../../catalog/rewrite.js';
+import { withForwardedMeta } from '../routing/forwarding.js';
+import { toProtocolError } from '../routing/protocolErrors.js';
+import type { ResolvedCall } from '../routing/router.js';
+import { backendTaskResult } from './legacyBackendTasks.js';
+import { callModernBackend, cancelModernTask, followModernTask, modernOutcome } from './backendTasks.js';
+import { isTerminal, type ProxyTask, type TaskOwner } from './proxyTask.js';
+import { TaskInputs } from './taskInputs.js';
+import type { TaskRegistry } from './taskRegistry.js';
+import { errorOutcome, type Run, type TaskRequestOptions, type TaskServiceHost } from './taskServiceParts.js';
+
+/** How long a call we run for a 2026-07-28 client may take before it is answered as a task. */
+const TASK_GRACE_MS = 1000;
+
+/** The running side of the task service: one per service, sharing its registry. */
+export class TaskWork {
+  /** Each live task's connection, abort and open questions, by our task id. */
+  readonly runs = new Map<string, Run>();
+
+  constructor(
+    private readonly host: TaskServiceHost,
+    private readonly registry: TaskRegistry,
+  ) {}
+
+  /** A task call to a 2026-07-28 backend: it decides whether to make a task (see taskSupport.ts). */
+  async openModern(
+    call: ResolvedCall,
+    owner: TaskOwner,
+    params: CallToolRequestParams,
+    ttl: unknown,
+    options: TaskRequestOptions,
+  ): Promise<ProxyTask | { result: CallToolResult | InputRequiredResult }> {
+    try {
+      this.registry.assertRoom(owner.client);
+    } catch (error) {
+      throw toProtocolError(error);
+    }
+    const forwarded = { ...withForwardedMeta(params), name: call.origin.original };
+    const answer = await callModernBackend(this.host, call.connection, forwarded, options).catch((error: unknown) => {
+      throw toProtocolError(error);
+    });
+    if (answer.kind === 'result') {
+      const { result } = answer;
+      if (isInputRequiredResult(result)) {
+        if (options.frontend?.era === 'modern') return { result };
+        throw new ProtocolError(ProtocolErrorCode.InternalError, `server ${owner.backendId} asked for input first`);
+      }
+      const rewritten = rewriteToolResult(this.host.catalog(), owner.backendId, result);
+      if (options.frontend?.era === 'modern') return { result: rewritten };
+      // A 2025 client asked for a task: ours, finished at once with the backend's answer.
+      const task = this.registry.create(owner, ttl, 'switchboard');
+      this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', { result: rewritten });
+      return task;
+    }
+    let task: ProxyTask;
+    try {
+      task = this.registry.create(owner, ttl, 'backend');
+    } catch (error) {
+      await cancelModernTask(call.connection, answer.taskId).catch(() => undefined);
+      throw toProtocolError(error);
+    }
+    task.backendTaskId = answer.taskId;
+    this.runs.set(task.taskId, { connection: call.connection, modern: true });
+    this.mirror(task, answer.status, answer.statusMessage);
+    return task;
+  }
+
+  /**
+   * A call we run for a 2026-07-28 client: the server decides per request
+   * whether to answer with a task (ext-tasks spec), so one that ends within
+   * TASK_GRACE_MS answers its result (or error) as is, and the task is dropped unseen;
+   * one still running (or asking for input) by then is answered as the task.
+   */
+  async quickOrTask(task: ProxyTask): Promise<ProxyTask | { result: CallToolResult }> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, TASK_GRACE_MS);
+      const stop = this.registry.onChange((change) => {
+        if (change.task === task && (isTerminal(task.status) || task.status === 'input_required')) done();
+      });
+      function done(): void {
+        clearTimeout(timer);
+        stop();
+        resolve();
+      }
+    });
+    const outcome = task.outcome;
+    if (!isTerminal(task.status) || !outcome) return task;
+    this.registry.drop(task.taskId);
+    if ('error' in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+    return { result: outcome.result };
+  }
+
+  /** Takes a backend task's state into ours; a terminal one ends ours (its result stays with the backend). */
+  mirror(task: ProxyTask, status: ProxyTask['status'], statusMessage?: string): void {
+    if (status === 'working' || status === 'input_required')
+      this.registry.setStatus(task.taskId, status, statusMessage);
+    else this.registry.finish(task.taskId, status, undefined, statusMessage);
+  }
+
+  /**
+   * A 2025-11-25 backend pushed its task's status (`notifications/tasks/status`):
+   * taken into ours as a poll's answer would be, for our tasks on its live
+   * connection (those of a connection since gone are failed by backendChanged).
+   * Under a background fetch only `working` counts: the end comes with the result.
+   */
+  pushed(backendId: string, remote: { taskId: string; status: ProxyTask['status']; statusMessage?: string }): void {
+    const live = this.host.connection(backendId);
+    for (const [taskId, run] of this.runs) {
+      const task = this.registry.find(taskId);
+      if (task?.backendId !== backendId || task.backendTaskId !== remote.taskId) continue;
+      if (run.modern || run.connection !== live || (remote.status !== 'working' && run.inputs)) continue;
+      this.mirror(task, remote.status, remote.statusMessage);
+    }
+  }
+
+  /** Runs the ordinary call as our task; its questions wait for the owner's tasks/result. */
+  runHere(task: ProxyTask, params: CallToolRequestParams, options: TaskRequestOptions): void {
+    const abort = new AbortController();
+    const inputs = new TaskInputs((waiting) =>
+      this.registry.setStatus(task.taskId, waiting ? 'input_required' : 'working'),
+    );
+    this.runs.set(task.taskId, { ...this.runs.get(task.taskId)!, abort, inputs });
+    const plain = {
+      name: params.name,
+      ...(params.arguments ? { arguments: params.arguments } : {}),
+      ...(params._meta ? { _meta: params._meta } : {}),
+    };
+    this.host.router
+      .callTool(plain, {
+        client: task.client,
+        signal: abort.signal,
+        frontend: inputs.channel(options.frontend),
+        onProgress: options.onProgress,
+        // Nobody waits on this request any more: the task's lifetime bounds it, not requestTimeoutMs.
+        timeoutMs: task.ttlMs,
+      })
+      .then(
+        (result) => {
+          if (isInputRequiredResult(result)) throw new Error('the tool asked for input a task cannot relay');
+          this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', { result });
+        },
+        (error: unknown) => {
+          if (abort.signal.aborted) return;
+          this.registry.finish(task.taskId, 'failed', errorOutcome(error), (error as Error)?.message);
+        },
+      )
+      .catch((error: unknown) =>
+        this.registry.finish(task.taskId, 'failed', errorOutcome(error), (error as Error)?.message),
+      );
+  }
+
+  /** Puts our run's questions to the frontend of this tasks/result until the task ends. */
+  async answerInputs(task: ProxyTask, inputs: TaskInputs, options: TaskRequestOptions): Promise<void> {
+    const ended = this.registry.settled(task.taskId);
+    const stop = options.signal
+      ? new Promise<void>((resolve) => options.signal!.addEventListener('abort', () => resolve(), { once: true }))
+      : undefined;
+    const until = stop ? Promise.race([ended, stop]) : ended;
+    for (let input = await inputs.next(until); input; input = await inputs.next(until)) {
+      if (!options.frontend) {
+        input.fail(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'no client to answer the task'));
+        continue;
+      }
+      const signal = options.signal ?? new AbortController().signal;
+      await TaskInputs.relay(input, options.frontend, task.taskId, { signal, timeout: this.host.inputTimeoutMs() });
+    }
+    if (options.signal?.aborted) throw options.signal.reason;
+  }
+
+  /** Fetches a backend task's result through the input relay, and keeps it as our outcome. */
+  async fetchBackendResult(task: ProxyTask, connection: BackendConnection, options: TaskRequestOptions): Promise<void> {
+    try {
+      const result = await backendTaskResult(this.host, connection, task.backendTaskId!, {
+        signal: options.signal,
+        frontend: options.frontend,
+        // A background fetch ends the task itself, with the result, and shows input_required only
+        // once the question is ours to show (tasks/get must never see either without it).
+        onStatus: (remote) => {
+          if (remote.status === 'working' || !this.runs.get(task.taskId)?.inputs)
+            this.mirror(task, remote.status, remote.statusMessage);
+        },
+      });
+      const { [RELATED_TASK_META_KEY]: _theirs, ...meta } = result._meta ?? {};
+      const rewritten = rewriteToolResult(this.host.catalog(), task.backendId, { ...result, _meta: meta });
+      task.outcome = { result: Object.keys(meta).length ? rewritten : { ...rewritten, _meta: undefined } };
+      this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', task.outcome);
+    } catch (error) {
+      if (options.signal?.aborted) throw toProtocolError(error);
+      task.outcome ??= errorOutcome(error);
+      this.registry.finish(task.taskId, 'failed', task.outcome, (error as Error)?.message);
+    }
+  }
+
+  /** Takes a 2026 backend task's state into ours; a terminal one brings its outcome (the result inline). */
+  mirrorModern(task: ProxyTask, remote: DetailedTaskV2): void {
+    if (remote.status === 'working' || remote.status === 'input_required')
+      return this.registry.setStatus(task.taskId, remote.status, remote.statusMessage);
+    const { status, outcome } = modernOutcome(remote, (result) =>
+      rewriteToolResult(this.host.catalog(), task.backendId, result),
+    );
+    this.registry.finish(task.taskId, status, outcome, remote.statusMessage);
+  }
+
+  /** A 2025 client's tasks/result for a 2026 backend's task (see followModernTask). */
+  awaitModern(task: ProxyTask, connection: BackendConnection, options: TaskRequestOptions): Promise<void> {
+    return followModernTask(connection, task.backendTaskId!, {
+      taskId: task.taskId,
+      signal: options.signal ?? new AbortController().signal,
+      frontend: options.frontend,
+      inputTimeoutMs: this.host.inputTimeoutMs(),
+      seen: (remote) => this.mirrorModern(task, remote),
+      ended: () => isTerminal(task.status),
+    });
+  }
+
+  /** A 2026 frontend's task of a 2025 backend: fetch its result now, its questions waiting for tasks/update. */
+  fetchInBackground(task: ProxyTask, connection: BackendConnection, options: TaskRequestOptions): void {
+    const abort = new AbortController();
+    const inputs = new TaskInputs((waiting) =>
+      this.registry.setStatus(task.taskId, waiting ? 'input_required' : 'working'),
+    );
+    this.runs.set(task.taskId, { connection, abort, inputs });
+    const frontend = inputs.channel(options.frontend);
+    void this.fetchBackendResult(task, connection, { client: task.client, signal: abort.signal, frontend }).catch(
+      () => undefined,
+    );
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The `policy` section of the config: what each client may see and do.
+ * Rules are keyed by backend ID and the item's ORIGINAL name or URI, so they
+ * survive restarts, re-orderings and prefix changes.
+ *
+ * ```json
+ * "policy": {
+ *   "defaultRule": "allow",
+ *   "backends": {
+ *     "github": { "defaultRule": "deny", "tools": { "create_issue": "ask", "search": "allow" } },
+ *     "shell": { "enabled": false }
+ *   },
+ *   "clients": {
+ *     "cursor": { "name": "Cursor", "backends": ["github"], "maxTools": 40,
+ *                 "items": { "github": { "tools": { "create_issue": "deny" } } } }
+ *   }
+ * }
+ * ```
+ */
+import { z } from 'zod';
+import { EXPOSURES } from '../../../../shared/model/exposure.js';
+import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
+
+const ToolRule = z.enum(['allow', 'deny', 'ask']);
+/**
+ * How a client gets its tools: `all` lists every tool it may use; `search` lists
+ * only the `search_tools` and `call_tool` meta-tools (and tools pinned to always
+ * show); `search+load` also lists what each session found; `auto` lists all
+ * while they fit the client's `maxTools` and `maxToolTokens`, and searches
+ * beyond (see exposure/exposureMode.ts and shared/model/exposure.ts).
+ */
+const Exposure = z.enum(EXPOSURES);
+const ItemRule = z.enum(['allow', 'deny']);
+
+/** Rules for one backend's items. */
+const ItemRules = z.strictObject({
+  tools: z.record(z.string(), ToolRule).optional(),
+  prompts: z.record(z.string(), ItemRule).optional(),
+  resources: z.record(z.string(), ItemRule).optional(),
+  resourceTemplates: z.record(z.string(), ItemRule).optional(),
+});
+
+const BackendPolicy = ItemRules.extend({
+  /** false hides the whole backend from every client. */
+  enabled: z.boolean().optional(),
+  /** Rule for items without their own rule, including ones the backend adds later. */
+  defaultRule: ItemRule.optional(),
+  /** Withhold tools whose definition changed until the user approves (default on). */
+  pinning: z.boolean().optional(),
+  /** Record arguments and results in the audit log (default off). */
+  capture: z.boolean().optional(),
+  /**
+   * Tools (original names) listed even in search mode, marked
+   * `_meta["anthropic/alwaysLoad"]` so clients with their own tool search load them too.
+   */
+  alwaysShow: z.array(z.string()).optional(),
+});
+
+const ClientProfile = z.strictObject({
+  name: z.string().min(1),
+  /** Backends this client sees; absent means all. */
+  backends: z.array(z.string()).optional(),
+  /** Per-item overrides for this client. */
+  items: z.record(z.string(), ItemRules).optional(),
+  /** Show at most this many tools (some clients only use the first 40-128). */
+  maxTools: z.number().int().positive().optional(),
+  /**
+   * Longest tool and prompt name this client accepts. Claude Code shows a tool
+   * as `mcp__<key>__<name>` and refuses the whole server when that passes 64
+   * characters, so its profile gets 64 - len("mcp__sb__") = 55. Longer names
+   * are shortened for this client only, with the same stable hash suffix.
+   */
+  maxNameLength: z.number().int().min(16).max(64).optional(),
+  /** This client's exposure (default: the policy's `exposure`). */
+  exposure: Exposure.optional(),
+  /** With `exposure: "auto"`: the most tokens (o200k) the full tools/list may take before search takes over. */
+  maxToolTokens: z.number().int().positive().optional(),
+});
+
+/** The `policy` section. */
+export const PolicySchema = z
+  .strictObject({
+    /** Default rule of a backend that has no policy of its own. */
+    defaultRule: ItemRule.default('allow'),
+    /** Exposure of every client without its own (the main token included); absent means `all`. */
+    exposure: Exposure.optional(),
+    backends: z.record(z.string(), BackendPolicy).default({}),
+    clients: z
+      .record(z.string().regex(BACKEND_ID_PATTERN, 'client IDs use letters, digits, _ and -'), ClientProfile)
+      .default({}),
+  })
+  .prefault({});
+
+export type Policy = z.output<typeof PolicySchema>;
+export type BackendPolicy = z.output<typeof BackendPolicy>;
+export type ClientProfile = z.output<typeof ClientProfile>;
+export type ToolRule = z.output<typeof ToolRule>;
+export type ItemRule = z.output<typeof ItemRule>;
+/** The kinds of catalog item a rule can name. */
+export type ItemKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+/** The client ID of requests made with the main token (the local user, stdio). */
+export const LOCAL_CLIENT = 'local';

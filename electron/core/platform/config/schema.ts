@@ -1,0 +1,284 @@
+/**
+ * The config file's schema. `mcpServers` takes Claude Desktop's format as-is
+ * (command/args/env for stdio; url + type/transport + headers for remote), plus
+ * our per-backend options. Parsing never throws: it returns problems that name
+ * the field, so `check-config` can print one line per problem.
+ */
+import {
+  REMOTE_SPELLINGS,
+  REMOTE_TRANSPORTS,
+  remoteTransportNamed,
+  transportList,
+  transportNamed,
+  type RemoteTransportKind,
+} from '../../../../shared/model/transports.js';
+import { z } from 'zod';
+import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
+import { PolicySchema, type Policy } from './policyConfig.js';
+import { issuesToProblems, type ConfigProblem } from './configProblems.js';
+import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
+import type { ConfigValue } from '../secrets/secretStore.js';
+import { LaunchSchema, valueMap, type LaunchSpec } from './valueMaps.js';
+
+export type { ConfigProblem } from './configProblems.js';
+export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
+export type { LaunchSpec } from './valueMaps.js';
+export { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
+/** What an exposed tool or prompt name may contain (Claude's and OpenAI's APIs). */
+export const PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
+
+const positiveInt = z.number().int().positive();
+
+/** How the era is chosen when connecting to a backend. */
+const ProtocolSchema = z.enum(['auto', 'legacy', '2026-07-28']);
+
+/** Options every backend takes, whatever its transport. */
+const commonOptions = {
+  prefix: z.string().regex(PREFIX_PATTERN, 'may contain only letters, digits, _ and -').max(32).optional(),
+  enabled: z.boolean().default(true),
+  serialize: z.boolean().default(false),
+  maxQueue: positiveInt.optional(),
+  requestTimeoutMs: positiveInt.optional(),
+  protocol: ProtocolSchema.optional(),
+  description: z.string().optional(),
+  /** `eager`: started at launch; `on-demand`: started by the first request once its catalog is cached. */
+  start: z.enum(['eager', 'on-demand']).optional(),
+  idleTimeoutMs: positiveInt.optional(),
+  /** Where the entry came from, when added from an MCP registry (registry/addFromRegistry.ts). */
+  source: z
+    .strictObject({
+      registry: z.string().min(1),
+      name: z.string().min(1),
+      version: z.string().min(1),
+      /** The non-secret values the user gave, by input key, so an update can rebuild the entry. */
+      inputs: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    })
+    .optional(),
+};
+
+/** Where a backend came from (a registry entry or a bundle file), as saved in its entry. */
+export interface BackendSource {
+  registry: string;
+  name: string;
+  version: string;
+  inputs?: Record<string, string | string[]> | undefined;
+}
+
+const StdioBackendSchema = z.strictObject({
+  type: z.literal('stdio').optional(),
+  transport: z.literal('stdio').optional(),
+  command: z.string().min(1, 'must not be empty'),
+  args: z.array(z.string()).default([]),
+  env: valueMap.default({}),
+  cwd: z.string().min(1).optional(),
+  ...commonOptions,
+});
+
+const remoteTransport = z.enum(REMOTE_SPELLINGS);
+
+/**
+ * OAuth for a remote backend (MCP authorization spec). All optional: the
+ * default is discovery plus dynamic client registration (RFC 7591).
+ */
+const OAuthSchema = z.strictObject({
+  /** A client registered by hand with the authorization server. */
+  clientId: z.string().min(1).optional(),
+  /** Its secret, from the OS keychain (never a plain value in the file). */
+  clientSecret: z.strictObject({ secret: z.string().min(1, 'must name a secret') }).optional(),
+  /** Scope to ask for (space-separated); default: what the server advertises. */
+  scope: z.string().min(1).optional(),
+  /** A Client ID Metadata Document URL (https), used where the authorization server supports it. */
+  clientMetadataUrl: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
+});
+
+/** Validated `oauth` options of a remote backend. */
+export type OAuthOptions = z.output<typeof OAuthSchema>;
+
+const RemoteBackendSchema = z.strictObject({
+  type: remoteTransport.optional(),
+  transport: remoteTransport.optional(),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  headers: valueMap.default({}),
+  oauth: OAuthSchema.optional(),
+  launch: LaunchSchema.optional(),
+  ...commonOptions,
+});
+
+/** The whole file. */
+export const ConfigFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  version: z.literal(1).default(1),
+  proxy: z.unknown().optional(),
+  mcpServers: z.record(z.string(), z.unknown()).default({}),
+  policy: z.unknown().optional(),
+  /** MCP registries to search (registry/registryConfig.ts validates it). */
+  registry: z.unknown().optional(),
+});
+
+export type ProtocolChoice = z.output<typeof ProtocolSchema>;
+type StdioEntry = z.output<typeof StdioBackendSchema>;
+type RemoteEntry = z.output<typeof RemoteBackendSchema>;
+
+interface BackendBase {
+  id: string;
+  prefix: string;
+  enabled: boolean;
+  serialize: boolean;
+  maxQueue: number | undefined;
+  requestTimeoutMs: number | undefined;
+  protocol: ProtocolChoice;
+  description: string | undefined;
+  /** Absent: the proxy's `defaultStart` for stdio, `eager` for remote servers (see startModeOf). */
+  start: StartMode | undefined;
+  idleTimeoutMs: number | undefined;
+  /** Where it came from, when added from a registry or a bundle. */
+  source: BackendSource | undefined;
+}
+
+/** When a backend is started. */
+export type StartMode = 'eager' | 'on-demand';
+
+/** A backend's start mode in force: its own, else the proxy default for stdio, else eager. */
+export function startModeOf(backend: BackendConfig, proxy: ProxyOptions): StartMode {
+  return backend.start ?? (backend.transport === 'stdio' ? proxy.defaultStart : 'eager');
+}
+
+/** A validated stdio backend. `env` values may still hold `${VAR}` or secret references. */
+export interface StdioBackendConfig extends BackendBase {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, ConfigValue>;
+  cwd: string | undefined;
+}
+
+/** A validated remote backend (Streamable HTTP or legacy HTTP+SSE). */
+export interface RemoteBackendConfig extends BackendBase {
+  transport: RemoteTransportKind;
+  url: string;
+  /** May hold `${VAR}` or secret references. */
+  headers: Record<string, ConfigValue>;
+  /** OAuth options (absent: discovery and dynamic registration when the server asks for OAuth). */
+  oauth: OAuthOptions | undefined;
+  /** The process serving `url`, which Switchboard starts first (absent: the server runs elsewhere). */
+  launch?: LaunchSpec;
+}
+
+export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
+
+/** The validated config, in the order backends appear in the file. */
+export interface SwitchboardConfig {
+  version: 1;
+  proxy: ProxyOptions;
+  backends: BackendConfig[];
+  /** Who sees and may use what (see policy/policyConfig.ts). */
+  policy: Policy;
+}
+
+function commonFrom(id: string, entry: StdioEntry | RemoteEntry, spawned: boolean): BackendBase {
+  return {
+    id,
+    prefix: entry.prefix ?? id,
+    enabled: entry.enabled,
+    serialize: entry.serialize,
+    maxQueue: entry.maxQueue,
+    requestTimeoutMs: entry.requestTimeoutMs,
+    // Servers we start all speak the 2025 handshake; probing would start each one twice.
+    protocol: entry.protocol ?? (spawned ? 'legacy' : 'auto'),
+    description: entry.description,
+    start: entry.start,
+    idleTimeoutMs: entry.idleTimeoutMs,
+    source: entry.source,
+  };
+}
+
+/** Validates one `mcpServers` entry. */
+export function parseBackend(
+  id: string,
+  raw: unknown,
+  path: (string | number)[] = ['mcpServers', id],
+): { backend?: BackendConfig; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  if (!BACKEND_ID_PATTERN.test(id)) {
+    problems.push({
+      path: path.join('.'),
+      message: `invalid backend ID "${id}": use letters, digits, _ and -, starting with a letter`,
+    });
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { problems: [...problems, { path: path.join('.'), message: 'must be an object' }] };
+  }
+  const entry = raw as Record<string, unknown>;
+  const declared = entry['type'] ?? entry['transport'];
+  const isRemote = 'url' in entry || (declared !== undefined && declared !== 'stdio');
+  if (declared !== undefined && typeof declared === 'string' && transportNamed(declared) === undefined) {
+    const field = entry['type'] !== undefined ? 'type' : 'transport';
+    problems.push({
+      path: [...path, field].join('.'),
+      message: `unknown transport "${declared}" (expected ${transportList()})`,
+    });
+    return { problems };
+  }
+  if (!isRemote && !('command' in entry)) {
+    problems.push({
+      path: path.join('.'),
+      message: `needs either "command" (stdio) or "url" (${REMOTE_TRANSPORTS.join('/')})`,
+    });
+    return { problems };
+  }
+  if (isRemote) {
+    const parsed = RemoteBackendSchema.safeParse(entry);
+    if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
+    const transport = remoteTransportNamed(parsed.data.type ?? parsed.data.transport);
+    if (problems.length > 0) return { problems };
+    return {
+      backend: {
+        ...commonFrom(id, parsed.data, parsed.data.launch !== undefined),
+        transport,
+        url: parsed.data.url,
+        headers: parsed.data.headers,
+        oauth: parsed.data.oauth,
+        ...(parsed.data.launch ? { launch: parsed.data.launch } : {}),
+      },
+      problems,
+    };
+  }
+  const parsed = StdioBackendSchema.safeParse(entry);
+  if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
+  if (problems.length > 0) return { problems };
+  const data = parsed.data;
+  return {
+    backend: {
+      ...commonFrom(id, data, true),
+      transport: 'stdio',
+      command: data.command,
+      args: data.args,
+      env: data.env,
+      cwd: data.cwd,
+    },
+    problems,
+  };
+}
+
+/** Validates a parsed JSON document as a Switchboard config. */
+export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problems: ConfigProblem[] } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { problems: [{ path: '(root)', message: 'the config must be a JSON object' }] };
+  }
+  // Each section is checked on its own, so one run reports every problem.
+  const top = ConfigFileSchema.safeParse(raw);
+  if (!top.success) return { problems: issuesToProblems([], top.error) };
+  const problems: ConfigProblem[] = [];
+  const proxy = ProxyOptionsSchema.safeParse(top.data.proxy ?? {});
+  if (!proxy.success) problems.push(...issuesToProblems(['proxy'], proxy.error));
+  const policy = PolicySchema.safeParse(top.data.policy ?? {});
+  if (!policy.success) problems.push(...issuesToProblems(['policy'], policy.error));
+  const backends: BackendConfig[] = [];
+  for (const [id, entry] of Object.entries(top.data.mcpServers)) {
+    const result = parseBackend(id, entry);
+    problems.push(...result.problems);
+    if (result.backend) backends.push(result.backend);
+  }
+  if (problems.length > 0 || !proxy.success || !policy.success) return { problems };
+  return { config: { version: 1, proxy: proxy.data, backends, policy: policy.data }, problems };
+}

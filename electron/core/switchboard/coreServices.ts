@@ -1,0 +1,46 @@
+/**
+ * The core's optional services (`CoreServices`), and their file-backed
+ * versions for a headless or desktop run: the config store, client token
+ * digests, tool pins (config dir) and the audit log (state dir). Kept here so
+ * the CLI and the Electron shell build them alike.
+ */
+import { join } from 'node:path';
+import { CatalogCache } from '../catalog/catalogCache.js';
+import { fileWriter, type ConfigStore } from '../platform/config/configStore.js';
+import { stderrLogger } from '../platform/deps.js';
+import { defaultConfigDir, defaultStateDir } from '../platform/config/paths.js';
+import { AuditLog } from '../catalog/policy/auditLog.js';
+import { ClientTokens } from '../catalog/policy/clientTokens.js';
+import { PinStore } from '../catalog/policy/pinStore.js';
+import type { SecretStore } from '../platform/secrets/secretStore.js';
+
+/** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
+export interface CoreServices {
+  store?: ConfigStore | undefined;
+  tokens?: ClientTokens | undefined;
+  pins?: PinStore | undefined;
+  audit?: AuditLog | undefined;
+  /** The OS keychain, for `{"secret": NAME}` env and header values. */
+  secrets?: SecretStore | undefined;
+  /** Each backend's last catalog, published at start before the backends run. */
+  catalogCache?: CatalogCache | undefined;
+}
+
+/**
+ * Opens the services; `secrets` is asked each time the audit log writes;
+ * `keychain` resolves `{"secret": NAME}` values.
+ */
+export async function openCoreServices(
+  store: ConfigStore,
+  secrets: () => string[],
+  keychain?: SecretStore,
+): Promise<CoreServices> {
+  const configDir = defaultConfigDir();
+  const tokens = new ClientTokens(join(configDir, 'client-tokens.json'), fileWriter, keychain);
+  await tokens.load();
+  const audit = new AuditLog({ dir: join(defaultStateDir(), 'audit'), redact: secrets });
+  const pins = new PinStore(join(configDir, 'tool-pins.json'), { audit });
+  await pins.load();
+  const catalogCache = new CatalogCache(join(defaultStateDir(), 'catalogs'), { logger: stderrLogger });
+  return { store, tokens, pins, audit, secrets: keychain, catalogCache };
+}

@@ -1,0 +1,133 @@
+/**
+ * The core's request path, built once with the core: policy, client tokens and
+ * approvals (AccessControl), the router for calls, reads and prompts, and the
+ * resource subscription hub. Each reads the published catalog and reaches
+ * backends only through the core, so a backend's coming and going needs no
+ * rewiring; their notifications become the core's events.
+ */
+import type { BackendConnection } from '../backends/connection/backendConnection.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { ProxyOptions, SwitchboardConfig } from '../platform/config/schema.js';
+import type { CoreEvents } from '../api/events.js';
+import type { CoreServices } from './coreServices.js';
+import type { TypedEmitter } from '../platform/typedEmitter.js';
+import { ToolExposure } from '../frontend/exposure/toolExposure.js';
+import { AccessControl } from '../catalog/policy/accessControl.js';
+import { createPolicyService } from './policyService.js';
+import type { PolicyService } from '../api/services.js';
+import type { LegacyCall } from '../frontend/relay/legacyCall.js';
+import type { ParkedCalls } from '../frontend/relay/parkedCalls.js';
+import { SubscriptionHub } from '../frontend/relay/subscriptionHub.js';
+import { Router, type RouterSource } from '../frontend/routing/router.js';
+import { TaskService } from '../frontend/tasks/taskService.js';
+
+/** What the request path reads from the core. */
+export interface RequestPathContext {
+  /** The config the core was created with (the initial policy and approval timeout). */
+  initial: SwitchboardConfig;
+  /** The proxy options in force. */
+  proxy(): ProxyOptions;
+  services: CoreServices;
+  events: TypedEmitter<CoreEvents>;
+  /** The published catalog. */
+  catalog(): Catalog;
+  /**
+   * A backend's live connection, only while its items are published (for
+   * routing); a backend still starting (or idle, on demand) is waited for.
+   */
+  publishedConnection(
+    backendId: string,
+    signal?: AbortSignal,
+  ): BackendConnection | undefined | Promise<BackendConnection | undefined>;
+  /** A backend's live connection, published or not (for subscriptions). */
+  connection(backendId: string): BackendConnection | undefined;
+  parked: ParkedCalls<LegacyCall<unknown>>;
+  /** The backends' configs in force (the Authorization screen lists their settings). */
+  backendConfigs(): readonly { id: string }[];
+}
+
+/** The request path's parts, kept by the core as `access`, `router`, `subscriptions`, `exposure` and `policy`. */
+export interface RequestPath {
+  access: AccessControl;
+  /** The policy service over `access` and the tool pins. */
+  policy: PolicyService;
+  /** Each client's tools/list by its exposure, and search over what it may use. */
+  exposure: ToolExposure;
+  router: Router;
+  subscriptions: SubscriptionHub;
+  /** Tasks (2025-11-25): task-augmented calls, forwarded or run by us. */
+  tasks: TaskService;
+}
+
+/** Builds the access control, router and subscription hub over the core's catalog and backends. */
+export function buildRequestPath(context: RequestPathContext): RequestPath {
+  const { initial, events, services } = context;
+  const { store, tokens, pins, audit } = services;
+  const access = new AccessControl(
+    initial.policy,
+    {
+      policyChanged: () => events.emit('catalogChanged', { tools: true, prompts: true, resources: true }),
+      clientRevoked: (client) => events.emit('clientRevoked', { client }),
+      approvalsChanged: () => events.emit('approvalsChanged', {}),
+    },
+    {
+      store,
+      tokens,
+      approvalTimeoutMs: initial.proxy.approvalTimeoutMs,
+      withheld: (backend, tool) => pins?.isWithheld(backend, tool) ?? false,
+    },
+  );
+  const recordRouted = (entry: Parameters<NonNullable<RouterSource['audit']>>[0]): void => {
+    if (!audit) return;
+    // Arguments and results are kept only for backends whose policy asks to capture them.
+    const capture = access.policy.backends[entry.backend]?.capture === true;
+    audit.record(capture ? entry : { ...entry, arguments: undefined, result: undefined });
+  };
+  const router = new Router({
+    catalog: context.catalog,
+    connection: context.publishedConnection,
+    parked: context.parked,
+    inputTimeoutMs: () => context.proxy().inputTimeoutMs,
+    authorize: (client, catalog, kind, key) => access.decide(client, catalog, kind, key),
+    approvals: access.approvals,
+    approvalTimeoutMs: () => context.proxy().approvalTimeoutMs,
+    allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
+    audit: recordRouted,
+  });
+  const tasks = new TaskService({
+    router,
+    catalog: context.catalog,
+    connection: context.connection,
+    parked: context.parked,
+    inputTimeoutMs: () => context.proxy().inputTimeoutMs,
+    limits: () => {
+      const proxy = context.proxy();
+      return {
+        ttlDefaultMs: proxy.taskTtlDefaultMs,
+        ttlMaxMs: proxy.taskTtlMaxMs,
+        maxPerClient: proxy.maxTasksPerClient,
+      };
+    },
+    audit: recordRouted,
+  });
+  events.on('healthChanged', ({ backendId }) => tasks.backendChanged(backendId));
+  events.on('backendTaskStatus', ({ backendId, params }) => tasks.backendPushed(backendId, params));
+  tasks.registry.onChange(() => events.emit('tasksChanged', {}));
+  const subscriptions = new SubscriptionHub({
+    catalog: context.catalog,
+    connection: context.connection,
+    wake: async (backendId) => void (await context.publishedConnection(backendId)),
+    mayUse: (client, kind, key) => access.authorize(client, context.catalog(), kind, key) !== 'deny',
+    audit: (entry) => audit?.record(entry),
+  });
+  const exposure = new ToolExposure({
+    catalog: context.catalog,
+    view: (client) => access.view(client, context.catalog()),
+    policy: () => access.policy,
+  });
+  const policy = createPolicyService(access, () => pins, events, {
+    catalog: context.catalog,
+    backendConfigs: context.backendConfigs,
+  });
+  return { access, router, subscriptions, exposure, policy, tasks };
+}

@@ -1,0 +1,289 @@
+/**
+ * The proxy core: owns the backends (one supervisor each), admits their
+ * catalogs into the merged catalog, applies runtime changes (persisted to the
+ * config file when there is one) and reports health. Plain Node; never imports
+ * Electron. Platform pieces come in through `CoreDeps`. The runtime changes
+ * are in backendChanges.ts, the OAuth actions (`auth`, the AuthService) in
+ * coreAuthorization.ts, the policy/routing/subscription wiring in
+ * requestPath.ts and what the supervisors report to in coreSupervisorHost.ts.
+ * Callers outside the core's own wiring and tests use its public surface, the
+ * services of coreApi.ts.
+ */
+import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
+import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
+import { AuthRegistry } from '../platform/auth/authRegistry.js';
+import type { BackendAuth } from '../platform/auth/backendAuth.js';
+import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
+import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
+import { admitAll, createSupervisorHost, type SupervisorHostParts } from './supervisorHost.js';
+import type { BackendConnection } from '../backends/connection/backendConnection.js';
+import { connectTimeoutMs, launchBackends } from './backendLaunch.js';
+import { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
+import { defaultStartLimit, StartLimiter } from '../backends/process/startLimiter.js';
+import { SupervisorMap } from '../backends/supervisor/supervisorMap.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { CatalogPublisher } from '../catalog/catalogPublisher.js';
+import type { ConfigStore } from '../platform/config/configStore.js';
+import type { BackendConfig, ProxyOptions, SwitchboardConfig } from '../platform/config/schema.js';
+import type { AuthService, BackendsService, FrontendCore } from '../api/services.js';
+import type { CoreEvents } from '../api/events.js';
+import type { CoreServices } from './coreServices.js';
+import type { CoreDeps } from '../platform/deps.js';
+import { TypedEmitter } from '../platform/typedEmitter.js';
+import type { LegacyCall } from '../frontend/relay/legacyCall.js';
+import { ParkedCalls } from '../frontend/relay/parkedCalls.js';
+import { SessionRegistry } from '../frontend/sessions/sessionRegistry.js';
+import type { AuditEntry, AuditQuery } from '../catalog/policy/auditLog.js';
+import type { ClientTokens } from '../catalog/policy/clientTokens.js';
+import type { PinChange } from '../catalog/policy/pinStore.js';
+import { buildRequestPath, type RequestPath } from './requestPath.js';
+import { StartupGrace } from './startupGrace.js';
+import type { SecretStore } from '../platform/secrets/secretStore.js';
+
+export type { CoreEvents } from '../api/events.js';
+export type { CoreServices } from './coreServices.js';
+export type { Switchboard } from '../api/services.js';
+
+/**
+ * The proxy core. Create, `start()`, use, `dispose()`. It implements the
+ * services of coreApi.ts; its parts (`access`, `router`, `subscriptions`,
+ * `parkedCalls`, `startLimiter`) are public for the core's tests only.
+ */
+export class SwitchboardCore implements FrontendCore {
+  readonly events = new TypedEmitter<CoreEvents>();
+  /** The published catalog and the admission order behind it. */
+  private readonly publisher = new CatalogPublisher(
+    {
+      prefixOf: (id) => this.supervisors.get(id)?.config.prefix ?? id,
+      snapshotOf: (id) => this.supervisors.get(id)?.lastSnapshot,
+      options: () => ({ separator: this.config.proxy.separator, maxItems: this.config.proxy.maxCatalogItems }),
+    },
+    (change) => this.events.emit('catalogChanged', change),
+  );
+  /** Policy, client profiles and tokens, approvals. */
+  readonly access: RequestPath['access'];
+  /** Routed calls (as CallsService). */
+  readonly router: RequestPath['router'];
+  readonly subscriptions: RequestPath['subscriptions'];
+  readonly exposure: RequestPath['exposure'];
+  /** Tasks (2025-11-25 tasks through the proxy), in memory only. */
+  readonly tasks: RequestPath['tasks'];
+  readonly policy: RequestPath['policy'];
+  readonly approvals: RequestPath['access']['approvals'];
+  /** Client profiles and tokens (AccessControl, as ClientsService). */
+  readonly clients: RequestPath['access'];
+  readonly audit = { query: (query?: AuditQuery) => this.auditQuery(query) };
+  readonly secrets: SecretStore | undefined;
+  readonly configStore: ConfigStore | undefined;
+  readonly clientTokens: ClientTokens | undefined;
+  /** Frontend sessions connected over HTTP or stdio (for the UI; no tokens). */
+  readonly sessions = new SessionRegistry();
+  /** 2025-era backends' calls parked for a 2026-07-28 client's retry (kept here: each 2026 request gets a new server). */
+  readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.inputTimeoutMs);
+  /** Supervisors in config order. */
+  private readonly supervisors = new SupervisorMap();
+  /** OAuth of the remote backends (tokens in the keychain). */
+  private readonly auths: AuthRegistry;
+  /** Authorization, sign-out and status of the remote backends (coreAuthorization.ts). */
+  readonly auth: AuthService;
+  /** What the supervisors report to (coreSupervisorHost.ts). */
+  private readonly hostParts: SupervisorHostParts;
+  /** What runtime changes and OAuth actions reach of the core (see the modules doing them). */
+  private readonly internals: BackendChangesHost & CoreAuthorizationHost;
+  /** Runtime adds, updates, removals and hand edits, saved to the config file. */
+  private readonly changes: BackendChanges;
+  /** Bounded start-up: child processes starting at once. */
+  readonly startLimiter = new StartLimiter(() => this.config.proxy.maxConcurrentStarts ?? defaultStartLimit());
+  /** Lists wait for backends on their first attempt for `startupGraceMs` after start. */
+  readonly grace = new StartupGrace(this.events, () =>
+    this.supervisors.firstAttemptDeadline(this.startedAt, this.config.proxy),
+  );
+  private startedAt = 0;
+  private disposed = false;
+
+  constructor(
+    private config: SwitchboardConfig,
+    readonly deps: CoreDeps,
+    private readonly services: CoreServices = {},
+  ) {
+    ({ secrets: this.secrets, store: this.configStore, tokens: this.clientTokens } = services);
+    this.auths = new AuthRegistry(() => this.services.secrets, deps.logger);
+    const requestPath = buildRequestPath({
+      initial: config,
+      proxy: () => this.config.proxy,
+      services,
+      events: this.events,
+      catalog: () => this.publisher.catalog,
+      // A starting backend with a cached catalog is waited for, an idle on-demand one started.
+      publishedConnection: (id, signal) => {
+        const supervisor = this.publisher.isPublished(id) ? this.supervisors.get(id) : undefined;
+        return supervisor?.acquire(connectTimeoutMs(supervisor.config, this.config.proxy), signal);
+      },
+      connection: (id) => this.connection(id),
+      parked: this.parkedCalls,
+      backendConfigs: () => this.backendConfigs(),
+    });
+    ({ access: this.access, router: this.router, policy: this.policy } = requestPath);
+    ({ subscriptions: this.subscriptions, exposure: this.exposure, tasks: this.tasks } = requestPath);
+    this.approvals = this.access.approvals;
+    this.clients = this.access;
+    this.hostParts = {
+      deps,
+      services,
+      events: this.events,
+      publisher: this.publisher,
+      access: this.access,
+      subscriptions: this.subscriptions,
+      startLimiter: this.startLimiter,
+      proxyOptions: () => this.config.proxy,
+      backend: (id) => this.supervisors.get(id)?.config,
+      authFor: (id) => this.authFor(id),
+    };
+    this.internals = {
+      supervisorHost: createSupervisorHost(this.hostParts),
+      deps,
+      supervisors: this.supervisors,
+      authFor: (id) => this.authFor(id),
+      auths: this.auths,
+      access: this.access,
+      services,
+      config: () => this.config,
+      setBackends: (backends) => (this.config = { ...this.config, backends }),
+      health: (id) => this.backendHealth(id),
+      isDisposed: () => this.disposed,
+      configError: (message) => this.events.emit('configError', { message }),
+      configApplied: () => this.events.emit('configApplied', {}),
+    };
+    this.changes = new BackendChanges(this.internals);
+    this.auth = createAuthService(this.internals);
+  }
+
+  /** The backends (this core, as BackendsService). */
+  get backends(): BackendsService {
+    return this;
+  }
+
+  /** The current merged catalog (an immutable snapshot). */
+  catalog(): Catalog {
+    return this.publisher.catalog;
+  }
+
+  backendConfigs(): readonly BackendConfig[] {
+    return this.config.backends;
+  }
+
+  proxyOptions(): ProxyOptions {
+    return this.config.proxy;
+  }
+
+  /**
+   * Publishes every cached catalog, then connects every enabled backend (a
+   * bounded number starting at once; an on-demand one with a cached catalog
+   * stays idle); resolves when each has settled.
+   */
+  async start(): Promise<void> {
+    this.startedAt = Date.now();
+    this.grace.begin(this.config.proxy.startupGraceMs);
+    this.services.store?.watch(
+      (stored) => void this.changes.applyHandEdit(stored),
+      (error) => this.changes.reportConfigError(error),
+    );
+    await launchBackends(
+      this.config.backends,
+      (backend) => {
+        const supervisor = new BackendSupervisor(backend, this.internals.supervisorHost);
+        this.supervisors.set(backend.id, supervisor);
+        return supervisor;
+      },
+      {
+        proxy: this.config.proxy,
+        cache: this.services.catalogCache,
+        logger: this.deps.logger,
+        admitAll: (entries) => admitAll(this.hostParts, entries),
+        cachePublished: () => this.grace.cachePublished(),
+        firstList: this.grace.firstList,
+      },
+    );
+  }
+
+  /** See PolicyService.pinChanges. */
+  pinChanges(): PinChange[] {
+    return this.policy.pinChanges();
+  }
+
+  /** Approves a changed tool definition (see PolicyService). */
+  approvePin(backendId: string, tool: string): Promise<void> {
+    return this.policy.approvePin(backendId, tool);
+  }
+
+  /** Entries of the audit log, newest first. */
+  async auditQuery(query: AuditQuery = {}): Promise<AuditEntry[]> {
+    return this.services.audit?.query(query) ?? [];
+  }
+
+  private authFor(backendId: string): BackendAuth | undefined {
+    return this.auths.authFor(this.supervisors.get(backendId)?.config);
+  }
+
+  // BackendsService (coreApi.ts).
+  addBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
+    return this.changes.add(id, entry, options);
+  }
+
+  removeBackend(id: string, options: { persist?: boolean } = {}): Promise<void> {
+    return this.changes.remove(id, options);
+  }
+
+  updateBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
+    return this.changes.update(id, entry, options);
+  }
+
+  async refreshBackend(id: string): Promise<BackendHealth> {
+    await this.supervisors.require(id).refresh();
+    return this.backendHealth(id);
+  }
+
+  async restartBackend(id: string): Promise<BackendHealth> {
+    await this.supervisors.require(id).restart();
+    return this.backendHealth(id);
+  }
+
+  async probeAll(): Promise<void> {
+    await Promise.all([...this.supervisors.values()].map((supervisor) => supervisor.probe()));
+  }
+
+  private backendHealth(id: string): BackendHealth {
+    const supervisor = this.supervisors.require(id);
+    return {
+      ...supervisor.health(),
+      warnings: this.publisher.catalog.warnings.get(id) ?? [],
+      counts: this.publisher.catalog.countsOf(id),
+    };
+  }
+
+  health(): BackendHealth[] {
+    return [...this.supervisors.keys()].map((id) => this.backendHealth(id));
+  }
+
+  /** The live connection of a backend (for relays that talk to it directly). */
+  connection(id: string): BackendConnection | undefined {
+    return this.supervisors.get(id)?.liveConnection;
+  }
+
+  readiness(): Readiness {
+    return this.supervisors.readiness();
+  }
+
+  /** Stops watching the config, closes every backend and reaps their processes. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.publisher.close();
+    this.services.store?.unwatch();
+    const stopping = new SwitchboardError(ErrorCode.BackendUnavailable, 'Switchboard is shutting down');
+    this.parkedCalls.clear(stopping);
+    this.tasks.dispose();
+    this.auths.dispose();
+    await Promise.allSettled([...this.supervisors.values()].map((supervisor) => supervisor.stop(stopping)));
+    await this.services.audit?.close();
+  }
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonText } from '../../../../../electron/core/platform/config/load.js';
+import { expandMap } from '../../../../../electron/core/platform/config/expand.js';
+import { defaultConfigDir } from '../../../../../electron/core/platform/config/paths.js';
+import { parseConfig, startModeOf } from '../../../../../electron/core/platform/config/schema.js';
+
+describe('parseConfig', () => {
+  it("accepts Claude Desktop's mcpServers format as-is, with defaults for every option", () => {
+    const { config, problems } = parseConfig({
+      mcpServers: {
+        filesystem: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] },
+        github: { command: 'docker', args: ['run'], env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } },
+        linear: { url: 'https://mcp.linear.app/mcp' },
+        legacy: { url: 'https://example.com/sse', type: 'sse', headers: { 'X-Key': '${KEY}' } },
+      },
+    });
+    expect(problems).toEqual([]);
+    expect(config?.proxy).toEqual({
+      maxBackends: 32,
+      maxCatalogItems: 1000,
+      healthIntervalMs: 30_000,
+      requestTimeoutMs: 60_000,
+      maxQueue: 1000,
+      probeFailureThreshold: 3,
+      reconnectInitialMs: 1000,
+      reconnectMaxMs: 60_000,
+      approvalTimeoutMs: 60_000,
+      inputTimeoutMs: 600_000,
+      taskTtlDefaultMs: 3_600_000,
+      taskTtlMaxMs: 86_400_000,
+      maxTasksPerClient: 100,
+      maxMessageBytes: 64 * 1024 * 1024,
+      headersTimeoutMs: 10_000,
+      bodyTimeoutMs: 30_000,
+      sessionIdleMs: 1_800_000,
+      maxSessionsPerClient: 256,
+      defaultStart: 'eager',
+      idleTimeoutMs: 600_000,
+      startupGraceMs: 15_000,
+      extraPath: [],
+      separator: '__',
+    });
+    expect(
+      config?.backends.map((backend) => [backend.id, backend.transport, backend.prefix, backend.protocol]),
+    ).toEqual([
+      ['filesystem', 'stdio', 'filesystem', 'legacy'],
+      ['github', 'stdio', 'github', 'legacy'],
+      ['linear', 'http', 'linear', 'auto'],
+      ['legacy', 'sse', 'legacy', 'auto'],
+    ]);
+  });
+
+  it('takes extraPath: absolute directories only, each bad one named', () => {
+    expect(parseConfig({ proxy: { extraPath: ['/opt/tools/bin'] } }).config?.proxy.extraPath).toEqual([
+      '/opt/tools/bin',
+    ]);
+    expect(parseConfig({ proxy: { extraPath: ['/ok', 'bin'] } }).problems).toEqual([
+      { path: 'proxy.extraPath.1', message: 'must be an absolute directory path' },
+    ]);
+    expect(parseConfig({ proxy: { extraPath: ['/a:/b'] } }).problems[0]?.message).toBe('must not contain ":"');
+  });
+
+  it('takes start modes: per backend, else the proxy default for stdio, always eager for remote by default', () => {
+    const { config } = parseConfig({
+      proxy: { defaultStart: 'on-demand', idleTimeoutMs: 5000 },
+      mcpServers: {
+        plain: { command: 'x' },
+        eager: { command: 'x', start: 'eager' },
+        remote: { url: 'https://example.com/mcp' },
+        lazyRemote: { url: 'https://example.com/mcp', start: 'on-demand', idleTimeoutMs: 100 },
+      },
+    });
+    expect(config!.backends.map((backend) => [backend.id, startModeOf(backend, config!.proxy)])).toEqual([
+      ['plain', 'on-demand'],
+      ['eager', 'eager'],
+      ['remote', 'eager'],
+      ['lazyRemote', 'on-demand'],
+    ]);
+    expect(config!.backends[3]!.idleTimeoutMs).toBe(100);
+    expect(parseConfig({ mcpServers: { a: { command: 'x', start: 'lazy' } } }).problems[0]?.path).toBe(
+      'mcpServers.a.start',
+    );
+  });
+
+  it('takes per-backend options: prefix (empty means unprefixed), enabled, serialize, cwd', () => {
+    const { config } = parseConfig({
+      mcpServers: { a: { command: 'x', prefix: '', enabled: false, serialize: true, cwd: '/srv' } },
+    });
+    expect(config?.backends[0]).toMatchObject({ prefix: '', enabled: false, serialize: true, cwd: '/srv' });
+  });
+
+  it.each([
+    [{ proxy: { maxBackends: 0 } }, 'proxy.maxBackends'],
+    [{ proxy: { maxCatalogItems: 1.5 } }, 'proxy.maxCatalogItems'],
+    [{ proxy: { healthIntervalMs: -1 } }, 'proxy.healthIntervalMs'],
+    [{ proxy: { requestTimeoutMs: '60s' } }, 'proxy.requestTimeoutMs'],
+    [{ proxy: { maxQueue: 0 } }, 'proxy.maxQueue'],
+    [{ proxy: { inputTimeoutMs: 0 } }, 'proxy.inputTimeoutMs'],
+    [{ proxy: { separator: '::' } }, 'proxy.separator'],
+    [{ proxy: { maxBakends: 3 } }, 'proxy'],
+    [{ mcpServers: { '9lives': { command: 'x' } } }, 'mcpServers.9lives'],
+    [{ mcpServers: { 'has space': { command: 'x' } } }, 'mcpServers.has space'],
+    [{ mcpServers: { a: { url: 'ftp://x' } } }, 'mcpServers.a.url'],
+    [{ mcpServers: { a: { url: 'http://x', transport: 'ws' } } }, 'mcpServers.a.transport'],
+    [{ mcpServers: { a: { command: '' } } }, 'mcpServers.a.command'],
+    [{ mcpServers: { a: { command: 'x', prefix: 'a.b' } } }, 'mcpServers.a.prefix'],
+    [{ mcpServers: { a: { args: [] } } }, 'mcpServers.a'],
+    [{ mcpServers: { a: 'npx thing' } }, 'mcpServers.a'],
+    [{ version: 2 }, 'version'],
+  ])('refuses %j naming %s', (raw, path) => {
+    const { config, problems } = parseConfig(raw);
+    expect(config).toBeUndefined();
+    expect(problems.map((problem) => problem.path)).toContain(path);
+  });
+
+  it('reports every problem of a config at once', () => {
+    const { problems } = parseConfig({
+      proxy: { maxQueue: 0 },
+      mcpServers: { '1a': { command: 'x' }, b: { url: 'http://x', type: 'grpc' } },
+    });
+    expect(problems.map((problem) => problem.path)).toEqual(['proxy.maxQueue', 'mcpServers.1a', 'mcpServers.b.type']);
+  });
+});
+
+describe('parseJsonText', () => {
+  it('locates a syntax error by line and column', () => {
+    const { problem } = parseJsonText('{\n  "a": 1,\n  oops\n}');
+    expect(problem?.path).toMatch(/^\(line 3, column \d+\)$/);
+  });
+});
+
+describe('expandMap', () => {
+  it('expands ${VAR} and ${VAR:-default} from the environment', () => {
+    expect(expandMap({ A: 'x-${ONE}-${TWO:-two}' }, { ONE: '1' }, 'mcpServers.s.env')).toEqual({ A: 'x-1-two' });
+  });
+
+  it('names the field and the variable when a variable is not set', () => {
+    expect(() => expandMap({ TOKEN: '${NOPE}' }, {}, 'mcpServers.gh.env')).toThrow(
+      'mcpServers.gh.env.TOKEN: environment variable ${NOPE} is not set',
+    );
+  });
+});
+
+describe('defaultConfigDir', () => {
+  it('follows each platform', () => {
+    expect(defaultConfigDir('linux', { XDG_CONFIG_HOME: '/x' }, '/home/u')).toBe('/x/mcp-switchboard');
+    expect(defaultConfigDir('linux', {}, '/home/u')).toBe('/home/u/.config/mcp-switchboard');
+    expect(defaultConfigDir('darwin', {}, '/Users/u')).toBe('/Users/u/Library/Application Support/mcp-switchboard');
+    expect(defaultConfigDir('win32', { APPDATA: 'C:\\AppData' }, 'C:\\u')).toMatch(/AppData.mcp-switchboard$/);
+  });
+});
