@@ -12,7 +12,12 @@ import type { SupervisorHost } from '../backends/supervisor/supervisorHost.js';
 import type { SupervisorMap } from '../backends/supervisor/supervisorMap.js';
 import { diffBackends } from '../platform/config/configDiff.js';
 import type { StoredConfig } from '../platform/config/configStore.js';
-import { parseBackend, type BackendConfig, type ProxyOptions, type SwitchboardConfig } from '../platform/config/schema.js';
+import {
+  parseBackend,
+  type BackendConfig,
+  type ProxyOptions,
+  type SwitchboardConfig,
+} from '../platform/config/schema.js';
 import type { CoreServices } from './coreServices.js';
 import type { AccessControl } from '../catalog/policy/accessControl.js';
 import { deleteUnreferenced } from '../platform/secrets/resolve.js';

@@ -16,7 +16,15 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { EVERYTHING, firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
+import {
+  EVERYTHING,
+  firstText,
+  fixture,
+  nodeServer,
+  startProxy,
+  tempDir,
+  type Harness,
+} from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
 import { spawnServer, type SpawnedServer } from '../../helpers/spawnServer.js';
 import { serveStdio } from '../../helpers/cli.js';

@@ -6,7 +6,11 @@
 import type { AuthProvider, Client, McpSubscription } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { ProtocolEra } from '../../../../shared/model/health.js';
-import { authorizationProblem, authorizationRequired, type AuthorizationProblem } from '../../platform/auth/authErrors.js';
+import {
+  authorizationProblem,
+  authorizationRequired,
+  type AuthorizationProblem,
+} from '../../platform/auth/authErrors.js';
 import { CallTracker } from './callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from './upstreamSubscriptions.js';
 import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';

@@ -13,7 +13,13 @@ import type { Catalog } from '../catalog.js';
 import type { AccessControl } from './accessControl.js';
 import { ITEM_KINDS, itemIndex } from './itemKinds.js';
 import type { PinChange } from './pinStore.js';
-import { LOCAL_CLIENT, type ItemKind, type ItemRule, type Policy, type ToolRule } from '../../platform/config/policyConfig.js';
+import {
+  LOCAL_CLIENT,
+  type ItemKind,
+  type ItemRule,
+  type Policy,
+  type ToolRule,
+} from '../../platform/config/policyConfig.js';
 import { ruleLayers } from './ruleLayers.js';
 
 /** A server's settings for everyone; or, with a `profile`, only whether that profile sees it. */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { advertisedUri, parseAdvertisedUri, unsupportedTemplateReason } from '../../../../electron/core/catalog/uris.js';
+import {
+  advertisedUri,
+  parseAdvertisedUri,
+  unsupportedTemplateReason,
+} from '../../../../electron/core/catalog/uris.js';
 
 describe('advertised URIs', () => {
   it('round-trips backend ID and original URI, including URIs with slashes and schemes', () => {

@@ -13,7 +13,11 @@ import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
 import type { BackendCatalog } from '../../../../../electron/core/backends/connection/backendConnection.js';
 import { BackendSupervisor } from '../../../../../electron/core/backends/supervisor/backendSupervisor.js';
 import type { SupervisorHost } from '../../../../../electron/core/backends/supervisor/supervisorHost.js';
-import { parseBackend, ProxyOptionsSchema, type BackendConfig } from '../../../../../electron/core/platform/config/schema.js';
+import {
+  parseBackend,
+  ProxyOptionsSchema,
+  type BackendConfig,
+} from '../../../../../electron/core/platform/config/schema.js';
 import { silentLogger } from '../../../../../electron/core/platform/deps.js';
 import type * as Transports from '../../../../../electron/core/backends/transport/transports.js';
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MessageLines, oversizeResponseId, type OversizeLine } from '../../../../../electron/core/backends/transport/messageLines.js';
+import {
+  MessageLines,
+  oversizeResponseId,
+  type OversizeLine,
+} from '../../../../../electron/core/backends/transport/messageLines.js';
 import { SseEventLimit } from '../../../../../electron/core/backends/transport/sseEventLimit.js';
 
 function split(max: number, chunks: string[]): { lines: string[]; oversize: OversizeLine[] } {

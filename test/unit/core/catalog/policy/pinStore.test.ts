@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileWriter } from '../../../../../electron/core/platform/config/configStore.js';
 import type { AuditEntry } from '../../../../../electron/core/catalog/policy/auditLog.js';
-import { definitionHash, PinStore, type PinnedDefinition } from '../../../../../electron/core/catalog/policy/pinStore.js';
+import {
+  definitionHash,
+  PinStore,
+  type PinnedDefinition,
+} from '../../../../../electron/core/catalog/policy/pinStore.js';
 
 const search: PinnedDefinition = {
   name: 'search',

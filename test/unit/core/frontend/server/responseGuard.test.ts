@@ -1,7 +1,11 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../../electron/core/platform/deps.js';
-import { guardResponses, nestsDeeperThan, relayable } from '../../../../../electron/core/frontend/server/responseGuard.js';
+import {
+  guardResponses,
+  nestsDeeperThan,
+  relayable,
+} from '../../../../../electron/core/frontend/server/responseGuard.js';
 
 function deep(depth: number): unknown {
   return JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`);

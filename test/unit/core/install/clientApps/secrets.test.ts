@@ -1,7 +1,11 @@
 /** Which values count as secrets during import, and what replaces them. */
 import { describe, expect, it, vi } from 'vitest';
 import { backendIdFor, normalizeEntry, sameServer } from '../../../../../electron/core/install/clientApps/normalize.js';
-import { environmentReferenceSink, looksSecret, secretSinkFor } from '../../../../../electron/core/install/clientApps/secrets.js';
+import {
+  environmentReferenceSink,
+  looksSecret,
+  secretSinkFor,
+} from '../../../../../electron/core/install/clientApps/secrets.js';
 import type { SecretStore } from '../../../../../electron/core/platform/secrets/secretStore.js';
 
 describe('secret detection', () => {

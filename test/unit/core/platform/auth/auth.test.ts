@@ -9,7 +9,12 @@ import { authorizationProblem, authorizationRequired } from '../../../../../elec
 import { BackendAuth } from '../../../../../electron/core/platform/auth/backendAuth.js';
 import { usesOAuth } from '../../../../../electron/core/platform/auth/authRegistry.js';
 import { startLoopbackListener } from '../../../../../electron/core/platform/auth/loopback.js';
-import { isOAuthSecretName, summarizeTokens, vaultAccount, withExpiry } from '../../../../../electron/core/platform/auth/vault.js';
+import {
+  isOAuthSecretName,
+  summarizeTokens,
+  vaultAccount,
+  withExpiry,
+} from '../../../../../electron/core/platform/auth/vault.js';
 import { AuthorizationRequiredError } from '../../../../../electron/core/platform/auth/vaultProvider.js';
 import { parseBackend } from '../../../../../electron/core/platform/config/schema.js';
 import type { SecretStore } from '../../../../../electron/core/platform/secrets/secretStore.js';

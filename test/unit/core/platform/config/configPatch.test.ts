@@ -1,6 +1,11 @@
 /** Patches of config.json text: only what changed is touched, in the file's own layout. */
 import { describe, expect, it } from 'vitest';
-import { applyPathEdits, diffPaths, parseFailure, patchObject } from '../../../../../electron/core/platform/config/configPatch.js';
+import {
+  applyPathEdits,
+  diffPaths,
+  parseFailure,
+  patchObject,
+} from '../../../../../electron/core/platform/config/configPatch.js';
 
 describe('config patches', () => {
   it('finds the smallest edits: members added, removed and changed; arrays replaced whole', () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseBackend } from '../../../../../electron/core/platform/config/schema.js';
-import { resolveValues, secretNames, unresolvedSecrets } from '../../../../../electron/core/platform/secrets/resolve.js';
+import {
+  resolveValues,
+  secretNames,
+  unresolvedSecrets,
+} from '../../../../../electron/core/platform/secrets/resolve.js';
 import type { SecretStore } from '../../../../../electron/core/platform/secrets/secretStore.js';
 
 /** A secret store in memory; `down` makes it act like an unreachable keychain. */

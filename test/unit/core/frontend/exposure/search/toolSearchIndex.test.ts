@@ -1,6 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { ToolSearchIndex, type IndexableTool } from '../../../../../../electron/core/frontend/exposure/search/toolSearchIndex.js';
+import {
+  ToolSearchIndex,
+  type IndexableTool,
+} from '../../../../../../electron/core/frontend/exposure/search/toolSearchIndex.js';
 
 function tool(
   backendId: string,
