@@ -53,6 +53,9 @@ const LAYERS = [
   ['^electron/cli/', '^electron/(main|preload)\\.ts$'],
 ];
 
+/** A wing's index.ts: its face toward the rest of the program, above all of the wing. */
+const BARREL = `^${core}/[^/]+/index\\.ts$`;
+
 /** Everything above layer `index`: what that layer must not import. */
 const above = (index) => LAYERS.slice(index + 1).flat();
 
@@ -61,8 +64,8 @@ const layerRules = LAYERS.slice(0, -1).map((paths, index) => ({
   name: 'layering',
   severity: /** @type {const} */ ('error'),
   comment: `${paths.join(' ')} may import only its own layer and those below it (see .dependency-cruiser.cjs)`,
-  from: { path: paths },
-  to: { path: above(index) },
+  from: { path: paths, pathNot: BARREL },
+  to: { path: above(index), pathNot: BARREL },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -76,6 +79,22 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      name: 'no-barrel-inside',
+      severity: 'error',
+      comment:
+        "Inside the core, files import each other directly; a wing's index.ts is for the rest of the program (and importing it from inside makes cycles).",
+      from: { path: `^${core}/`, pathNot: BARREL },
+      to: { path: BARREL },
+    },
+    {
+      name: 'front-door',
+      severity: 'error',
+      comment:
+        "Outside the core, code imports only the front door (electron/core/api) and a wing's index.ts, never a core internal (tests of the core itself, under test/unit/core, may).",
+      from: { path: ['^electron/(host|cli)/', '^electron/(main|preload)\\.ts$', '^test/(?!unit/core/)', '^bench/'] },
+      to: { path: '^electron/core/', pathNot: ['^electron/core/api/', '^electron/core/[^/]+/index\\.ts$'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

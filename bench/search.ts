@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { ORIGIN_META_KEY } from '../electron/core/catalog/catalog.js';
-import { ClientTokens } from '../electron/core/catalog/policy/clientTokens.js';
-import { ToolSearchIndex } from '../electron/core/frontend/exposure/search/toolSearchIndex.js';
+import { ORIGIN_META_KEY, ClientTokens } from '../electron/core/catalog/index.js';
+import { ToolSearchIndex } from '../electron/core/frontend/index.js';
 import { percentile, printTable, spawnUntilLine, stopChild, waitFor200 } from './lib.js';
 import MiniSearch from 'minisearch';
 import {

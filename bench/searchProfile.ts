@@ -2,7 +2,7 @@
 // LiveMCPBench catalog twice (1054 tools) and runs every labelled task's query, so
 // `node --cpu-prof --import tsx bench/searchProfile.ts [build|query] [rounds]` shows where time goes.
 import { performance } from 'node:perf_hooks';
-import { ToolSearchIndex } from '../electron/core/frontend/exposure/search/toolSearchIndex.js';
+import { ToolSearchIndex } from '../electron/core/frontend/index.js';
 import { loadServers, loadTasks } from './searchScoring.js';
 
 const what = process.argv[2] ?? 'both';

@@ -12,9 +12,9 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pidtree from 'pidtree';
-import { CatalogCache } from '../electron/core/catalog/catalogCache.js';
-import { parseConfig } from '../electron/core/platform/config/schema.js';
-import { silentLogger } from '../electron/core/platform/deps.js';
+import { CatalogCache } from '../electron/core/catalog/index.js';
+import { parseConfig } from '../electron/core/platform/index.js';
+import { silentLogger } from '../electron/core/api/index.js';
 import { printTable, spawnUntilLine, stopChild, summarize, type Spawned } from './lib.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

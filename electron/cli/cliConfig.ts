@@ -3,10 +3,14 @@
  * per problem, the keychain it uses, and the redaction every CLI output
  * passes (see core/secrets/redaction.ts).
  */
-import { formatProblems, loadConfigFile } from '../core/platform/config/load.js';
-import type { SwitchboardConfig } from '../core/platform/config/schema.js';
-import { KeytarStore } from '../core/platform/secrets/keytarStore.js';
-import { createRedaction, type Redaction } from '../core/platform/secrets/redaction.js';
+import {
+  formatProblems,
+  loadConfigFile,
+  type SwitchboardConfig,
+  KeytarStore,
+  createRedaction,
+  type Redaction,
+} from '../core/platform/index.js';
 
 /** The keychain; SWITCHBOARD_KEYCHAIN_SERVICE names another service (tests, several installs). */
 export function keychain(): KeytarStore {

@@ -3,7 +3,7 @@
  * and how it runs. Each command module exports one; commandTable.ts lists them
  * in help order, and main.ts dispatches through that list.
  */
-import type { Target } from '../core/install/clientApps/target.js';
+import type { Target } from '../core/install/index.js';
 
 /** Every option of every command (each command ignores the ones it does not use). */
 export const OPTIONS = {

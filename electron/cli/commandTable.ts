@@ -4,7 +4,7 @@
  * module in commands/ and one line here.
  */
 import { VERSION } from '../../shared/version.js';
-import { defaultConfigPath } from '../core/platform/config/paths.js';
+import { defaultConfigPath } from '../core/platform/index.js';
 import type { CliCommand, HelpSection } from './command.js';
 import { authCli } from './commands/auth.js';
 import { checkConfigCli } from './commands/checkConfig.js';

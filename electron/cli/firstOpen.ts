@@ -12,8 +12,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileWriter } from '../core/platform/config/atomicWriter.js';
-import { defaultStateDir } from '../core/platform/config/paths.js';
+import { fileWriter, defaultStateDir } from '../core/platform/index.js';
 import { openInBrowser } from '../host/startHeadless.js';
 import { canOpenBrowser } from './commands/ui.js';
 

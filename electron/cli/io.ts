@@ -3,7 +3,7 @@
  * stdin, the argument-error exit, and how client entries launch this command.
  */
 import { realpathSync } from 'node:fs';
-import type { Launcher } from '../core/install/clientApps/types.js';
+import type { Launcher } from '../core/install/index.js';
 
 /** Writes text somewhere (stdout, stderr, or a redaction in front of one). */
 export type Write = (text: string) => void;

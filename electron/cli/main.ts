@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORT } from '../../shared/endpoint.js';
 import { VERSION } from '../../shared/version.js';
-import { resolveTarget } from '../core/install/clientApps/target.js';
-import { defaultConfigPath, defaultStateDir } from '../core/platform/config/paths.js';
+import { resolveTarget } from '../core/install/index.js';
+import { defaultConfigPath, defaultStateDir } from '../core/platform/index.js';
 import { SHORT_USAGE, unknownCommand, unknownOption } from './args.js';
 import { OPTIONS, VALUED, type Invocation } from './command.js';
 import { findCommand, usageText } from './commandTable.js';

@@ -10,8 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { WebSocket } from 'ws';
 import type { BackendStatus } from '../../shared/model/health.js';
 import type { BackendView } from '../../shared/model/views.js';
-import { findRunningInstance } from '../core/install/clientApps/runtimeFile.js';
-import { frontendTokenPath } from '../core/platform/config/frontendToken.js';
+import { findRunningInstance } from '../core/install/index.js';
+import { frontendTokenPath } from '../core/platform/index.js';
 
 /** One backend as the running instance sees it. */
 export interface RunningBackend {

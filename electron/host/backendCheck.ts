@@ -5,13 +5,10 @@
  * Nothing is saved or published.
  */
 import { ErrorCode } from '../../shared/errors.js';
-import { toErrorData } from '../core/platform/toErrorData.js';
+import { toErrorData, parseBackend, missingRuntime } from '../core/platform/index.js';
 import type { BackendCheck } from '../../shared/model/views.js';
-import { BackendConnection } from '../core/backends/connection/backendConnection.js';
-import { LineTail } from '../core/backends/transport/transports.js';
-import { parseBackend } from '../core/platform/config/schema.js';
-import { missingRuntime } from '../core/platform/env/findCommand.js';
-import type { Switchboard } from '../core/api/services.js';
+import { BackendConnection, LineTail } from '../core/backends/index.js';
+import type { Switchboard } from '../core/api/index.js';
 
 /** Default bound of a check: starting a server through npx may download it first. */
 export const CHECK_TIMEOUT_MS = 30_000;

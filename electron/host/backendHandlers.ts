@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { Switchboard } from '../core/api/services.js';
+import type { Switchboard } from '../core/api/index.js';
 import { checkBackend } from './backendCheck.js';
 import { backendView, backendViews, mergeHidden, rawEntry } from './backendViews.js';
 import { parseSnippet } from './snippetParse.js';

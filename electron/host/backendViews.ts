@@ -9,11 +9,15 @@
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { BackendView, ConfigValueView } from '../../shared/model/views.js';
 import { entryTypeOf } from '../../shared/model/transports.js';
-import { looksSecret } from '../core/install/clientApps/secrets.js';
-import { inspectArgs, inspectUrl, restoreMaskedUrl } from '../core/platform/config/inlineSecrets.js';
-import type { BackendConfig } from '../core/platform/config/schema.js';
-import { isSecretReference } from '../core/platform/secrets/secretStore.js';
-import type { Switchboard } from '../core/api/services.js';
+import { looksSecret } from '../core/install/index.js';
+import {
+  inspectArgs,
+  inspectUrl,
+  restoreMaskedUrl,
+  type BackendConfig,
+  isSecretReference,
+} from '../core/platform/index.js';
+import type { Switchboard } from '../core/api/index.js';
 
 type Entry = Record<string, unknown>;
 const FIELDS = ['env', 'headers'] as const;

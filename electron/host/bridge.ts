@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode } from '../../shared/errors.js';
-import type { HttpExtension } from '../core/frontend/http/httpEndpoint.js';
+import type { HttpExtension } from '../core/frontend/index.js';
 import { BRIDGE_PROTOCOL, BridgeAuth } from './bridgeAuth.js';
 import { dispatch, type Redactor } from './dispatch.js';
 import type { EventHub } from './events.js';

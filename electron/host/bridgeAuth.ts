@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { bearerToken, tokenMatcher } from '../core/frontend/http/bearer.js';
+import { bearerToken, tokenMatcher } from '../core/frontend/index.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** How long a UI session lasts without a new login. */

@@ -12,9 +12,7 @@ import { basename, join } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import { MAX_UPLOAD_BUNDLE_BYTES, type BundleUpload, type BundleView } from '../../shared/model/bundleViews.js';
-import type { BundleManifest } from '../core/install/bundles/bundleManifest.js';
-import { installBundle, readBundleBytes } from '../core/install/bundles/installBundle.js';
-import type { InputValues } from '../core/install/registry/inputs.js';
+import { type BundleManifest, installBundle, readBundleBytes, type InputValues } from '../core/install/index.js';
 import { registryContext, type RegistryHandlerDeps } from './registryHandlers.js';
 
 /** The upload's bytes, refused when too large or not base64. */

@@ -14,11 +14,10 @@ import type {
   ItemAccessView,
   PolicyItemView,
 } from '../../shared/model/views.js';
-import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from '../core/frontend/exposure/metaTools.js';
-import { searchTools } from '../core/frontend/exposure/metaToolCalls.js';
-import { toolListTokens, toolTokens } from '../core/catalog/toolTokens.js';
-import { LOCAL_CLIENT } from '../core/platform/config/policyConfig.js';
-import type { Switchboard } from '../core/api/services.js';
+import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition, searchTools } from '../core/frontend/index.js';
+import { toolListTokens, toolTokens } from '../core/catalog/index.js';
+import { LOCAL_CLIENT } from '../core/platform/index.js';
+import type { Switchboard } from '../core/api/index.js';
 
 /** The client ID a contract `profile` names (`*` or absent: the main token); unknown profiles are refused. */
 export function clientOf(core: Switchboard, profile: string | undefined): string {

@@ -4,11 +4,10 @@
  */
 import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogEntry, ContentView, TryResult } from '../../shared/model/views.js';
-import type { Catalog } from '../core/catalog/catalog.js';
+import type { Catalog } from '../core/catalog/index.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { Switchboard } from '../core/api/services.js';
-import type { InputRequestMessage } from '../core/frontend/relay/frontendChannel.js';
-import type { RouteOptions } from '../core/frontend/routing/router.js';
+import type { Switchboard } from '../core/api/index.js';
+import type { InputRequestMessage, RouteOptions } from '../core/frontend/index.js';
 import { clientName, clientOf, policyItems } from './catalogAccess.js';
 import type { TryCall } from './tryCalls.js';
 

@@ -6,15 +6,20 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import { defaultClientsContext, type ClientsContext } from '../core/install/clientApps/index.js';
-import type { ProfileOwner } from '../core/install/clientApps/context.js';
-import { importServers, listImportable } from '../core/install/clientApps/import.js';
-import { detectClients, installClient, uninstallClient } from '../core/install/clientApps/install.js';
-import { secretSinkFor } from '../core/install/clientApps/secrets.js';
-import { clientSnippet } from '../core/install/clientApps/snippet.js';
-import type { Launcher } from '../core/install/clientApps/types.js';
-import { defaultConfigPath } from '../core/platform/config/paths.js';
-import type { SecretStore } from '../core/platform/secrets/secretStore.js';
+import {
+  defaultClientsContext,
+  type ClientsContext,
+  type ProfileOwner,
+  importServers,
+  listImportable,
+  detectClients,
+  installClient,
+  uninstallClient,
+  secretSinkFor,
+  clientSnippet,
+  type Launcher,
+} from '../core/install/index.js';
+import { defaultConfigPath, type SecretStore } from '../core/platform/index.js';
 
 type ClientMethods =
   | 'clients.list'

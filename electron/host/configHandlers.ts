@@ -7,7 +7,7 @@
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { ConfigBackupView } from '../../shared/model/views.js';
-import type { ConfigStore } from '../core/platform/config/configStore.js';
+import type { ConfigStore } from '../core/platform/index.js';
 
 /** Handlers of `config.backups` and `config.restore` on `store` (absent: a core without a config file). */
 export function configHandlers(

@@ -7,7 +7,7 @@
  */
 import { METHOD_NAMES, type CallOutcome, type CoreHandlers, type MethodName } from '../../shared/contract.js';
 import { ErrorCode, type ErrorData } from '../../shared/errors.js';
-import { toErrorData } from '../core/platform/toErrorData.js';
+import { toErrorData } from '../core/platform/index.js';
 import { parseParams } from './parseParams.js';
 
 const KNOWN: ReadonlySet<string> = new Set(METHOD_NAMES);

@@ -9,9 +9,7 @@ import { stat } from 'node:fs/promises';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { PathView } from '../../shared/model/registryViews.js';
-import type { ConfigStore } from '../core/platform/config/configStore.js';
-import { ExtraPathSchema } from '../core/platform/config/schema.js';
-import type { StdioPath } from '../core/platform/env/stdioPath.js';
+import { type ConfigStore, ExtraPathSchema, type StdioPath } from '../core/platform/index.js';
 
 /** What the env handlers need. */
 export interface EnvHandlerDeps {

@@ -8,8 +8,8 @@
  */
 import type { CoreEventMap, EventName } from '../../shared/contract.js';
 import type { TryProgressView } from '../../shared/model/views.js';
-import type { AuditLog } from '../core/catalog/policy/auditLog.js';
-import type { Switchboard } from '../core/api/services.js';
+import type { AuditLog } from '../core/catalog/index.js';
+import type { Switchboard } from '../core/api/index.js';
 import type { TryCalls } from './tryCalls.js';
 
 /** A listener of every contract event. */

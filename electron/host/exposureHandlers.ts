@@ -5,9 +5,9 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import type { ProfileToolsView } from '../../shared/model/views.js';
-import { toolListTokens } from '../core/catalog/toolTokens.js';
-import { LOCAL_CLIENT } from '../core/platform/config/policyConfig.js';
-import type { Switchboard } from '../core/api/services.js';
+import { toolListTokens } from '../core/catalog/index.js';
+import { LOCAL_CLIENT } from '../core/platform/index.js';
+import type { Switchboard } from '../core/api/index.js';
 
 /** A profile's exposure and the cost of its tools/list. */
 export function profileToolsView(core: Switchboard, id: string): ProfileToolsView {

@@ -6,9 +6,9 @@
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { PolicyView } from '../../shared/model/views.js';
-import type { ClientTokens } from '../core/catalog/policy/clientTokens.js';
-import { LOCAL_CLIENT } from '../core/platform/config/policyConfig.js';
-import type { Switchboard } from '../core/api/services.js';
+import type { ClientTokens } from '../core/catalog/index.js';
+import { LOCAL_CLIENT } from '../core/platform/index.js';
+import type { Switchboard } from '../core/api/index.js';
 import { profileToolsView } from './exposureHandlers.js';
 
 type PolicyMethods =

@@ -8,15 +8,20 @@
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { RegistryEntryView } from '../../shared/model/registryViews.js';
-import { secretSinkFor } from '../core/install/clientApps/secrets.js';
-import { addFromRegistry, type RegistryAddContext } from '../core/install/registry/addFromRegistry.js';
-import { optionsOf } from '../core/install/registry/mapping.js';
-import { registryClientFor } from '../core/install/registry/registryConfig.js';
-import { updateFromRegistry } from '../core/install/registry/registryUpdates.js';
-import { sinkWithoutKeychain, type SecretStorage } from '../core/install/registry/secretChoice.js';
-import { backendSources, type RunningBackends } from '../core/install/registry/runningBackends.js';
-import type { RegistryEntry } from '../core/install/registry/types.js';
-import type { SecretStore } from '../core/platform/secrets/secretStore.js';
+import {
+  secretSinkFor,
+  addFromRegistry,
+  type RegistryAddContext,
+  optionsOf,
+  registryClientFor,
+  updateFromRegistry,
+  sinkWithoutKeychain,
+  type SecretStorage,
+  backendSources,
+  type RunningBackends,
+  type RegistryEntry,
+} from '../core/install/index.js';
+import type { SecretStore } from '../core/platform/index.js';
 import { registryUpdates } from './registryOutdated.js';
 
 type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update';

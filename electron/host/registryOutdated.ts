@@ -6,9 +6,7 @@
  * nothing: the screen shows no update rather than an error.
  */
 import type { RegistryUpdateView } from '../../shared/model/registryViews.js';
-import { registryClientFor } from '../core/install/registry/registryConfig.js';
-import { listOutdated } from '../core/install/registry/registryUpdates.js';
-import type { RunningBackends } from '../core/install/registry/runningBackends.js';
+import { registryClientFor, listOutdated, type RunningBackends } from '../core/install/index.js';
 
 /** How long the check may take before it gives up (ms). */
 export const OUTDATED_TIMEOUT_MS = 5_000;

@@ -9,11 +9,17 @@
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import { backendIdFor, normalizeEntry } from '../core/install/clientApps/normalize.js';
-import { keepSecrets } from '../core/install/clientApps/import.js';
-import { secretSinkFor, type SecretSink } from '../core/install/clientApps/secrets.js';
-import { secretChoiceNeeded, sinkWithoutKeychain, type SecretStorage } from '../core/install/registry/secretChoice.js';
-import type { SecretStore } from '../core/platform/secrets/secretStore.js';
+import {
+  backendIdFor,
+  normalizeEntry,
+  keepSecrets,
+  secretSinkFor,
+  type SecretSink,
+  secretChoiceNeeded,
+  sinkWithoutKeychain,
+  type SecretStorage,
+} from '../core/install/index.js';
+import type { SecretStore } from '../core/platform/index.js';
 import type { SnippetSecret, SnippetView } from '../../shared/model/snippetViews.js';
 
 /** What `backends.parseSnippet` returns. */

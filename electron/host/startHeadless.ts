@@ -9,20 +9,24 @@ import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
-import { removeRuntimeFile, writeRuntimeFile } from '../core/install/clientApps/runtimeFile.js';
-import type { Launcher } from '../core/install/clientApps/types.js';
-import { openConfigStore } from '../core/platform/config/openConfigStore.js';
-import type { TokenKeyLocation } from '../core/catalog/policy/clientTokens.js';
-import { frontendTokenPath, resolveFrontendToken, type TokenSource } from '../core/platform/config/frontendToken.js';
-import { defaultConfigDir, defaultStateDir } from '../core/platform/config/paths.js';
-import { openCoreServices } from '../core/switchboard/coreServices.js';
-import { takeLoginEnvironment } from '../core/platform/env/loginShell.js';
-import { StdioPath } from '../core/platform/env/stdioPath.js';
-import { stderrLogger, type Logger } from '../core/platform/deps.js';
-import { HttpEndpoint } from '../core/frontend/http/httpEndpoint.js';
-import { KeytarStore } from '../core/platform/secrets/keytarStore.js';
-import { createRedaction, type Redaction } from '../core/platform/secrets/redaction.js';
-import { SwitchboardCore, type CoreServices } from '../core/switchboard/switchboardCore.js';
+import { removeRuntimeFile, writeRuntimeFile, type Launcher } from '../core/install/index.js';
+import {
+  openConfigStore,
+  frontendTokenPath,
+  resolveFrontendToken,
+  type TokenSource,
+  defaultConfigDir,
+  defaultStateDir,
+  takeLoginEnvironment,
+  StdioPath,
+  KeytarStore,
+  createRedaction,
+  type Redaction,
+} from '../core/platform/index.js';
+import type { TokenKeyLocation } from '../core/catalog/index.js';
+import { openCoreServices, SwitchboardCore, type CoreServices } from '../core/switchboard/index.js';
+import { stderrLogger, type Logger } from '../core/api/index.js';
+import { HttpEndpoint } from '../core/frontend/index.js';
 import { Bridge } from './bridge.js';
 import type { Redactor } from './dispatch.js';
 import { createEventHub, type EventHub } from './events.js';

@@ -5,8 +5,8 @@
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import type { TaskView } from '../../shared/model/taskViews.js';
-import type { Switchboard } from '../core/api/services.js';
-import type { ProxyTask } from '../core/frontend/tasks/proxyTask.js';
+import type { Switchboard } from '../core/api/index.js';
+import type { ProxyTask } from '../core/frontend/index.js';
 
 /** One task as the contract shows it. */
 export function taskView(task: ProxyTask): TaskView {

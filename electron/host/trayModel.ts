@@ -5,7 +5,7 @@
  * and Notification; keeping the decisions here lets them be tested without
  * the Electron binary.
  */
-import type { ApprovalRequest } from '../core/catalog/policy/approvals.js';
+import type { ApprovalRequest } from '../core/catalog/index.js';
 import type { Readiness } from '../../shared/model/health.js';
 
 /** The tray's status line: the endpoint and how many servers are in each state. */

@@ -20,8 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { ProtocolError, type ClientCapabilities } from '@modelcontextprotocol/server';
 import type { TryInputAnswer, TryInputView, TryProgressView } from '../../shared/model/views.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { FrontendChannel, InputRequestMessage } from '../core/frontend/relay/frontendChannel.js';
-import type { ProgressUpdate } from '../core/frontend/routing/forwarding.js';
+import type { FrontendChannel, InputRequestMessage, ProgressUpdate } from '../core/frontend/index.js';
 
 /**
  * What the UI declares it can answer. Sampling is declared so that a server's

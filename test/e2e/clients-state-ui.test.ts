@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { KeytarStore } from '../../electron/core/platform/secrets/keytarStore.js';
+import { KeytarStore } from '../../electron/core/platform/index.js';
 import { populateHome } from '../fixtures/client-configs/home.js';
 import { runCli } from '../helpers/cli.js';
 import { EVERYTHING } from '../helpers/harness.js';

@@ -13,9 +13,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { vaultAccount, type VaultTokens } from '../../electron/core/platform/auth/vault.js';
+import { vaultAccount, type VaultTokens, KeytarStore } from '../../electron/core/platform/index.js';
 import { keychainForTests } from '../helpers/keychain.js';
-import { KeytarStore } from '../../electron/core/platform/secrets/keytarStore.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
 import { browserMissing, collectCspErrors, launchChromium } from './browser.js';

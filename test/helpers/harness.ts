@@ -8,16 +8,16 @@ import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CatalogCache } from '../../electron/core/catalog/catalogCache.js';
-import type { ConfigStore } from '../../electron/core/platform/config/configStore.js';
-import type { AuditLog } from '../../electron/core/catalog/policy/auditLog.js';
-import type { ClientTokens } from '../../electron/core/catalog/policy/clientTokens.js';
-import type { PinStore } from '../../electron/core/catalog/policy/pinStore.js';
-import type { SecretStore } from '../../electron/core/platform/secrets/secretStore.js';
-import { parseConfig, type SwitchboardConfig } from '../../electron/core/platform/config/schema.js';
-import { silentLogger, type CoreDeps } from '../../electron/core/platform/deps.js';
-import { HttpEndpoint } from '../../electron/core/frontend/http/httpEndpoint.js';
-import { SwitchboardCore } from '../../electron/core/switchboard/switchboardCore.js';
+import type { CatalogCache, AuditLog, ClientTokens, PinStore } from '../../electron/core/catalog/index.js';
+import {
+  type ConfigStore,
+  type SecretStore,
+  parseConfig,
+  type SwitchboardConfig,
+} from '../../electron/core/platform/index.js';
+import { silentLogger, type CoreDeps } from '../../electron/core/api/index.js';
+import { HttpEndpoint } from '../../electron/core/frontend/index.js';
+import { SwitchboardCore } from '../../electron/core/switchboard/index.js';
 
 /** Absolute path of the repository. */
 export const ROOT = resolve(import.meta.dirname, '../..');

@@ -6,11 +6,8 @@
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { BackendConnection } from '../../electron/core/backends/connection/backendConnection.js';
-import type { BackendCatalog } from '../../electron/core/backends/connection/backendConnection.js';
-import { LineTail } from '../../electron/core/backends/transport/transports.js';
-import { CatalogPublisher } from '../../electron/core/catalog/catalogPublisher.js';
-import type { Catalog } from '../../electron/core/catalog/catalog.js';
+import { BackendConnection, type BackendCatalog, LineTail } from '../../electron/core/backends/index.js';
+import { CatalogPublisher, type Catalog } from '../../electron/core/catalog/index.js';
 import { makeConfig } from './harness.js';
 
 /** A connected in-process backend and the catalog it was published into. */

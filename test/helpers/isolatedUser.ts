@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KeytarStore } from '../../electron/core/platform/secrets/keytarStore.js';
+import { KeytarStore } from '../../electron/core/platform/index.js';
 import { BIN, runCli } from './cli.js';
 import { spawnServer, type SpawnedServer } from './spawnServer.js';
 

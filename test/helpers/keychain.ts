@@ -8,8 +8,7 @@
  * - keytar loads but no Secret Service answers: skip, unless
  *   `SWITCHBOARD_REQUIRE_KEYCHAIN=1` (keyring-run.mjs started one).
  */
-import type { KeytarStore } from '../../electron/core/platform/secrets/keytarStore.js';
-import type { SecretStoreStatus } from '../../electron/core/platform/secrets/secretStore.js';
+import type { KeytarStore, SecretStoreStatus } from '../../electron/core/platform/index.js';
 
 /** What a keychain test file needs to decide. */
 export interface KeychainForTests {

@@ -3,8 +3,8 @@
  * two backends' lists (tools, prompts, resources, templates), so exposed names
  * and URIs are the ones clients would see.
  */
-import type { BackendCatalog } from '../../electron/core/backends/connection/backendConnection.js';
-import { buildCatalog, type Catalog } from '../../electron/core/catalog/catalog.js';
+import type { BackendCatalog } from '../../electron/core/backends/index.js';
+import { buildCatalog, type Catalog } from '../../electron/core/catalog/index.js';
 
 const empty: BackendCatalog = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 // Process-tree helpers for integration tests: find descendants, check liveness, poll until true.
 import pidtree from 'pidtree';
-import { isProcessAlive } from '../../electron/core/backends/process/processTree.js';
+import { isProcessAlive } from '../../electron/core/backends/index.js';
 
 /** PIDs of every descendant of `pid` (children, grandchildren, ...); [] if none or `pid` is gone. */
 export async function descendantPids(pid: number): Promise<number[]> {

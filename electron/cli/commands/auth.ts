@@ -7,14 +7,18 @@
  */
 import type { BackendHealth } from '../../../shared/model/health.js';
 import { VERSION } from '../../../shared/version.js';
-import { readAuthStatus, usesOAuth } from '../../core/platform/auth/authRegistry.js';
-import { BackendAuth } from '../../core/platform/auth/backendAuth.js';
+import {
+  readAuthStatus,
+  usesOAuth,
+  BackendAuth,
+  defaultConfigDir,
+  defaultStateDir,
+  type SwitchboardConfig,
+  type SecretStore,
+} from '../../core/platform/index.js';
 import { runningBackends, type RunningBackend } from '../runningStatus.js';
-import { defaultConfigDir, defaultStateDir } from '../../core/platform/config/paths.js';
-import type { SwitchboardConfig } from '../../core/platform/config/schema.js';
-import { stderrLogger, type CoreDeps } from '../../core/platform/deps.js';
-import type { SecretStore } from '../../core/platform/secrets/secretStore.js';
-import { SwitchboardCore } from '../../core/switchboard/switchboardCore.js';
+import { stderrLogger, type CoreDeps } from '../../core/api/index.js';
+import { SwitchboardCore } from '../../core/switchboard/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
 import type { CliCommand, Invocation } from '../command.js';

@@ -3,9 +3,8 @@
  * environment variables and keychain secrets it references are missing, one
  * line per problem (exit 1 when there are any).
  */
-import { commandWarnings } from '../../core/backends/process/commandCheck.js';
-import { missingVariables } from '../../core/platform/config/expand.js';
-import { plainValues, unresolvedSecrets, valueMapsOf } from '../../core/platform/secrets/resolve.js';
+import { commandWarnings } from '../../core/backends/index.js';
+import { missingVariables, plainValues, unresolvedSecrets, valueMapsOf } from '../../core/platform/index.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
 import type { CliCommand } from '../command.js';
 

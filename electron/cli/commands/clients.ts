@@ -5,16 +5,21 @@
  */
 import { resolve } from 'node:path';
 import { DEFAULT_PORT } from '../../../shared/endpoint.js';
-import { defaultClientsContext } from '../../core/install/clientApps/context.js';
-import { importServers, listImportable } from '../../core/install/clientApps/import.js';
-import { detectClients, installClient, undoLastWrite, uninstallClient } from '../../core/install/clientApps/install.js';
-import { secretSinkFor } from '../../core/install/clientApps/secrets.js';
-import { clientSnippet } from '../../core/install/clientApps/snippet.js';
-import { resolveTarget } from '../../core/install/clientApps/target.js';
-import type { Launcher, WriteOutcome } from '../../core/install/clientApps/types.js';
-import { defaultConfigPath, defaultStateDir } from '../../core/platform/config/paths.js';
-import { KeytarStore } from '../../core/platform/secrets/keytarStore.js';
-import type { SecretStore } from '../../core/platform/secrets/secretStore.js';
+import {
+  defaultClientsContext,
+  importServers,
+  listImportable,
+  detectClients,
+  installClient,
+  undoLastWrite,
+  uninstallClient,
+  secretSinkFor,
+  clientSnippet,
+  resolveTarget,
+  type Launcher,
+  type WriteOutcome,
+} from '../../core/install/index.js';
+import { defaultConfigPath, defaultStateDir, KeytarStore, type SecretStore } from '../../core/platform/index.js';
 import type { CliCommand } from '../command.js';
 import { selfLauncher } from '../io.js';
 

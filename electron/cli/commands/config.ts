@@ -4,8 +4,7 @@
  * through the same lock and atomic write as every other change.
  */
 import { SwitchboardError } from '../../../shared/errors.js';
-import { openConfigStore } from '../../core/platform/config/openConfigStore.js';
-import { defaultStateDir } from '../../core/platform/config/paths.js';
+import { openConfigStore, defaultStateDir } from '../../core/platform/index.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
 

@@ -6,13 +6,19 @@
  * stdout carries the protocol: everything for people goes to stderr.
  */
 import { DEFAULT_PORT } from '../../../shared/endpoint.js';
-import { CLIENT_TOKEN_VARIABLE } from '../../core/install/clientApps/definitions.js';
-import { bridgeStdioToHttp } from '../../core/install/clientApps/connect/bridge.js';
-import { ensureInstance } from '../../core/install/clientApps/connect/ensureInstance.js';
-import { waitForBackends } from '../../core/install/clientApps/connect/waitReady.js';
-import type { Launcher } from '../../core/install/clientApps/types.js';
-import { frontendTokenPath, resolveFrontendToken } from '../../core/platform/config/frontendToken.js';
-import { defaultConfigDir, defaultStateDir } from '../../core/platform/config/paths.js';
+import {
+  CLIENT_TOKEN_VARIABLE,
+  bridgeStdioToHttp,
+  ensureInstance,
+  waitForBackends,
+  type Launcher,
+} from '../../core/install/index.js';
+import {
+  frontendTokenPath,
+  resolveFrontendToken,
+  defaultConfigDir,
+  defaultStateDir,
+} from '../../core/platform/index.js';
 import type { CliCommand } from '../command.js';
 import { selfLauncher } from '../io.js';
 

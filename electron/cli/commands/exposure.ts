@@ -3,7 +3,7 @@
  * how a client gets its tools (see core/clients/profileExposure.ts).
  */
 import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
-import { readProfileExposure, writeProfileExposure } from '../../core/install/clientApps/profileExposure.js';
+import { readProfileExposure, writeProfileExposure } from '../../core/install/index.js';
 import type { CliCommand } from '../command.js';
 import { fail, stdio, type Write } from '../io.js';
 

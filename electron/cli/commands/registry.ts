@@ -3,20 +3,23 @@
  * (or `add ./file.mcpb`), `outdated` and `update <id>`. Each returns its exit
  * code; output goes through `out`/`err`, never a secret value.
  */
-import { toErrorData } from '../../core/platform/toErrorData.js';
+import { toErrorData, defaultStateDir, resolveLoginEnvironment, type SecretStore } from '../../core/platform/index.js';
 import { VERSION } from '../../../shared/version.js';
-import { installBundle } from '../../core/install/bundles/installBundle.js';
-import { secretSinkFor } from '../../core/install/clientApps/secrets.js';
-import { defaultStateDir } from '../../core/platform/config/paths.js';
-import { resolveLoginEnvironment } from '../../core/platform/env/loginShell.js';
-import { addFromRegistry, type RegistryAddContext } from '../../core/install/registry/addFromRegistry.js';
-import { ageOf } from '../../core/install/registry/httpCache.js';
-import type { InputValues } from '../../core/install/registry/inputs.js';
-import { registryClientFor } from '../../core/install/registry/registryConfig.js';
-import { listOutdated, updateFromRegistry } from '../../core/install/registry/registryUpdates.js';
-import { sinkWithoutKeychain, type SecretStorage } from '../../core/install/registry/secretChoice.js';
-import type { Freshness, RegistryEntry } from '../../core/install/registry/types.js';
-import type { SecretStore } from '../../core/platform/secrets/secretStore.js';
+import {
+  installBundle,
+  secretSinkFor,
+  addFromRegistry,
+  type RegistryAddContext,
+  ageOf,
+  type InputValues,
+  registryClientFor,
+  listOutdated,
+  updateFromRegistry,
+  sinkWithoutKeychain,
+  type SecretStorage,
+  type Freshness,
+  type RegistryEntry,
+} from '../../core/install/index.js';
 import { keychain } from '../cliConfig.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';

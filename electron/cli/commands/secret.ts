@@ -4,8 +4,7 @@
  * <name>` and `list` (names only). OAuth state (accounts `oauth:…`) is the
  * core's, not the user's: it is not listed and cannot be set here.
  */
-import { isOAuthSecretName } from '../../core/platform/auth/vault.js';
-import type { SecretStore } from '../../core/platform/secrets/secretStore.js';
+import { isOAuthSecretName, type SecretStore } from '../../core/platform/index.js';
 import { keychain } from '../cliConfig.js';
 import type { CliCommand } from '../command.js';
 import { readStdin, stdio } from '../io.js';

@@ -5,10 +5,9 @@
  * start summary; Ctrl-C prints one line once every server has stopped.
  */
 import { DEFAULT_PORT } from '../../../shared/endpoint.js';
-import { frontendTokenPath } from '../../core/platform/config/frontendToken.js';
-import { defaultConfigDir } from '../../core/platform/config/paths.js';
-import { stderrLogger } from '../../core/platform/deps.js';
-import { serveCoreOverStdio } from '../../core/frontend/stdio/stdioEndpoint.js';
+import { frontendTokenPath, defaultConfigDir } from '../../core/platform/index.js';
+import { stderrLogger } from '../../core/api/index.js';
+import { serveCoreOverStdio } from '../../core/frontend/index.js';
 import { firstServeDefaults, openUiOnFirstServe } from '../firstOpen.js';
 import { buildCore, ListenError, startHeadless, type Headless } from '../../host/startHeadless.js';
 import { loadOrExit, warnIfNoKeytar } from '../cliConfig.js';

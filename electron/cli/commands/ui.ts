@@ -5,10 +5,14 @@
  * (`POST /ui/login`, authenticated with the main bearer token), printed, and
  * opened in a browser where one can be opened.
  */
-import { isProcessAlive } from '../../core/backends/process/processTree.js';
-import { answersHealth, readRuntimeFile } from '../../core/install/clientApps/runtimeFile.js';
-import { frontendTokenPath, resolveFrontendToken } from '../../core/platform/config/frontendToken.js';
-import { defaultConfigDir, defaultStateDir } from '../../core/platform/config/paths.js';
+import { isProcessAlive } from '../../core/backends/index.js';
+import { answersHealth, readRuntimeFile } from '../../core/install/index.js';
+import {
+  frontendTokenPath,
+  resolveFrontendToken,
+  defaultConfigDir,
+  defaultStateDir,
+} from '../../core/platform/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';

@@ -10,8 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogCache } from '../../../electron/core/catalog/catalogCache.js';
-import { silentLogger } from '../../../electron/core/platform/deps.js';
+import { CatalogCache } from '../../../electron/core/catalog/index.js';
+import { silentLogger } from '../../../electron/core/api/index.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir } from '../../helpers/harness.js';
 import { isAlive, waitUntil } from '../../helpers/processes.js';
 

@@ -6,8 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../../electron/core/catalog/policy/auditLog.js';
-import { PinStore } from '../../../electron/core/catalog/policy/pinStore.js';
+import { AuditLog, PinStore } from '../../../electron/core/catalog/index.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
 import { spawnServer, type SpawnedServer } from '../../helpers/spawnServer.js';
 import { waitUntil } from '../../helpers/processes.js';

@@ -9,9 +9,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CatalogCache } from '../../../electron/core/catalog/catalogCache.js';
-import type { Logger } from '../../../electron/core/platform/deps.js';
-import { PinStore } from '../../../electron/core/catalog/policy/pinStore.js';
+import { CatalogCache, PinStore } from '../../../electron/core/catalog/index.js';
+import type { Logger } from '../../../electron/core/api/index.js';
 import { firstText, fixture, makeConfig, nodeServer, startProxy, tempDir } from '../../helpers/harness.js';
 import { isAlive, waitUntil } from '../../helpers/processes.js';
 

@@ -10,7 +10,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ClientTokens } from '../../../electron/core/catalog/policy/clientTokens.js';
+import { ClientTokens } from '../../../electron/core/catalog/index.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
 

@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TOKEN_KEY_ACCOUNT } from '../../../electron/core/catalog/policy/clientTokens.js';
+import { TOKEN_KEY_ACCOUNT } from '../../../electron/core/catalog/index.js';
 import { BIN } from '../../helpers/cli.js';
 import { isolatedUser, serveAs, type IsolatedUser } from '../../helpers/isolatedUser.js';
 import { spawnServer } from '../../helpers/spawnServer.js';

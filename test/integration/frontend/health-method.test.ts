@@ -4,7 +4,7 @@
  */
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTENSION_ID, HealthResultSchema } from '../../../electron/core/frontend/server/healthMethod.js';
+import { EXTENSION_ID, HealthResultSchema } from '../../../electron/core/frontend/index.js';
 import { fixture, nodeServer, startProxy, type Harness } from '../../helpers/harness.js';
 
 describe('proxy/health', () => {

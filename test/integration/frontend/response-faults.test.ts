@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { Logger } from '../../../electron/core/platform/deps.js';
+import type { Logger } from '../../../electron/core/api/index.js';
 import { serveStdio } from '../../helpers/cli.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';

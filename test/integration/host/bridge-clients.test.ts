@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliProfileOwner, profileTokenProvider } from '../../../electron/core/install/clientApps/context.js';
+import { cliProfileOwner, profileTokenProvider } from '../../../electron/core/install/index.js';
 import { BridgeHarness } from '../../helpers/bridgeHarness.js';
 import { waitUntil } from '../../helpers/processes.js';
 

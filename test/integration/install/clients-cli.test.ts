@@ -2,10 +2,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClientStatus } from '../../../electron/core/install/clientApps/types.js';
+import type { ClientStatus } from '../../../electron/core/install/index.js';
 import { populateHome } from '../../fixtures/client-configs/home.js';
-import { KeytarStore } from '../../../electron/core/platform/secrets/keytarStore.js';
-import { ClientTokens } from '../../../electron/core/catalog/policy/clientTokens.js';
+import { KeytarStore } from '../../../electron/core/platform/index.js';
+import { ClientTokens } from '../../../electron/core/catalog/index.js';
 import { BIN, runCli } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/harness.js';
 

@@ -14,9 +14,13 @@ import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientDefinitions, type ClientDefinition } from '../../../electron/core/install/clientApps/definitions.js';
-import { installClient, type ClientsContext } from '../../../electron/core/install/clientApps/install.js';
-import { writeRuntimeFile } from '../../../electron/core/install/clientApps/runtimeFile.js';
+import {
+  clientDefinitions,
+  type ClientDefinition,
+  installClient,
+  type ClientsContext,
+  writeRuntimeFile,
+} from '../../../electron/core/install/index.js';
 import { linuxPlatform, populateHome } from '../../fixtures/client-configs/home.js';
 import { ROOT, firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
 

@@ -7,11 +7,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importServers, listImportable } from '../../../electron/core/install/clientApps/import.js';
-import { undoLastWrite, type ClientsContext } from '../../../electron/core/install/clientApps/install.js';
-import { keychainSink, refuseSecretsSink } from '../../../electron/core/install/clientApps/secrets.js';
-import { KeytarStore } from '../../../electron/core/platform/secrets/keytarStore.js';
-import { parseConfig } from '../../../electron/core/platform/config/schema.js';
+import {
+  importServers,
+  listImportable,
+  undoLastWrite,
+  type ClientsContext,
+  keychainSink,
+  refuseSecretsSink,
+} from '../../../electron/core/install/index.js';
+import { KeytarStore, parseConfig } from '../../../electron/core/platform/index.js';
 import { linuxPlatform, populateHome } from '../../fixtures/client-configs/home.js';
 import { tempDir } from '../../helpers/harness.js';
 import { keychainForTests } from '../../helpers/keychain.js';

@@ -9,16 +9,17 @@ import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clientDefinition, clientDefinitions } from '../../../electron/core/install/clientApps/definitions.js';
 import {
+  clientDefinition,
+  clientDefinitions,
   detectClients,
   installClient,
   undoLastWrite,
   uninstallClient,
   type ClientsContext,
-} from '../../../electron/core/install/clientApps/install.js';
-import { clientSnippet } from '../../../electron/core/install/clientApps/snippet.js';
-import type { ClientId } from '../../../electron/core/install/clientApps/types.js';
+  clientSnippet,
+  type ClientId,
+} from '../../../electron/core/install/index.js';
 import { clientFixture, linuxPlatform, populateHome } from '../../fixtures/client-configs/home.js';
 import { tempDir } from '../../helpers/harness.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readRuntimeFile } from '../../../electron/core/install/clientApps/runtimeFile.js';
+import { readRuntimeFile } from '../../../electron/core/install/index.js';
 import { BIN } from '../../helpers/cli.js';
 import { EVERYTHING, firstText, fixture, nodeServer, tempDir } from '../../helpers/harness.js';
 import { descendantPids, isAlive, waitUntil } from '../../helpers/processes.js';

@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readRuntimeFile, type RuntimeInfo } from '../../../electron/core/install/clientApps/runtimeFile.js';
+import { readRuntimeFile, type RuntimeInfo } from '../../../electron/core/install/index.js';
 import { ROOT, firstText, fixture, nodeServer, tempDir } from '../../helpers/harness.js';
 import { descendantPids, isAlive, waitUntil } from '../../helpers/processes.js';
 

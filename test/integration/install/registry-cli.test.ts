@@ -11,7 +11,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KeytarStore } from '../../../electron/core/platform/secrets/keytarStore.js';
+import { KeytarStore } from '../../../electron/core/platform/index.js';
 import { BIN, runCli } from '../../helpers/cli.js';
 import { firstText, fixture, tempDir } from '../../helpers/harness.js';
 import { startLocalRegistry, type LocalRegistry } from '../../helpers/localRegistry.js';

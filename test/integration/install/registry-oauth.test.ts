@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeytarStore } from '../../../electron/core/platform/secrets/keytarStore.js';
+import { KeytarStore } from '../../../electron/core/platform/index.js';
 import { startAuthServer, type AuthServer } from '../../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/oauth/protectedServer.mjs';
 import { BridgeHarness } from '../../helpers/bridgeHarness.js';

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeytarStore } from '../../../electron/core/platform/secrets/keytarStore.js';
+import { KeytarStore } from '../../../electron/core/platform/index.js';
 import { keychainForTests } from '../../helpers/keychain.js';
 import { startAuthServer, type AuthServer } from '../../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/oauth/protectedServer.mjs';

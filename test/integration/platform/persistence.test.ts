@@ -6,7 +6,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigStore, type AtomicWriter } from '../../../electron/core/platform/config/configStore.js';
+import { ConfigStore, type AtomicWriter } from '../../../electron/core/platform/index.js';
 import { fixture, nodeServer, startProxy, tempDir } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
 

@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { BackendHealth } from '../../../shared/model/health.js';
-import { ConfigStore } from '../../../electron/core/platform/config/configStore.js';
-import { KeytarStore } from '../../../electron/core/platform/secrets/keytarStore.js';
+import { ConfigStore, KeytarStore } from '../../../electron/core/platform/index.js';
 import { keychainForTests } from '../../helpers/keychain.js';
 import { EVERYTHING, MEMORY, ROOT, firstText, nodeServer, startProxy, type Harness } from '../../helpers/harness.js';
 

@@ -4,8 +4,8 @@
  * call, once, forgotten when the call is answered.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../../electron/core/catalog/policy/approvals.js';
-import { readinessOf } from '../../../electron/core/backends/supervisor/readiness.js';
+import type { ApprovalRequest } from '../../../electron/core/catalog/index.js';
+import { readinessOf } from '../../../electron/core/backends/index.js';
 import { approvalNotices, trayStatusLine, waitingLabel } from '../../../electron/host/trayModel.js';
 
 function waiting(id: string, client = 'cursor', exposed = 'fs__write_file'): ApprovalRequest {

@@ -14,7 +14,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ClientTokens } from '../../../../electron/core/catalog/policy/clientTokens.js';
+import { ClientTokens } from '../../../../electron/core/catalog/index.js';
 import { serveStdio } from '../../../helpers/cli.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../../../helpers/harness.js';
 import { waitUntil } from '../../../helpers/processes.js';

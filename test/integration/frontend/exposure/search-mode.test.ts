@@ -8,8 +8,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { ClientTokens } from '../../../../electron/core/catalog/policy/clientTokens.js';
-import { PinStore } from '../../../../electron/core/catalog/policy/pinStore.js';
+import { ClientTokens, PinStore } from '../../../../electron/core/catalog/index.js';
 import { firstText, fixture, MEMORY, nodeServer, startProxy, tempDir, type Harness } from '../../../helpers/harness.js';
 import { waitUntil } from '../../../helpers/processes.js';
 

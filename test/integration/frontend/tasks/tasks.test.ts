@@ -19,8 +19,7 @@ import {
   type CallToolResult,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AuditLog } from '../../../../electron/core/catalog/policy/auditLog.js';
-import { ClientTokens } from '../../../../electron/core/catalog/policy/clientTokens.js';
+import { AuditLog, ClientTokens } from '../../../../electron/core/catalog/index.js';
 import { taskHandlers } from '../../../../electron/host/taskHandlers.js';
 import { firstText, fixture, nodeServer, ROOT, startProxy, tempDir, type Harness } from '../../../helpers/harness.js';
 import { waitUntil } from '../../../helpers/processes.js';

@@ -18,7 +18,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ClientTokens } from '../../../../electron/core/catalog/policy/clientTokens.js';
+import { ClientTokens } from '../../../../electron/core/catalog/index.js';
 import { serveStdio } from '../../../helpers/cli.js';
 import { firstText, fixture, nodeServer, ROOT, startProxy, tempDir, type Harness } from '../../../helpers/harness.js';
 import { waitUntil } from '../../../helpers/processes.js';

@@ -4,7 +4,7 @@
  * path of this machine with it.
  */
 import { describe, expect, it } from 'vitest';
-import { keytarAdvice } from '../../../../electron/core/platform/secrets/keytarAdvice.js';
+import { keytarAdvice } from '../../../../electron/core/platform/index.js';
 import { keychainHelp } from '../../../../shared/model/keychainHelp.js';
 
 describe('keychainHelp', () => {

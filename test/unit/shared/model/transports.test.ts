@@ -4,7 +4,7 @@
  * unknown one is refused naming every transport, and a form round-trips each.
  */
 import { describe, expect, it } from 'vitest';
-import { parseBackend } from '../../../../electron/core/platform/config/schema.js';
+import { parseBackend } from '../../../../electron/core/platform/index.js';
 import {
   BACKEND_TRANSPORTS,
   REMOTE_TRANSPORTS,

@@ -1,0 +1,10 @@
+/**
+ * The backends wing's face: what the host's one-shot checks and the CLI need
+ * of a backend connection and of a server's processes.
+ */
+export { BackendConnection } from './connection/backendConnection.js';
+export type { BackendCatalog } from './connection/backendConnection.js';
+export { commandWarnings } from './process/commandCheck.js';
+export { isProcessAlive } from './process/processTree.js';
+export { readinessOf } from './supervisor/readiness.js';
+export { LineTail } from './transport/transports.js';

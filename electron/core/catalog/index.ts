@@ -1,0 +1,16 @@
+/**
+ * The catalog-and-policy wing's face: the merged catalog's types and token
+ * counts, and the file-backed policy stores (client tokens, tool pins, the
+ * audit log) that a run opens and the host reads.
+ */
+export { ORIGIN_META_KEY, buildCatalog } from './catalog.js';
+export type { Catalog } from './catalog.js';
+export { CatalogCache } from './catalogCache.js';
+export { CatalogPublisher } from './catalogPublisher.js';
+export type { ApprovalRequest } from './policy/approvals.js';
+export { AuditLog } from './policy/auditLog.js';
+export type { AuditDecision, AuditKind } from './policy/auditLog.js';
+export { ClientTokens, TOKEN_KEY_ACCOUNT } from './policy/clientTokens.js';
+export type { TokenKeyLocation } from './policy/clientTokens.js';
+export { PinStore } from './policy/pinStore.js';
+export { toolListTokens, toolTokens } from './toolTokens.js';

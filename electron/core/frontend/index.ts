@@ -1,0 +1,17 @@
+/**
+ * The client-facing wing's face: the HTTP and stdio endpoints, and the few
+ * request-path types and search-mode pieces the host's Try it and catalog
+ * views share with the endpoints.
+ */
+export { searchTools } from './exposure/metaToolCalls.js';
+export { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from './exposure/metaTools.js';
+export { ToolSearchIndex } from './exposure/search/toolSearchIndex.js';
+export { bearerToken, tokenMatcher } from './http/bearer.js';
+export { HttpEndpoint } from './http/httpEndpoint.js';
+export type { HttpExtension } from './http/httpEndpoint.js';
+export type { FrontendChannel, InputRequestMessage } from './relay/frontendChannel.js';
+export type { ProgressUpdate } from './routing/forwarding.js';
+export type { RouteOptions } from './routing/router.js';
+export { EXTENSION_ID, HealthResultSchema } from './server/healthMethod.js';
+export { serveCoreOverStdio } from './stdio/stdioEndpoint.js';
+export type { ProxyTask } from './tasks/proxyTask.js';

@@ -1,0 +1,45 @@
+/**
+ * The install wing's face: adding servers from the MCP Registry and .mcpb
+ * bundles, and installing Switchboard into client apps (their config files,
+ * imports, snippets and the stdio bridge).
+ */
+export type { BundleManifest } from './bundles/bundleManifest.js';
+export { installBundle, readBundleBytes } from './bundles/installBundle.js';
+export { bridgeStdioToHttp } from './clientApps/connect/bridge.js';
+export { ensureInstance } from './clientApps/connect/ensureInstance.js';
+export { waitForBackends } from './clientApps/connect/waitReady.js';
+export { cliProfileOwner, defaultClientsContext, profileTokenProvider } from './clientApps/context.js';
+export type { ProfileOwner } from './clientApps/context.js';
+export { CLIENT_TOKEN_VARIABLE, clientDefinition, clientDefinitions } from './clientApps/definitions.js';
+export type { ClientDefinition } from './clientApps/definitions.js';
+export { importServers, keepSecrets, listImportable } from './clientApps/import.js';
+export { detectClients, installClient, undoLastWrite, uninstallClient } from './clientApps/install.js';
+export type { ClientsContext } from './clientApps/install.js';
+export { backendIdFor, normalizeEntry } from './clientApps/normalize.js';
+export { readProfileExposure, writeProfileExposure } from './clientApps/profileExposure.js';
+export {
+  answersHealth,
+  findRunningInstance,
+  readRuntimeFile,
+  removeRuntimeFile,
+  writeRuntimeFile,
+} from './clientApps/runtimeFile.js';
+export type { RuntimeInfo } from './clientApps/runtimeFile.js';
+export { keychainSink, looksSecret, refuseSecretsSink, secretSinkFor } from './clientApps/secrets.js';
+export type { SecretSink } from './clientApps/secrets.js';
+export { clientSnippet } from './clientApps/snippet.js';
+export { resolveTarget } from './clientApps/target.js';
+export type { Target } from './clientApps/target.js';
+export type { ClientId, ClientStatus, Launcher, PlatformEnv, WriteOutcome } from './clientApps/types.js';
+export { addFromRegistry } from './registry/addFromRegistry.js';
+export type { RegistryAddContext } from './registry/addFromRegistry.js';
+export { ageOf } from './registry/httpCache.js';
+export type { InputValues } from './registry/inputs.js';
+export { optionsOf } from './registry/mapping.js';
+export { registryClientFor } from './registry/registryConfig.js';
+export { listOutdated, updateFromRegistry } from './registry/registryUpdates.js';
+export { backendSources } from './registry/runningBackends.js';
+export type { RunningBackends } from './registry/runningBackends.js';
+export { secretChoiceNeeded, sinkWithoutKeychain } from './registry/secretChoice.js';
+export type { SecretStorage } from './registry/secretChoice.js';
+export type { Freshness, RegistryEntry } from './registry/types.js';

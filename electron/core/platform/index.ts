@@ -1,0 +1,34 @@
+/**
+ * The platform wing's face: the config file and its store, secrets and the
+ * keychain, the login shell's environment, and OAuth state of backends, as the
+ * host and the CLI use them.
+ */
+export { readAuthStatus, usesOAuth } from './auth/authRegistry.js';
+export { BackendAuth } from './auth/backendAuth.js';
+export { isOAuthSecretName, vaultAccount } from './auth/vault.js';
+export type { VaultTokens } from './auth/vault.js';
+export { fileWriter } from './config/atomicWriter.js';
+export { ConfigStore } from './config/configStore.js';
+export type { AtomicWriter } from './config/configStore.js';
+export { missingVariables } from './config/expand.js';
+export { frontendTokenPath, resolveFrontendToken } from './config/frontendToken.js';
+export type { TokenSource } from './config/frontendToken.js';
+export { inspectArgs, inspectUrl, restoreMaskedUrl } from './config/inlineSecrets.js';
+export { formatProblems, loadConfigFile } from './config/load.js';
+export { openConfigStore } from './config/openConfigStore.js';
+export { defaultConfigDir, defaultConfigPath, defaultStateDir } from './config/paths.js';
+export { LOCAL_CLIENT } from './config/policyConfig.js';
+export { ExtraPathSchema, parseBackend, parseConfig } from './config/schema.js';
+export type { BackendConfig, SwitchboardConfig } from './config/schema.js';
+export { missingRuntime } from './env/findCommand.js';
+export { resolveLoginEnvironment, startLoginEnvironment, takeLoginEnvironment } from './env/loginShell.js';
+export { StdioPath } from './env/stdioPath.js';
+export { keytarAdvice } from './secrets/keytarAdvice.js';
+export { KeytarStore } from './secrets/keytarStore.js';
+export { createRedaction } from './secrets/redaction.js';
+export type { Redaction } from './secrets/redaction.js';
+export { plainValues, unresolvedSecrets, valueMapsOf } from './secrets/resolve.js';
+export { cachedSecretForms, secretRedactor } from './secrets/secretForms.js';
+export { isSecretReference } from './secrets/secretStore.js';
+export type { SecretStore, SecretStoreStatus } from './secrets/secretStore.js';
+export { toErrorData } from './toErrorData.js';

@@ -1,0 +1,8 @@
+/**
+ * The switchboard wing's face: the core object that implements the front
+ * door's services, and the file-backed services a headless or desktop run
+ * opens for it.
+ */
+export { openCoreServices } from './coreServices.js';
+export { SwitchboardCore } from './switchboardCore.js';
+export type { CoreServices } from './switchboardCore.js';
