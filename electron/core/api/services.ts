@@ -2,31 +2,51 @@
  * The core's public surface: a few narrow services, each an interface that
  * the host (electron/host), the frontends (core/frontend) and the shell
  * (electron/main.ts) depend on instead of the core's parts (VS Code's service
- * interfaces). SwitchboardCore implements them; its supervisor callbacks and
- * its parts (access control, router, hub) stay behind this surface.
+ * interfaces). They are declared here first, in terms of the SDK's, shared/'s,
+ * the config's and the catalog's types; SwitchboardCore
+ * (core/switchboard/switchboardCore.ts) implements them with its parts (the
+ * router, access control, the task service ...), which stay behind this surface.
  */
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  CreateTaskResult,
+  GetPromptRequestParams,
+  GetPromptResult,
+  InputRequiredResult,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+  Task,
+  Tool,
+} from '@modelcontextprotocol/server';
+import type { Exposure, ExposureInForce } from '../../../shared/model/exposure.js';
 import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
-import type { AuthStatusEntry } from '../platform/auth/authRegistry.js';
-import type { Catalog } from '../catalog/catalog.js';
-import type { ConfigStore } from '../platform/config/configStore.js';
-import type { BackendConfig, ProxyOptions } from '../platform/config/schema.js';
-import type { CoreEvents } from './events.js';
-import type { CoreDeps } from '../platform/deps.js';
-import type { TypedEmitter } from '../platform/typedEmitter.js';
-import type { ToolExposure } from '../frontend/exposure/toolExposure.js';
-import type { SessionRegistry } from '../frontend/sessions/sessionRegistry.js';
-import type { AccessControl } from '../catalog/policy/accessControl.js';
-import type { ApprovalBroker } from '../catalog/policy/approvals.js';
+import type { PolicyView, SessionView } from '../../../shared/model/views.js';
+import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
+import type { ApprovalDecision, ApprovalRequest } from '../catalog/policy/approvals.js';
 import type { AuditEntry, AuditQuery } from '../catalog/policy/auditLog.js';
 import type { ClientTokens } from '../catalog/policy/clientTokens.js';
-import type { ItemKind, Policy, ToolRule } from '../platform/config/policyConfig.js';
 import type { ClientView } from '../catalog/policy/policyEngine.js';
 import type { PinChange } from '../catalog/policy/pinStore.js';
-import type { PolicyChanges } from '../catalog/policy/policyService.js';
-import type { SubscriptionHub } from '../frontend/relay/subscriptionHub.js';
-import type { Router } from '../frontend/routing/router.js';
+import type { BackendSettings, RuleChange } from '../catalog/policy/policyService.js';
+import type { LoadedTools } from '../frontend/exposure/loadedTools.js';
+import type { FoundTool } from '../frontend/exposure/toolExposure.js';
+import type { UpdateSink } from '../frontend/relay/coalescingSink.js';
+import type { RouteOptions } from '../frontend/routing/router.js';
+import type { SessionInfo } from '../frontend/sessions/sessionRegistry.js';
+import type { ProxyTask } from '../frontend/tasks/proxyTask.js';
+import type { TaskChange } from '../frontend/tasks/taskRegistry.js';
+import type { TaskDetail, TaskRequestOptions } from '../frontend/tasks/taskService.js';
+import type { AuthStatusEntry } from '../platform/auth/authRegistry.js';
+import type { ConfigStore } from '../platform/config/configStore.js';
+import type { ClientProfile, ItemKind, Policy, ToolRule } from '../platform/config/policyConfig.js';
+import type { BackendConfig, ProxyOptions } from '../platform/config/schema.js';
+import type { CoreDeps } from '../platform/deps.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
-import type { TaskService } from '../frontend/tasks/taskService.js';
+import type { TypedEmitter } from '../platform/typedEmitter.js';
+import type { CoreEvents } from './events.js';
 
 /** The backends: their configs, health and runtime changes (saved to the config file). */
 export interface BackendsService {
@@ -53,7 +73,19 @@ export interface BackendsService {
 }
 
 /** Calls into the merged catalog, routed to the owning backend under the policy (the UI's Try it, the frontends). */
-export type CallsService = Pick<Router, 'callTool' | 'getPrompt' | 'readResource' | 'complete'>;
+export interface CallsService {
+  /** tools/call: exposed name -> owning backend, original name. May answer `input_required` (2026-07-28). */
+  callTool(params: CallToolRequestParams, options?: RouteOptions): Promise<CallToolResult | InputRequiredResult>;
+  /** prompts/get: exposed name -> owning backend, original name. May answer `input_required`. */
+  getPrompt(params: GetPromptRequestParams, options?: RouteOptions): Promise<GetPromptResult | InputRequiredResult>;
+  /** resources/read: advertised URI -> owning backend, original URI. May answer `input_required`. */
+  readResource(
+    params: ReadResourceRequestParams,
+    options?: RouteOptions,
+  ): Promise<ReadResourceResult | InputRequiredResult>;
+  /** completion/complete for a prompt argument or a resource template variable. */
+  complete(params: CompleteRequestParams, options?: RouteOptions): Promise<CompleteResult>;
+}
 
 /** The policy in force, its decisions and its changes; tool pins. */
 export interface PolicyService {
@@ -65,16 +97,16 @@ export interface PolicyService {
   view(client: string, catalog: Catalog): ClientView;
   /** Changes the policy (on the config file's current policy); see AccessControl.update. */
   update(mutate: (policy: Policy) => void): Promise<Policy>;
-  /** Every item's rule for a profile with its layers, and the servers' settings (the Authorization screen). */
-  authorizationView: PolicyChanges['authorizationView'];
+  /** Every item's rule for a profile (`*` or absent: everyone) with its layers, and the servers' settings (the Authorization screen). */
+  authorizationView(profile?: string): Omit<PolicyView, 'tools'>;
   /** Sets (`null`: clears) one rule, for every client (`*` or absent) or for one profile. */
-  setRule: PolicyChanges['setRule'];
-  /** Sets several rules in one write. */
-  setRules: PolicyChanges['setRules'];
+  setRule(backendId: string, kind: ItemKind, original: string, rule: ToolRule | null, profile?: string): Promise<void>;
+  /** Sets several rules for everyone or one profile in one write. */
+  setRules(changes: readonly RuleChange[], profile?: string): Promise<void>;
   /** A server's settings, or whether one profile sees it. */
-  setBackend: PolicyChanges['setBackend'];
-  /** A profile's exposure, or (`*`) the policy's default. */
-  setExposure: PolicyChanges['setExposure'];
+  setBackend(settings: BackendSettings): Promise<void>;
+  /** A profile's exposure (`null`: the policy's default), or (`*`) the policy's default itself. */
+  setExposure(client: string, exposure: Exposure | null): Promise<void>;
   /** Tool definitions that changed and wait for the user's approval (old vs new). */
   pinChanges(): PinChange[];
   /** Approves a changed tool definition: the tool is shown again, its new definition pinned. */
@@ -82,25 +114,92 @@ export interface PolicyService {
 }
 
 /** Pending `ask` approvals and the approver (the UI) that answers them. */
-export type ApprovalsService = Pick<ApprovalBroker, 'attach' | 'pending' | 'resolve'>;
+export interface ApprovalsService {
+  /** Attaches the approver (the UI): `ask` calls wait for it; returns the function that detaches it. */
+  attach(): () => void;
+  /** The approvals waiting for an answer, oldest first. */
+  pending(): ApprovalRequest[];
+  /** Answers one; false when it is no longer pending. */
+  resolve(id: string, decision: ApprovalDecision): boolean;
+}
 
 /** Client profiles and their tokens. */
-export type ClientsService = Pick<AccessControl, 'createClient' | 'rotateToken' | 'revokeClient' | 'authenticate'>;
+export interface ClientsService {
+  /** Creates a profile; returns its new bearer token (shown once, stored as a digest). */
+  createClient(client: string, profile: ClientProfile): Promise<string>;
+  /** A new token for a profile; its sessions end. */
+  rotateToken(client: string): Promise<string>;
+  /** Removes a profile and its token; its sessions end. */
+  revokeClient(client: string): Promise<void>;
+  /** The profile a bearer token belongs to, if any. */
+  authenticate(token: string): string | undefined;
+}
 
 /** Frontend sessions connected over HTTP or stdio (no tokens). */
-export type SessionsService = Pick<
-  SessionRegistry,
-  'list' | 'onChange' | 'open' | 'identify' | 'touch' | 'seenModern' | 'close' | 'closeModern'
->;
+export interface SessionsService {
+  /** Every connected session, for the UI. */
+  list(): SessionView[];
+  /** Subscribes to any change; returns the function that unsubscribes. */
+  onChange(listener: () => void): () => void;
+  /** Registers a session; returns its ID. */
+  open(info: SessionInfo, id?: string): string;
+  /** Records what a session said of itself at initialize. */
+  identify(id: string, update: Partial<Pick<SessionView, 'era' | 'clientName' | 'clientVersion'>>): void;
+  /** Records activity on a session. */
+  touch(id: string): void;
+  /** Records a 2026-07-28 client's request (that era has no session). */
+  seenModern(info: Omit<SessionInfo, 'era'>): void;
+  close(id: string): void;
+  /** Forgets a profile's 2026-07-28 clients (its token was revoked). */
+  closeModern(profile: string): void;
+}
 
 /** Each client's tools/list by its exposure (all or search), and tool search. */
-export type ExposureService = Pick<
-  ToolExposure,
-  'mode' | 'list' | 'fingerprint' | 'reachable' | 'search' | 'load' | 'profiles' | 'profileFingerprint' | 'shadowed'
->;
+export interface ExposureService {
+  /** The exposure in force for a client (its profile's, else the policy's default). */
+  mode(client: string): ExposureInForce;
+  /** The tools a client lists: all it may use, or the search meta-tools, pinned and loaded tools. */
+  list(client: string, loaded?: LoadedTools): Tool[];
+  /** A fingerprint of `list` (list_changed is sent only when it moves). */
+  fingerprint(client: string, loaded?: LoadedTools): string;
+  /** How many tools the client may use, listed or not. */
+  reachable(client: string): number;
+  /** Search over the tools the client may use. */
+  search(client: string, query: string, limit: number): FoundTool[];
+  /** Adds found tools to a session's list (`search+load`); true when it changed. */
+  load(client: string, loaded: LoadedTools, found: readonly FoundTool[]): boolean;
+  /** The tools each 2026-07-28 profile loaded (that era has no session). */
+  readonly profiles: ProfileLoadsService;
+  /** A fingerprint of what a profile loaded. */
+  profileFingerprint(client: string): string;
+  /** Backend tools hidden in a search-mode list by a meta-tool of the same name. */
+  shadowed(client: string): Tool[];
+}
+
+/** What each 2026-07-28 profile loaded with `search+load`, and who listens for its tools/list. */
+export interface ProfileLoadsService {
+  /** The tools a profile loaded (created on first use). */
+  of(client: string): LoadedTools;
+  /** Counts a listen stream of the profile's tools; returns the function that ends it. */
+  listen(client: string): () => void;
+  /** Whether any stream listens for the profile's tools. */
+  listening(client: string): boolean;
+  /** Subscribes to a profile's loads changing; returns the function that unsubscribes. */
+  onChange(listener: (client: string) => void): () => void;
+  /** Announces that a profile's loads changed. */
+  changed(client: string): void;
+}
 
 /** Resource subscriptions shared by every frontend. */
-export type SubscriptionsService = Pick<SubscriptionHub, 'validate' | 'attach' | 'detach' | 'attachAll' | 'detachAll'>;
+export interface SubscriptionsService {
+  /** The origin of a URI a client may subscribe to; throws a protocol error otherwise. */
+  validate(uri: string, client: string): ItemOrigin;
+  attach(sink: UpdateSink, uri: string): Promise<void>;
+  attachAll(sink: UpdateSink, uris: string[]): Promise<void>;
+  detach(sink: UpdateSink, uri: string): Promise<void>;
+  /** Releases everything a sink held (its session ended). */
+  detachAll(sink: UpdateSink): void;
+}
 
 /** OAuth of remote backends (MCP authorization spec). */
 export interface AuthService {
@@ -115,14 +214,47 @@ export interface AuthService {
   authStatus(): Promise<AuthStatusEntry[]>;
 }
 
+/** Every task of this instance, for the host (the UI's task list). */
+export interface TaskListing {
+  get(taskId: string, client: string): ProxyTask | undefined;
+  /** Every task, or one client's. */
+  list(client?: string): ProxyTask[];
+  /** Subscribes to any change; returns the function that unsubscribes. */
+  onChange(listener: (change: TaskChange) => void): () => void;
+}
+
 /**
- * Tasks of this instance (MCP 2025-11-25 tasks through the proxy), in memory
- * only: a restart loses them. `registry` lists every task for the host.
+ * Tasks of this instance (MCP 2025-11-25 tasks and the 2026-07-28 tasks
+ * extension through the proxy), in memory only: a restart loses them.
  */
-export type TasksService = Pick<
-  TaskService,
-  'create' | 'open' | 'get' | 'detail' | 'update' | 'result' | 'list' | 'listed' | 'cancel' | 'cancelById' | 'registry'
->;
+export interface TasksService {
+  /** A task-augmented tools/call (2025-11-25): the task created, the call run or forwarded behind it. */
+  create(params: CallToolRequestParams, ttl: unknown, options: TaskRequestOptions): Promise<CreateTaskResult>;
+  /** A 2026-07-28 tools/call that may become a task: the task, or the result when it ended at once. */
+  open(
+    params: CallToolRequestParams,
+    ttl: unknown,
+    options: TaskRequestOptions,
+  ): Promise<ProxyTask | { result: CallToolResult | InputRequiredResult }>;
+  /** tasks/get for the task's owner. */
+  get(taskId: string, client: string, signal?: AbortSignal): Promise<Task>;
+  /** A task with its input requests and result (2026-07-28 tasks/get). */
+  detail(taskId: string, client: string, signal?: AbortSignal): Promise<TaskDetail>;
+  /** Answers a task's input requests (2026-07-28 tasks/update). */
+  update(taskId: string, client: string, responses: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
+  /** tasks/result: waits for the task's end. */
+  result(taskId: string, options: TaskRequestOptions): Promise<CallToolResult>;
+  /** tools/list as a task-aware client sees it (each tool's taskSupport through the proxy). */
+  listed(tools: Tool[]): Tool[];
+  /** tasks/list for one client. */
+  list(client: string): Task[];
+  /** tasks/cancel for the task's owner. */
+  cancel(taskId: string, client: string): Promise<Task>;
+  /** Cancels any task (the UI); false when there is none. */
+  cancelById(taskId: string): Promise<boolean>;
+  /** Every task, for the host. */
+  readonly registry: TaskListing;
+}
 
 /** The audit log. */
 export interface AuditService {

@@ -13,7 +13,7 @@ import type { CoreServices } from './coreServices.js';
 import type { TypedEmitter } from '../platform/typedEmitter.js';
 import { ToolExposure } from '../frontend/exposure/toolExposure.js';
 import { AccessControl } from '../catalog/policy/accessControl.js';
-import { createPolicyService } from './policyService.js';
+import { CorePolicyService } from '../catalog/policy/policyService.js';
 import type { PolicyService } from '../api/services.js';
 import type { LegacyCall } from '../frontend/relay/legacyCall.js';
 import type { ParkedCalls } from '../frontend/relay/parkedCalls.js';
@@ -125,9 +125,12 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     view: (client) => access.view(client, context.catalog()),
     policy: () => access.policy,
   });
-  const policy = createPolicyService(access, () => pins, events, {
+  const policy = new CorePolicyService({
+    access,
     catalog: context.catalog,
     backendConfigs: context.backendConfigs,
+    pins: () => pins,
+    catalogChanged: (change) => events.emit('catalogChanged', change),
   });
   return { access, router, subscriptions, exposure, policy, tasks };
 }

@@ -35,7 +35,6 @@ import { ParkedCalls } from '../frontend/relay/parkedCalls.js';
 import { SessionRegistry } from '../frontend/sessions/sessionRegistry.js';
 import type { AuditEntry, AuditQuery } from '../catalog/policy/auditLog.js';
 import type { ClientTokens } from '../catalog/policy/clientTokens.js';
-import type { PinChange } from '../catalog/policy/pinStore.js';
 import { buildRequestPath, type RequestPath } from './requestPath.js';
 import { StartupGrace } from './startupGrace.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
@@ -61,7 +60,7 @@ export class SwitchboardCore implements FrontendCore {
     (change) => this.events.emit('catalogChanged', change),
   );
   /** Policy, client profiles and tokens, approvals. */
-  readonly access: RequestPath['access'];
+  private readonly access: RequestPath['access'];
   /** Routed calls (as CallsService). */
   readonly router: RequestPath['router'];
   readonly subscriptions: RequestPath['subscriptions'];
@@ -72,7 +71,10 @@ export class SwitchboardCore implements FrontendCore {
   readonly approvals: RequestPath['access']['approvals'];
   /** Client profiles and tokens (AccessControl, as ClientsService). */
   readonly clients: RequestPath['access'];
-  readonly audit = { query: (query?: AuditQuery) => this.auditQuery(query) };
+  /** The audit log's entries, newest first (none without an audit log). */
+  readonly audit = {
+    query: async (query: AuditQuery = {}): Promise<AuditEntry[]> => (await this.services.audit?.query(query)) ?? [],
+  };
   readonly secrets: SecretStore | undefined;
   readonly configStore: ConfigStore | undefined;
   readonly clientTokens: ClientTokens | undefined;
@@ -204,21 +206,6 @@ export class SwitchboardCore implements FrontendCore {
         firstList: this.grace.firstList,
       },
     );
-  }
-
-  /** See PolicyService.pinChanges. */
-  pinChanges(): PinChange[] {
-    return this.policy.pinChanges();
-  }
-
-  /** Approves a changed tool definition (see PolicyService). */
-  approvePin(backendId: string, tool: string): Promise<void> {
-    return this.policy.approvePin(backendId, tool);
-  }
-
-  /** Entries of the audit log, newest first. */
-  async auditQuery(query: AuditQuery = {}): Promise<AuditEntry[]> {
-    return this.services.audit?.query(query) ?? [];
   }
 
   private authFor(backendId: string): BackendAuth | undefined {

@@ -122,7 +122,7 @@ describe('the catalog as one profile gets it', () => {
 
   it('says why a profile does not get a tool: its tool cap, its server list, a server switched off', async () => {
     expect(await bridge.call('profiles.setExposure', { id: 'cursor', exposure: 'all' })).toMatchObject({ ok: true });
-    await harness.headless.core.access.update((policy) => {
+    await harness.headless.core.policy.update((policy) => {
       policy.clients['cursor']!.maxTools = 2;
       policy.clients['cursor']!.maxNameLength = 16;
     });
@@ -138,7 +138,7 @@ describe('the catalog as one profile gets it', () => {
       true,
     );
     expect(capped.tools).toMatchObject({ allListed: 2, listed: 2 });
-    await harness.headless.core.access.update((policy) => {
+    await harness.headless.core.policy.update((policy) => {
       delete policy.clients['cursor']!.maxTools;
       delete policy.clients['cursor']!.maxNameLength;
     });

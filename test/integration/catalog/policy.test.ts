@@ -39,7 +39,7 @@ describe('policy', () => {
     async (era) => {
       const client = await proxy.connect(era);
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('odd__ok_name');
-      await proxy.core.access.setRule('odd', 'tools', 'ok_name', 'deny');
+      await proxy.core.policy.setRule('odd', 'tools', 'ok_name', 'deny');
       expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('odd__ok_name');
       const denied = await client.callTool({ name: 'odd__ok_name', arguments: {} }).catch((e: unknown) => e);
       const unknown = await client.callTool({ name: 'odd__never_existed', arguments: {} }).catch((e: unknown) => e);
@@ -47,7 +47,7 @@ describe('policy', () => {
       expect((denied as Error).message.replace('odd__ok_name', 'X')).toBe(
         (unknown as Error).message.replace('odd__never_existed', 'X'),
       );
-      await proxy.core.access.setRule('odd', 'tools', 'ok_name', 'allow');
+      await proxy.core.policy.setRule('odd', 'tools', 'ok_name', 'allow');
       expect(
         firstText((await client.callTool({ name: 'odd__ok_name', arguments: {} })) as { content?: unknown }),
       ).toContain('ok_name');
@@ -62,7 +62,7 @@ describe('policy', () => {
     let rule: 'deny' | 'allow' = 'deny';
     await waitUntil(
       async () => {
-        await proxy.core.access.setRule('cfg', 'tools', 'two', rule);
+        await proxy.core.policy.setRule('cfg', 'tools', 'two', rule);
         rule = rule === 'deny' ? 'allow' : 'deny';
         await new Promise((resolve) => setTimeout(resolve, 50));
         return notified > 0;
@@ -77,9 +77,9 @@ describe('policy', () => {
       const client = await proxy.connect(era);
       // Seen before the toggle: the change must reach this connected client.
       expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('odd__summarize');
-      await proxy.core.access.setRule('odd', 'resources', 'note://a', 'deny');
-      await proxy.core.access.setRule('odd', 'resourceTemplates', 'note://tpl/{id}', 'deny');
-      await proxy.core.access.setRule('odd', 'prompts', 'summarize', 'deny');
+      await proxy.core.policy.setRule('odd', 'resources', 'note://a', 'deny');
+      await proxy.core.policy.setRule('odd', 'resourceTemplates', 'note://tpl/{id}', 'deny');
+      await proxy.core.policy.setRule('odd', 'prompts', 'summarize', 'deny');
       expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain('mcp-proxy://odd/note://a');
       expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).not.toContain(
         'mcp-proxy://odd/note://tpl/{id}',
@@ -121,7 +121,7 @@ describe('policy', () => {
       proxy.core.router.callTool({ name: 'upd__touch', arguments: { uri: target } });
     await touch('memo://a');
     await waitUntil(() => got.length === 1);
-    await proxy.core.access.setRule('upd', 'resources', 'memo://a', 'deny');
+    await proxy.core.policy.setRule('upd', 'resources', 'memo://a', 'deny');
     await client.subscribeResource({ uri: 'mcp-proxy://upd/memo://b' });
     await touch('memo://a');
     await touch('memo://b');
@@ -132,7 +132,7 @@ describe('policy', () => {
 
   it('hides a whole backend when it is turned off', async () => {
     const client = await proxy.connect('modern');
-    await proxy.core.access.update((policy) => {
+    await proxy.core.policy.update((policy) => {
       policy.backends['cfg'] = { ...policy.backends['cfg'], enabled: false };
     });
     const names = (await client.listTools()).tools.map((t) => t.name);
@@ -141,12 +141,12 @@ describe('policy', () => {
   });
 
   it('gives each client profile its own token and catalog, with a tool cap', async () => {
-    const cursorToken = await proxy.core.access.createClient('cursor', {
+    const cursorToken = await proxy.core.clients.createClient('cursor', {
       name: 'Cursor',
       backends: ['cfg'],
       maxTools: 2,
     });
-    const zedToken = await proxy.core.access.createClient('zed', { name: 'Zed', backends: ['odd'] });
+    const zedToken = await proxy.core.clients.createClient('zed', { name: 'Zed', backends: ['odd'] });
     const cursor = await proxy.connect('legacy', cursorToken);
     const zed = await proxy.connect('modern', zedToken);
     expect((await cursor.listTools()).tools.map((t) => t.name)).toEqual(['cfg__one', 'cfg__two']);
@@ -159,7 +159,7 @@ describe('policy', () => {
       'ok_name',
     );
     // A per-client override leaves other clients alone.
-    await proxy.core.access.setRule('cfg', 'tools', 'one', 'deny', 'cursor');
+    await proxy.core.policy.setRule('cfg', 'tools', 'one', 'deny', 'cursor');
     expect((await cursor.listTools()).tools.map((t) => t.name)).toEqual(['cfg__two', 'cfg__three']);
     const local = await proxy.connect();
     expect((await local.listTools()).tools.map((t) => t.name)).toContain('cfg__one');
@@ -168,7 +168,7 @@ describe('policy', () => {
   it.each(['legacy', 'modern'] as const)(
     'fits names into a profile budget (Claude Code: 55) and routes the short names (%s)',
     async (era) => {
-      const token = await proxy.core.access.createClient('claude-code', {
+      const token = await proxy.core.clients.createClient('claude-code', {
         name: 'Claude Code',
         backends: ['odd'],
         maxNameLength: 55,
@@ -194,7 +194,7 @@ describe('policy', () => {
   );
 
   it('accepts a token another process issued (the CLI installing a client) without a restart', async () => {
-    await proxy.core.access.update((policy) => {
+    await proxy.core.policy.update((policy) => {
       policy.clients['cursor'] = { name: 'Cursor', backends: ['cfg'] };
     });
     const cli = new ClientTokens(join(dir.path, 'client-tokens.json'));
@@ -207,11 +207,11 @@ describe('policy', () => {
   });
 
   it('refuses a revoked token at once, including on its open session', async () => {
-    const token = await proxy.core.access.createClient('cursor', { name: 'Cursor' });
+    const token = await proxy.core.clients.createClient('cursor', { name: 'Cursor' });
     const legacy = await proxy.connect('legacy', token);
     const modern = await proxy.connect('modern', token);
     await legacy.listTools();
-    await proxy.core.access.revokeClient('cursor');
+    await proxy.core.clients.revokeClient('cursor');
     await expect(legacy.listTools()).rejects.toThrow();
     await expect(modern.listTools()).rejects.toThrow();
     await expect(proxy.connect('legacy', token)).rejects.toThrow();

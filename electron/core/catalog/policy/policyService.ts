@@ -1,10 +1,13 @@
 /**
- * The policy as a service of the core: the Authorization screen's view of
- * every item's rule (and which level decided it), and the changes the user
- * makes there (a rule, a server's settings, which servers a profile sees, a
- * profile's exposure). The host's handlers only translate the contract to
- * these calls; every change goes through `AccessControl.update`, so it is
- * validated, written to the config file and in force at once.
+ * The policy as a service of the core (api/services.ts `PolicyService`): the
+ * policy in force and its decisions; the Authorization screen's view of every
+ * item's rule (and which level decided it), and the changes the user makes
+ * there (a rule, a server's settings, which servers a profile sees, a
+ * profile's exposure); and the review of changed tool definitions (the tool
+ * pins), whose approval shows the tool again. The host's handlers only
+ * translate the contract to these calls; every change goes through
+ * `AccessControl.update`, so it is validated, written to the config file and
+ * in force at once.
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { Exposure } from '../../../../shared/model/exposure.js';
@@ -12,7 +15,8 @@ import type { PolicyItemView, PolicyView } from '../../../../shared/model/views.
 import type { Catalog } from '../catalog.js';
 import type { AccessControl } from './accessControl.js';
 import { ITEM_KINDS, itemIndex } from './itemKinds.js';
-import type { PinChange } from './pinStore.js';
+import type { PinChange, PinStore } from './pinStore.js';
+import type { ClientView } from './policyEngine.js';
 import {
   LOCAL_CLIENT,
   type ItemKind,
@@ -42,26 +46,15 @@ export interface RuleChange {
   rule: ToolRule | null;
 }
 
-/** What the host may read and change of the policy (the Authorization and Clients screens). */
-export interface PolicyChanges {
-  /** Every item's rule for `profile` (`*` or absent: what every client gets) with its layers, and the servers' settings. */
-  authorizationView(profile?: string): Omit<PolicyView, 'tools'>;
-  /** Sets one item's rule (`null`: clears it) for everyone (`*` or absent) or one profile. */
-  setRule(backendId: string, kind: ItemKind, original: string, rule: ToolRule | null, profile?: string): Promise<void>;
-  /** Changes a server's settings, or whether one profile sees it. */
-  setBackend(settings: BackendSettings): Promise<void>;
-  /** Sets several rules for everyone or one profile in one write (one policyChanged). */
-  setRules(changes: readonly RuleChange[], profile?: string): Promise<void>;
-  /** Sets a profile's exposure (`null`: the policy's default); `*` or `local`: the policy's default itself. */
-  setExposure(client: string, exposure: Exposure | null): Promise<void>;
-}
-
 /** What the policy service reads of the core. */
 export interface PolicyServiceHost {
   readonly access: AccessControl;
   catalog(): Catalog;
   backendConfigs(): readonly { id: string }[];
-  pinChanges(): readonly PinChange[];
+  /** The tool pins (undefined: pinning is off). */
+  pins(): PinStore | undefined;
+  /** Tells the clients that lists changed (an approved tool is shown again). */
+  catalogChanged(change: { tools: boolean; prompts: boolean; resources: boolean }): void;
 }
 
 /** The profile a contract call names: `*` and absent mean everyone (the local client's rules). */
@@ -74,15 +67,49 @@ function unknownClient(client: string): SwitchboardError {
 }
 
 /** The policy service over the core's access control. */
-export class CorePolicyService implements PolicyChanges {
+export class CorePolicyService {
   constructor(private readonly host: PolicyServiceHost) {}
+
+  /** The policy in force. */
+  get current(): Policy {
+    return this.host.access.policy;
+  }
+
+  /** A client's rule for one item of a backend (its own name or URI). */
+  rule(client: string, kind: ItemKind, backendId: string, original: string): ToolRule {
+    return this.host.access.engine.rule(client, kind, backendId, original);
+  }
+
+  /** What a client sees of a catalog. */
+  view(client: string, catalog: Catalog): ClientView {
+    return this.host.access.view(client, catalog);
+  }
+
+  /** Changes the policy (on the config file's current policy); see AccessControl.update. */
+  update(mutate: (policy: Policy) => void): Promise<Policy> {
+    return this.host.access.update(mutate);
+  }
+
+  /** Tool definitions that changed and wait for the user's approval (old vs new). */
+  pinChanges(): PinChange[] {
+    return this.host.pins()?.changes() ?? [];
+  }
+
+  /** Approves a changed tool definition: the tool is shown again, its new definition pinned. */
+  async approvePin(backendId: string, tool: string): Promise<void> {
+    const pins = this.host.pins();
+    if (!pins) throw new SwitchboardError(ErrorCode.UnknownChange, 'tool pinning is not enabled');
+    await pins.approve(backendId, tool);
+    this.host.access.engine.invalidate();
+    this.host.catalogChanged({ tools: true, prompts: false, resources: false });
+  }
 
   authorizationView(requested?: string): Omit<PolicyView, 'tools'> {
     const profile = profileOf(requested);
     const { access } = this.host;
     const policy = access.policy;
     if (profile !== LOCAL_CLIENT && !policy.clients[profile]) throw unknownClient(profile);
-    const withheld = new Set(this.host.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
+    const withheld = new Set(this.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
     const catalog = this.host.catalog();
     const items = ITEM_KINDS.flatMap((kind) =>
       [...itemIndex(catalog, kind)].map(([exposed, { backendId, original }]): PolicyItemView => {

@@ -80,12 +80,12 @@ describe('search+load', () => {
         deps: { logger: { info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined } },
       },
     );
-    const access = proxy.core.access;
+    const clients = proxy.core.clients;
     for (const era of ['legacy', 'modern']) {
-      tokens[era] = await access.createClient(`loader-${era}`, { name: `Loader ${era}`, exposure: 'search+load' });
+      tokens[era] = await clients.createClient(`loader-${era}`, { name: `Loader ${era}`, exposure: 'search+load' });
     }
-    tokens['other'] = await access.createClient('other', { name: 'Other', exposure: 'search+load' });
-    tokens['plain'] = await access.createClient('plain', { name: 'Plain', exposure: 'search' });
+    tokens['other'] = await clients.createClient('other', { name: 'Other', exposure: 'search+load' });
+    tokens['plain'] = await clients.createClient('plain', { name: 'Plain', exposure: 'search' });
   });
   afterAll(async () => {
     await proxy?.close();

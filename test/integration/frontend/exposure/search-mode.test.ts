@@ -52,10 +52,10 @@ describe('search mode', () => {
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')), pins },
     );
-    const access = proxy.core.access;
-    tokens['searcher'] = await access.createClient('searcher', { name: 'Searcher', exposure: 'search' });
-    tokens['shorty'] = await access.createClient('shorty', { name: 'Shorty', exposure: 'search', maxNameLength: 24 });
-    tokens['hidden'] = await access.createClient('hidden', { name: 'Hidden', exposure: 'search', backends: ['slow'] });
+    const clients = proxy.core.clients;
+    tokens['searcher'] = await clients.createClient('searcher', { name: 'Searcher', exposure: 'search' });
+    tokens['shorty'] = await clients.createClient('shorty', { name: 'Shorty', exposure: 'search', maxNameLength: 24 });
+    tokens['hidden'] = await clients.createClient('hidden', { name: 'Hidden', exposure: 'search', backends: ['slow'] });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -120,12 +120,12 @@ describe('search mode', () => {
   });
 
   it.each(['legacy', 'modern'] as const)('call_tool waits for an ask approval (%s)', async (era) => {
-    const detach = proxy.core.access.approvals.attach();
+    const detach = proxy.core.approvals.attach();
     const seen: unknown[] = [];
     const off = proxy.core.events.on('approvalsChanged', () => {
-      for (const request of proxy.core.access.approvals.pending()) {
+      for (const request of proxy.core.approvals.pending()) {
         seen.push(request);
-        proxy.core.access.approvals.resolve(request.id, 'once');
+        proxy.core.approvals.resolve(request.id, 'once');
       }
     });
     try {
@@ -185,7 +185,7 @@ describe('search mode', () => {
     const client = await proxy.connect('legacy', tokens['searcher']);
     expect((await search(client, 'echo', 50)).map((t) => t.name)).toContain('mut__echo');
     await callThrough(client, 'mut__redescribe');
-    await waitUntil(() => proxy.core.pinChanges().length === 1, { description: 'the changed definition' });
+    await waitUntil(() => proxy.core.policy.pinChanges().length === 1, { description: 'the changed definition' });
     expect((await search(client, 'echo', 50)).map((t) => t.name)).not.toContain('mut__echo');
     await expect(callThrough(client, 'mut__echo', { text: 'x' })).rejects.toMatchObject({ code: -32602 });
   });
@@ -208,8 +208,12 @@ describe('auto exposure', () => {
   });
 
   it('lists all while the view fits maxTools, switches to search past it and says list_changed', async () => {
-    const autoToken = await proxy.core.access.createClient('capped', { name: 'Capped', exposure: 'auto', maxTools: 4 });
-    const searchToken = await proxy.core.access.createClient('searchy', { name: 'Searchy', exposure: 'search' });
+    const autoToken = await proxy.core.clients.createClient('capped', {
+      name: 'Capped',
+      exposure: 'auto',
+      maxTools: 4,
+    });
+    const searchToken = await proxy.core.clients.createClient('searchy', { name: 'Searchy', exposure: 'search' });
     const legacy = await proxy.connect('legacy', autoToken);
     let legacyNotified = 0;
     legacy.setNotificationHandler('notifications/tools/list_changed', () => void legacyNotified++);
@@ -235,7 +239,7 @@ describe('auto exposure', () => {
     // The search-mode client's list (two meta-tools) did not change: no list_changed for it.
     expect(searcherNotified).toBe(0);
     // Pinning a tool to always show does change it: now it is told.
-    await proxy.core.access.update((policy) => {
+    await proxy.core.policy.update((policy) => {
       policy.backends['two'] = { alwaysShow: ['d'] };
     });
     await waitUntil(() => searcherNotified === 1, { description: 'list_changed for the search-mode client' });
@@ -251,12 +255,12 @@ describe('tokens', () => {
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },
     );
     try {
-      const token = await proxy.core.access.createClient('tight', {
+      const token = await proxy.core.clients.createClient('tight', {
         name: 'Tight',
         exposure: 'auto',
         maxToolTokens: 40,
       });
-      const roomy = await proxy.core.access.createClient('roomy', {
+      const roomy = await proxy.core.clients.createClient('roomy', {
         name: 'Roomy',
         exposure: 'auto',
         maxToolTokens: 4000,

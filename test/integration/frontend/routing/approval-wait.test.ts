@@ -18,19 +18,19 @@ describe('waiting for approval', () => {
       proxy: { approvalTimeoutMs: 1000, inputTimeoutMs: 15_000 },
       mcpServers: { cfg: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'deploy' } }) },
     });
-    await proxy.core.access.setRule('cfg', 'tools', 'deploy', 'ask');
+    await proxy.core.policy.setRule('cfg', 'tools', 'deploy', 'ask');
   });
   afterEach(() => proxy.close());
 
   /** Attaches an approver that answers each new request with `decision` after `afterMs`. */
   function slowApprover(decision: 'once' | 'deny' | undefined, afterMs: number) {
-    const detach = proxy.core.access.approvals.attach();
+    const detach = proxy.core.approvals.attach();
     const answered = new Set<string>();
     const off = proxy.core.events.on('approvalsChanged', () => {
-      for (const request of proxy.core.access.approvals.pending()) {
+      for (const request of proxy.core.approvals.pending()) {
         if (answered.has(request.id) || !decision) continue;
         answered.add(request.id);
-        setTimeout(() => proxy.core.access.approvals.resolve(request.id, decision), afterMs);
+        setTimeout(() => proxy.core.approvals.resolve(request.id, decision), afterMs);
       }
     });
     return () => (off(), detach());
@@ -67,7 +67,7 @@ describe('waiting for approval', () => {
       'The request timed out waiting for approval of cfg__deploy (approvalTimeoutMs: 1 s); the call was not made.',
     );
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(proxy.core.access.approvals.pending()).toEqual([]);
+    expect(proxy.core.approvals.pending()).toEqual([]);
     stop();
   }, 20_000);
 
@@ -76,7 +76,7 @@ describe('waiting for approval', () => {
     const client = await proxy.connect();
     const call = client.callTool({ name: 'cfg__deploy', arguments: {} }, { timeout: 300 });
     await expect(call).rejects.toThrow(/timed out/i);
-    await expect.poll(() => proxy.core.access.approvals.pending(), { timeout: 5000 }).toEqual([]);
+    await expect.poll(() => proxy.core.approvals.pending(), { timeout: 5000 }).toEqual([]);
     stop();
   }, 20_000);
 });

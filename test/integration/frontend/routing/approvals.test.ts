@@ -16,19 +16,19 @@ describe('ask approvals', () => {
       proxy: { approvalTimeoutMs: 400 },
       mcpServers: { cfg: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'deploy' } }) },
     });
-    await proxy.core.access.setRule('cfg', 'tools', 'deploy', 'ask');
+    await proxy.core.policy.setRule('cfg', 'tools', 'deploy', 'ask');
   });
   afterEach(() => proxy.close());
 
   /** Attaches an approver that answers every request with the given decisions, in turn. */
   function approver(...decisions: ('once' | 'always' | 'deny')[]) {
-    const detach = proxy.core.access.approvals.attach();
+    const detach = proxy.core.approvals.attach();
     const seen: unknown[] = [];
     const off = proxy.core.events.on('approvalsChanged', () => {
-      for (const request of proxy.core.access.approvals.pending()) {
+      for (const request of proxy.core.approvals.pending()) {
         seen.push(request);
         const decision = decisions.shift();
-        if (decision) proxy.core.access.approvals.resolve(request.id, decision);
+        if (decision) proxy.core.approvals.resolve(request.id, decision);
       }
     });
     return { seen, stop: () => (off(), detach()) };
@@ -57,7 +57,7 @@ describe('ask approvals', () => {
     const ui = approver('always');
     const client = await proxy.connect('modern');
     expect(text(await client.callTool({ name: 'cfg__deploy', arguments: {} }))).toBe('deploy:{}');
-    expect(proxy.core.access.policy.backends['cfg']?.tools?.['deploy']).toBe('allow');
+    expect(proxy.core.policy.current.backends['cfg']?.tools?.['deploy']).toBe('allow');
     expect(text(await client.callTool({ name: 'cfg__deploy', arguments: {} }))).toBe('deploy:{}');
     expect(ui.seen).toHaveLength(1);
     ui.stop();
@@ -69,7 +69,7 @@ describe('ask approvals', () => {
     const result = await client.callTool({ name: 'cfg__deploy', arguments: {} });
     expect(result).toMatchObject({ isError: true });
     expect(text(result)).toContain('timed out waiting for approval of cfg__deploy');
-    expect(proxy.core.access.approvals.pending()).toEqual([]);
+    expect(proxy.core.approvals.pending()).toEqual([]);
     ui.stop();
   });
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../../shared/errors.js';
 import type { PolicyItemView } from '../../../../../shared/model/views.js';
 import { AccessControl } from '../../../../../electron/core/catalog/policy/accessControl.js';
-import type { PinChange } from '../../../../../electron/core/catalog/policy/pinStore.js';
+import type { PinChange, PinStore } from '../../../../../electron/core/catalog/policy/pinStore.js';
 import { PolicySchema } from '../../../../../electron/core/platform/config/policyConfig.js';
 import { CorePolicyService } from '../../../../../electron/core/catalog/policy/policyService.js';
 import { twoBackendCatalog } from '../../../../helpers/policyCatalog.js';
@@ -25,7 +25,8 @@ function service(section: unknown, pinChanges: PinChange[] = []) {
     access,
     catalog: () => catalog,
     backendConfigs: () => [{ id: 'gh' }, { id: 'fs' }],
-    pinChanges: () => pinChanges,
+    pins: () => ({ changes: () => pinChanges }) as unknown as PinStore,
+    catalogChanged: () => {},
   });
   return { access, policy };
 }
