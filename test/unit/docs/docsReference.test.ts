@@ -6,7 +6,7 @@
  *   command (--config, --port); docs/cli.md lists every option the parser knows;
  * - the config reference (docs/config.md) documents exactly the `proxy` options
  *   of the config schema, with their defaults, every `proxy.<key>` named
- *   anywhere exists, and its example config validates;
+ *   anywhere exists, and the config examples of every page validate;
  * - relative links point at files that exist and anchors at headings, and
  *   every `npm run <script>` is a script of package.json.
  * Reads files only: no build, no processes.
@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { nearest, unknownOption } from '../../../electron/cli/args.js';
 import { OPTIONS } from '../../../electron/cli/command.js';
 import { COMMAND_TABLE, findCommand } from '../../../electron/cli/commandTable.js';
-import { parseConfig, ProxyOptionsSchema } from '../../../electron/core/config/schema.js';
+import { ConfigFileSchema, parseConfig, ProxyOptionsSchema } from '../../../electron/core/config/schema.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOCS = join(ROOT, 'docs');
@@ -161,6 +161,15 @@ function allMentions(): Mention[] {
     }
   }
   return mentions;
+}
+
+/** The JSON value of `text`, or undefined when it does not parse. */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -317,13 +326,23 @@ describe('the config reference documents exactly the proxy options of the schema
     expect(unknown).toEqual([]);
   });
 
-  it('shows an example config that validates', () => {
-    const examples = splitPage(configPage)
-      .fences.filter((fence) => fence.info === 'json')
-      .map((fence) => JSON.parse(fence.body) as unknown)
-      .filter((raw) => typeof raw === 'object' && raw !== null && 'mcpServers' in raw);
-    expect(examples.length).toBeGreaterThan(0);
-    for (const example of examples) expect(parseConfig(example).problems).toEqual([]);
+  it('shows config examples that validate, on every page', () => {
+    // A whole file, or a fragment of one: top-level members (`"policy": {...}`) or servers (`"linear": {...}`).
+    const topLevel = Object.keys(ConfigFileSchema.shape);
+    const examples: { at: string; config: Record<string, unknown> }[] = [];
+    for (const path of PAGES) {
+      for (const fence of splitPage(read(path)).fences.filter((candidate) => candidate.info === 'json')) {
+        const raw = jsonOf(fence.body) ?? jsonOf(`{${fence.body}}`);
+        if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) continue;
+        const config = Object.keys(raw).some((key) => topLevel.includes(key)) ? raw : { mcpServers: raw };
+        examples.push({ at: where(path, fence.line), config: config as Record<string, unknown> });
+      }
+    }
+    expect(examples.some(({ at, config }) => at.startsWith('docs/config.md') && 'proxy' in config)).toBe(true);
+    const problems = examples.flatMap(({ at, config }) =>
+      parseConfig(config).problems.map((problem) => `${at}: ${problem.path}: ${problem.message}`),
+    );
+    expect(problems).toEqual([]);
   });
 });
 
