@@ -18,7 +18,7 @@ export { formatProblems, loadConfigFile } from './config/load.js';
 export { openConfigStore } from './config/openConfigStore.js';
 export { defaultConfigDir, defaultConfigPath, defaultStateDir } from './config/paths.js';
 export { LOCAL_CLIENT } from './config/policyConfig.js';
-export { ExtraPathSchema, parseBackend, parseConfig } from './config/schema.js';
+export { ConfigFileSchema, ExtraPathSchema, parseBackend, parseConfig, ProxyOptionsSchema } from './config/schema.js';
 export type { BackendConfig, SwitchboardConfig } from './config/schema.js';
 export { missingRuntime } from './env/findCommand.js';
 export { resolveLoginEnvironment, startLoginEnvironment, takeLoginEnvironment } from './env/loginShell.js';

@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { nearest, unknownOption } from '../../../electron/cli/args.js';
 import { OPTIONS } from '../../../electron/cli/command.js';
 import { COMMAND_TABLE, findCommand } from '../../../electron/cli/commandTable.js';
-import { ConfigFileSchema, parseConfig, ProxyOptionsSchema } from '../../../electron/core/config/schema.js';
+import { ConfigFileSchema, parseConfig, ProxyOptionsSchema } from '../../../electron/core/platform/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOCS = join(ROOT, 'docs');
