@@ -4,11 +4,11 @@
  */
 import { useAppStore } from '../store/context.js';
 import type { ScreenId } from '../store/slices/appSlice.js';
-import { AddServerScreen } from '../features/backends/AddServerScreen.js';
-import { BackendsScreen } from '../features/backends/BackendsScreen.js';
+import { AddServerScreen } from '../features/servers/AddServerScreen.js';
+import { BackendsScreen } from '../features/servers/BackendsScreen.js';
 import { CatalogScreen } from '../features/catalog/CatalogScreen.js';
 import { ClientsScreen } from '../features/clients/ClientsScreen.js';
-import { AuthorizationScreen } from '../features/policy/AuthorizationScreen.js';
+import { AuthorizationScreen } from '../features/authorization/AuthorizationScreen.js';
 import { RequestLogScreen } from '../features/log/RequestLogScreen.js';
 import { SettingsScreen } from '../features/settings/SettingsScreen.js';
 import { ApprovalBanner } from './ApprovalBanner.js';

@@ -8,8 +8,8 @@ import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { approxTokens } from '../clients/ExposureCell.js';
-import { RuleSelect } from '../policy/RuleSelect.js';
-import { stateLook } from '../policy/ruleChoice.js';
+import { RuleSelect } from '../authorization/RuleSelect.js';
+import { stateLook } from '../authorization/ruleChoice.js';
 
 /** The rows of the detail table about access; `viewer` is the profile's name. */
 export function AccessRows({ item, viewer, profile }: { item: ItemAccessView; viewer: string; profile: string }) {

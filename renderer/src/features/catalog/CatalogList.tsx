@@ -8,7 +8,7 @@ import type { CatalogEntry, ItemAccessView } from '../../../../shared/model/view
 import { Badge } from '../../components/HealthBadge.js';
 import { catalogKey } from '../../store/slices/catalogSlice.js';
 import { approxTokens } from '../clients/ExposureCell.js';
-import { clientGets, stateLook } from '../policy/ruleChoice.js';
+import { clientGets, stateLook } from '../authorization/ruleChoice.js';
 import { groupRows, KIND_LABELS, type CatalogRow } from './filterCatalog.js';
 
 /** A list row with its entry's key computed once per list (not per row per render). */

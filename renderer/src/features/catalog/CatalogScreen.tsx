@@ -11,7 +11,7 @@ import { Tabs } from '../../components/Tabs.js';
 import { useAppStore } from '../../store/context.js';
 import { catalogKey } from '../../store/slices/catalogSlice.js';
 import { CatalogDetail } from './CatalogDetail.js';
-import { clientGets } from '../policy/ruleChoice.js';
+import { clientGets } from '../authorization/ruleChoice.js';
 import { accessByKey, costLine } from './accessView.js';
 import { CatalogList } from './CatalogList.js';
 import { ModelSearch } from './ModelSearch.js';

@@ -11,7 +11,7 @@ import {
   TRANSPORT_KINDS,
   transportNamed,
 } from '../../../../shared/model/transports.js';
-import { entryFromForm, formFromEntry } from '../../../../renderer/src/features/backends/entryForm.js';
+import { entryFromForm, formFromEntry } from '../../../../renderer/src/features/servers/entryForm.js';
 
 describe('backend transports', () => {
   it('parses every remote spelling of an entry to its transport', () => {

@@ -9,7 +9,7 @@ import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogEntry, TryResult } from '../../../../../shared/model/views.js';
-import { AddServerScreen } from '../../../../../renderer/src/features/backends/AddServerScreen.js';
+import { AddServerScreen } from '../../../../../renderer/src/features/servers/AddServerScreen.js';
 import { CatalogList } from '../../../../../renderer/src/features/catalog/CatalogList.js';
 import { CatalogScreen } from '../../../../../renderer/src/features/catalog/CatalogScreen.js';
 import { withElementSize } from '../../jsdomLayout.js';

@@ -8,7 +8,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, expect, it } from 'vitest';
-import { AddServerScreen } from '../../../../../renderer/src/features/backends/AddServerScreen.js';
+import { AddServerScreen } from '../../../../../renderer/src/features/servers/AddServerScreen.js';
 import { SERVER_PRESETS } from '../../../../../shared/presets.js';
 import { ErrorCode } from '../../../../../shared/errors.js';
 import { withElementSize } from '../../jsdomLayout.js';

@@ -8,7 +8,7 @@ import {
   emptyServerForm,
   entryFromForm,
   formFromEntry,
-} from '../../../../../renderer/src/features/backends/entryForm.js';
+} from '../../../../../renderer/src/features/servers/entryForm.js';
 
 const preset = (id: string) => {
   const found = SERVER_PRESETS.find((p) => p.id === id);

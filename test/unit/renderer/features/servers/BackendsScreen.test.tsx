@@ -7,8 +7,8 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackendView } from '../../../../../shared/model/views.js';
-import { AddServerScreen } from '../../../../../renderer/src/features/backends/AddServerScreen.js';
-import { BackendsScreen } from '../../../../../renderer/src/features/backends/BackendsScreen.js';
+import { AddServerScreen } from '../../../../../renderer/src/features/servers/AddServerScreen.js';
+import { BackendsScreen } from '../../../../../renderer/src/features/servers/BackendsScreen.js';
 import { renderWithStore } from '../../renderWithStore.js';
 
 const view = (id: string, status: BackendView['health']['status']): BackendView => ({

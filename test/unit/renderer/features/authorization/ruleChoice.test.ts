@@ -11,7 +11,7 @@ import {
   selectValue,
   stateLook,
   toolsOn,
-} from '../../../../../renderer/src/features/policy/ruleChoice.js';
+} from '../../../../../renderer/src/features/authorization/ruleChoice.js';
 
 const item = (original: string, patch: Partial<PolicyItemView> = {}): PolicyItemView => ({
   backendId: 'gh',

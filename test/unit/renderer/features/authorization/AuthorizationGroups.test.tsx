@@ -8,7 +8,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PolicyItemView, PolicyView } from '../../../../../shared/model/views.js';
-import { AuthorizationScreen } from '../../../../../renderer/src/features/policy/AuthorizationScreen.js';
+import { AuthorizationScreen } from '../../../../../renderer/src/features/authorization/AuthorizationScreen.js';
 import type { FakeClient } from '../../fakeClient.js';
 import { renderWithStore } from '../../renderWithStore.js';
 

@@ -9,7 +9,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackendView } from '../../../../../shared/model/views.js';
-import { BackendsScreen } from '../../../../../renderer/src/features/backends/BackendsScreen.js';
+import { BackendsScreen } from '../../../../../renderer/src/features/servers/BackendsScreen.js';
 import { renderWithStore } from '../../renderWithStore.js';
 
 const NAME = 'io.github.modelcontextprotocol/server-memory';

@@ -6,7 +6,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthorizationScreen } from '../../../../../renderer/src/features/policy/AuthorizationScreen.js';
+import { AuthorizationScreen } from '../../../../../renderer/src/features/authorization/AuthorizationScreen.js';
 import { renderWithStore } from '../../renderWithStore.js';
 
 describe('Authorization screen', () => {

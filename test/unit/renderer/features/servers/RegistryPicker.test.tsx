@@ -8,7 +8,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, expect, it } from 'vitest';
 import type { RegistryEntryView } from '../../../../../shared/model/registryViews.js';
-import { RegistryPicker } from '../../../../../renderer/src/features/backends/RegistryPicker.js';
+import { RegistryPicker } from '../../../../../renderer/src/features/servers/RegistryPicker.js';
 import { withElementSize } from '../../jsdomLayout.js';
 import { renderWithStore } from '../../renderWithStore.js';
 

@@ -12,7 +12,7 @@ import { Badge, HealthBadge } from '../../components/HealthBadge.js';
 import { timeAgo, timeUntil, useNow } from '../../components/time.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
-import { ToolsOnButton } from '../policy/ToolsOnButton.js';
+import { ToolsOnButton } from '../authorization/ToolsOnButton.js';
 import type { BackendAction } from '../../store/slices/backendsSlice.js';
 import { EditBackendDialog } from './EditBackendDialog.js';
 import { RegistrySource, sourceOf } from './RegistrySource.js';

@@ -9,7 +9,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, expect, it } from 'vitest';
-import { AddServerScreen } from '../../../../../renderer/src/features/backends/AddServerScreen.js';
+import { AddServerScreen } from '../../../../../renderer/src/features/servers/AddServerScreen.js';
 import type { BackendView } from '../../../../../shared/model/views.js';
 import { withElementSize } from '../../jsdomLayout.js';
 import { renderWithStore } from '../../renderWithStore.js';

@@ -8,7 +8,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackendView } from '../../../../../shared/model/views.js';
-import { BackendsScreen } from '../../../../../renderer/src/features/backends/BackendsScreen.js';
+import { BackendsScreen } from '../../../../../renderer/src/features/servers/BackendsScreen.js';
 import { renderWithStore } from '../../renderWithStore.js';
 
 const SIGN_IN = 'http://127.0.0.1:9/auth?client_id=x&state=s';

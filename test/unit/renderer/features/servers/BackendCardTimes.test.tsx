@@ -7,7 +7,7 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BackendView } from '../../../../../shared/model/views.js';
-import { BackendsScreen } from '../../../../../renderer/src/features/backends/BackendsScreen.js';
+import { BackendsScreen } from '../../../../../renderer/src/features/servers/BackendsScreen.js';
 import { renderWithStore } from '../../renderWithStore.js';
 
 const down = (health: Partial<BackendView['health']> = {}): BackendView => ({
