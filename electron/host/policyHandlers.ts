@@ -84,10 +84,10 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
         tools: profileToolsView(core, id),
       })),
     'profiles.createToken': async ({ id, name, backends }) => {
-      const token = await core.clients.createClient(id, { name, ...(backends ? { backends } : {}) });
+      const token = await core.profiles.createProfile(id, { name, ...(backends ? { backends } : {}) });
       return { token };
     },
-    'profiles.rotateToken': async ({ id }) => ({ token: await core.clients.rotateToken(id) }),
-    'profiles.revoke': async ({ id }) => core.clients.revokeClient(id),
+    'profiles.rotateToken': async ({ id }) => ({ token: await core.profiles.rotateToken(id) }),
+    'profiles.revoke': async ({ id }) => core.profiles.revokeProfile(id),
   };
 }

@@ -124,13 +124,13 @@ export interface ApprovalsService {
 }
 
 /** Client profiles and their tokens. */
-export interface ClientsService {
+export interface ProfilesService {
   /** Creates a profile; returns its new bearer token (shown once, stored as a digest). */
-  createClient(client: string, profile: ClientProfile): Promise<string>;
+  createProfile(client: string, profile: ClientProfile): Promise<string>;
   /** A new token for a profile; its sessions end. */
   rotateToken(client: string): Promise<string>;
   /** Removes a profile and its token; its sessions end. */
-  revokeClient(client: string): Promise<void>;
+  revokeProfile(client: string): Promise<void>;
   /** The profile a bearer token belongs to, if any. */
   authenticate(token: string): string | undefined;
 }
@@ -276,7 +276,7 @@ export interface Switchboard {
   readonly router: CallsService;
   readonly policy: PolicyService;
   readonly approvals: ApprovalsService;
-  readonly clients: ClientsService;
+  readonly profiles: ProfilesService;
   readonly sessions: SessionsService;
   readonly exposure: ExposureService;
   readonly auth: AuthService;

@@ -70,7 +70,7 @@ export class SwitchboardCore implements FrontendCore {
   readonly policy: RequestPath['policy'];
   readonly approvals: RequestPath['access']['approvals'];
   /** Client profiles and tokens (AccessControl, as ClientsService). */
-  readonly clients: RequestPath['access'];
+  readonly profiles: RequestPath['access'];
   /** The audit log's entries, newest first (none without an audit log). */
   readonly audit = {
     query: async (query: AuditQuery = {}): Promise<AuditEntry[]> => (await this.services.audit?.query(query)) ?? [],
@@ -128,7 +128,7 @@ export class SwitchboardCore implements FrontendCore {
     ({ access: this.access, router: this.router, policy: this.policy } = requestPath);
     ({ subscriptions: this.subscriptions, exposure: this.exposure, tasks: this.tasks } = requestPath);
     this.approvals = this.access.approvals;
-    this.clients = this.access;
+    this.profiles = this.access;
     this.hostParts = {
       deps,
       services,

@@ -141,12 +141,12 @@ describe('policy', () => {
   });
 
   it('gives each client profile its own token and catalog, with a tool cap', async () => {
-    const cursorToken = await proxy.core.clients.createClient('cursor', {
+    const cursorToken = await proxy.core.profiles.createProfile('cursor', {
       name: 'Cursor',
       backends: ['cfg'],
       maxTools: 2,
     });
-    const zedToken = await proxy.core.clients.createClient('zed', { name: 'Zed', backends: ['odd'] });
+    const zedToken = await proxy.core.profiles.createProfile('zed', { name: 'Zed', backends: ['odd'] });
     const cursor = await proxy.connect('legacy', cursorToken);
     const zed = await proxy.connect('modern', zedToken);
     expect((await cursor.listTools()).tools.map((t) => t.name)).toEqual(['cfg__one', 'cfg__two']);
@@ -168,7 +168,7 @@ describe('policy', () => {
   it.each(['legacy', 'modern'] as const)(
     'fits names into a profile budget (Claude Code: 55) and routes the short names (%s)',
     async (era) => {
-      const token = await proxy.core.clients.createClient('claude-code', {
+      const token = await proxy.core.profiles.createProfile('claude-code', {
         name: 'Claude Code',
         backends: ['odd'],
         maxNameLength: 55,
@@ -207,11 +207,11 @@ describe('policy', () => {
   });
 
   it('refuses a revoked token at once, including on its open session', async () => {
-    const token = await proxy.core.clients.createClient('cursor', { name: 'Cursor' });
+    const token = await proxy.core.profiles.createProfile('cursor', { name: 'Cursor' });
     const legacy = await proxy.connect('legacy', token);
     const modern = await proxy.connect('modern', token);
     await legacy.listTools();
-    await proxy.core.clients.revokeClient('cursor');
+    await proxy.core.profiles.revokeProfile('cursor');
     await expect(legacy.listTools()).rejects.toThrow();
     await expect(modern.listTools()).rejects.toThrow();
     await expect(proxy.connect('legacy', token)).rejects.toThrow();

@@ -156,7 +156,7 @@ export class AccessControl {
   }
 
   /** Creates a client profile and its token; the token is returned once and never stored in clear. */
-  async createClient(client: string, profile: ClientProfile): Promise<string> {
+  async createProfile(client: string, profile: ClientProfile): Promise<string> {
     if (client === LOCAL_CLIENT || this.policy.clients[client]) {
       throw new SwitchboardError(ErrorCode.DuplicateClient, `a client "${client}" already exists`, { client });
     }
@@ -176,7 +176,7 @@ export class AccessControl {
   }
 
   /** Revokes a client's token (its profile stays, to be re-issued later). */
-  async revokeClient(client: string): Promise<void> {
+  async revokeProfile(client: string): Promise<void> {
     await this.requireTokens().revoke(client);
     this.hooks.clientRevoked(client);
   }

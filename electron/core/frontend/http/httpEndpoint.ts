@@ -232,7 +232,7 @@ export class HttpEndpoint {
     const presented = bearerToken(req);
     if (presented === undefined) return undefined;
     if (this.isMainToken(presented)) return LOCAL_CLIENT;
-    return this.core.clients.authenticate(presented);
+    return this.core.profiles.authenticate(presented);
   }
 
   /** Ends every session and stream of a client whose token was revoked or rotated. */

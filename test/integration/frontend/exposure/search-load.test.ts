@@ -80,12 +80,12 @@ describe('search+load', () => {
         deps: { logger: { info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined } },
       },
     );
-    const clients = proxy.core.clients;
+    const clients = proxy.core.profiles;
     for (const era of ['legacy', 'modern']) {
-      tokens[era] = await clients.createClient(`loader-${era}`, { name: `Loader ${era}`, exposure: 'search+load' });
+      tokens[era] = await clients.createProfile(`loader-${era}`, { name: `Loader ${era}`, exposure: 'search+load' });
     }
-    tokens['other'] = await clients.createClient('other', { name: 'Other', exposure: 'search+load' });
-    tokens['plain'] = await clients.createClient('plain', { name: 'Plain', exposure: 'search' });
+    tokens['other'] = await clients.createProfile('other', { name: 'Other', exposure: 'search+load' });
+    tokens['plain'] = await clients.createProfile('plain', { name: 'Plain', exposure: 'search' });
   });
   afterAll(async () => {
     await proxy?.close();

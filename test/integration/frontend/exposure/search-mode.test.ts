@@ -52,10 +52,14 @@ describe('search mode', () => {
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')), pins },
     );
-    const clients = proxy.core.clients;
-    tokens['searcher'] = await clients.createClient('searcher', { name: 'Searcher', exposure: 'search' });
-    tokens['shorty'] = await clients.createClient('shorty', { name: 'Shorty', exposure: 'search', maxNameLength: 24 });
-    tokens['hidden'] = await clients.createClient('hidden', { name: 'Hidden', exposure: 'search', backends: ['slow'] });
+    const clients = proxy.core.profiles;
+    tokens['searcher'] = await clients.createProfile('searcher', { name: 'Searcher', exposure: 'search' });
+    tokens['shorty'] = await clients.createProfile('shorty', { name: 'Shorty', exposure: 'search', maxNameLength: 24 });
+    tokens['hidden'] = await clients.createProfile('hidden', {
+      name: 'Hidden',
+      exposure: 'search',
+      backends: ['slow'],
+    });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -208,12 +212,12 @@ describe('auto exposure', () => {
   });
 
   it('lists all while the view fits maxTools, switches to search past it and says list_changed', async () => {
-    const autoToken = await proxy.core.clients.createClient('capped', {
+    const autoToken = await proxy.core.profiles.createProfile('capped', {
       name: 'Capped',
       exposure: 'auto',
       maxTools: 4,
     });
-    const searchToken = await proxy.core.clients.createClient('searchy', { name: 'Searchy', exposure: 'search' });
+    const searchToken = await proxy.core.profiles.createProfile('searchy', { name: 'Searchy', exposure: 'search' });
     const legacy = await proxy.connect('legacy', autoToken);
     let legacyNotified = 0;
     legacy.setNotificationHandler('notifications/tools/list_changed', () => void legacyNotified++);
@@ -255,12 +259,12 @@ describe('tokens', () => {
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },
     );
     try {
-      const token = await proxy.core.clients.createClient('tight', {
+      const token = await proxy.core.profiles.createProfile('tight', {
         name: 'Tight',
         exposure: 'auto',
         maxToolTokens: 40,
       });
-      const roomy = await proxy.core.clients.createClient('roomy', {
+      const roomy = await proxy.core.profiles.createProfile('roomy', {
         name: 'Roomy',
         exposure: 'auto',
         maxToolTokens: 4000,

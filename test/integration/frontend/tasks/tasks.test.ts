@@ -83,7 +83,7 @@ describe('tasks through the proxy (2025-11-25)', () => {
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')), audit },
     );
     for (const id of ['owner', 'other', 'capped', 'policed'])
-      tokens[id] = await proxy.core.clients.createClient(id, { name: id });
+      tokens[id] = await proxy.core.profiles.createProfile(id, { name: id });
   });
   afterAll(async () => {
     await proxy?.close();

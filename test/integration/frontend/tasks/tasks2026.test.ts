@@ -73,7 +73,7 @@ describe('tasks through the proxy (2026-07-28)', () => {
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },
     );
-    for (const id of ['owner', 'other']) tokens[id] = await proxy.core.clients.createClient(id, { name: id });
+    for (const id of ['owner', 'other']) tokens[id] = await proxy.core.profiles.createProfile(id, { name: id });
   });
   afterAll(async () => {
     for (const c of opened) await c.close().catch(() => undefined);

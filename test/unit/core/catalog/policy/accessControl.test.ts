@@ -124,7 +124,7 @@ describe('AccessControl changes', () => {
 
   it('sets a rule for one client profile only, refusing an unknown one', async () => {
     const control = access();
-    await control.createClient('cursor', { name: 'Cursor' });
+    await control.createProfile('cursor', { name: 'Cursor' });
     await control.setRule('gh', 'tools', 'search', 'deny', 'cursor');
     expect(control.engine.rule('cursor', 'tools', 'gh', 'search')).toBe('deny');
     expect(control.engine.rule('local', 'tools', 'gh', 'search')).toBe('allow');
@@ -135,19 +135,19 @@ describe('AccessControl changes', () => {
 
   it('creates a client with a token once, rotates it and revokes it', async () => {
     const control = access();
-    const token = await control.createClient('cursor', { name: 'Cursor' });
+    const token = await control.createProfile('cursor', { name: 'Cursor' });
     expect(control.authenticate(token)).toBe('cursor');
-    await expect(control.createClient('cursor', { name: 'Again' })).rejects.toMatchObject({
+    await expect(control.createProfile('cursor', { name: 'Again' })).rejects.toMatchObject({
       code: ErrorCode.DuplicateClient,
     });
-    await expect(control.createClient('local', { name: 'Local' })).rejects.toMatchObject({
+    await expect(control.createProfile('local', { name: 'Local' })).rejects.toMatchObject({
       code: ErrorCode.DuplicateClient,
     });
     const rotated = await control.rotateToken('cursor');
     expect(rotated).not.toBe(token);
     expect(control.authenticate(token)).toBeUndefined();
     expect(control.authenticate(rotated)).toBe('cursor');
-    await control.revokeClient('cursor');
+    await control.revokeProfile('cursor');
     expect(control.authenticate(rotated)).toBeUndefined();
     expect(control.policy.clients['cursor']).toEqual({ name: 'Cursor' });
     expect(hooks.calls.filter((call) => call.startsWith('revoked:'))).toEqual(['revoked:cursor', 'revoked:cursor']);
@@ -157,7 +157,7 @@ describe('AccessControl changes', () => {
 
   it('says client tokens are unavailable without a token store', async () => {
     const control = new AccessControl(PolicySchema.parse({}), hooks);
-    await expect(control.createClient('cursor', { name: 'Cursor' })).rejects.toMatchObject({
+    await expect(control.createProfile('cursor', { name: 'Cursor' })).rejects.toMatchObject({
       code: ErrorCode.ConfigInvalid,
       message: expect.stringContaining('client tokens'),
     });
