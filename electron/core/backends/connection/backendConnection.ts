@@ -1,7 +1,8 @@
 /**
  * One live connection to one backend: the SDK client, its transport, the
  * request queue, the stdio child's PID and stderr tail. It knows nothing of the
- * catalog or of other backends.
+ * catalog or of other backends. Its connect timeout (how long one start may
+ * take) is also what the launch and the core allow a start.
  */
 import type { AuthProvider, Client, McpSubscription } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
@@ -14,10 +15,10 @@ import {
 import { CallTracker } from './callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from './upstreamSubscriptions.js';
 import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
-import { connectTimeoutMs } from './connectTimeout.js';
 import { BackendRequests, type BackendCatalog } from './backendRequests.js';
 import { processTree, reapTree } from '../process/processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
+import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { liftTaskResults } from './taskResultLift.js';
 import { createBackendTransport, type BackendTransport, type LineTail } from '../transport/transports.js';
@@ -39,6 +40,14 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   onAuthorizationProblem?: (problem: AuthorizationProblem) => void;
   /** Makes the transport instead of the config's (an in-process backend in unit tests). */
   transport?: (() => Promise<BackendTransport>) | undefined;
+}
+
+/** Starting a server (npx may download it first) and listing it get at least this long. */
+const START_TIMEOUT_FLOOR_MS = 30_000;
+
+/** How long one start (spawn or connect, handshake, first listing) may take: the backend's connect timeout. */
+export function connectTimeoutMs(backend: BackendConfig, proxy: ProxyOptions): number {
+  return Math.max(backend.requestTimeoutMs ?? proxy.requestTimeoutMs, START_TIMEOUT_FLOOR_MS);
 }
 
 /** A connection to one backend. Create, `connect()`, use, `close()`. */

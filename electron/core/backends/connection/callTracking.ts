@@ -19,10 +19,19 @@
  *  3. all calls in flight come from one frontend (one 2025 session): the
  *     oldest, since the same client answers either way;
  *  4. otherwise refuse: guessing could show one user's question to another.
+ *
+ * These input requests (INPUT_METHODS: MCP 2025-11-25 elicitation, sampling,
+ * roots) are the ones a person or the calling client must answer; the
+ * frontend side (frontend/relay) puts them to the client.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProtocolError, ProtocolErrorCode, type Client, type ClientCapabilities } from '@modelcontextprotocol/client';
-import { INPUT_METHODS, type InputMethod } from './inputMethods.js';
+
+/** The server-to-client requests a backend may need answered by a person or the client. */
+export const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const;
+
+/** One of {@link INPUT_METHODS}. */
+export type InputMethod = (typeof INPUT_METHODS)[number];
 
 /**
  * Client capabilities declared to every backend. A 2025 backend reads them

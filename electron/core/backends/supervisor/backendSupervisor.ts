@@ -6,16 +6,19 @@
  * leave the catalog) until a reconnect succeeds; `disabled` when the user turned it off;
  * `needs-authorization` when a remote backend needs the user to sign in (OAuth): never retried in
  * a loop, it connects again once new tokens are in the keychain (from here or another process).
+ *
+ * Each start makes a new connection with the core's platform pieces, every report of it wired back
+ * here with the connection it concerns (a report of a replaced connection is ignored). The health
+ * report (without catalog counts, which the core adds) says what the state, the connection and OAuth
+ * say, and never a secret.
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../../shared/model/health.js';
 import { startModeOf, type BackendConfig } from '../../platform/config/schema.js';
-import type { BackendCatalog, BackendConnection } from '../connection/backendConnection.js';
-import { newConnection } from './supervisorConnection.js';
+import { BackendConnection, type BackendCatalog } from '../connection/backendConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
 import { OnDemandStart } from './onDemand.js';
-import { supervisorHealth } from './supervisorHealth.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import { SupervisorCatalog } from './supervisorCatalog.js';
 import { SupervisorStatus } from './supervisorStatus.js';
@@ -139,10 +142,7 @@ export class BackendSupervisor {
     if (this.started && this.state.status !== 'idle') this.state.restarts++;
     this.started = true;
     this.catalog.attemptStarted();
-    const connection = newConnection(this.config, this.host, this.stderrTail, this.authorization, {
-      closed: (closing, error) => this.onDisconnected(closing, error),
-      listChanged: (changed) => this.catalog.listChanged(changed),
-    });
+    const connection = this.newConnection();
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
     if (!options.retry) this.state.set('connecting');
@@ -226,6 +226,28 @@ export class BackendSupervisor {
     this.authorization.lost();
   }
 
+  /** Makes the connection of one start attempt (not connected yet), its reports wired back here. */
+  private newConnection(): BackendConnection {
+    const { config, host, authorization } = this;
+    const authProvider = authorization.attach(() => authorization.connectionLost(connection));
+    const connection: BackendConnection = new BackendConnection({
+      config,
+      proxy: host.proxyOptions(),
+      environment: host.deps.environment,
+      secrets: host.secrets,
+      clientInfo: host.deps.clientInfo,
+      stderrTail: this.stderrTail,
+      onUnexpectedClose: (error) => this.onDisconnected(connection, error),
+      onListChanged: () => this.catalog.listChanged(connection),
+      onLog: (params) => host.log(config.id, params),
+      onResourceUpdated: (uri) => host.resourceUpdated(config.id, uri),
+      onTaskStatus: (params) => host.taskStatus?.(config.id, params),
+      authProvider,
+      onAuthorizationProblem: (problem) => authorization.problem(connection, problem),
+    });
+    return connection;
+  }
+
   /** Takes the current connection out (no probe, items unpublished); returns it, still open. */
   private detach(): BackendConnection | undefined {
     const connection = this.connection;
@@ -284,16 +306,30 @@ export class BackendSupervisor {
 
   /** Health without catalog counts (the core adds those). */
   health(): Omit<BackendHealth, 'counts' | 'warnings'> {
-    return supervisorHealth({
-      config: this.config,
-      state: this.state,
-      connection: this.connection,
-      prober: this.prober,
-      reconnect: this.reconnect,
-      stderrTail: this.stderrTail,
-      auth: this.host.authFor?.(this.id),
-      cached: this.catalog.fromCache,
-      start: startModeOf(this.config, this.host.proxyOptions()),
-    });
+    const { connection, config, state, prober } = this;
+    const auth = this.host.authFor?.(this.id);
+    const health: Omit<BackendHealth, 'counts' | 'warnings'> = {
+      id: config.id,
+      transport: config.transport,
+      status: state.status,
+      settled: state.settled,
+      probeFailures: prober.failures,
+      restarts: state.restarts,
+      outstandingRequests: connection?.outstanding ?? 0,
+      start: startModeOf(config, this.host.proxyOptions()),
+    };
+    if (this.catalog.fromCache) health.cached = true;
+    if (state.startMs !== undefined) health.startMs = state.startMs;
+    if (state.lastError) health.lastError = state.lastError;
+    if (prober.lastProbeAt) health.lastProbeAt = prober.lastProbeAt;
+    const { nextRetryAt } = this.reconnect;
+    if (nextRetryAt) health.nextRetryAt = new Date(nextRetryAt).toISOString();
+    if (connection?.era) health.era = connection.era;
+    if (connection?.protocolVersion) health.protocolVersion = connection.protocolVersion;
+    if (connection?.serverInfo) health.serverInfo = connection.serverInfo;
+    if (connection?.pid !== undefined) health.pid = connection.pid;
+    if (config.transport === 'stdio') health.stderrTail = this.stderrTail.snapshot();
+    if (auth) health.auth = auth.summary();
+    return health;
   }
 }

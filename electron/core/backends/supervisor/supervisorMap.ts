@@ -5,7 +5,7 @@
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { Readiness } from '../../../../shared/model/health.js';
 import type { ProxyOptions } from '../../platform/config/schema.js';
-import { connectTimeoutMs } from '../connection/connectTimeout.js';
+import { connectTimeoutMs } from '../connection/backendConnection.js';
 import type { BackendSupervisor } from './backendSupervisor.js';
 import { readinessOf } from './readiness.js';
 

@@ -5,16 +5,59 @@
  * about twice fetch's throughput: https://github.com/nodejs/undici/issues/1203);
  * `npm run bench` (bench/proxy-latency.ts) shows the cost per proxied call.
  * Plain responses are buffered (they are small JSON-RPC messages); event
- * streams stay streams. Redirects are not followed: the SDK asks for
- * `redirect: 'manual'` and follows them itself, within the origin.
+ * streams stay streams, each event bounded (HTML Living Standard,
+ * "Server-sent events": an event ends at a blank line): a stream carrying an
+ * event over the limit is ended with an error, the events before it pass
+ * unchanged. Redirects are not followed: the SDK asks for `redirect: 'manual'`
+ * and follows them itself, within the origin.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
-import { SseEventLimit } from './sseEventLimit.js';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 
 const httpAgent = new HttpAgent({ keepAlive: true });
 const httpsAgent = new HttpsAgent({ keepAlive: true });
+
+const BOUNDARIES = [Buffer.from('\n\n'), Buffer.from('\r\n\r\n'), Buffer.from('\r\r')];
+
+/** Where the last event boundary in `bytes` ends, or -1. */
+function lastBoundaryEnd(bytes: Buffer): number {
+  let end = -1;
+  for (const boundary of BOUNDARIES) {
+    const at = bytes.lastIndexOf(boundary);
+    if (at !== -1) end = Math.max(end, at + boundary.length);
+  }
+  return end;
+}
+
+/** Passes an event stream through, failing it at the first event over `maxBytes`. */
+export class SseEventLimit extends Transform {
+  /** Bytes of the event being received. */
+  private current = 0;
+  /** The last bytes seen, so a boundary split across chunks is found. */
+  private carry: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onOversize?: (message: string) => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const joined = Buffer.concat([this.carry, chunk]);
+    const end = lastBoundaryEnd(joined);
+    this.current = end === -1 ? this.current + chunk.length : joined.length - end;
+    this.carry = Buffer.from(joined.subarray(-3));
+    if (this.current > this.maxBytes) {
+      const message = `an event of over ${this.maxBytes} bytes, over maxMessageBytes (${this.maxBytes})`;
+      this.onOversize?.(message);
+      done(new Error(`the backend sent ${message}`));
+      return;
+    }
+    done(null, chunk);
+  }
+}
 
 /** Headers of a RequestInit as a plain object. */
 function headersOf(init: RequestInit | undefined): Record<string, string> {

@@ -7,10 +7,17 @@
  * - limits each message, not the read buffer: a message over
  *   `maxMessageBytes` fails the request it answers (a JSON-RPC error for its
  *   id) and the connection stays up. The SDK's ReadBuffer instead throws at
- *   10 MiB and closes the transport.
+ *   10 MiB and closes the transport;
+ * - runs the server one step below the core's CPU priority. `serve` is what
+ *   every client talks to: while thirty servers load their modules at start
+ *   it must still answer a `tools/list` from the cached catalog at once. A
+ *   lower priority costs a server nothing on an idle core (it only loses to
+ *   normal-priority work when the CPU is contended), and children of children
+ *   inherit it (an `npx` server's real process too).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { setPriority } from 'node:os';
 import { PassThrough } from 'node:stream';
 import {
   deserializeMessage,
@@ -21,7 +28,6 @@ import {
 import { MessageLines, oversizeResponseId, type OversizeLine } from './messageLines.js';
 import { INSTANCE_MARKER, reapBackend, type BackendProcesses } from '../process/processGroup.js';
 import { processTree } from '../process/processTree.js';
-import { lowerPriority } from '../process/childPriority.js';
 import { ErrorCode } from '../../../../shared/errors.js';
 
 /** How to start the server. */
@@ -36,6 +42,23 @@ export interface StdioServerSpec {
   backendId: string;
   /** `'ignore'` for the SDK's disposable probe sibling, whose stderr nobody reads. */
   stderr?: 'pipe' | 'ignore';
+}
+
+/**
+ * The nice value of backend servers (POSIX; Windows maps it to "below normal").
+ * At 10 a normal-priority process gets about nine times a niced one's CPU share
+ * when both want the core (the Linux scheduler's weights: 1024 against 110).
+ */
+const BACKEND_NICE = 10;
+
+/** Lowers the CPU priority of a just-spawned server; a failure (a process already gone) is ignored. */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, BACKEND_NICE);
+  } catch {
+    // ESRCH (exited at once) or EACCES (not ours): it runs at the default priority, nothing else changes.
+  }
 }
 
 /** Where the tree is re-recorded while alive where /proc cannot find marked processes. */
@@ -102,7 +125,7 @@ export class GroupStdioTransport implements Transport {
       shell: false,
     });
     this.child = child;
-    // Before it has forked anything: its whole tree inherits the lower priority (childPriority.ts).
+    // Before it has forked anything: its whole tree inherits the lower priority.
     lowerPriority(child.pid);
     await new Promise<void>((resolve, reject) => {
       child.once('error', reject);

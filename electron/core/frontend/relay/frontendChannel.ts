@@ -11,10 +11,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../../../../shared/model/health.js';
-
-import type { InputMethod } from '../../backends/connection/inputMethods.js';
-
-export { INPUT_METHODS, type InputMethod } from '../../backends/connection/inputMethods.js';
+import type { InputMethod } from '../../backends/connection/callTracking.js';
 
 /** An input request as a 2025-era JSON-RPC request (method + params) or a 2026 embedded one. */
 export interface InputRequestMessage {

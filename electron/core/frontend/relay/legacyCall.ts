@@ -22,8 +22,8 @@ import {
   type Progress,
 } from '@modelcontextprotocol/client';
 import type { TaskContext } from '../../backends/connection/requestQueue.js';
-import type { CallTracker, TrackedCall } from '../../backends/connection/callTracking.js';
-import { frontendSupports, type FrontendChannel, type InputMethod } from './frontendChannel.js';
+import type { CallTracker, InputMethod, TrackedCall } from '../../backends/connection/callTracking.js';
+import { frontendSupports, type FrontendChannel } from './frontendChannel.js';
 import type { ParkableCall } from './parkedCalls.js';
 
 /** What a call needs besides the request itself. */

@@ -6,10 +6,14 @@
  * the ordinary call ourselves and keep its result until fetched or expired.
  * tasks/get, tasks/result, tasks/list and tasks/cancel answer through the
  * registry, for the owning client profile only. The policy is asked at
- * creation and again at tasks/result; the audit log records creation and
- * end; a backend that goes away fails its open tasks with a clear message.
- * The running side (our own calls, fetching and following a backend's task)
- * is taskWork.ts.
+ * creation and again at tasks/result; a backend that goes away fails its
+ * open tasks with a clear message. The running side (our own calls, fetching
+ * and following a backend's task) is taskWork.ts.
+ *
+ * The audit log's record of tasks: one entry when a task is created, one
+ * when it ends (completed, failed, cancelled) and one if it is dropped
+ * before it ended (its TTL ran out). Kind `task`; `detail` says which step
+ * and names our task id.
  */
 import {
   ProtocolError,
@@ -22,21 +26,15 @@ import {
   type Task,
   type Tool,
 } from '@modelcontextprotocol/server';
+import type { AuditEntry, AuditOutcome } from '../../catalog/policy/auditLog.js';
 import { withForwardedMeta } from '../routing/forwarding.js';
 import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
 import { cancelBackendTask, createBackendTask, getBackendTask } from './legacyBackendTasks.js';
-import {
-  errorOutcome,
-  unknownTask,
-  type TaskDetail,
-  type TaskRequestOptions,
-  type TaskServiceHost,
-} from './taskServiceParts.js';
 import { cancelModernTask, getModernTask, updateModernTask } from './backendTasks.js';
 import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask } from './proxyTask.js';
-import { auditTaskChange } from './taskAudit.js';
-import { TaskRegistry } from './taskRegistry.js';
-import { TaskWork } from './taskWork.js';
+import type { TaskLimits } from './taskLimits.js';
+import { TaskRegistry, type TaskChange } from './taskRegistry.js';
+import { errorOutcome, TaskWork, type TaskRequestOptions, type TaskWorkHost } from './taskWork.js';
 import {
   backendHasTasksExtension,
   backendRunsTasks,
@@ -46,7 +44,67 @@ import {
   withTaskSupport,
 } from './taskSupport.js';
 
-export type { TaskDetail, TaskRequestOptions, TaskServiceHost } from './taskServiceParts.js';
+/** Where audit entries go (absent: no audit log). */
+export type TaskAuditSink = ((entry: AuditEntry) => void) | undefined;
+
+/** What the task service needs from the core. */
+export interface TaskServiceHost extends TaskWorkHost {
+  limits(): TaskLimits;
+  audit?: TaskAuditSink;
+}
+
+/** A task as 2026-07-28 tasks/get shows it: with its open input requests (`inputRequests`). */
+export interface TaskDetail {
+  task: ProxyTask;
+  inputRequests?: Record<string, unknown> | undefined;
+}
+
+/** The answer to an unknown task id, or one of another profile (never says which). */
+function unknownTask(taskId: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+}
+
+/** One audit entry for a step of a task. */
+function taskAuditEntry(
+  task: ProxyTask,
+  step: 'created' | 'completed' | 'failed' | 'cancelled' | 'expired',
+  now: number,
+): AuditEntry {
+  const outcome: AuditOutcome =
+    step === 'failed' ? 'error' : step === 'cancelled' ? 'cancelled' : step === 'expired' ? 'timeout' : 'ok';
+  const error = task.outcome && 'error' in task.outcome ? task.outcome.error : undefined;
+  return {
+    time: new Date(now).toISOString(),
+    client: task.client,
+    backend: task.backendId,
+    kind: 'task',
+    item: task.original,
+    outcome,
+    ...(step === 'failed' && error ? { errorCode: error.code } : {}),
+    durationMs: step === 'created' ? 0 : now - task.createdAt,
+    detail: `task ${task.taskId} ${step}${task.runsOn === 'switchboard' ? ' (run by Switchboard)' : ''}${
+      step === 'failed' && task.statusMessage ? `: ${task.statusMessage}` : ''
+    }`,
+  };
+}
+
+/**
+ * Records a registry change when it is a step the log keeps: a new task,
+ * an end, or a drop before the end.
+ */
+function auditTaskChange(audit: TaskAuditSink, change: TaskChange, now: number): void {
+  if (!audit) return;
+  const { task } = change;
+  if (change.kind === 'dropped') {
+    if (task.status === 'working' || task.status === 'input_required') audit(taskAuditEntry(task, 'expired', now));
+    return;
+  }
+  if (change.kind === 'created') {
+    audit(taskAuditEntry(task, 'created', now));
+  } else if (task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled') {
+    audit(taskAuditEntry(task, task.status, now));
+  }
+}
 
 /** The tasks of this instance; see the module comment. */
 export class TaskService {

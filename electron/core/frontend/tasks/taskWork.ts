@@ -4,7 +4,8 @@
  * 2026-07-28 backend's task followed by polling, and each backend state
  * mirrored into ours; and a task call to a 2026-07-28 backend, which decides
  * itself whether to make one. One record per task (`runs`) holds its connection and,
- * where it has them, its abort and its open questions.
+ * where it has them, its abort and its open questions. Also what a task request
+ * carries (who asks, and from where) and a failure as a task's outcome.
  */
 import type { DetailedTaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
@@ -17,16 +18,50 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../../backends/connection/backendConnection.js';
+import type { Catalog } from '../../catalog/catalog.js';
 import { rewriteToolResult } from '../../catalog/rewrite.js';
-import { withForwardedMeta } from '../routing/forwarding.js';
+import type { FrontendChannel } from '../relay/frontendChannel.js';
+import type { RelayHost } from '../relay/inputRelay.js';
+import { withForwardedMeta, type ProgressUpdate } from '../routing/forwarding.js';
 import { toProtocolError } from '../routing/protocolErrors.js';
-import type { ResolvedCall } from '../routing/router.js';
+import type { ResolvedCall, Router } from '../routing/router.js';
 import { backendTaskResult } from './legacyBackendTasks.js';
 import { callModernBackend, cancelModernTask, followModernTask, modernOutcome } from './backendTasks.js';
-import { isTerminal, type ProxyTask, type TaskOwner } from './proxyTask.js';
+import { isTerminal, type ProxyTask, type TaskOutcome, type TaskOwner } from './proxyTask.js';
 import { TaskInputs } from './taskInputs.js';
 import type { TaskRegistry } from './taskRegistry.js';
-import { errorOutcome, type Run, type TaskRequestOptions, type TaskServiceHost } from './taskServiceParts.js';
+
+/** What the task work needs from the core (the task service's host, less its limits and audit). */
+export interface TaskWorkHost extends RelayHost {
+  router: Pick<Router, 'callTool' | 'resolveToolCall' | 'mayCallTool'>;
+  catalog(): Catalog;
+  /** A backend's live connection now, if any (a new one after a restart). */
+  connection(backendId: string): BackendConnection | undefined;
+}
+
+/** Who asks, and from where (the frontend request making it). */
+export interface TaskRequestOptions {
+  client: string;
+  signal?: AbortSignal | undefined;
+  frontend?: FrontendChannel | undefined;
+  onProgress?: ((progress: ProgressUpdate) => void) | undefined;
+}
+
+/** What we keep per task beside the registry: its connection, and for our own runs the abort and the questions. */
+export interface Run {
+  connection: BackendConnection;
+  abort?: AbortController;
+  inputs?: TaskInputs;
+  /** The backend's task is a 2026-07-28 one (io.modelcontextprotocol/tasks). */
+  modern?: boolean;
+}
+
+/** A failure as kept in a task's outcome (a JSON-RPC error). */
+export function errorOutcome(error: unknown): TaskOutcome {
+  const wire = toProtocolError(error);
+  if (wire instanceof ProtocolError) return { error: { code: wire.code, message: wire.message, data: wire.data } };
+  return { error: { code: ProtocolErrorCode.InternalError, message: (wire as Error)?.message ?? String(wire) } };
+}
 
 /** How long a call we run for a 2026-07-28 client may take before it is answered as a task. */
 const TASK_GRACE_MS = 1000;
@@ -37,7 +72,7 @@ export class TaskWork {
   readonly runs = new Map<string, Run>();
 
   constructor(
-    private readonly host: TaskServiceHost,
+    private readonly host: TaskWorkHost,
     private readonly registry: TaskRegistry,
   ) {}
 

@@ -4,7 +4,7 @@ import {
   oversizeResponseId,
   type OversizeLine,
 } from '../../../../../electron/core/backends/transport/messageLines.js';
-import { SseEventLimit } from '../../../../../electron/core/backends/transport/sseEventLimit.js';
+import { SseEventLimit } from '../../../../../electron/core/backends/transport/nodeFetch.js';
 
 function split(max: number, chunks: string[]): { lines: string[]; oversize: OversizeLine[] } {
   const lines: string[] = [];
