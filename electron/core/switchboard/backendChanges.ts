@@ -9,7 +9,7 @@ import type { BackendHealth } from '../../../shared/model/health.js';
 import type { AuthRegistry } from '../platform/auth/authRegistry.js';
 import { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
 import type { SupervisorHost } from '../backends/supervisor/supervisorHost.js';
-import type { SupervisorMap } from '../backends/supervisor/supervisorMap.js';
+import type { BackendPool } from '../backends/supervisor/backendPool.js';
 import { diffBackends } from '../platform/config/configDiff.js';
 import type { StoredConfig } from '../platform/config/configStore.js';
 import {
@@ -26,7 +26,7 @@ import { deleteUnreferenced } from '../platform/secrets/resolve.js';
 export interface BackendChangesHost {
   /** What the core's supervisors report to (new supervisors report to it). */
   readonly supervisorHost: SupervisorHost;
-  readonly supervisors: SupervisorMap;
+  readonly supervisors: BackendPool;
   readonly auths: AuthRegistry;
   readonly access: AccessControl;
   readonly services: CoreServices;

@@ -8,7 +8,7 @@
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendHealth } from '../../../shared/model/health.js';
 import { readAuthStatus } from '../platform/auth/authRegistry.js';
-import type { SupervisorMap } from '../backends/supervisor/supervisorMap.js';
+import type { BackendPool } from '../backends/supervisor/backendPool.js';
 import type { SwitchboardConfig } from '../platform/config/schema.js';
 import type { AuthService } from '../api/services.js';
 import type { CoreServices } from './coreServices.js';
@@ -18,7 +18,7 @@ import type { BackendAuth } from '../platform/auth/backendAuth.js';
 /** What the OAuth actions need from the core. */
 export interface CoreAuthorizationHost {
   readonly deps: CoreDeps;
-  readonly supervisors: SupervisorMap;
+  readonly supervisors: BackendPool;
   /** The keychain the status is read from (`services.secrets`). */
   readonly services: CoreServices;
   /** The config in force (its backends are the ones the status covers). */

@@ -5,7 +5,7 @@
  * backends only through the core, so a backend's coming and going needs no
  * rewiring; their notifications become the core's events.
  */
-import type { BackendConnection } from '../backends/connection/backendConnection.js';
+import type { BackendPool } from '../backends/supervisor/backendPool.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { ProxyOptions, SwitchboardConfig } from '../platform/config/schema.js';
 import type { CoreEvents } from '../api/events.js';
@@ -31,16 +31,8 @@ export interface RequestPathContext {
   events: TypedEmitter<CoreEvents>;
   /** The published catalog. */
   catalog(): Catalog;
-  /**
-   * A backend's live connection, only while its items are published (for
-   * routing); a backend still starting (or idle, on demand) is waited for.
-   */
-  publishedConnection(
-    backendId: string,
-    signal?: AbortSignal,
-  ): BackendConnection | undefined | Promise<BackendConnection | undefined>;
-  /** A backend's live connection, published or not (for subscriptions). */
-  connection(backendId: string): BackendConnection | undefined;
+  /** The pool of backend connections, which the router, tasks and subscriptions receive. */
+  pool: BackendPool;
   parked: ParkedCalls<LegacyCall<unknown>>;
   /** The backends' configs in force (the Authorization screen lists their settings). */
   backendConfigs(): readonly { id: string }[];
@@ -85,10 +77,10 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
   };
   const router = new Router({
     catalog: context.catalog,
-    connection: context.publishedConnection,
+    pool: context.pool,
     parked: context.parked,
     inputTimeoutMs: () => context.proxy().inputTimeoutMs,
-    authorize: (client, catalog, kind, key) => access.decide(client, catalog, kind, key),
+    access,
     approvals: access.approvals,
     approvalTimeoutMs: () => context.proxy().approvalTimeoutMs,
     allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
@@ -97,7 +89,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
   const tasks = new TaskService({
     router,
     catalog: context.catalog,
-    connection: context.connection,
+    pool: context.pool,
     parked: context.parked,
     inputTimeoutMs: () => context.proxy().inputTimeoutMs,
     limits: () => {
@@ -115,8 +107,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
   tasks.registry.onChange(() => events.emit('tasksChanged', {}));
   const subscriptions = new SubscriptionHub({
     catalog: context.catalog,
-    connection: context.connection,
-    wake: async (backendId) => void (await context.publishedConnection(backendId)),
+    pool: context.pool,
     mayUse: (client, kind, key) => access.authorize(client, context.catalog(), kind, key) !== 'deny',
     audit: (entry) => audit?.record(entry),
   });

@@ -16,11 +16,10 @@ import type { BackendAuth } from '../platform/auth/backendAuth.js';
 import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
 import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
 import { admitAll, createSupervisorHost, type SupervisorHostParts } from './supervisorHost.js';
-import type { BackendConnection } from '../backends/connection/backendConnection.js';
-import { connectTimeoutMs, launchBackends } from './backendLaunch.js';
+import { launchBackends } from './backendLaunch.js';
 import { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
 import { defaultStartLimit, StartLimiter } from '../backends/process/startLimiter.js';
-import { SupervisorMap } from '../backends/supervisor/supervisorMap.js';
+import { BackendPool } from '../backends/supervisor/backendPool.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogPublisher } from '../catalog/catalogPublisher.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
@@ -51,10 +50,10 @@ export type { Switchboard } from '../api/services.js';
 export class SwitchboardCore implements FrontendCore {
   readonly events = new TypedEmitter<CoreEvents>();
   /** The published catalog and the admission order behind it. */
-  private readonly publisher = new CatalogPublisher(
+  private readonly publisher: CatalogPublisher = new CatalogPublisher(
     {
-      prefixOf: (id) => this.supervisors.get(id)?.config.prefix ?? id,
-      snapshotOf: (id) => this.supervisors.get(id)?.lastSnapshot,
+      prefixOf: (id) => this.pool.get(id)?.config.prefix ?? id,
+      snapshotOf: (id) => this.pool.get(id)?.lastSnapshot,
       options: () => ({ separator: this.config.proxy.separator, maxItems: this.config.proxy.maxCatalogItems }),
     },
     (change) => this.events.emit('catalogChanged', change),
@@ -83,7 +82,11 @@ export class SwitchboardCore implements FrontendCore {
   /** 2025-era backends' calls parked for a 2026-07-28 client's retry (kept here: each 2026 request gets a new server). */
   readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.inputTimeoutMs);
   /** Supervisors in config order. */
-  private readonly supervisors = new SupervisorMap();
+  /** The pool of backend connections: supervisors in config order, and the one way requests reach a backend. */
+  readonly pool: BackendPool = new BackendPool({
+    isPublished: (id) => this.publisher.isPublished(id),
+    proxy: () => this.config.proxy,
+  });
   /** OAuth of the remote backends (tokens in the keychain). */
   private readonly auths: AuthRegistry;
   /** Authorization, sign-out and status of the remote backends (coreAuthorization.ts). */
@@ -98,7 +101,7 @@ export class SwitchboardCore implements FrontendCore {
   readonly startLimiter = new StartLimiter(() => this.config.proxy.maxConcurrentStarts ?? defaultStartLimit());
   /** Lists wait for backends on their first attempt for `startupGraceMs` after start. */
   readonly grace = new StartupGrace(this.events, () =>
-    this.supervisors.firstAttemptDeadline(this.startedAt, this.config.proxy),
+    this.pool.firstAttemptDeadline(this.startedAt, this.config.proxy),
   );
   private startedAt = 0;
   private disposed = false;
@@ -116,12 +119,7 @@ export class SwitchboardCore implements FrontendCore {
       services,
       events: this.events,
       catalog: () => this.publisher.catalog,
-      // A starting backend with a cached catalog is waited for, an idle on-demand one started.
-      publishedConnection: (id, signal) => {
-        const supervisor = this.publisher.isPublished(id) ? this.supervisors.get(id) : undefined;
-        return supervisor?.acquire(connectTimeoutMs(supervisor.config, this.config.proxy), signal);
-      },
-      connection: (id) => this.connection(id),
+      pool: this.pool,
       parked: this.parkedCalls,
       backendConfigs: () => this.backendConfigs(),
     });
@@ -138,13 +136,13 @@ export class SwitchboardCore implements FrontendCore {
       subscriptions: this.subscriptions,
       startLimiter: this.startLimiter,
       proxyOptions: () => this.config.proxy,
-      backend: (id) => this.supervisors.get(id)?.config,
+      backend: (id) => this.pool.get(id)?.config,
       authFor: (id) => this.authFor(id),
     };
     this.internals = {
       supervisorHost: createSupervisorHost(this.hostParts),
       deps,
-      supervisors: this.supervisors,
+      supervisors: this.pool,
       authFor: (id) => this.authFor(id),
       auths: this.auths,
       access: this.access,
@@ -194,7 +192,7 @@ export class SwitchboardCore implements FrontendCore {
       this.config.backends,
       (backend) => {
         const supervisor = new BackendSupervisor(backend, this.internals.supervisorHost);
-        this.supervisors.set(backend.id, supervisor);
+        this.pool.set(backend.id, supervisor);
         return supervisor;
       },
       {
@@ -209,7 +207,7 @@ export class SwitchboardCore implements FrontendCore {
   }
 
   private authFor(backendId: string): BackendAuth | undefined {
-    return this.auths.authFor(this.supervisors.get(backendId)?.config);
+    return this.auths.authFor(this.pool.get(backendId)?.config);
   }
 
   // BackendsService (coreApi.ts).
@@ -226,21 +224,21 @@ export class SwitchboardCore implements FrontendCore {
   }
 
   async refreshBackend(id: string): Promise<BackendHealth> {
-    await this.supervisors.require(id).refresh();
+    await this.pool.require(id).refresh();
     return this.backendHealth(id);
   }
 
   async restartBackend(id: string): Promise<BackendHealth> {
-    await this.supervisors.require(id).restart();
+    await this.pool.require(id).restart();
     return this.backendHealth(id);
   }
 
   async probeAll(): Promise<void> {
-    await Promise.all([...this.supervisors.values()].map((supervisor) => supervisor.probe()));
+    await Promise.all([...this.pool.values()].map((supervisor) => supervisor.probe()));
   }
 
   private backendHealth(id: string): BackendHealth {
-    const supervisor = this.supervisors.require(id);
+    const supervisor = this.pool.require(id);
     return {
       ...supervisor.health(),
       warnings: this.publisher.catalog.warnings.get(id) ?? [],
@@ -249,16 +247,11 @@ export class SwitchboardCore implements FrontendCore {
   }
 
   health(): BackendHealth[] {
-    return [...this.supervisors.keys()].map((id) => this.backendHealth(id));
-  }
-
-  /** The live connection of a backend (for relays that talk to it directly). */
-  connection(id: string): BackendConnection | undefined {
-    return this.supervisors.get(id)?.liveConnection;
+    return [...this.pool.keys()].map((id) => this.backendHealth(id));
   }
 
   readiness(): Readiness {
-    return this.supervisors.readiness();
+    return this.pool.readiness();
   }
 
   /** Stops watching the config, closes every backend and reaps their processes. */
@@ -270,7 +263,7 @@ export class SwitchboardCore implements FrontendCore {
     this.parkedCalls.clear(stopping);
     this.tasks.dispose();
     this.auths.dispose();
-    await Promise.allSettled([...this.supervisors.values()].map((supervisor) => supervisor.stop(stopping)));
+    await Promise.allSettled([...this.pool.values()].map((supervisor) => supervisor.stop(stopping)));
     await this.services.audit?.close();
   }
 }

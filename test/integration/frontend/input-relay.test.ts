@@ -140,7 +140,7 @@ describe('input requests across eras', () => {
     });
     // It also asks for roots 350 ms after initialize, outside any call; let that pass first so
     // it cannot land in (and be relayed by) a test's call.
-    await waitUntil(() => proxy.core.connection('every')!.inputs.stats.outsideCall >= 1, {
+    await waitUntil(() => proxy.core.pool.liveConnection('every')!.inputs.stats.outsideCall >= 1, {
       description: 'server-everything to ask for roots after initialize',
     });
   });
@@ -254,7 +254,7 @@ describe('input requests across eras', () => {
       // SDK 2.4.0 bug: once the backend client has cached the tool's outputSchema (any
       // listTools() without cacheMode 'bypass' does), its callTool throws on an
       // input_required answer unless given a definition without the schema.
-      await proxy.core.connection('new')!.sdkClient.listTools();
+      await proxy.core.pool.liveConnection('new')!.sdkClient.listTools();
       const fe = await frontend(proxy, era, 'struct');
       const result = await fe.client.callTool({ name: 'new__ask_struct', arguments: { tag: 'o' } });
       expect(result.structuredContent).toEqual({ answer: 'struct/struct question for o?' });
@@ -280,7 +280,7 @@ describe('input requests across eras', () => {
   ] as const)(
     'two calls at once from a %s and a %s frontend to one HTTP backend each get their own question',
     async (eraA, eraB) => {
-      const tracker = proxy.core.connection('oldhttp')!.inputs;
+      const tracker = proxy.core.pool.liveConnection('oldhttp')!.inputs;
       const scopedBefore = tracker.stats.byScope;
       // Neither answers before both were asked: both calls are in flight at once.
       const both: Frontend[] = [];
@@ -310,7 +310,7 @@ describe('input requests across eras', () => {
   });
 
   it('over stdio, a question that could belong to calls of two frontends is refused, never shown to either', async () => {
-    const tracker = proxy.core.connection('old')!.inputs;
+    const tracker = proxy.core.pool.liveConnection('old')!.inputs;
     const ambiguousBefore = tracker.stats.ambiguous;
     const holder = await frontend(proxy, 'legacy', 'holder');
     const asker = await frontend(proxy, 'modern', 'asker');

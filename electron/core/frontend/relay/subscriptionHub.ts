@@ -5,7 +5,7 @@
  * backend are forwarded under the advertised URI to each subscribed sink.
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { BackendConnection } from '../../backends/connection/backendConnection.js';
+import type { BackendPool } from '../../backends/supervisor/backendPool.js';
 import type { Catalog, ItemOrigin } from '../../catalog/catalog.js';
 import { advertisedUri } from '../../catalog/uris.js';
 import { ErrorCode } from '../../../../shared/errors.js';
@@ -15,9 +15,8 @@ import type { UpdateSink } from './coalescingSink.js';
 /** What the hub needs from the core. */
 export interface HubSource {
   catalog(): Catalog;
-  connection(backendId: string): BackendConnection | undefined;
-  /** Starts (or waits for) a backend that is starting or idle on demand; never throws. */
-  wake?(backendId: string): Promise<void>;
+  /** The backends' connections: a live one to subscribe upstream; `connectionFor` wakes a starting or idle one. */
+  pool: Pick<BackendPool, 'liveConnection' | 'connectionFor'>;
   /** Whether a client may see an item (checked on subscribe and again before each update). */
   mayUse(client: string, kind: 'resources' | 'resourceTemplates', key: string): boolean;
   /** Records subscribe and unsubscribe in the audit log. */
@@ -57,7 +56,7 @@ export class SubscriptionHub {
           : `Unknown resource: ${uri}`,
       );
     }
-    const connection = this.source.connection(origin.backendId);
+    const connection = this.source.pool.liveConnection(origin.backendId);
     if (!connection?.capabilities?.resources?.subscribe) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
@@ -158,7 +157,7 @@ export class SubscriptionHub {
     const next = entry.upstream.then(async () => {
       const want = entry.sinks.size > 0;
       if (want === entry.subscribed) return;
-      const connection = this.source.connection(entry.backendId);
+      const connection = this.source.pool.liveConnection(entry.backendId);
       if (want) {
         if (!connection) throw new Error(`backend "${entry.backendId}" is not connected`);
         await connection.subscriptions().add(entry.original);
@@ -204,11 +203,12 @@ export class SubscriptionHub {
 
   /** A subscription needs its backend running: start the owners of `uris` that are starting or idle. */
   private async wakeOwners(uris: string[], client: string): Promise<void> {
-    const { wake } = this.source;
-    if (!wake) return;
+    const { pool } = this.source;
     const catalog = this.source.catalog();
     const visible = uris.filter((uri) => this.source.mayUse(client, 'resources', uri));
     const owners = new Set(visible.flatMap((uri) => catalog.resourceIndex.get(uri)?.backendId ?? []));
+    // Waiting for the connection starts an idle one; a backend that fails to start is the subscription's problem later.
+    const wake = async (owner: string) => void (await pool.connectionFor(owner));
     await Promise.all([...owners].map((owner) => wake(owner).catch(() => undefined)));
   }
 

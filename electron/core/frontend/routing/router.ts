@@ -18,6 +18,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../../backends/connection/backendConnection.js';
+import type { BackendPool } from '../../backends/supervisor/backendPool.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { rewritePromptResult, rewriteReadResult, rewriteToolResult } from '../../catalog/rewrite.js';
 import { relayRequest, type PerformOptions, type RelayHost } from '../relay/inputRelay.js';
@@ -26,7 +27,8 @@ import type { AuditEntry, AuditKind } from '../../catalog/policy/auditLog.js';
 import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta } from './forwarding.js';
 import { unknownItem } from './protocolErrors.js';
-import { ItemResolver, type Authorize, type Resolution } from './resolution.js';
+import type { AccessControl } from '../../catalog/policy/accessControl.js';
+import { ItemResolver, type Resolution } from './resolution.js';
 import { recordDenied, recordedRequest } from './routeAudit.js';
 import type { RouteOptions } from './routeOptions.js';
 
@@ -35,13 +37,11 @@ export type { RouteOptions } from './routeOptions.js';
 /** What the router needs from the core. */
 export interface RouterSource extends RelayHost, ApprovalHost {
   catalog(): Catalog;
-  /** The owner's live connection; one still starting (cached catalog, on demand) is waited for. */
-  connection(
-    backendId: string,
-    signal?: AbortSignal,
-  ): BackendConnection | undefined | Promise<BackendConnection | undefined>;
+  /** The backends' connections: the owner's is waited for while it starts (cached catalog, on demand). */
+  pool: Pick<BackendPool, 'connectionFor'>;
   /** The policy's decision for one item of the given snapshot. */
-  authorize: Authorize;
+  /** The policy: its decision for one item of a given snapshot (AccessControl.decide). */
+  access: Pick<AccessControl, 'decide'>;
   /** Records one request in the audit log (the core drops arguments and results unless capture is on). */
   audit?(entry: AuditEntry): void;
 }
@@ -65,12 +65,12 @@ export class Router {
   private readonly resolver: ItemResolver;
 
   constructor(private readonly source: RouterSource) {
-    this.resolver = new ItemResolver((client, catalog, kind, key) => source.authorize(client, catalog, kind, key));
+    this.resolver = new ItemResolver((client, catalog, kind, key) => source.access.decide(client, catalog, kind, key));
   }
 
   /** The owner's connection for a resolved item; a backend gone meanwhile answers like an unknown item. */
   private async connected(item: Resolution, kind: string, signal?: AbortSignal): Promise<ResolvedCall> {
-    const connection = await this.source.connection(item.origin.backendId, signal);
+    const connection = await this.source.pool.connectionFor(item.origin.backendId, signal);
     if (!connection) throw unknownItem(kind, item.exposed);
     return { ...item, connection };
   }

@@ -282,7 +282,7 @@ export class TaskService {
     return tools.map((tool) => {
       const origin = catalog.toolIndex.get(tool.name);
       if (!origin) return tool;
-      const connection = this.host.connection(origin.backendId);
+      const connection = this.host.pool.liveConnection(origin.backendId);
       const { capabilities, era } = connection ?? {};
       const runs = capabilities ? backendRunsTasks(capabilities, era) : undefined;
       return withTaskSupport(tool, servedTaskSupport(tool, runs, backendHasTasksExtension(capabilities, era)));
@@ -317,7 +317,7 @@ export class TaskService {
    * saying so, instead of waiting for a result that cannot come.
    */
   backendChanged(backendId: string): void {
-    const live = this.host.connection(backendId);
+    const live = this.host.pool.liveConnection(backendId);
     const gone = (task: ProxyTask): boolean => {
       const run = this.work.runs.get(task.taskId);
       return run !== undefined && run.connection !== live;

@@ -18,6 +18,7 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/server';
 import type { BackendConnection } from '../../backends/connection/backendConnection.js';
+import type { BackendPool } from '../../backends/supervisor/backendPool.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { rewriteToolResult } from '../../catalog/rewrite.js';
 import type { FrontendChannel } from '../relay/frontendChannel.js';
@@ -35,8 +36,8 @@ import type { TaskRegistry } from './taskRegistry.js';
 export interface TaskWorkHost extends RelayHost {
   router: Pick<Router, 'callTool' | 'resolveToolCall' | 'mayCallTool'>;
   catalog(): Catalog;
-  /** A backend's live connection now, if any (a new one after a restart). */
-  connection(backendId: string): BackendConnection | undefined;
+  /** The backends' connections: a backend's live one now, if any (a new one after a restart). */
+  pool: Pick<BackendPool, 'liveConnection'>;
 }
 
 /** Who asks, and from where (the frontend request making it). */
@@ -158,7 +159,7 @@ export class TaskWork {
    * Under a background fetch only `working` counts: the end comes with the result.
    */
   pushed(backendId: string, remote: { taskId: string; status: ProxyTask['status']; statusMessage?: string }): void {
-    const live = this.host.connection(backendId);
+    const live = this.host.pool.liveConnection(backendId);
     for (const [taskId, run] of this.runs) {
       const task = this.registry.find(taskId);
       if (task?.backendId !== backendId || task.backendTaskId !== remote.taskId) continue;

@@ -6,6 +6,7 @@
  */
 import { openConfigStore, readConfigFile } from '../../platform/config/openConfigStore.js';
 import type { Exposure } from '../../../../shared/model/exposure.js';
+import { configuredExposure } from '../../catalog/policy/exposureMode.js';
 import { clientDefinition } from './definitions.js';
 
 /** What the config says of one profile's exposure. */
@@ -24,7 +25,7 @@ export type ProfileExposure =
 export async function readProfileExposure(configPath: string, client: string): Promise<ProfileExposure> {
   const { config } = await readConfigFile(configPath);
   const policy = config.policy;
-  const fallback = policy.exposure ?? 'all';
+  const fallback = configuredExposure(policy, undefined);
   if (client === 'default') return { found: true, own: policy.exposure, fallback };
   const profile = policy.clients[client];
   if (!profile && !clientDefinition(client)) return { found: false, known: Object.keys(policy.clients) };

@@ -69,8 +69,8 @@ describe.each(['legacy', '2026-07-28'] as const)('Router (%s backend)', (protoco
         catalogReads++;
         return backend.catalog();
       },
-      connection: (id) => (id === 'notes' ? backend.connection : undefined),
-      authorize: (client, catalog, kind, key) => access.decide(client, catalog, kind, key),
+      pool: { connectionFor: (id) => (id === 'notes' ? backend.connection : undefined) },
+      access,
       audit: (entry) => audit.push(entry),
       parked: new ParkedCalls(() => 5000),
       inputTimeoutMs: () => 5000,
@@ -188,8 +188,8 @@ describe.each(['legacy', '2026-07-28'] as const)('Router (%s backend)', (protoco
     await backend.close();
     const gone = new Router({
       catalog: backend.catalog,
-      connection: () => undefined,
-      authorize: () => ({ rule: 'allow', source: 'globalDefault' }),
+      pool: { connectionFor: () => undefined },
+      access: { decide: () => ({ rule: 'allow', source: 'globalDefault' }) },
       parked: new ParkedCalls(() => 5000),
       inputTimeoutMs: () => 5000,
       approvals: access.approvals,

@@ -1,16 +1,49 @@
 /**
- * The core's supervisors by backend ID: a Map (insertion order is config
- * order) with the lookup every runtime action starts from, and readiness.
+ * The pool of backend connections: the core's supervisors by backend ID (a
+ * Map; insertion order is config order), with the lookup every runtime action
+ * starts from, readiness, and the one way the request path reaches a backend:
+ * `connectionFor` (the router, tasks and subscriptions receive this pool).
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { Readiness } from '../../../../shared/model/health.js';
 import type { ProxyOptions } from '../../platform/config/schema.js';
 import { connectTimeoutMs } from '../connection/backendConnection.js';
+import type { BackendConnection } from '../connection/backendConnection.js';
 import type { BackendSupervisor } from './backendSupervisor.js';
 import { readinessOf } from './readiness.js';
 
-/** Supervisors by backend ID, in config order. */
-export class SupervisorMap extends Map<string, BackendSupervisor> {
+/** What the pool reads of the core. */
+export interface BackendPoolHost {
+  /** Whether a backend's items are in the published catalog (only those are routed to). */
+  isPublished(backendId: string): boolean;
+  /** The proxy options in force (the connect timeout a waiting request gets). */
+  proxy(): ProxyOptions;
+}
+
+/** Supervisors by backend ID, in config order, and their connections. */
+export class BackendPool extends Map<string, BackendSupervisor> {
+  constructor(private readonly host: BackendPoolHost) {
+    super();
+  }
+
+  /**
+   * A backend's live connection, only while its items are published (for
+   * routing): a backend still starting with a cached catalog is waited for,
+   * an idle on-demand one started, for at most its connect timeout.
+   */
+  connectionFor(
+    backendId: string,
+    signal?: AbortSignal,
+  ): BackendConnection | undefined | Promise<BackendConnection | undefined> {
+    const supervisor = this.host.isPublished(backendId) ? this.get(backendId) : undefined;
+    return supervisor?.acquire(connectTimeoutMs(supervisor.config, this.host.proxy()), signal);
+  }
+
+  /** A backend's live connection now, published or not (subscriptions, tasks); undefined while it is down. */
+  liveConnection(backendId: string): BackendConnection | undefined {
+    return this.get(backendId)?.liveConnection;
+  }
+
   /** The backend's supervisor; throws `unknown_backend` when there is none. */
   require(id: string): BackendSupervisor {
     const supervisor = this.get(id);
