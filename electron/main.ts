@@ -213,7 +213,7 @@ async function start(): Promise<void> {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  // The login shell runs while Electron gets ready (core/env/loginShell.ts): stdio servers wait for its PATH.
+  // The login shell runs while Electron gets ready (core/platform/env/loginShell.ts): stdio servers wait for its PATH.
   startLoginEnvironment();
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);

@@ -1,7 +1,7 @@
 /**
  * The CLI's config-side pieces: loading the config or exiting with one line
  * per problem, the keychain it uses, and the redaction every CLI output
- * passes (see core/secrets/redaction.ts).
+ * passes (see core/platform/secrets/redaction.ts).
  */
 import {
   formatProblems,

@@ -1,7 +1,7 @@
 /**
  * Handlers that read the environment (a command looked up on PATH, `${VAR}`
  * expanded, where a secret may go) wait until it is final: the login shell
- * answers after the endpoint listens (core/env/stdioPath.ts), and a check
+ * answers after the endpoint listens (core/platform/env/stdioPath.ts), and a check
  * made before would say "not found" of a command the shell's PATH has.
  */
 import type { CoreHandlers } from '../../shared/contract.js';

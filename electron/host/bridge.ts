@@ -15,7 +15,7 @@ import { ErrorCode } from '../../shared/errors.js';
 import type { HttpExtension } from '../core/frontend/index.js';
 import { BRIDGE_PROTOCOL, BridgeAuth } from './bridgeAuth.js';
 import { dispatch, type Redactor } from './dispatch.js';
-import type { EventHub } from './events.js';
+import type { EventHub } from './contractEvents.js';
 import { pageHeaders, readIndex, sendPage, sendStatic } from './uiFiles.js';
 
 /** What the bridge serves. */

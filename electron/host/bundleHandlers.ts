@@ -2,7 +2,7 @@
  * .mcpb bundles from the UI: the browser sends the file's bytes (base64, at
  * most MAX_UPLOAD_BUNDLE_BYTES, so the bridge frame stays bounded); the
  * manifest is validated and shown (`bundles.inspect`), then installed by the
- * same core as the CLI's `add ./file.mcpb` (bundles/installBundle.ts): files
+ * same core as the CLI's `add ./file.mcpb` (install/bundles/installBundle.ts): files
  * unpacked, sensitive values to the keychain (without one, where the user
  * chooses, as for registry entries), checked by starting it, saved.
  */

@@ -3,7 +3,7 @@
  * method name from the wire is checked against the contract, its params are
  * parsed by the method's schema, its handler runs with the call's
  * AbortSignal, and whatever happens settles as a `CallOutcome`, never a throw
- * (errors translated by core/errors/toErrorData.ts).
+ * (errors translated by core/platform/toErrorData.ts).
  */
 import { METHOD_NAMES, type CallOutcome, type CoreHandlers, type MethodName } from '../../shared/contract.js';
 import { ErrorCode, type ErrorData } from '../../shared/errors.js';

@@ -3,7 +3,7 @@
  * shell, the fallback locations, or as given), the PATH in force, and the
  * directories the user put in front of it. A change is validated (absolute,
  * existing directories), saved as `proxy.extraPath` and applied at once to
- * every stdio backend started after it (env/stdioPath.ts).
+ * every stdio backend started after it (platform/env/stdioPath.ts).
  */
 import { stat } from 'node:fs/promises';
 import type { CoreHandlers } from '../../shared/contract.js';

@@ -1,7 +1,7 @@
 /**
  * The registry side of the contract: search pages (each entry with its ways
  * of running it and their form fields, marked when already added), adding an
- * entry (registry/addFromRegistry.ts: runtime check, secrets to the keychain,
+ * entry (install/registry/addFromRegistry.ts: runtime check, secrets to the keychain,
  * connect-and-list check, then saved; the running core picks the new entry up
  * from the file), and updating one added that way.
  */

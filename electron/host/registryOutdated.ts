@@ -1,6 +1,6 @@
 /**
  * `registry.outdated` for the Servers screen: the `outdated` check
- * (registry/registryUpdates.ts) bounded by a timeout, keeping only the
+ * (install/registry/registryUpdates.ts) bounded by a timeout, keeping only the
  * backends whose registry answered, live, with a different version. A
  * registry that cannot be reached (or answers only from the cache) says
  * nothing: the screen shows no update rather than an error.

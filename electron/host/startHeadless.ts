@@ -29,7 +29,7 @@ import { stderrLogger, type Logger } from '../core/api/index.js';
 import { HttpEndpoint } from '../core/frontend/index.js';
 import { Bridge } from './bridge.js';
 import type { Redactor } from './dispatch.js';
-import { createEventHub, type EventHub } from './events.js';
+import { createEventHub, type EventHub } from './contractEvents.js';
 import { createCoreHandlers } from './handlers.js';
 import { TryCalls } from './tryCalls.js';
 import { defaultUiDir } from './uiFiles.js';
@@ -106,8 +106,8 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   });
   // Temp files of a writer killed mid-write (under the lock: never one being written now).
   await store.removeStaleTemps();
-  // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (env/loginShell.ts).
-  // The shell may take seconds: only a child's start waits for it (env/stdioPath.ts), not the listening.
+  // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (platform/env/loginShell.ts).
+  // The shell may take seconds: only a child's start waits for it (platform/env/stdioPath.ts), not the listening.
   const login = options.environment ? undefined : takeLoginEnvironment();
   const { config } = await store.load();
   // A copy: the login shell's variables and the user's PATH entries (Settings) are applied to it in place.

@@ -1,6 +1,6 @@
 /**
  * `mcp-switchboard config backups` and `config restore [N]`: the kept copies
- * of config.json (see core/config/configBackups.ts), newest first, and putting one back
+ * of config.json (see core/platform/config/configBackups.ts), newest first, and putting one back
  * through the same lock and atomic write as every other change.
  */
 import { SwitchboardError } from '../../../shared/errors.js';

@@ -1,6 +1,6 @@
 /**
  * `mcp-switchboard exposure <client|default> [all|search|search+load|auto]`: shows or sets
- * how a client gets its tools (see core/clients/profileExposure.ts).
+ * how a client gets its tools (see core/install/clientApps/profileExposure.ts).
  */
 import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
 import { readProfileExposure, writeProfileExposure } from '../../core/install/index.js';

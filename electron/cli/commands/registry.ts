@@ -84,7 +84,7 @@ function storageFlag(flags: RegistryCommandFlags | undefined): SecretStorage | u
 
 /**
  * What the commands need. Without a keychain, secrets go where
- * `--secret-storage` says; without that flag, `add` asks (registry/secretChoice.ts).
+ * `--secret-storage` says; without that flag, `add` asks (install/registry/secretChoice.ts).
  */
 async function context(io: RegistryCommandIo, flags?: RegistryCommandFlags): Promise<RegistryAddContext> {
   const storage = storageFlag(flags);

@@ -1,6 +1,6 @@
 /**
  * The pinned parts of a tool definition and their hash: what tool pinning
- * (policy/pinStore.ts) trusts, and what the catalog cache (catalogCache.ts)
+ * (catalog/policy/pinStore.ts) trusts, and what the catalog cache (catalogCache.ts)
  * keys a backend's saved tools by. Key order never changes a hash.
  */
 import { createHash } from 'node:crypto';

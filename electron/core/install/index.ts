@@ -5,7 +5,7 @@
  */
 export type { BundleManifest } from './bundles/bundleManifest.js';
 export { installBundle, readBundleBytes } from './bundles/installBundle.js';
-export { bridgeStdioToHttp } from './clientApps/connect/bridge.js';
+export { bridgeStdioToHttp } from './clientApps/connect/stdioBridge.js';
 export { ensureInstance } from './clientApps/connect/ensureInstance.js';
 export { waitForBackends } from './clientApps/connect/waitReady.js';
 export { cliProfileOwner, defaultClientsContext, profileTokenProvider } from './clientApps/context.js';
@@ -30,7 +30,7 @@ export type { SecretSink } from './clientApps/secrets.js';
 export { clientSnippet } from './clientApps/snippet.js';
 export { resolveTarget } from './clientApps/target.js';
 export type { Target } from './clientApps/target.js';
-export type { ClientId, ClientStatus, Launcher, PlatformEnv, WriteOutcome } from './clientApps/types.js';
+export type { ClientId, ClientStatus, Launcher, PlatformEnv, WriteOutcome } from './clientApps/clientAppTypes.js';
 export { addFromRegistry } from './registry/addFromRegistry.js';
 export type { RegistryAddContext } from './registry/addFromRegistry.js';
 export { ageOf } from './registry/httpCache.js';
@@ -42,4 +42,4 @@ export { backendSources } from './registry/runningBackends.js';
 export type { RunningBackends } from './registry/runningBackends.js';
 export { secretChoiceNeeded, sinkWithoutKeychain } from './registry/secretChoice.js';
 export type { SecretStorage } from './registry/secretChoice.js';
-export type { Freshness, RegistryEntry } from './registry/types.js';
+export type { Freshness, RegistryEntry } from './registry/registryTypes.js';

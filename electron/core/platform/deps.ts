@@ -10,7 +10,7 @@ export interface Logger {
   error(message: string): void;
 }
 
-/** The user's PATH entries of stdio backends, changed live (env/stdioPath.ts's StdioPath). */
+/** The user's PATH entries of stdio backends, changed live (platform/env/stdioPath.ts's StdioPath). */
 export interface ExtraPathControl {
   state(): { extra: string[] };
   /** Puts `extra` in front of the PATH stdio backends get (replacing earlier entries). */
@@ -23,7 +23,7 @@ export interface CoreDeps {
   environment: NodeJS.ProcessEnv;
   /**
    * Settles once `environment` is final: the login shell's variables applied
-   * (env/stdioPath.ts). A child is spawned only after it; listening and the
+   * (platform/env/stdioPath.ts). A child is spawned only after it; listening and the
    * cached catalog do not wait. Absent: `environment` is final as given.
    */
   environmentReady?: Promise<void>;

@@ -191,7 +191,7 @@ export class BackendChanges {
     if (JSON.stringify(stored.config.policy) !== JSON.stringify(host.access.policy)) {
       host.access.replace(stored.config.policy);
     }
-    // extraPath is applied live (env/stdioPath.ts), as Settings applies it: not a reason to restart.
+    // extraPath is applied live (platform/env/stdioPath.ts), as Settings applies it: not a reason to restart.
     // Compared with the PATH in force, since Settings changes it without a new config in force.
     const stdioPath = host.supervisorHost.deps.stdioPath;
     const extraPath = stored.config.proxy.extraPath;

@@ -2,7 +2,7 @@
  * The core's OAuth actions on a running backend (MCP authorization spec):
  * the user's authorization, which reconnects the backend once tokens are in
  * the keychain, sign-out, which leaves it waiting for the user, and the
- * offline status. They make up the core's AuthService (coreApi.ts); the OAuth
+ * offline status. They make up the core's AuthService (api/services.ts); the OAuth
  * clients are the AuthRegistry's.
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';

@@ -5,9 +5,9 @@
  * Electron. Platform pieces come in through `CoreDeps`. The runtime changes
  * are in backendChanges.ts, the OAuth actions (`auth`, the AuthService) in
  * coreAuthorization.ts, the policy/routing/subscription wiring in
- * requestPath.ts and what the supervisors report to in coreSupervisorHost.ts.
+ * requestPath.ts and what the supervisors report to in supervisorReports.ts.
  * Callers outside the core's own wiring and tests use its public surface, the
- * services of coreApi.ts.
+ * services of api/services.ts.
  */
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
@@ -15,7 +15,7 @@ import { AuthRegistry } from '../platform/auth/authRegistry.js';
 import type { BackendAuth } from '../platform/auth/backendAuth.js';
 import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
 import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
-import { admitAll, createSupervisorHost, type SupervisorHostParts } from './supervisorHost.js';
+import { admitAll, createSupervisorHost, type SupervisorHostParts } from './supervisorReports.js';
 import { launchBackends } from './backendLaunch.js';
 import { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
 import { defaultStartLimit, StartLimiter } from '../backends/process/startLimiter.js';
@@ -44,7 +44,7 @@ export type { Switchboard } from '../api/services.js';
 
 /**
  * The proxy core. Create, `start()`, use, `dispose()`. It implements the
- * services of coreApi.ts; its parts (`access`, `router`, `subscriptions`,
+ * services of api/services.ts; its parts (`access`, `router`, `subscriptions`,
  * `parkedCalls`, `startLimiter`) are public for the core's tests only.
  */
 export class SwitchboardCore implements FrontendCore {
@@ -91,7 +91,7 @@ export class SwitchboardCore implements FrontendCore {
   private readonly auths: AuthRegistry;
   /** Authorization, sign-out and status of the remote backends (coreAuthorization.ts). */
   readonly auth: AuthService;
-  /** What the supervisors report to (coreSupervisorHost.ts). */
+  /** What the supervisors report to (supervisorReports.ts). */
   private readonly hostParts: SupervisorHostParts;
   /** What runtime changes and OAuth actions reach of the core (see the modules doing them). */
   private readonly internals: BackendChangesHost & CoreAuthorizationHost;
@@ -210,7 +210,7 @@ export class SwitchboardCore implements FrontendCore {
     return this.auths.authFor(this.pool.get(backendId)?.config);
   }
 
-  // BackendsService (coreApi.ts).
+  // BackendsService (api/services.ts).
   addBackend(id: string, entry: unknown, options: { persist?: boolean } = {}): Promise<BackendHealth> {
     return this.changes.add(id, entry, options);
   }

@@ -3,7 +3,7 @@
  * sensitive user_config value is not turned into a `${VAR}` behind the
  * user's back: `bundles.install` asks, naming the variable, and leaves
  * nothing behind; then either choice is honoured, as for registry entries
- * and pasted snippets (registry/secretChoice.ts).
+ * and pasted snippets (install/registry/secretChoice.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@ import type { CoreHandlers } from '../../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import { cachedSecretForms, secretRedactor } from '../../../electron/core/platform/index.js';
 import { dispatch } from '../../../electron/host/dispatch.js';
-import { createEventHub } from '../../../electron/host/events.js';
+import { createEventHub } from '../../../electron/host/contractEvents.js';
 import type { SwitchboardCore } from '../../../electron/core/switchboard/index.js';
 
 const SECRET = 'stderr-secret-9f8e7d6c';

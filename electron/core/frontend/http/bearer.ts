@@ -1,6 +1,6 @@
 /**
  * Bearer-token checks for the local endpoint. Tokens come from a CSPRNG
- * (secrets/randomToken.ts) and are compared in constant time (comparing
+ * (platform/secrets/randomToken.ts) and are compared in constant time (comparing
  * digests keeps lengths equal).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { TasksService } from '../../api/services.js';
 import { isTerminal } from '../tasks/proxyTask.js';
-import { detailedTask, TASKS_EXTENSION_ID } from '../server/taskHandlers.js';
+import { detailedTask, TASKS_EXTENSION_ID } from '../server/taskMethods.js';
 
 /** Whether a listen request asks for task status notifications (`notifications.taskIds`). */
 export function wantsTaskListen(message: unknown): boolean {

@@ -3,7 +3,7 @@
  * request's item is resolved once (resolution.ts: name mapping and policy),
  * an `ask` tool waits for approval, and the request goes to the owner's
  * connection through the input relay and into the audit log. What the SDK
- * must be told per request is the connection's (backends/backendRequests.ts).
+ * must be told per request is the connection's (backends/connection/backendRequests.ts).
  */
 import type {
   CallToolRequestParams,
@@ -121,7 +121,7 @@ export class Router {
   /**
    * tools/call: exposed name -> owning backend, original name. May answer
    * `input_required` (2026-07-28) when the backend needs input from the
-   * frontend (see relay/inputRelay.ts) or an `ask` rule asks the client itself.
+   * frontend (see frontend/relay/inputRelay.ts) or an `ask` rule asks the client itself.
    */
   async callTool(
     params: CallToolRequestParams,

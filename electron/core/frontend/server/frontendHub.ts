@@ -15,7 +15,7 @@ import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import { CoalescingSink, type UpdateSink } from '../relay/coalescingSink.js';
 import type { FrontendCore } from '../../api/services.js';
 import { forwardBackendLog, notifyListChanged, servedClient } from './mcpServer.js';
-import { notifyTaskStatus } from './legacyTaskHandlers.js';
+import { notifyTaskStatus } from './legacyTaskMethods.js';
 import { clientInfoOf } from '../sessions/sessionRegistry.js';
 
 /** A frontend server and the session it serves (log notifications name it). */

@@ -17,9 +17,9 @@ import { progressRelay } from '../routing/forwarding.js';
 import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
 import { countHttpSessions } from '../../../../shared/model/sessionCount.js';
 import { relayable } from './responseGuard.js';
-import { registerSubscriptionHandlers } from './legacySubscriptionHandlers.js';
-import { isTaskRequest, registerTaskHandlers, TASKS_CAPABILITY, TaskAwareServer } from './legacyTaskHandlers.js';
-import { createTaskResult, declaresTasks, TASKS_EXTENSION_ID } from './taskHandlers.js';
+import { registerSubscriptionHandlers } from './legacySubscriptionMethods.js';
+import { isTaskRequest, registerTaskHandlers, TASKS_CAPABILITY, TaskAwareServer } from './legacyTaskMethods.js';
+import { createTaskResult, declaresTasks, TASKS_EXTENSION_ID } from './taskMethods.js';
 import type { FrontendCore } from '../../api/services.js';
 import type { CoreEvents } from '../../api/events.js';
 
@@ -128,7 +128,7 @@ export function createFrontendServer(
       return core.tasks.create(plain, ttl, options) as unknown as Promise<CallToolResult>;
     }
     if (declaresTasks(ctx)) {
-      // 2026-07-28 with the tasks extension declared: the call may become a task (modernTaskHandlers.ts).
+      // 2026-07-28 with the tasks extension declared: the call may become a task (taskMethods.ts).
       const options = { client, signal: ctx.mcpReq.signal, frontend, onProgress };
       return core.tasks
         .open(plain, undefined, options)

@@ -2,7 +2,7 @@
  * Installing a .mcpb / .dxt bundle (a zip with manifest.json at its root):
  * the manifest is validated, what it asks for (`user_config`) filled from the
  * user's values (sensitive ones to the keychain; without one, where the user
- * chooses: registry/secretChoice.ts), the
+ * chooses: install/registry/secretChoice.ts), the
  * files unpacked into `<state dir>/bundles/<id>`, and `server.mcp_config` run
  * with `${__dirname}`, `${user_config.X}`, `${HOME}` and `${/}` substituted.
  * Unpacking goes to a temporary folder renamed at the end; a bad bundle or a

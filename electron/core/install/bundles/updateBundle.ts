@@ -13,7 +13,7 @@ import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendSource } from '../../platform/config/schema.js';
 import type { InputValues } from '../registry/inputs.js';
 import type { RegistryAddContext } from '../registry/saveEntry.js';
-import type { RegistryEntry } from '../registry/types.js';
+import type { RegistryEntry } from '../registry/registryTypes.js';
 import { bundleCommand, userConfigValues } from './bundleEntry.js';
 import { downloadBundle } from './downloadBundle.js';
 import { readBundle, unpackInto } from './installBundle.js';

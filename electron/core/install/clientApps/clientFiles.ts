@@ -14,8 +14,8 @@ import { fileWriter, type AtomicWriter } from '../../platform/config/configStore
 import type { ClientDefinition } from './definitions.js';
 import { JsonDocument } from './documents/jsonDocument.js';
 import { TomlDocument } from './documents/tomlDocument.js';
-import type { ConfigDocument } from './documents/types.js';
-import { ClientErrorCode } from './types.js';
+import type { ConfigDocument } from './documents/documentTypes.js';
+import { ClientErrorCode } from './clientAppTypes.js';
 
 /** A SwitchboardError with one of this module's codes. */
 export function clientError(code: ClientErrorCode, message: string, data?: Record<string, unknown>): SwitchboardError {

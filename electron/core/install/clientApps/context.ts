@@ -13,7 +13,7 @@ import { ClientTokens } from '../../catalog/policy/clientTokens.js';
 import { applyInstallExposure } from '../../frontend/exposure/clientCaps.js';
 import { clientDefinition } from './definitions.js';
 import type { ClientsContext, ClientTokenProvider } from './install.js';
-import type { Launcher } from './types.js';
+import type { Launcher } from './clientAppTypes.js';
 
 /** The one config store and token set a client operation writes to (the core's, in a running instance). */
 export interface ProfileOwner {
@@ -39,7 +39,7 @@ export function profileTokenProvider(owner: ProfileOwner): ClientTokenProvider {
         const profile = clients[client] ?? { name: definition?.name ?? client };
         // The client's name budget (Claude Code: 55), unless the user set one.
         if (budget !== undefined && profile['maxNameLength'] === undefined) profile['maxNameLength'] = budget;
-        // Its known tool cap, as `auto` exposure (exposure/clientCaps.ts), unless the user chose one.
+        // Its known tool cap, as `auto` exposure (frontend/exposure/clientCaps.ts), unless the user chose one.
         applyInstallExposure(client, profile);
         clients[client] = profile;
       };

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { DEFAULT_PORT } from '../../../../shared/endpoint.js';
-import type { ClientId, EntryTarget, PlatformEnv } from './types.js';
+import type { ClientId, EntryTarget, PlatformEnv } from './clientAppTypes.js';
 
 /** Syntax of a client's config file. */
 export type FileFormat = 'json' | 'jsonc' | 'toml';

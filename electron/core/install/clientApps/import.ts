@@ -20,7 +20,7 @@ import { isSwitchboardEntry, type ClientDefinition } from './definitions.js';
 import { requireClient, targetPath, type ClientsContext, type ScopeOptions } from './install.js';
 import { backendIdFor, normalizeEntry, sameServer } from './normalize.js';
 import { environmentReferenceSink, looksSecret, type SecretSink } from './secrets.js';
-import { ClientErrorCode, type ImportCandidate, type SecretFinding, type WriteOutcome } from './types.js';
+import { ClientErrorCode, type ImportCandidate, type SecretFinding, type WriteOutcome } from './clientAppTypes.js';
 
 /** Options of {@link listImportable} and {@link importServers}. */
 export interface ImportOptions extends ScopeOptions {

@@ -28,7 +28,7 @@ import {
   type Launcher,
   type PlatformEnv,
   type WriteOutcome,
-} from './types.js';
+} from './clientAppTypes.js';
 
 /**
  * The token each client presents. Today every client gets the one frontend

@@ -9,7 +9,7 @@
 import type { SecretReference, SecretStore, SecretStoreStatus } from '../../platform/secrets/secretStore.js';
 import { secretLookingName } from '../../../../shared/secretNames.js';
 import { clientError } from './clientFiles.js';
-import { ClientErrorCode } from './types.js';
+import { ClientErrorCode } from './clientAppTypes.js';
 
 const SECRET_VALUE = /^(bearer|basic|token)\s+\S|^(ghp_|gho_|ghu_|ghs_|github_pat_|sk-|xox[abpr]-|glpat-|AKIA|AIza)/i;
 /** `${VAR}` or `${VAR:-default}`, which config.json may hold as is. */

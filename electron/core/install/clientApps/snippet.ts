@@ -4,7 +4,7 @@
  */
 import { TomlDocument } from './documents/tomlDocument.js';
 import { entryFor, requireClient, targetPath, type ClientsContext, type ScopeOptions } from './install.js';
-import type { ClientId } from './types.js';
+import type { ClientId } from './clientAppTypes.js';
 
 /** A config snippet for a client we do not write to (or for a person who prefers to paste it). */
 export interface Snippet {

@@ -19,7 +19,7 @@ import { secretChoiceNeeded } from './secretChoice.js';
 import { InputError, type InputValues } from './inputs.js';
 import { buildEntry, optionsOf, secretTarget, type Choice, type Option } from './mapping.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
-import type { Freshness, RegistryEntry, ServerJson } from './types.js';
+import type { Freshness, RegistryEntry, ServerJson } from './registryTypes.js';
 
 /** What to add. */
 export interface RegistryAddRequest {

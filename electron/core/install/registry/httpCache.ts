@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Freshness } from './types.js';
+import type { Freshness } from './registryTypes.js';
 
 /** How long one registry request may take by default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;

@@ -5,7 +5,7 @@
  * as they are when a variable is unknown (server.schema.json, Input.value).
  */
 import type { RegistryFieldView } from '../../../../shared/model/registryViews.js';
-import type { KeyValueInput, ServerArgument, ServerInput } from './types.js';
+import type { KeyValueInput, ServerArgument, ServerInput } from './registryTypes.js';
 
 /**
  * One value the user may give. `key` is unique within an entry (`env:API_KEY`, `header:X-Api-Key`,

@@ -23,7 +23,7 @@ import {
   type InputField,
   type InputValues,
 } from './inputs.js';
-import type { KeyValueInput, ServerArgument, ServerJson, ServerPackage, ServerTransport } from './types.js';
+import type { KeyValueInput, ServerArgument, ServerJson, ServerPackage, ServerTransport } from './registryTypes.js';
 
 /** Which way of running an entry: one of its packages or one of its remotes. */
 export type Choice = { package: number } | { remote: number };
@@ -266,7 +266,7 @@ export function buildEntry(server: ServerJson, choice: Choice, values: InputValu
   let entry: Record<string, unknown> = { command, args };
   if (Object.keys(env.plain).length > 0) entry['env'] = env.plain;
   if (pkg.transport.type !== 'stdio') {
-    // Run it, and reach it over HTTP (config/schema.ts `launch`).
+    // Run it, and reach it over HTTP (platform/config/schema.ts `launch`).
     entry = { url: packageUrl(pkg, values, env.plain), type: remoteTransportNamed(pkg.transport.type), launch: entry };
   }
   return {

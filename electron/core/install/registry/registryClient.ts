@@ -9,7 +9,7 @@
  */
 import type { HttpCache } from './httpCache.js';
 import { HttpStatusError, type CachedJson } from './httpCache.js';
-import type { Freshness, OfficialMeta, RegistryEntry, SearchPage } from './types.js';
+import type { Freshness, OfficialMeta, RegistryEntry, SearchPage } from './registryTypes.js';
 import { validateServerJson } from './validate.js';
 
 /** The official MCP Registry. */

@@ -5,14 +5,14 @@
  * (`source.inputs`) and the secrets it already refers to, shows what changes
  * (version, command line, URL, env and header names), checks it, then saves.
  * A backend installed from an mcpb package gets the new bundle, unpacked
- * beside the old one (bundles/updateBundle.ts).
+ * beside the old one (install/bundles/updateBundle.ts).
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { parseBackend, type BackendSource } from '../../platform/config/schema.js';
 import { checkOrUndo, pickOption, resolveEntry, type RegistryAddContext } from './addFromRegistry.js';
 import { InputError, type InputValues } from './inputs.js';
 import { buildEntry, secretTarget } from './mapping.js';
-import type { RegistryEntry } from './types.js';
+import type { RegistryEntry } from './registryTypes.js';
 import { prepareBundleUpdate, runsFromBundle } from '../bundles/updateBundle.js';
 import { backendEntry, backendSources, replaceEntry } from './runningBackends.js';
 
@@ -96,7 +96,7 @@ export interface UpdateOutcome {
 }
 
 /**
- * A backend installed from the entry's mcpb package (bundles/updateBundle.ts):
+ * A backend installed from the entry's mcpb package (install/bundles/updateBundle.ts):
  * the new version unpacked beside the old, checked by starting it, saved; the
  * old folder removed only then.
  */

@@ -2,7 +2,7 @@
  * Saving a new backend entry from a registry or a bundle: what adding needs,
  * the check before saving (connect and list; undone when it fails) and the
  * save itself (through the running core when there is one). Shared by
- * addFromRegistry.ts and bundles/installBundle.ts.
+ * addFromRegistry.ts and install/bundles/installBundle.ts.
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { SecretSink } from '../clientApps/secrets.js';
@@ -19,7 +19,7 @@ export interface RegistryAddContext {
   /** Environment of stdio backends (the login shell's PATH). */
   environment: NodeJS.ProcessEnv;
   sink: SecretSink;
-  /** No keychain and the user has not chosen where secrets go yet: ask (registry/secretChoice.ts). */
+  /** No keychain and the user has not chosen where secrets go yet: ask (install/registry/secretChoice.ts). */
   askSecretStorage?: boolean;
   /** Where `{"secret": ...}` values are read from during the check. */
   secrets?: SecretStore;

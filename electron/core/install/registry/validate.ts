@@ -6,7 +6,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { lazyRequire } from '../../platform/env/lazyRequire.js';
 import { SERVER_SCHEMA } from './serverSchema.js';
-import type { ServerJson } from './types.js';
+import type { ServerJson } from './registryTypes.js';
 
 const ajvModule = lazyRequire<{ Ajv: typeof Ajv }>('ajv');
 // ajv-formats is CommonJS: its `module.exports` is the function, with itself as `default`.

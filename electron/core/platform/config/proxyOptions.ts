@@ -64,11 +64,11 @@ export const ProxyOptionsSchema = z
     defaultStart: z.enum(['eager', 'on-demand']).default('eager'),
     /** An on-demand server with no request, subscription or stream for this long is stopped. */
     idleTimeoutMs: positiveInt.default(600_000),
-    /** Child processes busy starting at once (default: four per core; see backends/startLimiter.ts). */
+    /** Child processes busy starting at once (default: four per core; see backends/process/startLimiter.ts). */
     maxConcurrentStarts: positiveInt.optional(),
     /** After start, lists wait this long at most for backends still on their first attempt. */
     startupGraceMs: positiveInt.default(15_000),
-    /** Directories in front of every stdio backend's PATH (env/stdioPath.ts). */
+    /** Directories in front of every stdio backend's PATH (platform/env/stdioPath.ts). */
     extraPath: ExtraPathSchema.default([]),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z

@@ -44,7 +44,7 @@ const commonOptions = {
   /** `eager`: started at launch; `on-demand`: started by the first request once its catalog is cached. */
   start: z.enum(['eager', 'on-demand']).optional(),
   idleTimeoutMs: positiveInt.optional(),
-  /** Where the entry came from, when added from an MCP registry (registry/addFromRegistry.ts). */
+  /** Where the entry came from, when added from an MCP registry (install/registry/addFromRegistry.ts). */
   source: z
     .strictObject({
       registry: z.string().min(1),
@@ -111,7 +111,7 @@ export const ConfigFileSchema = z.strictObject({
   proxy: z.unknown().optional(),
   mcpServers: z.record(z.string(), z.unknown()).default({}),
   policy: z.unknown().optional(),
-  /** MCP registries to search (registry/registryConfig.ts validates it). */
+  /** MCP registries to search (install/registry/registryConfig.ts validates it). */
   registry: z.unknown().optional(),
 });
 
@@ -171,7 +171,7 @@ export interface SwitchboardConfig {
   version: 1;
   proxy: ProxyOptions;
   backends: BackendConfig[];
-  /** Who sees and may use what (see policy/policyConfig.ts). */
+  /** Who sees and may use what (see platform/config/policyConfig.ts). */
   policy: Policy;
 }
 

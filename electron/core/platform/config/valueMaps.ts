@@ -1,6 +1,6 @@
 /**
  * The value maps of a backend entry (env, headers) and the `launch` of a
- * remote backend whose server Switchboard runs, as config/schema.ts reads them.
+ * remote backend whose server Switchboard runs, as platform/config/schema.ts reads them.
  */
 import { z } from 'zod';
 
@@ -15,7 +15,7 @@ export const valueMap = z.record(
 /**
  * The process that serves a remote backend's URL, when Switchboard runs it
  * (a registry package whose transport is streamable-http or sse): started
- * before connecting, stopped with the connection (backends/launchedHttpTransport.ts).
+ * before connecting, stopped with the connection (backends/transport/launchedHttpTransport.ts).
  */
 export const LaunchSchema = z.strictObject({
   command: z.string().min(1, 'must not be empty'),

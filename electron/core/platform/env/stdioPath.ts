@@ -1,7 +1,7 @@
 /**
  * The PATH every stdio backend gets: the directories the user added
  * (`proxy.extraPath`, from Settings) in front of the resolved one (the login
- * shell's, env/loginShell.ts). The environment object is the one the core
+ * shell's, platform/env/loginShell.ts). The environment object is the one the core
  * spawns children with, so a change from Settings applies to every backend
  * started after it without a restart.
  *

@@ -161,7 +161,7 @@ describe('app store', () => {
     const { store } = createAppStore(client, { coalesceMs: 5 });
     await store.getState().settled();
     const before = { policy: client.count('policy.get'), catalog: client.count('catalog.list') };
-    // What the core announces for a policy change (electron/host/events.ts: catalogChanged fans out), ~50 ms later.
+    // What the core announces for a policy change (electron/core/api/events.ts: catalogChanged fans out), ~50 ms later.
     client.handle('policy.setRule', () => {
       setTimeout(() => {
         client.emit('catalogChanged', {});

@@ -12,7 +12,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isProcessAlive } from '../../../backends/process/processTree.js';
 import { findRunningInstance, type RuntimeInfo } from '../runtimeFile.js';
-import type { Launcher } from '../types.js';
+import type { Launcher } from '../clientAppTypes.js';
 
 /** Options of {@link ensureInstance}. */
 export interface EnsureOptions {

@@ -14,7 +14,7 @@ import {
   type Node,
   type ParseError,
 } from 'jsonc-parser';
-import type { ConfigDocument, DocumentProblem } from './types.js';
+import type { ConfigDocument, DocumentProblem } from './documentTypes.js';
 
 /** Line and column (1-based) of an offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {

@@ -6,7 +6,7 @@
  * out again. Every other byte stays as it was.
  */
 import { parse, TomlError } from 'smol-toml';
-import type { ConfigDocument, DocumentProblem } from './types.js';
+import type { ConfigDocument, DocumentProblem } from './documentTypes.js';
 
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 

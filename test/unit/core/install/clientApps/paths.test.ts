@@ -1,7 +1,7 @@
 /** Where each client keeps its config on Linux, macOS and Windows, and our state directory. */
 import { describe, expect, it } from 'vitest';
 import { clientDefinition, isSwitchboardEntry } from '../../../../../electron/core/install/clientApps/definitions.js';
-import type { ClientId, PlatformEnv } from '../../../../../electron/core/install/clientApps/types.js';
+import type { ClientId, PlatformEnv } from '../../../../../electron/core/install/clientApps/clientAppTypes.js';
 import { defaultStateDir } from '../../../../../electron/core/platform/config/paths.js';
 
 const linux: PlatformEnv = { platform: 'linux', env: {}, home: '/home/me' };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildEntry, optionsOf } from '../../../../../electron/core/install/registry/mapping.js';
-import type { ServerJson } from '../../../../../electron/core/install/registry/types.js';
+import type { ServerJson } from '../../../../../electron/core/install/registry/registryTypes.js';
 import { validateServerJson } from '../../../../../electron/core/install/registry/validate.js';
 
 const examples = join(import.meta.dirname, '../../../../fixtures/registry/examples');

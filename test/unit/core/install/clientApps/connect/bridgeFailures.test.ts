@@ -3,7 +3,7 @@
  * those that cannot have reached the old instance (so no tool runs twice).
  */
 import { describe, expect, it } from 'vitest';
-import { classifySendFailure } from '../../../../../../electron/core/install/clientApps/connect/bridge.js';
+import { classifySendFailure } from '../../../../../../electron/core/install/clientApps/connect/stdioBridge.js';
 
 const networkError = (code: string) =>
   new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });

@@ -2,7 +2,7 @@
  * What the core's backend supervisors report to (SupervisorHost): admission of
  * their catalogs (checked against tool pins first), health, logs, resource
  * updates and start slots. A private object of the core, never part of its
- * public surface (coreApi.ts).
+ * public surface (api/services.ts).
  */
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { SwitchboardError } from '../../../shared/errors.js';

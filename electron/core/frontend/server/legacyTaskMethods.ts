@@ -19,7 +19,7 @@ import * as z from 'zod/v4';
 import type { FrontendCore } from '../../api/services.js';
 import { frontendChannel } from '../relay/frontendChannel.js';
 import { wireTask, type ProxyTask } from '../tasks/proxyTask.js';
-import { detailedTask, droppedInModernEra, isModernRequest, requireTasksDeclared } from './taskHandlers.js';
+import { detailedTask, droppedInModernEra, isModernRequest, requireTasksDeclared } from './taskMethods.js';
 
 /** 2025-11-25 `capabilities.tasks`: list, cancel, and task-augmented tools/call. */
 export const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
@@ -58,7 +58,7 @@ const ListParams = z.looseObject({ cursor: z.string().optional() }).optional();
 /**
  * Registers the task methods for one client profile, in each era's form:
  * tasks/get, tasks/result, tasks/list and tasks/cancel (2025-11-25), and
- * tasks/get, tasks/update and tasks/cancel (2026-07-28, modernTaskHandlers.ts).
+ * tasks/get, tasks/update and tasks/cancel (2026-07-28, taskMethods.ts).
  */
 export function registerTaskHandlers(server: Server, core: FrontendCore, client: string): void {
   const { tasks } = core;
