@@ -13,7 +13,7 @@ import type { AuditEntry, AuditOutcome } from '../../catalog/policy/auditLog.js'
 import type { UpdateSink } from './coalescingSink.js';
 
 /** What the hub needs from the core. */
-export interface HubSource {
+export interface SubscriptionHubHost {
   catalog(): Catalog;
   connection(backendId: string): BackendConnection | undefined;
   /** Starts (or waits for) a backend that is starting or idle on demand; never throws. */
@@ -35,7 +35,7 @@ interface Entry extends ItemOrigin {
 export class SubscriptionHub {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly source: HubSource) {}
+  constructor(private readonly source: SubscriptionHubHost) {}
 
   /**
    * The origin of a URI that may be subscribed to, or an invalid-params error

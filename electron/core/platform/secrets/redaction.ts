@@ -78,7 +78,7 @@ export function environmentSecrets(environment: NodeJS.ProcessEnv): string[] {
 }
 
 /** Where a redaction learns the secrets; each is asked again whenever a sink writes. */
-export interface SecretSources {
+export interface RedactionHost {
   /** The backends in force (a new array on each change, so a cache can tell). */
   backends: () => readonly BackendConfig[];
   environment: NodeJS.ProcessEnv;
@@ -103,7 +103,7 @@ export interface Redaction {
 }
 
 /** Builds the redaction for one process from its secret sources. */
-export function createRedaction(sources: SecretSources): Redaction {
+export function createRedaction(sources: RedactionHost): Redaction {
   let learned: { revision: number; own: string[] } | undefined;
   const own = (): string[] => {
     const revision = sources.environmentRevision?.() ?? 0;
