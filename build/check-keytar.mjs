@@ -6,7 +6,7 @@
  * dependency fails to build. Never fails the install: Switchboard runs
  * without a keychain (secrets and OAuth sign-in then fail, saying why), and
  * CI checks keytar separately (.ci/run). The same advice is in
- * electron/core/platform/secrets/keytarAdvice.ts, for serve and the UI.
+ * electron/core/platform/secrets/keytarStore.ts (keytarAdvice), for serve and the UI.
  */
 try {
   await import('keytar');

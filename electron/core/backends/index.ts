@@ -6,5 +6,5 @@ export { BackendConnection } from './connection/backendConnection.js';
 export type { BackendCatalog } from './connection/backendConnection.js';
 export { commandWarnings } from './process/commandCheck.js';
 export { isProcessAlive } from './process/processTree.js';
-export { readinessOf } from './supervisor/readiness.js';
+export { readinessOf } from './supervisor/backendPool.js';
 export { LineTail } from './transport/transports.js';

@@ -9,7 +9,7 @@ import type { SwitchboardError } from '../../../shared/errors.js';
 import { buildCatalog, Catalog, type CatalogInput, type CatalogOptions } from './catalog.js';
 
 /** What the publisher reads from the core. */
-export interface PublisherSource {
+export interface CatalogPublisherHost {
   prefixOf(backendId: string): string;
   snapshotOf(backendId: string): BackendCatalog | undefined;
   options(): CatalogOptions;
@@ -38,7 +38,7 @@ export class CatalogPublisher {
   private closed = false;
 
   constructor(
-    private readonly source: PublisherSource,
+    private readonly source: CatalogPublisherHost,
     private readonly onChange: (change: CatalogChange) => void,
   ) {}
 

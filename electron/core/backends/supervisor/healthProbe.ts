@@ -7,7 +7,7 @@
 import type { BackendConnection } from '../connection/backendConnection.js';
 
 /** What the probe needs of its supervisor. */
-export interface ProbeTarget {
+export interface HealthProbeHost {
   /** The connection to probe now (undefined: none is live). */
   liveConnection(): BackendConnection | undefined;
   /** Whether `connection` is still the supervisor's; results for an older one are dropped. */
@@ -26,7 +26,7 @@ export class HealthProbe {
   private failuresInRow = 0;
   private lastAt: string | undefined;
 
-  constructor(private readonly target: ProbeTarget) {}
+  constructor(private readonly target: HealthProbeHost) {}
 
   /** Probe failures in a row. */
   get failures(): number {

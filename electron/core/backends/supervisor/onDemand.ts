@@ -69,7 +69,7 @@ export class LiveWaiters {
 }
 
 /** What the idle timer needs of its backend. */
-export interface IdleTarget {
+export interface IdleTimerHost {
   /** The idle timeout in force (ms). */
   timeoutMs(): number;
   /** Whether anything still uses the backend: requests in flight, subscriptions, streams. */
@@ -87,7 +87,7 @@ export class IdleTimer {
   private timer: NodeJS.Timeout | undefined;
   private lastUse = Date.now();
 
-  constructor(private readonly target: IdleTarget) {}
+  constructor(private readonly target: IdleTimerHost) {}
 
   /** Starts (or restarts) counting from now. */
   arm(): void {

@@ -17,7 +17,7 @@ import type { BackendConnection } from '../connection/backendConnection.js';
 import type { SupervisorHost } from './supervisorHost.js';
 
 /** What authorization handling may see and do of its supervisor. */
-export interface AuthorizationSubject {
+export interface SupervisorAuthorizationHost {
   readonly id: string;
   readonly host: SupervisorHost;
   /** Whether the supervisor stopped for good. */
@@ -41,7 +41,7 @@ export class SupervisorAuthorization {
   /** While authorization is needed: looks for new tokens in the keychain. */
   private poll: NodeJS.Timeout | undefined;
 
-  constructor(private readonly subject: AuthorizationSubject) {}
+  constructor(private readonly subject: SupervisorAuthorizationHost) {}
 
   private get auth(): BackendAuth | undefined {
     return this.subject.host.authFor?.(this.subject.id);

@@ -12,7 +12,7 @@ import type { BackendCatalog, BackendConnection } from '../connection/backendCon
 import type { SupervisorHost } from './supervisorHost.js';
 
 /** What the catalog needs of its supervisor. */
-export interface SupervisorCatalogHooks {
+export interface SupervisorCatalogHost {
   id: string;
   host: Pick<SupervisorHost, 'admit' | 'catalogListed'>;
   /** The connection of the current attempt (live or still connecting). */
@@ -34,7 +34,7 @@ export class SupervisorCatalog {
   /** A list change arrived while connecting: re-list once admitted. */
   private pending = false;
 
-  constructor(private readonly hooks: SupervisorCatalogHooks) {}
+  constructor(private readonly hooks: SupervisorCatalogHost) {}
 
   /** The last published snapshot. */
   get snapshot(): BackendCatalog | undefined {

@@ -16,7 +16,7 @@ import { BackendStateLog } from './stateLog.js';
 const PROBE_FAILED = ErrorCode.ProbeFailed;
 
 /** Where a status change goes. */
-export interface SupervisorStatusHooks {
+export interface SupervisorStatusHost {
   id(): string;
   logger(): Logger;
   /** The status changed to `status` (or only its details did, when `status` is undefined). */
@@ -37,7 +37,7 @@ export class SupervisorStatus {
 
   constructor(
     enabled: boolean,
-    private readonly hooks: SupervisorStatusHooks,
+    private readonly hooks: SupervisorStatusHost,
   ) {
     this.current = enabled ? 'connecting' : 'disabled';
     this.settledOnce = !enabled;

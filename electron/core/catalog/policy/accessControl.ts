@@ -41,7 +41,7 @@ function checkedPolicy(policy: Policy, mutate: (policy: Policy) => void): Policy
 }
 
 /** Callbacks into the core. */
-export interface AccessControlHooks {
+export interface AccessControlHost {
   /** The policy changed: every client's lists may differ. */
   policyChanged(): void;
   /** A client's token was revoked: close its sessions. */
@@ -57,7 +57,7 @@ export class AccessControl {
 
   constructor(
     policy: Policy,
-    private readonly hooks: AccessControlHooks,
+    private readonly hooks: AccessControlHost,
     private readonly options: {
       store?: ConfigStore | undefined;
       tokens?: ClientTokens | undefined;

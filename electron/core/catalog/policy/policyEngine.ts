@@ -5,13 +5,24 @@
  * a hidden item can never be reached by name. Precedence, first match wins:
  * backend disabled -> client profile (its backends, then its item overrides)
  * -> the backend's item rule -> the backend's default -> the global default.
+ *
+ * It also decides which exposure a client gets. `auto` resolves to `all`
+ * while the client's full view fits its `maxTools` and `maxToolTokens`, and to
+ * `search` beyond: Cursor uses only its first 40 tools, Windsurf 100, VS Code
+ * 128, and every listed tool costs context on every turn.
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { Catalog, ItemOrigin } from '../catalog.js';
 import { fitName } from '../naming.js';
-import type { ExposureInForce } from '../../../../shared/model/exposure.js';
-import { resolveExposure } from './exposureMode.js';
-import { LOCAL_CLIENT, type ItemKind, type Policy, type ToolRule } from '../../platform/config/policyConfig.js';
+import type { Exposure, ExposureInForce } from '../../../../shared/model/exposure.js';
+import {
+  LOCAL_CLIENT,
+  type ClientProfile,
+  type ItemKind,
+  type Policy,
+  type ToolRule,
+} from '../../platform/config/policyConfig.js';
+import { toolListTokens } from '../toolTokens.js';
 
 /** What one client sees. */
 export interface ClientView {
@@ -28,6 +39,20 @@ export interface ClientView {
    * meta-tools; `tools` then holds every tool search may find, uncapped by `maxTools`).
    */
   exposure: ExposureInForce;
+}
+
+/** The exposure a client is set to (its profile's, else the policy's, else `all`). */
+export function configuredExposure(policy: Policy, profile: ClientProfile | undefined): Exposure {
+  return profile?.exposure ?? policy.exposure ?? 'all';
+}
+
+/** The exposure in force for a client whose full (uncapped) view is `tools`. */
+function resolveExposure(policy: Policy, profile: ClientProfile | undefined, tools: readonly Tool[]): ExposureInForce {
+  const setting = configuredExposure(policy, profile);
+  if (setting !== 'auto') return setting;
+  if (profile?.maxTools !== undefined && tools.length > profile.maxTools) return 'search';
+  if (profile?.maxToolTokens !== undefined && toolListTokens(tools) > profile.maxToolTokens) return 'search';
+  return 'all';
 }
 
 /**

@@ -37,7 +37,7 @@ export interface FoundTool {
 }
 
 /** What the exposure reads from the core. */
-export interface ExposureSource {
+export interface ToolExposureHost {
   catalog(): Catalog;
   view(client: string): ClientView;
   policy(): Policy;
@@ -62,7 +62,7 @@ export class ToolExposure {
   /** What 2026-07-28 clients (no session) loaded, per client profile. */
   readonly profiles = new ProfileLoads();
 
-  constructor(private readonly source: ExposureSource) {}
+  constructor(private readonly source: ToolExposureHost) {}
 
   /** The exposure in force for a client. */
   mode(client: string): ExposureInForce {

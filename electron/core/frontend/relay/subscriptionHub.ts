@@ -13,7 +13,7 @@ import type { AuditEntry, AuditOutcome } from '../../catalog/policy/auditLog.js'
 import type { UpdateSink } from './coalescingSink.js';
 
 /** What the hub needs from the core. */
-export interface HubSource {
+export interface SubscriptionHubHost {
   catalog(): Catalog;
   /** The backends' connections: a live one to subscribe upstream; `connectionFor` wakes a starting or idle one. */
   pool: Pick<BackendPool, 'liveConnection' | 'connectionFor'>;
@@ -34,7 +34,7 @@ interface Entry extends ItemOrigin {
 export class SubscriptionHub {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly source: HubSource) {}
+  constructor(private readonly source: SubscriptionHubHost) {}
 
   /**
    * The origin of a URI that may be subscribed to, or an invalid-params error

@@ -6,7 +6,7 @@
  */
 import { openConfigStore, readConfigFile } from '../../platform/config/openConfigStore.js';
 import type { Exposure } from '../../../../shared/model/exposure.js';
-import { configuredExposure } from '../../catalog/policy/exposureMode.js';
+import { configuredExposure } from '../../catalog/policy/policyEngine.js';
 import { clientDefinition } from './definitions.js';
 
 /** What the config says of one profile's exposure. */

@@ -22,7 +22,7 @@ export interface AuthorizationFlow {
 }
 
 /** What one flow needs from its BackendAuth. */
-export interface FlowContext {
+export interface AuthorizationFlowHost {
   config: RemoteBackendConfig;
   vault: OAuthVault;
   /** How long the user has to finish in the browser. */
@@ -44,7 +44,7 @@ export interface FlowContext {
  * Starts the flow; resolves as soon as the authorization URL is known. `done`
  * settles when the tokens are saved; either fails with `authorization_failed`.
  */
-export async function startAuthorizationFlow(context: FlowContext): Promise<AuthorizationFlow> {
+export async function startAuthorizationFlow(context: AuthorizationFlowHost): Promise<AuthorizationFlow> {
   const { config, vault, timeoutMs, signal } = context;
   const registered = config.oauth?.clientId ? undefined : await vault.client();
   const redirectUris = (registered as { redirect_uris?: string[] } | undefined)?.redirect_uris;

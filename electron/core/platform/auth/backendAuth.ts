@@ -9,6 +9,13 @@
  * protocol itself is the SDK's `auth()`; state lives in the keychain vault.
  * One run of the flow is in authorizationFlow.ts; this class keeps the state
  * around it and the tokens' refresh.
+ *
+ * The tokens are kept in memory as last read from the keychain or saved, and
+ * the read itself is left alone for a while after the keychain fails: the
+ * transport asks for a token before every request, and without a keychain
+ * each ask was a failing keytar call (a sixth of serve's CPU per proxied
+ * call). Sign-out revokes them with the client they were issued to
+ * (registered by hand or dynamically); deleting the keychain entries follows.
  */
 import { createHash } from 'node:crypto';
 import { auth, computeScopeUnion, extractWWWAuthenticateParams, type AuthProvider } from '@modelcontextprotocol/client';
@@ -17,10 +24,8 @@ import type { BackendAuthSummary } from '../../../../shared/model/health.js';
 import type { RemoteBackendConfig } from '../config/schema.js';
 import type { Logger } from '../deps.js';
 import type { SecretStore } from '../secrets/secretStore.js';
-import { boundedFetch } from './authHttp.js';
+import { boundedFetch, revocationEndpointOf, revokeTokens } from './authHttp.js';
 import { startAuthorizationFlow, type AuthorizationFlow } from './authorizationFlow.js';
-import { revokeStoredTokens } from './signOut.js';
-import { TokenCache } from './tokenCache.js';
 import { OAuthVault, summarizeTokens, type VaultTokens } from './vault.js';
 import { AuthorizationRequiredError, VaultProvider, staticClientOf } from './vaultProvider.js';
 
@@ -47,6 +52,57 @@ type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']
 
 const fingerprint = (tokens: VaultTokens | undefined): string | undefined =>
   tokens && createHash('sha256').update(tokens.access_token).digest('hex');
+
+/** How long a keychain that failed is left alone before tokens are read again. */
+const KEYCHAIN_RETRY_MS = 30_000;
+
+/** One backend's tokens in memory, the single owner of what was last read or saved. */
+class TokenCache {
+  /** Tokens as last read or saved (`null`: not read yet). */
+  private tokens: VaultTokens | undefined | null = null;
+  /** Why the keychain could not be read, while it cannot. */
+  private problem: string | undefined;
+  /** When the keychain last failed: reads are not tried again for KEYCHAIN_RETRY_MS. */
+  private failedAt = -Infinity;
+
+  constructor(private readonly vault: OAuthVault) {}
+
+  /** The tokens in memory, without reading the keychain (`undefined` also when not read yet). */
+  get current(): VaultTokens | undefined {
+    return this.tokens ?? undefined;
+  }
+
+  /** Why the keychain could not be read, while it cannot. */
+  get keychainProblem(): string | undefined {
+    return this.problem;
+  }
+
+  /**
+   * The tokens, read from the keychain the first time. A keychain that fails
+   * answers "none" and is not asked again for KEYCHAIN_RETRY_MS.
+   */
+  async load(): Promise<VaultTokens | undefined> {
+    if (this.tokens !== null) return this.tokens;
+    if (Date.now() - this.failedAt < KEYCHAIN_RETRY_MS) return undefined;
+    try {
+      this.tokens = await this.vault.tokens();
+    } catch (error) {
+      // No keychain means no stored tokens: send none (a server without OAuth
+      // works as ever), and let a 401 say why authorizing cannot help yet.
+      // Not cached, so tokens are read again once the keychain is back.
+      this.problem = error instanceof Error ? error.message : String(error);
+      this.failedAt = Date.now();
+      return undefined;
+    }
+    this.problem = undefined;
+    return this.tokens;
+  }
+
+  /** Keeps tokens just saved, read, or deleted (`undefined`), so the keychain need not be asked. */
+  set(tokens: VaultTokens | undefined): void {
+    this.tokens = tokens;
+  }
+}
 
 /** One remote backend's OAuth client side. */
 export class BackendAuth {
@@ -257,16 +313,24 @@ export class BackendAuth {
    * entry of the backend. Resolves to whether the server revoked them.
    */
   async signOut(): Promise<{ revoked: boolean }> {
-    const revoked = await revokeStoredTokens({
-      config: this.options.config,
-      secrets: this.options.secrets,
-      vault: this.vault,
-      fetchFn: this.fetchFn(this.disposed.signal),
-      warn: (hint, reason) => this.options.logger.warn(`backend "${this.id}": could not revoke the ${hint}: ${reason}`),
-    });
+    const revoked = await this.revokeStoredTokens();
     await this.forget();
     this.lose('signed out');
     return { revoked };
+  }
+
+  /** Revokes the stored tokens; resolves to whether the server revoked them (false: nothing to revoke, or no endpoint). */
+  private async revokeStoredTokens(): Promise<boolean> {
+    const { config, secrets, logger } = this.options;
+    const fetchFn = this.fetchFn(this.disposed.signal);
+    const [tokens, discovery] = await Promise.all([this.vault.tokens(), this.vault.discovery()]);
+    const client = (await staticClientOf(config, secrets).catch(() => undefined)) ?? (await this.vault.client());
+    const metadata = discovery?.authorizationServerMetadata;
+    if (!tokens || !client || !revocationEndpointOf(metadata) || !metadata) return false;
+    // A token that could not be revoked (`hint`: access or refresh token) is said once.
+    return revokeTokens(metadata, client, tokens, fetchFn, (hint, reason) =>
+      logger.warn(`backend "${this.id}": could not revoke the ${hint}: ${reason}`),
+    );
   }
 
   /** Deletes every OAuth entry of the backend from the keychain (no revocation). */

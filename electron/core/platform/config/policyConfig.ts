@@ -27,7 +27,7 @@ const ToolRule = z.enum(['allow', 'deny', 'ask']);
  * only the `search_tools` and `call_tool` meta-tools (and tools pinned to always
  * show); `search+load` also lists what each session found; `auto` lists all
  * while they fit the client's `maxTools` and `maxToolTokens`, and searches
- * beyond (see catalog/policy/exposureMode.ts and shared/model/exposure.ts).
+ * beyond (see catalog/policy/policyEngine.ts and shared/model/exposure.ts).
  */
 const Exposure = z.enum(EXPOSURES);
 const ItemRule = z.enum(['allow', 'deny']);

@@ -2,7 +2,10 @@
  * The config file's schema. `mcpServers` takes Claude Desktop's format as-is
  * (command/args/env for stdio; url + type/transport + headers for remote), plus
  * our per-backend options. Parsing never throws: it returns problems that name
- * the field, so `check-config` can print one line per problem.
+ * the field by its dotted path (`mcpServers.gh.url: must be an http(s) URL`),
+ * so `check-config` can print one line per problem. Value maps (env, headers)
+ * hold strings or keychain references; a remote backend whose server
+ * Switchboard runs has a `launch`.
  */
 import {
   REMOTE_SPELLINGS,
@@ -15,17 +18,61 @@ import {
 import { z } from 'zod';
 import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
 import { PolicySchema, type Policy } from './policyConfig.js';
-import { issuesToProblems, type ConfigProblem } from './configProblems.js';
 import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
-import { LaunchSchema, valueMap, type LaunchSpec } from './valueMaps.js';
 
-export type { ConfigProblem } from './configProblems.js';
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
-export type { LaunchSpec } from './valueMaps.js';
 export { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
 /** What an exposed tool or prompt name may contain (Claude's and OpenAI's APIs). */
 export const PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
+
+/** One problem found in a config, with the dotted path of the field. */
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+function pathOf(base: (string | number)[], issuePath: PropertyKey[]): string {
+  return [...base, ...issuePath].map((part) => String(part)).join('.');
+}
+
+/** A zod error's issues as problems under `base`. */
+function issuesToProblems(base: (string | number)[], error: z.ZodError): ConfigProblem[] {
+  return error.issues
+    .map((issue): ConfigProblem | ConfigProblem[] => {
+      if (issue.code === 'unrecognized_keys') {
+        // At the top level there is no field path to name: each key names itself (`extra: unknown key`).
+        if (base.length === 0 && issue.path.length === 0)
+          return issue.keys.map((key) => ({ path: key, message: 'unknown key' }));
+        return { path: pathOf(base, issue.path), message: `unknown key(s): ${issue.keys.join(', ')}` };
+      }
+      return { path: pathOf(base, issue.path), message: issue.message };
+    })
+    .flat();
+}
+
+/** An env or header value: a string (may hold `${VAR}`) or `{"secret": NAME}` from the OS keychain. */
+const valueMap = z.record(
+  z.string(),
+  z.union([z.string(), z.strictObject({ secret: z.string().min(1, 'must name a secret') })], {
+    error: 'must be a string or {"secret": "<name>"}',
+  }),
+);
+
+/**
+ * The process that serves a remote backend's URL, when Switchboard runs it
+ * (a registry package whose transport is streamable-http or sse): started
+ * before connecting, stopped with the connection (backends/transport/launchedHttpTransport.ts).
+ */
+const LaunchSchema = z.strictObject({
+  command: z.string().min(1, 'must not be empty'),
+  args: z.array(z.string()).default([]),
+  env: valueMap.default({}),
+  cwd: z.string().min(1).optional(),
+});
+
+/** A validated `launch` of a remote backend. */
+export type LaunchSpec = z.output<typeof LaunchSchema>;
 
 const positiveInt = z.number().int().positive();
 

@@ -3,9 +3,26 @@
  * Windows, Secret Service on Linux). keytar is a native module loaded lazily,
  * so a machine without it (or without a keychain) still runs and says why
  * secrets are unavailable; there is never a plaintext fallback.
+ *
+ * What to do when keytar cannot be loaded: it compiles from source where no
+ * prebuilt binary can be fetched, which needs a C++ toolchain, libsecret's
+ * headers on Linux, and Node's own headers: Debian's nodejs has them in
+ * /usr/include/node, which node-gyp only uses when told
+ * (`npm_config_nodedir=/usr`). Said at install (a postinstall check), once at
+ * `serve` start, and in the UI (the keychain status reason).
  */
-import { keytarAdvice } from './keytarAdvice.js';
 import type { SecretStore, SecretStoreStatus } from './secretStore.js';
+
+/** The fix, for this platform, in one sentence. */
+export function keytarAdvice(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'linux') {
+    return (
+      'to build it, install libsecret-1-dev and pkg-config (Debian/Ubuntu; libsecret-devel on Fedora), ' +
+      'then run `npm_config_nodedir=/usr npm rebuild keytar` (Node from Debian packages) or `npm rebuild keytar`'
+    );
+  }
+  return 'to build it, run `npm rebuild keytar` (it needs a C++ toolchain: Xcode tools on macOS, Build Tools on Windows)';
+}
 
 /** The service name every Switchboard secret is stored under. */
 export const SECRET_SERVICE = 'mcp-switchboard';

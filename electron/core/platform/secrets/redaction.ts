@@ -9,10 +9,63 @@
  * included). Each sink asks at the moment it writes, so a secret learned later
  * (a keychain read, a backend added at runtime) is covered from then on.
  */
+import { expandMap } from '../config/expand.js';
+import { inlineSecrets } from '../config/inlineSecrets.js';
 import type { BackendConfig } from '../config/schema.js';
-import { cachedSecretValues } from './secretValues.js';
 import type { Logger } from '../deps.js';
+import { plainValues, valueMapsOf } from './resolve.js';
 import { cachedSecretForms, redactDeep, redactText } from './secretForms.js';
+
+const SECRET_NAME = /token|key|secret|password|passwd|auth|cookie|credential/i;
+
+/**
+ * Values that must never reach the audit log: every header value of a remote
+ * backend, secret-looking env values of stdio backends, secrets inline in a
+ * URL or the arguments (see inlineSecrets.ts), and `extra` (the frontend
+ * token, keychain values).
+ */
+export function secretValues(
+  backends: readonly BackendConfig[],
+  environment: NodeJS.ProcessEnv,
+  extra: string[],
+): string[] {
+  const values = [...extra];
+  for (const backend of backends) {
+    for (const { field, values: map } of valueMapsOf(backend)) {
+      const raw = plainValues(map);
+      let expanded: Record<string, string>;
+      try {
+        expanded = expandMap(raw, environment, backend.id);
+      } catch {
+        expanded = raw;
+      }
+      for (const [name, value] of Object.entries(expanded)) {
+        if (field === 'headers' || SECRET_NAME.test(name)) values.push(value);
+      }
+    }
+    // Secrets written into the URL (query, user-info) or the command line (`--token X`).
+    values.push(...inlineSecrets(backend));
+  }
+  return values.filter((value) => value.length > 0);
+}
+
+/**
+ * `secretValues` for the audit log, which asks on every entry it writes:
+ * recomputed only when the backend list (replaced, never mutated, on each
+ * change), the extra values or the environment's revision change.
+ */
+function cachedSecretValues(
+  environment: NodeJS.ProcessEnv,
+): (backends: readonly BackendConfig[], extra: string[], environmentRevision?: number) => string[] {
+  let last: { backends: readonly BackendConfig[]; extra: string; revision: number; values: string[] } | undefined;
+  return (backends, extra, revision = 0) => {
+    const key = extra.join('\u0000');
+    if (last?.backends !== backends || last.extra !== key || last.revision !== revision) {
+      last = { backends, extra: key, revision, values: secretValues(backends, environment, extra) };
+    }
+    return last.values;
+  };
+}
 
 /** Names of this process's own variables whose values are credentials (`GITHUB_TOKEN`, `OPENAI_API_KEY`). */
 const ENV_SECRET_NAME = /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|PAT)(_|$)/i;
@@ -25,7 +78,7 @@ export function environmentSecrets(environment: NodeJS.ProcessEnv): string[] {
 }
 
 /** Where a redaction learns the secrets; each is asked again whenever a sink writes. */
-export interface SecretSources {
+export interface RedactionHost {
   /** The backends in force (a new array on each change, so a cache can tell). */
   backends: () => readonly BackendConfig[];
   environment: NodeJS.ProcessEnv;
@@ -50,7 +103,7 @@ export interface Redaction {
 }
 
 /** Builds the redaction for one process from its secret sources. */
-export function createRedaction(sources: SecretSources): Redaction {
+export function createRedaction(sources: RedactionHost): Redaction {
   let learned: { revision: number; own: string[] } | undefined;
   const own = (): string[] => {
     const revision = sources.environmentRevision?.() ?? 0;

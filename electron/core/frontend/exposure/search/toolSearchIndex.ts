@@ -3,12 +3,17 @@
  * prefix and fuzzy terms). One index serves every client: a search is
  * filtered to what the calling client may use. A catalog change updates only
  * the tools that were added, removed or redefined.
+ *
+ * Agents send whole task descriptions ("geocode the Forbidden City, then find
+ * parking and things to do nearby"), not keywords. A task names several
+ * needs; one ranked list over the whole text tends to fill up with variants of
+ * whichever need has the rarest words. So the query is also split into its
+ * clauses, each ranked on its own, and the lists are fused.
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import { FIELD_BOOSTS, toolDocument, type ToolDocument } from './toolDocument.js';
-import { queryParts } from './queryParts.js';
-import { analyze, CJK_KEY } from './textAnalysis.js';
+import { analyze, CJK_KEY, terms } from './textAnalysis.js';
 
 /** A tool the index can hold. */
 export interface IndexableTool {
@@ -43,6 +48,23 @@ const FUZZY_MAX_TERMS = 6;
 
 /** A query's distinct terms beyond this many are not searched (each costs a lookup, and pasted data has hundreds). */
 const MAX_QUERY_TERMS = 64;
+
+/** Clause boundaries: sentence ends, commas, semicolons, and the words that join steps. */
+const BOUNDARY =
+  /[.!?;:,\n()]+\s*|\s+(?:and|then|also|plus|after that|afterwards|finally|as well as|followed by|before|after|including|with)\s+/i;
+
+/** At most this many parts (beyond it, the whole query still covers the rest). */
+const MAX_PARTS = 8;
+
+/** The clauses of a query that carry at least one search term (none when the query is a single clause). */
+function queryParts(query: string): string[] {
+  const parts = query
+    .split(BOUNDARY)
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && terms(part).length > 0);
+  if (parts.length < 2) return [];
+  return parts.slice(0, MAX_PARTS);
+}
 
 /**
  * How queries are read. Keyword queries get prefix matches ("geo" finds geocode) and, for

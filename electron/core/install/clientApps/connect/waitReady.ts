@@ -4,7 +4,7 @@
  * runtime file is written as soon as the endpoint listens, before backends
  * start, so relaying at once would give a one-shot client (`mcp-cli
  * call-tool`, a script) an empty `tools/list` or `Unknown tool` for its first
- * call. `/readyz` reports `settled` and `listable` (see readiness.ts): a
+ * call. `/readyz` reports `settled` and `listable` (see backends/supervisor/backendPool.ts): a
  * warm start's cached catalogs need no wait; the wait is bounded,
  * so a backend stuck on its first attempt delays a client, never blocks it.
  */

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../../shared/errors.js';
 import { ConfigStore } from '../../../../../electron/core/platform/config/configStore.js';
-import { AccessControl, type AccessControlHooks } from '../../../../../electron/core/catalog/policy/accessControl.js';
+import { AccessControl, type AccessControlHost } from '../../../../../electron/core/catalog/policy/accessControl.js';
 import { ClientTokens } from '../../../../../electron/core/catalog/policy/clientTokens.js';
 import { PolicySchema } from '../../../../../electron/core/platform/config/policyConfig.js';
 import { tempDir } from '../../../../helpers/harness.js';
 import { exposedOf, twoBackendCatalog } from '../../../../helpers/policyCatalog.js';
 
 /** Hooks that record what the core was told. */
-function recorder(): AccessControlHooks & { calls: string[] } {
+function recorder(): AccessControlHost & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,

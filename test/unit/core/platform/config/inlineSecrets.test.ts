@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inspectArgs, inspectUrl, MASK } from '../../../../../electron/core/platform/config/inlineSecrets.js';
-import { secretValues } from '../../../../../electron/core/platform/secrets/secretValues.js';
+import { secretValues } from '../../../../../electron/core/platform/secrets/redaction.js';
 import { parseBackend } from '../../../../../electron/core/platform/config/schema.js';
 import { mergeHidden, redactEntry } from '../../../../../electron/host/backendViews.js';
 

@@ -4,7 +4,7 @@
  * catalog (a list is complete), `ready` once settled with one serving.
  */
 import { describe, expect, it } from 'vitest';
-import { readinessOf, type ReadinessInput } from '../../../../../electron/core/backends/supervisor/readiness.js';
+import { readinessOf, type ReadinessInput } from '../../../../../electron/core/backends/supervisor/backendPool.js';
 
 const up: ReadinessInput = { status: 'up', enabled: true, settled: true };
 const starting: ReadinessInput = { status: 'connecting', enabled: true, settled: false };
