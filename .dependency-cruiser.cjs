@@ -20,7 +20,9 @@
  *   frontend/sessions, relay, routing   sessions; server-to-client requests; calls
  *   frontend/exposure, tasks            each client's tools/list, search mode; tasks
  *   api                                 the front door: the core's service interfaces and events
- *   install                             registry, bundles, client apps
+ *   install/clientApps                  client apps: their config files, install, import, connect
+ *   install/entries                     saving a new server entry, whatever it came from
+ *   install/bundles, registry           .mcpb bundles; the MCP Registry (whose packages may be bundles)
  *   frontend/server, http, stdio        the MCP endpoints
  *   switchboard                         SwitchboardCore and its private wiring
  *   electron/host                       the contract's handlers, the headless bridge
@@ -46,7 +48,10 @@ const LAYERS = [
   [`^${core}/frontend/(sessions|relay|routing)/`],
   [`^${core}/frontend/(exposure|tasks)/`],
   [`^${core}/api/`],
-  [`^${core}/install/`],
+  [`^${core}/install/clientApps/`],
+  [`^${core}/install/entries/`],
+  [`^${core}/install/bundles/`],
+  [`^${core}/install/registry/`],
   [`^${core}/frontend/(server|http|stdio)/`],
   [`^${core}/switchboard/`],
   ['^electron/host/'],

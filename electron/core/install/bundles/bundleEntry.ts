@@ -8,7 +8,7 @@
 import { homedir } from 'node:os';
 import { sep } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
-import type { InputValues } from '../registry/inputs.js';
+import type { InputValues } from '../entries/saveEntry.js';
 import type { BundleManifest, UserConfigField } from './bundleManifest.js';
 
 function invalid(field: string, message: string): never {

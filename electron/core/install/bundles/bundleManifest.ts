@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { schemaAjv } from '../registry/validate.js';
+import { schemaAjv } from '../entries/schemaAjv.js';
 
 /** The manifest fields Switchboard reads. */
 export interface BundleManifest {

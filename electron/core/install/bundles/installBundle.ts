@@ -16,10 +16,9 @@ import { lazyRequire } from '../../platform/env/lazyRequire.js';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../../platform/config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../../platform/env/findCommand.js';
-import { checkOrUndo, saveNewEntry, type RegistryAddContext } from '../registry/saveEntry.js';
-import { backendIdFromName, takenIds } from '../registry/runningBackends.js';
-import { secretChoiceNeeded } from '../registry/secretChoice.js';
-import type { InputValues } from '../registry/inputs.js';
+import { checkOrUndo, saveNewEntry, type AddContext, type InputValues } from '../entries/saveEntry.js';
+import { backendIdFromName, takenIds } from '../entries/runningBackends.js';
+import { secretChoiceNeeded } from '../entries/secretChoice.js';
 import { validateManifest, type BundleManifest } from './bundleManifest.js';
 import { bundleCommand, plainUserConfig, userConfigValues } from './bundleEntry.js';
 
@@ -112,7 +111,7 @@ async function unpack(zip: JSZip, target: string): Promise<void> {
 
 /** Installs the bundle at `path` as a backend (see the module comment). */
 export async function installBundle(
-  ctx: RegistryAddContext,
+  ctx: AddContext,
   path: string,
   options: {
     stateDir: string;

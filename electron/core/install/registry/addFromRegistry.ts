@@ -12,14 +12,19 @@ import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { downloadBundle } from '../bundles/downloadBundle.js';
 import { installBundle } from '../bundles/installBundle.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../../platform/config/schema.js';
-import { backendIdFromName, takenIds } from './runningBackends.js';
+import { backendIdFromName, takenIds } from '../entries/runningBackends.js';
 import { requireRuntime } from '../../platform/env/findCommand.js';
-import { checkOrUndo, saveNewEntry, type RegistryAddContext } from './saveEntry.js';
-import { secretChoiceNeeded } from './secretChoice.js';
-import { InputError, type InputValues } from './inputs.js';
+import { checkOrUndo, saveNewEntry, type AddContext, type InputValues } from '../entries/saveEntry.js';
+import { secretChoiceNeeded } from '../entries/secretChoice.js';
+import { InputError } from './inputs.js';
 import { buildEntry, optionsOf, secretTarget, type Choice, type Option } from './mapping.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
 import type { Freshness, RegistryEntry, ServerJson } from './registryTypes.js';
+
+/** What adding from the registry needs: what any add needs, and the registry client. */
+export interface RegistryAddContext extends AddContext {
+  client: RegistryClient;
+}
 
 /** What to add. */
 export interface RegistryAddRequest {
@@ -225,5 +230,3 @@ async function addRegistryBundle(
     await rm(file, { force: true });
   }
 }
-
-export { checkOrUndo, saveNewEntry, type RegistryAddContext } from './saveEntry.js';

@@ -5,6 +5,7 @@
  * as they are when a variable is unknown (server.schema.json, Input.value).
  */
 import type { RegistryFieldView } from '../../../../shared/model/registryViews.js';
+import type { InputValues } from '../entries/saveEntry.js';
 import type { KeyValueInput, ServerArgument, ServerInput } from './registryTypes.js';
 
 /**
@@ -14,9 +15,6 @@ import type { KeyValueInput, ServerArgument, ServerInput } from './registryTypes
  * same shape (shared/model/registryViews.ts).
  */
 export type InputField = RegistryFieldView;
-
-/** Values given by the user, by field key; a repeated field may hold several. */
-export type InputValues = Record<string, string | string[] | undefined>;
 
 function field(key: string, kind: InputField['kind'], name: string, input: ServerInput, repeated = false): InputField {
   const out: InputField = {

@@ -21,8 +21,8 @@ import {
   resolveField,
   substitute,
   type InputField,
-  type InputValues,
 } from './inputs.js';
+import type { InputValues } from '../entries/saveEntry.js';
 import type { KeyValueInput, ServerArgument, ServerJson, ServerPackage, ServerTransport } from './registryTypes.js';
 
 /** Which way of running an entry: one of its packages or one of its remotes. */

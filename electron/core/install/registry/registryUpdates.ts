@@ -9,12 +9,13 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { parseBackend, type BackendSource } from '../../platform/config/schema.js';
-import { checkOrUndo, pickOption, resolveEntry, type RegistryAddContext } from './addFromRegistry.js';
-import { InputError, type InputValues } from './inputs.js';
+import { checkOrUndo, type InputValues } from '../entries/saveEntry.js';
+import { pickOption, resolveEntry, type RegistryAddContext } from './addFromRegistry.js';
+import { InputError } from './inputs.js';
 import { buildEntry, secretTarget } from './mapping.js';
 import type { RegistryEntry } from './registryTypes.js';
-import { prepareBundleUpdate, runsFromBundle } from '../bundles/updateBundle.js';
-import { backendEntry, backendSources, replaceEntry } from './runningBackends.js';
+import { prepareBundleUpdate, runsFromBundle } from './bundleUpdate.js';
+import { backendEntry, backendSources, replaceEntry } from '../entries/runningBackends.js';
 
 /** One backend added from a registry, and the registry's latest version of it. */
 export interface OutdatedRow {

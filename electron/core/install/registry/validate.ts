@@ -3,25 +3,14 @@
  * compiled once). A registry answer is untrusted input: an entry that does not
  * validate is listed as invalid, with the reason, and never installed.
  */
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { lazyRequire } from '../../platform/env/lazyRequire.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { schemaAjv } from '../entries/schemaAjv.js';
 import { SERVER_SCHEMA } from './serverSchema.js';
 import type { ServerJson } from './registryTypes.js';
-
-const ajvModule = lazyRequire<{ Ajv: typeof Ajv }>('ajv');
-// ajv-formats is CommonJS: its `module.exports` is the function, with itself as `default`.
-const addFormats = lazyRequire<(ajv: Ajv) => Ajv>('ajv-formats');
 
 interface Validators {
   document: ValidateFunction;
   definition(name: string): ValidateFunction;
-}
-
-/** An ajv for the published schemas: every error, formats checked, OpenAPI's extra keywords (example, discriminator) let through. */
-export function schemaAjv(): Ajv {
-  const ajv = new (ajvModule().Ajv)({ allErrors: true, strict: false });
-  addFormats()(ajv);
-  return ajv;
 }
 
 let compiled: Validators | undefined;

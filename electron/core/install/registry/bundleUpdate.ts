@@ -11,12 +11,11 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendSource } from '../../platform/config/schema.js';
-import type { InputValues } from '../registry/inputs.js';
-import type { RegistryAddContext } from '../registry/saveEntry.js';
-import type { RegistryEntry } from '../registry/registryTypes.js';
-import { bundleCommand, userConfigValues } from './bundleEntry.js';
-import { downloadBundle } from './downloadBundle.js';
-import { readBundle, unpackInto } from './installBundle.js';
+import type { AddContext, InputValues } from '../entries/saveEntry.js';
+import type { RegistryEntry } from './registryTypes.js';
+import { bundleCommand, userConfigValues } from '../bundles/bundleEntry.js';
+import { downloadBundle } from '../bundles/downloadBundle.js';
+import { readBundle, unpackInto } from '../bundles/installBundle.js';
 
 /** A prepared update: the new entry, and the steps that apply or drop it. */
 export interface BundleUpdate {
@@ -37,7 +36,7 @@ export function runsFromBundle(entry: Record<string, unknown>, stateDir: string 
 
 /** Downloads and reads package `index` of `latest` and builds the entry that replaces `current`. */
 export async function prepareBundleUpdate(
-  ctx: RegistryAddContext,
+  ctx: AddContext,
   id: string,
   current: Record<string, unknown>,
   latest: RegistryEntry & { valid: true },

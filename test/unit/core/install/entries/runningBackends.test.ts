@@ -14,7 +14,7 @@ import {
   replaceEntry,
   takenIds,
   type RunningBackends,
-} from '../../../../../electron/core/install/registry/runningBackends.js';
+} from '../../../../../electron/core/install/entries/runningBackends.js';
 import { tempDir } from '../../../../helpers/harness.js';
 
 const SOURCE = { registry: 'http://registry.test', name: 'io.github.test/memory', version: '1.0.0', inputs: {} };

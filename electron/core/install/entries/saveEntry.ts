@@ -1,21 +1,23 @@
 /**
- * Saving a new backend entry from a registry or a bundle: what adding needs,
- * the check before saving (connect and list; undone when it fails) and the
- * save itself (through the running core when there is one). Shared by
- * addFromRegistry.ts and install/bundles/installBundle.ts.
+ * Saving a new server entry, whatever it came from (the MCP Registry, a
+ * bundle): what adding needs, the values the user gave for its inputs, the
+ * check before saving (connect and list; undone when it fails) and the save
+ * itself (through the running core when there is one). Shared by
+ * install/registry/addFromRegistry.ts and install/bundles/installBundle.ts.
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { SecretSink } from '../clientApps/secrets.js';
 import { writeServerEntry } from '../../platform/config/openConfigStore.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { checkEntry } from './checkEntry.js';
-import type { RegistryClient } from './registryClient.js';
 import type { RunningBackends } from './runningBackends.js';
 
-/** What adding needs. */
-export interface RegistryAddContext {
+/** The values the user gave for an entry's inputs (variables, arguments, a bundle's user_config), by field key; a repeated field may hold several. */
+export type InputValues = Record<string, string | string[] | undefined>;
+
+/** What adding needs, whatever the entry came from. */
+export interface AddContext {
   configPath: string;
-  client: RegistryClient;
   /** Environment of stdio backends (the login shell's PATH). */
   environment: NodeJS.ProcessEnv;
   sink: SecretSink;
@@ -37,7 +39,7 @@ export interface RegistryAddContext {
 }
 
 /** Saves a new entry: through the running core when there is one, else into the config file. */
-export async function saveNewEntry(ctx: RegistryAddContext, id: string, entry: Record<string, unknown>): Promise<void> {
+export async function saveNewEntry(ctx: AddContext, id: string, entry: Record<string, unknown>): Promise<void> {
   if (ctx.save) return ctx.save(id, entry);
   await writeServerEntry(ctx.configPath, id, entry, ctx.stateDir ? { stateDir: ctx.stateDir } : {});
 }
@@ -48,7 +50,7 @@ export async function saveNewEntry(ctx: RegistryAddContext, id: string, entry: R
  * it is saved, and signing in comes next.
  */
 export async function checkOrUndo(
-  ctx: RegistryAddContext,
+  ctx: AddContext,
   backend: Parameters<typeof checkEntry>[0],
   undo: () => Promise<void>,
   options: { authorization?: boolean } = {},
