@@ -1,16 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+const UNIT = ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'];
+
+/**
+ * The unit test files that replace a module (vi.mock and kin). The unit project shares its module
+ * graph between the files a worker runs (isolate: false), so a module another file already loaded
+ * would stay the real one; these files run isolated instead (unit-isolated). Found by content, so a
+ * moved or new file lands in the right project by itself.
+ */
+const mockingUnitFiles = (readdirSync(join(ROOT, 'test/unit'), { recursive: true }) as string[])
+  .filter((path) => /\.test\.tsx?$/.test(path))
+  .map((path) => join(ROOT, 'test/unit', path))
+  .filter((path) => /\bvi\.(?:mock|doMock|unmock|doUnmock)\(/.test(readFileSync(path, 'utf8')))
+  .map((path) => relative(ROOT, path).split('\\').join('/'));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // XDG config, state and data directories in a temporary folder per run: no test writes into the real ones.
+    // Every project inherits them (extends: true).
     globalSetup: ['test/helpers/isolatedDirs.global.ts'],
     setupFiles: ['test/helpers/isolatedDirs.ts'],
-    // Integration tests start real servers and child processes; two cores here.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    maxWorkers: 2,
     reporters: ['default'],
+    // Two cores here. Every project has the same maxWorkers, so a run of several projects shares one pool.
+    maxWorkers: 2,
+    projects: [
+      {
+        // The core, the CLI's and the renderer's logic in process: no build, no child processes, seconds.
+        // Threads in one shared module graph per worker (no re-import of React, jsdom or the SDK per file):
+        // the tests restore what they change (timers, spies: vitest restores mocks between files).
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT,
+          exclude: mockingUnitFiles,
+          pool: 'threads',
+          isolate: false,
+          testTimeout: 10_000,
+          hookTimeout: 10_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit-isolated',
+          include: mockingUnitFiles.length > 0 ? mockingUnitFiles : ['no-unit-file-mocks-a-module'],
+          pool: 'threads',
+          testTimeout: 10_000,
+          hookTimeout: 10_000,
+        },
+      },
+      {
+        // The core against real MCP servers, our fixtures and the CLI (bin/, which needs dist/cli).
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          pool: 'forks',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The UI in Chromium, served by the built `serve`: the only tier that needs the whole build.
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          pool: 'forks',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORY } from '../helpers/harness.js';
-import { browserMissing } from './browser.js';
+import { chromiumForTests } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
@@ -15,7 +15,8 @@ import { openUiSession, type UiSession } from './uiSession.js';
 
 const SLOW = { timeout: 45_000 };
 
-describe.skipIf(browserMissing())('the Add server form', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`the Add server form${chromium.titleSuffix}`, () => {
   let ui: UiSession;
   let page: Page;
   let app: AppPage;

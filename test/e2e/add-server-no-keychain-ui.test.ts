@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORY } from '../helpers/harness.js';
-import { browserMissing } from './browser.js';
+import { chromiumForTests } from './browser.js';
 import type { AppPage } from './pages/AppPage.js';
 import { withoutKeychain } from './serveUi.js';
 import { openUiSession, type UiSession } from './uiSession.js';
@@ -18,7 +18,8 @@ import { openUiSession, type UiSession } from './uiSession.js';
 const SLOW = { timeout: 45_000 };
 const SECRET = 'sk-e2e-0123456789abcdefghij';
 
-describe.skipIf(browserMissing())('pasted secrets without a keychain', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`pasted secrets without a keychain${chromium.titleSuffix}`, () => {
   let ui: UiSession;
   let page: Page;
   let app: AppPage;

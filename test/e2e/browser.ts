@@ -12,6 +12,26 @@ export function browserMissing(): string | undefined {
   return existsSync(CHROMIUM_PATH) ? undefined : `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`;
 }
 
+/** Whether the browser tests run or skip, as test/helpers/keychain.ts decides for the keychain tests. */
+export interface ChromiumForTests {
+  /** Why they skip, or undefined when they run. */
+  skip: string | undefined;
+  /** ` (SKIPPED: <why>)` for a describe title, or ''. */
+  titleSuffix: string;
+}
+
+/**
+ * Without Chromium the browser tests skip outside CI, saying why; in CI (`CI=true`: .ci/run
+ * installs it) they run, and fail.
+ */
+export function chromiumForTests(
+  environment: NodeJS.ProcessEnv = process.env,
+  missing: string | undefined = browserMissing(),
+): ChromiumForTests {
+  const skip = environment['CI'] === 'true' ? undefined : missing;
+  return { skip, titleSuffix: skip ? ` (SKIPPED: ${skip})` : '' };
+}
+
 /** Launches headless Chromium. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundleBytes, bundleManifest } from '../helpers/bundles.js';
 import { firstText } from '../helpers/harness.js';
-import { browserMissing } from './browser.js';
+import { chromiumForTests } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
@@ -23,7 +23,8 @@ import { openUiSession, type UiSession } from './uiSession.js';
 
 const SLOW = { timeout: 45_000 };
 
-describe.skipIf(browserMissing())('.mcpb bundles in the Add server screen', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`.mcpb bundles in the Add server screen${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let ui: UiSession;
   let page: Page;
@@ -92,7 +93,7 @@ describe.skipIf(browserMissing())('.mcpb bundles in the Add server screen', () =
   }, 90_000);
 });
 
-describe.skipIf(browserMissing())('a bundle with a sensitive value, without a keychain', () => {
+describe.skipIf(chromium.skip)(`a bundle with a sensitive value, without a keychain${chromium.titleSuffix}`, () => {
   let ui: UiSession;
   beforeAll(async () => {
     // D-Bus pointed nowhere: serve finds no Secret Service.

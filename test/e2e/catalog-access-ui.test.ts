@@ -12,7 +12,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../helpers/harness.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { chromiumForTests, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { AuthorizationPage } from './pages/AuthorizationPage.js';
 import { CatalogPage } from './pages/CatalogPage.js';
@@ -33,7 +33,8 @@ async function connect(url: string, token: string): Promise<Client> {
   return client;
 }
 
-describe.skipIf(browserMissing())('Catalog and Authorization joined, in Chromium', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`Catalog and Authorization joined, in Chromium${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let browser: Browser;
   let page: Page;

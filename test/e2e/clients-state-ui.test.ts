@@ -19,7 +19,7 @@ import { populateHome } from '../fixtures/client-configs/home.js';
 import { runCli } from '../helpers/cli.js';
 import { EVERYTHING } from '../helpers/harness.js';
 import { violationsInBothSchemes } from './axe.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { chromiumForTests, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { ClientsPage } from './pages/ClientsPage.js';
 import { ServersPage } from './pages/ServersPage.js';
@@ -29,7 +29,8 @@ const SLOW = { timeout: 30_000 };
 /** Short, so an abandoned session is seen going; long enough for the checks made while it lives. */
 const SESSION_IDLE_MS = 4000;
 
-describe.skipIf(browserMissing())('the Clients screen and sidebar say what is true', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`the Clients screen and sidebar say what is true${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let browser: Browser;
   let page: Page;

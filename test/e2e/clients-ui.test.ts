@@ -15,7 +15,7 @@ import { KeytarStore } from '../../electron/core/platform/index.js';
 import type { ClientId } from '../../electron/core/install/index.js';
 import { populateHome } from '../fixtures/client-configs/home.js';
 import { EVERYTHING, firstText } from '../helpers/harness.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { chromiumForTests, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { ClientsPage } from './pages/ClientsPage.js';
 import { ServersPage } from './pages/ServersPage.js';
@@ -51,7 +51,8 @@ async function tryToken(url: string, token: string): Promise<string> {
   }
 }
 
-describe.skipIf(browserMissing())('Clients screen in Chromium', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`Clients screen in Chromium${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let browser: Browser;
   let context: BrowserContext;

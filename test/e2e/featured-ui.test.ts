@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing } from './browser.js';
+import { chromiumForTests } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
@@ -28,7 +28,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe.skipIf(browserMissing())('Featured servers, offline', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`Featured servers, offline${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let ui: UiSession;
   let page: Page;

@@ -16,7 +16,7 @@ import { bundleBytes, bundleManifest } from '../helpers/bundles.js';
 import { EVERYTHING } from '../helpers/harness.js';
 import { startLocalRegistry, type LocalRegistry } from '../helpers/localRegistry.js';
 import { violationsInBothSchemes } from './axe.js';
-import { browserMissing } from './browser.js';
+import { chromiumForTests } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import { CatalogPage } from './pages/CatalogPage.js';
 import { TryItPanel } from './pages/TryItPanel.js';
@@ -29,7 +29,8 @@ const SLOW = { timeout: 45_000 };
 const registryDoc = (path: string): Record<string, unknown> =>
   JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/registry', path), 'utf8'));
 
-describe.skipIf(browserMissing())('field errors sit on their field, in every form', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`field errors sit on their field, in every form${chromium.titleSuffix}`, () => {
   let registry: LocalRegistry;
   let served: ServedUi;
   let ui: UiSession;

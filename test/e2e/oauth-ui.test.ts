@@ -17,7 +17,7 @@ import { vaultAccount, type VaultTokens, KeytarStore } from '../../electron/core
 import { keychainForTests } from '../helpers/keychain.js';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { chromiumForTests, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { CatalogPage } from './pages/CatalogPage.js';
 import { OAuthSignInPage } from './pages/OAuthSignInPage.js';
@@ -32,7 +32,7 @@ const SERVICE = `mcp-switchboard-oauth-ui-test-${process.pid}`;
 const store = new KeytarStore({ service: SERVICE, timeoutMs: 5000 });
 const keychain = await keychainForTests(store);
 const { status } = keychain;
-const skip = browserMissing() ?? keychain.skip;
+const skip = chromiumForTests().skip ?? keychain.skip;
 if (skip) console.warn(`oauth-ui.test.ts: skipped: ${skip}`);
 
 describe.skipIf(skip)(`OAuth sign-in from the UI in Chromium${skip ? ` (SKIPPED: ${skip})` : ''}`, () => {

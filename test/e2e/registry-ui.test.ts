@@ -12,7 +12,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRegistry, type LocalRegistry } from '../helpers/localRegistry.js';
-import { browserMissing } from './browser.js';
+import { chromiumForTests } from './browser.js';
 import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
 import type { ServedUi } from './serveUi.js';
@@ -22,7 +22,8 @@ const SLOW = { timeout: 45_000 };
 const fixtures = join(import.meta.dirname, '../fixtures/registry');
 const doc = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(fixtures, path), 'utf8'));
 
-describe.skipIf(browserMissing())('MCP Registry in the Add server screen', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`MCP Registry in the Add server screen${chromium.titleSuffix}`, () => {
   let registry: LocalRegistry;
   let served: ServedUi;
   let ui: UiSession;

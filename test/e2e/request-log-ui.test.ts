@@ -12,7 +12,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, MEMORY } from '../helpers/harness.js';
-import { browserMissing } from './browser.js';
+import { chromiumForTests } from './browser.js';
 import type { AppPage } from './pages/AppPage.js';
 import { AuthorizationPage } from './pages/AuthorizationPage.js';
 import { RequestLogPage } from './pages/RequestLogPage.js';
@@ -21,7 +21,8 @@ import { openUiSession, type UiSession } from './uiSession.js';
 
 const SLOW = { timeout: 30_000 };
 
-describe.skipIf(browserMissing())('the Request log screen in Chromium', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`the Request log screen in Chromium${chromium.titleSuffix}`, () => {
   let ui: UiSession;
   let page: Page;
   let app: AppPage;

@@ -10,14 +10,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { violationsInBothSchemes } from './axe.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { chromiumForTests, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
 import { serveUi, type ServedUi } from './serveUi.js';
 
 const SLOW = { timeout: 30_000 };
 
-describe.skipIf(browserMissing())('server cards and dialogs in Chromium', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`server cards and dialogs in Chromium${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let browser: Browser;
   let page: Page;

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { EVERYTHING, fixture } from '../helpers/harness.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { chromiumForTests, collectCspErrors, launchChromium } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import { AppPage } from './pages/AppPage.js';
 import { AuthorizationPage } from './pages/AuthorizationPage.js';
@@ -19,7 +19,8 @@ import { serveUi, type ServedUi } from './serveUi.js';
 
 const SLOW = { timeout: 30_000 };
 
-describe.skipIf(browserMissing())('Switchboard UI in Chromium', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`Switchboard UI in Chromium${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let browser: Browser;
   let page: Page;

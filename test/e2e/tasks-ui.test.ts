@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextp
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { fixture } from '../helpers/harness.js';
-import { browserMissing } from './browser.js';
+import { chromiumForTests } from './browser.js';
 import type { AppPage } from './pages/AppPage.js';
 import { RequestLogPage } from './pages/RequestLogPage.js';
 import type { ServedUi } from './serveUi.js';
@@ -19,7 +19,8 @@ import { openUiSession, type UiSession } from './uiSession.js';
 
 const SLOW = { timeout: 30_000 };
 
-describe.skipIf(browserMissing())('Tasks on the Request log screen', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`Tasks on the Request log screen${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let ui: UiSession;
   let page: Page;

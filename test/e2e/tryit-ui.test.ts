@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { EVERYTHING, fixture } from '../helpers/harness.js';
 import { violationsInBothSchemes } from './axe.js';
-import { browserMissing, collectCspErrors, launchChromium } from './browser.js';
+import { chromiumForTests, collectCspErrors, launchChromium } from './browser.js';
 import { AppPage, type ScreenName } from './pages/AppPage.js';
 import { CatalogPage } from './pages/CatalogPage.js';
 import { ClientsPage } from './pages/ClientsPage.js';
@@ -31,7 +31,8 @@ const SCREENS: ScreenName[] = [
   'Settings',
 ];
 
-describe.skipIf(browserMissing())('Try it, layout and accessibility in Chromium', () => {
+const chromium = chromiumForTests();
+describe.skipIf(chromium.skip)(`Try it, layout and accessibility in Chromium${chromium.titleSuffix}`, () => {
   let served: ServedUi;
   let browser: Browser;
   let page: Page;

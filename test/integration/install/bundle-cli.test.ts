@@ -13,11 +13,12 @@ import { BIN, runCli } from '../../helpers/cli.js';
 import { bundleBytes, bundleManifest } from '../../helpers/bundles.js';
 import { firstText, tempDir } from '../../helpers/harness.js';
 import { spawnServer } from '../../helpers/spawnServer.js';
+import { keychainForTests } from '../../helpers/keychain.js';
 
 const SERVICE = `mcp-switchboard-test-bundle-${process.pid}`;
 const keychain = new KeytarStore({ service: SERVICE, timeoutMs: 5000 });
-const keychainStatus = await keychain.status();
-const required = process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] === '1';
+// Skip without a keychain, saying why, unless it is required (helpers/keychain.ts).
+const { status: keychainStatus, required, titleSuffix } = await keychainForTests(keychain);
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let env: Record<string, string>;
@@ -114,7 +115,7 @@ describe('a bad bundle is refused, naming the field, and leaves nothing behind',
   }, 60_000);
 });
 
-describe.skipIf(!keychainStatus.available && !required)('installing a bundle', () => {
+describe.skipIf(!keychainStatus.available && !required)(`installing a bundle${titleSuffix}`, () => {
   it('unpacks it, substitutes its config, keeps the sensitive value in the keychain, and serve calls it', async () => {
     const path = await bundle('greeter.mcpb', manifest());
     const result = await cli(['add', path, '--arg', 'tools=greet,wave', '--arg', 'api_key=t0p-s3cret']);

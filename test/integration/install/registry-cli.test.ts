@@ -16,13 +16,14 @@ import { BIN, runCli } from '../../helpers/cli.js';
 import { firstText, fixture, tempDir } from '../../helpers/harness.js';
 import { startLocalRegistry, type LocalRegistry } from '../../helpers/localRegistry.js';
 import { spawnServer } from '../../helpers/spawnServer.js';
+import { keychainForTests } from '../../helpers/keychain.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures/registry');
 const doc = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(fixtures, path), 'utf8'));
 const SERVICE = `mcp-switchboard-test-registry-${process.pid}`;
 const keychain = new KeytarStore({ service: SERVICE, timeoutMs: 5000 });
-const keychainStatus = await keychain.status();
-const required = process.env['SWITCHBOARD_REQUIRE_KEYCHAIN'] === '1';
+// Skip without a keychain, saying why, unless it is required (helpers/keychain.ts).
+const { status: keychainStatus, required, titleSuffix } = await keychainForTests(keychain);
 
 let registry: LocalRegistry;
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -204,7 +205,7 @@ describe('registry commands', () => {
   });
 });
 
-describe.skipIf(!keychainStatus.available && !required)('a remote entry with a secret header', () => {
+describe.skipIf(!keychainStatus.available && !required)(`a remote entry with a secret header${titleSuffix}`, () => {
   it('fills the URL variable, checks it, and keeps the header in the keychain only', async () => {
     const remote = await spawnServer([fixture('http-server.mjs')], /LISTENING http:\/\/127\.0\.0\.1:(\d+)\/mcp/);
     try {

@@ -1,6 +1,6 @@
 /**
  * A remote registry entry whose server answers 401 while it is being added
- * goes straight on to the OAuth sign-in that exists (electron/core/auth):
+ * goes straight on to the OAuth sign-in that exists (electron/core/platform/auth):
  * through the real bridge, against a real oidc-provider authorization server
  * and an OAuth-protected MCP server (test/fixtures/oauth), tokens in a real
  * keychain (keyring-run.mjs). The entry is saved, the answer carries the
