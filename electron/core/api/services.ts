@@ -46,7 +46,6 @@ import type { ClientProfile, ItemKind, Policy, ToolRule } from '../platform/conf
 import type { BackendConfig, ProxyOptions } from '../platform/config/schema.js';
 import type { CoreDeps } from '../platform/deps.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
-import type { TypedEmitter } from '../platform/typedEmitter.js';
 import type { CoreEvents } from './events.js';
 
 /** The backends: their configs, health and runtime changes (saved to the config file). */
@@ -264,7 +263,10 @@ export interface AuditService {
 }
 
 /** The core's events, to listen to. */
-export type CoreEventSource = Pick<TypedEmitter<CoreEvents>, 'on'>;
+export interface CoreEventSource {
+  /** Subscribes to one event; returns the function that unsubscribes. */
+  on<K extends keyof CoreEvents>(event: K, listener: (payload: CoreEvents[K]) => void): () => void;
+}
 
 /** The core as the host and the shell use it. */
 export interface Switchboard {
