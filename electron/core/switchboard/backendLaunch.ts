@@ -19,8 +19,6 @@ import type { Logger } from '../platform/deps.js';
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import type { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
 
-export { connectTimeoutMs } from '../backends/connection/backendConnection.js';
-
 /** How long cached eager backends wait for a first list before they start anyway. */
 export const CACHED_START_DELAY_MS = 1000;
 

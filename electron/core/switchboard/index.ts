@@ -4,5 +4,5 @@
  * opens for it.
  */
 export { openCoreServices } from './coreServices.js';
+export type { CoreServices } from './coreServices.js';
 export { SwitchboardCore } from './switchboardCore.js';
-export type { CoreServices } from './switchboardCore.js';

@@ -1,9 +1,10 @@
 /**
  * The core's request path, built once with the core: policy, client tokens and
- * approvals (AccessControl), the router for calls, reads and prompts, and the
- * resource subscription hub. Each reads the published catalog and reaches
- * backends only through the core, so a backend's coming and going needs no
- * rewiring; their notifications become the core's events.
+ * approvals (AccessControl), the router for calls, reads and prompts, the task
+ * service and the resource subscription hub. Each reads the published catalog
+ * and reaches backends only through the pool of backend connections, so a
+ * backend's coming and going needs no rewiring; their notifications become
+ * the core's events.
  */
 import type { BackendPool } from '../backends/supervisor/backendPool.js';
 import type { Catalog } from '../catalog/catalog.js';

@@ -38,14 +38,12 @@ import { buildRequestPath, type RequestPath } from './requestPath.js';
 import { StartupGrace } from './startupGrace.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
 
-export type { CoreEvents } from '../api/events.js';
-export type { CoreServices } from './coreServices.js';
-export type { Switchboard } from '../api/services.js';
-
 /**
  * The proxy core. Create, `start()`, use, `dispose()`. It implements the
- * services of api/services.ts; its parts (`access`, `router`, `subscriptions`,
- * `parkedCalls`, `startLimiter`) are public for the core's tests only.
+ * services of api/services.ts. Of its parts, `subscriptions` and `grace` serve
+ * the frontends (FrontendCore); `pool`, `parkedCalls` and `startLimiter` are
+ * the request path's and the supervisors', and public so the core's tests can
+ * observe their bounds.
  */
 export class SwitchboardCore implements FrontendCore {
   readonly events = new TypedEmitter<CoreEvents>();
@@ -68,7 +66,7 @@ export class SwitchboardCore implements FrontendCore {
   readonly tasks: RequestPath['tasks'];
   readonly policy: RequestPath['policy'];
   readonly approvals: RequestPath['access']['approvals'];
-  /** Client profiles and tokens (AccessControl, as ClientsService). */
+  /** Client profiles and their tokens (AccessControl, as ProfilesService). */
   readonly profiles: RequestPath['access'];
   /** The audit log's entries, newest first (none without an audit log). */
   readonly audit = {
@@ -81,7 +79,6 @@ export class SwitchboardCore implements FrontendCore {
   readonly sessions = new SessionRegistry();
   /** 2025-era backends' calls parked for a 2026-07-28 client's retry (kept here: each 2026 request gets a new server). */
   readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.inputTimeoutMs);
-  /** Supervisors in config order. */
   /** The pool of backend connections: supervisors in config order, and the one way requests reach a backend. */
   readonly pool: BackendPool = new BackendPool({
     isPublished: (id) => this.publisher.isPublished(id),
@@ -100,9 +97,7 @@ export class SwitchboardCore implements FrontendCore {
   /** Bounded start-up: child processes starting at once. */
   readonly startLimiter = new StartLimiter(() => this.config.proxy.maxConcurrentStarts ?? defaultStartLimit());
   /** Lists wait for backends on their first attempt for `startupGraceMs` after start. */
-  readonly grace = new StartupGrace(this.events, () =>
-    this.pool.firstAttemptDeadline(this.startedAt, this.config.proxy),
-  );
+  readonly grace = new StartupGrace(this.events, () => this.pool.firstAttemptDeadline(this.startedAt));
   private startedAt = 0;
   private disposed = false;
 

@@ -115,7 +115,8 @@ export class BackendPool extends Map<string, BackendSupervisor> {
    * (started at `startedAt`) with nothing published (the startup grace), or
    * undefined: none is.
    */
-  firstAttemptDeadline(startedAt: number, proxy: ProxyOptions): number | undefined {
+  firstAttemptDeadline(startedAt: number): number | undefined {
+    const proxy = this.host.proxy();
     let latest: number | undefined;
     for (const supervisor of this.values()) {
       if (supervisor.isSettled || supervisor.publishedFromCache || !supervisor.config.enabled) continue;
