@@ -70,6 +70,18 @@ export const ProxyOptionsSchema = z
     startupGraceMs: positiveInt.default(15_000),
     /** Directories in front of every stdio backend's PATH (platform/env/stdioPath.ts). */
     extraPath: ExtraPathSchema.default([]),
+    /**
+     * Whether stdio servers without their own `sandbox` setting run sandboxed
+     * (backends/process/sandbox/). Off, so existing configs keep running as
+     * they did; servers added through the registry, bundles, snippets and
+     * imports get their own `sandbox` setting.
+     */
+    defaultSandbox: z.boolean().default(false),
+    /**
+     * Whether a server added by any route stays quarantined (started, listed and
+     * scanned, its items hidden from every client) until the user approves it.
+     */
+    quarantine: z.boolean().default(true),
     /** Joins prefix and item name; must itself be a valid name fragment. */
     separator: z
       .string()

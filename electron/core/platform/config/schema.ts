@@ -111,6 +111,61 @@ export interface BackendSource {
   inputs?: Record<string, string | string[]> | undefined;
 }
 
+/** A path a sandbox setting names: absolute, or under the home folder (`~/...`). */
+const sandboxPath = z
+  .string()
+  .refine((path) => path.startsWith('/') || path === '~' || path.startsWith('~/'), {
+    error: 'must be an absolute path or start with ~/',
+  })
+  .refine((path) => !path.split('/').includes('..'), { error: 'must not contain ..' });
+
+/** A host a sandboxed server may connect to: a name (`api.github.com`), a wildcard (`*.github.com`), an address; optional `:port`. */
+const sandboxHost = z
+  .string()
+  .regex(
+    /^(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:]+\](:\d{1,5})?$/,
+    'must be a host name, *.domain or address, with an optional :port',
+  );
+
+/**
+ * What a sandboxed stdio server may do (backends/process/sandbox/): read and
+ * write beyond its defaults (system files read-only, its package and cache
+ * folders, a private home and temp folder), and reach the network: `none`,
+ * `all`, or only the hosts listed. `true`/`false` turn the sandbox on with the
+ * defaults, or off; an object turns it on unless `enabled: false`.
+ */
+const SandboxSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    enabled: z.boolean().default(true),
+    read: z.array(sandboxPath).default([]),
+    write: z.array(sandboxPath).default([]),
+    network: z.union([z.enum(['none', 'all']), z.array(sandboxHost)]).default('none'),
+  }),
+]);
+
+/** Where a sandboxed server may connect. */
+export type SandboxNetwork = 'none' | 'all' | string[];
+
+/** A stdio server's own sandbox setting, normalized (absent in the file: the proxy's `defaultSandbox`). */
+export interface SandboxSetting {
+  enabled: boolean;
+  read: string[];
+  write: string[];
+  network: SandboxNetwork;
+}
+
+function sandboxFrom(raw: z.output<typeof SandboxSchema> | undefined): SandboxSetting | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === 'boolean') return { enabled: raw, read: [], write: [], network: 'none' };
+  return raw;
+}
+
+/** A stdio server's sandbox in force: its own setting, else the proxy's `defaultSandbox` with the defaults. */
+export function sandboxOf(backend: StdioBackendConfig, proxy: ProxyOptions): SandboxSetting {
+  return backend.sandbox ?? { enabled: proxy.defaultSandbox, read: [], write: [], network: 'none' };
+}
+
 const StdioBackendSchema = z.strictObject({
   type: z.literal('stdio').optional(),
   transport: z.literal('stdio').optional(),
@@ -118,6 +173,7 @@ const StdioBackendSchema = z.strictObject({
   args: z.array(z.string()).default([]),
   env: valueMap.default({}),
   cwd: z.string().min(1).optional(),
+  sandbox: SandboxSchema.optional(),
   ...commonOptions,
 });
 
@@ -197,6 +253,8 @@ export interface StdioBackendConfig extends BackendBase {
   args: string[];
   env: Record<string, ConfigValue>;
   cwd: string | undefined;
+  /** Its own sandbox setting (absent: the proxy's `defaultSandbox`; see sandboxOf). */
+  sandbox: SandboxSetting | undefined;
 }
 
 /** A validated remote backend (Streamable HTTP or legacy HTTP+SSE). */
@@ -302,6 +360,7 @@ export function parseBackend(
       args: data.args,
       env: data.env,
       cwd: data.cwd,
+      sandbox: sandboxFrom(data.sandbox),
     },
     problems,
   };
