@@ -32,6 +32,8 @@ export const ErrorCode = {
   ListFailed: 'list_failed',
   /** Health probes failed in a row: the backend is degraded (its catalog stays published). */
   ProbeFailed: 'probe_failed',
+  /** A server's sandbox is on, but no sandbox can run on this machine (`data.reason` says why): it is not started. */
+  SandboxUnavailable: 'sandbox_unavailable',
   /** A tool answered `isError: true` (an audit entry's code). */
   ToolError: 'tool_error',
   /** A backend's answer cannot be relayed to the frontend (e.g. not serializable). */

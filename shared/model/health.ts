@@ -32,6 +32,31 @@ export interface BackendAuthSummary {
   authorizationUrl?: never;
 }
 
+/** Something a sandbox refused a server, as far as the server's own messages tell. */
+export interface SandboxBlock {
+  kind: 'read' | 'write' | 'connect';
+  /** A host path, or a host (`api.github.com`, `127.0.0.1:5432`). */
+  target: string;
+}
+
+/** A stdio server's sandbox (electron/core/backends/process/sandbox/), as health shows it. */
+export interface BackendSandbox {
+  /**
+   * `on`: it runs sandboxed; `off`: it runs with the user's rights;
+   * `unavailable`: its sandbox is on but none can run here, so it is not started.
+   */
+  state: 'on' | 'off' | 'unavailable';
+  engine?: 'bubblewrap';
+  /** Why no sandbox can run here (`unavailable`). */
+  reason?: string;
+  /** Granted beyond the defaults. */
+  read: string[];
+  write: string[];
+  network: 'none' | 'all' | string[];
+  /** What it was refused since it started (newest last, at most 20). */
+  blocked: SandboxBlock[];
+}
+
 /** What the core reports about one backend. Contains no secrets. */
 export interface BackendHealth {
   id: string;
@@ -66,6 +91,8 @@ export interface BackendHealth {
   startMs?: number;
   /** OAuth state of a remote backend that may use OAuth (absent for stdio and explicit Authorization headers). */
   auth?: BackendAuthSummary;
+  /** A stdio server's sandbox (absent for remote servers). */
+  sandbox?: BackendSandbox;
 }
 
 /** Aggregate readiness, as served by `/readyz`. */

@@ -8,3 +8,4 @@ export { commandWarnings } from './process/commandCheck.js';
 export { isProcessAlive } from './process/processTree.js';
 export { readinessOf } from './supervisor/backendPool.js';
 export { LineTail } from './transport/transports.js';
+export { sandboxSupport, type SandboxSupport } from './process/sandbox/sandboxSupport.js';

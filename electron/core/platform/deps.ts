@@ -37,6 +37,8 @@ export interface CoreDeps {
    * edit of `proxy.extraPath` is applied to it live, as Settings does.
    */
   stdioPath?: ExtraPathControl;
+  /** Switchboard's state directory (sandboxed servers' private homes); absent: the platform's default. */
+  stateDir?: string;
 }
 
 /** A logger that writes to stderr (stdout may carry the stdio protocol). */

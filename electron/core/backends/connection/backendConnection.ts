@@ -21,7 +21,12 @@ import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { liftTaskResults } from './taskResultLift.js';
-import { createBackendTransport, type BackendTransport, type LineTail } from '../transport/transports.js';
+import {
+  createBackendTransport,
+  type BackendTransport,
+  type LaunchOptions,
+  type LineTail,
+} from '../transport/transports.js';
 
 export type { BackendCatalog } from './backendRequests.js';
 
@@ -38,6 +43,8 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   authProvider?: AuthProvider | undefined;
   /** A request failed for want of the user's authorization (401 we could not answer, 403 insufficient_scope). */
   onAuthorizationProblem?: (problem: AuthorizationProblem) => void;
+  /** A stdio server's sandbox in force and where its refusals are recorded (transport/transports.ts). */
+  sandbox?: LaunchOptions['sandbox'];
   /** Makes the transport instead of the config's (an in-process backend in unit tests). */
   transport?: (() => Promise<BackendTransport>) | undefined;
 }
@@ -131,6 +138,7 @@ export class BackendConnection extends BackendRequests {
       ? await this.options.transport()
       : await createBackendTransport(config, environment, this.stderrTail, secrets, this.options.authProvider, {
           maxMessageBytes: this.options.proxy.maxMessageBytes,
+          sandbox: this.options.sandbox,
         });
     if (this.closing) {
       await backendTransport.transport.close().catch(() => undefined);

@@ -14,7 +14,10 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../../shared/model/health.js';
-import { startModeOf, type BackendConfig } from '../../platform/config/schema.js';
+import { sandboxOf, startModeOf, type BackendConfig } from '../../platform/config/schema.js';
+import { defaultStateDir } from '../../platform/config/paths.js';
+import { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
+import { sandboxView } from '../process/sandbox/sandboxedLaunch.js';
 import { BackendConnection, type BackendCatalog } from '../connection/backendConnection.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
@@ -23,11 +26,13 @@ import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import { SupervisorCatalog } from './supervisorCatalog.js';
 import { SupervisorStatus } from './supervisorStatus.js';
 import type { SupervisorHost } from './supervisorHost.js';
-import { LineTail } from '../transport/transports.js';
+import { LineTail, type LaunchOptions } from '../transport/transports.js';
 
 /** Supervises one backend. */
 export class BackendSupervisor {
   readonly stderrTail = new LineTail(50);
+  /** Its sandbox as health shows it, and what it was refused (outlives each connection, as the tail does). */
+  readonly sandboxWatch = new SandboxWatch(() => this.host.changed(this.id));
   private readonly state: SupervisorStatus;
   private connection: BackendConnection | undefined;
   private readonly catalog: SupervisorCatalog;
@@ -237,6 +242,7 @@ export class BackendSupervisor {
       secrets: host.secrets,
       clientInfo: host.deps.clientInfo,
       stderrTail: this.stderrTail,
+      sandbox: this.sandboxLaunch(),
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),
       onListChanged: () => this.catalog.listChanged(connection),
       onLog: (params) => host.log(config.id, params),
@@ -246,6 +252,21 @@ export class BackendSupervisor {
       onAuthorizationProblem: (problem) => authorization.problem(connection, problem),
     });
     return connection;
+  }
+
+  /** A stdio server's sandbox for its next launch (remote servers have none). */
+  private sandboxLaunch(): LaunchOptions['sandbox'] {
+    const { config, host } = this;
+    if (config.transport !== 'stdio') return undefined;
+    const proxy = host.proxyOptions();
+    return {
+      setting: sandboxOf(config, proxy),
+      context: {
+        stateDir: host.deps.stateDir ?? defaultStateDir(process.platform, host.deps.environment),
+        extraPath: proxy.extraPath,
+      },
+      watch: this.sandboxWatch,
+    };
   }
 
   /** Takes the current connection out (no probe, items unpublished); returns it, still open. */
@@ -328,7 +349,10 @@ export class BackendSupervisor {
     if (connection?.protocolVersion) health.protocolVersion = connection.protocolVersion;
     if (connection?.serverInfo) health.serverInfo = connection.serverInfo;
     if (connection?.pid !== undefined) health.pid = connection.pid;
-    if (config.transport === 'stdio') health.stderrTail = this.stderrTail.snapshot();
+    if (config.transport === 'stdio') {
+      health.stderrTail = this.stderrTail.snapshot();
+      health.sandbox = this.sandboxWatch.snapshot() ?? sandboxView(sandboxOf(config, this.host.proxyOptions()));
+    }
     if (auth) health.auth = auth.summary();
     return health;
   }

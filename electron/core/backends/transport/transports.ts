@@ -19,6 +19,17 @@ import { failRequestsOnStreamEnd, type StreamFailures } from './streamEndWatch.j
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { GroupStdioTransport } from './stdioTransport.js';
 import { LaunchedHttpTransport } from './launchedHttpTransport.js';
+import { sandboxedLaunch, type SandboxContext } from '../process/sandbox/sandboxedLaunch.js';
+import type { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
+import type { SandboxSetting } from '../../platform/config/schema.js';
+import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+
+/** How a backend's process is started: its message limit and, for stdio, its sandbox. */
+export interface LaunchOptions {
+  maxMessageBytes: number;
+  /** A stdio server's sandbox in force (absent: none, as before sandboxes existed). */
+  sandbox?: { setting: SandboxSetting; context: SandboxContext; watch: SandboxWatch } | undefined;
+}
 
 /** Default of the `maxMessageBytes` proxy option: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -72,7 +83,7 @@ export async function createBackendTransport(
   stderrTail: LineTail,
   secrets?: SecretStore,
   authProvider?: AuthProvider,
-  limits: { maxMessageBytes: number } = { maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES },
+  limits: LaunchOptions = { maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES },
 ): Promise<BackendTransport> {
   const field = `mcpServers.${config.id}`;
   const inherited: Record<string, string> = { ...getDefaultEnvironment() };
@@ -81,25 +92,30 @@ export async function createBackendTransport(
   for (const [key, value] of Object.entries(environment)) if (value !== undefined) inherited[key] = value;
   if (config.transport === 'stdio') {
     const env = await resolveValues(config.env, environment, secrets, `${field}.env`);
+    const line = await launchLine(config, { ...inherited, ...env }, limits.sandbox);
     if (process.platform !== 'win32') {
       // Own process group and per-message limit (stdioTransport.ts).
       const group = new GroupStdioTransport({
-        command: config.command,
-        args: config.args,
+        command: line.command,
+        args: line.args,
         env: { ...inherited, ...env },
         ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
         maxMessageBytes: limits.maxMessageBytes,
         backendId: config.id,
       });
-      group.stderr.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
+      group.stderr.on('data', (chunk: Buffer | string) => {
+        const text = chunk.toString();
+        stderrTail.push(text);
+        limits.sandbox?.watch.scan(text);
+      });
       explainSpawnFailures(group, { ...config, env }, environment); // a missing command said plainly
       return { transport: group, pid: () => group.pid };
     }
     // Windows has no process groups to speak of; the SDK's transport (cross-spawn resolves .cmd shims).
     const stdio = new StdioClientTransport({
       maxBufferSize: limits.maxMessageBytes,
-      command: config.command,
-      args: config.args,
+      command: line.command,
+      args: line.args,
       env: { ...inherited, ...env },
       ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
       stderr: 'pipe',
@@ -128,6 +144,41 @@ export async function createBackendTransport(
     (chunk) => stderrTail.push(chunk),
   );
   return { transport: launched, pid: () => launched.pid };
+}
+
+/**
+ * The command and arguments a stdio server is spawned with: its own, or its
+ * sandboxed line (backends/process/sandbox/). The watch learns what it runs
+ * under, including a sandbox that cannot run here (then nothing is spawned).
+ */
+async function launchLine(
+  config: BackendConfig & { transport: 'stdio' },
+  env: Record<string, string>,
+  sandbox: LaunchOptions['sandbox'],
+): Promise<{ command: string; args: string[] }> {
+  if (!sandbox) return { command: config.command, args: config.args };
+  const { setting, context, watch } = sandbox;
+  try {
+    const launch = await sandboxedLaunch(
+      { id: config.id, command: config.command, args: config.args, cwd: config.cwd, env },
+      setting,
+      context,
+    );
+    watch.launched(launch.view, launch.policy);
+    return launch;
+  } catch (error) {
+    if (error instanceof SwitchboardError && error.code === ErrorCode.SandboxUnavailable) {
+      const reason = String(error.data?.['reason'] ?? error.message);
+      watch.launched({
+        state: 'unavailable',
+        reason,
+        read: setting.read,
+        write: setting.write,
+        network: setting.network,
+      });
+    }
+    throw error;
+  }
 }
 
 /** What opening a remote transport takes. */

@@ -1,0 +1,219 @@
+/**
+ * What one sandboxed stdio server may see, as mounts: the decision of what a
+ * server needs, kept apart from how a sandbox engine enforces it
+ * (bubblewrapArgs.ts). The defaults let ordinary servers work without a grant:
+ * the system's files and runtimes read-only, the command's own install folder,
+ * the package caches npx and uvx run from, the scripts and folders its
+ * arguments name (read-only), and a private, writable home and temp folder
+ * under Switchboard's state directory. The user's real home is not there:
+ * ~/.ssh, ~/.aws and browser profiles are simply absent. What the user grants
+ * (`sandbox.read`, `sandbox.write`) is added on top.
+ */
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import type { SandboxNetwork, SandboxSetting } from '../../../platform/config/schema.js';
+
+/** One folder or file made visible inside the sandbox. */
+export interface SandboxMount {
+  /** The path on the host. */
+  source: string;
+  /** Where it appears inside (usually the same path). */
+  target: string;
+  /** `ro`: read-only; `rw`: writable. */
+  mode: 'ro' | 'rw';
+  /** A default that may be missing on this machine (mounted only if present). */
+  optional: boolean;
+}
+
+/** A symbolic link recreated inside (merged-/usr systems: /bin → usr/bin). */
+export interface SandboxLink {
+  target: string;
+  path: string;
+}
+
+/** Everything an engine needs to run one server sandboxed. */
+export interface SandboxPolicy {
+  backendId: string;
+  mounts: SandboxMount[];
+  links: SandboxLink[];
+  /** The private home (mounted at the real home's path) and temp folder on the host. */
+  privateHome: string;
+  privateTmp: string;
+  /** The home path the server sees (the real one's path, holding the private folder). */
+  home: string;
+  /** Where the server starts (its `cwd`, else its home). */
+  cwd: string;
+  network: SandboxNetwork;
+}
+
+/** The system's read-only folders (those present are mounted). */
+const SYSTEM_PATHS = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/opt',
+  '/nix/store',
+  '/run/systemd/resolve',
+];
+
+/** Package caches under the home folder that npx, uvx and pipx run servers from (read-only). */
+const HOME_CACHES = ['.npm', '.cache/uv', '.local/share/uv', '.cache/pip', '.local/pipx', '.bun/install/cache'];
+
+/** What the policy is computed from. */
+export interface SandboxPolicyInput {
+  backendId: string;
+  /** The command as resolved on PATH (absent: not found; the spawn then says so). */
+  resolvedCommand: string | undefined;
+  args: string[];
+  cwd: string | undefined;
+  setting: SandboxSetting;
+  /** The user's home folder. */
+  home: string;
+  /** Switchboard's state directory (the private folders live under `sandboxes/<id>/`). */
+  stateDir: string;
+  /** Extra folders on every server's PATH (`proxy.extraPath`), read-only. */
+  extraPath: string[];
+}
+
+/** `~/x` as a path under `home`. */
+export function expandHome(path: string, home: string): string {
+  if (path === '~') return home;
+  if (path.startsWith('~/')) return join(home, path.slice(2));
+  return path;
+}
+
+function isUnder(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The folder a command is installed in: two levels above its binary
+ * (`~/.nvm/versions/node/v22/bin/node` → `~/.nvm/versions/node/v22`), so a
+ * runtime under a version manager finds its own libraries. System commands
+ * need nothing more.
+ */
+function installFolderOf(command: string): string | undefined {
+  const real = realOrSelf(command);
+  if (SYSTEM_PATHS.some((system) => isUnder(real, system))) return undefined;
+  return dirname(dirname(real));
+}
+
+/**
+ * The folder an argument names, read-only: a script's project (the nearest
+ * folder above it with a package.json, pyproject.toml or node_modules, so its
+ * imports resolve), a folder itself, or nothing for anything else.
+ */
+function argumentFolder(arg: string): string | undefined {
+  if (!isAbsolute(arg) || !existsSync(arg)) return undefined;
+  const real = realOrSelf(arg);
+  if (statSync(real).isDirectory()) return real;
+  let folder = dirname(real);
+  for (let at = folder; at !== dirname(at); at = dirname(at)) {
+    if (['package.json', 'pyproject.toml', 'node_modules'].some((marker) => existsSync(join(at, marker)))) {
+      folder = at;
+      break;
+    }
+  }
+  return folder;
+}
+
+/** System folders that are links on this machine (merged /usr) become links, not second mounts. */
+function systemMountsAndLinks(): { mounts: SandboxMount[]; links: SandboxLink[] } {
+  const mounts: SandboxMount[] = [];
+  const links: SandboxLink[] = [];
+  for (const path of SYSTEM_PATHS) {
+    let link: string | undefined;
+    try {
+      if (lstatSync(path).isSymbolicLink()) link = readlinkSync(path);
+    } catch {
+      continue; // not on this machine
+    }
+    if (link !== undefined && !isAbsolute(link)) links.push({ target: link, path });
+    else mounts.push({ source: path, target: path, mode: 'ro', optional: true });
+  }
+  return { mounts, links };
+}
+
+/** The private home and temp folders of one server, created if missing. */
+export function privateFolders(stateDir: string, backendId: string): { home: string; tmp: string } {
+  const base = join(stateDir, 'sandboxes', backendId);
+  const home = join(base, 'home');
+  const tmp = join(base, 'tmp');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  return { home, tmp };
+}
+
+/** Computes what a server may see from its setting and its launch line. */
+export function resolveSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
+  const { home, setting } = input;
+  const folders = privateFolders(input.stateDir, input.backendId);
+  const { mounts, links } = systemMountsAndLinks();
+  const readOnly = (source: string, optional = true): void => {
+    mounts.push({ source, target: source, mode: 'ro', optional });
+  };
+  const install = input.resolvedCommand ? installFolderOf(input.resolvedCommand) : undefined;
+  if (install) readOnly(install);
+  for (const cache of HOME_CACHES) readOnly(join(home, cache));
+  for (const folder of input.extraPath) readOnly(expandHome(folder, home));
+  for (const arg of input.args) {
+    const folder = argumentFolder(arg);
+    if (folder) readOnly(folder);
+  }
+  const cwd = input.cwd === undefined ? undefined : resolve(expandHome(input.cwd, home));
+  if (cwd) readOnly(cwd);
+  for (const path of setting.read) readOnly(realOrSelf(expandHome(path, home)), false);
+  for (const path of setting.write) {
+    const source = realOrSelf(expandHome(path, home));
+    mounts.push({ source, target: source, mode: 'rw', optional: false });
+  }
+  return {
+    backendId: input.backendId,
+    mounts: ordered(mounts),
+    links,
+    privateHome: folders.home,
+    privateTmp: folders.tmp,
+    home,
+    cwd: cwd ?? home,
+    network: setting.network,
+  };
+}
+
+/**
+ * Mounts parents first (a grant inside the home lands on top of the private
+ * home), the same target once (the writable one wins).
+ */
+function ordered(mounts: SandboxMount[]): SandboxMount[] {
+  const byTarget = new Map<string, SandboxMount>();
+  for (const mount of mounts) {
+    const seen = byTarget.get(mount.target);
+    if (!seen || (mount.mode === 'rw' && seen.mode === 'ro') || (!mount.optional && seen.optional))
+      byTarget.set(mount.target, { ...mount, mode: seen?.mode === 'rw' ? 'rw' : mount.mode });
+  }
+  const depth = (path: string): number => path.split(sep).length;
+  return [...byTarget.values()].sort((a, b) => depth(a.target) - depth(b.target));
+}
+
+/**
+ * Whether a host path is visible inside, and how (the deepest mount that
+ * covers it decides), for explaining a refusal. The real home and /tmp are
+ * `none`: the server sees its private ones at those paths.
+ */
+export function accessOf(policy: SandboxPolicy, path: string): 'ro' | 'rw' | 'none' {
+  let found: 'ro' | 'rw' | 'none' = 'none';
+  for (const mount of policy.mounts) if (isUnder(path, mount.target)) found = mount.mode;
+  return found;
+}

@@ -1,0 +1,78 @@
+/**
+ * Turning a stdio server's launch line into its sandboxed one: the seam
+ * between the transport (which spawns whatever it is given) and the sandbox.
+ * Off: the line as it is. On, where a sandbox runs: `bwrap ... -- command
+ * args` under the server's policy. On, where none can run: a
+ * `sandbox_unavailable` error and no process: a server the user asked to
+ * sandbox never runs unsandboxed.
+ */
+import { homedir } from 'node:os';
+import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
+import type { BackendSandbox } from '../../../../../shared/model/health.js';
+import type { SandboxSetting } from '../../../platform/config/schema.js';
+import { findCommand, searchPath } from '../commandLookup.js';
+import { bubblewrapArgs } from './bubblewrapArgs.js';
+import { sandboxSupport } from './sandboxSupport.js';
+import { resolveSandboxPolicy, type SandboxPolicy } from './sandboxPolicy.js';
+
+/** What every sandboxed launch needs from the proxy. */
+export interface SandboxContext {
+  /** Switchboard's state directory (private homes under `sandboxes/<id>/`). */
+  stateDir: string;
+  /** `proxy.extraPath`. */
+  extraPath: string[];
+}
+
+/** A launch line to spawn, and what it runs under. */
+export interface SandboxedLaunch {
+  command: string;
+  args: string[];
+  view: Omit<BackendSandbox, 'blocked'>;
+  policy?: SandboxPolicy;
+}
+
+/** What a setting says before anything was launched under it (health before the first start). */
+export function sandboxView(setting: SandboxSetting): BackendSandbox {
+  const { read, write, network } = setting;
+  return { state: setting.enabled ? 'on' : 'off', read, write, network, blocked: [] };
+}
+
+/** The line a stdio server is started with under `setting`. */
+export async function sandboxedLaunch(
+  launch: { id: string; command: string; args: string[]; cwd: string | undefined; env: Record<string, string> },
+  setting: SandboxSetting,
+  context: SandboxContext,
+): Promise<SandboxedLaunch> {
+  const granted = { read: setting.read, write: setting.write, network: setting.network };
+  if (!setting.enabled) return { command: launch.command, args: launch.args, view: { state: 'off', ...granted } };
+  const support = await sandboxSupport(launch.env);
+  if (!support.available)
+    throw new SwitchboardError(
+      ErrorCode.SandboxUnavailable,
+      `"${launch.id}" is set to run sandboxed, but ${support.reason}; it was not started (turn its sandbox off to run it with your rights)`,
+      { backend: launch.id, reason: support.reason },
+    );
+  if (Array.isArray(setting.network))
+    throw new SwitchboardError(
+      ErrorCode.NotSupported,
+      `"${launch.id}": a list of hosts (sandbox.network) is not supported yet; use "none" or "all"`,
+      { backend: launch.id },
+    );
+  const home = launch.env['HOME'] || homedir();
+  const policy = resolveSandboxPolicy({
+    backendId: launch.id,
+    resolvedCommand: findCommand(launch.command, searchPath(launch.env), launch.cwd ? { cwd: launch.cwd } : {}),
+    args: launch.args,
+    cwd: launch.cwd,
+    setting,
+    home,
+    stateDir: context.stateDir,
+    extraPath: context.extraPath,
+  });
+  return {
+    command: support.bwrap,
+    args: bubblewrapArgs(policy, launch.command, launch.args),
+    view: { state: 'on', engine: support.engine, ...granted },
+    policy,
+  };
+}
