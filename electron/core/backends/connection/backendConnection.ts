@@ -15,7 +15,8 @@ import {
 import { CallTracker } from './callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from './upstreamSubscriptions.js';
 import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
-import { BackendRequests, type BackendCatalog } from './backendRequests.js';
+import { BackendRequests, type BackendCatalog, type ToolCallOptions } from './backendRequests.js';
+import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/client';
 import { processTree, reapTree } from '../process/processTree.js';
 import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
@@ -57,6 +58,12 @@ export function connectTimeoutMs(backend: BackendConfig, proxy: ProxyOptions): n
   return Math.max(backend.requestTimeoutMs ?? proxy.requestTimeoutMs, START_TIMEOUT_FLOOR_MS);
 }
 
+/** The text blocks of an error result (what a server says went wrong). */
+function errorText(result: CallToolResult): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  return content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+}
+
 /** A connection to one backend. Create, `connect()`, use, `close()`. */
 export class BackendConnection extends BackendRequests {
   readonly id: string;
@@ -86,6 +93,20 @@ export class BackendConnection extends BackendRequests {
       serialize: config.serialize,
       timeoutMs: this.timeoutMs,
     });
+  }
+
+  /**
+   * tools/call; a sandboxed server's error answer is also read for what its
+   * sandbox refused (a server that catches its EACCES and answers with it).
+   */
+  override async callTool(
+    params: CallToolRequestParams,
+    options: ToolCallOptions,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const result = await super.callTool(params, options);
+    const watch = this.options.sandbox?.watch;
+    if (watch && (result as CallToolResult).isError === true) watch.scan(errorText(result as CallToolResult));
+    return result;
   }
 
   private get timeoutMs(): number {

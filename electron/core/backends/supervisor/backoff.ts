@@ -30,6 +30,9 @@ const PERMANENT: ReadonlySet<string> = new Set([
   ErrorCode.CatalogLimit,
   ErrorCode.BackendLimit,
   ErrorCode.ConfigInvalid,
+  // A sandbox that cannot run here, or a setting it cannot enforce: retrying changes nothing.
+  ErrorCode.SandboxUnavailable,
+  ErrorCode.NotSupported,
 ]);
 
 /** One backend's reconnect timer, backing off over failed attempts in a row. */
