@@ -12,7 +12,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { fixture, nodeServer, ROOT, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
+import {
+  EVERYTHING,
+  MEMORY,
+  fixture,
+  nodeServer,
+  ROOT,
+  startProxy,
+  tempDir,
+  type Harness,
+} from '../../helpers/harness.js';
 import { sandboxSupport } from '../../../electron/core/backends/index.js';
 
 const support = await sandboxSupport();
@@ -136,6 +145,31 @@ describe.skipIf(!support.available && !mustRun)(`a sandboxed server${why}`, () =
     expect((await call(client, 'granted__read_file', { path: join(home, '.aws-credentials') })).ok).toBe(false);
     expect(blocked('granted')).toContainEqual({ kind: 'read', target: join(home, '.aws-credentials') });
   });
+});
+
+describe.skipIf(!support.available && !mustRun)(`real servers, sandboxed with the defaults${why}`, () => {
+  it('server-everything and server-memory work, memory writing only where granted', async () => {
+    const memoryFile = join(outside, 'memory.json');
+    const proxy = await startProxy({
+      mcpServers: {
+        everything: nodeServer(EVERYTHING, ['stdio'], { sandbox: true }),
+        memory: nodeServer(MEMORY, [], { env: { MEMORY_FILE_PATH: memoryFile }, sandbox: { write: [outside] } }),
+      },
+    });
+    try {
+      const client = await proxy.connect();
+      const echo = await call(client, 'everything__echo', { message: 'in a box' });
+      expect(echo).toEqual({ ok: true, text: 'Echo: in a box' });
+      const created = await call(client, 'memory__create_entities', {
+        entities: [{ name: 'box', entityType: 'thing', observations: ['sandboxed'] }],
+      });
+      expect(created.ok).toBe(true);
+      expect(existsSync(memoryFile)).toBe(true);
+      expect(proxy.core.health().every((backend) => backend.sandbox?.state === 'on')).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 });
 
 describe('a server whose sandbox cannot run here', () => {

@@ -112,14 +112,18 @@ function installFolderOf(command: string): string | undefined {
 }
 
 /**
- * The folder an argument names, read-only: a script's project (the nearest
- * folder above it with a package.json, pyproject.toml or node_modules, so its
- * imports resolve), a folder itself, or nothing for anything else.
+ * The folder an argument names, read-only: a script's project (for a
+ * package's script, the folder holding the outermost node_modules, where its
+ * hoisted dependencies are; else the nearest folder above it with a
+ * package.json, pyproject.toml or node_modules, so its imports resolve), a
+ * folder itself, or nothing for anything else.
  */
 function argumentFolder(arg: string): string | undefined {
   if (!isAbsolute(arg) || !existsSync(arg)) return undefined;
   const real = realOrSelf(arg);
   if (statSync(real).isDirectory()) return real;
+  const inPackages = real.indexOf(`${sep}node_modules${sep}`);
+  if (inPackages > 0) return real.slice(0, inPackages);
   let folder = dirname(real);
   for (let at = folder; at !== dirname(at); at = dirname(at)) {
     if (['package.json', 'pyproject.toml', 'node_modules'].some((marker) => existsSync(join(at, marker)))) {

@@ -47,6 +47,14 @@ describe('a sandbox policy', () => {
     expect(policy.network).toBe('none');
   });
 
+  it('shows a package’s script with the project its dependencies are hoisted to', () => {
+    const script = join(project, 'node_modules', '@scope', 'server', 'dist', 'index.js');
+    mkdirSync(join(script, '..'), { recursive: true });
+    writeFileSync(script, '');
+    const policy = resolveSandboxPolicy(input({ args: [script] }));
+    expect(accessOf(policy, join(project, 'node_modules', '@modelcontextprotocol', 'sdk'))).toBe('ro');
+  });
+
   it('gives the server a private home and /tmp under the state directory, created', () => {
     const policy = resolveSandboxPolicy(input());
     expect(policy.privateHome).toBe(join(root, 'state', 'sandboxes', 'fs', 'home'));
