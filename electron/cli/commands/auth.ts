@@ -124,6 +124,19 @@ export async function authStatusCommand(context: AuthCommandContext, json: boole
   return 0;
 }
 
+/** A stdio server's sandbox in one bracket: on and how, off, or why none can run here. */
+function describeSandbox(backend: BackendHealth): string {
+  const sandbox = backend.sandbox;
+  if (!sandbox) return '';
+  if (sandbox.state === 'off') return ' [not sandboxed]';
+  if (sandbox.state === 'unavailable') return ` [sandbox unavailable: ${sandbox.reason ?? 'unknown'}]`;
+  const network = Array.isArray(sandbox.network) ? sandbox.network.join(', ') : sandbox.network;
+  const blocked = sandbox.blocked.map((block) =>
+    block.kind === 'connect' ? `connection to ${block.target}` : `${block.kind} of ${block.target}`,
+  );
+  return ` [sandboxed (${sandbox.engine ?? 'on'}), network ${network}${blocked.length > 0 ? `; blocked: ${blocked.join(', ')}` : ''}]`;
+}
+
 /** `doctor`: connects every enabled backend once and reports what fails; never opens a browser. */
 export async function doctorCommand(context: AuthCommandContext, json: boolean): Promise<Exit> {
   const { openUrl: _never, ...deps } = context.deps;
@@ -137,7 +150,7 @@ export async function doctorCommand(context: AuthCommandContext, json: boolean):
         const detail = backend.lastError ? `: ${backend.lastError.message}` : '';
         const auth = backend.auth ? ` [auth: ${describeAuth(backend)}]` : '';
         const counts = backend.status === 'up' ? ` (${backend.counts.tools} tools)` : '';
-        context.out(`${backend.id}: ${backend.status}${counts}${detail}${auth}\n`);
+        context.out(`${backend.id}: ${backend.status}${counts}${detail}${auth}${describeSandbox(backend)}\n`);
       }
       if (health.length === 0) context.out('No backends configured.\n');
     }

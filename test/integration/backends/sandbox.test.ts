@@ -23,6 +23,7 @@ import {
   type Harness,
 } from '../../helpers/harness.js';
 import { sandboxSupport } from '../../../electron/core/backends/index.js';
+import { runCli } from '../../helpers/cli.js';
 
 const support = await sandboxSupport();
 const why = support.available ? '' : ` (skipped: ${support.reason})`;
@@ -173,6 +174,27 @@ describe.skipIf(!support.available && !mustRun)(`real servers, sandboxed with th
 });
 
 describe('a server whose sandbox cannot run here', () => {
+  it('doctor says so per server, beside one that runs sandboxed and one that does not', async () => {
+    const config = join(dir.path, 'doctor.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          nowhere: nodeServer(fixture('hostile.mjs'), [], { env: { PATH: '/nonexistent' }, sandbox: true }),
+          free: nodeServer(fixture('hostile.mjs')),
+          ...(support.available ? { jailed: nodeServer(fixture('hostile.mjs'), [], { sandbox: true }) } : {}),
+        },
+      }),
+    );
+    const doctor = await runCli(['doctor', '--config', config], {});
+    expect(doctor.stdout).toContain('nowhere: down');
+    expect(doctor.stdout).toContain('[sandbox unavailable: bubblewrap is not installed');
+    expect(doctor.stdout).toMatch(/free: up \(4 tools\) \[not sandboxed\]/);
+    if (support.available)
+      expect(doctor.stdout).toMatch(/jailed: up \(4 tools\) \[sandboxed \(bubblewrap\), network none\]/);
+    expect(doctor.code).toBe(1);
+  }, 60_000);
+
   it('is not started, and health and its error say why', async () => {
     // No bubblewrap on this server's PATH: as on a machine without it.
     const proxy = await startProxy({
