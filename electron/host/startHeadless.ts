@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
-import { removeRuntimeFile, writeRuntimeFile, type Launcher } from '../core/install/index.js';
+import { removeRuntimeFile, sweepInstallLeftovers, writeRuntimeFile, type Launcher } from '../core/install/index.js';
 import {
   openConfigStore,
   frontendTokenPath,
@@ -101,9 +101,8 @@ export interface CoreStack {
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
 export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
-  const store = openConfigStore(options.config, {
-    stateDir: defaultStateDir(process.platform, options.environment ?? process.env),
-  });
+  const stateDir = defaultStateDir(process.platform, options.environment ?? process.env);
+  const store = openConfigStore(options.config, { stateDir });
   // Temp files of a writer killed mid-write (under the lock: never one being written now).
   await store.removeStaleTemps();
   // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (platform/env/loginShell.ts).
@@ -144,6 +143,10 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     },
     services,
   );
+  // What an install killed mid-unpack (SIGKILL, a crash) left in bundles/ and downloads/ (install/bundles/installLeftovers.ts).
+  for (const path of await sweepInstallLeftovers(stateDir).catch(() => [])) {
+    logger.info(`removed ${path}: left by an install that was killed`);
+  }
   // Registered once `core` exists: the redaction asks it for the backends' secrets.
   void login?.then(({ reason, path }) => {
     if (reason) logger.warn(`login shell not used (${reason}); PATH: ${path.join(delimiter)}`);
