@@ -23,6 +23,7 @@ import {
   createRedaction,
   type Redaction,
 } from '../core/platform/index.js';
+import { claimOwnership, reapOrphans } from '../core/backends/index.js';
 import type { TokenKeyLocation } from '../core/catalog/index.js';
 import { openCoreServices, SwitchboardCore, type CoreServices } from '../core/switchboard/index.js';
 import { stderrLogger, type Logger } from '../core/api/index.js';
@@ -101,6 +102,8 @@ export interface CoreStack {
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
 export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
+  // Backends started from now on carry this process as their owner (backends/process/instanceOwner.ts).
+  claimOwnership(options.config);
   const stateDir = defaultStateDir(process.platform, options.environment ?? process.env);
   const store = openConfigStore(options.config, { stateDir });
   // Temp files of a writer killed mid-write (under the lock: never one being written now).
@@ -147,6 +150,19 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   for (const path of await sweepInstallLeftovers(stateDir).catch(() => [])) {
     logger.info(`removed ${path}: left by an install that was killed`);
   }
+  // What an earlier Switchboard of this config, killed with SIGKILL, left running (backends/process/orphanReaper.ts).
+  // In the background: this start's own backends carry a live owner and are never touched.
+  void reapOrphans(options.config).then(
+    (reaped) => {
+      for (const { ownerPid, pids } of reaped) {
+        logger.info(
+          `ended ${pids.length} process(es) left by Switchboard ${ownerPid} (gone) of this config: ${pids.join(', ')}`,
+        );
+      }
+    },
+    (error: unknown) =>
+      logger.warn(`cannot look for processes an earlier Switchboard left: ${(error as Error).message}`),
+  );
   // Registered once `core` exists: the redaction asks it for the backends' secrets.
   void login?.then(({ reason, path }) => {
     if (reason) logger.warn(`login shell not used (${reason}); PATH: ${path.join(delimiter)}`);
