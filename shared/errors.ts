@@ -98,6 +98,8 @@ export const ErrorCode = {
   RuntimeMissing: 'runtime_missing',
   /** A .mcpb bundle is not valid (`data.field` names the field). */
   BundleInvalid: 'bundle_invalid',
+  /** A .mcpb bundle holds more than a bundle may unpack to (`data.limit` names the limit: entries, entryBytes, totalBytes). */
+  BundleTooLarge: 'bundle_too_large',
 
   // Client apps' config files (core/clients)
   /** The client's file does not parse: nothing was written. */

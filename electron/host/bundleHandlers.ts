@@ -6,13 +6,18 @@
  * unpacked, sensitive values to the keychain (without one, where the user
  * chooses, as for registry entries), checked by starting it, saved.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import { MAX_UPLOAD_BUNDLE_BYTES, type BundleUpload, type BundleView } from '../../shared/model/bundleViews.js';
-import { type BundleManifest, installBundle, readBundleBytes, type InputValues } from '../core/install/index.js';
+import {
+  type BundleManifest,
+  installBundle,
+  installingPath,
+  readBundleBytes,
+  type InputValues,
+} from '../core/install/index.js';
 import { registryContext, type RegistryHandlerDeps } from './registryHandlers.js';
 
 /** The upload's bytes, refused when too large or not base64. */
@@ -75,7 +80,8 @@ export function bundleHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 'b
       const ctx = await registryContext(deps, { ...storage, ask: true });
       const downloads = join(deps.stateDir, 'downloads');
       await mkdir(downloads, { recursive: true });
-      const file = join(downloads, `upload-${randomBytes(6).toString('hex')}.mcpb`);
+      // Named for the sweep of killed installs: a serve killed mid-install leaves it for the next start.
+      const file = installingPath(downloads, 'upload');
       await writeFile(file, bytes, { mode: 0o600 });
       try {
         const outcome = await installBundle(ctx, file, {

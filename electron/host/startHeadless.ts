@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
-import { removeRuntimeFile, writeRuntimeFile, type Launcher } from '../core/install/index.js';
+import { removeRuntimeFile, sweepInstallLeftovers, writeRuntimeFile, type Launcher } from '../core/install/index.js';
 import {
   openConfigStore,
   frontendTokenPath,
@@ -23,6 +23,7 @@ import {
   createRedaction,
   type Redaction,
 } from '../core/platform/index.js';
+import { claimOwnership, reapOrphans } from '../core/backends/index.js';
 import type { TokenKeyLocation } from '../core/catalog/index.js';
 import { openCoreServices, SwitchboardCore, type CoreServices } from '../core/switchboard/index.js';
 import { stderrLogger, type Logger } from '../core/api/index.js';
@@ -101,9 +102,10 @@ export interface CoreStack {
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
 export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
-  const store = openConfigStore(options.config, {
-    stateDir: defaultStateDir(process.platform, options.environment ?? process.env),
-  });
+  // Backends started from now on carry this process as their owner (backends/process/instanceOwner.ts).
+  claimOwnership(options.config);
+  const stateDir = defaultStateDir(process.platform, options.environment ?? process.env);
+  const store = openConfigStore(options.config, { stateDir });
   // Temp files of a writer killed mid-write (under the lock: never one being written now).
   await store.removeStaleTemps();
   // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (platform/env/loginShell.ts).
@@ -143,6 +145,23 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
       ...(browserDisabled(environment) ? {} : { openUrl: options.openUrl ?? openInBrowser }),
     },
     services,
+  );
+  // What an install killed mid-unpack (SIGKILL, a crash) left in bundles/ and downloads/ (install/bundles/installLeftovers.ts).
+  for (const path of await sweepInstallLeftovers(stateDir).catch(() => [])) {
+    logger.info(`removed ${path}: left by an install that was killed`);
+  }
+  // What an earlier Switchboard of this config, killed with SIGKILL, left running (backends/process/orphanReaper.ts).
+  // In the background: this start's own backends carry a live owner and are never touched.
+  void reapOrphans(options.config).then(
+    (reaped) => {
+      for (const { ownerPid, pids } of reaped) {
+        logger.info(
+          `ended ${pids.length} process(es) left by Switchboard ${ownerPid} (gone) of this config: ${pids.join(', ')}`,
+        );
+      }
+    },
+    (error: unknown) =>
+      logger.warn(`cannot look for processes an earlier Switchboard left: ${(error as Error).message}`),
   );
   // Registered once `core` exists: the redaction asks it for the backends' secrets.
   void login?.then(({ reason, path }) => {

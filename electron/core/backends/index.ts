@@ -6,6 +6,8 @@ export { BackendConnection } from './connection/backendConnection.js';
 export type { BackendCatalog } from './connection/backendConnection.js';
 export { commandWarnings } from './process/commandCheck.js';
 export { isProcessAlive } from './process/processTree.js';
+export { claimOwnership } from './process/instanceOwner.js';
+export { reapOrphans } from './process/orphanReaper.js';
 export { readinessOf } from './supervisor/backendPool.js';
 export { LineTail } from './transport/transports.js';
 export { sandboxSupport, type SandboxSupport } from './process/sandbox/sandboxSupport.js';

@@ -5,6 +5,7 @@
  */
 export type { BundleManifest } from './bundles/bundleManifest.js';
 export { installBundle, readBundleBytes } from './bundles/installBundle.js';
+export { installingPath, sweepInstallLeftovers } from './bundles/installLeftovers.js';
 export { bridgeStdioToHttp } from './clientApps/connect/stdioBridge.js';
 export { ensureInstance } from './clientApps/connect/ensureInstance.js';
 export { waitForBackends } from './clientApps/connect/waitReady.js';

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { commandNotFound, searchPath } from '../process/commandLookup.js';
+import { ownerEnv } from '../process/instanceOwner.js';
 import { INSTANCE_MARKER, reapBackend, type BackendProcesses } from '../process/processGroup.js';
 
 /** How to start the server and where it listens. */
@@ -82,7 +83,7 @@ export class LaunchedHttpTransport implements Transport {
     const { spec } = this;
     const marker = `${spec.backendId}:${randomUUID()}`;
     const child = spawn(spec.command, spec.args, {
-      env: { ...spec.env, [INSTANCE_MARKER]: marker },
+      env: { ...spec.env, ...ownerEnv(), [INSTANCE_MARKER]: marker },
       ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, reaped as one

@@ -26,6 +26,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { MessageLines, oversizeResponseId, type OversizeLine } from './messageLines.js';
+import { ownerEnv } from '../process/instanceOwner.js';
 import { INSTANCE_MARKER, reapBackend, type BackendProcesses } from '../process/processGroup.js';
 import { processTree } from '../process/processTree.js';
 import { ErrorCode } from '../../../../shared/errors.js';
@@ -117,7 +118,7 @@ export class GroupStdioTransport implements Transport {
   async start(): Promise<void> {
     if (this.child) throw new Error('GroupStdioTransport already started');
     const child = spawn(this.spec.command, this.spec.args, {
-      env: { ...this.spec.env, [INSTANCE_MARKER]: this.marker },
+      env: { ...this.spec.env, ...ownerEnv(), [INSTANCE_MARKER]: this.marker },
       ...(this.spec.cwd === undefined ? {} : { cwd: this.spec.cwd }),
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group (setsid): the group is signalled as one on reaping.

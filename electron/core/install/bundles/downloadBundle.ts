@@ -4,11 +4,11 @@
  * "MCP clients must validate the downloaded file matches this hash before
  * execution"). The file is written only once its hash matched.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { MAX_BUNDLE_BYTES } from './installBundle.js';
+import { installingPath } from './installLeftovers.js';
 
 /** How long a bundle download may take. */
 export const BUNDLE_DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -49,7 +49,8 @@ export async function downloadBundle(
     );
   }
   await mkdir(directory, { recursive: true });
-  const path = join(directory, `${randomBytes(6).toString('hex')}.mcpb`);
+  // Named for the sweep of killed installs (installLeftovers.ts); the caller removes it once read.
+  const path = installingPath(directory, 'download');
   await writeFile(path, bytes, { mode: 0o600 });
   return path;
 }

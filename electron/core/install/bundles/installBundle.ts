@@ -5,14 +5,13 @@
  * chooses: install/registry/secretChoice.ts), the
  * files unpacked into `<state dir>/bundles/<id>`, and `server.mcp_config` run
  * with `${__dirname}`, `${user_config.X}`, `${HOME}` and `${/}` substituted.
- * Unpacking goes to a temporary folder renamed at the end; a bad bundle or a
+ * Every entry is checked before anything is unpacked (bundleLimits.ts: no
+ * `..`, absolute or link entries; bounded sizes and count), then streamed to
+ * a temporary folder renamed at the end (unpackBundle.ts); a bad bundle or a
  * failed check leaves nothing behind.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
-import type JSZip from 'jszip';
-import { lazyRequire } from '../../platform/env/lazyRequire.js';
+import { rm, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { BACKEND_ID_PATTERN, parseBackend } from '../../platform/config/schema.js';
 import { findCommand, missingRuntimeMessage } from '../../platform/env/findCommand.js';
@@ -21,11 +20,12 @@ import { backendIdFromName, takenIds } from '../entries/runningBackends.js';
 import { secretChoiceNeeded } from '../entries/secretChoice.js';
 import { validateManifest, type BundleManifest } from './bundleManifest.js';
 import { bundleCommand, plainUserConfig, userConfigValues } from './bundleEntry.js';
+import { entryText, walkBundle, type BundleSource } from './bundleArchive.js';
+import { BUNDLE_LIMITS } from './bundleLimits.js';
+import { sweepInstallLeftovers } from './installLeftovers.js';
+import { unpackInto, type BundleArchive } from './unpackBundle.js';
 
-/** jszip, loaded with the first bundle read (not on every start). */
-const jszip = lazyRequire<typeof JSZip>('jszip');
-
-/** Bundles larger than this are refused before they are read. */
+/** Bundles larger than this (compressed) are refused before they are read. */
 export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 
 /** What an install did. */
@@ -38,75 +38,49 @@ export interface BundleOutcome {
   tools?: number;
 }
 
+/** A bundle read and checked: where its bytes are, and its validated manifest. */
+export interface ReadBundle {
+  archive: BundleArchive;
+  manifest: BundleManifest;
+}
+
 function invalid(field: string, message: string): never {
   throw new SwitchboardError(ErrorCode.BundleInvalid, `manifest.json: ${field}: ${message}; not installed`, { field });
 }
 
-/** The bundle at `path`, read (see {@link readBundleBytes}). */
-export async function readBundle(path: string): Promise<{ zip: JSZip; manifest: BundleManifest }> {
+/** The bundle at `path`, read and checked (see {@link inspectBundle}); its files stay on disk. */
+export async function readBundle(path: string): Promise<ReadBundle> {
   const size = (await stat(path)).size;
   if (size > MAX_BUNDLE_BYTES) invalid('(file)', `${size} bytes is more than ${MAX_BUNDLE_BYTES}`);
-  return readBundleBytes(await readFile(path), path);
+  return inspectBundle({ path }, path);
 }
 
-/** A bundle's files and validated manifest, refusing paths that would land outside the folder (zip slip). */
-export async function readBundleBytes(
-  bytes: Uint8Array,
-  label: string,
-): Promise<{ zip: JSZip; manifest: BundleManifest }> {
-  let zip: JSZip;
-  try {
-    zip = await jszip().loadAsync(bytes);
-  } catch (error) {
-    throw new SwitchboardError(ErrorCode.BundleInvalid, `${label} is not a zip file (${(error as Error).message})`, {
-      field: '(file)',
-    });
-  }
-  for (const name of Object.keys(zip.files)) {
-    const clean = normalize(name);
-    if (isAbsolute(name) || clean.startsWith(`..${sep}`) || clean === '..') {
-      throw new SwitchboardError(ErrorCode.BundleInvalid, `${label}: entry "${name}" points outside the bundle`, {
-        field: '(file)',
-      });
+/** An uploaded bundle's bytes, read and checked (see {@link inspectBundle}). */
+export function readBundleBytes(bytes: Buffer, label: string): Promise<ReadBundle> {
+  return inspectBundle({ bytes }, label);
+}
+
+/**
+ * Every entry of the bundle checked before anything is unpacked (names, kinds,
+ * declared sizes and count: bundleLimits.ts), and its manifest read and validated.
+ */
+async function inspectBundle(source: BundleSource, label: string): Promise<ReadBundle> {
+  let text: string | undefined;
+  await walkBundle(source, label, BUNDLE_LIMITS, async (entry) => {
+    if (entry.name === 'manifest.json' && entry.kind === 'file') {
+      text = await entryText(entry, label, BUNDLE_LIMITS.maxManifestBytes);
     }
-  }
-  const file = zip.file('manifest.json');
-  if (!file) invalid('(file)', 'there is no manifest.json at the root of the bundle');
+  });
+  if (text === undefined) invalid('(file)', 'there is no manifest.json at the root of the bundle');
   let json: unknown;
   try {
-    json = JSON.parse(await file.async('string'));
+    json = JSON.parse(text);
   } catch (error) {
     invalid('(file)', `not JSON (${(error as Error).message})`);
   }
   const checked = validateManifest(json);
   if (!checked.ok) invalid(checked.field, checked.message);
-  return { zip, manifest: checked.manifest };
-}
-
-/** Unpacks beside `directory` and renames once complete, so a failure leaves no half-written folder. */
-export async function unpackInto(zip: JSZip, directory: string): Promise<void> {
-  const temp = `${directory}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await mkdir(temp, { recursive: true });
-    await unpack(zip, temp);
-    await rm(directory, { recursive: true, force: true });
-    await rename(temp, directory);
-  } finally {
-    await rm(temp, { recursive: true, force: true });
-  }
-}
-
-async function unpack(zip: JSZip, target: string): Promise<void> {
-  for (const [name, file] of Object.entries(zip.files)) {
-    const path = resolve(target, name);
-    if (file.dir) {
-      await mkdir(path, { recursive: true });
-      continue;
-    }
-    await mkdir(dirname(path), { recursive: true });
-    const mode = (file.unixPermissions as number | null) ?? 0o644;
-    await writeFile(path, await file.async('nodebuffer'), { mode: mode & 0o777 || 0o644 });
-  }
+  return { archive: { source, label }, manifest: checked.manifest };
 }
 
 /** Installs the bundle at `path` as a backend (see the module comment). */
@@ -122,7 +96,9 @@ export async function installBundle(
     source?: { registry: string; name: string; version: string };
   },
 ): Promise<BundleOutcome> {
-  const { zip, manifest } = await readBundle(path);
+  // What an install killed earlier (SIGKILL) left behind goes first.
+  await sweepInstallLeftovers(options.stateDir);
+  const { archive, manifest } = await readBundle(path);
   const config = userConfigValues(manifest, options.values);
   const taken = await takenIds(ctx);
   if (options.id !== undefined && !BACKEND_ID_PATTERN.test(options.id)) {
@@ -166,7 +142,7 @@ export async function installBundle(
     }
   };
   try {
-    await unpackInto(zip, directory);
+    await unpackInto(archive, directory, ctx.signal ? { signal: ctx.signal } : {});
     for (const save of saves) await save();
     const tools = options.skipCheck ? undefined : await checkOrUndo(ctx, parsed.backend, undo);
     await saveNewEntry(ctx, id, entry);

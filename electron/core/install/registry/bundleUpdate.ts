@@ -15,14 +15,16 @@ import type { AddContext, InputValues } from '../entries/saveEntry.js';
 import type { RegistryEntry } from './registryTypes.js';
 import { bundleCommand, userConfigValues } from '../bundles/bundleEntry.js';
 import { downloadBundle } from '../bundles/downloadBundle.js';
-import { readBundle, unpackInto } from '../bundles/installBundle.js';
+import { readBundle } from '../bundles/installBundle.js';
+import { sweepInstallLeftovers } from '../bundles/installLeftovers.js';
+import { unpackInto } from '../bundles/unpackBundle.js';
 
 /** A prepared update: the new entry, and the steps that apply or drop it. */
 export interface BundleUpdate {
   next: Record<string, unknown>;
   /** Unpacks the new version into its folder. */
   unpack(): Promise<void>;
-  /** Removes the new folder (the update failed or was not applied). */
+  /** Removes the new folder and the downloaded file (the update failed or was not applied: call it then). */
   discard(): Promise<void>;
   /** Removes the old folder (once the new version runs). */
   removeOld(): Promise<void>;
@@ -47,16 +49,20 @@ export async function prepareBundleUpdate(
   if (!pkg?.fileSha256 || !stateDir) {
     throw new SwitchboardError(ErrorCode.NotSupported, `${latest.name}: cannot install this bundle here`);
   }
+  await sweepInstallLeftovers(stateDir);
   const file = await downloadBundle(pkg.identifier, pkg.fileSha256, join(stateDir, 'downloads'), {
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
   let bundle;
   try {
     bundle = await readBundle(file);
-  } finally {
+  } catch (error) {
     await rm(file, { force: true });
+    throw error;
   }
-  const { zip, manifest } = bundle;
+  // The downloaded file stays until it is unpacked or the update dropped (unpacking streams from it).
+  const { archive, manifest } = bundle;
+  const dropFile = () => rm(file, { force: true });
   const source = current['source'] as BackendSource;
   const values: InputValues = { ...(source.inputs ?? {}) };
   // Sensitive values were kept (keychain or ${VAR}); the entry's references to them are reused below.
@@ -64,7 +70,14 @@ export async function prepareBundleUpdate(
     if (field.sensitive) values[`var:${key}`] = 'kept';
   }
   const directory = join(stateDir, 'bundles', `${id}-${latest.version.replace(/[^A-Za-z0-9._-]/g, '_')}`);
-  const { command, args, env, sensitive } = bundleCommand(manifest, directory, userConfigValues(manifest, values));
+  let built;
+  try {
+    built = bundleCommand(manifest, directory, userConfigValues(manifest, values));
+  } catch (error) {
+    await dropFile();
+    throw error;
+  }
+  const { command, args, env, sensitive } = built;
   const before = (current['env'] ?? {}) as Record<string, unknown>;
   const nextEnv: Record<string, unknown> = { ...env };
   // A sensitive value the entry has no reference for was optional and not given, unless one is required.
@@ -72,6 +85,7 @@ export async function prepareBundleUpdate(
   for (const secret of sensitive) {
     if (before[secret.name] === undefined && !requiredSecret) continue;
     if (before[secret.name] === undefined) {
+      await dropFile();
       throw new SwitchboardError(
         ErrorCode.InputInvalid,
         `${latest.version} needs a new secret ${secret.name}: add it again`,
@@ -97,8 +111,17 @@ export async function prepareBundleUpdate(
   const old = current['cwd'] as string;
   return {
     next,
-    unpack: () => unpackInto(zip, directory),
-    discard: () => rm(directory, { recursive: true, force: true }),
+    unpack: async () => {
+      try {
+        await unpackInto(archive, directory, ctx.signal ? { signal: ctx.signal } : {});
+      } finally {
+        await dropFile();
+      }
+    },
+    discard: async () => {
+      await dropFile();
+      await rm(directory, { recursive: true, force: true });
+    },
     removeOld: async () => {
       if (old !== directory && basename(dirname(old)) === 'bundles') await rm(old, { recursive: true, force: true });
     },

@@ -114,8 +114,9 @@ async function updateBundleBackend(
   if (from === latest.version) return outcome;
   const update = await prepareBundleUpdate(ctx, id, current, latest, index);
   outcome.changes = entryChanges(current, update.next);
-  if (options.dryRun) return outcome;
   const parsed = parseBackend(id, update.next);
+  if (options.dryRun || !parsed.backend) await update.discard();
+  if (options.dryRun) return outcome;
   if (!parsed.backend) {
     throw new SwitchboardError(
       ErrorCode.ConfigInvalid,

@@ -1,7 +1,7 @@
 /**
  * A dependency loaded on its first use instead of at start. Every module of
  * ours is imported when `serve` starts, so a package only some actions need
- * (ajv for registry entries and bundle manifests, jszip for bundles, the
+ * (ajv for registry entries and bundle manifests, yauzl for bundles, the
  * stopword lists for search) would otherwise be compiled on every start:
  * together they were a fifth of the time Node took to load the program.
  * For CommonJS packages (a synchronous `require`, so callers stay synchronous).
