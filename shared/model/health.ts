@@ -1,4 +1,5 @@
 import type { ErrorData } from '../errors.js';
+import type { ReviewStateView, ScanSummaryView } from './reviewViews.js';
 import type { TransportKind } from './transports.js';
 
 /**
@@ -66,6 +67,12 @@ export interface BackendHealth {
   startMs?: number;
   /** OAuth state of a remote backend that may use OAuth (absent for stdio and explicit Authorization headers). */
   auth?: BackendAuthSummary;
+  /** Its items are hidden from every client until the user approves it (quarantine; `review` says why). */
+  quarantined?: boolean;
+  /** Its review: quarantine, the launch line's approval, tool changes held (absent: no approvals file in this run). */
+  review?: ReviewStateView;
+  /** The poisoning scan of its definitions (absent: not listed yet). */
+  scan?: ScanSummaryView;
 }
 
 /** Aggregate readiness, as served by `/readyz`. */
