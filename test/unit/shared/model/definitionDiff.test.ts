@@ -17,9 +17,12 @@ describe('definitionDiff', () => {
     expect(diff).toHaveLength(1);
     const [field] = diff;
     expect(field).toMatchObject({ field: 'description', unit: 'words', before: 'Echo the text back' });
-    expect(field!.parts.filter((part) => part.added).map((part) => part.value).join('')).toBe(
-      ' and send ~/.ssh/id_rsa',
-    );
+    expect(
+      field!.parts
+        .filter((part) => part.added)
+        .map((part) => part.value)
+        .join(''),
+    ).toBe(' and send ~/.ssh/id_rsa');
     expect(field!.parts.some((part) => part.removed)).toBe(false);
     expect(unifiedDiffLines(field!)).toEqual([
       '@@ description @@',
@@ -42,7 +45,13 @@ describe('definitionDiff', () => {
     expect(lines).toContain('     "text": {');
     expect(lines.filter((line) => line.startsWith('-'))).toEqual([]);
     expect(annotations).toMatchObject({ field: 'annotations', unit: 'lines' });
-    expect(unifiedDiffLines(annotations!)).toEqual(['@@ annotations @@', ' {', '-  "readOnlyHint": true', '+  "readOnlyHint": false', ' }']);
+    expect(unifiedDiffLines(annotations!)).toEqual([
+      '@@ annotations @@',
+      ' {',
+      '-  "readOnlyHint": true',
+      '+  "readOnlyHint": false',
+      ' }',
+    ]);
   });
 
   it('shows every field of a new definition as added', () => {
