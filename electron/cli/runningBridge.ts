@@ -87,6 +87,7 @@ export async function callRunning<M extends MethodName>(
     { method, ...(params !== undefined ? { params } : {}) },
     timeoutMs,
   );
-  if (!outcome) return { reached: false, reason: `the running Switchboard at ${info.url} did not answer in ${timeoutMs} ms` };
+  if (!outcome)
+    return { reached: false, reason: `the running Switchboard at ${info.url} did not answer in ${timeoutMs} ms` };
   return { reached: true, outcome: outcome as CallOutcome<ResultOf<M>> };
 }

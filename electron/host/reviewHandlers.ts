@@ -9,11 +9,7 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import type { Switchboard } from '../core/api/index.js';
 
 type ReviewMethods =
-  | 'reviews.list'
-  | 'reviews.get'
-  | 'reviews.scans'
-  | 'reviews.approveServer'
-  | 'reviews.approveChange';
+  'reviews.list' | 'reviews.get' | 'reviews.scans' | 'reviews.approveServer' | 'reviews.approveChange';
 
 export function reviewHandlers(core: Switchboard): Pick<CoreHandlers, ReviewMethods> {
   return {

@@ -97,7 +97,8 @@ function changeLines(change: PendingChangeView): string[] {
 /** A review as text for people. */
 export function reviewText(review: ServerReviewView): string {
   const lines = [`${review.server}: ${stateLine(review)}`, ...launchLines(review.launch)];
-  if (review.approvedLaunch) lines.push('approved launch line (before the change):', ...launchLines(review.approvedLaunch));
+  if (review.approvedLaunch)
+    lines.push('approved launch line (before the change):', ...launchLines(review.approvedLaunch));
   lines.push(`items (${review.items.length}):`);
   for (const item of review.items) {
     lines.push(`  ${item.kind} ${item.name}${item.findings.length ? '' : ': no findings'}`);
@@ -141,7 +142,10 @@ export async function approveCommand(context: ReviewCommandContext, id: string, 
 function scanText(reports: ScanReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
-    const summary = report.findings.length === 0 ? 'no findings' : `${report.findings.length} finding(s), highest ${report.highest ?? 'low'}`;
+    const summary =
+      report.findings.length === 0
+        ? 'no findings'
+        : `${report.findings.length} finding(s), highest ${report.highest ?? 'low'}`;
     lines.push(`${report.server}: ${report.items} item(s) scanned ${report.scannedAt}: ${summary}`);
     for (const finding of report.findings) {
       lines.push(`  ${finding.item.kind} ${finding.item.name}: ${findingLine(finding)}`);
@@ -151,7 +155,11 @@ function scanText(reports: ScanReport[]): string {
 }
 
 /** `scan [id] [--json]`: exit 1 when a high-severity finding exists. */
-export async function scanCommand(context: ReviewCommandContext, id: string | undefined, json: boolean): Promise<number> {
+export async function scanCommand(
+  context: ReviewCommandContext,
+  id: string | undefined,
+  json: boolean,
+): Promise<number> {
   const reports = await ask(context, 'reviews.scans', id === undefined ? {} : { id });
   if (!reports) return SCAN_UNREACHABLE;
   context.out(json ? `${JSON.stringify(reports, null, 2)}\n` : scanText(reports));
@@ -193,7 +201,9 @@ export const reviewCli: CliCommand = {
     const id = positionals[0];
     if (command === 'scan') return scanCommand(context, id, values.json);
     if (!id) {
-      context.err(`usage: mcp-switchboard ${command === 'review' ? 'review <id> [--json]' : 'approve <id> [--tool NAME]'}\n`);
+      context.err(
+        `usage: mcp-switchboard ${command === 'review' ? 'review <id> [--json]' : 'approve <id> [--tool NAME]'}\n`,
+      );
       return 2;
     }
     return command === 'review' ? reviewCommand(context, id, values.json) : approveCommand(context, id, values.tool);

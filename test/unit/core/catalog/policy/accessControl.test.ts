@@ -49,7 +49,9 @@ describe('AccessControl.authorize', () => {
   });
 
   it('denies a withheld tool even where its rule allows it', () => {
-    const access = new AccessControl(PolicySchema.parse({}), recorder(), { withheld: (_, kind, tool) => kind === 'tools' && tool === 'search' });
+    const access = new AccessControl(PolicySchema.parse({}), recorder(), {
+      withheld: (_, kind, tool) => kind === 'tools' && tool === 'search',
+    });
     expect(access.authorize('local', catalog, 'tools', search)).toBe('deny');
   });
 
