@@ -15,6 +15,8 @@ import type { SnippetView } from './model/snippetViews.js';
 import type { PathView, RegistryPageView, RegistryUpdatePlanView, RegistryUpdateView } from './model/registryViews.js';
 import type { BackendHealth } from './model/health.js';
 import type { TaskView } from './model/taskViews.js';
+import type { ServerReviewSummary, ServerReviewView } from './model/reviewViews.js';
+import type { ScanReport } from './model/scanViews.js';
 import {
   LOG_KINDS,
   LOG_OUTCOMES,
@@ -201,6 +203,16 @@ export const METHODS = {
   'approvals.resolve': method<void>()(z.object({ id: text, decision: z.enum(['once', 'always', 'deny']) })),
   'pins.list': method<PinChangeView[]>()(noParams),
   'pins.approve': method<void>()(z.object({ backendId: text, tool: text })),
+  /** Every server's review state (quarantine, held changes) and scan summary, in config order. */
+  'reviews.list': method<ServerReviewSummary[]>()(noParams),
+  /** One server's review: launch line, sandbox, each item with its findings, held changes with their diffs. */
+  'reviews.get': method<ServerReviewView>()(idRef),
+  /** The scan's reports: one server's (`id`), or every server's. */
+  'reviews.scans': method<ScanReport[]>()(optionalFields({ id: text.optional() })),
+  /** Approves a quarantined server (its launch line and the tool changes held for it); its items are served at once. */
+  'reviews.approveServer': method<ServerReviewView>()(idRef),
+  /** Approves one held tool change of a server (`unknown_change` when none is held). */
+  'reviews.approveChange': method<ServerReviewView>()(z.object({ id: text, tool: text })),
 
   'profiles.list': method<ProfileView[]>()(noParams),
   /** `name` absent: the ID. */

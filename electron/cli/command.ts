@@ -27,6 +27,7 @@ export const OPTIONS = {
   'no-check': { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   'secret-storage': { type: 'string' },
+  tool: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -54,6 +55,7 @@ export interface OptionValues {
   'no-check': boolean;
   'dry-run': boolean;
   'secret-storage'?: string | undefined;
+  tool?: string | undefined;
 }
 
 /** One command line, parsed and checked. */
@@ -73,7 +75,7 @@ export interface Invocation {
 }
 
 /** The `--help` sections, in order. */
-export type HelpSection = 'usage' | 'auth' | 'exposure' | 'clients' | 'registry';
+export type HelpSection = 'usage' | 'auth' | 'exposure' | 'review' | 'clients' | 'registry';
 
 /** One entry of `--help`: the usage line and the lines that explain it. */
 export interface HelpEntry {

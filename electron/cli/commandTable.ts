@@ -13,6 +13,7 @@ import { configCli } from './commands/config.js';
 import { connectCli } from './commands/connect.js';
 import { exposureCli } from './commands/exposure.js';
 import { registryCli } from './commands/registry.js';
+import { reviewCli } from './commands/review.js';
 import { secretCli } from './commands/secret.js';
 import { serveCli } from './commands/serve.js';
 import { uiCli } from './commands/ui.js';
@@ -27,6 +28,7 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   secretCli,
   configCli,
   exposureCli,
+  reviewCli,
   clientsCli,
   registryCli,
 ];
@@ -41,6 +43,7 @@ const SECTIONS: Record<HelpSection, string> = {
   usage: 'Usage:',
   auth: 'Remote servers with OAuth, and secrets (all in the OS keychain):',
   exposure: '',
+  review: 'Quarantine and reviewed changes (asks the running Switchboard):',
   clients: 'Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):',
   registry: 'MCP registries (registry.url in the config; default the official MCP Registry):',
 };

@@ -153,9 +153,12 @@ export async function tryTool(
     throw new SwitchboardError(ErrorCode.PolicyDenied, `${name}: ${why}`, { tool: name, client });
   }
   if (item?.withheld) {
+    const quarantined = core.reviews.list().find((review) => review.server === item.backendId)?.quarantined;
     throw new SwitchboardError(
       ErrorCode.PolicyDenied,
-      `${name}: withheld: its definition changed and awaits your approval (Authorization screen)`,
+      quarantined
+        ? `${name}: withheld: server "${item.backendId}" is quarantined until you approve it (mcp-switchboard approve ${item.backendId})`
+        : `${name}: withheld: its definition changed and awaits your approval (Authorization screen)`,
       { tool: name, client },
     );
   }

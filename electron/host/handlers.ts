@@ -22,6 +22,7 @@ import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
 import { policyHandlers } from './policyHandlers.js';
+import { reviewHandlers } from './reviewHandlers.js';
 import { registryHandlers, type RegistryHandlerDeps } from './registryHandlers.js';
 import { TryCalls, type TryCall } from './tryCalls.js';
 import { bundleHandlers } from './bundleHandlers.js';
@@ -155,6 +156,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
       tryCalls.settle({ id, action, ...(content !== undefined ? { content } : {}) });
     },
     ...policyHandlers(core, deps.tokens),
+    ...reviewHandlers(core),
     ...exposureHandlers(core),
     'sessions.list': async () => core.sessions.list(),
     ...taskHandlers(core),

@@ -69,7 +69,7 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
       core.policy.pinChanges().map((change) => ({
         backend: change.backend,
         tool: change.tool,
-        pinned: change.pinned.definition as unknown as Record<string, unknown>,
+        ...(change.pinned ? { pinned: change.pinned.definition as unknown as Record<string, unknown> } : {}),
         offered: change.offered.definition as unknown as Record<string, unknown>,
         detectedAt: change.detectedAt,
       })),

@@ -1,4 +1,5 @@
 import type { ErrorData } from '../errors.js';
+import type { ReviewStateView, ScanSummaryView } from './reviewViews.js';
 import type { TransportKind } from './transports.js';
 
 /**
@@ -93,6 +94,12 @@ export interface BackendHealth {
   auth?: BackendAuthSummary;
   /** A stdio server's sandbox (absent for remote servers). */
   sandbox?: BackendSandbox;
+  /** Its items are hidden from every client until the user approves it (quarantine; `review` says why). */
+  quarantined?: boolean;
+  /** Its review: quarantine, the launch line's approval, tool changes held (absent: no approvals file in this run). */
+  review?: ReviewStateView;
+  /** The poisoning scan of its definitions (absent: not listed yet). */
+  scan?: ScanSummaryView;
 }
 
 /** Aggregate readiness, as served by `/readyz`. */

@@ -208,8 +208,8 @@ export interface ApprovalView {
 export interface PinChangeView {
   backend: string;
   tool: string;
-  /** The approved definition and the new one, as JSON. */
-  pinned: Record<string, unknown>;
+  /** The approved definition (absent: a new tool held for the scan's findings) and the new one, as JSON. */
+  pinned?: Record<string, unknown>;
   offered: Record<string, unknown>;
   detectedAt: string;
 }

@@ -13,6 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundleBytes, bundleManifest } from '../helpers/bundles.js';
+import { runCli } from '../helpers/cli.js';
 import { firstText } from '../helpers/harness.js';
 import { chromiumForTests } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
@@ -78,6 +79,13 @@ describe.skipIf(chromium.skip)(`.mcpb bundles in the Add server screen${chromium
       source: { registry: 'file://greeter.mcpb', name: 'greeter', version: '1.2.0' },
     });
 
+    // A server added at run time is quarantined until the user approves it (here with the CLI).
+    const approved = await runCli(['approve', 'greeter'], {
+      XDG_CONFIG_HOME: join(served.dir, 'xdg-config'),
+      XDG_STATE_HOME: join(served.dir, 'xdg-state'),
+      SWITCHBOARD_TOKEN: served.token,
+    });
+    expect(approved).toMatchObject({ code: 0 });
     const sdk = new Client({ name: 'e2e-bundle', version: '1.0.0' });
     await sdk.connect(
       new StreamableHTTPClientTransport(new URL(served.endpointUrl), {

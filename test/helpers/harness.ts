@@ -17,7 +17,7 @@ import {
 } from '../../electron/core/platform/index.js';
 import { silentLogger, type CoreDeps } from '../../electron/core/api/index.js';
 import { HttpEndpoint } from '../../electron/core/frontend/index.js';
-import { SwitchboardCore } from '../../electron/core/switchboard/index.js';
+import { SwitchboardCore, type CoreServices } from '../../electron/core/switchboard/index.js';
 
 /** Absolute path of the repository. */
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -65,6 +65,10 @@ export async function startProxy(
     store?: ConfigStore;
     tokens?: ClientTokens;
     pins?: PinStore;
+    /** Server approvals (quarantine); without one, nothing is quarantined. */
+    approvals?: CoreServices['approvals'];
+    /** Replaces the poisoning scan. */
+    scanner?: CoreServices['scanner'];
     audit?: AuditLog;
     secrets?: SecretStore;
     catalogCache?: CatalogCache;
@@ -85,6 +89,8 @@ export async function startProxy(
       store: options.store,
       tokens: options.tokens,
       pins: options.pins,
+      approvals: options.approvals,
+      scanner: options.scanner,
       audit: options.audit,
       secrets: options.secrets,
       catalogCache: options.catalogCache,

@@ -24,6 +24,8 @@ import type {
 import type { Exposure, ExposureInForce } from '../../../shared/model/exposure.js';
 import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
 import type { PolicyView, SessionView } from '../../../shared/model/views.js';
+import type { ServerReviewSummary, ServerReviewView } from '../../../shared/model/reviewViews.js';
+import type { ScanReport } from '../../../shared/model/scanViews.js';
 import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
 import type { ApprovalDecision, ApprovalRequest } from '../catalog/policy/approvals.js';
 import type { AuditEntry, AuditQuery } from '../catalog/policy/auditLog.js';
@@ -111,6 +113,20 @@ export interface PolicyService {
   pinChanges(): PinChange[];
   /** Approves a changed tool definition: the tool is shown again, its new definition pinned. */
   approvePin(backendId: string, tool: string): Promise<void>;
+}
+
+/** Quarantine and reviewed changes: each server's review, the scan's reports, the user's approvals. */
+export interface ReviewsService {
+  /** Every server's review state and scan summary, in config order. */
+  list(): ServerReviewSummary[];
+  /** One server's review (throws `unknown_backend`). */
+  review(backendId: string): ServerReviewView;
+  /** Scan reports: one server's, or every server's. */
+  scans(backendId?: string): ScanReport[];
+  /** Approves a server (its launch line and the tool changes held for it); its items are served at once. */
+  approveServer(backendId: string): Promise<ServerReviewView>;
+  /** Approves one held tool change (throws `unknown_change`). */
+  approveChange(backendId: string, tool: string): Promise<ServerReviewView>;
 }
 
 /** Pending `ask` approvals and the approver (the UI) that answers them. */
@@ -279,6 +295,8 @@ export interface Switchboard {
   readonly router: CallsService;
   readonly policy: PolicyService;
   readonly approvals: ApprovalsService;
+  /** Quarantine, the scan's reports and reviewed changes. */
+  readonly reviews: ReviewsService;
   readonly profiles: ProfilesService;
   readonly sessions: SessionsService;
   readonly exposure: ExposureService;

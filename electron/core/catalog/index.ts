@@ -1,6 +1,6 @@
 /**
  * The catalog-and-policy wing's face: the merged catalog's types and token
- * counts, and the file-backed policy stores (client tokens, tool pins, the
+ * counts, and the file-backed policy stores (client tokens, tool pins, server approvals, the
  * audit log) that a run opens and the host reads.
  */
 export { ORIGIN_META_KEY, buildCatalog } from './catalog.js';
@@ -13,4 +13,5 @@ export type { AuditDecision, AuditKind } from './policy/auditLog.js';
 export { ClientTokens, TOKEN_KEY_ACCOUNT } from './policy/clientTokens.js';
 export type { TokenKeyLocation } from './policy/clientTokens.js';
 export { PinStore } from './policy/pinStore.js';
+export { ServerApprovals } from './policy/serverApprovals.js';
 export { toolListTokens, toolTokens } from './toolTokens.js';

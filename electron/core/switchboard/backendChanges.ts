@@ -20,6 +20,7 @@ import {
 } from '../platform/config/schema.js';
 import type { CoreServices } from './coreServices.js';
 import type { AccessControl } from '../catalog/policy/accessControl.js';
+import type { ServerReviews } from '../catalog/policy/serverReviews.js';
 import { deleteUnreferenced } from '../platform/secrets/resolve.js';
 
 /** What runtime changes need from the core. */
@@ -29,6 +30,8 @@ export interface BackendChangesHost {
   readonly supervisors: BackendPool;
   readonly auths: AuthRegistry;
   readonly access: AccessControl;
+  /** A removed server's approval and scan are forgotten: added again, it is new again. */
+  readonly reviews: ServerReviews;
   readonly services: CoreServices;
   /** The config in force. */
   config(): SwitchboardConfig;
@@ -127,6 +130,7 @@ export class BackendChanges {
     );
     host.supervisorHost.changed(id);
     await host.services.catalogCache?.remove(id);
+    await host.reviews.forget(id);
     if (removed && options.persist !== false) {
       await deleteUnreferenced(host.services.secrets, removed, host.config().backends, host.supervisorHost.deps.logger);
       await host.auths.removed(id);

@@ -1,7 +1,7 @@
 /**
  * The core's optional services (`CoreServices`), and their file-backed
  * versions for a headless or desktop run: the config store, client token
- * digests, tool pins (config dir) and the audit log (state dir). Kept here so
+ * digests, tool pins and server approvals (config dir) and the audit log (state dir). Kept here so
  * the CLI and the Electron shell build them alike.
  */
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { defaultConfigDir, defaultStateDir } from '../platform/config/paths.js';
 import { AuditLog } from '../catalog/policy/auditLog.js';
 import { ClientTokens } from '../catalog/policy/clientTokens.js';
 import { PinStore } from '../catalog/policy/pinStore.js';
+import { ServerApprovals } from '../catalog/policy/serverApprovals.js';
+import type { Scanner } from '../catalog/policy/serverReviews.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
 
 /** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
@@ -19,6 +21,10 @@ export interface CoreServices {
   store?: ConfigStore | undefined;
   tokens?: ClientTokens | undefined;
   pins?: PinStore | undefined;
+  /** Approved servers' launch lines (quarantine; undefined: no quarantine in this run). Loaded by the core's start. */
+  approvals?: ServerApprovals | undefined;
+  /** The poisoning scan (default: catalog/scan/scanCatalog.ts; tests inject one). */
+  scanner?: Scanner | undefined;
   audit?: AuditLog | undefined;
   /** The OS keychain, for `{"secret": NAME}` env and header values. */
   secrets?: SecretStore | undefined;
@@ -41,6 +47,7 @@ export async function openCoreServices(
   const audit = new AuditLog({ dir: join(defaultStateDir(), 'audit'), redact: secrets });
   const pins = new PinStore(join(configDir, 'tool-pins.json'), { audit });
   await pins.load();
+  const approvals = new ServerApprovals(join(configDir, 'server-approvals.json'));
   const catalogCache = new CatalogCache(join(defaultStateDir(), 'catalogs'), { logger: stderrLogger });
-  return { store, tokens, pins, audit, secrets: keychain, catalogCache };
+  return { store, tokens, pins, approvals, audit, secrets: keychain, catalogCache };
 }

@@ -1,6 +1,6 @@
 /**
  * The core's request path, built once with the core: policy, client tokens and
- * approvals (AccessControl), the router for calls, reads and prompts, the task
+ * approvals (AccessControl), what it withholds (ServerReviews: quarantine and held changes), the router for calls, reads and prompts, the task
  * service and the resource subscription hub. Each reads the published catalog
  * and reaches backends only through the pool of backend connections, so a
  * backend's coming and going needs no rewiring; their notifications become
@@ -15,6 +15,7 @@ import type { TypedEmitter } from '../platform/typedEmitter.js';
 import { ToolExposure } from '../frontend/exposure/toolExposure.js';
 import { AccessControl } from '../catalog/policy/accessControl.js';
 import { CorePolicyService } from '../catalog/policy/policyService.js';
+import { ServerReviews } from '../catalog/policy/serverReviews.js';
 import type { PolicyService } from '../api/services.js';
 import type { LegacyCall } from '../frontend/relay/legacyCall.js';
 import type { ParkedCalls } from '../frontend/relay/parkedCalls.js';
@@ -42,6 +43,8 @@ export interface RequestPathContext {
 /** The request path's parts, kept by the core as `access`, `router`, `subscriptions`, `exposure` and `policy`. */
 export interface RequestPath {
   access: AccessControl;
+  /** Quarantine, scan reports and reviewed changes; what the access control withholds. */
+  reviews: ServerReviews;
   /** The policy service over `access` and the tool pins. */
   policy: PolicyService;
   /** Each client's tools/list by its exposure, and search over what it may use. */
@@ -56,6 +59,19 @@ export interface RequestPath {
 export function buildRequestPath(context: RequestPathContext): RequestPath {
   const { initial, events, services } = context;
   const { store, tokens, pins, audit } = services;
+  const reviews = new ServerReviews({
+    approvals: services.approvals,
+    pins: () => pins,
+    backend: (id) => context.pool.get(id)?.config,
+    backendIds: () => context.backendConfigs().map((backend) => backend.id),
+    proxy: context.proxy,
+    scanner: services.scanner,
+    changed: (backendId) => {
+      access.engine.invalidate();
+      events.emit('catalogChanged', { tools: true, prompts: true, resources: true });
+      events.emit('healthChanged', { backendId });
+    },
+  });
   const access = new AccessControl(
     initial.policy,
     {
@@ -67,7 +83,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
       store,
       tokens,
       approvalTimeoutMs: initial.proxy.approvalTimeoutMs,
-      withheld: (backend, tool) => pins?.isWithheld(backend, tool) ?? false,
+      withheld: (backend, kind, original) => reviews.withheld(backend, kind, original),
     },
   );
   const recordRouted = (entry: Parameters<NonNullable<RouterSource['audit']>>[0]): void => {
@@ -122,7 +138,8 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     catalog: context.catalog,
     backendConfigs: context.backendConfigs,
     pins: () => pins,
+    withheld: (backend, kind, original) => reviews.withheld(backend, kind, original),
     catalogChanged: (change) => events.emit('catalogChanged', change),
   });
-  return { access, router, subscriptions, exposure, policy, tasks };
+  return { access, reviews, router, subscriptions, exposure, policy, tasks };
 }

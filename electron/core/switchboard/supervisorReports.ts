@@ -1,6 +1,6 @@
 /**
  * What the core's backend supervisors report to (SupervisorHost): admission of
- * their catalogs (checked against tool pins first), health, logs, resource
+ * their catalogs (scanned, then checked against tool pins), health, logs, resource
  * updates and start slots. A private object of the core, never part of its
  * public surface (api/services.ts).
  */
@@ -17,6 +17,7 @@ import type { CoreServices } from './coreServices.js';
 import type { CoreDeps } from '../platform/deps.js';
 import type { TypedEmitter } from '../platform/typedEmitter.js';
 import type { AccessControl } from '../catalog/policy/accessControl.js';
+import type { ServerReviews } from '../catalog/policy/serverReviews.js';
 import type { SubscriptionHub } from '../frontend/relay/subscriptionHub.js';
 
 /** The core's parts the supervisors' reports reach. */
@@ -26,6 +27,8 @@ export interface SupervisorHostParts {
   events: TypedEmitter<CoreEvents>;
   publisher: CatalogPublisher;
   access: AccessControl;
+  /** Quarantine and the scan: every admitted catalog is scanned first. */
+  reviews: ServerReviews;
   subscriptions: SubscriptionHub;
   startLimiter: StartLimiter;
   proxyOptions(): ProxyOptions;
@@ -34,10 +37,17 @@ export interface SupervisorHostParts {
   authFor(backendId: string): BackendAuth | undefined;
 }
 
-/** Reviews tools against their pins (unless the backend's policy turns pinning off). */
+/**
+ * Scans a backend's catalog, then reviews its tools against their pins
+ * (unless the backend's policy turns pinning off): a new tool with a
+ * high-severity finding is held, not pinned.
+ */
 async function reviewPins(parts: SupervisorHostParts, backendId: string, snapshot: BackendCatalog): Promise<void> {
+  const flagged = parts.reviews.scan(backendId, parts.backend(backendId)?.prefix ?? backendId, snapshot);
   const { pins } = parts.services;
-  if (pins && parts.access.policy.backends[backendId]?.pinning !== false) await pins.review(backendId, snapshot.tools);
+  if (pins && parts.access.policy.backends[backendId]?.pinning !== false) {
+    await pins.review(backendId, snapshot.tools, { hold: flagged });
+  }
 }
 
 /** The host the core's supervisors report to. */

@@ -24,7 +24,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { CatalogPublisher } from '../catalog/catalogPublisher.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
 import type { BackendConfig, ProxyOptions, SwitchboardConfig } from '../platform/config/schema.js';
-import type { AuthService, BackendsService, FrontendCore } from '../api/services.js';
+import type { AuthService, BackendsService, FrontendCore, ReviewsService } from '../api/services.js';
 import type { CoreEvents } from '../api/events.js';
 import type { CoreServices } from './coreServices.js';
 import type { CoreDeps } from '../platform/deps.js';
@@ -65,6 +65,9 @@ export class SwitchboardCore implements FrontendCore {
   /** Tasks (2025-11-25 tasks through the proxy), in memory only. */
   readonly tasks: RequestPath['tasks'];
   readonly policy: RequestPath['policy'];
+  /** Quarantine, the scan's reports and reviewed changes (ServerReviews, as ReviewsService). */
+  readonly reviews: ReviewsService;
+  private readonly serverReviews: RequestPath['reviews'];
   readonly approvals: RequestPath['access']['approvals'];
   /** Client profiles and their tokens (AccessControl, as ProfilesService). */
   readonly profiles: RequestPath['access'];
@@ -119,6 +122,8 @@ export class SwitchboardCore implements FrontendCore {
       backendConfigs: () => this.backendConfigs(),
     });
     ({ access: this.access, router: this.router, policy: this.policy } = requestPath);
+    this.serverReviews = requestPath.reviews;
+    this.reviews = requestPath.reviews;
     ({ subscriptions: this.subscriptions, exposure: this.exposure, tasks: this.tasks } = requestPath);
     this.approvals = this.access.approvals;
     this.profiles = this.access;
@@ -128,6 +133,7 @@ export class SwitchboardCore implements FrontendCore {
       events: this.events,
       publisher: this.publisher,
       access: this.access,
+      reviews: this.serverReviews,
       subscriptions: this.subscriptions,
       startLimiter: this.startLimiter,
       proxyOptions: () => this.config.proxy,
@@ -141,6 +147,7 @@ export class SwitchboardCore implements FrontendCore {
       authFor: (id) => this.authFor(id),
       auths: this.auths,
       access: this.access,
+      reviews: this.serverReviews,
       services,
       config: () => this.config,
       setBackends: (backends) => (this.config = { ...this.config, backends }),
@@ -178,6 +185,7 @@ export class SwitchboardCore implements FrontendCore {
    */
   async start(): Promise<void> {
     this.startedAt = Date.now();
+    await this.loadApprovals();
     this.grace.begin(this.config.proxy.startupGraceMs);
     this.services.store?.watch(
       (stored) => void this.changes.applyHandEdit(stored),
@@ -199,6 +207,21 @@ export class SwitchboardCore implements FrontendCore {
         firstList: this.grace.firstList,
       },
     );
+  }
+
+  /**
+   * Reads the server approvals (the first time: records every configured
+   * server as approved). An unreadable file is reported and left alone: every
+   * server is then quarantined, since nothing is trusted that cannot be read.
+   */
+  private async loadApprovals(): Promise<void> {
+    try {
+      await this.services.approvals?.load(this.config.backends);
+    } catch (error) {
+      this.deps.logger.error(
+        `server approvals not read (every server stays quarantined): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 
   private authFor(backendId: string): BackendAuth | undefined {
@@ -234,10 +257,14 @@ export class SwitchboardCore implements FrontendCore {
 
   private backendHealth(id: string): BackendHealth {
     const supervisor = this.pool.require(id);
+    const review = this.serverReviews.state(id);
+    const scan = this.serverReviews.scanSummary(id);
     return {
       ...supervisor.health(),
       warnings: this.publisher.catalog.warnings.get(id) ?? [],
       counts: this.publisher.catalog.countsOf(id),
+      ...(review ? { quarantined: review.quarantined, review } : {}),
+      ...(scan ? { scan } : {}),
     };
   }
 

@@ -21,7 +21,7 @@ import {
   type Policy,
   type ToolRule,
 } from '../../platform/config/policyConfig.js';
-import { PolicyEngine, type ClientView, type WithheldTools } from './policyEngine.js';
+import { PolicyEngine, type ClientView, type WithheldItems } from './policyEngine.js';
 
 /** A policy validation failure as `config_invalid`. */
 function invalid(issues: readonly { path: PropertyKey[]; message: string }[]): SwitchboardError {
@@ -62,7 +62,7 @@ export class AccessControl {
       store?: ConfigStore | undefined;
       tokens?: ClientTokens | undefined;
       approvalTimeoutMs?: number;
-      withheld?: WithheldTools;
+      withheld?: WithheldItems;
     } = {},
   ) {
     this.engine = new PolicyEngine(policy, options.withheld);

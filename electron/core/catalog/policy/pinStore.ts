@@ -19,11 +19,15 @@ import { formatPins, parsePins, type PinRecord } from './pinFile.js';
 export { definitionHash };
 export type { PinnedDefinition, PinRecord };
 
-/** A tool whose served definition differs from its pin; withheld until approved. */
+/**
+ * A tool whose served definition differs from its pin, or a new tool held for
+ * the scan's high-severity findings (no pin yet); withheld until approved.
+ */
 export interface PinChange {
   backend: string;
   tool: string;
-  pinned: PinRecord;
+  /** The approved definition (absent: a new tool, held rather than pinned at first sight). */
+  pinned?: PinRecord | undefined;
   /** The new, unapproved definition. */
   offered: PinRecord;
   detectedAt: string;
@@ -68,6 +72,7 @@ export class PinStore {
   review(
     backend: string,
     tools: PinnedDefinition[],
+    options: { hold?: ReadonlySet<string> } = {},
   ): Promise<{ withheld: Set<string>; pinned: string[]; changes: PinChange[] }> {
     return this.mutate(async () => {
       const now = new Date().toISOString();
@@ -86,10 +91,10 @@ export class PinStore {
           pinnedAt: now,
         };
         const pin = next.get(tool.name);
-        if (!pin) {
+        if (!pin && !options.hold?.has(tool.name)) {
           next.set(tool.name, offered);
           pinned.push(tool.name);
-        } else if (pin.hash !== offered.hash) {
+        } else if (pin?.hash !== offered.hash) {
           const seen = before.get(tool.name);
           // The same offered definition keeps its first detection (and is audited once).
           changes.set(
@@ -110,7 +115,7 @@ export class PinStore {
     });
   }
 
-  /** Whether a tool is withheld (a pending change); the shape of the policy engine's `WithheldTools`. */
+  /** Whether a tool is withheld (a pending change); one half of the policy engine's `WithheldItems`. */
   isWithheld(backend: string, tool: string): boolean {
     return this.pending.get(backend)?.has(tool) ?? false;
   }
@@ -216,7 +221,7 @@ export class PinStore {
       item: change.tool,
       outcome,
       durationMs: 0,
-      detail: `definition ${change.pinned.hash.slice(0, 12)} -> ${change.offered.hash.slice(0, 12)}`,
+      detail: `definition ${change.pinned?.hash.slice(0, 12) ?? '(new)'} -> ${change.offered.hash.slice(0, 12)}`,
     });
   }
 }

@@ -70,8 +70,12 @@ export interface Decision {
   source: DecisionSource;
 }
 
-/** Tools withheld for everyone (e.g. a changed definition awaiting approval). */
-export type WithheldTools = (backendId: string, tool: string) => boolean;
+/**
+ * Items withheld for everyone, whatever the rules: a tool whose definition
+ * changed (a pinned change), or every item of a quarantined server, until the
+ * user approves. A withheld item is answered as an unknown one.
+ */
+export type WithheldItems = (backendId: string, kind: ItemKind, original: string) => boolean;
 
 /**
  * The rule for one item, for one client, and the level that decided it: the
@@ -106,7 +110,7 @@ export class PolicyEngine {
 
   constructor(
     private policy: Policy,
-    private readonly withheld: WithheldTools = () => false,
+    private readonly withheld: WithheldItems = () => false,
   ) {}
 
   /** The policy in force. */
@@ -160,11 +164,10 @@ export class PolicyEngine {
 
   private buildView(client: string, catalog: Catalog): ClientView {
     const visible = (kind: ItemKind, origin: ItemOrigin | undefined): boolean =>
-      origin !== undefined && this.rule(client, kind, origin.backendId, origin.original) !== 'deny';
-    let tools = catalog.tools.filter((tool) => {
-      const origin = catalog.toolIndex.get(tool.name);
-      return visible('tools', origin) && !this.withheld(origin!.backendId, origin!.original);
-    });
+      origin !== undefined &&
+      !this.withheld(origin.backendId, kind, origin.original) &&
+      this.rule(client, kind, origin.backendId, origin.original) !== 'deny';
+    let tools = catalog.tools.filter((tool) => visible('tools', catalog.toolIndex.get(tool.name)));
     const profile = client === LOCAL_CLIENT ? undefined : this.policy.clients[client];
     // The tool cap is for clients that list everything; search reaches every tool.
     const exposure = resolveExposure(this.policy, profile, tools);

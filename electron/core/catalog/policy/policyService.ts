@@ -53,6 +53,8 @@ export interface PolicyServiceHost {
   backendConfigs(): readonly { id: string }[];
   /** The tool pins (undefined: pinning is off). */
   pins(): PinStore | undefined;
+  /** Whether an item is withheld from every client (quarantine, a held change). */
+  withheld(backendId: string, kind: ItemKind, original: string): boolean;
   /** Tells the clients that lists changed (an approved tool is shown again). */
   catalogChanged(change: { tools: boolean; prompts: boolean; resources: boolean }): void;
 }
@@ -109,7 +111,6 @@ export class CorePolicyService {
     const { access } = this.host;
     const policy = access.policy;
     if (profile !== LOCAL_CLIENT && !policy.clients[profile]) throw unknownClient(profile);
-    const withheld = new Set(this.pinChanges().map((change) => `${change.backend}\u0000${change.tool}`));
     const catalog = this.host.catalog();
     const items = ITEM_KINDS.flatMap((kind) =>
       [...itemIndex(catalog, kind)].map(([exposed, { backendId, original }]): PolicyItemView => {
@@ -120,7 +121,7 @@ export class CorePolicyService {
           backendId,
           original,
           ...ruleLayers(policy, profile, kind, backendId, original),
-          withheld: kind === 'tools' && withheld.has(`${backendId}\u0000${original}`),
+          withheld: this.host.withheld(backendId, kind, original),
           ...(readOnly ? { readOnly } : {}),
         };
       }),

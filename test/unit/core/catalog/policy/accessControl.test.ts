@@ -49,7 +49,9 @@ describe('AccessControl.authorize', () => {
   });
 
   it('denies a withheld tool even where its rule allows it', () => {
-    const access = new AccessControl(PolicySchema.parse({}), recorder(), { withheld: (_, tool) => tool === 'search' });
+    const access = new AccessControl(PolicySchema.parse({}), recorder(), {
+      withheld: (_, kind, tool) => kind === 'tools' && tool === 'search',
+    });
     expect(access.authorize('local', catalog, 'tools', search)).toBe('deny');
   });
 
@@ -60,7 +62,7 @@ describe('AccessControl.authorize', () => {
         clients: { zed: { name: 'Zed', backends: ['gh'] } },
       }),
       recorder(),
-      { withheld: (_, tool) => tool === 'read' },
+      { withheld: (_, kind, tool) => kind === 'tools' && tool === 'read' },
     );
     expect(access.decide('local', catalog, 'tools', search)).toEqual({ rule: 'ask', source: 'item' });
     expect(access.decide('zed', catalog, 'tools', read)).toEqual({ rule: 'deny', source: 'clientBackends' });

@@ -63,7 +63,7 @@ describe('PinStore', () => {
     expect(result.pinned).toEqual([]);
     expect(result.changes).toHaveLength(1);
     const [change] = result.changes;
-    expect(change?.pinned.definition.description).toBe('Search the web');
+    expect(change?.pinned?.definition.description).toBe('Search the web');
     expect(change?.offered.definition.description).toBe(changed.description);
     expect(change?.offered.hash).toBe(definitionHash(changed));
     expect(pins.changes()).toEqual(result.changes);

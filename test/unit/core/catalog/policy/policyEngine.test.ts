@@ -104,7 +104,10 @@ describe('PolicyEngine.view', () => {
   });
 
   it('withholds tools for everyone while keeping other kinds', () => {
-    const engine = new PolicyEngine(policy({}), (backend, tool) => backend === 'gh' && tool === 'search');
+    const engine = new PolicyEngine(
+      policy({}),
+      (backend, kind, tool) => backend === 'gh' && kind === 'tools' && tool === 'search',
+    );
     const view = engine.view('local', catalog);
     expect(view.allowed.tools.has(exposedOf(catalog.toolIndex, 'gh', 'search'))).toBe(false);
     expect(view.prompts).toHaveLength(1);

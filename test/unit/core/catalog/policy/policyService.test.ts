@@ -26,6 +26,8 @@ function service(section: unknown, pinChanges: PinChange[] = []) {
     catalog: () => catalog,
     backendConfigs: () => [{ id: 'gh' }, { id: 'fs' }],
     pins: () => ({ changes: () => pinChanges }) as unknown as PinStore,
+    withheld: (backend, kind, original) =>
+      kind === 'tools' && pinChanges.some((change) => change.backend === backend && change.tool === original),
     catalogChanged: () => {},
   });
   return { access, policy };

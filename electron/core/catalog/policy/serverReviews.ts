@@ -1,0 +1,266 @@
+/**
+ * Quarantine and reviewed changes, in one place: which items are withheld
+ * from every client (a quarantined server's items, a tool's pinned change),
+ * the poisoning scan's reports (kept here, one owner, refreshed at every
+ * catalog change of a server), each server's review, and the user's
+ * approvals. The policy engine asks `withheld` for every item it lists or
+ * routes (the one mechanism tool pinning already used), so a withheld item
+ * is answered as an unknown one everywhere: lists, calls, search mode.
+ *
+ * A server is quarantined when approvals are kept (a file-backed run) and
+ * - `proxy.quarantine` is on and its current launch line was never approved
+ *   (a new server, by whatever route it came) or changed since; or
+ * - it was never approved and the scan found something high-severity in it
+ *   (even with `proxy.quarantine` off).
+ * On an approved server, a new tool with a high-severity finding is held like
+ * a pinned change (tool pins), until approved.
+ */
+import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import { definitionDiff } from '../../../../shared/model/definitionDiff.js';
+import type {
+  PendingChangeView,
+  QuarantineReason,
+  ReviewItemView,
+  ReviewStateView,
+  ScanSummaryView,
+  ServerReviewSummary,
+  ServerReviewView,
+} from '../../../../shared/model/reviewViews.js';
+import type { ScanFinding, ScanItemKind, ScanReport } from '../../../../shared/model/scanViews.js';
+import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
+import type { ItemKind } from '../../platform/config/policyConfig.js';
+import { scanCatalog, type ScanInput } from '../scan/scanCatalog.js';
+import { launchLineOf } from './launchLine.js';
+import type { PinChange, PinStore } from './pinStore.js';
+import type { ServerApprovals } from './serverApprovals.js';
+
+/** The scan, as the reviews run it (injectable in tests). */
+export type Scanner = (inputs: ScanInput[]) => ScanReport[];
+
+/** What the reviews read of the core. */
+export interface ServerReviewsHost {
+  /** Approved launch lines (undefined: no file in this run, so no quarantine). */
+  approvals: ServerApprovals | undefined;
+  /** The tool pins (undefined: pinning is off). */
+  pins(): PinStore | undefined;
+  /** A configured backend's config in force. */
+  backend(id: string): BackendConfig | undefined;
+  /** The configured backends' IDs, in config order. */
+  backendIds(): readonly string[];
+  proxy(): ProxyOptions;
+  scanner?: Scanner | undefined;
+  /** A server's review changed: views are rebuilt, clients told their lists changed, health re-read. */
+  changed(backendId: string): void;
+}
+
+/** The kinds of the policy and the scan, one for one. */
+const SCAN_KIND: Record<ItemKind, ScanItemKind> = {
+  tools: 'tool',
+  prompts: 'prompt',
+  resources: 'resource',
+  resourceTemplates: 'resourceTemplate',
+};
+
+/** A server's definitions as it listed them last. */
+export type ListedDefinitions = Omit<ScanInput, 'server' | 'prefix'>;
+
+/** Quarantine, scan reports and reviews of every server. */
+export class ServerReviews {
+  private readonly inputs = new Map<string, ScanInput>();
+  private readonly reports = new Map<string, ScanReport>();
+
+  constructor(private readonly host: ServerReviewsHost) {}
+
+  /** Whether an item is withheld from every client (the policy engine's `WithheldItems`). */
+  withheld(backendId: string, kind: ItemKind, original: string): boolean {
+    if (this.quarantineReason(backendId) !== undefined) return true;
+    return kind === 'tools' && (this.host.pins()?.isWithheld(backendId, original) ?? false);
+  }
+
+  /** Why a server is quarantined (undefined: it is not). */
+  quarantineReason(backendId: string): QuarantineReason | undefined {
+    const { approvals } = this.host;
+    const backend = this.host.backend(backendId);
+    if (!approvals || !backend || approvals.isApproved(backend)) return undefined;
+    const record = approvals.get(backendId);
+    if (this.host.proxy().quarantine) return record ? 'launch-changed' : 'new';
+    return record === undefined && this.reports.get(backendId)?.highest === 'high' ? 'high-finding' : undefined;
+  }
+
+  /**
+   * Scans a server's newly listed definitions (with every other server's, for
+   * the rules that compare servers) and keeps the reports; returns the names
+   * of its tools with a high-severity finding (held when new).
+   */
+  scan(backendId: string, prefix: string, listed: ListedDefinitions): Set<string> {
+    this.inputs.set(backendId, { server: backendId, prefix, ...listed });
+    const scanner = this.host.scanner ?? ((inputs: ScanInput[]) => scanCatalog(inputs));
+    for (const report of scanner([...this.inputs.values()])) this.reports.set(report.server, report);
+    const flagged = new Set<string>();
+    for (const finding of this.reports.get(backendId)?.findings ?? []) {
+      if (finding.severity === 'high' && finding.item.kind === 'tool') flagged.add(this.originalName(finding));
+    }
+    return flagged;
+  }
+
+  /** Forgets a removed server: its approval, scan and definitions. */
+  async forget(backendId: string): Promise<void> {
+    this.inputs.delete(backendId);
+    this.reports.delete(backendId);
+    await this.host.approvals?.forget(backendId);
+  }
+
+  /** A server's review state (undefined: no approvals kept in this run). */
+  state(backendId: string): ReviewStateView | undefined {
+    const { approvals } = this.host;
+    if (!approvals) return undefined;
+    const reason = this.quarantineReason(backendId);
+    const record = approvals.get(backendId);
+    const backend = this.host.backend(backendId);
+    const current = backend !== undefined && approvals.isApproved(backend);
+    return {
+      quarantined: reason !== undefined,
+      ...(reason !== undefined ? { reason } : {}),
+      ...(record && current ? { approvedAt: record.approvedAt } : {}),
+      pending: this.changesOf(backendId).length,
+    };
+  }
+
+  /** A server's scan summary (undefined: not listed yet). */
+  scanSummary(backendId: string): ScanSummaryView | undefined {
+    const report = this.reports.get(backendId);
+    if (!report) return undefined;
+    return {
+      scannedAt: report.scannedAt,
+      findings: report.findings.length,
+      ...(report.highest ? { highest: report.highest } : {}),
+    };
+  }
+
+  /** The scan report of one server, or of every server. */
+  scans(backendId?: string): ScanReport[] {
+    if (backendId !== undefined) {
+      this.requireBackend(backendId);
+      const report = this.reports.get(backendId);
+      return report ? [report] : [];
+    }
+    return this.host.backendIds().flatMap((id) => this.reports.get(id) ?? []);
+  }
+
+  /** Every server's review state and scan summary, in config order. */
+  list(): ServerReviewSummary[] {
+    return this.host.backendIds().map((server) => {
+      const scan = this.scanSummary(server);
+      return {
+        server,
+        ...(this.state(server) ?? { quarantined: false, pending: this.changesOf(server).length }),
+        ...(scan ? { scan } : {}),
+      };
+    });
+  }
+
+  /** One server's review: launch line, items with findings, held changes with their diffs. */
+  review(backendId: string): ServerReviewView {
+    const backend = this.requireBackend(backendId);
+    const launch = launchLineOf(backend);
+    const record = this.host.approvals?.get(backendId);
+    const report = this.reports.get(backendId);
+    return {
+      server: backendId,
+      ...(this.state(backendId) ?? { quarantined: false, pending: this.changesOf(backendId).length }),
+      quarantineOn: this.host.proxy().quarantine,
+      launch,
+      ...(record && !this.host.approvals?.isApproved(backend) ? { approvedLaunch: record.launch } : {}),
+      items: this.items(backendId),
+      changes: this.changesOf(backendId).map((change) => this.changeView(change)),
+      ...(report ? { scan: report } : {}),
+    };
+  }
+
+  /**
+   * Approves a server: its current launch line, and every tool change held
+   * for it (what its review showed); its items are served at once.
+   */
+  async approveServer(backendId: string): Promise<ServerReviewView> {
+    const backend = this.requireBackend(backendId);
+    const { approvals } = this.host;
+    if (!approvals) {
+      throw new SwitchboardError(ErrorCode.NotSupported, 'server approvals are not kept in this mode');
+    }
+    await approvals.approve(backend);
+    const pins = this.host.pins();
+    for (const change of this.changesOf(backendId)) await pins?.approve(backendId, change.tool);
+    this.host.changed(backendId);
+    return this.review(backendId);
+  }
+
+  /** Approves one held tool change; throws `unknown_change` when none is held. */
+  async approveChange(backendId: string, tool: string): Promise<ServerReviewView> {
+    this.requireBackend(backendId);
+    const pins = this.host.pins();
+    if (!pins) throw new SwitchboardError(ErrorCode.UnknownChange, 'tool pinning is not enabled');
+    await pins.approve(backendId, tool);
+    this.host.changed(backendId);
+    return this.review(backendId);
+  }
+
+  private requireBackend(backendId: string): BackendConfig {
+    const backend = this.host.backend(backendId);
+    if (!backend) {
+      throw new SwitchboardError(ErrorCode.UnknownBackend, `no server "${backendId}"`, { backend: backendId });
+    }
+    return backend;
+  }
+
+  private changesOf(backendId: string): PinChange[] {
+    return (this.host.pins()?.changes() ?? []).filter((change) => change.backend === backendId);
+  }
+
+  /** A finding's item name as the server names it (the scan may name an item as exposed, under the prefix). */
+  private originalName(finding: ScanFinding): string {
+    const { name } = finding.item;
+    const input = this.inputs.get(finding.server);
+    if (!input?.prefix) return name;
+    const prefix = `${input.prefix}${this.host.proxy().separator}`;
+    const ownName = [...input.tools, ...input.prompts].some((item) => item.name === name);
+    return !ownName && name.startsWith(prefix) ? name.slice(prefix.length) : name;
+  }
+
+  private findingsOf(backendId: string, kind: ScanItemKind, name: string): ScanFinding[] {
+    return (this.reports.get(backendId)?.findings ?? []).filter(
+      (finding) => finding.item.kind === kind && this.originalName(finding) === name,
+    );
+  }
+
+  private items(backendId: string): ReviewItemView[] {
+    const input = this.inputs.get(backendId);
+    if (!input) return [];
+    const item = (kind: ItemKind, name: string, description: string | undefined): ReviewItemView => ({
+      kind: SCAN_KIND[kind],
+      name,
+      ...(description !== undefined ? { description } : {}),
+      findings: this.findingsOf(backendId, SCAN_KIND[kind], name),
+    });
+    return [
+      ...input.tools.map((tool) => item('tools', tool.name, tool.description)),
+      ...input.prompts.map((prompt) => item('prompts', prompt.name, prompt.description)),
+      ...input.resources.map((resource) => item('resources', resource.uri, resource.description)),
+      ...input.resourceTemplates.map((template) =>
+        item('resourceTemplates', template.uriTemplate, template.description),
+      ),
+    ];
+  }
+
+  private changeView(change: PinChange): PendingChangeView {
+    const approved = change.pinned?.definition as unknown as Record<string, unknown> | undefined;
+    const offered = change.offered.definition as unknown as Record<string, unknown>;
+    return {
+      tool: change.tool,
+      detectedAt: change.detectedAt,
+      ...(approved ? { approved } : {}),
+      offered,
+      diff: definitionDiff(approved, offered),
+      findings: this.findingsOf(change.backend, 'tool', change.tool),
+    };
+  }
+}

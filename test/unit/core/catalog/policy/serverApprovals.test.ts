@@ -1,0 +1,86 @@
+/**
+ * Server approvals (quarantine): the migration that trusts the servers of an
+ * existing config once, approvals that cover exactly the launch line (env
+ * names, not values), a corrupt file refused and never overwritten.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServerApprovals } from '../../../../../electron/core/catalog/policy/serverApprovals.js';
+import { parseBackend, type BackendConfig } from '../../../../../electron/core/platform/config/schema.js';
+import { tempDir } from '../../../../helpers/harness.js';
+
+function backend(id: string, entry: Record<string, unknown>): BackendConfig {
+  const { backend: parsed, problems } = parseBackend(id, entry);
+  if (!parsed) throw new Error(JSON.stringify(problems));
+  return parsed;
+}
+
+const fs = backend('fs', { command: 'npx', args: ['-y', 'server-fs', '/tmp'], env: { TOKEN: 'one' } });
+
+describe('ServerApprovals', () => {
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let file: string;
+
+  beforeEach(async () => {
+    dir = await tempDir();
+    file = join(dir.path, 'server-approvals.json');
+  });
+  afterEach(() => dir.cleanup());
+
+  it('records the servers present at the first start as approved, and only those', async () => {
+    const approvals = new ServerApprovals(file);
+    await approvals.load([fs]);
+    expect(approvals.isApproved(fs)).toBe(true);
+    expect(approvals.isApproved(backend('web', { url: 'https://example.com/mcp' }))).toBe(false);
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { servers: Record<string, { launch: unknown }> };
+    expect(Object.keys(saved.servers)).toEqual(['fs']);
+    expect(JSON.stringify(saved)).not.toContain('one');
+
+    // The next start finds the file: a server added since is not adopted.
+    const later = new ServerApprovals(file);
+    await later.load([fs, backend('web', { url: 'https://example.com/mcp' })]);
+    expect(later.isApproved(fs)).toBe(true);
+    expect(later.get('web')).toBeUndefined();
+  });
+
+  it('covers the launch line: new args, env names, cwd or sandbox need a new approval; env values do not', async () => {
+    const approvals = new ServerApprovals(file);
+    await approvals.load([fs]);
+    const entry = { command: 'npx', args: ['-y', 'server-fs', '/tmp'], env: { TOKEN: 'one' } };
+    expect(approvals.isApproved(backend('fs', { ...entry, env: { TOKEN: 'rotated' } }))).toBe(true);
+    expect(approvals.isApproved(backend('fs', { ...entry, args: ['-y', 'server-fs', '/'] }))).toBe(false);
+    expect(approvals.isApproved(backend('fs', { ...entry, env: { TOKEN: 'one', NODE_OPTIONS: 'x' } }))).toBe(false);
+    expect(approvals.isApproved(backend('fs', { ...entry, cwd: '/srv' }))).toBe(false);
+    expect(approvals.isApproved(backend('fs', { ...entry, sandbox: { network: 'all' } }))).toBe(false);
+    expect(approvals.isApproved(backend('fs', { ...entry, description: 'renamed in the UI' }))).toBe(true);
+
+    const widened = backend('fs', { ...entry, sandbox: { network: 'all' } });
+    const record = await approvals.approve(widened);
+    expect(record.launch).toMatchObject({ command: 'npx', envKeys: ['TOKEN'], sandbox: { network: 'all' } });
+    expect(approvals.isApproved(widened)).toBe(true);
+    expect(approvals.isApproved(fs)).toBe(false);
+    const reread = new ServerApprovals(file);
+    await reread.load([]);
+    expect(reread.isApproved(widened)).toBe(true);
+  });
+
+  it('forgets a removed server, so adding it again quarantines it', async () => {
+    const approvals = new ServerApprovals(file);
+    await approvals.load([fs]);
+    await approvals.forget('fs');
+    expect(approvals.isApproved(fs)).toBe(false);
+    const reread = new ServerApprovals(file);
+    await reread.load([fs]);
+    expect(reread.isApproved(fs)).toBe(false);
+  });
+
+  it('refuses a corrupt file with config_invalid and never overwrites it', async () => {
+    await writeFile(file, '{"version": 1, "servers": {"fs": {"hash": "not-a-hash"}}}');
+    const approvals = new ServerApprovals(file);
+    await expect(approvals.load([fs])).rejects.toMatchObject({ code: 'config_invalid' });
+    expect(approvals.isApproved(fs)).toBe(false);
+    await expect(approvals.approve(fs)).rejects.toMatchObject({ code: 'config_invalid' });
+    expect(await readFile(file, 'utf8')).toContain('not-a-hash');
+  });
+});
