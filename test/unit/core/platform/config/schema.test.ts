@@ -5,6 +5,37 @@ import { defaultConfigDir } from '../../../../../electron/core/platform/config/p
 import { parseConfig, startModeOf } from '../../../../../electron/core/platform/config/schema.js';
 
 describe('parseConfig', () => {
+  it('reads a stdio server’s sandbox: true/false, or grants with network none by default; refuses relative paths, .. and bad hosts', () => {
+    const { config, problems } = parseConfig({
+      mcpServers: {
+        on: { command: 'x', sandbox: true },
+        off: { command: 'x', sandbox: false },
+        granted: { command: 'x', sandbox: { read: ['~/.ssh'], write: ['/srv/data'] } },
+        none: { command: 'x' },
+      },
+    });
+    expect(problems).toEqual([]);
+    const sandboxes = Object.fromEntries(
+      (config?.backends ?? []).map((backend) => [backend.id, backend.transport === 'stdio' ? backend.sandbox : null]),
+    );
+    expect(sandboxes).toEqual({
+      on: { enabled: true, read: [], write: [], network: 'none' },
+      off: { enabled: false, read: [], write: [], network: 'none' },
+      granted: { enabled: true, read: ['~/.ssh'], write: ['/srv/data'], network: 'none' },
+      none: undefined,
+    });
+    const bad = parseConfig({
+      mcpServers: {
+        b: { command: 'x', sandbox: { read: ['relative/dir'], write: ['/a/../etc'], network: ['not a host!'] } },
+      },
+    });
+    expect(bad.problems.map((problem) => problem.path)).toEqual([
+      'mcpServers.b.sandbox.read.0',
+      'mcpServers.b.sandbox.write.0',
+      'mcpServers.b.sandbox.network.0',
+    ]);
+  });
+
   it("accepts Claude Desktop's mcpServers format as-is, with defaults for every option", () => {
     const { config, problems } = parseConfig({
       mcpServers: {
@@ -38,6 +69,8 @@ describe('parseConfig', () => {
       idleTimeoutMs: 600_000,
       startupGraceMs: 15_000,
       extraPath: [],
+      defaultSandbox: false,
+      quarantine: true,
       separator: '__',
     });
     expect(
