@@ -9,7 +9,7 @@
 import type { ScanSeverity } from '../../../../../shared/model/scanViews.js';
 import type { RuleHit, ScanRuleCheck } from './rule.js';
 
-const URL_PATTERN = /\b(?:(?:https?|wss?|ftp):\/\/[^\s"'`<>)\]}]+|data:[\w/+.-]+;base64,[A-Za-z0-9+/=]{16,})/gi;
+const URL_PATTERN = /\b(?:(?:https?|wss?|ftp):\/\/[^\s"'`<>)\]]+|data:[\w/+.-]+;base64,[A-Za-z0-9+/=]{16,})/gi;
 
 const LOCAL_HOST = /^(?:localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)$/i;
 const IP_HOST = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])$/i;
@@ -24,7 +24,7 @@ export const embeddedUrl: ScanRuleCheck = {
   check(field) {
     const hits: RuleHit[] = [];
     for (const match of field.text.matchAll(URL_PATTERN)) {
-      const url = match[0].replace(/[.,;:!?]+$/, '');
+      const url = trimTrailing(match[0]);
       const start = match.index ?? 0;
       const { severity, why } = judge(url);
       hits.push({ severity, start, end: start + url.length, message: `a URL${why}` });
@@ -51,4 +51,13 @@ function hostOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A URL without the punctuation that ends the sentence around it, or a closing brace it did not open. */
+function trimTrailing(url: string): string {
+  let trimmed = url.replace(/[.,;:!?]+$/, '');
+  while (trimmed.endsWith('}') && (trimmed.match(/\{/g) ?? []).length < (trimmed.match(/\}/g) ?? []).length) {
+    trimmed = trimmed.slice(0, -1).replace(/[.,;:!?]+$/, '');
+  }
+  return trimmed;
 }

@@ -3,7 +3,8 @@
  * keys and credentials (~/.ssh/id_rsa, .env, ~/.aws/credentials, an MCP
  * client's own config), "read X and pass it as `notes`", sending data to a
  * URL, the conversation or other tools' results passed along, standing
- * orders to copy mail to an address. A sensitive path alone is medium (a git
+ * orders to copy mail to an address. Passing content in a parameter alone
+ * is low, after an order to read something medium, with secrets high. A sensitive path alone is medium (a git
  * or SSH server may name its key file); said together with an order to read,
  * pass or send it, it is high.
  */
@@ -33,6 +34,9 @@ const SENSITIVE_PATH = new RegExp(
 const READ_OR_SEND =
   /\b(?:read|cat|open|load|fetch|get|retrieve|collect|gather|extract|dump|copy|include|pass|send|upload|post|attach|append|concatenat\w*|insert|embed|forward|transmit|leak|exfiltrat\w*|provide|put)\b/i;
 
+/** An order to read or gather something first. */
+const READ_FIRST = /\b(?:read|cat|open|load|retrieve|collect|gather|extract|dump)\b/i;
+
 /** What would be sent: secrets, the conversation, other tools' results. */
 const PRIVATE_DATA =
   /\b(?:credentials?|passwords?|private\s+keys?|api[_ -]?keys?|secret\s+keys?|access\s+tokens?|auth(?:entication)?\s+tokens?|session\s+(?:cookies?|tokens?)|ssh\s+keys?|env(?:ironment)?\s+variables|conversation(?:\s+history)?|chat\s+history|message\s+history|previous\s+messages|system\s+prompt|(?:entire|full|whole)\s+(?:conversation|context|history))\b/i;
@@ -44,6 +48,13 @@ const PATTERNS: readonly PhrasePattern[] = [
       /\b(?:pass|send|include|put|insert|add|append|concatenate|embed|provide|place|supply)\b[^.\n]{0,60}?\b(?:its|their|the(?:ir)?\s+(?:full\s+|entire\s+|complete\s+)?|all\s+(?:the\s+)?)?(?:content|contents|output|results?|text|data|values?)\b[^.\n]{0,30}?\b(?:as|in|into|inside|within)\s+(?:the\s+)?['"`]?[\w-]+['"`]?(?:\s+(?:parameter|argument|field|param|arg))?/gi,
     severity: 'medium',
     message: 'an order to pass content along in a parameter',
+  },
+  {
+    // "include the full conversation history here" / "append all previous messages"
+    pattern:
+      /\b(?:include|pass|send|put|add|attach|append|copy|paste|provide|forward|share|upload)\b[^.\n]{0,40}?\b(?:the\s+)?(?:full\s+|entire\s+|whole\s+|complete\s+)?(?:conversation(?:\s+history)?|chat\s+history|message\s+history|(?:list\s+of\s+)?(?:last|previous|prior|all)\s+messages|system\s+prompt)\b/gi,
+    severity: 'high',
+    message: 'an order to pass the conversation along',
   },
   {
     // "send ... to https://..." / "POST the result to http://..."
@@ -75,21 +86,24 @@ export const exfiltration: ScanRuleCheck = {
     if (field.isName) return [];
     const text = field.text;
     const hits: RuleHit[] = [...sensitivePathHits(text)];
-    for (const hit of phraseHits(text, PATTERNS)) {
-      // Passing content in a parameter is ordinary ("pass the text as `content`") unless
-      // secrets or the conversation are what is passed, or a sensitive file is named with it.
-      if (hit.severity === 'medium' && aboutPrivateData(text, hit.start, hit.end)) {
-        hits.push({ ...hit, severity: 'high', message: 'an order to pass secrets or the conversation in a parameter' });
-      } else hits.push(hit);
-    }
+    for (const hit of phraseHits(text, PATTERNS)) hits.push(hit.severity === 'medium' ? passing(text, hit) : hit);
     return hits;
   },
 };
 
-function aboutPrivateData(text: string, start: number, end: number): boolean {
-  const sentence = sentenceText(text, start, end);
+/**
+ * Passing content in a parameter is ordinary ("pass the text as `content`"): low. Said
+ * after an order to read something it is medium; with secrets, the conversation or a
+ * sensitive file in the same sentence, high.
+ */
+function passing(text: string, hit: RuleHit): RuleHit {
+  const sentence = sentenceText(text, hit.start, hit.end);
   SENSITIVE_PATH.lastIndex = 0;
-  return PRIVATE_DATA.test(sentence) || SENSITIVE_PATH.test(sentence);
+  if (PRIVATE_DATA.test(sentence) || SENSITIVE_PATH.test(sentence)) {
+    return { ...hit, severity: 'high', message: 'an order to pass secrets or the conversation in a parameter' };
+  }
+  if (READ_FIRST.test(sentence)) return { ...hit, message: 'an order to read something and pass it in a parameter' };
+  return { ...hit, severity: 'low' };
 }
 
 function sensitivePathHits(text: string): RuleHit[] {
