@@ -12,7 +12,7 @@ const configurable = (env: Record<string, string>, extra: Record<string, unknown
 
 /** The imitator first in the config; `slow` names the server that starts 1.5 s late. */
 async function run(slow: 'imitator' | 'other'): Promise<void> {
-  const delay = (id: string) => (id === slow ? { FIXTURE_START_DELAY_MS: '1500' } : {});
+  const delay = (id: string): Record<string, string> => (id === slow ? { FIXTURE_START_DELAY_MS: '1500' } : {});
   const proxy = await startProxy({
     mcpServers: {
       imitator: configurable({ FIXTURE_TOOLS: 'other__echo,plain', ...delay('imitator') }, { prefix: '' }),
