@@ -43,7 +43,7 @@ const LAYERS = [
   [`^${core}/backends/transport/`],
   [`^${core}/backends/connection/`],
   [`^${core}/backends/supervisor/`],
-  [`^${core}/catalog/[^/]+\\.ts$`],
+  [`^${core}/catalog/[^/]+\\.ts$`, `^${core}/catalog/scan/`],
   [`^${core}/catalog/policy/`],
   [`^${core}/frontend/(sessions|relay|routing)/`],
   [`^${core}/frontend/(exposure|tasks)/`],

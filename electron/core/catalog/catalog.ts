@@ -1,8 +1,13 @@
 /**
  * The merged catalog: every admitted backend's items under exposed names and
- * advertised URIs, with lookup tables for routing. Built in admission order, so
- * a backend admitted earlier keeps its names; a later backend whose items would
- * collide is refused with an error naming both items.
+ * advertised URIs, with lookup tables for routing. Who owns a name is decided
+ * by the config, never by which server started first: the catalog is built in
+ * config order (CatalogOptions.owners), an empty-prefix backend's item that
+ * takes another configured backend's namespace (`other__echo`) is dropped, and
+ * an item whose name a backend earlier in the config already exposes is
+ * dropped too; each drop is a warning on the losing backend naming the item
+ * and the winner. An item with an empty name is refused the same way. Two
+ * names of one backend that sanitise to one still refuse that backend.
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { UriTemplate } from '@modelcontextprotocol/client';
@@ -31,10 +36,22 @@ export interface CatalogInput {
   snapshot: BackendCatalog;
 }
 
+/** A configured backend and its prefix, in config order. */
+export interface NameOwner {
+  backendId: string;
+  prefix: string;
+}
+
 /** Options that shape the catalog. */
 export interface CatalogOptions {
   separator: string;
   maxItems: number;
+  /**
+   * Every configured backend, in config order, started or not: the build
+   * follows this order, and a backend's prefix is its own namespace. Absent:
+   * the order given, no namespace reserved (tests of the catalog alone).
+   */
+  owners?: readonly NameOwner[];
 }
 
 /** Key under which each exposed item names its origin in `_meta`. */
@@ -96,18 +113,25 @@ export class Catalog {
    */
   admit(input: CatalogInput, options: CatalogOptions): void {
     const staged = stage(input, options);
-    const problems: string[] = [];
-    for (const [name, origin] of staged.tools) {
-      const other = this.toolIndex.get(name) ?? this.promptIndex.get(name);
-      if (other) problems.push(collision('tool', name, origin, other));
-    }
-    for (const [name, origin] of staged.prompts) {
-      const other = this.promptIndex.get(name) ?? this.toolIndex.get(name);
-      if (other) problems.push(collision('prompt', name, origin, other));
-    }
-    problems.push(...staged.internalCollisions);
-    if (problems.length > 0) {
+    if (staged.internalCollisions.length > 0) {
+      const problems = staged.internalCollisions;
       throw new SwitchboardError(ErrorCode.NameCollision, problems.join('; '), { backend: input.backendId, problems });
+    }
+    // A name already exposed belongs to the backend admitted before, which is earlier in the config.
+    const taken = (name: string, own: Map<string, ItemOrigin>, other: Map<string, ItemOrigin>) =>
+      own.get(name) ?? other.get(name);
+    for (const [kind, items, exposed, own, other] of [
+      ['tool', staged.tools, staged.exposedTools, this.toolIndex, this.promptIndex],
+      ['prompt', staged.prompts, staged.exposedPrompts, this.promptIndex, this.toolIndex],
+    ] as const) {
+      for (const [name, origin] of [...items]) {
+        const owner = taken(name, own, other);
+        if (!owner) continue;
+        items.delete(name);
+        const at = exposed.findIndex((item) => item.name === name);
+        if (at >= 0) exposed.splice(at, 1);
+        staged.warnings.push(`${collision(kind, name, origin, owner)}; "${owner.backendId}" keeps it`);
+      }
     }
     // Original URIs may repeat across backends (two memory servers, two accounts of one service): each is
     // advertised as mcp-proxy://<id>/<uri>, so they never clash, and reads, links and subscriptions
@@ -146,14 +170,25 @@ export function matchingTemplates(templates: RoutedTemplate[], original: string)
   return templates.filter((template) => template.matcher.match(original) !== null);
 }
 
-/** Builds a catalog from backends in admission order; refused ones are returned with their errors. */
+/** The inputs in config order; backends the config does not name keep their order, after the others. */
+function inConfigOrder(inputs: CatalogInput[], owners: readonly NameOwner[] | undefined): CatalogInput[] {
+  if (!owners) return inputs;
+  const rank = new Map(owners.map((owner, index) => [owner.backendId, index]));
+  const rankOf = (input: CatalogInput): number => rank.get(input.backendId) ?? owners.length;
+  return inputs
+    .map((input, index) => ({ input, index }))
+    .sort((a, b) => rankOf(a.input) - rankOf(b.input) || a.index - b.index)
+    .map(({ input }) => input);
+}
+
+/** Builds a catalog from backends in config order (else as given); refused ones are returned with their errors. */
 export function buildCatalog(
   inputs: CatalogInput[],
   options: CatalogOptions,
 ): { catalog: Catalog; refused: Map<string, SwitchboardError> } {
   const catalog = new Catalog();
   const refused = new Map<string, SwitchboardError>();
-  for (const input of inputs) {
+  for (const input of inConfigOrder(inputs, options.owners)) {
     try {
       catalog.admit(input, options);
     } catch (error) {
@@ -168,6 +203,20 @@ function collision(kind: string, name: string, origin: ItemOrigin, other: ItemOr
   return (
     `${kind} "${origin.original}" of backend "${origin.backendId}" and "${other.original}" of backend ` +
     `"${other.backendId}" would both be exposed as "${name}"; give one backend another prefix`
+  );
+}
+
+/**
+ * The configured backend whose namespace (`<prefix><separator>`) an exposed
+ * name of an empty-prefix backend falls in, if any: that backend owns it.
+ */
+function namespaceOwner(name: string, input: CatalogInput, options: CatalogOptions): NameOwner | undefined {
+  if (input.prefix !== '') return undefined;
+  return options.owners?.find(
+    (owner) =>
+      owner.backendId !== input.backendId &&
+      owner.prefix !== '' &&
+      name.startsWith(`${owner.prefix}${options.separator}`),
   );
 }
 
@@ -191,8 +240,19 @@ function stage(input: CatalogInput, options: CatalogOptions) {
     out: T[],
   ) => {
     for (const item of items) {
+      if (typeof item.name !== 'string' || item.name === '') {
+        warnings.push(`a ${kind} with an empty name refused`);
+        continue;
+      }
       const name = exposedName(backendId, prefix, options.separator, item.name);
       const origin = { backendId, original: item.name };
+      const owner = namespaceOwner(name, input, options);
+      if (owner) {
+        warnings.push(
+          `${kind} "${item.name}" dropped: it imitates backend "${owner.backendId}", whose prefix "${owner.prefix}" owns the names "${owner.prefix}${options.separator}..."`,
+        );
+        continue;
+      }
       const other = into.get(name);
       if (other) {
         // The same name listed twice is a server bug we tolerate; two names

@@ -1,8 +1,8 @@
 /**
- * Which backends' catalogs are published, in the order they were admitted,
- * and the merged catalog built from them. A backend admitted earlier keeps
- * its names; each change swaps in a new immutable catalog and reports which
- * lists changed (so frontends get exactly the list_changed they need).
+ * Which backends' catalogs are published, and the merged catalog built from
+ * them in config order (so a name's owner never depends on which server
+ * started first); each change swaps in a new immutable catalog and reports
+ * which lists changed (so frontends get exactly the list_changed they need).
  */
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import type { SwitchboardError } from '../../../shared/errors.js';
@@ -58,7 +58,12 @@ export class CatalogPublisher {
    */
   check(backendId: string, snapshot: BackendCatalog): StagedCatalog {
     const order = this.isPublished(backendId) ? this.admitted : [...this.admitted, backendId];
-    const { catalog, refused } = this.build(order, { id: backendId, snapshot });
+    const override = { id: backendId, snapshot };
+    let { catalog, refused } = this.build(order, override);
+    // Built in config order, a backend earlier in the config could push one already published over a
+    // limit; the one being checked is the one refused then, as if it came last.
+    if ([...refused.keys()].some((id) => id !== backendId))
+      ({ catalog, refused } = this.build(order, override, backendId));
     const refusal = refused.get(backendId);
     if (refusal) throw refusal;
     return { order, catalog };
@@ -100,13 +105,21 @@ export class CatalogPublisher {
     this.publish(this.build(this.admitted).catalog);
   }
 
-  private build(order: string[], override?: { id: string; snapshot: BackendCatalog }) {
+  /** Builds the catalog of `order` (in config order); `last`: that backend is built after all others. */
+  private build(order: string[], override?: { id: string; snapshot: BackendCatalog }, last?: string) {
     const inputs = order.map((id): CatalogInput => ({
       backendId: id,
       prefix: this.source.prefixOf(id),
       snapshot: (override?.id === id ? override.snapshot : this.source.snapshotOf(id)) ?? EMPTY,
     }));
-    return buildCatalog(inputs, this.source.options());
+    const options = this.source.options();
+    const owners = options.owners;
+    if (last === undefined || !owners) return buildCatalog(inputs, options);
+    const lastOwners = [
+      ...owners.filter((owner) => owner.backendId !== last),
+      ...owners.filter((o) => o.backendId === last),
+    ];
+    return buildCatalog(inputs, { ...options, owners: lastOwners });
   }
 
   private publish(catalog: Catalog): void {

@@ -1,7 +1,8 @@
 /**
  * The catalog-and-policy wing's face: the merged catalog's types and token
- * counts, and the file-backed policy stores (client tokens, tool pins, server approvals, the
- * audit log) that a run opens and the host reads.
+ * counts, the file-backed policy stores (client tokens, tool pins, server approvals, the
+ * audit log) that a run opens and the host reads, and the poisoning scan of every server's
+ * definitions.
  */
 export { ORIGIN_META_KEY, buildCatalog } from './catalog.js';
 export type { Catalog } from './catalog.js';
@@ -14,4 +15,6 @@ export { ClientTokens, TOKEN_KEY_ACCOUNT } from './policy/clientTokens.js';
 export type { TokenKeyLocation } from './policy/clientTokens.js';
 export { PinStore } from './policy/pinStore.js';
 export { ServerApprovals } from './policy/serverApprovals.js';
+export { scanCatalog } from './scan/scanCatalog.js';
+export type { ScanInput } from './scan/scanCatalog.js';
 export { toolListTokens, toolTokens } from './toolTokens.js';

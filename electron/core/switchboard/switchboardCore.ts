@@ -52,7 +52,11 @@ export class SwitchboardCore implements FrontendCore {
     {
       prefixOf: (id) => this.pool.get(id)?.config.prefix ?? id,
       snapshotOf: (id) => this.pool.get(id)?.lastSnapshot,
-      options: () => ({ separator: this.config.proxy.separator, maxItems: this.config.proxy.maxCatalogItems }),
+      options: () => ({
+        separator: this.config.proxy.separator,
+        maxItems: this.config.proxy.maxCatalogItems,
+        owners: this.config.backends.map((backend) => ({ backendId: backend.id, prefix: backend.prefix })),
+      }),
     },
     (change) => this.events.emit('catalogChanged', change),
   );

@@ -1,7 +1,8 @@
 /**
- * Names that would clash, and the proxy's limits, are refused when the backend
- * is added, with an error that names both sides (or the limit), while the
- * backends admitted before keep working. Original resource URIs may repeat
+ * Names that would clash are dropped from the backend later in the config,
+ * with a warning that names both sides; names of one backend that clash, and
+ * the proxy's limits, refuse the backend with an error, while the backends
+ * admitted before keep working. Original resource URIs may repeat
  * across backends: each is advertised under its backend's ID.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,24 +12,24 @@ const configurable = (env: Record<string, string>, extra: Record<string, unknown
   nodeServer(fixture('configurable.mjs'), [], { env, ...extra });
 
 describe('collisions and limits', () => {
-  it('refuses a backend whose tool would take an exposed name already in use, naming both', async () => {
+  it("drops the later backend's tool whose exposed name is already in use, with a warning naming both", async () => {
     const proxy = await startProxy({
       mcpServers: {
         first: configurable({ FIXTURE_TOOLS: 'search' }, { prefix: '' }),
       },
     });
     try {
-      // Admit the second one only after the first is up, so the order is known.
-      const second = await startSecond(proxy, 'second', { FIXTURE_TOOLS: 'search,other' }, '');
-      expect(second).toMatchObject({
-        code: 'name_collision',
-        message: expect.stringMatching(
-          /tool "search" of backend "second" and "search" of backend "first" would both be exposed as "search"/,
+      // The second one comes after the first in the config, so the first keeps "search".
+      expect(await startSecond(proxy, 'second', { FIXTURE_TOOLS: 'search,other' }, '', true)).toBe(undefined);
+      const second = proxy.core.health().find((backend) => backend.id === 'second');
+      expect(second?.warnings).toEqual([
+        expect.stringMatching(
+          /tool "search" of backend "second" and "search" of backend "first" would both be exposed as "search".*"first" keeps it/,
         ),
-      });
+      ]);
       const client = await proxy.connect();
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['search']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['other', 'search']);
       expect(firstText(await client.callTool({ name: 'search', arguments: {} }))).toBe('search:{}');
     } finally {
       await proxy.close();

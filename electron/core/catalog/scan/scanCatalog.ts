@@ -1,13 +1,22 @@
 /**
- * PLACEHOLDER until the poisoning scan lands (another branch writes the real
- * engine at this path with this exact signature): it scans nothing and
- * reports every server clean, so the quarantine and review code around it
- * can be built and tested now. Do not add rules here.
+ * The poisoning scan: reads every tool, prompt, resource and resource
+ * template definition of each server (names, descriptions, schema texts,
+ * defaults, enums, annotations) and reports what looks aimed at the model
+ * rather than at the user, one finding per rule hit with the exact span of
+ * text. Offline and deterministic: the same definitions give the same
+ * report, in the same order. Cross-server rules (shadowing, name imitation)
+ * look at the other inputs, so scan the servers of one config together.
  */
-import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/server';
-import type { ScanReport } from '../../../../shared/model/scanViews.js';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import type { ScanFinding, ScanReport, ScanSeverity } from '../../../../shared/model/scanViews.js';
+import { exposedName } from '../naming.js';
+import { excerptOf } from './excerpt.js';
+import { ALL_RULES } from './rules/allRules.js';
+import { nameSkeleton } from './rules/nameImitation.js';
+import type { ForeignName, RuleContext, ScanRuleCheck } from './rules/rule.js';
+import { promptFields, resourceFields, templateFields, toolFields, type ScanField } from './scanFields.js';
 
-/** One server's definitions, as the scan reads them. */
+/** One server's definitions, as the catalog holds them. */
 export interface ScanInput {
   server: string;
   prefix: string;
@@ -17,12 +26,138 @@ export interface ScanInput {
   resourceTemplates: ResourceTemplate[];
 }
 
-/** Scans each server's definitions (placeholder: no findings). */
+/** The separator the cross-server rules join prefixes and names with (the config's default). */
+export const SCAN_SEPARATOR = '__';
+
+const SEVERITY_RANK: Record<ScanSeverity, number> = { low: 0, medium: 1, high: 2 };
+
+/** Scans each server's definitions; one report per input, in input order. */
 export function scanCatalog(inputs: ScanInput[], now: Date = new Date()): ScanReport[] {
-  return inputs.map((input) => ({
+  return scanCatalogWith(inputs, ALL_RULES, now);
+}
+
+/** {@link scanCatalog} with a chosen set of rules (tests, the benchmark). */
+export function scanCatalogWith(
+  inputs: ScanInput[],
+  rules: readonly ScanRuleCheck[],
+  now: Date = new Date(),
+  separator = SCAN_SEPARATOR,
+): ScanReport[] {
+  const scannedAt = now.toISOString();
+  const index = indexNames(inputs, separator);
+  return inputs.map((input) => {
+    const context = contextFor(input, index, inputs, separator);
+    const fields = fieldsOf(input);
+    const findings = fields.flatMap((field) => findingsIn(field, rules, context));
+    const items = input.tools.length + input.prompts.length + input.resources.length + input.resourceTemplates.length;
+    const report: ScanReport = { server: input.server, scannedAt, items, findings };
+    const highest = highestOf(findings);
+    if (highest) report.highest = highest;
+    return report;
+  });
+}
+
+/** The severity of the worst finding, or undefined when there is none. */
+export function highestOf(findings: readonly ScanFinding[]): ScanSeverity | undefined {
+  let highest: ScanSeverity | undefined;
+  for (const finding of findings) {
+    if (highest === undefined || SEVERITY_RANK[finding.severity] > SEVERITY_RANK[highest]) highest = finding.severity;
+  }
+  return highest;
+}
+
+function fieldsOf(input: ScanInput): ScanField[] {
+  return [
+    ...input.tools.flatMap(toolFields),
+    ...input.prompts.flatMap(promptFields),
+    ...input.resources.flatMap(resourceFields),
+    ...input.resourceTemplates.flatMap(templateFields),
+  ];
+}
+
+function namesOf(input: ScanInput, separator: string): ForeignName[] {
+  return [...input.tools, ...input.prompts]
+    .filter((item) => typeof item.name === 'string' && item.name !== '')
+    .map((item) => {
+      const exposed = exposedName(input.server, input.prefix, separator, item.name);
+      return { server: input.server, raw: item.name, exposed, skeleton: nameSkeleton(exposed) };
+    });
+}
+
+/** Every server's tools and prompts, indexed once per scan. */
+interface NameIndex {
+  byRaw: Map<string, ForeignName[]>;
+  byExposed: Map<string, ForeignName[]>;
+  bySkeleton: Map<string, ForeignName[]>;
+  servers: number;
+}
+
+function indexNames(inputs: ScanInput[], separator: string): NameIndex {
+  const index: NameIndex = { byRaw: new Map(), byExposed: new Map(), bySkeleton: new Map(), servers: inputs.length };
+  const add = (map: Map<string, ForeignName[]>, key: string, name: ForeignName): void => {
+    const list = map.get(key);
+    if (list) list.push(name);
+    else map.set(key, [name]);
+  };
+  for (const name of inputs.flatMap((input) => namesOf(input, separator))) {
+    add(index.byRaw, name.raw, name);
+    add(index.byExposed, name.exposed, name);
+    add(index.bySkeleton, name.skeleton, name);
+  }
+  return index;
+}
+
+function contextFor(input: ScanInput, index: NameIndex, inputs: ScanInput[], separator: string): RuleContext {
+  const foreign = (list: ForeignName[] | undefined): ForeignName[] =>
+    (list ?? []).filter((name) => name.server !== input.server);
+  const foreignPrefixes = new Map<string, string>();
+  for (const other of inputs) {
+    if (other.server !== input.server && other.prefix !== '') foreignPrefixes.set(other.server, other.prefix);
+  }
+  return {
     server: input.server,
-    scannedAt: now.toISOString(),
-    items: input.tools.length + input.prompts.length + input.resources.length + input.resourceTemplates.length,
-    findings: [],
-  }));
+    prefix: input.prefix,
+    separator,
+    ownNames: new Set([...input.tools, ...input.prompts].map((item) => item.name)),
+    hasForeign: inputs.some((other) => other.server !== input.server),
+    foreignByRaw: (raw) => foreign(index.byRaw.get(raw)),
+    foreignByExposed: (exposed) => foreign(index.byExposed.get(exposed))[0],
+    foreignBySkeleton: (skeleton) => foreign(index.bySkeleton.get(skeleton)),
+    foreignPrefixes,
+    serverOfPrefix: new Map([...foreignPrefixes].map(([server, prefix]) => [prefix, server])),
+  };
+}
+
+function findingsIn(field: ScanField, rules: readonly ScanRuleCheck[], context: RuleContext): ScanFinding[] {
+  const findings: ScanFinding[] = [];
+  for (const rule of rules) {
+    for (const hit of withoutOverlaps(rule.check(field, context))) {
+      findings.push({
+        rule: rule.rule,
+        severity: hit.severity,
+        server: context.server,
+        item: { kind: field.kind, name: field.item },
+        field: field.field,
+        span: { start: hit.start, end: hit.end },
+        excerpt: excerptOf(field.text, hit.start, hit.end),
+        message: hit.message,
+      });
+    }
+  }
+  return findings;
+}
+
+/** One rule's hits with overlapping spans merged into the worst of them, in text order. */
+function withoutOverlaps<T extends { severity: ScanSeverity; start: number; end: number }>(hits: T[]): T[] {
+  const sorted = [...hits].sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: T[] = [];
+  for (const hit of sorted) {
+    const last = kept[kept.length - 1];
+    if (last && hit.start < last.end) {
+      if (SEVERITY_RANK[hit.severity] > SEVERITY_RANK[last.severity]) kept[kept.length - 1] = hit;
+      continue;
+    }
+    kept.push(hit);
+  }
+  return kept;
 }
