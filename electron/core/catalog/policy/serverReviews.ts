@@ -35,7 +35,11 @@ import type { PinChange, PinStore } from './pinStore.js';
 import type { ServerApprovals } from './serverApprovals.js';
 
 /** The scan, as the reviews run it (injectable in tests). */
-export type Scanner = (inputs: ScanInput[]) => ScanReport[];
+/** Scans servers' definitions (with `only`: just those servers, read against all the inputs). */
+export type Scanner = (inputs: ScanInput[], only?: ReadonlySet<string>) => ScanReport[];
+
+/** After a burst of catalog changes (a start), every server is scanned again once, this much later. */
+const RESCAN_AFTER_MS = 2000;
 
 /** What the reviews read of the core. */
 export interface ServerReviewsHost {
@@ -68,6 +72,7 @@ export type ListedDefinitions = Omit<ScanInput, 'server' | 'prefix'>;
 export class ServerReviews {
   private readonly inputs = new Map<string, ScanInput>();
   private readonly reports = new Map<string, ScanReport>();
+  private rescan: NodeJS.Timeout | undefined;
 
   constructor(private readonly host: ServerReviewsHost) {}
 
@@ -94,13 +99,32 @@ export class ServerReviews {
    */
   scan(backendId: string, prefix: string, listed: ListedDefinitions): Set<string> {
     this.inputs.set(backendId, { server: backendId, prefix, ...listed });
-    const scanner = this.host.scanner ?? ((inputs: ScanInput[]) => scanCatalog(inputs));
-    for (const report of scanner([...this.inputs.values()])) this.reports.set(report.server, report);
+    for (const report of this.scanner([...this.inputs.values()], new Set([backendId])))
+      this.reports.set(report.server, report);
+    this.rescanLater();
     const flagged = new Set<string>();
     for (const finding of this.reports.get(backendId)?.findings ?? []) {
       if (finding.severity === 'high' && finding.item.kind === 'tool') flagged.add(this.originalName(finding));
     }
     return flagged;
+  }
+
+  private get scanner(): Scanner {
+    return this.host.scanner ?? ((inputs, only) => scanCatalog(inputs, new Date(), only));
+  }
+
+  /**
+   * Scans every server again once the changes settle: a server's findings
+   * that compare it with others (shadowing, imitated names) follow a server
+   * added or changed after it, at the cost of one pass per burst.
+   */
+  private rescanLater(): void {
+    if (this.rescan) clearTimeout(this.rescan);
+    this.rescan = setTimeout(() => {
+      this.rescan = undefined;
+      for (const report of this.scanner([...this.inputs.values()])) this.reports.set(report.server, report);
+    }, RESCAN_AFTER_MS);
+    this.rescan.unref();
   }
 
   /** Forgets a removed server: its approval, scan and definitions. */
