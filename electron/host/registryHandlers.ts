@@ -25,7 +25,8 @@ import type { SecretStore } from '../core/platform/index.js';
 import { registryUpdates } from './registryOutdated.js';
 import { previewRegistryAdd } from './addPreview.js';
 
-type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update' | 'registry.preview';
+type RegistryMethods =
+  'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update' | 'registry.preview';
 
 /** What the registry handlers need. */
 export interface RegistryHandlerDeps {

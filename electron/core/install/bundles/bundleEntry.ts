@@ -126,7 +126,10 @@ export function bundleCommand(
 }
 
 /** What a new bundle's sandbox grants: the `directory` values given it to write, the `file` values to read. */
-export function bundleGrants(manifest: BundleManifest, config: Map<string, string[]>): { read: string[]; write: string[] } {
+export function bundleGrants(
+  manifest: BundleManifest,
+  config: Map<string, string[]>,
+): { read: string[]; write: string[] } {
   const grants = { read: [] as string[], write: [] as string[] };
   for (const [key, field] of Object.entries(manifest.user_config ?? {})) {
     const values = (config.get(key) ?? []).map((value) => value.replace(/^\$\{HOME\}/, homedir()));

@@ -42,7 +42,10 @@ function cleaned(paths: string[] | undefined): string[] {
  * grants when there are some. Unchanged when it is not a sandboxable stdio
  * server or already says `sandbox`.
  */
-export function withDefaultSandbox(entry: Record<string, unknown>, grants: SandboxGrants = {}): Record<string, unknown> {
+export function withDefaultSandbox(
+  entry: Record<string, unknown>,
+  grants: SandboxGrants = {},
+): Record<string, unknown> {
   if (!sandboxable(entry) || entry['sandbox'] !== undefined) return entry;
   const write = cleaned(grants.write);
   const read = cleaned(grants.read).filter((path) => !write.includes(path));

@@ -17,7 +17,15 @@ import { requireRuntime } from '../../platform/env/findCommand.js';
 import { checkOrUndo, saveNewEntry, type AddContext, type InputValues } from '../entries/saveEntry.js';
 import { secretChoiceNeeded } from '../entries/secretChoice.js';
 import { InputError } from './inputs.js';
-import { buildEntry, filepathValues, optionsOf, secretTarget, type BuiltEntry, type Choice, type Option } from './mapping.js';
+import {
+  buildEntry,
+  filepathValues,
+  optionsOf,
+  secretTarget,
+  type BuiltEntry,
+  type Choice,
+  type Option,
+} from './mapping.js';
 import { withDefaultSandbox } from '../entries/sandboxDefault.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
 import type { Freshness, RegistryEntry, ServerJson } from './registryTypes.js';
