@@ -68,10 +68,7 @@ export function RunPreview({ preview, label = 'What will run' }: { preview: AddP
         </p>
       )}
       {preview.note && <p className="muted">{preview.note}</p>}
-      <p
-        className={`note ${unavailable ? 'tone-bad' : preview.sandbox?.enabled ? 'tone-ok' : 'tone-warn'}`}
-        role="status"
-      >
+      <p className={`note ${unavailable ? 'tone-bad' : preview.sandbox?.enabled ? 'tone-ok' : 'tone-warn'}`}>
         {previewSandboxLine(preview, support)}
       </p>
     </section>
