@@ -124,7 +124,7 @@ export async function parseSnippet(
     for (const finding of kept.findings.filter((f) => !f.resolves)) {
       result.problems.push(`${name}: ${finding.field} became ${finding.reference}; set that variable (no OS keychain)`);
     }
-    // Added from now on: sandboxed by default (install/entries/sandboxDefault.ts), as the CLI's adds are.
+    // Added from now on: sandboxed by default (install/clientApps/sandboxDefault.ts), as the CLI's adds are.
     result.servers.push({ id, entry: withDefaultSandbox(kept.entry), secrets });
   }
   if (noted.length > 0) throw await choiceForAll(noted, options.environment);

@@ -43,7 +43,7 @@ export { listOutdated, updateFromRegistry } from './registry/registryUpdates.js'
 export { backendSources } from './entries/runningBackends.js';
 export type { RunningBackends } from './entries/runningBackends.js';
 export { secretChoiceNeeded, sinkWithoutKeychain } from './entries/secretChoice.js';
-export { grantablePath, sandboxable, withDefaultSandbox } from './entries/sandboxDefault.js';
-export type { SandboxGrants } from './entries/sandboxDefault.js';
+export { grantablePath, sandboxable, withDefaultSandbox } from './clientApps/sandboxDefault.js';
+export type { SandboxGrants } from './clientApps/sandboxDefault.js';
 export type { SecretStorage } from './entries/secretChoice.js';
 export type { Freshness, RegistryEntry } from './registry/registryTypes.js';

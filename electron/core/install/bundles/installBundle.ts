@@ -21,7 +21,7 @@ import { backendIdFromName, takenIds } from '../entries/runningBackends.js';
 import { secretChoiceNeeded } from '../entries/secretChoice.js';
 import { validateManifest, type BundleManifest } from './bundleManifest.js';
 import { bundleCommand, bundleGrants, plainUserConfig, userConfigValues } from './bundleEntry.js';
-import { withDefaultSandbox } from '../entries/sandboxDefault.js';
+import { withDefaultSandbox } from '../clientApps/sandboxDefault.js';
 
 /** jszip, loaded with the first bundle read (not on every start). */
 const jszip = lazyRequire<typeof JSZip>('jszip');

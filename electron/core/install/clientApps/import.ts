@@ -19,7 +19,7 @@ import {
 import { isSwitchboardEntry, type ClientDefinition } from './definitions.js';
 import { requireClient, targetPath, type ClientsContext, type ScopeOptions } from './install.js';
 import { backendIdFor, normalizeEntry, sameServer } from './normalize.js';
-import { withDefaultSandbox } from '../entries/sandboxDefault.js';
+import { withDefaultSandbox } from './sandboxDefault.js';
 import { environmentReferenceSink, looksSecret, type SecretSink } from './secrets.js';
 import { ClientErrorCode, type ImportCandidate, type SecretFinding, type WriteOutcome } from './clientAppTypes.js';
 

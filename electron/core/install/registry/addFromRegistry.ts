@@ -26,7 +26,7 @@ import {
   type Choice,
   type Option,
 } from './mapping.js';
-import { withDefaultSandbox } from '../entries/sandboxDefault.js';
+import { withDefaultSandbox } from '../clientApps/sandboxDefault.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
 import type { Freshness, RegistryEntry, ServerJson } from './registryTypes.js';
 

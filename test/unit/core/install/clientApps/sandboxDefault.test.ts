@@ -4,7 +4,7 @@
  * and remote servers and container runtimes get none.
  */
 import { describe, expect, it } from 'vitest';
-import { withDefaultSandbox } from '../../../../../electron/core/install/entries/sandboxDefault.js';
+import { withDefaultSandbox } from '../../../../../electron/core/install/clientApps/sandboxDefault.js';
 import { parseBackend } from '../../../../../electron/core/platform/config/schema.js';
 
 describe('withDefaultSandbox', () => {
