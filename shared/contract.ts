@@ -175,9 +175,12 @@ export const METHOD_NAMES = Object.keys({
   'registry.search': 1,
   'registry.add': 1,
   'registry.outdated': 1,
+  'registry.preview': 1,
   'registry.update': 1,
   'env.path': 1,
   'env.setExtraPath': 1,
+  'sandbox.settings': 1,
+  'sandbox.setDefault': 1,
   'bundles.inspect': 1,
   'bundles.install': 1,
 } satisfies Record<MethodName, 1>) as MethodName[];

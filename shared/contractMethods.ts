@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { EXPOSURES } from './model/exposure.js';
 import type { BundleView } from './model/bundleViews.js';
+import type { AddPreviewView, SandboxSettingsView } from './model/sandboxViews.js';
 import type { SnippetView } from './model/snippetViews.js';
 import type { PathView, RegistryPageView, RegistryUpdatePlanView, RegistryUpdateView } from './model/registryViews.js';
 import type { BackendHealth } from './model/health.js';
@@ -279,6 +280,14 @@ export const METHODS = {
    * check, bounded by a timeout); an unreachable registry lists nothing.
    */
   'registry.outdated': method<RegistryUpdateView[]>()(noParams),
+  /** What `registry.add` with these values would run and under which sandbox; nothing is started or saved. */
+  'registry.preview': method<AddPreviewView>()(
+    z.object({
+      ref: text,
+      values: inputValues,
+      choice: z.union([z.object({ package: z.number().int() }), z.object({ remote: z.number().int() })]).optional(),
+    }),
+  ),
   /**
    * Updates a backend added from a registry to its latest version (the CLI's
    * `update`): with `dryRun`, only what would change; else checked, then saved.
@@ -287,6 +296,10 @@ export const METHODS = {
   'env.path': method<PathView>()(noParams),
   /** Sets the directories put in front of every stdio backend's PATH (`proxy.extraPath`; absolute, existing). */
   'env.setExtraPath': method<PathView>()(z.object({ paths: z.array(z.string()) })),
+  /** Whether servers can be sandboxed here, and `proxy.defaultSandbox` (saved, and in force). */
+  'sandbox.settings': method<SandboxSettingsView>()(noParams),
+  /** Saves `proxy.defaultSandbox`: servers without a sandbox setting of their own run sandboxed (after a restart). */
+  'sandbox.setDefault': method<SandboxSettingsView>()(z.object({ enabled: z.boolean() })),
   /** Reads a .mcpb bundle's manifest (validated; nothing installed), for the Add server screen. */
   'bundles.inspect': method<BundleView>()(bundleUpload),
   /** Installs a .mcpb bundle: unpacked, checked by starting it, then saved (a bad one leaves nothing behind). */

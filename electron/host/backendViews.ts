@@ -31,6 +31,7 @@ export function entryFromConfig(backend: BackendConfig): Entry {
           ...(backend.args.length > 0 ? { args: backend.args } : {}),
           ...(Object.keys(backend.env).length > 0 ? { env: backend.env } : {}),
           ...(backend.cwd !== undefined ? { cwd: backend.cwd } : {}),
+          ...(backend.sandbox !== undefined ? { sandbox: backend.sandbox } : {}),
         }
       : {
           url: backend.url,

@@ -40,7 +40,10 @@ function uploadBytes(params: BundleUpload): { fileName: string; bytes: Buffer } 
 
 /** The manifest as the UI shows it. */
 export function bundleView(manifest: BundleManifest): BundleView {
+  const run = { ...manifest.server.mcp_config, ...manifest.server.mcp_config.platform_overrides?.[process.platform] };
   return {
+    command: run.command,
+    args: run.args ?? [],
     name: manifest.name,
     ...(manifest.display_name ? { displayName: manifest.display_name } : {}),
     version: manifest.version,

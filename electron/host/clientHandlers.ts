@@ -4,6 +4,8 @@
  * only shown by profiles.createToken / rotateToken), and importing a
  * client's servers (secrets to the OS keychain when there is one).
  */
+import { previewOf } from './addPreview.js';
+import { redactEntry } from './backendViews.js';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import {
@@ -115,6 +117,8 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
         secretFields: candidate.secrets.map((secret) => secret.field),
         ...(candidate.skipReason !== undefined ? { skipReason: candidate.skipReason } : {}),
         warnings: candidate.warnings,
+        // What it will run and its sandbox, shown before the import (secrets in its arguments masked).
+        ...(candidate.entry ? { preview: previewOf(redactEntry(candidate.entry).entry) } : {}),
       }));
     },
     'clients.import': async ({ client, names, replace }) => {

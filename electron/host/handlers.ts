@@ -28,6 +28,7 @@ import { TryCalls, type TryCall } from './tryCalls.js';
 import { bundleHandlers } from './bundleHandlers.js';
 import { defaultStateDir, type StdioPath } from '../core/platform/index.js';
 import { envHandlers } from './envHandlers.js';
+import { sandboxHandlers } from './sandboxHandlers.js';
 import { afterEnvironment } from './afterEnvironment.js';
 
 // The request log's kinds are declared twice (the core's AuditKind, the contract's LogKind): equal, or this fails to compile.
@@ -199,6 +200,8 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
       ready,
       envHandlers({ stdioPath: deps.stdioPath, store: core.configStore, environment: core.deps.environment }),
     ),
+    // Whether bubblewrap runs depends on the PATH the login shell gives.
+    ...afterEnvironment(ready, sandboxHandlers(core)),
   };
   return handlers;
 }

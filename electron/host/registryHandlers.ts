@@ -23,8 +23,10 @@ import {
 } from '../core/install/index.js';
 import type { SecretStore } from '../core/platform/index.js';
 import { registryUpdates } from './registryOutdated.js';
+import { previewRegistryAdd } from './addPreview.js';
 
-type RegistryMethods = 'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update';
+type RegistryMethods =
+  'registry.search' | 'registry.add' | 'registry.outdated' | 'registry.update' | 'registry.preview';
 
 /** What the registry handlers need. */
 export interface RegistryHandlerDeps {
@@ -147,6 +149,8 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         ...(signIn ? { authorizationUrl: signIn.authorizationUrl } : {}),
       };
     },
+    'registry.preview': async ({ ref, values, choice }) =>
+      previewRegistryAdd(await client(), { ref, values, ...(choice ? { choice } : {}) }, deps.signal),
     'registry.outdated': async () =>
       registryUpdates({
         configPath: deps.configPath,

@@ -12,6 +12,7 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import {
   backendIdFor,
   normalizeEntry,
+  withDefaultSandbox,
   keepSecrets,
   secretSinkFor,
   type SecretSink,
@@ -123,7 +124,8 @@ export async function parseSnippet(
     for (const finding of kept.findings.filter((f) => !f.resolves)) {
       result.problems.push(`${name}: ${finding.field} became ${finding.reference}; set that variable (no OS keychain)`);
     }
-    result.servers.push({ id, entry: kept.entry, secrets });
+    // Added from now on: sandboxed by default (install/clientApps/sandboxDefault.ts), as the CLI's adds are.
+    result.servers.push({ id, entry: withDefaultSandbox(kept.entry), secrets });
   }
   if (noted.length > 0) throw await choiceForAll(noted, options.environment);
   return result;

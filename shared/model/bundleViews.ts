@@ -37,6 +37,13 @@ export interface BundleView {
   serverType: string;
   tools: { name: string; description?: string }[];
   fields: BundleFieldView[];
+  /**
+   * What it runs on this platform, as its manifest says: `${__dirname}` is the
+   * folder it is unpacked to, `${user_config.X}` the value given for field X
+   * (shown filled in before Install).
+   */
+  command: string;
+  args: string[];
 }
 
 /** A bundle file as the UI uploads it: its name and its bytes in base64. */

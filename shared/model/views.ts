@@ -6,6 +6,7 @@
 import type { ErrorData } from '../errors.js';
 import type { Exposure, ExposureInForce } from './exposure.js';
 import type { BackendHealth } from './health.js';
+import type { AddPreviewView } from './sandboxViews.js';
 
 export * from './logViews.js';
 export * from './tryViews.js';
@@ -236,6 +237,8 @@ export interface ImportCandidateView {
   secretFields: string[];
   skipReason?: string;
   warnings: string[];
+  /** What it will run and under which sandbox, before it is imported. */
+  preview?: AddPreviewView;
 }
 
 /** The app and its endpoint. */

@@ -32,7 +32,9 @@ export { clientSnippet } from './clientApps/snippet.js';
 export { resolveTarget } from './clientApps/target.js';
 export type { Target } from './clientApps/target.js';
 export type { ClientId, ClientStatus, Launcher, PlatformEnv, WriteOutcome } from './clientApps/clientAppTypes.js';
-export { addFromRegistry } from './registry/addFromRegistry.js';
+export { addFromRegistry, newRegistryEntry, pickOption, resolveEntry } from './registry/addFromRegistry.js';
+export { InputError } from './registry/inputs.js';
+export type { RegistryClient } from './registry/registryClient.js';
 export type { RegistryAddContext } from './registry/addFromRegistry.js';
 export type { InputValues } from './entries/saveEntry.js';
 export { ageOf } from './registry/httpCache.js';
@@ -42,5 +44,7 @@ export { listOutdated, updateFromRegistry } from './registry/registryUpdates.js'
 export { backendSources } from './entries/runningBackends.js';
 export type { RunningBackends } from './entries/runningBackends.js';
 export { secretChoiceNeeded, sinkWithoutKeychain } from './entries/secretChoice.js';
+export { grantablePath, sandboxable, withDefaultSandbox } from './clientApps/sandboxDefault.js';
+export type { SandboxGrants } from './clientApps/sandboxDefault.js';
 export type { SecretStorage } from './entries/secretChoice.js';
 export type { Freshness, RegistryEntry } from './registry/registryTypes.js';

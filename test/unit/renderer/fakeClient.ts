@@ -43,6 +43,11 @@ export function createFakeClient(initial: ConnectionState = 'open'): FakeClient 
       items: [],
     },
     'registry.outdated': [],
+    'sandbox.settings': {
+      support: { available: true, engine: 'bubblewrap' },
+      defaultSandbox: false,
+      defaultInForce: false,
+    },
   };
   const fake: FakeClient = {
     calls,

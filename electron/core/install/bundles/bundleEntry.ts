@@ -125,6 +125,20 @@ export function bundleCommand(
   return { command, args, env, sensitive };
 }
 
+/** What a new bundle's sandbox grants: the `directory` values given it to write, the `file` values to read. */
+export function bundleGrants(
+  manifest: BundleManifest,
+  config: Map<string, string[]>,
+): { read: string[]; write: string[] } {
+  const grants = { read: [] as string[], write: [] as string[] };
+  for (const [key, field] of Object.entries(manifest.user_config ?? {})) {
+    const values = (config.get(key) ?? []).map((value) => value.replace(/^\$\{HOME\}/, homedir()));
+    if (field.type === 'directory') grants.write.push(...values);
+    if (field.type === 'file') grants.read.push(...values);
+  }
+  return grants;
+}
+
 /** The non-sensitive user_config values given, by input key (`source.inputs`, for an update). */
 export function plainUserConfig(manifest: BundleManifest, values: InputValues): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

@@ -19,7 +19,8 @@ import { checkOrUndo, saveNewEntry, type AddContext, type InputValues } from '..
 import { backendIdFromName, takenIds } from '../entries/runningBackends.js';
 import { secretChoiceNeeded } from '../entries/secretChoice.js';
 import { validateManifest, type BundleManifest } from './bundleManifest.js';
-import { bundleCommand, plainUserConfig, userConfigValues } from './bundleEntry.js';
+import { bundleCommand, bundleGrants, plainUserConfig, userConfigValues } from './bundleEntry.js';
+import { withDefaultSandbox } from '../clientApps/sandboxDefault.js';
 import { entryText, walkBundle, type BundleSource } from './bundleArchive.js';
 import { BUNDLE_LIMITS } from './bundleLimits.js';
 import { sweepInstallLeftovers } from './installLeftovers.js';
@@ -110,7 +111,8 @@ export async function installBundle(
   const id = options.id ?? backendIdFromName(manifest.name, taken);
   const directory = join(options.stateDir, 'bundles', id);
   const { command, args, env: plainEnv, sensitive } = bundleCommand(manifest, directory, config);
-  const entry: Record<string, unknown> = { command, args, cwd: directory };
+  // Sandboxed by default: the folders the user gave it may be written, the files read.
+  const entry = withDefaultSandbox({ command, args, cwd: directory }, bundleGrants(manifest, config));
   const env: Record<string, unknown> = { ...plainEnv };
   // No keychain and no choice made yet: ask, as for registry entries and pasted snippets, before anything is written.
   if (ctx.askSecretStorage && sensitive.length > 0) throw await secretChoiceNeeded(id, sensitive, ctx.environment);

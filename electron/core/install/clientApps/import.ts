@@ -19,6 +19,7 @@ import {
 import { isSwitchboardEntry, type ClientDefinition } from './definitions.js';
 import { requireClient, targetPath, type ClientsContext, type ScopeOptions } from './install.js';
 import { backendIdFor, normalizeEntry, sameServer } from './normalize.js';
+import { withDefaultSandbox } from './sandboxDefault.js';
 import { environmentReferenceSink, looksSecret, type SecretSink } from './secrets.js';
 import { ClientErrorCode, type ImportCandidate, type SecretFinding, type WriteOutcome } from './clientAppTypes.js';
 
@@ -124,7 +125,8 @@ export async function listImportable(
         candidate.skipReason = checked.problems.map((p) => `${p.path}: ${p.message}`).join('; ');
         continue;
       }
-      candidate.entry = kept.entry;
+      // Someone else's code, added here from now on: sandboxed unless its entry says otherwise.
+      candidate.entry = withDefaultSandbox(kept.entry);
       pendingSaves.set(candidate, kept.saves);
     } catch (error) {
       candidate.skipReason = (error as Error).message;

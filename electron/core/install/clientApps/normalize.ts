@@ -33,6 +33,7 @@ const KNOWN = new Set([
   'disabled',
   'source',
   'env_vars',
+  'sandbox',
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -104,6 +105,8 @@ export function normalizeEntry(raw: unknown, home: string): Normalized {
       ...(args.length > 0 ? { args: substituteAll(args, home, problems) } : {}),
       ...(isRecord(source['env']) ? { env: substituteAll(stringMap(source['env']), home, problems) } : {}),
       ...(typeof source['cwd'] === 'string' ? { cwd: substituteAll(source['cwd'], home, problems) } : {}),
+      // A Switchboard entry pasted back keeps its own sandbox setting.
+      ...(source['sandbox'] !== undefined ? { sandbox: source['sandbox'] } : {}),
       ...enabled,
     };
   } else if (url !== undefined) {

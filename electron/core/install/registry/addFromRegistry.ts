@@ -17,7 +17,16 @@ import { requireRuntime } from '../../platform/env/findCommand.js';
 import { checkOrUndo, saveNewEntry, type AddContext, type InputValues } from '../entries/saveEntry.js';
 import { secretChoiceNeeded } from '../entries/secretChoice.js';
 import { InputError } from './inputs.js';
-import { buildEntry, optionsOf, secretTarget, type Choice, type Option } from './mapping.js';
+import {
+  buildEntry,
+  filepathValues,
+  optionsOf,
+  secretTarget,
+  type BuiltEntry,
+  type Choice,
+  type Option,
+} from './mapping.js';
+import { withDefaultSandbox } from '../clientApps/sandboxDefault.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
 import type { Freshness, RegistryEntry, ServerJson } from './registryTypes.js';
 
@@ -102,6 +111,15 @@ function plainInputs(option: Option, values: InputValues): Record<string, string
   return out;
 }
 
+/**
+ * The entry a new server of `option` gets with `values` (secrets apart), sandboxed by
+ * default: the paths given as its `filepath` inputs are what it may write. Throws {@link InputError}.
+ */
+export function newRegistryEntry(server: ServerJson, option: Option, values: InputValues): BuiltEntry {
+  const built = buildEntry(server, option.choice, values);
+  return { ...built, entry: withDefaultSandbox(built.entry, { write: filepathValues(server, option.choice, values) }) };
+}
+
 /** Builds the entry (secrets through the sink), or throws naming the input. */
 async function composeEntry(
   ctx: RegistryAddContext,
@@ -112,7 +130,7 @@ async function composeEntry(
 ) {
   let built;
   try {
-    built = buildEntry(registryEntry.server, option.choice, values);
+    built = newRegistryEntry(registryEntry.server, option, values);
   } catch (error) {
     if (error instanceof InputError) fail(ErrorCode.InputInvalid, error.message, { key: error.key });
     throw error;

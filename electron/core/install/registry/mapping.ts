@@ -236,6 +236,22 @@ export function secretTarget(entry: Record<string, unknown>, field: SecretValue[
   return holder[field] as Record<string, unknown>;
 }
 
+/**
+ * The paths given for a package's `filepath` inputs (given, else their
+ * defaults): what a new server's sandbox lets it write (a filesystem server's roots).
+ */
+export function filepathValues(server: ServerJson, choice: Choice, values: InputValues): string[] {
+  const pkg = 'package' in choice ? server.packages?.[choice.package] : undefined;
+  if (!pkg) return [];
+  return packageFields(pkg)
+    .filter((field) => field.format === 'filepath')
+    .flatMap((field) => {
+      const raw = values[field.key];
+      const given = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+      return given.length > 0 ? given : field.default !== undefined ? [field.default] : [];
+    });
+}
+
 /** Builds the backend entry for one option of an entry with the user's values. Throws {@link InputError}. */
 export function buildEntry(server: ServerJson, choice: Choice, values: InputValues): BuiltEntry {
   if ('remote' in choice) {

@@ -8,6 +8,7 @@ import { Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { toggled } from '../../components/sets.js';
 import { useAppStore } from '../../store/context.js';
+import { RunPreview } from '../servers/RunPreview.js';
 
 /** The servers chosen at first: every one that can be imported and Switchboard does not have yet. */
 export function initialSelection(candidates: readonly ImportCandidateView[]): Set<string> {
@@ -56,29 +57,36 @@ export function ImportDialog({ app, onClose }: { app: ClientAppView; onClose: ()
       {candidates && candidates.length === 0 && <p className="muted">{app.name} has no servers to import.</p>}
       <div className="stack">
         {candidates?.map((candidate) => (
-          <label key={candidate.name} className="check">
-            <input
-              type="checkbox"
-              disabled={!!candidate.skipReason || candidate.inSwitchboard === 'same'}
-              checked={chosen.has(candidate.name)}
-              onChange={(e) => setChosen(toggled(chosen, candidate.name, e.target.checked))}
-            />
-            <span>
-              <strong>{candidate.name}</strong>
-              {candidate.inSwitchboard === 'same' && <span className="muted"> — already in Switchboard</span>}
-              {candidate.inSwitchboard === 'name-taken' && (
-                <span className="muted"> — name taken, imported as {candidate.id}</span>
-              )}
-              {candidate.skipReason && <span className="muted"> — {candidate.skipReason}</span>}
-              {secretsNote(candidate, keychain) && <span className="small"> ({secretsNote(candidate, keychain)})</span>}
-              {candidate.warnings.map((w) => (
-                <span key={w} className="small muted">
-                  {' '}
-                  ({w})
-                </span>
-              ))}
-            </span>
-          </label>
+          <div key={candidate.name} className="stack">
+            <label className="check">
+              <input
+                type="checkbox"
+                disabled={!!candidate.skipReason || candidate.inSwitchboard === 'same'}
+                checked={chosen.has(candidate.name)}
+                onChange={(e) => setChosen(toggled(chosen, candidate.name, e.target.checked))}
+              />
+              <span>
+                <strong>{candidate.name}</strong>
+                {candidate.inSwitchboard === 'same' && <span className="muted"> — already in Switchboard</span>}
+                {candidate.inSwitchboard === 'name-taken' && (
+                  <span className="muted"> — name taken, imported as {candidate.id}</span>
+                )}
+                {candidate.skipReason && <span className="muted"> — {candidate.skipReason}</span>}
+                {secretsNote(candidate, keychain) && (
+                  <span className="small"> ({secretsNote(candidate, keychain)})</span>
+                )}
+                {candidate.warnings.map((w) => (
+                  <span key={w} className="small muted">
+                    {' '}
+                    ({w})
+                  </span>
+                ))}
+              </span>
+            </label>
+            {candidate.preview && candidate.inSwitchboard !== 'same' && !candidate.skipReason && (
+              <RunPreview preview={candidate.preview} label={`What ${candidate.id} will run`} />
+            )}
+          </div>
         ))}
       </div>
       {done && <p role="status">Imported: {done.join(', ') || 'nothing'}</p>}

@@ -1,6 +1,6 @@
 /**
  * One backend: health badge, transport, counts, latest error, restarts,
- * stderr tail, where it came from (RegistrySource.tsx), and its actions (enable/disable, restart, refresh, edit,
+ * stderr tail, its sandbox (SandboxPanel.tsx), where it came from (RegistrySource.tsx), and its actions (enable/disable, restart, refresh, edit,
  * remove, authorize / sign out).
  */
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { ToolsOnButton } from '../authorization/ToolsOnButton.js';
 import type { BackendAction } from '../../store/slices/backendsSlice.js';
 import { EditBackendDialog } from './EditBackendDialog.js';
 import { RegistrySource, sourceOf } from './RegistrySource.js';
+import { SandboxPanel } from './SandboxPanel.js';
 
 const AUTH_LABEL = {
   none: 'not used',
@@ -144,6 +145,7 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
           ))}
         </ul>
       )}
+      {health.transport === 'stdio' && <SandboxPanel backend={backend} />}
       {health.transport === 'stdio' && health.stderrTail && stderrLines > 0 && (
         <details>
           <summary>

@@ -14,6 +14,8 @@ import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { bundleUpload } from './bundleFile.js';
 import { SecretStorageChoice, secretFieldNote, useSecretStorageChoice } from './SecretStorageChoice.js';
+import { bundlePreview } from './bundlePreview.js';
+import { RunPreview } from './RunPreview.js';
 
 /** The file picker, the drop zone and the picked bundle's details and form. */
 export function BundleInstall() {
@@ -159,6 +161,7 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
           <FieldError id={`${ids}-${field.key}`} message={errorOnField(error, field.key)} />
         </div>
       ))}
+      <RunPreview preview={bundlePreview(view, values)} />
       {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
       {!asking && !['id', ...view.fields.map((field) => field.key)].includes(fieldOfError(error) ?? '') && (
         <ErrorNote error={error} title="Not installed" />

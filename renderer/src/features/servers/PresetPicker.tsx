@@ -18,12 +18,15 @@ import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { AddErrorNote, missingRuntimeOf } from './AddErrorNote.js';
 import { saveBackend } from './saveBackend.js';
+import { RunPreview } from './RunPreview.js';
 
 /** The preset grid and the selected preset's form. */
 export function PresetPicker() {
   const [selected, setSelected] = useState<ServerPreset | undefined>();
   const [answers, setAnswers] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
+  /** A stdio preset runs sandboxed unless the user turns it off here. */
+  const [sandboxed, setSandboxed] = useState(true);
   /** The form's own problems by field (`id` or a preset field's key), shown on the field. */
   const [problems, setProblems] = useState<Record<string, string>>({});
   const ids = useId();
@@ -40,13 +43,14 @@ export function PresetPicker() {
     setSelected(preset);
     setId(freeBackendId(preset.id, taken));
     setAnswers({});
+    setSandboxed(true);
     setProblems({});
     setError(undefined);
   };
 
   const add = async (force: boolean) => {
     if (!selected) return;
-    const built = buildPresetEntry(selected, answers, id.trim());
+    const built = sandboxedPreset(selected, answers, id.trim(), sandboxed);
     const found = BACKEND_ID_RULE.test(id.trim()) ? built.fields : { id: badIdMessage('name'), ...built.fields };
     setProblems(found);
     setError(undefined);
@@ -120,6 +124,13 @@ export function PresetPicker() {
               <FieldError id={`${ids}-${field.key}`} message={problemOf(field.key)} />
             </div>
           ))}
+          {selected.transport === 'stdio' && (
+            <label className="check">
+              <input type="checkbox" checked={sandboxed} onChange={(event) => setSandboxed(event.target.checked)} />
+              Run sandboxed
+            </label>
+          )}
+          <RunPreview preview={presetPreview(sandboxedPreset(selected, answers, id.trim(), sandboxed).entry)} />
           {selected.oauth && (
             <p className="muted">After adding, press Authorize on its card to sign in in your browser.</p>
           )}
@@ -138,4 +149,20 @@ export function PresetPicker() {
       )}
     </div>
   );
+}
+
+/** The preset's entry with its sandbox: a stdio server added here runs sandboxed unless turned off. */
+function sandboxedPreset(preset: ServerPreset, answers: Record<string, string>, id: string, sandboxed: boolean) {
+  const built = buildPresetEntry(preset, answers, id);
+  return preset.transport === 'stdio' ? { ...built, entry: { ...built.entry, sandbox: sandboxed } } : built;
+}
+
+/** What the preview shows of a preset's entry. */
+function presetPreview(entry: Record<string, unknown>) {
+  if (typeof entry['url'] === 'string') return { url: entry['url'] };
+  return {
+    command: String(entry['command']),
+    args: Array.isArray(entry['args']) ? entry['args'].map(String) : [],
+    sandbox: { enabled: entry['sandbox'] === true, read: [], write: [], network: 'none' as const },
+  };
 }

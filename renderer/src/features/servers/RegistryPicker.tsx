@@ -18,6 +18,8 @@ import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { AddErrorNote } from './AddErrorNote.js';
 import { SecretStorageChoice, secretFieldNote, useSecretStorageChoice } from './SecretStorageChoice.js';
+import { RunPreview } from './RunPreview.js';
+import type { AddPreviewView } from '../../../../shared/model/sandboxViews.js';
 
 const DEBOUNCE_MS = 300;
 
@@ -159,6 +161,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const onField = fieldOfError(error) === 'id' || option?.fields.some((field) => field.key === fieldOfError(error));
   // Asked once (no keychain): the choice stays shown while the user retries.
   const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
+  const preview = useRegistryPreview(entry, option, values);
 
   const add = async () => {
     if (!option) return;
@@ -258,6 +261,8 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
               {fieldError(field.key)}
             </div>
           ))}
+          {preview.view && <RunPreview preview={preview.view} />}
+          {preview.problem && <p className="muted small">What will run: {preview.problem}</p>}
           {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
           {!asking && !onField && <AddErrorNote error={error} title="Not added" />}
           {signIn && (
@@ -289,4 +294,45 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
       )}
     </form>
   );
+}
+
+/**
+ * What adding `entry` as `option` with `values` would run (`registry.preview`,
+ * asked again as the values change, debounced; secret values are not sent).
+ */
+function useRegistryPreview(
+  entry: RegistryEntryView,
+  option: RegistryEntryView['options'][number] | undefined,
+  values: Record<string, string>,
+): { view?: AddPreviewView; problem?: string } {
+  const call = useAppStore((s) => s.call);
+  const [state, setState] = useState<{ view?: AddPreviewView; problem?: string }>({});
+  const secret = new Set(option?.fields.filter((field) => field.secret).map((field) => field.key));
+  // Secrets never leave the form for a preview: a placeholder stands in (they go to env, not the command line).
+  const shown = JSON.stringify(
+    Object.fromEntries(Object.entries(values).map(([key, value]) => [key, secret.has(key) ? '…' : value])),
+  );
+  const choice = option ? JSON.stringify(option.choice) : undefined;
+  useEffect(() => {
+    if (choice === undefined) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      const given = Object.fromEntries(
+        Object.entries(JSON.parse(shown) as Record<string, string>).filter(([, v]) => v !== ''),
+      );
+      void call('registry.preview', {
+        ref: `${entry.name}@${entry.version}`,
+        values: given,
+        choice: JSON.parse(choice) as { package: number } | { remote: number },
+      }).then((outcome) => {
+        if (!live) return;
+        setState(outcome.ok ? { view: outcome.result } : { problem: outcome.error.message });
+      });
+    }, DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [call, entry.name, entry.version, choice, shown]);
+  return state;
 }

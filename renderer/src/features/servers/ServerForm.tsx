@@ -1,6 +1,7 @@
 /**
  * The form for any server: a stdio command (command, arguments, env, folder)
- * or a URL (Streamable HTTP or SSE, headers). Used to add and to edit.
+ * or a URL (Streamable HTTP or SSE, headers). Used to add and to edit; adding,
+ * it shows what will run and its sandbox before anything starts (RunPreview.tsx).
  */
 import { useId, useState } from 'react';
 import type { CallOutcome } from '../../../../shared/contract.js';
@@ -9,7 +10,8 @@ import { BACKEND_TRANSPORTS, TRANSPORT_KINDS } from '../../../../shared/model/tr
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { FieldError, errorOnField, fieldOfError, invalidProps } from '../../components/FieldError.js';
 import { useOutcome } from '../../components/useOutcome.js';
-import { entryFromForm, type ServerFormState } from './entryForm.js';
+import { argsOfForm, entryFromForm, type ServerFormState } from './entryForm.js';
+import { RunPreview } from './RunPreview.js';
 import { KeyValueRows } from './KeyValueRows.js';
 import { AddProgress, type AddPhase } from './AddProgress.js';
 import type { PendingSecret } from '../../../../shared/presets.js';
@@ -179,6 +181,25 @@ export function ServerForm({
           On demand: once its tools are known, it runs only while used (saves memory with many servers).
         </span>
       </label>
+      {form.sandbox !== undefined && form.transport === 'stdio' && (
+        <label className="check">
+          <input type="checkbox" checked={form.sandbox} onChange={(e) => patch({ sandbox: e.target.checked })} />
+          Run sandboxed <span className="help">Its own folders and a private home; no network, no other files.</span>
+        </label>
+      )}
+      {form.sandbox !== undefined && (
+        <RunPreview
+          preview={
+            form.transport === 'stdio'
+              ? {
+                  command: form.command.trim(),
+                  args: argsOfForm(form),
+                  sandbox: { enabled: form.sandbox, read: [], write: [], network: 'none' },
+                }
+              : { url: form.url.trim() }
+          }
+        />
+      )}
       {busy && progress && <AddProgress phase={progress.phase} since={progress.since} />}
       {fieldOfError(error) === undefined && <ErrorNote error={error} title="Not saved" />}
       <div className="row">

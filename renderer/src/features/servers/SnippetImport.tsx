@@ -12,6 +12,8 @@ import { useAppStore } from '../../store/context.js';
 import { AddProgress } from './AddProgress.js';
 import { secretChoiceOf, SecretStorageChoice, type SecretStorage } from './SecretStorageChoice.js';
 import { SnippetSecretsNote } from './SnippetSecretsNote.js';
+import { RunPreview } from './RunPreview.js';
+import { entrySandbox, withSandboxEnabled } from './sandboxEntry.js';
 
 type Parsed = ResultOf<'backends.parseSnippet'>;
 type AddState = { state: 'added' } | { state: 'failed'; error: ErrorData } | { state: 'adding'; since: number };
@@ -30,6 +32,8 @@ export function SnippetImport() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [results, setResults] = useState<Record<string, AddState>>({});
   const [storage, setStorage] = useState<SecretStorage | undefined>();
+  /** Servers the user chose to run without their sandbox. */
+  const [unsandboxed, setUnsandboxed] = useState<Set<string>>(new Set());
   const asked = secretChoiceOf(parseError);
   const errorId = useId();
   /** Nothing usable in the snippet: its problems are about the box itself. */
@@ -47,18 +51,23 @@ export function SnippetImport() {
       return;
     }
     setParsed(outcome.result);
+    setUnsandboxed(new Set());
     setChosen(new Set(outcome.result.servers.map((server) => server.id)));
   };
 
   /** Adds `server` (checked first, unless `force`: then saved as it is and retried until it starts). */
   const addOne = async (server: Parsed['servers'][number], force = false) => {
     setResults((r) => ({ ...r, [server.id]: { state: 'adding', since: Date.now() } }));
-    const outcome = await addBackend(server.id, server.entry, force);
+    const outcome = await addBackend(server.id, entryToAdd(server), force);
     setResults((r) => ({
       ...r,
       [server.id]: outcome.ok ? { state: 'added' } : { state: 'failed', error: outcome.error },
     }));
   };
+
+  /** The entry as it will be added: its sandbox off when the user turned it off. */
+  const entryToAdd = (server: Parsed['servers'][number]) =>
+    unsandboxed.has(server.id) ? withSandboxEnabled(server.entry, false) : server.entry;
 
   const addChosen = async () => {
     for (const server of parsed?.servers ?? []) {
@@ -128,7 +137,18 @@ export function SnippetImport() {
                   />
                   <strong>{server.id}</strong>
                 </label>
-                <pre className="small">{JSON.stringify(server.entry, null, 2)}</pre>
+                <pre className="small">{JSON.stringify(entryToAdd(server), null, 2)}</pre>
+                {entrySandbox(server.entry) !== undefined && (
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={!unsandboxed.has(server.id)}
+                      onChange={(event) => setUnsandboxed(toggled(unsandboxed, server.id, !event.target.checked))}
+                    />
+                    Run {server.id} sandboxed
+                  </label>
+                )}
+                <RunPreview preview={previewOfEntry(entryToAdd(server))} label={`What ${server.id} will run`} />
                 <SnippetSecretsNote secrets={server.secrets} />
                 {result?.state === 'adding' && <AddProgress phase="checking" since={result.since} />}
                 {result?.state === 'added' && <p role="status">✓ Added {server.id}</p>}
@@ -155,4 +175,15 @@ export function SnippetImport() {
       )}
     </div>
   );
+}
+
+/** What the preview shows of a pasted entry. */
+function previewOfEntry(entry: Record<string, unknown>) {
+  const sandbox = entrySandbox(entry);
+  return {
+    ...(typeof entry['command'] === 'string' ? { command: entry['command'] } : {}),
+    ...(Array.isArray(entry['args']) ? { args: entry['args'].map(String) } : {}),
+    ...(typeof entry['url'] === 'string' ? { url: entry['url'] } : {}),
+    ...(sandbox ? { sandbox } : {}),
+  };
 }

@@ -36,6 +36,11 @@ export interface ServerFormState {
   headers: KeyValueRow[];
   /** When it starts: `default` leaves the choice to the proxy options (`defaultStart`). */
   start: 'default' | 'eager' | 'on-demand';
+  /**
+   * A stdio server's sandbox, as a new server's entry gets it (on by default);
+   * undefined when editing: the entry keeps its own (changed on the card).
+   */
+  sandbox?: boolean;
 }
 
 /** An empty form. */
@@ -50,6 +55,7 @@ export function emptyServerForm(): ServerFormState {
     url: '',
     headers: [],
     start: 'default',
+    sandbox: true,
   };
 }
 
@@ -149,6 +155,14 @@ function valuesFrom(
   return values;
 }
 
+/** The command line as it will run, for the preview before adding. */
+export function argsOfForm(form: ServerFormState): string[] {
+  return form.args
+    .split('\n')
+    .map((arg) => arg.trim())
+    .filter(Boolean);
+}
+
 /** Builds the backend entry from the form (original entry's other options are kept when editing). */
 export function entryFromForm(form: ServerFormState, base: Record<string, unknown> = {}): FormEntry {
   const out: FormEntry = { entry: {}, secrets: [], problems: [], fields: {} };
@@ -161,14 +175,12 @@ export function entryFromForm(form: ServerFormState, base: Record<string, unknow
   );
   if (form.transport === 'stdio') {
     if (!form.command.trim()) problem(out, 'command', 'Enter the command that starts the server.');
-    const args = form.args
-      .split('\n')
-      .map((arg) => arg.trim())
-      .filter(Boolean);
+    const args = argsOfForm(form);
     out.entry = { ...keep, command: form.command.trim(), args };
     const env = valuesFrom(form.env, id, 'Environment variable', 'env', out);
     if (Object.keys(env).length > 0) out.entry['env'] = env;
     if (form.cwd.trim()) out.entry['cwd'] = form.cwd.trim();
+    if (form.sandbox !== undefined) out.entry['sandbox'] = form.sandbox;
   } else {
     if (!/^https?:\/\/\S+$/.test(form.url.trim())) problem(out, 'url', 'Enter an http:// or https:// URL.');
     out.entry = { ...keep, type: form.transport, url: form.url.trim() };

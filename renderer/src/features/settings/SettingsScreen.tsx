@@ -3,7 +3,8 @@
  * login shell, or the usual install locations when the shell could not be
  * asked, with why), the PATH in force, and the directories the user put in
  * front of it; adding or removing one is saved at once (`proxy.extraPath`)
- * and applies to every server started after it.
+ * and applies to every server started after it. Below it, the sandbox
+ * (SandboxSettingsPanel.tsx).
  */
 import { useEffect, useId, useState } from 'react';
 import type { PathView } from '../../../../shared/model/registryViews.js';
@@ -11,6 +12,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { FieldError, invalidProps } from '../../components/FieldError.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { SandboxSettingsPanel } from './SandboxSettingsPanel.js';
 
 const SOURCE_LABEL: Record<PathView['source'], string> = {
   'login-shell': 'from your login shell',
@@ -31,6 +33,7 @@ export function SettingsScreen() {
         </div>
       </header>
       <PathPanel />
+      <SandboxSettingsPanel />
     </>
   );
 }

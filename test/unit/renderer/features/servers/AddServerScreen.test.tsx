@@ -56,7 +56,7 @@ it('a missing runtime shows its install link and Retry, which tries again', asyn
   await user.click(within(form).getByRole('button', { name: 'Retry' }));
   await waitFor(() => expect(attempts).toBe(2));
   expect(client.calls.filter((c) => c.method === 'backends.add').map((c) => c.params)).toEqual([
-    { id: 'fetch', entry: { command: 'uvx', args: ['mcp-server-fetch'] } },
-    { id: 'fetch', entry: { command: 'uvx', args: ['mcp-server-fetch'] } },
+    { id: 'fetch', entry: { command: 'uvx', args: ['mcp-server-fetch'], sandbox: true } },
+    { id: 'fetch', entry: { command: 'uvx', args: ['mcp-server-fetch'], sandbox: true } },
   ]);
 });

@@ -133,7 +133,7 @@ describe('Add server', () => {
     expect(methods.indexOf('secrets.set')).toBeLessThan(methods.indexOf('backends.add'));
     expect(client.calls.find((c) => c.method === 'backends.add')?.params).toEqual({
       id: 'mine',
-      entry: { command: 'nope', args: [], env: { TOKEN: { secret: 'mine.TOKEN' } } },
+      entry: { command: 'nope', args: [], env: { TOKEN: { secret: 'mine.TOKEN' } }, sandbox: true },
     });
   });
 

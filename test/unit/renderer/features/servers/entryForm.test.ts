@@ -80,6 +80,8 @@ describe('server form', () => {
       args: ['server.js', '--port', '3'],
       cwd: '/tmp',
       env: { MODE: 'fast', API_KEY: { secret: 'mine.API_KEY' } },
+      // A server added from now on runs sandboxed unless the user turns it off.
+      sandbox: true,
     });
     expect(built.secrets).toEqual([{ name: 'mine.API_KEY', value: 'sk-123' }]);
   });
@@ -120,7 +122,25 @@ describe('start mode', () => {
     expect(entryFromForm({ ...edited, start: 'default' }, { ...lazy, serialize: true }).entry).toEqual({
       command: 'npx',
       args: ['-y', 'server-memory'],
+      sandbox: true,
       serialize: true,
     });
+  });
+});
+
+describe('sandbox', () => {
+  it('is on for a new stdio server unless turned off, absent for a URL, and an edit leaves it as the entry has it', () => {
+    const form = { ...emptyServerForm(), id: 'mem', command: 'npx' };
+    expect(entryFromForm(form).entry['sandbox']).toBe(true);
+    expect(entryFromForm({ ...form, sandbox: false }).entry['sandbox']).toBe(false);
+    expect(entryFromForm({ ...form, transport: 'http', url: 'https://x.example/mcp' }).entry).not.toHaveProperty(
+      'sandbox',
+    );
+    // An existing server without a setting of its own keeps none; one with grants keeps them.
+    expect(entryFromForm(formFromEntry('old', { command: 'npx' }), { command: 'npx' }).entry).not.toHaveProperty(
+      'sandbox',
+    );
+    const granted = { command: 'npx', args: [], sandbox: { read: ['/srv'], network: 'all' } };
+    expect(entryFromForm(formFromEntry('g', granted), granted).entry).toEqual(granted);
   });
 });

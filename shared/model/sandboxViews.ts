@@ -1,0 +1,38 @@
+/**
+ * What the UI sees of sandboxing as a whole (issue #25): whether a sandbox can
+ * run on this machine (and why not), and `proxy.defaultSandbox`, for Settings
+ * and the Add server flow. A server's own sandbox is in its health
+ * (health.ts `BackendSandbox`). Plain data.
+ */
+
+/** Whether servers can be sandboxed here: the engine, or why there is none. */
+export type SandboxSupportView = { available: true; engine: 'bubblewrap' } | { available: false; reason: string };
+
+/** What a sandboxed server of a new entry may do beyond the defaults, as the Add flow shows it before starting. */
+export interface SandboxSettingView {
+  enabled: boolean;
+  read: string[];
+  write: string[];
+  network: 'none' | 'all' | string[];
+}
+
+/** Settings' sandbox panel. */
+export interface SandboxSettingsView {
+  support: SandboxSupportView;
+  /** `proxy.defaultSandbox` as saved in the config file. */
+  defaultSandbox: boolean;
+  /** The value the running servers were started with (a change applies once Switchboard restarts). */
+  defaultInForce: boolean;
+}
+
+/** What adding a registry entry would run, before anything is started. */
+export interface AddPreviewView {
+  /** stdio: the command and its arguments; a remote: its URL. */
+  command?: string;
+  args?: string[];
+  url?: string;
+  /** What the preview cannot say yet (a registry bundle's command is in the bundle). */
+  note?: string;
+  /** The entry's `sandbox` as it will be saved (absent: not a sandboxed kind, e.g. remote or a container). */
+  sandbox?: SandboxSettingView;
+}
