@@ -5,8 +5,12 @@
  * exactly the paths the user gave it as grants (a filesystem server's root, a
  * bundle's `directory` setting). Entries already saved are never touched; an
  * entry that says `sandbox` itself keeps its word; remote servers need none and
- * container runtimes (docker, podman) keep their own isolation.
+ * container runtimes (docker, podman) keep their own isolation. Where no
+ * sandbox can run (macOS and Windows for now, Linux without bubblewrap), the
+ * entry gets none: a server that could never start would make the add useless;
+ * its card, health and `doctor` say plainly that it runs with the user's rights.
  */
+import { sandboxSupportNow } from '../../backends/process/sandbox/sandboxSupport.js';
 
 /** The paths the user gave an entry: folders it may write to, files it may read. */
 export interface SandboxGrants {
@@ -47,6 +51,7 @@ export function withDefaultSandbox(
   grants: SandboxGrants = {},
 ): Record<string, unknown> {
   if (!sandboxable(entry) || entry['sandbox'] !== undefined) return entry;
+  if (!sandboxSupportNow().available) return entry;
   const write = cleaned(grants.write);
   const read = cleaned(grants.read).filter((path) => !write.includes(path));
   if (read.length === 0 && write.length === 0) return { ...entry, sandbox: true };

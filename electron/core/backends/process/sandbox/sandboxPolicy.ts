@@ -134,6 +134,18 @@ function argumentFolder(arg: string): string | undefined {
   return folder;
 }
 
+/** Where a project's node_modules really is, when it is a link to another folder. */
+function linkedPackages(folder: string): string | undefined {
+  const packages = join(folder, 'node_modules');
+  try {
+    if (!lstatSync(packages).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  const real = realOrSelf(packages);
+  return real === packages ? undefined : real;
+}
+
 /** System folders that are links on this machine (merged /usr) become links, not second mounts. */
 function systemMountsAndLinks(): { mounts: SandboxMount[]; links: SandboxLink[] } {
   const mounts: SandboxMount[] = [];
@@ -175,7 +187,11 @@ export function resolveSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   for (const folder of input.extraPath) readOnly(expandHome(folder, home));
   for (const arg of input.args) {
     const folder = argumentFolder(arg);
-    if (folder) readOnly(folder);
+    if (!folder) continue;
+    readOnly(folder);
+    // A project whose node_modules is a link (pnpm, a workspace, a worktree): its packages are elsewhere.
+    const packages = linkedPackages(folder);
+    if (packages) readOnly(packages);
   }
   const cwd = input.cwd === undefined ? undefined : resolve(expandHome(input.cwd, home));
   if (cwd) readOnly(cwd);
