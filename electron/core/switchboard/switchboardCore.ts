@@ -236,7 +236,7 @@ export class SwitchboardCore implements FrontendCore {
     const supervisor = this.pool.require(id);
     return {
       ...supervisor.health(),
-      warnings: this.publisher.catalog.warnings.get(id) ?? [],
+      warnings: [...(this.publisher.catalog.warnings.get(id) ?? []), ...supervisor.warnings()],
       counts: this.publisher.catalog.countsOf(id),
     };
   }

@@ -21,6 +21,7 @@ import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { liftTaskResults } from './taskResultLift.js';
+import { NotificationLimiter } from './notificationLimits.js';
 import { createBackendTransport, type BackendTransport, type LineTail } from '../transport/transports.js';
 
 export type { BackendCatalog } from './backendRequests.js';
@@ -32,6 +33,8 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   secrets?: SecretStore | undefined;
   /** Where the stdio child's stderr goes; owned by the caller so it outlives the connection. */
   stderrTail: LineTail;
+  /** Log messages or progress went over the backend's rate limits (health changed). */
+  onNotificationsLimited?: () => void;
   /** Called once when the connection closes without `close()` being called. */
   onUnexpectedClose?: (error: SwitchboardError) => void;
   /** OAuth bearer tokens for a remote backend. */
@@ -66,11 +69,18 @@ export class BackendConnection extends BackendRequests {
   private closeReason: SwitchboardError | undefined;
   private lastTransportError: Error | undefined;
   private upstream: UpstreamSubscriptions | undefined;
+  /** The backend's log and progress notifications, held to its rates before the SDK client sees them. */
+  readonly limits: NotificationLimiter;
 
   constructor(private readonly options: BackendConnectionOptions) {
     const { config, proxy } = options;
     super(createBackendClient(options, config.requestTimeoutMs ?? proxy.requestTimeoutMs));
     this.id = config.id;
+    this.limits = new NotificationLimiter(
+      config.id,
+      { logsPerSecond: proxy.maxLogsPerSecond, progressPerSecond: proxy.maxProgressPerSecond },
+      { log: (params) => options.onLog?.(params), dropping: () => options.onNotificationsLimited?.() },
+    );
     this.stderrTail = options.stderrTail;
     this.inputs = new CallTracker(this.client, config.id);
     this.queue = new RequestQueue({
@@ -154,6 +164,7 @@ export class BackendConnection extends BackendRequests {
       });
     }
     liftTaskResults(transport);
+    this.limits.attach(transport);
     this.watchChangeStream(this.client.autoOpenedSubscription);
     this.client.onclose = () => {
       if (this.ended) return;
@@ -276,6 +287,7 @@ export class BackendConnection extends BackendRequests {
     this.ended = true;
     this.closeReason ??= reason;
     this.queue.clear();
+    this.limits.stop();
     await this.upstream?.close().catch(() => undefined);
     const pid = this.pid;
     // List the tree before anything dies: orphans are re-parented and lost.

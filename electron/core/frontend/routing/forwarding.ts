@@ -32,20 +32,34 @@ export function withForwardedMeta<T extends { _meta?: Record<string, unknown> | 
 
 /**
  * Re-sends a backend's progress to the frontend under the frontend's own
- * token, strictly in order. Returns undefined when the frontend asked for no
- * progress. Sends are chained, never awaited by the call: a lost last
- * notification (SDK issue 2580 over stdio) never delays or fails the result.
+ * token, strictly in order, one send at a time: progress that comes while a
+ * send is under way waits in one slot, the latest replacing an older one (a
+ * client reading slowly gets fewer updates, never a growing queue). Returns
+ * undefined when the frontend asked for no progress. Sends are never awaited
+ * by the call: a lost last notification (SDK issue 2580 over stdio) never
+ * delays or fails the result.
  */
 export function progressRelay(
   token: string | number | undefined,
   notify: FrontendNotify,
 ): ((progress: ProgressUpdate) => void) | undefined {
   if (token === undefined) return undefined;
-  let chain = Promise.resolve();
+  let waiting: Record<string, unknown> | undefined;
+  let sending = false;
+  const pump = async (): Promise<void> => {
+    sending = true;
+    while (waiting) {
+      const params = waiting;
+      waiting = undefined;
+      await notify({ method: 'notifications/progress', params }).catch(() => undefined);
+    }
+    sending = false;
+  };
   return (progress) => {
     const params: Record<string, unknown> = { progressToken: token, progress: progress.progress };
     if (progress.total !== undefined) params['total'] = progress.total;
     if (progress.message !== undefined) params['message'] = progress.message;
-    chain = chain.then(() => notify({ method: 'notifications/progress', params })).catch(() => undefined);
+    waiting = params;
+    if (!sending) void pump();
   };
 }
