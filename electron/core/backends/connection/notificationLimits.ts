@@ -92,9 +92,10 @@ export class NotificationLimiter {
     if ('method' in message) {
       if (message.method === 'notifications/message') return this.log(message, extra);
       if (message.method === 'notifications/progress') return this.offerProgress(message, extra);
-    } else if ('id' in message) {
-      // An answer: the SDK uses the request's id as its progress token. Its latest progress goes first.
-      this.flushProgress(message.id as ProgressToken);
+    } else if ('id' in message && this.flushProgress(message.id as ProgressToken)) {
+      // An answer whose latest progress waited (the SDK uses the request's id as its progress token):
+      // the SDK runs notification handlers a microtask later, answers at once, so the answer follows.
+      return queueMicrotask(() => deliver(message, extra));
     }
     deliver(message, extra);
   }
@@ -140,12 +141,13 @@ export class NotificationLimiter {
     if (this.counts.coalescedProgress++ === 0) this.reports.dropping();
   }
 
-  /** Delivers the waiting progress of one token (its request is being answered). */
-  private flushProgress(token: ProgressToken): void {
+  /** Delivers the waiting progress of one token (its request is being answered); whether one waited. */
+  private flushProgress(token: ProgressToken): boolean {
     const waiting = this.pendingProgress.get(token);
-    if (!waiting) return;
+    if (!waiting) return false;
     this.pendingProgress.delete(token);
     this.deliver!(waiting.message, waiting.extra);
+    return true;
   }
 
   /** Delivers the latest waiting progress of every token. */

@@ -13,7 +13,7 @@ import { logShadowedTools } from '../exposure/shadowedTools.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import { frontendChannel } from '../relay/frontendChannel.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
-import { progressRelay } from '../routing/forwarding.js';
+import { afterProgress, progressRelay } from '../routing/forwarding.js';
 import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
 import { countHttpSessions } from '../../../../shared/model/sessionCount.js';
 import { relayable } from './responseGuard.js';
@@ -140,6 +140,7 @@ export function createFrontendServer(
     }
     return router
       .callTool(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client })
+      .then((result) => afterProgress(onProgress, result))
       .then(checked(`tools/call ${params.name}`));
   });
   server.setRequestHandler('prompts/get', (request, ctx) =>

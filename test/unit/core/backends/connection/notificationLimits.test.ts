@@ -39,7 +39,7 @@ describe('NotificationLimiter', () => {
     limiter.stop();
   });
 
-  it('coalesces progress per token past the rate, the latest first, delivered before the answer', () => {
+  it('coalesces progress per token past the rate, the latest first, delivered before the answer', async () => {
     const { delivered, limiter, receive } = wired({ logsPerSecond: 10, progressPerSecond: 5 });
     for (let value = 1; value <= 100; value++) {
       receive(progress(1, value));
@@ -47,6 +47,7 @@ describe('NotificationLimiter', () => {
     }
     expect(delivered).toHaveLength(10); // the burst: two seconds' worth
     receive({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    await Promise.resolve();
     expect(delivered.slice(-2)).toEqual([progress(1, 100), { jsonrpc: '2.0', id: 1, result: { content: [] } }]);
     expect(limiter.counts.coalescedProgress).toBe(190 - 2);
     limiter.stop();
