@@ -141,6 +141,8 @@ export class BackendConnection extends BackendRequests {
       ? await this.options.transport()
       : await createBackendTransport(config, environment, this.stderrTail, secrets, this.options.authProvider, {
           maxMessageBytes: this.options.proxy.maxMessageBytes,
+          // A stdio server's logs over the rate are skipped before they are even decoded.
+          skipLine: (head) => this.limits.skipsRawLine(head),
         });
     if (this.closing) {
       await backendTransport.transport.close().catch(() => undefined);

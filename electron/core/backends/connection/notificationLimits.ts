@@ -4,7 +4,7 @@
  * (`notifications/progress`) kept the proxy busy for tens of seconds and
  * slowed every other backend's calls. Here, in front of the SDK client (the
  * transport's `onmessage`, before any validation, handler, fan-out or
- * re-encoding), logs pass at a per-backend rate with a burst and the excess
+ * re-encoding; for a stdio server even before a line is decoded), logs pass at a per-backend rate with a burst and the excess
  * is dropped and counted, then summarized in one log message; progress passes
  * at a per-backend rate and the excess is coalesced per progress token (the
  * latest wins), the latest value always delivered before the request's
@@ -28,6 +28,13 @@ export interface NotificationLimitReports {
   /** Something was dropped for the first time since the last summary (health changed). */
   dropping(): void;
 }
+
+/**
+ * A line that is a log notification, told from its first bytes: its first key (after
+ * `jsonrpc`, as most SDKs write it) is `"method": "notifications/message"`.
+ */
+const LOG_LINE = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:\s*"notifications\/message"/;
+const HEAD_BYTES = 96;
 
 /** How often dropped logs are summarized, and how long coalesced progress waits at most. */
 const SUMMARY_MS = 1000;
@@ -58,6 +65,8 @@ export class NotificationLimiter {
   /** The latest progress per token that waits for the next flush. */
   private readonly pendingProgress = new Map<ProgressToken, { message: JSONRPCMessage; extra: Extra }>();
   private droppedSinceSummary = 0;
+  /** Logs admitted by `skipsRawLine` whose parsed message is on its way (not charged twice). */
+  private preAdmitted = 0;
   private summaryTimer: NodeJS.Timeout | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private deliver: Deliver | undefined;
@@ -100,8 +109,31 @@ export class NotificationLimiter {
     deliver(message, extra);
   }
 
+  /**
+   * Whether a stdio line should be skipped before it is decoded: a log
+   * notification over the rate. One within the rate is charged here and
+   * passes `onmessage` free.
+   */
+  skipsRawLine(head: Buffer): boolean {
+    if (!LOG_LINE.test(head.subarray(0, HEAD_BYTES).toString('latin1'))) return false;
+    if (this.logs.tryRemoveTokens(1)) {
+      this.preAdmitted++;
+      return false;
+    }
+    this.dropLog();
+    return true;
+  }
+
   private log(message: JSONRPCMessage, extra: Extra): void {
+    if (this.preAdmitted > 0) {
+      this.preAdmitted--;
+      return this.deliver!(message, extra);
+    }
     if (this.logs.tryRemoveTokens(1)) return this.deliver!(message, extra);
+    this.dropLog();
+  }
+
+  private dropLog(): void {
     this.counts.droppedLogs++;
     if (this.droppedSinceSummary++ === 0) {
       this.reports.dropping();

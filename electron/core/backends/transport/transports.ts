@@ -72,7 +72,9 @@ export async function createBackendTransport(
   stderrTail: LineTail,
   secrets?: SecretStore,
   authProvider?: AuthProvider,
-  limits: { maxMessageBytes: number } = { maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES },
+  limits: { maxMessageBytes: number; skipLine?: (head: Buffer) => boolean } = {
+    maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+  },
 ): Promise<BackendTransport> {
   const field = `mcpServers.${config.id}`;
   const inherited: Record<string, string> = { ...getDefaultEnvironment() };
@@ -90,6 +92,7 @@ export async function createBackendTransport(
         ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
         maxMessageBytes: limits.maxMessageBytes,
         backendId: config.id,
+        ...(limits.skipLine ? { skipLine: limits.skipLine } : {}),
       });
       group.stderr.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
       explainSpawnFailures(group, { ...config, env }, environment); // a missing command said plainly

@@ -72,4 +72,24 @@ describe('NotificationLimiter', () => {
     for (let i = 0; i < 100; i++) for (const message of others) receive(message);
     expect(delivered).toHaveLength(300);
   });
+
+  it('skips a stdio log line over the rate before it is decoded, charging one within it only once', () => {
+    const { delivered, limiter, receive } = wired({ logsPerSecond: 1, progressPerSecond: 1 });
+    const line = (i: number) => Buffer.from(JSON.stringify(log(i)));
+    const pythonOrder = Buffer.from('{"method": "notifications/message", "params": {"level": "info", "data": 1}}');
+    // The burst is five: each admitted line's parsed message then passes onmessage free.
+    for (let i = 0; i < 5; i++) {
+      expect(limiter.skipsRawLine(line(i))).toBe(false);
+      receive(log(i));
+    }
+    expect(delivered).toHaveLength(5);
+    expect(limiter.skipsRawLine(line(5))).toBe(true);
+    expect(limiter.skipsRawLine(pythonOrder)).toBe(true);
+    expect(limiter.counts.droppedLogs).toBe(2);
+    // Anything else is never skipped, whatever it contains.
+    const answer = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"method":"notifications/message"}}');
+    expect(limiter.skipsRawLine(answer)).toBe(false);
+    expect(limiter.skipsRawLine(Buffer.from(JSON.stringify(progress(1, 1))))).toBe(false);
+    limiter.stop();
+  });
 });
