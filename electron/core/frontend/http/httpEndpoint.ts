@@ -30,6 +30,7 @@ import { createTimedServer, refuseBatch, refuseMethod } from './httpEdges.js';
 import { LegacySessions } from './legacySessions.js';
 import { ResponseFlow } from './responseFlow.js';
 import { boundNotifications } from '../relay/notificationQueue.js';
+import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
 
 /**
@@ -223,7 +224,10 @@ export class HttpEndpoint {
       if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
       this.hub.seenModern(client, body);
       if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
-      return this.modernNode(req, res, body);
+      // Progress toward this request waits (latest wins) while its client does not read the stream.
+      const flow = new ResponseFlow();
+      flow.add(res);
+      return requestFlow.run(flow, () => this.modernNode(req, res, body));
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
     return this.handleLegacy(req, res, undefined, client);

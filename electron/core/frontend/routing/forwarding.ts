@@ -3,6 +3,7 @@
  * relay of progress back to the frontend.
  */
 import type { Progress } from '@modelcontextprotocol/server';
+import type { OutboundFlow } from '../relay/notificationQueue.js';
 
 /** A progress update as the SDK client reports it. */
 export type ProgressUpdate = Progress;
@@ -44,14 +45,23 @@ export interface ProgressRelay {
  * undefined when the frontend asked for no progress. Sends are never awaited
  * by the call itself (a lost last notification, SDK issue 2580 over stdio,
  * never fails the result); the answer waits for `idle()`, so the latest
- * progress goes before it.
+ * progress goes before it. With the request's `flow` (a 2026-07-28 HTTP
+ * response stream), the slot also waits while the client does not read.
  */
-export function progressRelay(token: string | number | undefined, notify: FrontendNotify): ProgressRelay | undefined {
+export function progressRelay(
+  token: string | number | undefined,
+  notify: FrontendNotify,
+  flow?: OutboundFlow,
+): ProgressRelay | undefined {
   if (token === undefined) return undefined;
   let waiting: Record<string, unknown> | undefined;
   let sending: Promise<void> | undefined;
   const pump = async (): Promise<void> => {
     while (waiting) {
+      if (flow?.congested()) {
+        await new Promise<void>((resolve) => flow.whenDrained(resolve));
+        continue;
+      }
       const params = waiting;
       waiting = undefined;
       await notify({ method: 'notifications/progress', params }).catch(() => undefined);
