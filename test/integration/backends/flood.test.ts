@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { firstText, fixture, nodeServer } from '../../helpers/harness.js';
+import { firstText, fixture, nodeServer, startProxy } from '../../helpers/harness.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
 
 const COUNT = 50_000;
@@ -85,4 +85,29 @@ describe('a flooding backend beside a quiet one', () => {
     // Before the limits, this flood left serve ~85 MB larger 5 s after it ended.
     expect((await serve.rssMb()) - rssBefore).toBeLessThan(40);
   }, 120_000);
+});
+
+describe('a flooding backend’s health', () => {
+  it('carries a warning with what was dropped and coalesced, at the configured rates', async () => {
+    const proxy = await startProxy({
+      proxy: { maxLogsPerSecond: 20, maxProgressPerSecond: 10 },
+      mcpServers: { noisy: nodeServer(fixture('flood.mjs')) },
+    });
+    try {
+      const noisy = () => proxy.core.health().find((backend) => backend.id === 'noisy');
+      expect(noisy()?.warnings).toEqual([]);
+      const client = await proxy.connect('legacy');
+      const call = { name: 'noisy__flood', arguments: { count: 2000 } };
+      expect(firstText(await client.callTool(call, { onprogress: () => undefined }))).toBe('flooded 2000');
+      const [warning] = noisy()?.warnings ?? [];
+      const counts = /(\d+) log messages dropped \(20\/s\), (\d+) progress notifications coalesced \(10\/s\)/.exec(
+        warning ?? '',
+      );
+      expect(counts, warning).not.toBeNull();
+      expect(Number(counts![1])).toBeGreaterThan(1000);
+      expect(Number(counts![2])).toBeGreaterThan(1000);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 });
