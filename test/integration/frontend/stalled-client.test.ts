@@ -11,6 +11,7 @@ import { request, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstText, fixture, nodeServer } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
+import { MODERN_REVISION, requestHeaders, sseMessages } from '../../helpers/tasks2026Wire.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
 
 const COUNT = 20_000;
@@ -115,5 +116,63 @@ describe('a client that stops reading', () => {
     expect(rssPeak - rssBefore).toBeLessThan(Math.max(readPeak - rssBefore, 0) + 40);
     expect(rssPeak - rssBefore).toBeLessThan(150);
     expect(firstText(await other.callTool({ name: 'quiet__echo', arguments: { text: 'still' } }))).toBe('still');
+  }, 90_000);
+
+  it('holds a 2026-07-28 call’s progress while its stream is unread, and delivers its answer once read', async () => {
+    const other = await serve.connect();
+    while ((await other.listTools()).tools.length < 7) await new Promise((resolve) => setTimeout(resolve, 100));
+    const rssBefore = await serve.rssMb();
+    const params = {
+      name: 'noisy__flood',
+      arguments: { count: COUNT, bytes: LOG_BYTES },
+      _meta: {
+        progressToken: 5,
+        'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+        'io.modelcontextprotocol/clientInfo': { name: 'stalled-2026', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    };
+    const req = request(serve.url, {
+      method: 'POST',
+      headers: { ...requestHeaders('tools/call', params), authorization: `Bearer ${serve.token}` },
+    });
+    unread.push(req);
+    const response = new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      req.on('response', (res) => {
+        res.pause();
+        resolve(res);
+      });
+      req.on('error', reject);
+    });
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }));
+    const res = await response;
+    // Unread for a while, the flood under way; serve stays bounded and the other client answered.
+    let peak = 0;
+    const until = Date.now() + 6000;
+    while (Date.now() < until) {
+      peak = Math.max(peak, await serve.rssMb());
+      expect(firstText(await other.callTool({ name: 'quiet__echo', arguments: { text: 'x' } }))).toBe('x');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(peak - rssBefore).toBeLessThan(150);
+    // Read at last: its progress came in order, and its answer is there.
+    let progress = 0;
+    let answer: Record<string, unknown> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        res.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+        res.on('end', () => controller.close());
+        res.resume();
+      },
+    });
+    for await (const message of sseMessages(body)) {
+      if (message.method === 'notifications/progress') progress++;
+      if (message.id === 1) {
+        answer = message;
+        break;
+      }
+    }
+    expect(JSON.stringify(answer?.result)).toContain(`flooded ${COUNT}`);
+    expect(progress).toBeLessThan(COUNT / 4);
   }, 90_000);
 });
