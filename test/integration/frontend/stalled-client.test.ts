@@ -7,7 +7,7 @@
  * meanwhile another client's calls (a flood of its own included) all get
  * their answers.
  */
-import { request, type ClientRequest } from 'node:http';
+import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstText, fixture, nodeServer } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
@@ -137,7 +137,7 @@ describe('a client that stops reading', () => {
       headers: { ...requestHeaders('tools/call', params), authorization: `Bearer ${serve.token}` },
     });
     unread.push(req);
-    const response = new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+    const response = new Promise<IncomingMessage>((resolve, reject) => {
       req.on('response', (res) => {
         res.pause();
         resolve(res);
