@@ -1,14 +1,15 @@
 /**
- * How backed up one 2025-era session's HTTP responses are: the open
- * responses of the session (its standalone GET stream, its requests' SSE
- * streams), watched for a client that stops reading. The SDK's transport
- * writes into a web stream that Node's response drains only as fast as the
- * client reads; a response waiting to drain means the client is behind.
+ * How backed up a client's HTTP responses are: the open responses of one
+ * 2025-era session (its standalone GET stream, its requests' SSE streams), or
+ * the one response of a 2026-07-28 request, watched for a client that stops
+ * reading. The SDK's transport writes into a web stream that Node's response
+ * drains only as fast as the client reads; a response waiting to drain means
+ * the client is behind.
  */
 import type { ServerResponse } from 'node:http';
 import type { OutboundFlow } from '../relay/notificationQueue.js';
 
-/** The open responses of one session, as the flow its notification queue watches. */
+/** Open responses, as the flow a notification queue or a progress relay watches. */
 export class ResponseFlow implements OutboundFlow {
   private readonly open = new Set<ServerResponse>();
 
