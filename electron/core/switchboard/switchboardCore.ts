@@ -265,7 +265,7 @@ export class SwitchboardCore implements FrontendCore {
     const scan = this.serverReviews.scanSummary(id);
     return {
       ...supervisor.health(),
-      warnings: this.publisher.catalog.warnings.get(id) ?? [],
+      warnings: [...(this.publisher.catalog.warnings.get(id) ?? []), ...supervisor.warnings()],
       counts: this.publisher.catalog.countsOf(id),
       ...(review ? { quarantined: review.quarantined, review } : {}),
       ...(scan ? { scan } : {}),

@@ -28,6 +28,7 @@ import {
   type LaunchOptions,
   type LineTail,
 } from '../transport/transports.js';
+import { NotificationLimiter } from './notificationLimits.js';
 
 export type { BackendCatalog } from './backendRequests.js';
 
@@ -38,6 +39,8 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   secrets?: SecretStore | undefined;
   /** Where the stdio child's stderr goes; owned by the caller so it outlives the connection. */
   stderrTail: LineTail;
+  /** Log messages or progress went over the backend's rate limits (health changed). */
+  onNotificationsLimited?: () => void;
   /** Called once when the connection closes without `close()` being called. */
   onUnexpectedClose?: (error: SwitchboardError) => void;
   /** OAuth bearer tokens for a remote backend. */
@@ -80,11 +83,18 @@ export class BackendConnection extends BackendRequests {
   private closeReason: SwitchboardError | undefined;
   private lastTransportError: Error | undefined;
   private upstream: UpstreamSubscriptions | undefined;
+  /** The backend's log and progress notifications, held to its rates before the SDK client sees them. */
+  readonly limits: NotificationLimiter;
 
   constructor(private readonly options: BackendConnectionOptions) {
     const { config, proxy } = options;
     super(createBackendClient(options, config.requestTimeoutMs ?? proxy.requestTimeoutMs));
     this.id = config.id;
+    this.limits = new NotificationLimiter(
+      config.id,
+      { logsPerSecond: proxy.maxLogsPerSecond, progressPerSecond: proxy.maxProgressPerSecond },
+      { log: (params) => options.onLog?.(params), dropping: () => options.onNotificationsLimited?.() },
+    );
     this.stderrTail = options.stderrTail;
     this.inputs = new CallTracker(this.client, config.id);
     this.queue = new RequestQueue({
@@ -160,6 +170,8 @@ export class BackendConnection extends BackendRequests {
       : await createBackendTransport(config, environment, this.stderrTail, secrets, this.options.authProvider, {
           maxMessageBytes: this.options.proxy.maxMessageBytes,
           sandbox: this.options.sandbox,
+          // A stdio server's logs over the rate are skipped before they are even decoded.
+          skipLine: (head) => this.limits.skipsRawLine(head),
         });
     if (this.closing) {
       await backendTransport.transport.close().catch(() => undefined);
@@ -183,6 +195,7 @@ export class BackendConnection extends BackendRequests {
       });
     }
     liftTaskResults(transport);
+    this.limits.attach(transport);
     this.watchChangeStream(this.client.autoOpenedSubscription);
     this.client.onclose = () => {
       if (this.ended) return;
@@ -305,6 +318,7 @@ export class BackendConnection extends BackendRequests {
     this.ended = true;
     this.closeReason ??= reason;
     this.queue.clear();
+    this.limits.stop();
     await this.upstream?.close().catch(() => undefined);
     const pid = this.pid;
     // List the tree before anything dies: orphans are re-parented and lost.

@@ -246,6 +246,7 @@ export class BackendSupervisor {
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),
       onListChanged: () => this.catalog.listChanged(connection),
       onLog: (params) => host.log(config.id, params),
+      onNotificationsLimited: () => host.changed(config.id),
       onResourceUpdated: (uri) => host.resourceUpdated(config.id, uri),
       onTaskStatus: (params) => host.taskStatus?.(config.id, params),
       authProvider,
@@ -323,6 +324,12 @@ export class BackendSupervisor {
 
   get currentStatus(): BackendStatus {
     return this.state.status;
+  }
+
+  /** Warnings of the live connection (notifications over the rate limits), beside the catalog's. */
+  warnings(): string[] {
+    const warning = this.connection?.limits.warning();
+    return warning ? [warning] : [];
   }
 
   /** Health without catalog counts (the core adds those). */

@@ -41,6 +41,8 @@ export interface StdioServerSpec {
   maxMessageBytes: number;
   /** Backend ID, for messages and the marker. */
   backendId: string;
+  /** Looks at each line's first bytes before it is decoded; true skips it (connection/notificationLimits.ts). */
+  skipLine?: (head: Buffer) => boolean;
   /** `'ignore'` for the SDK's disposable probe sibling, whose stderr nobody reads. */
   stderr?: 'pipe' | 'ignore';
 }
@@ -91,6 +93,7 @@ export class GroupStdioTransport implements Transport {
       spec.maxMessageBytes,
       (line) => this.receive(line),
       (line) => this.oversize(line),
+      spec.skipLine,
     );
   }
 

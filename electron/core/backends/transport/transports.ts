@@ -29,6 +29,8 @@ export interface LaunchOptions {
   maxMessageBytes: number;
   /** A stdio server's sandbox in force (absent: none, as before sandboxes existed). */
   sandbox?: { setting: SandboxSetting; context: SandboxContext; watch: SandboxWatch } | undefined;
+  /** Tells, from a stdio line's first bytes, that it may be skipped undecoded (a log over the rate). */
+  skipLine?: (head: Buffer) => boolean;
 }
 
 /** Default of the `maxMessageBytes` proxy option: 64 MiB. */
@@ -102,6 +104,7 @@ export async function createBackendTransport(
         ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
         maxMessageBytes: limits.maxMessageBytes,
         backendId: config.id,
+        ...(limits.skipLine ? { skipLine: limits.skipLine } : {}),
       });
       group.stderr.on('data', (chunk: Buffer | string) => {
         const text = chunk.toString();

@@ -28,6 +28,9 @@ import { ListenStreams } from './listenStreams.js';
 import { guardResponses } from '../server/responseGuard.js';
 import { createTimedServer, refuseBatch, refuseMethod } from './httpEdges.js';
 import { LegacySessions } from './legacySessions.js';
+import { ResponseFlow } from './responseFlow.js';
+import { boundNotifications } from '../relay/notificationQueue.js';
+import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
 
 /**
@@ -221,7 +224,10 @@ export class HttpEndpoint {
       if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
       this.hub.seenModern(client, body);
       if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
-      return this.modernNode(req, res, body);
+      // Progress toward this request waits (latest wins) while its client does not read the stream.
+      const flow = new ResponseFlow();
+      flow.add(res);
+      return requestFlow.run(flow, () => this.modernNode(req, res, body));
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
     return this.handleLegacy(req, res, undefined, client);
@@ -264,17 +270,26 @@ export class HttpEndpoint {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
     const server = createFrontendServer(this.core, client);
+    const flow = new ResponseFlow();
     const transport = guardResponses(
       new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          this.sessions.track(this.sessions.add(id, { transport, server, client }), res);
+          this.sessions.track(this.sessions.add(id, { transport, server, client, flow }), res);
           this.hub.open(client, 'legacy', body, id);
         },
       }),
       this.core.deps.logger,
     );
+    const proxy = this.core.backends.proxyOptions();
+    // Logs and progress toward this session wait in a bounded queue while it does not read.
+    const queue = boundNotifications(transport, flow, {
+      max: proxy.maxClientNotifications,
+      stallMs: proxy.clientStallMs,
+      onStalled: (dropped) => this.endStalled(transport.sessionId, proxy.clientStallMs, dropped),
+    });
     transport.onclose = () => {
+      queue.close();
       if (transport.sessionId) {
         this.sessions.delete(transport.sessionId);
         this.hub.close(transport.sessionId);
@@ -282,6 +297,20 @@ export class HttpEndpoint {
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  /** Ends a 2025-era session whose client read nothing for `stallMs` while notifications waited. */
+  private endStalled(id: string | undefined, stallMs: number, dropped: number): void {
+    const session = id === undefined ? undefined : this.sessions.get(id);
+    if (!session || id === undefined) return;
+    this.core.deps.logger.warn(
+      `ended session ${id} of client ${session.client}: it stopped reading its streams for ${stallMs} ms ` +
+        `(${dropped} notifications dropped)`,
+    );
+    this.sessions.delete(id);
+    this.hub.close(id);
+    session.flow.destroyAll();
+    void session.server.close();
   }
 
   /** Stops accepting requests and closes every session. */

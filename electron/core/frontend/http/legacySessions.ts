@@ -9,6 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Server } from '@modelcontextprotocol/server';
+import type { ResponseFlow } from './responseFlow.js';
 
 /** One 2025-era session. */
 export interface LegacySession {
@@ -16,6 +17,8 @@ export interface LegacySession {
   server: Server;
   /** The client profile that opened it; every later request must be that client's. */
   client: string;
+  /** Its open responses, watched for a client that stops reading. */
+  flow: ResponseFlow;
   /** When its last request or stream ended (or began, while one is open). */
   lastActive: number;
   /** Requests in flight and streams open on it. */
@@ -90,6 +93,7 @@ export class LegacySessions {
   track(session: LegacySession, res: ServerResponse): void {
     session.open += 1;
     session.lastActive = Date.now();
+    session.flow.add(res);
     res.once('close', () => {
       session.open -= 1;
       session.lastActive = Date.now();

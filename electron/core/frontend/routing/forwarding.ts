@@ -3,6 +3,7 @@
  * relay of progress back to the frontend.
  */
 import type { Progress } from '@modelcontextprotocol/server';
+import type { OutboundFlow } from '../relay/notificationQueue.js';
 
 /** A progress update as the SDK client reports it. */
 export type ProgressUpdate = Progress;
@@ -30,22 +31,59 @@ export function withForwardedMeta<T extends { _meta?: Record<string, unknown> | 
   return (meta === undefined ? rest : { ...rest, _meta: meta }) as T;
 }
 
+/** A progress relay: takes the backend's updates; `idle()` resolves once what it holds has been sent. */
+export interface ProgressRelay {
+  (progress: ProgressUpdate): void;
+  idle(): Promise<void>;
+}
+
 /**
  * Re-sends a backend's progress to the frontend under the frontend's own
- * token, strictly in order. Returns undefined when the frontend asked for no
- * progress. Sends are chained, never awaited by the call: a lost last
- * notification (SDK issue 2580 over stdio) never delays or fails the result.
+ * token, strictly in order, one send at a time: progress that comes while a
+ * send is under way waits in one slot, the latest replacing an older one (a
+ * client reading slowly gets fewer updates, never a growing queue). Returns
+ * undefined when the frontend asked for no progress. Sends are never awaited
+ * by the call itself (a lost last notification, SDK issue 2580 over stdio,
+ * never fails the result); the answer waits for `idle()`, so the latest
+ * progress goes before it. With the request's `flow` (a 2026-07-28 HTTP
+ * response stream), the slot also waits while the client does not read.
  */
 export function progressRelay(
   token: string | number | undefined,
   notify: FrontendNotify,
-): ((progress: ProgressUpdate) => void) | undefined {
+  flow?: OutboundFlow,
+): ProgressRelay | undefined {
   if (token === undefined) return undefined;
-  let chain = Promise.resolve();
-  return (progress) => {
+  let waiting: Record<string, unknown> | undefined;
+  let sending: Promise<void> | undefined;
+  const pump = async (): Promise<void> => {
+    while (waiting) {
+      if (flow?.congested()) {
+        await new Promise<void>((resolve) => flow.whenDrained(resolve));
+        continue;
+      }
+      const params = waiting;
+      waiting = undefined;
+      await notify({ method: 'notifications/progress', params }).catch(() => undefined);
+    }
+    sending = undefined;
+  };
+  const relay = (progress: ProgressUpdate): void => {
     const params: Record<string, unknown> = { progressToken: token, progress: progress.progress };
     if (progress.total !== undefined) params['total'] = progress.total;
     if (progress.message !== undefined) params['message'] = progress.message;
-    chain = chain.then(() => notify({ method: 'notifications/progress', params })).catch(() => undefined);
+    waiting = params;
+    sending ??= pump();
   };
+  return Object.assign(relay, { idle: () => sending ?? Promise.resolve() });
+}
+
+/** The answer, once `relay` has sent the progress it holds (at most `maxWaitMs`: a stuck client never holds it). */
+export async function afterProgress<T>(relay: ProgressRelay | undefined, answer: T, maxWaitMs = 1000): Promise<T> {
+  if (!relay) return answer;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)));
+  await Promise.race([relay.idle(), limit]);
+  clearTimeout(timer);
+  return answer;
 }

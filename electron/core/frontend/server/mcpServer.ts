@@ -12,8 +12,9 @@ import { rememberToolList, toolListChanged } from './listTracking.js';
 import { logShadowedTools } from '../exposure/shadowedTools.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import { frontendChannel } from '../relay/frontendChannel.js';
+import { requestFlow } from '../relay/requestFlow.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
-import { progressRelay } from '../routing/forwarding.js';
+import { afterProgress, progressRelay } from '../routing/forwarding.js';
 import { EXTENSION_CAPABILITY, registerHealthMethod } from './healthMethod.js';
 import { countHttpSessions } from '../../../../shared/model/sessionCount.js';
 import { relayable } from './responseGuard.js';
@@ -115,8 +116,10 @@ export function createFrontendServer(
     if (meta === 'search') return searchTools(exposure, client, request.params.arguments, session);
     const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
     loaded.touch(params.name);
-    const onProgress = progressRelay(request.params._meta?.progressToken, (notification) =>
-      ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+    const onProgress = progressRelay(
+      request.params._meta?.progressToken,
+      (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+      requestFlow.getStore(),
     );
     // `task` never goes upstream as it came: a task call is ours to make (core/tasks).
     const { task: _task, ...plain } = params as CallToolRequestParams & { task?: unknown };
@@ -140,6 +143,7 @@ export function createFrontendServer(
     }
     return router
       .callTool(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client })
+      .then((result) => afterProgress(onProgress, result))
       .then(checked(`tools/call ${params.name}`));
   });
   server.setRequestHandler('prompts/get', (request, ctx) =>

@@ -15,6 +15,28 @@ import { createFrontendServer } from '../server/mcpServer.js';
 import { guardResponses } from '../server/responseGuard.js';
 import { interceptListen } from './stdioListen.js';
 import { openTaskListen } from '../http/taskListen.js';
+import { boundNotifications, type OutboundFlow } from '../relay/notificationQueue.js';
+
+/**
+ * This process's stdout as a client's wire: backed up while it waits to drain.
+ * A stuck stdio client is not ended (its connection is the process's only one);
+ * its logs and progress stay bounded and the stall is logged.
+ */
+const stdoutFlow: OutboundFlow = {
+  congested: () => process.stdout.writableNeedDrain,
+  whenDrained(then) {
+    let called = false;
+    const once = (): void => {
+      if (called) return;
+      called = true;
+      process.stdout.off('drain', once);
+      process.stdout.off('close', once);
+      then();
+    };
+    process.stdout.once('drain', once);
+    process.stdout.once('close', once);
+  },
+};
 
 /** Serves the core over stdio; returns a function that stops serving. */
 export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
@@ -33,7 +55,17 @@ export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
   const listens = new Map<string | number, UpdateSink>();
   // One session per stdio connection: its era and client info come with its first request.
   let sessionId: string | undefined;
-  const transport = interceptListen(guardResponses(new StdioServerTransport(), core.deps.logger), {
+  const stdio = guardResponses(new StdioServerTransport(), core.deps.logger);
+  const proxy = core.backends.proxyOptions();
+  const queue = boundNotifications(stdio, stdoutFlow, {
+    max: proxy.maxClientNotifications,
+    stallMs: proxy.clientStallMs,
+    onStalled: (dropped) =>
+      core.deps.logger.warn(
+        `the stdio client has read nothing for ${proxy.clientStallMs} ms: its log and progress notifications are dropped (${dropped} so far)`,
+      ),
+  });
+  const transport = interceptListen(stdio, {
     async onListen(id, uris) {
       listens.set(id, await hub.listen(`stdio-listen:${String(id)}`, LOCAL_CLIENT, uris));
     },
@@ -48,6 +80,7 @@ export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
       return listen.stop;
     },
     onClose() {
+      queue.close();
       for (const sink of listens.values()) hub.endListen(sink);
       listens.clear();
       if (sessionId !== undefined) hub.close(sessionId);

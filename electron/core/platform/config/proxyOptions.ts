@@ -52,6 +52,20 @@ export const ProxyOptionsSchema = z
      * a larger one fails the request it answers, and the connection stays up.
      */
     maxMessageBytes: positiveInt.default(64 * 1024 * 1024),
+    /**
+     * Log messages (`notifications/message`) one backend may send per second, with a burst of
+     * five seconds' worth; the excess is dropped and summarized (backends/connection/notificationLimits.ts).
+     */
+    maxLogsPerSecond: positiveInt.default(200),
+    /** Progress notifications one backend may send per second; the excess is coalesced per token (the latest wins). */
+    maxProgressPerSecond: positiveInt.default(100),
+    /**
+     * A client that stops reading: its queue of log and progress notifications holds at most
+     * this many (the oldest dropped), and its session or stream is ended once it stays stuck for
+     * `clientStallMs` (frontend/relay/notificationQueue.ts). Answers are never dropped.
+     */
+    maxClientNotifications: positiveInt.default(256),
+    clientStallMs: positiveInt.default(30_000),
     /** How long an HTTP client may take to send a request's headers (slow clients are cut, 408). */
     headersTimeoutMs: positiveInt.default(10_000),
     /** How long an HTTP client may take to send a whole request, body included. */

@@ -23,6 +23,23 @@ describe('MessageLines', () => {
     expect(split(100, ['{"a":', '1}\r\n\n{"b"', ':2}\n{"c"']).lines).toEqual(['{"a":1}', '{"b":2}']);
   });
 
+  it('skips, unread, the lines its skip hook picks from their first bytes, and reads the rest', () => {
+    const lines: string[] = [];
+    const heads: string[] = [];
+    const reader = new MessageLines(
+      1000,
+      (line) => lines.push(line),
+      () => undefined,
+      (head) => {
+        heads.push(head.toString());
+        return head.toString().startsWith('{"drop"');
+      },
+    );
+    for (const chunk of ['{"drop":1}\n{"keep":', '1}\n{"drop":2}\n']) reader.push(Buffer.from(chunk));
+    expect(lines).toEqual(['{"keep":1}']);
+    expect(heads).toEqual(['{"drop":1}', '{"keep":', '{"drop":2}']);
+  });
+
   it('skips a line over the limit, keeping its ends, and reads the next one', () => {
     const big = `{"result":{"text":"${'x'.repeat(5000)}"},"jsonrpc":"2.0","id":42}`;
     const { lines, oversize } = split(1000, [

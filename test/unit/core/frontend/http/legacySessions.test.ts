@@ -2,9 +2,11 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LegacySessions, type LegacySession } from '../../../../../electron/core/frontend/http/legacySessions.js';
+import { ResponseFlow } from '../../../../../electron/core/frontend/http/responseFlow.js';
 
 /** A session entry; transport and server are not touched by the table. */
-const entry = (client: string) => ({ client }) as unknown as Omit<LegacySession, 'lastActive' | 'open'>;
+const entry = (client: string) =>
+  ({ client, flow: new ResponseFlow() }) as unknown as Omit<LegacySession, 'lastActive' | 'open'>;
 const response = () => new EventEmitter() as unknown as ServerResponse;
 
 describe('LegacySessions', () => {
