@@ -6,6 +6,7 @@
  * granted exactly that (a read, a write, the network), each works. A server
  * whose sandbox cannot run here is not started, and says why.
  */
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -173,6 +174,58 @@ describe.skipIf(!support.available && !mustRun)(`real servers, sandboxed with th
   }, 60_000);
 });
 
+describe.skipIf(!support.available && !mustRun)(`a sandboxed server with a list of hosts${why}`, () => {
+  let proxy: Harness;
+  let client: Client;
+  let allowed: HttpServer;
+  let other: HttpServer;
+  const portOf = (server: HttpServer) => (server.address() as { port: number }).port;
+  beforeAll(async () => {
+    const serve = (body: string) =>
+      new Promise<HttpServer>((resolve) => {
+        const server = createHttpServer((_req, res) => res.end(body));
+        server.listen(0, '127.0.0.1', () => resolve(server));
+      });
+    allowed = await serve('allowed here');
+    other = await serve('not for you');
+    proxy = await startProxy({
+      mcpServers: {
+        listed: nodeServer(fixture('hostile.mjs'), [], {
+          env: { HOME: home },
+          sandbox: { network: [`localhost:${portOf(allowed)}`, '*.example.invalid'] },
+        }),
+      },
+    });
+    client = await proxy.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await proxy.close();
+    allowed.close();
+    other.close();
+  });
+  const blocked = () => proxy.core.health().find((backend) => backend.id === 'listed')?.sandbox?.blocked ?? [];
+
+  it('reaches a listed host by name through its proxy', async () => {
+    expect(await call(client, 'listed__http_get', { url: `http://localhost:${portOf(allowed)}/` })).toEqual({
+      ok: true,
+      text: '200 allowed here',
+    });
+  });
+
+  it('is refused any other host or port, and health names it', async () => {
+    const refused = await call(client, 'listed__http_get', { url: `http://localhost:${portOf(other)}/` });
+    expect(refused.ok).toBe(false);
+    expect(refused.text).not.toContain('not for you');
+    await expect.poll(blocked).toContainEqual({ kind: 'connect', target: `localhost:${portOf(other)}` });
+    expect((await call(client, 'listed__http_get', { url: 'http://example.invalid/' })).ok).toBe(false);
+    expect(blocked()).toContainEqual({ kind: 'connect', target: 'example.invalid:80' });
+  });
+
+  it('has no other way out: a direct connection to the listed host fails', async () => {
+    expect((await call(client, 'listed__connect', { host: '127.0.0.1', port: portOf(allowed) })).ok).toBe(false);
+  });
+});
+
 describe('a server whose sandbox cannot run here', () => {
   it('doctor says so per server, beside one that runs sandboxed and one that does not', async () => {
     const config = join(dir.path, 'doctor.json');
@@ -189,9 +242,9 @@ describe('a server whose sandbox cannot run here', () => {
     const doctor = await runCli(['doctor', '--config', config], {});
     expect(doctor.stdout).toContain('nowhere: down');
     expect(doctor.stdout).toContain('[sandbox unavailable: bubblewrap is not installed');
-    expect(doctor.stdout).toMatch(/free: up \(4 tools\) \[not sandboxed\]/);
+    expect(doctor.stdout).toMatch(/free: up \(\d+ tools\) \[not sandboxed\]/);
     if (support.available)
-      expect(doctor.stdout).toMatch(/jailed: up \(4 tools\) \[sandboxed \(bubblewrap\), network none\]/);
+      expect(doctor.stdout).toMatch(/jailed: up \(\d+ tools\) \[sandboxed \(bubblewrap\), network none\]/);
     expect(doctor.code).toBe(1);
   }, 60_000);
 

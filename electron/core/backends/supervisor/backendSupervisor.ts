@@ -207,6 +207,7 @@ export class BackendSupervisor {
     this.demand.stop();
     this.authorization.detach();
     await this.detach()?.close(reason);
+    await this.sandboxWatch.closeProxy();
   }
 
   /** Closes the connection and starts again now (resetting the backoff). */

@@ -167,6 +167,8 @@ async function launchLine(
       setting,
       context,
     );
+    if (launch.policy) await watch.openProxy(launch.policy);
+    else await watch.closeProxy();
     watch.launched(launch.view, launch.policy);
     return launch;
   } catch (error) {

@@ -23,9 +23,9 @@ import {
 
 const TONE = { on: 'tone-ok', off: 'tone-warn', unavailable: 'tone-bad' } as const;
 
-/** Why the network button grants all of it. */
+/** What a host's grant does. */
 const NETWORK_TITLE =
-  'Switches this server to network "all": lists of allowed hosts are not enforced on Linux yet, so one host cannot be granted alone.';
+  'Adds this host to the server’s list: it then goes out through Switchboard’s proxy (HTTP and HTTPS clients that honour HTTP_PROXY), and nowhere else.';
 
 /** The sandbox section of `backend`'s card (stdio servers with a sandbox in their health). */
 export function SandboxPanel({ backend }: { backend: BackendView }) {

@@ -51,7 +51,7 @@ export function folderOf(path: string): string {
 export function grantLabel(block: SandboxBlock): string {
   if (block.kind === 'read') return `Allow reading ${block.target}`;
   if (block.kind === 'write') return `Allow writing in ${folderOf(block.target)}`;
-  return 'Allow the network';
+  return `Allow connections to ${block.target}`;
 }
 
 /** The entry's own sandbox setting, normalized (undefined: it has none, so `proxy.defaultSandbox` decides). */
@@ -89,8 +89,8 @@ export function withSandboxEnabled(entry: Entry, enabled: boolean): Entry {
 /**
  * `entry` with exactly what `block` was refused granted: a read adds the path
  * to `read`; a write adds the path's folder to `write` (a new file needs its
- * folder writable); a connection switches the network to `all` (lists of
- * hosts are not enforced on Linux yet).
+ * folder writable); a connection adds its host to the network's list (no
+ * change when the network is already `all`).
  */
 export function withGrant(entry: Entry, block: SandboxBlock): Entry {
   const current = entrySandbox(entry) ?? { enabled: true, read: [], write: [], network: 'none' as const };
@@ -100,8 +100,15 @@ export function withGrant(entry: Entry, block: SandboxBlock): Entry {
       ? { ...current, read: add(current.read, block.target) }
       : block.kind === 'write'
         ? { ...current, write: add(current.write, folderOf(block.target)) }
-        : { ...current, network: 'all' };
+        : { ...current, network: withHost(current.network, block.target) };
   return { ...entry, sandbox: sandboxValue(next) };
+}
+
+/** A network setting that also lets `host` through. */
+function withHost(network: SandboxSettingView['network'], host: string): SandboxSettingView['network'] {
+  if (network === 'all') return 'all';
+  if (network === 'none') return [host];
+  return network.includes(host) ? network : [...network, host];
 }
 
 /** Whether a refusal is already granted by `entry` (its button is then not offered again). */
@@ -110,5 +117,5 @@ export function granted(entry: Entry, block: SandboxBlock): boolean {
   if (!setting) return false;
   if (block.kind === 'read') return setting.read.includes(block.target);
   if (block.kind === 'write') return setting.write.includes(folderOf(block.target));
-  return setting.network === 'all';
+  return setting.network === 'all' || (Array.isArray(setting.network) && setting.network.includes(block.target));
 }

@@ -9,6 +9,32 @@
  */
 import type { SandboxPolicy } from './sandboxPolicy.js';
 
+/** Where the filtering proxy's socket appears inside, and the port socat serves it on. */
+const PROXY_SOCKET_INSIDE = '/run/switchboard/proxy.sock';
+const PROXY_PORT_INSIDE = 3128;
+
+/**
+ * With a list of hosts: socat serves the proxy's socket on 127.0.0.1 inside
+ * (waiting, at most a second, until it answers), then the server replaces the
+ * shell; HTTP clients find the proxy through the usual variables (Node 22.21+
+ * through NODE_USE_ENV_PROXY).
+ */
+function throughProxy(command: string, args: string[]): { argv: string[]; env: string[] } {
+  const proxy = `http://127.0.0.1:${PROXY_PORT_INSIDE}`;
+  const script = [
+    `socat TCP-LISTEN:${PROXY_PORT_INSIDE},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_SOCKET_INSIDE} &`,
+    'i=0; while [ $i -lt 50 ] && ! socat -u OPEN:/dev/null TCP:127.0.0.1:' +
+      PROXY_PORT_INSIDE +
+      ' 2>/dev/null; do sleep 0.02; i=$((i+1)); done',
+    'exec "$@"',
+  ].join('\n');
+  const env: string[] = [];
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy'])
+    env.push('--setenv', name, proxy);
+  env.push('--setenv', 'NO_PROXY', '', '--setenv', 'no_proxy', '', '--setenv', 'NODE_USE_ENV_PROXY', '1');
+  return { argv: ['/bin/sh', '-c', script, 'sh', command, ...args], env };
+}
+
 /** The command line: `bwrap <these> -- <command> <args>`. */
 export function bubblewrapArgs(policy: SandboxPolicy, command: string, args: string[]): string[] {
   const argv = ['--unshare-all', '--die-with-parent', '--new-session'];
@@ -22,6 +48,12 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: string, args: str
     argv.push(mount.optional ? `${flag}-try` : flag, mount.source, mount.target);
   }
   argv.push('--setenv', 'HOME', policy.home, '--setenv', 'TMPDIR', '/tmp');
-  argv.push('--chdir', policy.cwd, '--', command, ...args);
+  if (!policy.proxySocket) {
+    argv.push('--chdir', policy.cwd, '--', command, ...args);
+    return argv;
+  }
+  const proxied = throughProxy(command, args);
+  argv.push('--bind', policy.proxySocket, PROXY_SOCKET_INSIDE, ...proxied.env);
+  argv.push('--chdir', policy.cwd, '--', ...proxied.argv);
   return argv;
 }

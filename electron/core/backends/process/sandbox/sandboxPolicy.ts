@@ -10,6 +10,7 @@
  * (`sandbox.read`, `sandbox.write`) is added on top.
  */
 import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxNetwork, SandboxSetting } from '../../../platform/config/schema.js';
 
@@ -44,6 +45,11 @@ export interface SandboxPolicy {
   /** Where the server starts (its `cwd`, else its home). */
   cwd: string;
   network: SandboxNetwork;
+  /**
+   * With a list of hosts: the host path of the Unix socket of its filtering
+   * proxy (hostFilterProxy.ts), the sandbox's only way out.
+   */
+  proxySocket?: string;
 }
 
 /** The system's read-only folders (those present are mounted). */
@@ -164,13 +170,22 @@ function systemMountsAndLinks(): { mounts: SandboxMount[]; links: SandboxLink[] 
 }
 
 /** The private home and temp folders of one server, created if missing. */
-export function privateFolders(stateDir: string, backendId: string): { home: string; tmp: string } {
+export function privateFolders(stateDir: string, backendId: string): { home: string; tmp: string; base: string } {
   const base = join(stateDir, 'sandboxes', backendId);
   const home = join(base, 'home');
   const tmp = join(base, 'tmp');
   mkdirSync(home, { recursive: true, mode: 0o700 });
   mkdirSync(tmp, { recursive: true, mode: 0o700 });
-  return { home, tmp };
+  return { home, tmp, base };
+}
+
+/** A Unix socket path must fit in 108 bytes (sun_path); a longer state directory uses the temp folder. */
+const MAX_SOCKET_PATH = 100;
+
+function proxySocketPath(base: string, backendId: string): string {
+  const inState = join(base, 'proxy.sock');
+  if (Buffer.byteLength(inState) <= MAX_SOCKET_PATH) return inState;
+  return join(tmpdir(), `switchboard-${process.pid}-${backendId.slice(0, 40)}.sock`);
 }
 
 /** Computes what a server may see from its setting and its launch line. */
@@ -209,6 +224,7 @@ export function resolveSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
     home,
     cwd: cwd ?? home,
     network: setting.network,
+    ...(Array.isArray(setting.network) ? { proxySocket: proxySocketPath(folders.base, input.backendId) } : {}),
   };
 }
 

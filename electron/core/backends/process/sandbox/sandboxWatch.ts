@@ -8,6 +8,7 @@
 import type { BackendSandbox, SandboxBlock } from '../../../../../shared/model/health.js';
 import { findBlocked } from './blockedAccess.js';
 import type { SandboxPolicy } from './sandboxPolicy.js';
+import { HostFilterProxy } from './hostFilterProxy.js';
 
 const MAX_BLOCKS = 20;
 
@@ -17,6 +18,8 @@ const MAX_SCANNED_CHARS = 16_384;
 export class SandboxWatch {
   private view: BackendSandbox | undefined;
   private policy: SandboxPolicy | undefined;
+  /** The filtering proxy of a server whose network is a list of hosts (kept across its restarts). */
+  private proxy: Promise<HostFilterProxy> | undefined;
 
   /** @param onBlocked told when a new refusal is found (the owner republishes health) */
   constructor(private readonly onBlocked: (block: SandboxBlock) => void = () => undefined) {}
@@ -35,8 +38,31 @@ export class SandboxWatch {
     for (const block of findBlocked(text.slice(0, MAX_SCANNED_CHARS), this.policy)) this.add(block);
   }
 
+  /**
+   * Opens (or updates) the filtering proxy a launch under `policy` goes out
+   * through; its refusals are recorded here. Nothing without a host list.
+   */
+  async openProxy(policy: SandboxPolicy): Promise<void> {
+    const { proxySocket, network } = policy;
+    if (!proxySocket || !Array.isArray(network)) return this.closeProxy();
+    const current = this.proxy ? await this.proxy.catch(() => undefined) : undefined;
+    if (current && current.socketPath === proxySocket) return current.allow(network);
+    await current?.close();
+    this.proxy = HostFilterProxy.open(proxySocket, network, (target) => this.add({ kind: 'connect', target }));
+    this.proxy.catch(() => (this.proxy = undefined));
+    await this.proxy;
+  }
+
+  /** Closes the proxy (the server is stopped for good, or no longer has a host list). */
+  async closeProxy(): Promise<void> {
+    const proxy = this.proxy;
+    this.proxy = undefined;
+    await (await proxy?.catch(() => undefined))?.close();
+  }
+
   private add(block: SandboxBlock): void {
-    const view = this.view as BackendSandbox;
+    if (!this.view) return;
+    const view = this.view;
     if (view.blocked.some((seen) => seen.kind === block.kind && seen.target === block.target)) return;
     view.blocked = [...view.blocked, block].slice(-MAX_BLOCKS);
     this.onBlocked(block);

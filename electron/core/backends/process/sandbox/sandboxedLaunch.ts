@@ -52,12 +52,15 @@ export async function sandboxedLaunch(
       `"${launch.id}" is set to run sandboxed, but ${support.reason}; it was not started (turn its sandbox off to run it with your rights)`,
       { backend: launch.id, reason: support.reason },
     );
-  if (Array.isArray(setting.network))
+  if (Array.isArray(setting.network) && !findCommand('socat', searchPath(launch.env))) {
+    const reason =
+      'a list of hosts (sandbox.network) needs socat, which is not installed (Debian/Ubuntu: apt install socat)';
     throw new SwitchboardError(
-      ErrorCode.NotSupported,
-      `"${launch.id}": a list of hosts (sandbox.network) is not supported yet; use "none" or "all"`,
-      { backend: launch.id },
+      ErrorCode.SandboxUnavailable,
+      `"${launch.id}" is set to run sandboxed, but ${reason}; it was not started`,
+      { backend: launch.id, reason },
     );
+  }
   const home = launch.env['HOME'] || homedir();
   const policy = resolveSandboxPolicy({
     backendId: launch.id,

@@ -92,14 +92,14 @@ describe("a stdio server's sandbox on its card", () => {
     ]);
     await user.click(refused.getByRole('button', { name: 'Allow reading /home/u/.aws/credentials' }));
     await user.click(refused.getByRole('button', { name: 'Allow writing in /home/u/out' }));
-    const network = refused.getByRole('button', { name: 'Allow the network' });
-    expect(network.getAttribute('title')).toMatch(/not enforced on Linux yet/);
+    const network = refused.getByRole('button', { name: 'Allow connections to 127.0.0.1:5432' });
+    expect(network.getAttribute('title')).toMatch(/through Switchboard’s proxy/);
     await user.click(network);
     const updates = client.calls.filter((c) => c.method === 'backends.update').map((c) => c.params);
     expect(updates).toEqual([
       { id: 'fs', entry: { ...ENTRY, sandbox: { read: ['/home/u/docs', '/home/u/.aws/credentials'] } } },
       { id: 'fs', entry: { ...ENTRY, sandbox: { read: ['/home/u/docs'], write: ['/home/u/out'] } } },
-      { id: 'fs', entry: { ...ENTRY, sandbox: { read: ['/home/u/docs'], network: 'all' } } },
+      { id: 'fs', entry: { ...ENTRY, sandbox: { read: ['/home/u/docs'], network: ['127.0.0.1:5432'] } } },
     ]);
   });
 
