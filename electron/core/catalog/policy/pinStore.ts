@@ -72,7 +72,7 @@ export class PinStore {
   review(
     backend: string,
     tools: PinnedDefinition[],
-    options: { hold?: ReadonlySet<string> } = {},
+    options: { hold?: ReadonlySet<string> | ((tool: string) => boolean) } = {},
   ): Promise<{ withheld: Set<string>; pinned: string[]; changes: PinChange[] }> {
     return this.mutate(async () => {
       const now = new Date().toISOString();
@@ -81,6 +81,8 @@ export class PinStore {
       const before = this.pending.get(backend) ?? new Map<string, PinChange>();
       const changes = new Map<string, PinChange>();
       const pinned: string[] = [];
+      const { hold } = options;
+      const held = (name: string): boolean => (typeof hold === 'function' ? hold(name) : (hold?.has(name) ?? false));
       for (const tool of tools) {
         const definition = pinnedFields(tool);
         const offered: PinRecord = {
@@ -91,7 +93,7 @@ export class PinStore {
           pinnedAt: now,
         };
         const pin = next.get(tool.name);
-        if (!pin && !options.hold?.has(tool.name)) {
+        if (!pin && !held(tool.name)) {
           next.set(tool.name, offered);
           pinned.push(tool.name);
         } else if (pin?.hash !== offered.hash) {

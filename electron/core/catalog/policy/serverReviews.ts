@@ -72,6 +72,9 @@ export type ListedDefinitions = Omit<ScanInput, 'server' | 'prefix'>;
 export class ServerReviews {
   private readonly inputs = new Map<string, ScanInput>();
   private readonly reports = new Map<string, ScanReport>();
+  /** Servers listed since their last scan: scanned together a moment later, or at once when asked about. */
+  private readonly unscanned = new Set<string>();
+  private batch: NodeJS.Immediate | undefined;
   private rescan: NodeJS.Timeout | undefined;
 
   constructor(private readonly host: ServerReviewsHost) {}
@@ -89,24 +92,41 @@ export class ServerReviews {
     if (!approvals || !backend || approvals.isApproved(backend)) return undefined;
     const record = approvals.get(backendId);
     if (this.host.proxy().quarantine) return record ? 'launch-changed' : 'new';
-    return record === undefined && this.reports.get(backendId)?.highest === 'high' ? 'high-finding' : undefined;
+    return record === undefined && this.reportOf(backendId)?.highest === 'high' ? 'high-finding' : undefined;
   }
 
   /**
-   * Scans a server's newly listed definitions (with every other server's, for
-   * the rules that compare servers) and keeps the reports; returns the names
-   * of its tools with a high-severity finding (held when new).
+   * Takes a server's newly listed definitions. They are scanned a moment
+   * later, together with every other server listed meanwhile (a start lists
+   * dozens at once), or at once when something needs the answer: the
+   * returned test, asked by the pins only about tools they have not seen
+   * before, says whether a tool has a high-severity finding (held when new).
+   * A start whose tools are all pinned already scans nothing on its way.
    */
-  scan(backendId: string, prefix: string, listed: ListedDefinitions): Set<string> {
+  scan(backendId: string, prefix: string, listed: ListedDefinitions): (tool: string) => boolean {
     this.inputs.set(backendId, { server: backendId, prefix, ...listed });
-    for (const report of this.scanner([...this.inputs.values()], new Set([backendId])))
-      this.reports.set(report.server, report);
+    this.unscanned.add(backendId);
+    this.batch ??= setImmediate(() => {
+      this.batch = undefined;
+      this.scanNow([...this.unscanned]);
+    });
     this.rescanLater();
-    const flagged = new Set<string>();
-    for (const finding of this.reports.get(backendId)?.findings ?? []) {
-      if (finding.severity === 'high' && finding.item.kind === 'tool') flagged.add(this.originalName(finding));
-    }
-    return flagged;
+    return (tool) =>
+      (this.reportOf(backendId)?.findings ?? []).some(
+        (finding) => finding.severity === 'high' && finding.item.kind === 'tool' && this.originalName(finding) === tool,
+      );
+  }
+
+  /** A server's report, scanned first if its last listing was not yet. */
+  private reportOf(backendId: string): ScanReport | undefined {
+    if (this.unscanned.has(backendId)) this.scanNow([backendId]);
+    return this.reports.get(backendId);
+  }
+
+  private scanNow(servers: string[]): void {
+    const only = new Set(servers.filter((id) => this.unscanned.delete(id) && this.inputs.has(id)));
+    if (only.size === 0) return;
+    for (const report of this.scanner([...this.inputs.values()], only)) this.reports.set(report.server, report);
   }
 
   private get scanner(): Scanner {
@@ -122,6 +142,7 @@ export class ServerReviews {
     if (this.rescan) clearTimeout(this.rescan);
     this.rescan = setTimeout(() => {
       this.rescan = undefined;
+      this.unscanned.clear();
       for (const report of this.scanner([...this.inputs.values()])) this.reports.set(report.server, report);
     }, RESCAN_AFTER_MS);
     this.rescan.unref();
@@ -131,6 +152,7 @@ export class ServerReviews {
   async forget(backendId: string): Promise<void> {
     this.inputs.delete(backendId);
     this.reports.delete(backendId);
+    this.unscanned.delete(backendId);
     await this.host.approvals?.forget(backendId);
   }
 
@@ -152,7 +174,7 @@ export class ServerReviews {
 
   /** A server's scan summary (undefined: not listed yet). */
   scanSummary(backendId: string): ScanSummaryView | undefined {
-    const report = this.reports.get(backendId);
+    const report = this.reportOf(backendId);
     if (!report) return undefined;
     return {
       scannedAt: report.scannedAt,
@@ -165,10 +187,10 @@ export class ServerReviews {
   scans(backendId?: string): ScanReport[] {
     if (backendId !== undefined) {
       this.requireBackend(backendId);
-      const report = this.reports.get(backendId);
+      const report = this.reportOf(backendId);
       return report ? [report] : [];
     }
-    return this.host.backendIds().flatMap((id) => this.reports.get(id) ?? []);
+    return this.host.backendIds().flatMap((id) => this.reportOf(id) ?? []);
   }
 
   /** Every server's review state and scan summary, in config order. */
@@ -188,7 +210,7 @@ export class ServerReviews {
     const backend = this.requireBackend(backendId);
     const launch = launchLineOf(backend);
     const record = this.host.approvals?.get(backendId);
-    const report = this.reports.get(backendId);
+    const report = this.reportOf(backendId);
     return {
       server: backendId,
       ...(this.state(backendId) ?? { quarantined: false, pending: this.changesOf(backendId).length }),
@@ -251,7 +273,7 @@ export class ServerReviews {
   }
 
   private findingsOf(backendId: string, kind: ScanItemKind, name: string): ScanFinding[] {
-    return (this.reports.get(backendId)?.findings ?? []).filter(
+    return (this.reportOf(backendId)?.findings ?? []).filter(
       (finding) => finding.item.kind === kind && this.originalName(finding) === name,
     );
   }

@@ -81,7 +81,22 @@ function fieldsOf(input: ScanInput): ScanField[] {
   ];
 }
 
+/**
+ * Each input's names, kept per input object: a caller that scans one server
+ * at a time against the same other inputs (the core, at every catalog change)
+ * reads the others' names once, not at every scan.
+ */
+const namesCache = new WeakMap<ScanInput, { separator: string; names: ForeignName[] }>();
+
 function namesOf(input: ScanInput, separator: string): ForeignName[] {
+  const cached = namesCache.get(input);
+  if (cached && cached.separator === separator) return cached.names;
+  const names = computeNames(input, separator);
+  namesCache.set(input, { separator, names });
+  return names;
+}
+
+function computeNames(input: ScanInput, separator: string): ForeignName[] {
   return [...input.tools, ...input.prompts]
     .filter((item) => typeof item.name === 'string' && item.name !== '')
     .map((item) => {
