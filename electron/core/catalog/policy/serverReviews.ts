@@ -38,8 +38,8 @@ import type { ServerApprovals } from './serverApprovals.js';
 /** Scans servers' definitions (with `only`: just those servers, read against all the inputs). */
 export type Scanner = (inputs: ScanInput[], only?: ReadonlySet<string>) => ScanReport[];
 
-/** After a burst of catalog changes (a start), every server is scanned again once, this much later. */
-const RESCAN_AFTER_MS = 2000;
+/** After a burst of catalog changes (a start), every server is scanned once, this much after the last. */
+const RESCAN_AFTER_MS = 1500;
 
 /** What the reviews read of the core. */
 export interface ServerReviewsHost {
@@ -72,9 +72,8 @@ export type ListedDefinitions = Omit<ScanInput, 'server' | 'prefix'>;
 export class ServerReviews {
   private readonly inputs = new Map<string, ScanInput>();
   private readonly reports = new Map<string, ScanReport>();
-  /** Servers listed since their last scan: scanned together a moment later, or at once when asked about. */
+  /** Servers listed since their last scan: scanned once the listings settle, or at once when asked about. */
   private readonly unscanned = new Set<string>();
-  private batch: NodeJS.Immediate | undefined;
   private rescan: NodeJS.Timeout | undefined;
 
   constructor(private readonly host: ServerReviewsHost) {}
@@ -96,9 +95,10 @@ export class ServerReviews {
   }
 
   /**
-   * Takes a server's newly listed definitions. They are scanned a moment
-   * later, together with every other server listed meanwhile (a start lists
-   * dozens at once), or at once when something needs the answer: the
+   * Takes a server's newly listed definitions. They are scanned once the
+   * listings settle, together with every other server (a start lists dozens
+   * at once, and its clients' first lists come first), or at once when
+   * something needs the answer: the
    * returned test, asked by the pins only about tools they have not seen
    * before, says whether a tool has a high-severity finding (held when new).
    * A start whose tools are all pinned already scans nothing on its way.
@@ -106,10 +106,6 @@ export class ServerReviews {
   scan(backendId: string, prefix: string, listed: ListedDefinitions): (tool: string) => boolean {
     this.inputs.set(backendId, { server: backendId, prefix, ...listed });
     this.unscanned.add(backendId);
-    this.batch ??= setImmediate(() => {
-      this.batch = undefined;
-      this.scanNow([...this.unscanned]);
-    });
     this.rescanLater();
     return (tool) =>
       (this.reportOf(backendId)?.findings ?? []).some(
@@ -172,9 +168,10 @@ export class ServerReviews {
     };
   }
 
-  /** A server's scan summary (undefined: not listed yet). */
+  /** A server's scan summary (undefined: not scanned yet; a listing is scanned once listings settle). */
   scanSummary(backendId: string): ScanSummaryView | undefined {
-    const report = this.reportOf(backendId);
+    // Health asks often (every change): it shows the last scan, and never forces one.
+    const report = this.reports.get(backendId);
     if (!report) return undefined;
     return {
       scannedAt: report.scannedAt,
