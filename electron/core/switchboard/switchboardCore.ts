@@ -189,8 +189,10 @@ export class SwitchboardCore implements FrontendCore {
    */
   async start(): Promise<void> {
     this.startedAt = Date.now();
-    await this.loadApprovals();
+    // First: a list that comes while the approvals are read waits with the others, rather than
+    // seeing every server quarantined for want of them.
     this.grace.begin(this.config.proxy.startupGraceMs);
+    await this.loadApprovals();
     this.services.store?.watch(
       (stored) => void this.changes.applyHandEdit(stored),
       (error) => this.changes.reportConfigError(error),
