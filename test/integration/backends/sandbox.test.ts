@@ -129,6 +129,17 @@ describe.skipIf(!support.available && !mustRun)(`a sandboxed server${why}`, () =
     await expect.poll(() => blocked('jailed')).toContainEqual({ kind: 'connect', target: `127.0.0.1:${port}` });
   });
 
+  it('a server that cannot start for a refused read says so in its error', async () => {
+    const health = await proxy.core.addBackend(
+      'needy',
+      nodeServer(fixture('hostile.mjs'), [], { env: { HOME: home, HOSTILE_READ_AT_START: key }, sandbox: true }),
+      { persist: false },
+    );
+    expect(health.status).not.toBe('up');
+    expect(health.lastError?.message).toContain(`blocked: read of ${key}`);
+    await proxy.core.removeBackend('needy', { persist: false });
+  });
+
   it('granted a read, a write and the network, it may do exactly that', async () => {
     expect(await call(client, 'granted__read_file', { path: key })).toEqual({ ok: true, text: 'PRIVATE KEY CANARY\n' });
     const file = join(outside, 'granted.txt');

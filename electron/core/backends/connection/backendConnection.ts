@@ -22,6 +22,7 @@ import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { liftTaskResults } from './taskResultLift.js';
+import { describeBlock } from '../process/sandbox/blockedAccess.js';
 import {
   createBackendTransport,
   type BackendTransport,
@@ -217,7 +218,11 @@ export class BackendConnection extends BackendRequests {
       .snapshot()
       .filter((line) => line.trim())
       .at(-1);
-    return lastLine && !message.includes(lastLine) ? `${message} (stderr: ${lastLine})` : message;
+    const described = lastLine && !message.includes(lastLine) ? `${message} (stderr: ${lastLine})` : message;
+    // A sandboxed server that could not start for something its sandbox refused: say what.
+    const blocked = this.options.sandbox?.watch.snapshot()?.blocked ?? [];
+    if (blocked.length === 0) return described;
+    return `${described}; ${blocked.slice(-3).map(describeBlock).join('; ')}`;
   }
 
   /** Fetches every page of every list the backend advertises. */
