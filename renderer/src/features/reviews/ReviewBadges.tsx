@@ -1,0 +1,45 @@
+/**
+ * A server's review state on its card: "Quarantined — review" with the
+ * reason, the changes held, each a button to its Review screen, and the
+ * scan's summary (plain for no findings or only low ones).
+ */
+import type { BackendHealth } from '../../../../shared/model/health.js';
+import { Badge } from '../../components/HealthBadge.js';
+import { useAppStore } from '../../store/context.js';
+import { heldWords, quarantineTone, REASON_WORDS, scanTone, scanWords } from './reviewWords.js';
+
+/** The review line of the card of the server `health` describes (nothing when there is nothing to say). */
+export function ReviewBadges({ health }: { health: BackendHealth }) {
+  const openReview = useAppStore((s) => s.openReview);
+  const quarantined = health.quarantined ?? health.review?.quarantined ?? false;
+  const reason = health.review?.reason;
+  const pending = health.review?.pending ?? 0;
+  const { scan } = health;
+  if (!quarantined && pending === 0 && !scan) return null;
+  return (
+    <div className="row" role="group" aria-label={`Review of ${health.id}`}>
+      {quarantined && (
+        <>
+          <button
+            type="button"
+            className={`badge badge-button tone-${quarantineTone(reason)}`}
+            onClick={() => openReview(health.id)}
+          >
+            Quarantined — review
+          </button>
+          {reason && <span className="small">{REASON_WORDS[reason]}</span>}
+        </>
+      )}
+      {pending > 0 && (
+        <button type="button" className="badge badge-button tone-warn" onClick={() => openReview(health.id)}>
+          {heldWords(pending)} — review
+        </button>
+      )}
+      {scan && (
+        <Badge tone={scanTone(scan)} title={`Scanned ${new Date(scan.scannedAt).toLocaleString()}`}>
+          {scanWords(scan)}
+        </Badge>
+      )}
+    </div>
+  );
+}
