@@ -6,7 +6,7 @@
  * the servers awaiting review (reviews.list), the sidebar counts them; the
  * badge and the list both open the Review screen on that server.
  */
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../../../../renderer/src/app/App.js';
@@ -95,6 +95,19 @@ describe("a server's review state on the Servers screen", () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Review adder');
     expect(await screen.findByText('/srv/adder.mjs')).toBeTruthy();
     expect(client.calls.filter((c) => c.method === 'reviews.get').map((c) => c.params)).toEqual([{ id: 'adder' }]);
+  });
+
+  it('follows a change held after the cards were drawn (pinsChanged), before health says so', async () => {
+    let pending = 0;
+    const { client, store } = await renderWithStore(<App />, (c) => {
+      c.handle('backends.list', () => [BACKENDS[2]!]);
+      c.handle('reviews.list', () => [{ ...SUMMARIES[2]!, pending }]);
+    });
+    expect(within(reviewOf('clean')!).queryByRole('button')).toBeNull();
+    pending = 1;
+    act(() => client.emit('pinsChanged', {}));
+    await act(() => store.getState().settled());
+    expect(within(reviewOf('clean')!).getByRole('button', { name: '1 change held — review' })).toBeTruthy();
   });
 
   it('shows no list when nothing awaits review', async () => {
