@@ -71,7 +71,7 @@ export function ReviewScreen() {
           <h1>Review {id}</h1>
           {view && (
             <p>
-              {reviewStateLine(view)}
+              <span>{reviewStateLine(view)}</span>
               {view.scan && (
                 <span className="muted">{` · ${scanWords({ findings: view.scan.findings.length, ...(view.scan.highest ? { highest: view.scan.highest } : {}) })}`}</span>
               )}

@@ -88,7 +88,7 @@ describe('the Review screen of a quarantined server', () => {
     expect(client.calls.filter((c) => c.method === 'reviews.approveServer').map((c) => c.params)).toEqual([
       { id: 'adder' },
     ]);
-    expect(await screen.findByText(/^Approved (just now|\d+ s ago)\.$/)).toBeTruthy();
+    expect(await screen.findByText(/^Approved \d+ s ago\.$/)).toBeTruthy();
     expect(screen.queryByText('Hidden from clients')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Approve server' })).toBeNull();
   });
