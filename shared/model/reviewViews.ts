@@ -66,6 +66,8 @@ export interface ReviewItemView {
   name: string;
   description?: string;
   findings: ScanFinding[];
+  /** The whole text of each field its findings are about, by dotted path (the span is in this text). */
+  texts?: Record<string, string>;
 }
 
 /** A tool change held for approval: the approved definition (absent: a new tool held for its findings), the new one, and what changed. */
@@ -76,6 +78,8 @@ export interface PendingChangeView {
   offered: Record<string, unknown>;
   diff: FieldDiff[];
   findings: ScanFinding[];
+  /** The whole text of each field of the offered definition its findings are about, by dotted path. */
+  texts?: Record<string, string>;
 }
 
 /** One server's review: what the review screen, `review <id>` and `reviews.get` show. */

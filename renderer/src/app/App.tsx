@@ -11,6 +11,7 @@ import { ClientsScreen } from '../features/clients/ClientsScreen.js';
 import { AuthorizationScreen } from '../features/authorization/AuthorizationScreen.js';
 import { RequestLogScreen } from '../features/log/RequestLogScreen.js';
 import { SettingsScreen } from '../features/settings/SettingsScreen.js';
+import { ReviewScreen } from '../features/reviews/ReviewScreen.js';
 import { ApprovalBanner } from './ApprovalBanner.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { Navigation } from './Navigation.js';
@@ -23,6 +24,7 @@ const SCREENS: Record<ScreenId, () => React.ReactElement> = {
   clients: ClientsScreen,
   log: RequestLogScreen,
   settings: SettingsScreen,
+  review: ReviewScreen,
 };
 
 /** The whole UI. */

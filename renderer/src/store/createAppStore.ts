@@ -14,19 +14,21 @@ import { createClientsSlice } from './slices/clientsSlice.js';
 import { createLogSlice } from './slices/logSlice.js';
 import { createTasksSlice } from './slices/tasksSlice.js';
 import { createPolicySlice } from './slices/policySlice.js';
+import { createReviewsSlice } from './slices/reviewsSlice.js';
 import { createTrySlice } from './slices/trySlice.js';
 import type { AppStore } from './types.js';
 
 /** Which resources each core event makes stale. */
 export const EVENT_INVALIDATES: Record<EventName, readonly ResourceKey[]> = {
-  backendsChanged: ['backends'],
-  catalogChanged: ['catalog', 'access', 'policy'],
+  // A server's health carries its review state and scan summary; a catalog change rescans it.
+  backendsChanged: ['backends', 'reviews', 'review'],
+  catalogChanged: ['catalog', 'access', 'policy', 'reviews', 'review'],
   policyChanged: ['policy', 'profiles', 'access'],
   approvalsChanged: ['approvals'],
-  pinsChanged: ['pins', 'policy', 'access'],
+  pinsChanged: ['pins', 'policy', 'access', 'reviews', 'review'],
   sessionsChanged: ['sessions'],
   logAppended: ['log'],
-  configChanged: ['info', 'backends', 'policy', 'access'],
+  configChanged: ['info', 'backends', 'policy', 'access', 'reviews', 'review'],
   // Carries its data (see the subscription below), nothing to re-fetch.
   tryProgress: [],
   tryInputsChanged: ['tryInputs'],
@@ -57,6 +59,7 @@ export function createAppStore(client: BridgeClient, options: AppStoreOptions = 
     ...createLogSlice(client)(...args),
     ...createTasksSlice(client)(...args),
     ...createTrySlice(client)(...args),
+    ...createReviewsSlice(client)(...args),
   }));
   const unsubscribers = (Object.keys(EVENT_INVALIDATES) as EventName[]).map((event) =>
     client.on(event, () => store.getState().invalidate(...EVENT_INVALIDATES[event])),

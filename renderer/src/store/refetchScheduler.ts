@@ -19,7 +19,9 @@ export type ResourceKey =
   | 'apps'
   | 'log'
   | 'tasks'
-  | 'tryInputs';
+  | 'tryInputs'
+  | 'reviews'
+  | 'review';
 
 /** Every resource key, for "re-fetch everything". */
 export const ALL_RESOURCES: readonly ResourceKey[] = [
@@ -36,6 +38,8 @@ export const ALL_RESOURCES: readonly ResourceKey[] = [
   'log',
   'tasks',
   'tryInputs',
+  'reviews',
+  'review',
 ];
 
 /** Marks resources stale; they are fetched after `delayMs`, at most one fetch per key at a time. */
@@ -46,7 +50,7 @@ export interface RefetchScheduler {
 }
 
 /** Resources fetched only while some panel shows them (the others are always kept fresh). */
-export const ON_DEMAND_RESOURCES: readonly ResourceKey[] = ['log', 'tasks', 'sessions', 'apps'];
+export const ON_DEMAND_RESOURCES: readonly ResourceKey[] = ['log', 'tasks', 'sessions', 'apps', 'review'];
 
 /**
  * Builds a scheduler that calls `fetch(key)` for stale keys; a stale key for

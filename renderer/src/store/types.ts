@@ -27,6 +27,7 @@ import type {
   TryProgressView,
 } from '../../../shared/model/views.js';
 import type { Exposure } from '../../../shared/model/exposure.js';
+import type { ServerReviewSummary, ServerReviewView } from '../../../shared/model/reviewViews.js';
 import type { ConnectionState } from '../bridge/connection.js';
 import type { ResourceKey } from './refetchScheduler.js';
 import type { Remote } from './remote.js';
@@ -130,8 +131,26 @@ export interface ApprovalsSlice {
   approvePin(backendId: string, tool: string): Promise<CallOutcome<void>>;
 }
 
-/** The screens of the app. */
-export type ScreenId = 'backends' | 'add' | 'catalog' | 'authorization' | 'clients' | 'log' | 'settings';
+/** Quarantine and reviewed changes: every server's review state, and the one server under review. */
+export interface ReviewsSlice {
+  /** Every server's review state and scan summary (reviews.list). */
+  reviews: Remote<ServerReviewSummary[]>;
+  /** The server the Review screen is open on. */
+  reviewServer: string | undefined;
+  /** Its review (reviews.get), fetched while the Review screen shows. */
+  review: Remote<ServerReviewView>;
+  fetchReviews(): Promise<void>;
+  fetchReview(): Promise<void>;
+  /** Opens the Review screen on server `id`. */
+  openReview(id: string): void;
+  /** Approves a quarantined server (its launch line and the changes held for it). */
+  approveServer(id: string): Promise<CallOutcome<ServerReviewView>>;
+  /** Approves one held tool change. */
+  approveChange(id: string, tool: string): Promise<CallOutcome<ServerReviewView>>;
+}
+
+/** The screens of the app (`review` is reached from the Servers screen, not the sidebar). */
+export type ScreenId = 'backends' | 'add' | 'catalog' | 'authorization' | 'clients' | 'log' | 'settings' | 'review';
 
 /** App-wide state and actions. */
 export interface AppSlice {
@@ -183,7 +202,8 @@ export type AppStore = AppSlice &
   ClientsSlice &
   LogSlice &
   TasksSlice &
-  TrySlice;
+  TrySlice &
+  ReviewsSlice;
 
 /** A slice creator that sees the whole store. */
 export type SliceCreator<Slice> = StateCreator<AppStore, [], [], Slice>;

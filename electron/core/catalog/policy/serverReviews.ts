@@ -15,6 +15,7 @@
  * On an approved server, a new tool with a high-severity finding is held like
  * a pinned change (tool pins), until approved.
  */
+import type { Tool } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { definitionDiff } from '../../../../shared/model/definitionDiff.js';
 import type {
@@ -30,6 +31,8 @@ import type { ScanFinding, ScanItemKind, ScanReport } from '../../../../shared/m
 import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
 import type { ItemKind } from '../../platform/config/policyConfig.js';
 import { scanCatalog, type ScanInput } from '../scan/scanCatalog.js';
+import { promptFields, resourceFields, templateFields, toolFields, type ScanField } from '../scan/scanFields.js';
+import { findingTexts } from './findingTexts.js';
 import { launchLineOf } from './launchLine.js';
 import type { PinChange, PinStore } from './pinStore.js';
 import type { ServerApprovals } from './serverApprovals.js';
@@ -278,18 +281,43 @@ export class ServerReviews {
   private items(backendId: string): ReviewItemView[] {
     const input = this.inputs.get(backendId);
     if (!input) return [];
-    const item = (kind: ItemKind, name: string, description: string | undefined): ReviewItemView => ({
-      kind: SCAN_KIND[kind],
-      name,
-      ...(description !== undefined ? { description } : {}),
-      findings: this.findingsOf(backendId, SCAN_KIND[kind], name),
-    });
+    /** `scanName`: the name the scan gives the item (a resource's name, or its URI without one). */
+    const item = (
+      kind: ItemKind,
+      name: string,
+      description: string | undefined,
+      fields: () => ScanField[],
+      scanName = name,
+    ): ReviewItemView => {
+      const findings = this.findingsOf(backendId, SCAN_KIND[kind], scanName);
+      return {
+        kind: SCAN_KIND[kind],
+        name,
+        ...(description !== undefined ? { description } : {}),
+        findings,
+        ...(findings.length > 0 ? { texts: findingTexts(fields(), findings) } : {}),
+      };
+    };
     return [
-      ...input.tools.map((tool) => item('tools', tool.name, tool.description)),
-      ...input.prompts.map((prompt) => item('prompts', prompt.name, prompt.description)),
-      ...input.resources.map((resource) => item('resources', resource.uri, resource.description)),
+      ...input.tools.map((tool) => item('tools', tool.name, tool.description, () => toolFields(tool))),
+      ...input.prompts.map((prompt) => item('prompts', prompt.name, prompt.description, () => promptFields(prompt))),
+      ...input.resources.map((resource) =>
+        item(
+          'resources',
+          resource.uri,
+          resource.description,
+          () => resourceFields(resource),
+          resource.name || resource.uri,
+        ),
+      ),
       ...input.resourceTemplates.map((template) =>
-        item('resourceTemplates', template.uriTemplate, template.description),
+        item(
+          'resourceTemplates',
+          template.uriTemplate,
+          template.description,
+          () => templateFields(template),
+          template.name || template.uriTemplate,
+        ),
       ),
     ];
   }
@@ -297,13 +325,15 @@ export class ServerReviews {
   private changeView(change: PinChange): PendingChangeView {
     const approved = change.pinned?.definition as unknown as Record<string, unknown> | undefined;
     const offered = change.offered.definition as unknown as Record<string, unknown>;
+    const findings = this.findingsOf(change.backend, 'tool', change.tool);
     return {
       tool: change.tool,
       detectedAt: change.detectedAt,
       ...(approved ? { approved } : {}),
       offered,
       diff: definitionDiff(approved, offered),
-      findings: this.findingsOf(change.backend, 'tool', change.tool),
+      findings,
+      ...(findings.length > 0 ? { texts: findingTexts(toolFields(offered as unknown as Tool), findings) } : {}),
     };
   }
 }

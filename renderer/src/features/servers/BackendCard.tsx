@@ -1,6 +1,6 @@
 /**
  * One backend: health badge, transport, counts, latest error, restarts,
- * stderr tail, its sandbox (SandboxPanel.tsx), where it came from (RegistrySource.tsx), and its actions (enable/disable, restart, refresh, edit,
+ * stderr tail, its review state and scan (ReviewBadges.tsx), its sandbox (SandboxPanel.tsx), where it came from (RegistrySource.tsx), and its actions (enable/disable, restart, refresh, edit,
  * remove, authorize / sign out).
  */
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { timeAgo, timeUntil, useNow } from '../../components/time.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { ToolsOnButton } from '../authorization/ToolsOnButton.js';
+import { ReviewBadges } from '../reviews/ReviewBadges.js';
 import type { BackendAction } from '../../store/slices/backendsSlice.js';
 import { EditBackendDialog } from './EditBackendDialog.js';
 import { RegistrySource, sourceOf } from './RegistrySource.js';
@@ -98,6 +99,7 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
           </Badge>
         )}
       </div>
+      <ReviewBadges health={health} />
       <div className="stats" aria-label="Counts">
         <span>
           <b>{counts.tools}</b> tools

@@ -5,6 +5,7 @@ import type { BackendView } from '../../../../shared/model/views.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useAppStore } from '../../store/context.js';
+import { AwaitingReviewPanel } from '../reviews/AwaitingReviewPanel.js';
 import { BackendCard } from './BackendCard.js';
 import { useRegistryUpdates } from './RegistrySource.js';
 
@@ -53,6 +54,7 @@ export function BackendsScreen() {
         </button>
       </header>
       <ErrorNote error={backends.error} title="Could not load servers" />
+      <AwaitingReviewPanel />
       {backends.data === undefined && backends.loading && <p className="muted">Loading…</p>}
       {backends.data !== undefined && list.length === 0 && (
         <section className="panel">

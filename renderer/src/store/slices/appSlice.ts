@@ -29,6 +29,8 @@ const FETCHERS: Record<ResourceKey, (state: AppStore) => Promise<void>> = {
   log: (s) => s.fetchLog(),
   tasks: (s) => s.fetchTasks(),
   tryInputs: (s) => s.fetchTryInputs(),
+  reviews: (s) => s.fetchReviews(),
+  review: (s) => s.fetchReview(),
 };
 
 /** Creates the app slice over `client`; `coalesceMs` is how long invalidations gather before fetching. */

@@ -1,0 +1,60 @@
+/**
+ * Every tool, prompt and resource a server under review lists, each with the
+ * scan's findings; items hidden from clients (all of a quarantined server's,
+ * a tool whose change is held) are marked so.
+ */
+import type { ReviewItemView } from '../../../../shared/model/reviewViews.js';
+import type { ScanItemKind } from '../../../../shared/model/scanViews.js';
+import { escapeInvisible } from '../../../../shared/model/invisibleText.js';
+import { Badge } from '../../components/HealthBadge.js';
+import { FindingList } from './FindingList.js';
+
+const KIND_WORD: Record<ScanItemKind, string> = {
+  tool: 'tool',
+  prompt: 'prompt',
+  resource: 'resource',
+  resourceTemplate: 'resource template',
+};
+
+/** Whether `item` is hidden from clients: every item of a quarantined server, or a tool with a held change. */
+export function isHidden(item: ReviewItemView, quarantined: boolean, held: ReadonlySet<string>): boolean {
+  return quarantined || (item.kind === 'tool' && held.has(item.name));
+}
+
+/** The items of a review. */
+export function ReviewItemList({
+  items,
+  quarantined,
+  held,
+}: {
+  items: readonly ReviewItemView[];
+  quarantined: boolean;
+  held: ReadonlySet<string>;
+}) {
+  const flagged = items.filter((item) => item.findings.length > 0).length;
+  return (
+    <section className="panel stack" aria-label="Tools, prompts and resources">
+      <h2>
+        Tools, prompts and resources ({items.length}){flagged > 0 ? `, ${flagged} with findings` : ''}
+      </h2>
+      {items.length === 0 && <p className="muted">Nothing listed yet.</p>}
+      {items.map((item) => (
+        <article
+          key={`${item.kind} ${item.name}`}
+          className="review-item stack"
+          aria-label={`${KIND_WORD[item.kind]} ${item.name}`}
+        >
+          <div className="row">
+            <code>{item.name}</code>
+            <span className="chip">{KIND_WORD[item.kind]}</span>
+            {isHidden(item, quarantined, held) && <Badge tone="warn">Hidden from clients</Badge>}
+          </div>
+          {item.description !== undefined && (
+            <p className="small review-description">{escapeInvisible(item.description)}</p>
+          )}
+          <FindingList name={item.name} findings={item.findings} texts={item.texts} />
+        </article>
+      ))}
+    </section>
+  );
+}
