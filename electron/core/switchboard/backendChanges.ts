@@ -147,6 +147,10 @@ export class BackendChanges {
     const previous = host.supervisors.require(id);
     const backend = parseEntry(id, entry);
     if (options.persist !== false) await host.services.store?.updateServers((servers) => (servers[id] = entry));
+    // An approved server edited through the UI or the CLI (a sandbox grant, say) stays approved: the
+    // user made the change, seeing it. A hand edit of its launch line puts it back in quarantine.
+    const { approvals } = host.services;
+    if (options.persist !== false && approvals?.isApproved(previous.config)) await approvals.approve(backend);
     // In force as soon as it is saved: the re-read that follows our write must find nothing to apply.
     host.setBackends(host.config().backends.map((other) => (other.id === id ? backend : other)));
     await previous.stop(

@@ -71,6 +71,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
       events.emit('catalogChanged', { tools: true, prompts: true, resources: true });
       events.emit('healthChanged', { backendId });
     },
+    scanned: (backendId) => events.emit('healthChanged', { backendId }),
   });
   const access = new AccessControl(
     initial.policy,

@@ -71,7 +71,7 @@ describe('quarantine', () => {
     await dir.cleanup();
   });
 
-  it('hides a new server from every client until it is approved; a changed launch line hides it again', async () => {
+  it('hides a new server from every client until it is approved; a launch line changed by hand hides it again, one edited through the API does not', async () => {
     const { core, connect } = await start({ mcpServers: { old: configurable() } });
     const client = await connect();
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['old__echo']);
@@ -110,11 +110,17 @@ describe('quarantine', () => {
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('fresh__greet');
     expect(core.health().find((h) => h.id === 'fresh')).toMatchObject({ quarantined: false });
 
+    // Edited through the UI or the CLI: the user made the change, and it stays approved.
     await core.updateBackend('fresh', configurable({ EXTRA_KEY: 'x' }));
+    expect(core.health().find((h) => h.id === 'fresh')).toMatchObject({ quarantined: false });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('fresh__echo');
+
+    // Edited by hand in config.json (applied without saving again): back in quarantine.
+    await core.updateBackend('fresh', configurable({ EXTRA_KEY: 'x', SNEAKY: '1' }), { persist: false });
     expect(core.reviews.review('fresh')).toMatchObject({
       quarantined: true,
       reason: 'launch-changed',
-      approvedLaunch: { envKeys: ['FIXTURE_PROMPTS', 'FIXTURE_RESOURCES', 'FIXTURE_TOOLS'] },
+      approvedLaunch: { envKeys: ['EXTRA_KEY', 'FIXTURE_PROMPTS', 'FIXTURE_RESOURCES', 'FIXTURE_TOOLS'] },
     });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['old__echo']);
   });

@@ -58,6 +58,13 @@ export interface ServerReviewsHost {
   scanner?: Scanner | undefined;
   /** A server's review changed: views are rebuilt, clients told their lists changed, health re-read. */
   changed(backendId: string): void;
+  /** A server's scan report changed (nothing else did): its health is re-read. */
+  scanned?(backendId: string): void;
+}
+
+/** What health shows of a report (a change of it is worth telling). */
+function summaryKey(report: ScanReport): string {
+  return `${report.findings.length}:${report.highest ?? ''}`;
 }
 
 /** The kinds of the policy and the scan, one for one. */
@@ -142,7 +149,14 @@ export class ServerReviews {
     this.rescan = setTimeout(() => {
       this.rescan = undefined;
       this.unscanned.clear();
+      const before = new Map([...this.reports].map(([id, report]) => [id, summaryKey(report)]));
+      const quarantinedBefore = new Map([...this.inputs.keys()].map((id) => [id, this.quarantineReason(id)]));
       for (const report of this.scanner([...this.inputs.values()])) this.reports.set(report.server, report);
+      for (const [id, report] of this.reports) {
+        if (before.get(id) === summaryKey(report)) continue;
+        if (quarantinedBefore.get(id) !== this.quarantineReason(id)) this.host.changed(id);
+        else this.host.scanned?.(id);
+      }
     }, RESCAN_AFTER_MS);
     this.rescan.unref();
   }
