@@ -223,6 +223,20 @@ describe.skipIf(!support.available && !mustRun)(`a sandboxed server with a list 
     });
   });
 
+  // Node honours the proxy variables itself from 22.21 (NODE_USE_ENV_PROXY, which the sandbox sets).
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const nodeProxies = major > 22 || (major === 22 && minor >= 21);
+  it.skipIf(!nodeProxies)(
+    `a Node server's own fetch() goes through it${nodeProxies ? '' : ` (skipped: Node ${process.versions.node} ignores HTTP_PROXY)`}`,
+    async () => {
+      expect(await call(client, 'listed__fetch', { url: `http://localhost:${portOf(allowed)}/` })).toEqual({
+        ok: true,
+        text: '200 allowed here',
+      });
+      expect((await call(client, 'listed__fetch', { url: `http://localhost:${portOf(other)}/` })).ok).toBe(false);
+    },
+  );
+
   it('is refused any other host or port, and health names it', async () => {
     const refused = await call(client, 'listed__http_get', { url: `http://localhost:${portOf(other)}/` });
     expect(refused.ok).toBe(false);
