@@ -19,7 +19,7 @@ import { admitAll, createSupervisorHost, type SupervisorHostParts } from './supe
 import { launchBackends } from './backendLaunch.js';
 import { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
 import { defaultStartLimit, StartLimiter } from '../backends/process/startLimiter.js';
-import { BackendPool } from '../backends/supervisor/backendPool.js';
+import { BackendPool, readinessOf } from '../backends/supervisor/backendPool.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogPublisher } from '../catalog/catalogPublisher.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
@@ -106,6 +106,8 @@ export class SwitchboardCore implements FrontendCore {
   /** Lists wait for backends on their first attempt for `startupGraceMs` after start. */
   readonly grace = new StartupGrace(this.events, () => this.pool.firstAttemptDeadline(this.startedAt));
   private startedAt = 0;
+  /** While start() reads the server approvals, before any backend is in the pool. */
+  private readingApprovals = false;
   private disposed = false;
 
   constructor(
@@ -189,7 +191,12 @@ export class SwitchboardCore implements FrontendCore {
    */
   async start(): Promise<void> {
     this.startedAt = Date.now();
-    await this.loadApprovals();
+    this.readingApprovals = true;
+    try {
+      await this.loadApprovals();
+    } finally {
+      this.readingApprovals = false;
+    }
     this.grace.begin(this.config.proxy.startupGraceMs);
     this.services.store?.watch(
       (stored) => void this.changes.applyHandEdit(stored),
@@ -277,6 +284,16 @@ export class SwitchboardCore implements FrontendCore {
   }
 
   readiness(): Readiness {
+    // The approvals are read before the backends are placed in the pool: until
+    // then each configured one is still to start, not an empty (ready) pool.
+    if (this.readingApprovals)
+      return readinessOf(
+        this.config.backends.map((backend) => ({
+          status: backend.enabled ? 'connecting' : 'disabled',
+          enabled: backend.enabled,
+          settled: !backend.enabled,
+        })),
+      );
     return this.pool.readiness();
   }
 

@@ -12,6 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PinStore, ServerApprovals } from '../../../electron/core/catalog/index.js';
+import { fileWriter } from '../../../electron/core/platform/index.js';
 import type { CoreServices } from '../../../electron/core/switchboard/index.js';
 import type { ScanReport } from '../../../shared/model/scanViews.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
@@ -169,6 +170,36 @@ describe('quarantine', () => {
     await core.reviews.approveChange('mut', 'echo');
     await waitUntil(async () =>
       (await client.listTools()).tools.some((t) => t.name === 'mut__echo' && t.description !== 'echo'),
+    );
+  });
+
+  it('is not ready while the approvals are first read: the server is still to start, not an empty catalog', async () => {
+    // A slow disk, held on demand: the first save of the approvals waits for the test.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slowDisk = {
+      async write(path: string, text: string) {
+        await held;
+        await fileWriter.write(path, text);
+      },
+    };
+    const approvals = new ServerApprovals(join(dir.path, 'server-approvals.json'), slowDisk);
+    proxy = await startProxy({ mcpServers: { old: configurable() } }, { approvals, wait: false });
+    const readyz = async () => (await fetch(proxy!.url.replace(/\/mcp$/, '/readyz'))).status;
+    try {
+      expect(await readyz()).toBe(503);
+      expect(proxy.core.backends.readiness()).toMatchObject({
+        ready: false,
+        settled: false,
+        counts: { connecting: 1 },
+      });
+    } finally {
+      release();
+    }
+    await waitUntil(async () => (await readyz()) === 200, { description: 'ready once the server is up' });
+    const client = await proxy.connect();
+    expect(firstText(await client.callTool({ name: 'old__echo', arguments: { at: 'once' } }))).toBe(
+      'echo:{"at":"once"}',
     );
   });
 });
