@@ -192,16 +192,15 @@ export class SwitchboardCore implements FrontendCore {
   async start(): Promise<void> {
     this.startedAt = Date.now();
     this.readingApprovals = true;
-    try {
-      await this.loadApprovals();
-    } finally {
-      this.readingApprovals = false;
-    }
-    this.grace.begin(this.config.proxy.startupGraceMs);
+    const approvalsRead = this.loadApprovals().finally(() => (this.readingApprovals = false));
+    // Watched from the start, so an edit while the approvals are read is not
+    // missed; applied once the backends below are placed (this await comes first).
     this.services.store?.watch(
-      (stored) => void this.changes.applyHandEdit(stored),
+      (stored) => void approvalsRead.then(() => this.changes.applyHandEdit(stored)),
       (error) => this.changes.reportConfigError(error),
     );
+    await approvalsRead;
+    this.grace.begin(this.config.proxy.startupGraceMs);
     await launchBackends(
       this.config.backends,
       (backend) => {
