@@ -22,7 +22,9 @@ export function bundledServer(): Promise<string> {
     write: false,
     logLevel: 'silent',
     // The SDK's CommonJS dependencies call require(): give the module one.
-    banner: { js: "import { createRequire as switchboardRequire } from 'node:module';\nconst require = switchboardRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as switchboardRequire } from 'node:module';\nconst require = switchboardRequire(import.meta.url);",
+    },
   }).then((result) => result.outputFiles[0]!.text);
   return serverSource;
 }

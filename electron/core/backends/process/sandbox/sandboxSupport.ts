@@ -84,7 +84,18 @@ async function probeOnce(path: string): Promise<SandboxSupport> {
   return { available: false, reason: cannotRun(failure) };
 }
 
-const PROBE_ARGS = ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true'];
+const PROBE_ARGS = [
+  '--unshare-all',
+  '--die-with-parent',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  'true',
+];
 
 function runOnceSync(bwrap: string): string | undefined {
   try {
