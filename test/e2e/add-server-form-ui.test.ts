@@ -38,10 +38,11 @@ describe.skipIf(chromium.skip)(`the Add server form${chromium.titleSuffix}`, () 
     const form = await add.customForm();
     await form.getByRole('textbox', { name: /^Name/ }).fill('slow');
     await form.getByRole('textbox', { name: 'Command' }).fill(process.execPath);
-    // Starts the memory server after 3 s, so the check is seen running.
+    // Starts the memory server after 3 s, so the check is seen running. Its script is an
+    // argument of its own, so the default sandbox shows it (and its packages) to the server.
     await form
       .getByRole('textbox', { name: /Arguments/ })
-      .fill(`-e\nsetTimeout(() => import(${JSON.stringify(MEMORY)}), 3000)`);
+      .fill(`--import=data:text/javascript,await new Promise((r) => setTimeout(r, 3000))\n${MEMORY}`);
     const token = await add.addVariable('API_TOKEN');
     const level = await add.addVariable('LEVEL');
     expect(await add.secretSwitch(token).isChecked()).toBe(true);

@@ -17,6 +17,7 @@ import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
 import type { ServedUi } from './serveUi.js';
 import { openUiSession, type UiSession } from './uiSession.js';
+import { approveServer } from './approveServer.js';
 
 const SLOW = { timeout: 45_000 };
 const fixtures = join(import.meta.dirname, '../fixtures/registry');
@@ -66,6 +67,8 @@ describe.skipIf(chromium.skip)(`MCP Registry in the Add server screen${chromium.
     await form.getByRole('button', { name: 'Add' }).click();
     const servers = new ServersPage(page);
     await servers.badge('server-memory').filter({ hasText: 'Up' }).waitFor(SLOW);
+    // Added at run time: quarantined until the user approves it (here with the CLI).
+    await approveServer(served, 'server-memory');
 
     const sdk = new Client({ name: 'e2e-registry', version: '1.0.0' });
     await sdk.connect(

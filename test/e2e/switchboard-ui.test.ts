@@ -16,6 +16,7 @@ import { AuthorizationPage } from './pages/AuthorizationPage.js';
 import { CatalogPage } from './pages/CatalogPage.js';
 import { ServersPage } from './pages/ServersPage.js';
 import { serveUi, type ServedUi } from './serveUi.js';
+import { approveServer } from './approveServer.js';
 
 const SLOW = { timeout: 30_000 };
 
@@ -77,6 +78,9 @@ describe.skipIf(chromium.skip)(`Switchboard UI in Chromium${chromium.titleSuffix
     });
     await app.heading.filter({ hasText: /^Servers$/ }).waitFor(SLOW);
     await servers.badge('memory').filter({ hasText: 'Up' }).waitFor(SLOW);
+    // Added at run time: hidden from clients until the user approves it (here with the CLI).
+    expect(await toolNames()).not.toContain('memory__read_graph');
+    await approveServer(served, 'memory');
     expect(await toolNames()).toContain('memory__read_graph');
   }, 60_000);
 
@@ -90,6 +94,8 @@ describe.skipIf(chromium.skip)(`Switchboard UI in Chromium${chromium.titleSuffix
     await page.getByRole('status').filter({ hasText: 'Added crashy' }).waitFor(SLOW);
     await app.open('Servers');
     await servers.badge('crashy').filter({ hasText: 'Up' }).waitFor(SLOW);
+    await approveServer(served, 'crashy');
+    expect(await toolNames()).toContain('crashy__echo');
   }, 60_000);
 
   it('shows a killed server going down, then up again', async () => {

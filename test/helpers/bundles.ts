@@ -1,12 +1,33 @@
 /**
  * .mcpb bundles built in a test: a manifest.json and a small server that
  * runs our configurable fixture (its tools named by FIXTURE_TOOLS), and
- * registry entries whose mcpb package is one.
+ * registry entries whose mcpb package is one. The server is self-contained,
+ * as a published bundle is (its dependencies inside it): the fixture and the
+ * SDK in one file, so it runs from the bundle's folder alone, sandboxed too.
  */
 import { createHash } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import JSZip from 'jszip';
 import { fixture } from './harness.js';
+
+let serverSource: Promise<string> | undefined;
+
+/** The configurable fixture and everything it imports, as one ES module (built once per test file). */
+export function bundledServer(): Promise<string> {
+  serverSource ??= build({
+    entryPoints: [fixture('configurable.mjs')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    // The SDK's CommonJS dependencies call require(): give the module one.
+    banner: {
+      js: "import { createRequire as switchboardRequire } from 'node:module';\nconst require = switchboardRequire(import.meta.url);",
+    },
+  }).then((result) => result.outputFiles[0]!.text);
+  return serverSource;
+}
 
 /** A valid manifest (0.3) of a bundle named `name`, with `overrides` on top. */
 export function bundleManifest(name: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -42,7 +63,7 @@ export async function bundleBytes(
 ): Promise<Buffer> {
   const zip = new JSZip();
   zip.file('manifest.json', JSON.stringify(manifest));
-  zip.file('server/index.mjs', `import ${JSON.stringify(pathToFileURL(fixture('configurable.mjs')).href)};\n`);
+  zip.file('server/index.mjs', await bundledServer());
   for (const [path, text] of Object.entries(extra)) zip.file(path, text);
   return zip.generateAsync({ type: 'nodebuffer' });
 }

@@ -19,7 +19,7 @@ import { admitAll, createSupervisorHost, type SupervisorHostParts } from './supe
 import { launchBackends } from './backendLaunch.js';
 import { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
 import { defaultStartLimit, StartLimiter } from '../backends/process/startLimiter.js';
-import { BackendPool } from '../backends/supervisor/backendPool.js';
+import { BackendPool, readinessOf } from '../backends/supervisor/backendPool.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { CatalogPublisher } from '../catalog/catalogPublisher.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
@@ -106,6 +106,8 @@ export class SwitchboardCore implements FrontendCore {
   /** Lists wait for backends on their first attempt for `startupGraceMs` after start. */
   readonly grace = new StartupGrace(this.events, () => this.pool.firstAttemptDeadline(this.startedAt));
   private startedAt = 0;
+  /** While start() reads the server approvals, before any backend is in the pool. */
+  private readingApprovals = false;
   private disposed = false;
 
   constructor(
@@ -192,11 +194,15 @@ export class SwitchboardCore implements FrontendCore {
     // First: a list that comes while the approvals are read waits with the others, rather than
     // seeing every server quarantined for want of them.
     this.grace.begin(this.config.proxy.startupGraceMs);
-    await this.loadApprovals();
+    this.readingApprovals = true;
+    const approvalsRead = this.loadApprovals().finally(() => (this.readingApprovals = false));
+    // Watched from the start, so an edit while the approvals are read is not
+    // missed; applied once the backends below are placed (this await comes first).
     this.services.store?.watch(
-      (stored) => void this.changes.applyHandEdit(stored),
+      (stored) => void approvalsRead.then(() => this.changes.applyHandEdit(stored)),
       (error) => this.changes.reportConfigError(error),
     );
+    await approvalsRead;
     await launchBackends(
       this.config.backends,
       (backend) => {
@@ -279,6 +285,16 @@ export class SwitchboardCore implements FrontendCore {
   }
 
   readiness(): Readiness {
+    // The approvals are read before the backends are placed in the pool: until
+    // then each configured one is still to start, not an empty (ready) pool.
+    if (this.readingApprovals)
+      return readinessOf(
+        this.config.backends.map((backend) => ({
+          status: backend.enabled ? 'connecting' : 'disabled',
+          enabled: backend.enabled,
+          settled: !backend.enabled,
+        })),
+      );
     return this.pool.readiness();
   }
 

@@ -12,6 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PinStore, ServerApprovals } from '../../../electron/core/catalog/index.js';
+import { ConfigStore, fileWriter } from '../../../electron/core/platform/index.js';
 import type { CoreServices } from '../../../electron/core/switchboard/index.js';
 import type { ScanReport } from '../../../shared/model/scanViews.js';
 import { firstText, fixture, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
@@ -176,6 +177,71 @@ describe('quarantine', () => {
     await waitUntil(async () =>
       (await client.listTools()).tools.some((t) => t.name === 'mut__echo' && t.description !== 'echo'),
     );
+  });
+
+  it('is not ready while the approvals are first read: the server is still to start, not an empty catalog', async () => {
+    // A slow disk, held on demand: the first save of the approvals waits for the test.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slowDisk = {
+      async write(path: string, text: string) {
+        await held;
+        await fileWriter.write(path, text);
+      },
+    };
+    const approvals = new ServerApprovals(join(dir.path, 'server-approvals.json'), slowDisk);
+    proxy = await startProxy({ mcpServers: { old: configurable() } }, { approvals, wait: false });
+    const readyz = async () => (await fetch(proxy!.url.replace(/\/mcp$/, '/readyz'))).status;
+    try {
+      expect(await readyz()).toBe(503);
+      expect(proxy.core.backends.readiness()).toMatchObject({
+        ready: false,
+        settled: false,
+        counts: { connecting: 1 },
+      });
+    } finally {
+      release();
+    }
+    await waitUntil(async () => (await readyz()) === 200, { description: 'ready once the server is up' });
+    const client = await proxy.connect();
+    expect(firstText(await client.callTool({ name: 'old__echo', arguments: { at: 'once' } }))).toBe(
+      'echo:{"at":"once"}',
+    );
+  });
+
+  it('applies a hand edit made while the approvals are first read, the server it adds quarantined as new', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slowDisk = {
+      async write(path: string, text: string) {
+        await held;
+        await fileWriter.write(path, text);
+      },
+    };
+    const approvals = new ServerApprovals(join(dir.path, 'server-approvals.json'), slowDisk);
+    const path = join(dir.path, 'config.json');
+    const before = { mcpServers: { old: configurable() } };
+    await writeFile(path, JSON.stringify(before));
+    const store = new ConfigStore(path);
+    await store.load();
+    proxy = await startProxy(before, { approvals, store, wait: false });
+    try {
+      // The edit lands (and is noticed) while the approvals are still being read.
+      await writeFile(path, JSON.stringify({ mcpServers: { old: configurable(), edited: configurable() } }));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      release();
+    }
+    await waitUntil(() => proxy!.core.health().find((backend) => backend.id === 'edited')?.status === 'up', {
+      description: 'the edited-in server up',
+    });
+    expect(proxy.core.health().find((backend) => backend.id === 'edited')).toMatchObject({
+      review: { quarantined: true, reason: 'new' },
+    });
+    expect(proxy.core.health().find((backend) => backend.id === 'old')).toMatchObject({
+      status: 'up',
+      review: { quarantined: false },
+    });
   });
 });
 

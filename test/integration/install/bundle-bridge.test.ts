@@ -39,6 +39,9 @@ describe('bundles through the bridge', () => {
           expect.objectContaining({ key: 'var:tools', required: true, sensitive: false }),
           expect.objectContaining({ key: 'var:api_key', required: false, sensitive: true }),
         ],
+        // What it will run, as the manifest says, before anything is unpacked.
+        command: 'node',
+        args: ['${__dirname}/server/index.mjs'],
       },
     });
   });

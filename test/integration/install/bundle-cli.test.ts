@@ -133,6 +133,8 @@ describe.skipIf(!keychainStatus.available && !required)(`installing a bundle${ti
       env: { FIXTURE_TOOLS: 'greet,wave', FIXTURE_NAME: 'greeter', API_KEY: { secret: 'greeter.API_KEY' } },
       description: 'Says hello',
       source: { registry: `file://${path}`, name: 'greeter', version: '1.2.0' },
+      // Sandboxed by default: it asks for no folder or file, so it is granted none.
+      sandbox: true,
     });
     expect(await readFile(configPath, 'utf8')).not.toContain('t0p-s3cret');
     expect(await keychain.get('greeter.API_KEY')).toBe('t0p-s3cret');

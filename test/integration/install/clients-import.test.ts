@@ -74,6 +74,8 @@ describe('importing a client’s servers', () => {
       command: 'npx',
       args: ['-y', '@modelcontextprotocol/server-memory'],
       env: { MEMORY_FILE_PATH: '/home/me/.memory.json' },
+      // A stdio server imported from a client runs sandboxed by default (no grants).
+      sandbox: true,
     });
 
     const cursor = await byName('cursor');

@@ -86,6 +86,8 @@ describe('registry commands', () => {
       command: 'npx',
       args: ['-y', '@modelcontextprotocol/server-memory@2026.8.31'],
       env: { MEMORY_FILE_PATH: memoryFile },
+      // Sandboxed by default, writing only the file it was given.
+      sandbox: { write: [memoryFile] },
       source: {
         registry: registry.url,
         name: 'io.github.modelcontextprotocol/server-memory',

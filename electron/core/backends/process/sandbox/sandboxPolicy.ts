@@ -140,6 +140,28 @@ function argumentFolder(arg: string): string | undefined {
   return folder;
 }
 
+/**
+ * What a `write` grant mounts: a folder as it is; a file, or a path not there
+ * yet, by its folder. A server saves a file by writing a sibling and renaming
+ * it over (server-memory does), which a mount of the file alone refuses
+ * (EBUSY), and bubblewrap cannot mount a path that does not exist yet (a
+ * memory file before the first save). A file directly in the home or in a
+ * top-level folder (`/tmp/x.json`) keeps the file alone: its folder would
+ * bring the whole real home or /tmp back into view (that file must exist, and
+ * is written in place).
+ */
+function writableMountOf(path: string, home: string): string {
+  try {
+    if (statSync(path).isDirectory()) return path;
+  } catch {
+    // not there yet: the server creates it
+  }
+  const folder = dirname(path);
+  const topLevel = dirname(dirname(folder)) === dirname(folder);
+  if (topLevel || isUnder(home, folder)) return path;
+  return folder;
+}
+
 /** Where a project's node_modules really is, when it is a link to another folder. */
 function linkedPackages(folder: string): string | undefined {
   const packages = join(folder, 'node_modules');
@@ -212,7 +234,7 @@ export function resolveSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   if (cwd) readOnly(cwd);
   for (const path of setting.read) readOnly(realOrSelf(expandHome(path, home)), false);
   for (const path of setting.write) {
-    const source = realOrSelf(expandHome(path, home));
+    const source = writableMountOf(realOrSelf(expandHome(path, home)), home);
     mounts.push({ source, target: source, mode: 'rw', optional: false });
   }
   return {

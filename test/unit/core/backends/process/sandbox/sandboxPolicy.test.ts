@@ -22,6 +22,8 @@ mkdirSync(join(project, 'dist'), { recursive: true });
 writeFileSync(join(project, 'package.json'), '{}');
 writeFileSync(join(project, 'dist', 'server.js'), '');
 
+const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length;
+
 function input(overrides: Partial<SandboxPolicyInput> = {}): SandboxPolicyInput {
   return {
     backendId: 'fs',
@@ -69,6 +71,27 @@ describe('a sandbox policy', () => {
     expect(accessOf(policy, join(home, '.ssh', 'id_rsa'))).toBe('ro');
     expect(accessOf(policy, '/srv/data/x')).toBe('rw');
     expect(accessOf(policy, join(home, '.aws'))).toBe('none');
+  });
+
+  it('grants a file, there or not yet, by its folder (saved by renaming a sibling over it), but not the home or /tmp', () => {
+    const data = join(root, 'data');
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, 'there.json'), '');
+    const policy = resolveSandboxPolicy(
+      input({
+        setting: {
+          enabled: true,
+          read: [],
+          write: [join(data, 'there.json'), join(data, 'not-yet.jsonl'), '~/memory.json', '/tmp/memory.json'],
+          network: 'none',
+        },
+      }),
+    );
+    const writable = policy.mounts.filter((mount) => mount.mode === 'rw').map((mount) => mount.source);
+    expect(writable).toEqual([join(home, 'memory.json'), '/tmp/memory.json', data].sort(byDepth));
+    expect(accessOf(policy, join(data, 'not-yet.jsonl.123.tmp'))).toBe('rw');
+    expect(accessOf(policy, join(home, '.ssh', 'id_rsa'))).toBe('none');
+    expect(accessOf(policy, '/tmp/other')).toBe('none');
   });
 
   it('mounts a runtime installed under the home (a version manager) read-only', () => {
