@@ -4,7 +4,8 @@
  * value into the real keychain), checked by starting it, and called through
  * `serve`; a bad bundle is refused naming the field and leaves nothing behind.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -159,6 +160,35 @@ describe.skipIf(!keychainStatus.available && !required)(`installing a bundle${ti
       await client.close().catch(() => undefined);
       await serve.stop();
     }
+  }, 60_000);
+});
+
+describe('the check before a bundle is saved', () => {
+  it('runs its server under the sandbox it will be served with: what it writes to the home stays in its private one', async () => {
+    const home = join(dir.path, 'home');
+    await mkdir(home);
+    // A server that writes into its home as it starts, then serves as the others do.
+    const start = `import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.HOME + '/written-at-start', 'x');\nawait import('./index.mjs');\n`;
+    const path = await bundle(
+      'writer.mcpb',
+      manifest({
+        server: {
+          type: 'node',
+          entry_point: 'server/start.mjs',
+          mcp_config: { command: 'node', args: ['${__dirname}/server/start.mjs'], env: { FIXTURE_TOOLS: 'greet' } },
+        },
+        user_config: undefined,
+      }),
+      { 'server/start.mjs': start },
+    );
+    const result = await runCli(['add', path, '--config', configPath], { ...env, HOME: home });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('checked: it started and lists 1 tools');
+    expect((await servers())['greeter']?.['sandbox']).toBe(true);
+    expect(existsSync(join(home, 'written-at-start'))).toBe(false);
+    expect(
+      existsSync(join(dir.path, 'state', 'mcp-switchboard', 'sandboxes', 'greeter', 'home', 'written-at-start')),
+    ).toBe(true);
   }, 60_000);
 });
 

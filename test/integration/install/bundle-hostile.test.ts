@@ -11,12 +11,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectBridge } from '../../helpers/bridgeClient.js';
-import { bundleManifest } from '../../helpers/bundles.js';
+import { bundledServer, bundleManifest } from '../../helpers/bundles.js';
 import { BIN } from '../../helpers/cli.js';
-import { fixture } from '../../helpers/harness.js';
 import { hostileZip, zerosDeflated, type HostileEntry } from '../../helpers/hostileZip.js';
 import { isolatedUser, serveAs, type IsolatedUser } from '../../helpers/isolatedUser.js';
 import { peakRssOf, withPeakRss } from '../../helpers/peakMemory.js';
@@ -25,17 +23,26 @@ import { waitUntil } from '../../helpers/processes.js';
 
 const MiB = 1024 * 1024;
 
-/** A bundle whose server runs our configurable fixture with one tool, plus `extra` entries. */
-function hostileBundle(...extra: HostileEntry[]): Buffer {
+/**
+ * A bundle whose server runs our configurable fixture with one tool (self-contained, as a
+ * published bundle is), plus `extra` entries. Its server does not take the peak-memory
+ * hook the CLI is measured with (NODE_OPTIONS): it measures the CLI, and the sandbox the
+ * server runs in does not show the hook's file.
+ */
+async function hostileBundle(...extra: HostileEntry[]): Promise<Buffer> {
   const manifest = bundleManifest('greeter', {
     server: {
       type: 'node',
       entry_point: 'server/index.mjs',
-      mcp_config: { command: 'node', args: ['${__dirname}/server/index.mjs'], env: { FIXTURE_TOOLS: 'greet' } },
+      mcp_config: {
+        command: 'node',
+        args: ['${__dirname}/server/index.mjs'],
+        env: { FIXTURE_TOOLS: 'greet', NODE_OPTIONS: '' },
+      },
     },
     user_config: undefined,
   });
-  const server = `import ${JSON.stringify(pathToFileURL(fixture('configurable.mjs')).href)};\n`;
+  const server = await bundledServer();
   return hostileZip([
     { name: 'manifest.json', data: Buffer.from(JSON.stringify(manifest)) },
     { name: 'server/index.mjs', data: Buffer.from(server) },
@@ -81,11 +88,11 @@ async function addWithPeak(path: string) {
 
 describe('through the CLI', () => {
   it('a zip bomb that lies about its size: refused naming the entry, nothing left, memory bounded', async () => {
-    const baseline = await addWithPeak(await bundleFile(hostileBundle(), 'fine.mcpb'));
+    const baseline = await addWithPeak(await bundleFile(await hostileBundle(), 'fine.mcpb'));
     expect(baseline.stderr).toBe('');
     expect(await servers()).toEqual(['greeter']);
 
-    const bomb = await bundleFile(hostileBundle(lyingBomb()));
+    const bomb = await bundleFile(await hostileBundle(lyingBomb()));
     const refused = await addWithPeak(bomb);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('entry "server/blob.bin" inflates to more than the 1024 bytes it declares');
@@ -117,7 +124,7 @@ describe('through the CLI', () => {
       'entry "server/key" is a symbolic link',
     ],
   ])('%s: refused with its error, nothing installed', async (_label, entry, message) => {
-    const result = await user.run('add', await bundleFile(hostileBundle(entry)));
+    const result = await user.run('add', await bundleFile(await hostileBundle(entry)));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
     expect(await servers()).toEqual([]);
@@ -126,7 +133,7 @@ describe('through the CLI', () => {
 
   it('more than 20,000 entries: refused before any is read', async () => {
     const many = Array.from({ length: 20_000 }, (_, i) => ({ name: `node_modules/${i}.js` }));
-    const result = await user.run('add', await bundleFile(hostileBundle(...many)));
+    const result = await user.run('add', await bundleFile(await hostileBundle(...many)));
     expect(result.stderr).toContain('20002 entries, more than the 20000 a bundle may hold');
     expect(await leftovers()).toEqual([]);
   });
@@ -141,7 +148,7 @@ describe('an install killed with SIGKILL mid-unpack', () => {
       size: 200 * MiB,
       crc: 0,
     }));
-    const path = await bundleFile(hostileBundle(...parts), 'big.mcpb');
+    const path = await bundleFile(await hostileBundle(...parts), 'big.mcpb');
     const child = spawn(process.execPath, [BIN, 'add', path], {
       env: { ...process.env, ...user.env },
       stdio: 'ignore',
@@ -162,7 +169,7 @@ describe('an install killed with SIGKILL mid-unpack', () => {
   it('leaves a folder the next install removes', async () => {
     await killedMidUnpack();
     // The next install of anything sweeps first, even one refused.
-    const next = await user.run('add', await bundleFile(hostileBundle({ name: '../x', data: Buffer.from('x') })));
+    const next = await user.run('add', await bundleFile(await hostileBundle({ name: '../x', data: Buffer.from('x') })));
     expect(next.code).toBe(1);
     expect(await leftovers()).toEqual([]);
   }, 60_000);
@@ -186,7 +193,7 @@ describe('through the UI (bundles.install on a running serve)', () => {
     const bridge = await connectBridge({ origin: served.origin, token: user.env.SWITCHBOARD_TOKEN });
     try {
       const before = (await peakRssOf(served.child.pid!))!;
-      const data = hostileBundle(lyingBomb()).toString('base64');
+      const data = (await hostileBundle(lyingBomb())).toString('base64');
       const outcome = await bridge.call('bundles.install', { fileName: 'bomb.mcpb', data, values: {} });
       expect(outcome).toMatchObject({
         ok: false,
@@ -200,7 +207,7 @@ describe('through the UI (bundles.install on a running serve)', () => {
 
       const inspected = await bridge.call('bundles.inspect', {
         fileName: 'link.mcpb',
-        data: hostileBundle({ name: 'server/key', data: Buffer.from('/etc/passwd'), mode: 0o120777 }).toString(
+        data: (await hostileBundle({ name: 'server/key', data: Buffer.from('/etc/passwd'), mode: 0o120777 })).toString(
           'base64',
         ),
       });
