@@ -232,14 +232,19 @@ describe('quarantine', () => {
     } finally {
       release();
     }
-    await waitUntil(() => proxy!.core.health().find((backend) => backend.id === 'edited')?.status === 'up', {
-      description: 'the edited-in server up',
+    const upIds = () =>
+      proxy!.core
+        .health()
+        .filter((backend) => backend.status === 'up')
+        .map((backend) => backend.id);
+    await waitUntil(() => upIds().length === 2, {
+      description: 'both servers up, the edited-in one too',
     });
+    expect(upIds()).toEqual(['old', 'edited']);
     expect(proxy.core.health().find((backend) => backend.id === 'edited')).toMatchObject({
       review: { quarantined: true, reason: 'new' },
     });
     expect(proxy.core.health().find((backend) => backend.id === 'old')).toMatchObject({
-      status: 'up',
       review: { quarantined: false },
     });
   });
