@@ -7,7 +7,7 @@
  * namespace unless the network is allowed. `--die-with-parent` ends it with
  * the bwrap process we start, and `--new-session` keeps it off our terminal.
  */
-import type { SandboxPolicy } from './sandboxPolicy.js';
+import type { SandboxMount, SandboxPolicy } from './sandboxPolicy.js';
 
 /** Where the filtering proxy's socket appears inside, and the port socat serves it on. */
 const PROXY_SOCKET_INSIDE = '/run/switchboard/proxy.sock';
@@ -35,15 +35,33 @@ function throughProxy(command: string, args: string[]): { argv: string[]; env: s
   return { argv: ['/bin/sh', '-c', script, 'sh', command, ...args], env };
 }
 
+/**
+ * Every mount, the private /tmp and home among them, parents before children:
+ * a grant inside the home lands on the private home, and a grant of a folder
+ * that holds the home (a test's temp folder) is covered again by the private
+ * home rather than showing the real one.
+ */
+function inDepthOrder(policy: SandboxPolicy): SandboxMount[] {
+  const all: SandboxMount[] = [
+    { source: policy.privateTmp, target: '/tmp', mode: 'rw', optional: false },
+    { source: policy.privateHome, target: policy.home, mode: 'rw', optional: false },
+    ...policy.mounts,
+  ];
+  const depth = (path: string): number => path.split('/').filter(Boolean).length;
+  // Stable: at one depth, the private folders come first and a grant of that very path wins.
+  return all
+    .map((mount, at) => ({ mount, at }))
+    .sort((a, b) => depth(a.mount.target) - depth(b.mount.target) || a.at - b.at)
+    .map(({ mount }) => mount);
+}
+
 /** The command line: `bwrap <these> -- <command> <args>`. */
 export function bubblewrapArgs(policy: SandboxPolicy, command: string, args: string[]): string[] {
   const argv = ['--unshare-all', '--die-with-parent', '--new-session'];
   if (policy.network === 'all') argv.push('--share-net');
   argv.push('--dev', '/dev', '--proc', '/proc');
-  argv.push('--bind', policy.privateTmp, '/tmp');
-  argv.push('--bind', policy.privateHome, policy.home);
   for (const link of policy.links) argv.push('--symlink', link.target, link.path);
-  for (const mount of policy.mounts) {
+  for (const mount of inDepthOrder(policy)) {
     const flag = mount.mode === 'rw' ? '--bind' : '--ro-bind';
     argv.push(mount.optional ? `${flag}-try` : flag, mount.source, mount.target);
   }

@@ -9,7 +9,7 @@
  * ~/.ssh, ~/.aws and browser profiles are simply absent. What the user grants
  * (`sandbox.read`, `sandbox.write`) is added on top.
  */
-import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxNetwork, SandboxSetting } from '../../../platform/config/schema.js';
@@ -67,8 +67,15 @@ const SYSTEM_PATHS = [
   '/run/systemd/resolve',
 ];
 
-/** Package caches under the home folder that npx, uvx and pipx run servers from (read-only). */
-const HOME_CACHES = ['.npm', '.cache/uv', '.local/share/uv', '.cache/pip', '.local/pipx', '.bun/install/cache'];
+/**
+ * Package folders under the home folder that servers run from, read-only:
+ * Python interpreters uv installed, and pipx's installs. The download caches
+ * (npx's ~/.npm, uv's ~/.cache/uv) are not: a package runner writes to its
+ * cache, so a sandboxed one keeps its own in its private home (and fetches
+ * its package from its registry: packageRegistries.ts), where nothing it
+ * writes reaches another server.
+ */
+const HOME_CACHES = ['.local/share/uv', '.local/pipx'];
 
 /** What the policy is computed from. */
 export interface SandboxPolicyInput {
@@ -147,8 +154,9 @@ function argumentFolder(arg: string): string | undefined {
  * (EBUSY), and bubblewrap cannot mount a path that does not exist yet (a
  * memory file before the first save). A file directly in the home or in a
  * top-level folder (`/tmp/x.json`) keeps the file alone: its folder would
- * bring the whole real home or /tmp back into view (that file must exist, and
- * is written in place).
+ * bring the whole real home or /tmp back into view (it is made, empty, when
+ * missing; a server that saves it by renaming a sibling over it cannot: give
+ * such a file a folder of its own).
  */
 function writableMountOf(path: string, home: string): string {
   try {
@@ -158,8 +166,10 @@ function writableMountOf(path: string, home: string): string {
   }
   const folder = dirname(path);
   const topLevel = dirname(dirname(folder)) === dirname(folder);
-  if (topLevel || isUnder(home, folder)) return path;
-  return folder;
+  if (!topLevel && folder !== home) return folder;
+  // Alone, it must be there to be mounted: an empty one is made (its folder exists, or the grant fails to mount).
+  if (!existsSync(path) && existsSync(folder)) writeFileSync(path, '', { mode: 0o600, flag: 'a' });
+  return path;
 }
 
 /** Where a project's node_modules really is, when it is a link to another folder. */

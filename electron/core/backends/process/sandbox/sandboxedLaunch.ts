@@ -13,6 +13,7 @@ import type { SandboxSetting } from '../../../platform/config/schema.js';
 import { findCommand, searchPath } from '../commandLookup.js';
 import { bubblewrapArgs } from './bubblewrapArgs.js';
 import { sandboxSupport } from './sandboxSupport.js';
+import { packageRegistryHosts } from './packageRegistries.js';
 import { resolveSandboxPolicy, type SandboxPolicy } from './sandboxPolicy.js';
 
 /** What every sandboxed launch needs from the proxy. */
@@ -37,14 +38,26 @@ export function sandboxView(setting: SandboxSetting): BackendSandbox {
   return { state: setting.enabled ? 'on' : 'off', read, write, network, blocked: [] };
 }
 
+/** A package runner's setting: its network also lets it reach its package registry (packageRegistries.ts). */
+function withPackageRegistries(setting: SandboxSetting, command: string, env: Record<string, string>): SandboxSetting {
+  const hosts = packageRegistryHosts(command, env);
+  if (hosts.length === 0 || setting.network === 'all') return setting;
+  const listed = setting.network === 'none' ? [] : setting.network;
+  return { ...setting, network: [...listed, ...hosts.filter((host) => !listed.includes(host))] };
+}
+
 /** The line a stdio server is started with under `setting`. */
 export async function sandboxedLaunch(
   launch: { id: string; command: string; args: string[]; cwd: string | undefined; env: Record<string, string> },
-  setting: SandboxSetting,
+  own: SandboxSetting,
   context: SandboxContext,
 ): Promise<SandboxedLaunch> {
+  if (!own.enabled) {
+    const granted = { read: own.read, write: own.write, network: own.network };
+    return { command: launch.command, args: launch.args, view: { state: 'off', ...granted } };
+  }
+  const setting = withPackageRegistries(own, launch.command, launch.env);
   const granted = { read: setting.read, write: setting.write, network: setting.network };
-  if (!setting.enabled) return { command: launch.command, args: launch.args, view: { state: 'off', ...granted } };
   const support = await sandboxSupport(launch.env);
   if (!support.available)
     throw new SwitchboardError(

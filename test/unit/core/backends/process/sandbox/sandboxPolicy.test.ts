@@ -45,7 +45,9 @@ describe('a sandbox policy', () => {
     expect(accessOf(policy, '/etc/ssl')).toBe('ro');
     expect(accessOf(policy, join(project, 'node_modules', 'x'))).toBe('ro');
     expect(accessOf(policy, join(home, '.ssh', 'id_rsa'))).toBe('none');
-    expect(accessOf(policy, join(home, '.npm', '_npx'))).toBe('ro');
+    // npx's cache is the server's own, in its private home: nothing it downloads is shared.
+    expect(accessOf(policy, join(home, '.npm', '_npx'))).toBe('none');
+    expect(accessOf(policy, join(home, '.local', 'share', 'uv', 'python'))).toBe('ro');
     expect(policy.network).toBe('none');
   });
 
