@@ -17,7 +17,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSupport } from '../../electron/core/backends/index.js';
 import { fixture, ROOT } from '../helpers/harness.js';
 import { chromiumForTests, launchChromium } from './browser.js';
-import { approveServer } from './approveServer.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
@@ -108,9 +107,7 @@ describe.skipIf(chromium.skip || (!support.available && !mustRun))(
       await servers.badge('jailed').filter({ hasText: 'Up' }).waitFor(SLOW);
       await card.getByText(`Sandboxed (bubblewrap): network none; reads ${canary}; writes defaults only`).waitFor(SLOW);
       expect(await card.getByText(`blocked: read of ${canary}`).count()).toBe(0);
-      // A wider sandbox is a changed launch line: hidden from clients until the user approves it.
-      await expect(readCanary()).rejects.toThrow('Unknown tool: jailed__read_file');
-      await approveServer(served, 'jailed');
+      // The user widened it in the UI, seeing what: it stays approved, and the read works at once.
       await expect.poll(readCanary, SLOW).toEqual({ ok: true, text: 'CANARY CREDENTIALS\n' });
     }, 90_000);
 
