@@ -21,7 +21,7 @@ export function pinnedFields(def: PinnedDefinition): PinnedDefinition {
 }
 
 /** JSON with object keys sorted at every level, so key order never changes a hash. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value))
     return `[${value.map((item) => (item === undefined ? 'null' : canonical(item))).join(',')}]`;
   if (value !== null && typeof value === 'object') {

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { LaunchLineView } from '../../../../shared/model/reviewViews.js';
 import type { BackendConfig } from '../../platform/config/schema.js';
+import { canonical } from '../definitionHash.js';
 
 /** The launch line of a configured backend. */
 export function launchLineOf(backend: BackendConfig): LaunchLineView {
@@ -36,18 +37,6 @@ export function launchLineOf(backend: BackendConfig): LaunchLineView {
         }
       : {}),
   };
-}
-
-/** JSON with object keys sorted at every level (key order never changes a hash). */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** SHA-256 (hex) of a launch line's canonical JSON. */

@@ -84,6 +84,7 @@ async function probeOnce(path: string): Promise<SandboxSupport> {
   return { available: false, reason: cannotRun(failure) };
 }
 
+/** The smallest sandbox: `true` in new namespaces, the whole root read-only. */
 const PROBE_ARGS = [
   '--unshare-all',
   '--die-with-parent',
@@ -97,6 +98,7 @@ const PROBE_ARGS = [
   'true',
 ];
 
+/** runOnce, synchronously (an add deciding at once). */
 function runOnceSync(bwrap: string): string | undefined {
   try {
     execFileSync(bwrap, PROBE_ARGS, { timeout: 5000, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -109,20 +111,8 @@ function runOnceSync(bwrap: string): string | undefined {
 
 /** Runs `true` in the smallest sandbox; undefined when it worked, else bwrap's complaint. */
 function runOnce(bwrap: string): Promise<string | undefined> {
-  const args = [
-    '--unshare-all',
-    '--die-with-parent',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    'true',
-  ];
   return new Promise((resolve) => {
-    execFile(bwrap, args, { timeout: 5000 }, (error, _stdout, stderr) => {
+    execFile(bwrap, PROBE_ARGS, { timeout: 5000 }, (error, _stdout, stderr) => {
       if (!error) resolve(undefined);
       else resolve(stderr.trim().split('\n').at(-1) || error.message);
     });
