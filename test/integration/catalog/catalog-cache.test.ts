@@ -115,6 +115,12 @@ describe('cached catalogs', () => {
         ['one__keep', 'keep (from configurable-fixture)'],
       ]);
       await waitUntil(() => notified > 0, { description: 'tools/list_changed', timeoutMs: 10_000 });
+      // A list_changed may also come from the cached catalog's own publication, when the client
+      // connected first (a loaded machine): the live one is the list that has the new tool.
+      await waitUntil(async () => (await client.listTools()).tools.some((tool) => tool.name === 'one__extra'), {
+        description: 'the live catalog',
+        timeoutMs: 10_000,
+      });
       const live = await client.listTools();
       // echo's definition changed: withheld until approved; the new tool is pinned and shown.
       expect(live.tools.map((tool) => tool.name)).toEqual(['one__keep', 'one__extra']);
