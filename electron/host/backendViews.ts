@@ -44,7 +44,7 @@ export function entryFromConfig(backend: BackendConfig): Entry {
   if (backend.serialize) entry['serialize'] = true;
   if (backend.maxQueue !== undefined) entry['maxQueue'] = backend.maxQueue;
   if (backend.requestTimeoutMs !== undefined) entry['requestTimeoutMs'] = backend.requestTimeoutMs;
-  if (backend.protocol !== (backend.transport === 'stdio' ? 'legacy' : 'auto')) entry['protocol'] = backend.protocol;
+  if (backend.protocol !== 'auto') entry['protocol'] = backend.protocol;
   if (backend.description !== undefined) entry['description'] = backend.description;
   if (backend.source !== undefined) entry['source'] = backend.source;
   return entry;

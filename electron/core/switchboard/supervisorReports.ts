@@ -4,7 +4,10 @@
  * updates and start slots. A private object of the core, never part of its
  * public surface (api/services.ts).
  */
+import { join } from 'node:path';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
+import { BackendEras } from '../backends/connection/backendEras.js';
+import { defaultStateDir } from '../platform/config/paths.js';
 import type { SwitchboardError } from '../../../shared/errors.js';
 import type { BackendAuth } from '../platform/auth/backendAuth.js';
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
@@ -53,8 +56,10 @@ async function reviewPins(parts: SupervisorHostParts, backendId: string, snapsho
 /** The host the core's supervisors report to. */
 export function createSupervisorHost(parts: SupervisorHostParts): SupervisorHost {
   const { deps, events, publisher, subscriptions } = parts;
+  const stateDir = deps.stateDir ?? defaultStateDir(process.platform, deps.environment);
   return {
     deps,
+    eras: new BackendEras(join(stateDir, 'backend-eras.json')),
     get secrets() {
       return parts.services.secrets;
     },

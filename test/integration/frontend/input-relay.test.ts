@@ -125,12 +125,13 @@ describe('input requests across eras', () => {
     const url = http.match[1];
     proxy = await startProxy({
       mcpServers: {
-        old: nodeServer(ASKS),
+        old: nodeServer(ASKS, [], { protocol: 'legacy' }),
         new: nodeServer(ASKS, [], { protocol: '2026-07-28' }),
+        probed: nodeServer(ASKS),
         oldhttp: { url, protocol: 'legacy' },
         newhttp: { url },
         every: nodeServer(EVERYTHING, ['stdio']),
-        short: nodeServer(ASKS, [], { requestTimeoutMs: 300 }),
+        short: nodeServer(ASKS, [], { requestTimeoutMs: 300, protocol: 'legacy' }),
       },
     });
     // server-everything registers its elicitation/sampling tools once initialized, then says list_changed.
@@ -149,6 +150,8 @@ describe('input requests across eras', () => {
     await http?.stop();
   });
 
+  // `probed` and `every` have no `protocol`: a stdio server that speaks 2026-07-28 is spoken to in
+  // it, one that answers the probe with an error (server-everything, SDK v1) in 2025.
   it('talks to each backend in the era the test expects', () => {
     const eras = Object.fromEntries(proxy.core.health().map((backend) => [backend.id, backend.era]));
     expect(eras).toMatchObject({
@@ -157,6 +160,7 @@ describe('input requests across eras', () => {
       oldhttp: 'legacy',
       newhttp: 'modern',
       every: 'legacy',
+      probed: 'modern',
     });
   });
 
@@ -328,9 +332,10 @@ describe('input requests across eras', () => {
 
   it('a frontend without the capability is not asked: the 2025 backend is refused, nothing is parked', async () => {
     const fe = await frontend(proxy, 'modern', 'bare', { capabilities: {} });
-    await expect(fe.client.callTool({ name: 'old__ask', arguments: { tag: 'bare' } })).rejects.toThrow(
-      /does not support elicitation/,
-    );
+    await expect(fe.client.callTool({ name: 'old__ask', arguments: { tag: 'bare' } })).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
     expect(proxy.core.parkedCalls.size).toBe(0);
     expect(outstanding(proxy, 'old')).toBe(0);
   });
@@ -341,6 +346,44 @@ describe('input requests across eras', () => {
     await expect(bare.client.callTool({ name: 'new__ask', arguments: { tag: 'bare' } })).rejects.toMatchObject({
       code: -32021,
     });
+  });
+
+  // SEP-2575: a request that needs a capability the 2026 client did not declare is refused with
+  // -32021 and HTTP 400, whichever era the backend speaks (2026: its own refusal, relayed; 2025:
+  // the sampling request it sent is refused, and the call fails as a 2026 server would fail it).
+  it.each(['old', 'new'])('a 2026 request to %s__sample without sampling gets HTTP 400 and -32021', async (backend) => {
+    const response = await fetch(proxy.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${proxy.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': `${backend}__sample`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: `${backend}__sample`,
+          arguments: { tag: 'nocaps' },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          },
+        },
+      }),
+    });
+    const body = (await response.json()) as { error?: { code: number; data?: unknown } };
+    expect({ status: response.status, code: body.error?.code, data: body.error?.data }).toMatchObject({
+      status: 400,
+      code: -32021,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+    expect(outstanding(proxy, backend)).toBe(0);
   });
 
   it.each(['legacy', 'modern'] as const)(
@@ -361,7 +404,10 @@ describe('input timeouts and cancellation', () => {
   let proxy: Harness;
 
   beforeAll(async () => {
-    proxy = await startProxy({ proxy: { inputTimeoutMs: INPUT_TIMEOUT_MS }, mcpServers: { old: nodeServer(ASKS) } });
+    proxy = await startProxy({
+      proxy: { inputTimeoutMs: INPUT_TIMEOUT_MS },
+      mcpServers: { old: nodeServer(ASKS, [], { protocol: 'legacy' }) },
+    });
   });
   afterAll(() => proxy?.close());
 
@@ -513,7 +559,10 @@ describe('input requests through the stdio entry (serve --stdio)', () => {
     await writeFile(
       configPath,
       JSON.stringify({
-        mcpServers: { old: nodeServer(ASKS), new: nodeServer(ASKS, [], { protocol: '2026-07-28' }) },
+        mcpServers: {
+          old: nodeServer(ASKS, [], { protocol: 'legacy' }),
+          new: nodeServer(ASKS, [], { protocol: '2026-07-28' }),
+        },
       }),
     );
   });

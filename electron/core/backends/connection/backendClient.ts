@@ -33,15 +33,29 @@ export interface BackendClientOptions {
   onTaskStatus?: (status: BackendTaskStatus) => void;
 }
 
-/** Builds the SDK client for a backend; `probeTimeoutMs` bounds the version probe. */
-export function createBackendClient(options: BackendClientOptions, probeTimeoutMs: number): Client {
+/** How long a `server/discover` probe may wait for its answer (a timeout reads as a 2025 server). */
+export function probeTimeoutMs(requestTimeoutMs: number): number {
+  return Math.min(10_000, requestTimeoutMs);
+}
+
+/**
+ * Builds the SDK client for a backend; `requestTimeoutMs` bounds the version
+ * probe. `knownLegacy`: an earlier probe found a 2025 server (backendEras.ts),
+ * so `auto` skips the probe.
+ */
+export function createBackendClient(
+  options: BackendClientOptions,
+  requestTimeoutMs: number,
+  knownLegacy = false,
+): Client {
   const { config, proxy } = options;
-  const mode = config.protocol === 'auto' ? 'auto' : config.protocol === 'legacy' ? 'legacy' : { pin: config.protocol };
+  const auto = knownLegacy ? 'legacy' : 'auto';
+  const mode = config.protocol === 'auto' ? auto : config.protocol === 'legacy' ? 'legacy' : { pin: config.protocol };
   const client = new Client(options.clientInfo, {
     capabilities: BACKEND_INPUT_CAPABILITIES,
     // A 2026-07-28 backend's input_required goes back to the frontend as is (the router asks per call).
     inputRequired: { autoFulfill: false },
-    versionNegotiation: { mode, probe: { timeoutMs: Math.min(10_000, probeTimeoutMs) } },
+    versionNegotiation: { mode, probe: { timeoutMs: probeTimeoutMs(requestTimeoutMs) } },
     // The catalog is capped anyway; a server paging forever must not hang us.
     listMaxPages: Math.max(64, Math.ceil(proxy.maxCatalogItems / 10)),
     // We re-list everything ourselves (templates too), so only the signal matters.

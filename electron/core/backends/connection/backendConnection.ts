@@ -4,7 +4,7 @@
  * catalog or of other backends. Its connect timeout (how long one start may
  * take) is also what the launch and the core allow a start.
  */
-import type { AuthProvider, Client, McpSubscription } from '@modelcontextprotocol/client';
+import type { AuthProvider, Client, McpSubscription, Transport } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { ProtocolEra } from '../../../../shared/model/health.js';
 import {
@@ -14,7 +14,8 @@ import {
 } from '../../platform/auth/authErrors.js';
 import { CallTracker } from './callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from './upstreamSubscriptions.js';
-import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
+import { createBackendClient, probeTimeoutMs, raceAbort, type BackendClientOptions } from './backendClient.js';
+import { launchKey, type EraVerdict, type IBackendEras } from './backendEras.js';
 import { BackendRequests, type BackendCatalog, type ToolCallOptions } from './backendRequests.js';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/client';
 import { processTree, reapTree } from '../process/processTree.js';
@@ -52,6 +53,8 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   sandbox?: LaunchOptions['sandbox'];
   /** Makes the transport instead of the config's (an in-process backend in unit tests). */
   transport?: (() => Promise<BackendTransport>) | undefined;
+  /** Eras found by earlier probes of stdio servers (`protocol: "auto"`), so each is probed once. */
+  eras?: IBackendEras | undefined;
 }
 
 /** Starting a server (npx may download it first) and listing it get at least this long. */
@@ -87,9 +90,15 @@ export class BackendConnection extends BackendRequests {
   /** The backend's log and progress notifications, held to its rates before the SDK client sees them. */
   readonly limits: NotificationLimiter;
 
+  /** The remembered era of this stdio server (`protocol: "auto"` only), and its key. */
+  private readonly remembered: { key: string; verdict: EraVerdict | undefined } | undefined;
+
   constructor(private readonly options: BackendConnectionOptions) {
     const { config, proxy } = options;
-    super(createBackendClient(options, config.requestTimeoutMs ?? proxy.requestTimeoutMs));
+    const key = config.protocol === 'auto' && !options.transport ? launchKey(config) : undefined;
+    const verdict = key ? options.eras?.recall(key) : undefined;
+    super(createBackendClient(options, config.requestTimeoutMs ?? proxy.requestTimeoutMs, verdict?.kind === 'legacy'));
+    this.remembered = key && options.eras ? { key, verdict } : undefined;
     this.id = config.id;
     this.limits = new NotificationLimiter(
       config.id,
@@ -186,8 +195,10 @@ export class BackendConnection extends BackendRequests {
     const deadline = AbortSignal.timeout(this.startTimeoutMs);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
-      await raceAbort(this.client.connect(transport, { timeout: this.startTimeoutMs }), combined);
+      await raceAbort(this.handshake(transport, combined), combined);
     } catch (error) {
+      // A remembered era that no longer holds (the server changed): probe again next start.
+      if (this.remembered?.verdict) this.options.eras?.forget(this.remembered.key);
       await this.close();
       const problem = authorizationProblem(error);
       if (problem) throw authorizationRequired(config.id, problem);
@@ -209,6 +220,34 @@ export class BackendConnection extends BackendRequests {
       );
       this.options.onUnexpectedClose?.(this.closeReason);
     };
+  }
+
+  /**
+   * `initialize` (2025) or `server/discover` (2026-07-28). A stdio server whose
+   * era an earlier probe found starts once: a 2026 one from that verdict
+   * (its `server/discover` asked again on the live process, which also proves
+   * it still speaks 2026), a 2025 one straight to `initialize`. A first probe's
+   * answer is remembered (backendEras.ts).
+   */
+  private async handshake(transport: Transport, signal: AbortSignal): Promise<void> {
+    const options = { timeout: this.startTimeoutMs };
+    const era = this.remembered;
+    if (era?.verdict?.kind === 'modern') {
+      await this.client.connect(transport, { ...options, prior: era.verdict });
+      const discover = await this.client.discover({ ...options, signal });
+      this.options.eras?.remember(era.key, { kind: 'modern', discover });
+      return;
+    }
+    const started = Date.now();
+    await this.client.connect(transport, options);
+    if (!era || era.verdict) return;
+    const discover = this.client.getDiscoverResult();
+    if (this.client.getProtocolEra() === 'modern' && discover) {
+      this.options.eras?.remember(era.key, { kind: 'modern', discover });
+    } else if (Date.now() - started < probeTimeoutMs(this.timeoutMs)) {
+      // Answered (an error, or a close) before the probe's timeout: a 2025 server.
+      this.options.eras?.remember(era.key, { kind: 'legacy' });
+    }
   }
 
   /** Explains a failure, adding the stdio child's last stderr line when there is one. */

@@ -244,6 +244,7 @@ export class BackendSupervisor {
       clientInfo: host.deps.clientInfo,
       stderrTail: this.stderrTail,
       sandbox: this.sandboxLaunch(),
+      eras: host.eras,
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),
       onListChanged: () => this.catalog.listChanged(connection),
       onLog: (params) => host.log(config.id, params),

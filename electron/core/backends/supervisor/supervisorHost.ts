@@ -9,6 +9,7 @@ import type { CoreDeps } from '../../platform/deps.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import type { BackendTaskStatus } from '../connection/backendClient.js';
 import type { BackendCatalog } from '../connection/backendConnection.js';
+import type { IBackendEras } from '../connection/backendEras.js';
 
 /** What a supervisor needs from the core. */
 export interface SupervisorHost {
@@ -16,6 +17,8 @@ export interface SupervisorHost {
   /** Where secret references in env and headers are resolved. */
   readonly secrets?: SecretStore | undefined;
   proxyOptions(): ProxyOptions;
+  /** Eras found by earlier probes of stdio servers (each is probed once per launch line). */
+  readonly eras?: IBackendEras | undefined;
   /** Publishes a snapshot; throws (publishing nothing) on a collision or limit. */
   admit(backendId: string, snapshot: BackendCatalog): Promise<void>;
   /** Takes the backend's items out of the catalog. */

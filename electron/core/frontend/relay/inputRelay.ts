@@ -16,6 +16,7 @@
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type InputRequiredResult,
@@ -112,6 +113,36 @@ function passThrough<P extends { _meta?: Record<string, unknown> | undefined }, 
   );
 }
 
+/**
+ * The call's next step; a call that failed (an error, or an error result)
+ * after its backend asked for something the 2026-07-28 frontend had not
+ * declared fails as a 2026 server would have failed it: -32021 naming what
+ * was missing (HTTP 400). A backend that carried on without it keeps its answer.
+ */
+async function nextStep<R>(call: LegacyCall<R>): Promise<Awaited<ReturnType<LegacyCall<R>['next']>>> {
+  let step: Awaited<ReturnType<LegacyCall<R>['next']>>;
+  try {
+    step = await call.next();
+  } catch (error) {
+    throw missingCapabilityError(call) ?? error;
+  }
+  if ('result' in step && (step.result as { isError?: unknown }).isError === true) {
+    const refused = missingCapabilityError(call);
+    if (refused) throw refused;
+  }
+  return step;
+}
+
+function missingCapabilityError(call: LegacyCall<unknown>): MissingRequiredClientCapabilityError | undefined {
+  const missing = call.missingCapabilities;
+  if (!missing) return undefined;
+  const names = Object.keys(missing).join(', ');
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: missing },
+    `the server needs the client capability ${names}, which this request did not declare`,
+  );
+}
+
 async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefined }, R>(
   host: RelayHost,
   request: RelayedRequest<P, R>,
@@ -151,7 +182,7 @@ async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefin
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const step = await call.next();
+    const step = await nextStep(call);
     if ('result' in step) return step.result;
     const requestState = host.parked.park(call as LegacyCall<unknown>, request.binding);
     return { resultType: 'input_required', inputRequests: step.inputRequests, requestState };

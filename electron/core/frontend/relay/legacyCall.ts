@@ -17,6 +17,7 @@
 import {
   ProtocolError,
   ProtocolErrorCode,
+  type ClientCapabilities,
   type InputRequest,
   type InputRequests,
   type Progress,
@@ -75,6 +76,12 @@ export class LegacyCall<R> implements TrackedCall, ParkableCall {
   private keys = 0;
   private waiters: (() => void)[] = [];
   private progress: ((progress: Progress) => void) | undefined;
+  /**
+   * What the backend asked for that the calling 2026-07-28 frontend did not
+   * declare (refused to the backend). A 2026 server would have answered the
+   * call itself with -32021; see {@link missingCapabilities}.
+   */
+  private missing: ClientCapabilities | undefined;
 
   constructor(private readonly options: LegacyCallOptions) {
     this.frontendKey = options.frontend?.key;
@@ -120,6 +127,16 @@ export class LegacyCall<R> implements TrackedCall, ParkableCall {
     };
   }
 
+  /**
+   * The capabilities the backend asked for and the calling 2026-07-28
+   * frontend had not declared, once the call has failed for want of them
+   * (undefined when nothing was refused, and for 2025 frontends, which the
+   * 2025 spec lets a server refuse mid-call).
+   */
+  get missingCapabilities(): ClientCapabilities | undefined {
+    return this.missing;
+  }
+
   /** Stops the call: the backend gets `notifications/cancelled`. */
   cancel(reason: unknown): void {
     if (!this.abort.signal.aborted) this.abort.abort(reason);
@@ -132,6 +149,7 @@ export class LegacyCall<R> implements TrackedCall, ParkableCall {
       throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `no client is available to answer ${method}`);
     }
     if (!frontendSupports(frontend.capabilities, { method, params })) {
+      if (frontend.era === 'modern') this.missing = { ...this.missing, ...requiredCapability(method, params) };
       // What the client itself would answer for a capability it lacks.
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
@@ -223,6 +241,18 @@ export class LegacyCall<R> implements TrackedCall, ParkableCall {
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();
+  }
+}
+
+/** The capability an input request needs, in the `ClientCapabilities` shape (-32021's `requiredCapabilities`). */
+function requiredCapability(method: InputMethod, params: Record<string, unknown> | undefined): ClientCapabilities {
+  switch (method) {
+    case 'elicitation/create':
+      return { elicitation: params?.['mode'] === 'url' ? { url: {} } : { form: {} } };
+    case 'sampling/createMessage':
+      return { sampling: params?.['tools'] !== undefined ? { tools: {} } : {} };
+    case 'roots/list':
+      return { roots: {} };
   }
 }
 

@@ -280,7 +280,7 @@ export interface SwitchboardConfig {
   policy: Policy;
 }
 
-function commonFrom(id: string, entry: StdioEntry | RemoteEntry, spawned: boolean): BackendBase {
+function commonFrom(id: string, entry: StdioEntry | RemoteEntry): BackendBase {
   return {
     id,
     prefix: entry.prefix ?? id,
@@ -288,8 +288,8 @@ function commonFrom(id: string, entry: StdioEntry | RemoteEntry, spawned: boolea
     serialize: entry.serialize,
     maxQueue: entry.maxQueue,
     requestTimeoutMs: entry.requestTimeoutMs,
-    // Servers we start all speak the 2025 handshake; probing would start each one twice.
-    protocol: entry.protocol ?? (spawned ? 'legacy' : 'auto'),
+    // A stdio server's probe starts it twice, once per launch line (backends/connection/backendEras.ts).
+    protocol: entry.protocol ?? 'auto',
     description: entry.description,
     start: entry.start,
     idleTimeoutMs: entry.idleTimeoutMs,
@@ -338,7 +338,7 @@ export function parseBackend(
     if (problems.length > 0) return { problems };
     return {
       backend: {
-        ...commonFrom(id, parsed.data, parsed.data.launch !== undefined),
+        ...commonFrom(id, parsed.data),
         transport,
         url: parsed.data.url,
         headers: parsed.data.headers,
@@ -354,7 +354,7 @@ export function parseBackend(
   const data = parsed.data;
   return {
     backend: {
-      ...commonFrom(id, data, true),
+      ...commonFrom(id, data),
       transport: 'stdio',
       command: data.command,
       args: data.args,
