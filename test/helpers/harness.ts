@@ -74,7 +74,7 @@ export async function startProxy(
     catalogCache?: CatalogCache;
     listenStallMs?: number;
     /** Replaces the silent logger, or adds `openUrl`. */
-    deps?: Partial<Pick<CoreDeps, 'logger' | 'openUrl'>>;
+    deps?: Partial<Pick<CoreDeps, 'logger' | 'openUrl' | 'stateDir'>>;
   } = {},
 ): Promise<Harness> {
   const core = new SwitchboardCore(
