@@ -23,7 +23,7 @@ describe('resource subscriptions', () => {
   beforeAll(async () => {
     proxy = await startProxy({
       mcpServers: {
-        upd: nodeServer(fixture('updates.mjs')),
+        upd: nodeServer(fixture('updates.mjs'), [], { protocol: 'legacy' }),
         modern: nodeServer(fixture('updates.mjs'), [], { protocol: '2026-07-28', env: { FIXTURE_SCHEME: 'memo' } }),
         plain: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_RESOURCES: 'file:///x' } }),
       },
@@ -126,7 +126,10 @@ describe('resource subscriptions over stdio (serve --stdio)', () => {
   it('serves 2026-07-28 listen streams with the same checks as HTTP', async () => {
     const dir = await tempDir();
     const config = join(dir.path, 'config.json');
-    await writeFile(config, JSON.stringify({ mcpServers: { upd: nodeServer(fixture('updates.mjs')) } }));
+    await writeFile(
+      config,
+      JSON.stringify({ mcpServers: { upd: nodeServer(fixture('updates.mjs'), [], { protocol: 'legacy' }) } }),
+    );
     const client = new Client(
       { name: 'stdio-modern', version: '1' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -161,7 +164,10 @@ describe('resource subscriptions over stdio (serve --stdio)', () => {
 
 describe('a 2026-07-28 client that stops reading its listen stream', () => {
   it('gets coalesced updates instead of an unbounded queue', async () => {
-    const proxy = await startProxy({ mcpServers: { upd: nodeServer(fixture('updates.mjs')) } }, { listenStallMs: 500 });
+    const proxy = await startProxy(
+      { mcpServers: { upd: nodeServer(fixture('updates.mjs'), [], { protocol: 'legacy' }) } },
+      { listenStallMs: 500 },
+    );
     try {
       // Capture exactly what a real 2026 client sends for a listen, then replay it from a socket that never reads.
       let captured: { url: string; headers: Record<string, string>; body: string } | undefined;

@@ -57,6 +57,17 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   eras?: IBackendEras | undefined;
 }
 
+/** An `initialize` answered this soon after a probe timed out: the server was up and ignored the probe. */
+const PROMPT_INITIALIZE_MS = 1000;
+
+const LEGACY_IGNORED: EraVerdict = { kind: 'legacy', probe: 'ignored' };
+const LEGACY_EXITED: EraVerdict = { kind: 'legacy', probe: 'exited' };
+
+/** The SDK's error for a stdio server that closed its pipe during the era probe. */
+function isProbeClose(error: unknown): boolean {
+  return error instanceof Error && /closed during the server\/discover probe/.test(error.message);
+}
+
 /** Starting a server (npx may download it first) and listing it get at least this long. */
 const START_TIMEOUT_FLOOR_MS = 30_000;
 
@@ -90,14 +101,14 @@ export class BackendConnection extends BackendRequests {
   /** The backend's log and progress notifications, held to its rates before the SDK client sees them. */
   readonly limits: NotificationLimiter;
 
-  /** The remembered era of this stdio server (`protocol: "auto"` only), and its key. */
+  /** Whether this stdio server (`protocol: "auto"` only) is known to ignore or exit on the era probe, and its key. */
   private readonly remembered: { key: string; verdict: EraVerdict | undefined } | undefined;
 
   constructor(private readonly options: BackendConnectionOptions) {
     const { config, proxy } = options;
     const key = config.protocol === 'auto' && !options.transport ? launchKey(config) : undefined;
     const verdict = key ? options.eras?.recall(key) : undefined;
-    super(createBackendClient(options, config.requestTimeoutMs ?? proxy.requestTimeoutMs, verdict?.kind === 'legacy'));
+    super(createBackendClient(options, config.requestTimeoutMs ?? proxy.requestTimeoutMs, verdict !== undefined));
     this.remembered = key && options.eras ? { key, verdict } : undefined;
     this.id = config.id;
     this.limits = new NotificationLimiter(
@@ -195,10 +206,8 @@ export class BackendConnection extends BackendRequests {
     const deadline = AbortSignal.timeout(this.startTimeoutMs);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
-      await raceAbort(this.handshake(transport, combined), combined);
+      await raceAbort(this.handshake(transport), combined);
     } catch (error) {
-      // A remembered era that no longer holds (the server changed): probe again next start.
-      if (this.remembered?.verdict) this.options.eras?.forget(this.remembered.key);
       await this.close();
       const problem = authorizationProblem(error);
       if (problem) throw authorizationRequired(config.id, problem);
@@ -223,31 +232,25 @@ export class BackendConnection extends BackendRequests {
   }
 
   /**
-   * `initialize` (2025) or `server/discover` (2026-07-28). A stdio server whose
-   * era an earlier probe found starts once: a 2026 one from that verdict
-   * (its `server/discover` asked again on the live process, which also proves
-   * it still speaks 2026), a 2025 one straight to `initialize`. A first probe's
-   * answer is remembered (backendEras.ts).
+   * `server/discover` (2026-07-28) or `initialize` (2025), per the backend's
+   * `protocol`. A stdio server known to ignore or exit on the era probe goes
+   * straight to `initialize`; one found to do so now is remembered
+   * (backendEras.ts).
    */
-  private async handshake(transport: Transport, signal: AbortSignal): Promise<void> {
-    const options = { timeout: this.startTimeoutMs };
+  private async handshake(transport: Transport): Promise<void> {
     const era = this.remembered;
-    if (era?.verdict?.kind === 'modern') {
-      await this.client.connect(transport, { ...options, prior: era.verdict });
-      const discover = await this.client.discover({ ...options, signal });
-      this.options.eras?.remember(era.key, { kind: 'modern', discover });
-      return;
-    }
     const started = Date.now();
-    await this.client.connect(transport, options);
-    if (!era || era.verdict) return;
-    const discover = this.client.getDiscoverResult();
-    if (this.client.getProtocolEra() === 'modern' && discover) {
-      this.options.eras?.remember(era.key, { kind: 'modern', discover });
-    } else if (Date.now() - started < probeTimeoutMs(this.timeoutMs)) {
-      // Answered (an error, or a close) before the probe's timeout: a 2025 server.
-      this.options.eras?.remember(era.key, { kind: 'legacy' });
+    try {
+      await this.client.connect(transport, { timeout: this.startTimeoutMs });
+    } catch (error) {
+      if (era && !era.verdict && isProbeClose(error)) this.options.eras?.remember(era.key, LEGACY_EXITED);
+      throw error;
     }
+    if (!era || era.verdict || this.client.getProtocolEra() !== 'legacy') return;
+    // The probe timed out, then `initialize` was answered at once: the server was up and ignored it
+    // (one that was only slow to start, a first `npx` download, is probed again next time).
+    const afterProbeMs = Date.now() - started - probeTimeoutMs(this.timeoutMs);
+    if (afterProbeMs >= 0 && afterProbeMs < PROMPT_INITIALIZE_MS) this.options.eras?.remember(era.key, LEGACY_IGNORED);
   }
 
   /** Explains a failure, adding the stdio child's last stderr line when there is one. */

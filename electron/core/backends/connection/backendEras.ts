@@ -1,31 +1,34 @@
 /**
- * Which protocol era each stdio server spoke when it was last probed, so a
- * server is probed once per launch line instead of at every start.
+ * The stdio servers that cannot be probed for their protocol era, so the
+ * probe is not paid again at every start.
  *
  * Telling a 2026-07-28 stdio server from a 2025 one takes a `server/discover`
- * probe before `initialize`, and the SDK runs it on a disposable sibling
- * process (some servers exit on any request before `initialize`): the server
- * starts twice. Remembering the answer (by backend id and launch line, in
- * `<state>/backend-eras.json`) makes that a one-time cost; a changed command
- * or arguments probe again. Only answers are remembered: a probe that timed
- * out (a slow first `npx` download) proves nothing and is asked again next
- * start. The env is left out of the key: its values may be secrets.
+ * request before `initialize`, on the server's own pipe. A 2026 server
+ * answers it; most 2025 servers answer with an error, and get `initialize`
+ * at once: both cost one round trip, so they are probed at every start (a
+ * server updated to 2026 is then spoken to in 2026 at once). Two kinds of
+ * 2025 server make the probe costly: one that ignores it (the probe waits out
+ * its timeout) and one that exits on it (that start fails). Those are
+ * remembered, by backend id and launch line, in `<state>/backend-eras.json`,
+ * and go straight to `initialize` from then on; a changed command or
+ * arguments probe again. The env is left out of the key: its values may be
+ * secrets.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { DiscoverResult } from '@modelcontextprotocol/client';
 import { fileWriter, type AtomicWriter } from '../../platform/config/atomicWriter.js';
 import type { BackendConfig } from '../../platform/config/schema.js';
 
-/** What a probe found: a 2025-era server, or a 2026-07-28 one and its `server/discover` answer. */
-export type EraVerdict = { kind: 'legacy' } | { kind: 'modern'; discover: DiscoverResult };
+/** Why a stdio server is started without a probe: it ignored one, or exited on it. */
+export interface EraVerdict {
+  kind: 'legacy';
+  probe: 'ignored' | 'exited';
+}
 
 /** Remembered verdicts, by launch key. */
 export interface IBackendEras {
   recall(key: string): EraVerdict | undefined;
   remember(key: string, verdict: EraVerdict): void;
-  /** Drops a verdict that proved wrong (the server changed): it is probed again. */
-  forget(key: string): void;
 }
 
 interface Stored {
@@ -61,13 +64,6 @@ export class BackendEras implements IBackendEras {
     this.save(eras);
   }
 
-  forget(key: string): void {
-    const eras = this.loaded();
-    if (!(key in eras)) return;
-    delete eras[key];
-    this.save(eras);
-  }
-
   private save(eras: Record<string, EraVerdict>): void {
     const text = `${JSON.stringify({ version: 1, eras } satisfies Stored, null, 2)}\n`;
     // Saved in order; a failed save only means probing again next start.
@@ -98,7 +94,6 @@ export class BackendEras implements IBackendEras {
 
 function isVerdict(value: unknown): value is EraVerdict {
   if (!value || typeof value !== 'object') return false;
-  const verdict = value as { kind?: unknown; discover?: unknown };
-  if (verdict.kind === 'legacy') return true;
-  return verdict.kind === 'modern' && typeof verdict.discover === 'object' && verdict.discover !== null;
+  const verdict = value as { kind?: unknown; probe?: unknown };
+  return verdict.kind === 'legacy' && (verdict.probe === 'ignored' || verdict.probe === 'exited');
 }

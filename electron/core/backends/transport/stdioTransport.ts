@@ -43,8 +43,6 @@ export interface StdioServerSpec {
   backendId: string;
   /** Looks at each line's first bytes before it is decoded; true skips it (connection/notificationLimits.ts). */
   skipLine?: (head: Buffer) => boolean;
-  /** `'ignore'` for the SDK's disposable probe sibling, whose stderr nobody reads. */
-  stderr?: 'pipe' | 'ignore';
 }
 
 /**
@@ -102,22 +100,6 @@ export class GroupStdioTransport implements Transport {
     return this.child?.pid;
   }
 
-  /**
-   * What the SDK's version negotiation reads to spawn a disposable sibling
-   * for the `server/discover` probe (`protocol: "auto"`), so a server that
-   * exits on a pre-initialize request does not spend this instance's life.
-   * It constructs `new GroupStdioTransport({ ...params, stderr: 'ignore' })`.
-   * @internal
-   */
-  get _serverParams(): StdioServerSpec {
-    return this.spec;
-  }
-
-  /** The SDK reaps the probe sibling with this (see `_serverParams`). @internal */
-  _dispose(): Promise<void> {
-    return this.close();
-  }
-
   async start(): Promise<void> {
     if (this.child) throw new Error('GroupStdioTransport already started');
     const child = spawn(this.spec.command, this.spec.args, {
@@ -143,8 +125,7 @@ export class GroupStdioTransport implements Transport {
     child.stdin?.on('error', (error) => this.onerror?.(error));
     child.stdout?.on('data', (chunk: Buffer) => this.lines.push(chunk));
     child.stdout?.on('error', (error) => this.onerror?.(error));
-    if (this.spec.stderr === 'ignore') child.stderr?.resume();
-    else child.stderr?.pipe(this.stderr);
+    child.stderr?.pipe(this.stderr);
     child.once('exit', () => {
       // Exited on its own (a crash): its children are orphans now; reap them.
       if (!this.closed) void this.reap();

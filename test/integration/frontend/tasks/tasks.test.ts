@@ -75,7 +75,8 @@ describe('tasks through the proxy (2025-11-25)', () => {
         proxy: { maxTasksPerClient: 3 },
         mcpServers: {
           jobs: nodeServer(JOBS),
-          asks: nodeServer(fixture('asks.mjs')),
+          // 2025: a Switchboard task relays a 2025 backend's questions (see docs/tasks.md for 2026 ones).
+          asks: nodeServer(fixture('asks.mjs'), [], { protocol: 'legacy' }),
           // Advises a poll a minute apart: what reaches a client sooner came as a status notification.
           pushing: { ...nodeServer(JOBS), env: { JOBS_POLL_MS: '60000' } },
         },

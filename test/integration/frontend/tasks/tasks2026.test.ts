@@ -66,9 +66,10 @@ describe('tasks through the proxy (2026-07-28)', () => {
           // The same fixture over Streamable HTTP (Mcp-Name and the SEP-2243 headers on each task request).
           t26h: { url: http.match[1]! },
           jobs: nodeServer(JOBS),
-          asks: nodeServer(fixture('asks.mjs')),
+          // 2025: a Switchboard task relays a 2025 backend's questions (see docs/tasks.md for 2026 ones).
+          asks: nodeServer(fixture('asks.mjs'), [], { protocol: 'legacy' }),
           // A short request timeout: a call run as a task must outlive it (bounded by the task's TTL).
-          slow: { ...nodeServer(fixture('asks.mjs')), requestTimeoutMs: 400 },
+          slow: { ...nodeServer(fixture('asks.mjs')), protocol: 'legacy', requestTimeoutMs: 400 },
         },
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },

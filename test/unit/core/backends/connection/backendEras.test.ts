@@ -6,12 +6,6 @@ import { BackendEras, launchKey } from '../../../../../electron/core/backends/co
 import type { BackendConfig } from '../../../../../electron/core/platform/config/schema.js';
 import { makeConfig } from '../../../../helpers/harness.js';
 
-const DISCOVER = {
-  supportedVersions: ['2026-07-28'],
-  capabilities: { tools: {} },
-  resultType: 'complete',
-} as never;
-
 function backend(entry: Record<string, unknown>): BackendConfig {
   return makeConfig({ mcpServers: { srv: entry } }).backends[0]!;
 }
@@ -23,28 +17,30 @@ describe('BackendEras', () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it('keeps verdicts across instances, and forgets one that proved wrong', async () => {
+  it('keeps verdicts across instances', async () => {
     const path = join(dir, 'backend-eras.json');
     const eras = new BackendEras(path);
-    eras.remember('a', { kind: 'modern', discover: DISCOVER });
-    eras.remember('b', { kind: 'legacy' });
+    eras.remember('a', { kind: 'legacy', probe: 'ignored' });
+    eras.remember('b', { kind: 'legacy', probe: 'exited' });
     await eras.flushed();
     const again = new BackendEras(path);
-    expect(again.recall('a')).toEqual({ kind: 'modern', discover: DISCOVER });
-    again.forget('a');
-    await again.flushed();
-    expect(new BackendEras(path).recall('a')).toBeUndefined();
-    expect(new BackendEras(path).recall('b')).toEqual({ kind: 'legacy' });
+    expect([again.recall('a'), again.recall('b'), again.recall('c')]).toEqual([
+      { kind: 'legacy', probe: 'ignored' },
+      { kind: 'legacy', probe: 'exited' },
+      undefined,
+    ]);
   });
 
   it('reads a damaged file as no verdicts (each server is probed again)', async () => {
     const path = join(dir, 'backend-eras.json');
-    await writeFile(path, '{"version":1,"eras":{"a":{"kind":"modern"},"b":{"kind":"legacy"}');
+    await writeFile(path, '{"version":1,"eras":{"b":{"kind":"legacy","probe":"exited"}');
     expect(new BackendEras(path).recall('b')).toBeUndefined();
-    await writeFile(path, JSON.stringify({ version: 1, eras: { a: { kind: 'modern' }, b: { kind: 'legacy' } } }));
-    // A modern verdict without its discover result is dropped.
+    await writeFile(
+      path,
+      JSON.stringify({ version: 1, eras: { a: { kind: 'modern' }, b: { kind: 'legacy', probe: 'exited' } } }),
+    );
     expect(new BackendEras(path).recall('a')).toBeUndefined();
-    expect(new BackendEras(path).recall('b')).toEqual({ kind: 'legacy' });
+    expect(new BackendEras(path).recall('b')).toEqual({ kind: 'legacy', probe: 'exited' });
   });
 
   it('keys a stdio server by its launch line, never by its env (values may be secrets)', async () => {
@@ -56,7 +52,7 @@ describe('BackendEras', () => {
     expect(launchKey(backend({ url: 'http://127.0.0.1:1/mcp' }))).toBeUndefined();
     const path = join(dir, 'backend-eras.json');
     const eras = new BackendEras(path);
-    eras.remember(key!, { kind: 'legacy' });
+    eras.remember(key!, { kind: 'legacy', probe: 'ignored' });
     await eras.flushed();
     expect(await readFile(path, 'utf8')).not.toContain('sekret');
   });
