@@ -9,7 +9,7 @@
  * clients through the real HTTP endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type CallToolRequestParams, type InputRequiredResult } from '@modelcontextprotocol/client';
+import type { CallToolRequestParams, Client, InputRequiredResult } from '@modelcontextprotocol/client';
 import { firstText, fixture, nodeServer, startProxy, type Harness } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
 import { spawnServer, type SpawnedServer } from '../../helpers/spawnServer.js';
