@@ -44,7 +44,7 @@ export const ErrorCode = {
   StreamEnded: 'stream_ended',
   /** A JSON-RPC error other than invalid params (its number is in `data.rpcCode`). */
   ProtocolError: 'protocol_error',
-  /** A backend's input request (elicitation, sampling, roots) got no answer within `inputTimeoutMs`. */
+  /** A backend's input request (elicitation, sampling, roots) got no answer within `inputTimeoutMs` (`parkedCallTtlMs` for a parked call). */
   InputTimeout: 'input_timeout',
   /** A client profile has `proxy.maxTasksPerClient` live tasks already; retry once one ends (`data.retryable`). */
   TaskLimit: 'task_limit',

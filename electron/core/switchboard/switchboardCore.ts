@@ -85,7 +85,7 @@ export class SwitchboardCore implements FrontendCore {
   /** Frontend sessions connected over HTTP or stdio (for the UI; no tokens). */
   readonly sessions = new SessionRegistry();
   /** 2025-era backends' calls parked for a 2026-07-28 client's retry (kept here: each 2026 request gets a new server). */
-  readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.inputTimeoutMs);
+  readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.parkedCallTtlMs);
   /** The pool of backend connections: supervisors in config order, and the one way requests reach a backend. */
   readonly pool: BackendPool = new BackendPool({
     isPublished: (id) => this.publisher.isPublished(id),

@@ -405,13 +405,13 @@ describe('input timeouts and cancellation', () => {
 
   beforeAll(async () => {
     proxy = await startProxy({
-      proxy: { inputTimeoutMs: INPUT_TIMEOUT_MS },
+      proxy: { inputTimeoutMs: INPUT_TIMEOUT_MS, parkedCallTtlMs: INPUT_TIMEOUT_MS },
       mcpServers: { old: nodeServer(ASKS, [], { protocol: 'legacy' }) },
     });
   });
   afterAll(() => proxy?.close());
 
-  it('a parked call the 2026 frontend never resumes is cancelled after inputTimeoutMs', async () => {
+  it('a parked call the 2026 frontend never resumes is cancelled after parkedCallTtlMs', async () => {
     const fe = await frontend(proxy, 'modern', 'gone');
     const { cancelled } = await fixtureStatus(fe.client, 'old');
     const parkedAt = Date.now();
@@ -430,7 +430,7 @@ describe('input timeouts and cancellation', () => {
     expect(Date.now() - parkedAt).toBeGreaterThanOrEqual(INPUT_TIMEOUT_MS);
     expect(proxy.core.parkedCalls.size).toBe(0);
     await waitUntil(() => outstanding(proxy, 'old') === 0);
-    // The token died with the call.
+    // The token died with the call (test/integration/frontend/abandoned-input.test.ts: the error says so).
     const [key] = Object.keys((first as InputRequiredResult).inputRequests ?? {});
     await expect(
       manualCall(fe.client, {

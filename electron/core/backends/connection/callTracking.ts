@@ -14,11 +14,20 @@
  * https://modelcontextprotocol.io/specification/2025-06-18/basic/transports).
  * The rule, in order:
  *  1. the async context, when it names a call in flight on this backend;
- *  2. the only call in flight (sound: both stdio and HTTP deliver the request
+ *  then, among the candidates: the calls in flight not waiting for their
+ *  frontend's answer to an input request they made (a 2025 backend's call is
+ *  blocked on that request of its own, so it is not the author of a new one;
+ *  requests it sends together arrive within the relay's batch window, before
+ *  the call counts as waiting, see TrackedCall.awaitingInput), or all calls
+ *  in flight when every one is waiting:
+ *  2. the only candidate (sound: both stdio and HTTP deliver the request
  *     before that call's response);
- *  3. all calls in flight come from one frontend (one 2025 session): the
- *     oldest, since the same client answers either way;
- *  4. otherwise refuse: guessing could show one user's question to another.
+ *  3. all candidates come from one frontend (one 2025 session): the oldest,
+ *     since the same client answers either way;
+ *  4. otherwise refuse, that request only: guessing could show one user's
+ *     question to another.
+ * So a call abandoned by its client (parked for a 2026-07-28 client's retry
+ * that never comes) does not make other clients' calls ambiguous.
  *
  * These input requests (INPUT_METHODS: MCP 2025-11-25 elicitation, sampling,
  * roots) are the ones a person or the calling client must answer; the
@@ -52,6 +61,11 @@ export const BACKEND_INPUT_CAPABILITIES: ClientCapabilities = {
 export interface TrackedCall {
   /** The frontend that made the call (undefined: none can be asked). */
   readonly frontendKey: object | undefined;
+  /**
+   * Whether the call is waiting for its frontend's answer to an input request
+   * it made, put to the frontend a moment ago at least (see the rule above).
+   */
+  readonly awaitingInput: boolean;
   /** Delivers one of the backend's input requests to that frontend; resolves with its answer. */
   relay(method: InputMethod, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown>;
 }
@@ -65,13 +79,17 @@ const callScope = new AsyncLocalStorage<TrackedCall>();
 export class CallTracker {
   /** In insertion order, so the first is the oldest. */
   private readonly inflight = new Set<TrackedCall>();
-  /** How requests were attributed so far (for logs and tests). */
-  readonly stats: Record<Attribution, number> = {
+  /**
+   * How requests were attributed so far (for logs and tests); `pastWaiting`:
+   * those attributed (or refused) after leaving out calls awaiting input.
+   */
+  readonly stats: Record<Attribution | 'pastWaiting', number> = {
     byScope: 0,
     bySingle: 0,
     bySameFrontend: 0,
     ambiguous: 0,
     outsideCall: 0,
+    pastWaiting: 0,
   };
 
   constructor(
@@ -102,19 +120,31 @@ export class CallTracker {
     }
   }
 
-  /** Applies the attribution rule (see the module comment). */
-  resolve(): { call?: TrackedCall; how: Attribution } {
+  /**
+   * Applies the attribution rule (see the module comment). `candidates`: how
+   * many calls were left to choose from after rule 1; `pastWaiting`: whether
+   * calls awaiting input were left out.
+   */
+  resolve(): { call?: TrackedCall; how: Attribution; candidates: number; pastWaiting: boolean } {
     const scoped = callScope.getStore();
-    if (scoped && this.inflight.has(scoped)) return { call: scoped, how: 'byScope' };
+    if (scoped && this.inflight.has(scoped)) return { call: scoped, how: 'byScope', candidates: 1, pastWaiting: false };
     const calls = [...this.inflight];
-    const [oldest] = calls;
-    if (!oldest) return { how: 'outsideCall' };
-    if (calls.length === 1) return { call: oldest, how: 'bySingle' };
+    const free = calls.filter((call) => !call.awaitingInput);
+    const candidates = free.length > 0 ? free : calls;
+    const found = (how: Attribution, call?: TrackedCall) => ({
+      ...(call ? { call } : {}),
+      how,
+      candidates: candidates.length,
+      pastWaiting: candidates.length < calls.length,
+    });
+    const [oldest] = candidates;
+    if (!oldest) return found('outsideCall');
+    if (candidates.length === 1) return found('bySingle', oldest);
     const key = oldest.frontendKey;
-    if (key !== undefined && calls.every((call) => call.frontendKey === key)) {
-      return { call: oldest, how: 'bySameFrontend' };
+    if (key !== undefined && candidates.every((call) => call.frontendKey === key)) {
+      return found('bySameFrontend', oldest);
     }
-    return { how: 'ambiguous' };
+    return found('ambiguous');
   }
 
   private async onInputRequest(
@@ -122,8 +152,9 @@ export class CallTracker {
     params: Record<string, unknown> | undefined,
     signal: AbortSignal,
   ): Promise<unknown> {
-    const { call, how } = this.resolve();
+    const { call, how, candidates, pastWaiting } = this.resolve();
     this.stats[how]++;
+    if (pastWaiting) this.stats.pastWaiting++;
     if (call) return call.relay(method, params, signal);
     // Servers often ask for roots right after initialize (server-everything
     // does, and caches the answer per session). No client is asking then:
@@ -132,7 +163,7 @@ export class CallTracker {
     throw new ProtocolError(
       ProtocolErrorCode.InternalError,
       how === 'ambiguous'
-        ? `mcp-switchboard cannot tell which of ${this.inflight.size} calls in flight to "${this.backendId}" this ${method} belongs to (several clients are using this server at once); it was not shown to any client`
+        ? `mcp-switchboard cannot tell which of ${candidates} calls in flight to "${this.backendId}" this ${method} belongs to (several clients are using this server at once); it was not shown to any client`
         : `mcp-switchboard relays ${method} only while a client's request to "${this.backendId}" is in flight`,
     );
   }

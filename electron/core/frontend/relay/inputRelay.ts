@@ -153,11 +153,7 @@ async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefin
   if (frontend?.requestState !== undefined) {
     // A retry: our token names the parked call, the responses answer it.
     const parked = host.parked.take(frontend.requestState, request.binding) as LegacyCall<R> | undefined;
-    if (!parked) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', {
-        reason: 'invalid_request_state',
-      });
-    }
+    if (!parked) throw unresumable(host.parked.expired(frontend.requestState)?.ttlMs);
     call = parked;
     call.supply(frontend.inputResponses);
   } else {
@@ -190,4 +186,18 @@ async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefin
     signal?.removeEventListener('abort', onAbort);
     unfollow();
   }
+}
+
+/** The error for a retry whose `requestState` resumes nothing: expired (lifetime `ttlMs`), or unknown or used. */
+function unresumable(ttlMs: number | undefined): ProtocolError {
+  if (ttlMs === undefined) {
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', {
+      reason: 'invalid_request_state',
+    });
+  }
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `requestState expired: the call waited ${ttlMs} ms for this retry (proxy.parkedCallTtlMs) and was cancelled; call again without requestState`,
+    { reason: 'expired_request_state', parkedCallTtlMs: ttlMs },
+  );
 }

@@ -82,6 +82,8 @@ export class LegacyCall<R> implements TrackedCall, ParkableCall {
    * call itself with -32021; see {@link missingCapabilities}.
    */
   private missing: ClientCapabilities | undefined;
+  /** Input requests sent to a 2025-era frontend, unanswered, for longer than the batch window. */
+  private sentAndWaiting = 0;
 
   constructor(private readonly options: LegacyCallOptions) {
     this.frontendKey = options.frontend?.key;
@@ -137,6 +139,19 @@ export class LegacyCall<R> implements TrackedCall, ParkableCall {
     return this.missing;
   }
 
+  /**
+   * Waiting for the frontend's answer to an input request the call made: put
+   * to a 2026-07-28 frontend (its `input_required` round was returned, which
+   * happens after the batch window), or sent to a 2025-era frontend longer
+   * than the batch window ago. Requests the backend sends together arrive
+   * within that window, so until it passes the call may still be their author.
+   */
+  get awaitingInput(): boolean {
+    if (this.sentAndWaiting > 0) return true;
+    for (const input of this.pending.values()) if (input.asked) return true;
+    return false;
+  }
+
   /** Stops the call: the backend gets `notifications/cancelled`. */
   cancel(reason: unknown): void {
     if (!this.abort.signal.aborted) this.abort.abort(reason);
@@ -159,14 +174,31 @@ export class LegacyCall<R> implements TrackedCall, ParkableCall {
     const resume = this.task?.pause();
     try {
       if (frontend.era === 'legacy') {
-        return await frontend.send(
-          { method, params },
-          { signal: AbortSignal.any([signal, this.abort.signal]), timeout: inputTimeoutMs },
+        return await this.waitingMeanwhile(() =>
+          frontend.send(
+            { method, params },
+            { signal: AbortSignal.any([signal, this.abort.signal]), timeout: inputTimeoutMs },
+          ),
         );
       }
       return await this.enqueue(method, params, signal);
     } finally {
       resume?.();
+    }
+  }
+
+  /** Runs `ask` (a request to a 2025-era frontend), counting the call as waiting once the batch window has passed. */
+  private async waitingMeanwhile<T>(ask: () => Promise<T>): Promise<T> {
+    let counted = false;
+    const timer = setTimeout(() => {
+      counted = true;
+      this.sentAndWaiting++;
+    }, BATCH_WINDOW_MS);
+    try {
+      return await ask();
+    } finally {
+      clearTimeout(timer);
+      if (counted) this.sentAndWaiting--;
     }
   }
 

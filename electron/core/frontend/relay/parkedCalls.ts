@@ -11,8 +11,15 @@
  * cannot resume a different tool. The spec treats `requestState` as
  * attacker-controlled (basic/patterns/mrtr): an unknown, used or mismatched
  * token resumes nothing.
+ *
+ * A parked call lives `proxy.parkedCallTtlMs`: the backend is held open
+ * meanwhile, and clients abandon forms without a word. At the end it is
+ * cancelled (upstream too), and its token is remembered for a while (bounded
+ * in number and time), so that a late retry is told its state expired rather
+ * than that it never existed.
  */
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 
 /** What a parked call must offer. */
@@ -21,15 +28,32 @@ export interface ParkableCall {
   cancel(reason: Error): void;
 }
 
+/** Expired tokens remembered at most (a late retry beyond them gets "invalid" instead of "expired"). */
+const EXPIRED_REMEMBERED = 1024;
+/** How long an expired token is remembered. */
+const EXPIRED_REMEMBERED_MS = 3_600_000;
+
+/** What a late retry is told about a token whose call expired. */
+export interface ExpiredPark {
+  /** The lifetime the call had (`proxy.parkedCallTtlMs` when it was parked). */
+  ttlMs: number;
+}
+
 interface Entry<C> {
   call: C;
   binding: string;
   timer: NodeJS.Timeout;
 }
 
-/** Parked calls by token, each cancelled if not resumed within the input timeout. */
+/** Parked calls by token, each cancelled if not resumed within its lifetime. */
 export class ParkedCalls<C extends ParkableCall> {
   private readonly entries = new Map<string, Entry<C>>();
+  private readonly expiredTokens = new LRUCache<string, ExpiredPark>({
+    max: EXPIRED_REMEMBERED,
+    ttl: EXPIRED_REMEMBERED_MS,
+    // Expired tokens are dropped when looked up or pushed out; no timer of their own.
+    ttlAutopurge: false,
+  });
 
   /** `ttlMs` is read at each park, so a config change applies to the next one. */
   constructor(private readonly ttlMs: () => number) {}
@@ -43,14 +67,7 @@ export class ParkedCalls<C extends ParkableCall> {
   park(call: C, binding: string): string {
     const token = `sb1.${randomUUID()}`;
     const ttlMs = this.ttlMs();
-    const timer = setTimeout(() => {
-      this.entries.delete(token);
-      call.cancel(
-        new SwitchboardError(ErrorCode.InputTimeout, `no answer to the input request within ${ttlMs} ms`, {
-          inputTimeoutMs: ttlMs,
-        }),
-      );
-    }, ttlMs);
+    const timer = setTimeout(() => this.expire(token, ttlMs), ttlMs);
     // A parked call must not keep a headless process alive on its own.
     timer.unref();
     this.entries.set(token, { call, binding, timer });
@@ -68,6 +85,26 @@ export class ParkedCalls<C extends ParkableCall> {
     this.entries.delete(token);
     clearTimeout(entry.timer);
     return entry.call;
+  }
+
+  /** Whether `token` named a call that expired unresumed (recently enough to be remembered). */
+  expired(token: string): ExpiredPark | undefined {
+    return this.expiredTokens.get(token);
+  }
+
+  /** Ends the call parked under `token`: its lifetime is over. */
+  private expire(token: string, ttlMs: number): void {
+    const entry = this.entries.get(token);
+    if (!entry) return;
+    this.entries.delete(token);
+    this.expiredTokens.set(token, { ttlMs });
+    entry.call.cancel(
+      new SwitchboardError(
+        ErrorCode.InputTimeout,
+        `the client did not come back with its answer within ${ttlMs} ms (proxy.parkedCallTtlMs)`,
+        { parkedCallTtlMs: ttlMs },
+      ),
+    );
   }
 
   /** Cancels every parked call (shutdown). */

@@ -37,10 +37,16 @@ export const ProxyOptionsSchema = z
     approvalTimeoutMs: positiveInt.default(60_000),
     /**
      * How long a backend's input request (elicitation, sampling, roots) may
-     * wait for the client's answer, often a person's. Also how long a call
-     * parked for a 2026-07-28 client's retry is kept before it is cancelled.
+     * wait for the client's answer, often a person's.
      */
     inputTimeoutMs: positiveInt.default(600_000),
+    /**
+     * How long a 2025-era backend's call stays parked for a 2026-07-28
+     * client's retry (its answers to the backend's input requests) before it
+     * is cancelled upstream; 2 min. Shorter than inputTimeoutMs: the backend
+     * is held open meanwhile, and clients abandon forms without a word.
+     */
+    parkedCallTtlMs: positiveInt.default(120_000),
     /** A task's lifetime when the client asks for none (MCP tasks: `params.task.ttl`); 1 h. */
     taskTtlDefaultMs: positiveInt.default(3_600_000),
     /** The longest task lifetime granted, whatever the client asks for; 24 h. */

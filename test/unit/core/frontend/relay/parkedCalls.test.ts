@@ -36,14 +36,38 @@ describe('ParkedCalls', () => {
     parked.clear(new Error('done'));
   });
 
-  it('cancels a call not taken within the input timeout', async () => {
+  it('cancels a call not taken within its lifetime, and remembers that its token expired', async () => {
     const parked = new ParkedCalls<FakeCall>(() => 20);
     const call = new FakeCall();
     const token = parked.park(call, 'b');
     await waitUntil(() => call.reason !== undefined, { description: 'the park to time out' });
-    expect(call.reason).toMatchObject({ code: 'input_timeout' });
+    expect(call.reason).toMatchObject({ code: 'input_timeout', data: { parkedCallTtlMs: 20 } });
+    expect(call.reason?.message).toContain('proxy.parkedCallTtlMs');
     expect(parked.size).toBe(0);
     expect(parked.take(token, 'b')).toBeUndefined();
+    expect(parked.expired(token)).toEqual({ ttlMs: 20 });
+  });
+
+  it('says nothing expired of a token it never issued, or one taken in time', () => {
+    const parked = new ParkedCalls<FakeCall>(() => 60_000);
+    const token = parked.park(new FakeCall(), 'b');
+    expect(parked.take(token, 'b')).toBeDefined();
+    expect(parked.expired(token)).toBeUndefined();
+    expect(parked.expired('sb1.forged')).toBeUndefined();
+  });
+
+  it('reads the lifetime at each park, so a config change applies to the next one', async () => {
+    let ttlMs = 60_000;
+    const parked = new ParkedCalls<FakeCall>(() => ttlMs);
+    const kept = new FakeCall();
+    parked.park(kept, 'b');
+    ttlMs = 10;
+    const short = new FakeCall();
+    parked.park(short, 'b');
+    await waitUntil(() => short.reason !== undefined, { description: 'the short park to time out' });
+    expect(kept.reason).toBeUndefined();
+    expect(parked.size).toBe(1);
+    parked.clear(new Error('done'));
   });
 
   it('cancels every parked call on clear', () => {

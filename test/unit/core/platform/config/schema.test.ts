@@ -57,6 +57,7 @@ describe('parseConfig', () => {
       reconnectMaxMs: 60_000,
       approvalTimeoutMs: 60_000,
       inputTimeoutMs: 600_000,
+      parkedCallTtlMs: 120_000,
       taskTtlDefaultMs: 3_600_000,
       taskTtlMaxMs: 86_400_000,
       maxTasksPerClient: 100,
