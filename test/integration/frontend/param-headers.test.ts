@@ -8,7 +8,7 @@
  * a 2025-era client is not concerned. On the way out, the backend receives
  * the headers its schema asks for (the fixture reports what it got).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { firstText, fixture } from '../../helpers/harness.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
@@ -27,11 +27,18 @@ interface Located {
 
 describe('Mcp-Param-* headers (SEP-2243) through serve', () => {
   let backend: SpawnedServer;
+  /** The same fixture declaring the tasks extension: task-declaring calls go to it as raw requests. */
+  let taskBackend: SpawnedServer;
   let serve: ServedHttp;
   let target: WireTarget;
 
-  /** A raw 2026-07-28 tools/call with the _meta envelope, the standard headers and `headers`. */
-  const call = (name: string, args: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  /** A raw 2026-07-28 tools/call with the _meta envelope (declaring `capabilities`), the standard headers and `headers`. */
+  const call = (
+    name: string,
+    args: Record<string, unknown>,
+    headers: Record<string, string> = {},
+    capabilities: Record<string, unknown> = {},
+  ) =>
     postRpc(
       target,
       {
@@ -42,12 +49,28 @@ describe('Mcp-Param-* headers (SEP-2243) through serve', () => {
           _meta: {
             'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
             'io.modelcontextprotocol/clientInfo': { name: 'param-headers-test', version: '1.0.0' },
-            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientCapabilities': capabilities,
           },
         },
       },
       { headers },
     );
+
+  /** The 2026-07-28 tools/list of serve. */
+  const listTools = async () => {
+    const listed = await postRpc(target, {
+      method: 'tools/list',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+          'io.modelcontextprotocol/clientInfo': { name: 'param-headers-test', version: '1.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
+    if (listed.kind === 'error') throw new Error(`tools/list: ${JSON.stringify(listed.error)}`);
+    return listed.result.tools as { name: string; inputSchema: unknown }[];
+  };
 
   const located = (outcome: RpcOutcome): Located => {
     if (outcome.kind === 'error') throw new Error(`HTTP ${outcome.httpStatus}: ${JSON.stringify(outcome.error)}`);
@@ -63,28 +86,30 @@ describe('Mcp-Param-* headers (SEP-2243) through serve', () => {
 
   beforeAll(async () => {
     backend = await spawnServer([fixture('param-headers.mjs')], /LISTENING (\S+)/);
-    serve = await startServeHttp({ mcpServers: { ph: { url: backend.match[1] } } });
+    taskBackend = await spawnServer([fixture('param-headers.mjs')], /LISTENING (\S+)/, {
+      DECLARE_TASKS_EXTENSION: '1',
+    });
+    serve = await startServeHttp({
+      mcpServers: { ph: { url: backend.match[1] }, pt: { url: taskBackend.match[1] } },
+    });
     target = { url: serve.url, headers: { authorization: `Bearer ${serve.token}` } };
+    // Both backends' tools in the catalog before any call (serve answers while they connect).
+    await vi.waitFor(
+      async () => {
+        const names = (await listTools()).map((tool) => tool.name);
+        if (!names.includes(TOOL) || !names.includes('pt__locate')) throw new Error(`listed so far: ${names}`);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
   }, 60_000);
   afterAll(async () => {
     await serve?.stop();
     await backend?.stop();
+    await taskBackend?.stop();
   });
 
   it('lists the tool with its x-mcp-header declarations, as the backend wrote them', async () => {
-    const listed = await postRpc(target, {
-      method: 'tools/list',
-      params: {
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
-          'io.modelcontextprotocol/clientInfo': { name: 'param-headers-test', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    });
-    expect(listed.kind).toBe('result');
-    const tools = (listed.kind === 'result' ? listed.result.tools : []) as { name: string; inputSchema: unknown }[];
-    const locate = tools.find((tool) => tool.name === TOOL);
+    const locate = (await listTools()).find((tool) => tool.name === TOOL);
     expect(locate?.inputSchema).toMatchObject({
       properties: { region: { 'x-mcp-header': 'Region' }, shard: { 'x-mcp-header': 'Shard' } },
     });
@@ -132,6 +157,18 @@ describe('Mcp-Param-* headers (SEP-2243) through serve', () => {
       'Mcp-Param-Shard',
       /does not match/,
     );
+  });
+
+  it('gives a task-declaring call to a 2026-07-28 backend with the tasks extension its headers too', async () => {
+    const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const headers = { 'Mcp-Param-Region': base64('Zürich'), 'Mcp-Param-Shard': '5' };
+    const got = located(await call('pt__locate', { region: 'Zürich', shard: 5 }, headers, tasks));
+    expect(got).toEqual({
+      region: 'Zürich',
+      shard: 5,
+      headers: { 'mcp-param-region': base64('Zürich'), 'mcp-param-shard': '5' },
+    });
+    expectMismatch(await call('pt__locate', { region: 'eu' }, {}, tasks), 'Mcp-Param-Region', /missing/);
   });
 
   it('asks nothing of tools without declarations', async () => {

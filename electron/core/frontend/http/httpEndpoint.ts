@@ -33,7 +33,7 @@ import { boundNotifications } from '../relay/notificationQueue.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
 import { ParamHeaderCheck } from './paramHeaderCheck.js';
-import { HEADER_MISMATCH } from './paramHeaders.js';
+import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
 
 /**
  * Extra routes on the endpoint's port (the headless UI and its bridge). They

@@ -8,7 +8,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Tool } from '@modelcontextprotocol/server';
-import { paramHeaderMismatch, paramHeadersOf, type ParamHeader, type ParamHeaderMismatch } from './paramHeaders.js';
+import {
+  paramHeaderMismatch,
+  paramHeadersOf,
+  type ParamHeader,
+  type ParamHeaderMismatch,
+} from '../../backends/transport/paramHeaders.js';
 
 /** Tool name -> its parameter headers, for the tools of one list that have any. */
 type HeaderedTools = ReadonlyMap<string, readonly ParamHeader[]>;

@@ -1,17 +1,19 @@
 /**
  * SEP-2243 parameter headers: which schema properties declare one, how a
- * header value is decoded (literal or `=?base64?…?=`), and when a tools/call's
- * headers and arguments disagree. The cases of the conformance suite's
+ * header value is encoded and decoded (literal or `=?base64?…?=`), which
+ * headers a call sends, and when a tools/call's headers and arguments disagree. The cases of the conformance suite's
  * http-custom-header-server-validation scenario are here, plus the nested,
  * numeric and boolean ones it does not send.
  */
 import { describe, expect, it } from 'vitest';
 import {
   decodeParamValue,
+  encodeParamValue,
   paramHeaderMismatch,
   paramHeadersOf,
+  paramHeaderValues,
   paramText,
-} from '../../../../../electron/core/frontend/http/paramHeaders.js';
+} from '../../../../../electron/core/backends/transport/paramHeaders.js';
 
 const SCHEMA = {
   type: 'object',
@@ -124,5 +126,39 @@ describe('paramHeaderMismatch', () => {
   it('takes a Base64 string sent without the sentinel as the literal text', () => {
     expect(check({ region: 'SGVsbG8=' }, { 'Mcp-Param-Region': 'SGVsbG8=' })).toBeUndefined();
     expect(check({ region: 'Hello' }, { 'Mcp-Param-Region': 'SGVsbG8=' })?.header).toBe('Mcp-Param-Region');
+  });
+});
+
+describe('encodeParamValue', () => {
+  it('sends plain visible ASCII as is', () => {
+    expect(encodeParamValue('eu-west-1')).toBe('eu-west-1');
+    expect(encodeParamValue('a b')).toBe('a b');
+  });
+
+  it('Base64-encodes what a literal header could not carry faithfully, and decoding gives the text back', () => {
+    for (const text of ['Zürich', ' edge ', '', 'line\nbreak', '=?base64?SGk=?=', '東京']) {
+      const encoded = encodeParamValue(text);
+      expect(encoded).toMatch(/^=\?base64\?[A-Za-z0-9+/=]*\?=$/);
+      expect(decodeParamValue(encoded)).toBe(text);
+    }
+  });
+});
+
+describe('paramHeaderValues', () => {
+  it('writes one header per present argument, encoded, which the check then accepts', () => {
+    const args = { region: 'Zürich', count: 3, dryRun: true, target: { zone: 'z1' }, plain: 'x' };
+    const headers = paramHeaderValues(PARAMS, args);
+    expect(headers).toEqual({
+      'Mcp-Param-Region': base64('Zürich'),
+      'Mcp-Param-Count': '3',
+      'Mcp-Param-Dry-Run': 'true',
+      'Mcp-Param-Zone': 'z1',
+    });
+    expect(check(args, headers)).toBeUndefined();
+  });
+
+  it('writes none for absent or null arguments', () => {
+    expect(paramHeaderValues(PARAMS, { region: null })).toEqual({});
+    expect(paramHeaderValues(PARAMS, undefined)).toEqual({});
   });
 });

@@ -7,10 +7,13 @@
  * missing, badly encoded or disagreeing header with HTTP 400 and JSON-RPC
  * -32020 (HeaderMismatch).
  *
- * The SDK has this check, but only inside createMcpHandler for a high-level
- * McpServer's own registered tools (and not exported); our tools are the
- * catalog's, served by a low-level Server, so the endpoint runs this one
- * against the schema the client sees in its tools/list. Pure functions only.
+ * Both ends are ours to do here. The SDK checks headers only inside
+ * createMcpHandler for a high-level McpServer's registered tools, and writes
+ * them only in Client.callTool; neither helper is exported. Our frontend
+ * serves the catalog's tools from a low-level Server (frontend/http checks
+ * with this module), and a task-declaring call to a 2026-07-28 backend goes
+ * out as a raw request (backends/connection writes its headers with this
+ * module). Pure functions only.
  */
 
 /** JSON-RPC error code of a header/body disagreement (SEP-2243). */
@@ -86,6 +89,32 @@ export function decodeParamValue(value: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A header value for `text`: as is when it is a plain visible-ASCII field
+ * value, else `=?base64?…?=` (non-ASCII or control characters, edge
+ * whitespace that HTTP would strip, an empty value, or text that would read
+ * as the sentinel itself).
+ */
+export function encodeParamValue(text: string): string {
+  const plain =
+    text.length > 0 &&
+    text === text.trim() &&
+    !(text.startsWith(SENTINEL_START) && text.endsWith(SENTINEL_END)) &&
+    /^[\x20-\x7e\t]*$/.test(text);
+  return plain ? text : `${SENTINEL_START}${Buffer.from(text, 'utf8').toString('base64')}${SENTINEL_END}`;
+}
+
+/** The `Mcp-Param-*` headers a call with `args` sends for a tool declaring `params` (absent and null arguments send none). */
+export function paramHeaderValues(params: readonly ParamHeader[], args: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const param of params) {
+    const value = argumentAt(args, param.path);
+    const text = value === null || value === undefined ? undefined : paramText(value);
+    if (text !== undefined) headers[`${PARAM_HEADER_PREFIX}${param.name}`] = encodeParamValue(text);
+  }
+  return headers;
 }
 
 /** How a primitive argument is written in its header; undefined for values no header carries. */
