@@ -4,7 +4,9 @@
  * routed (with the SDK's own era classification) to sessionful
  * transports, so server-to-client messages (list_changed, later elicitation)
  * reach 2025 clients. Every request passes Host/Origin checks (DNS rebinding;
- * spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token check.
+ * spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token check; a
+ * 2026-07-28 tools/call also has its Mcp-Param-* headers checked
+ * (paramHeaderCheck.ts; the SDK checks Mcp-Method and Mcp-Name).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
