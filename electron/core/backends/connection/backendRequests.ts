@@ -32,6 +32,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
+import { paramHeadersOf, paramHeaderValues } from '../transport/paramHeaders.js';
 
 /** Everything a backend offers, every page of every list. */
 export interface BackendCatalog {
@@ -149,16 +150,20 @@ export class BackendRequests {
    * extension in this request's client capabilities (spec: a server MAY answer
    * with a task only a request that declared it). The backend decides per
    * request: a task (its CreateTaskResult lifted past the SDK, see
-   * taskResultLift.ts), a plain result, or input_required.
+   * taskResultLift.ts), a plain result, or input_required. Being a raw
+   * request, it carries the tool's `Mcp-Param-*` headers itself (SEP-2243).
    */
   callToolDeclaringTasks(
     params: CallToolRequestParams,
     capabilities: ClientCapabilities,
-    options: BackendRequestOptions,
+    options: ToolCallOptions,
   ): Promise<CallToolResult | InputRequiredResult> {
+    const { tool, ...requestOptions } = options;
     const declared = { ...params, _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: withTasks(capabilities) } };
+    const headers = mirrorsHeaders(tool) ? paramHeaderValues(paramHeadersOf(tool.inputSchema), params.arguments) : {};
     return this.client.request({ method: 'tools/call', params: declared }, PASSTHROUGH, {
-      ...options,
+      ...requestOptions,
+      ...(Object.keys(headers).length > 0 && { headers }),
       allowInputRequired: true,
     }) as Promise<CallToolResult | InputRequiredResult>;
   }

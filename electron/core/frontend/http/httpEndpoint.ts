@@ -4,7 +4,9 @@
  * routed (with the SDK's own era classification) to sessionful
  * transports, so server-to-client messages (list_changed, later elicitation)
  * reach 2025 clients. Every request passes Host/Origin checks (DNS rebinding;
- * spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token check.
+ * spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token check; a
+ * 2026-07-28 tools/call also has its Mcp-Param-* headers checked
+ * (paramHeaderCheck.ts; the SDK checks Mcp-Method and Mcp-Name).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
@@ -32,6 +34,8 @@ import { ResponseFlow } from './responseFlow.js';
 import { boundNotifications } from '../relay/notificationQueue.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
+import { ParamHeaderCheck } from './paramHeaderCheck.js';
+import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
 
 /**
  * Extra routes on the endpoint's port (the headless UI and its bridge). They
@@ -70,6 +74,8 @@ export class HttpEndpoint {
   private readonly checkHost = localhostHostValidation();
   private readonly checkOrigin = localhostOriginValidation();
   private readonly unsubscribe: () => void;
+  /** SEP-2243: Mcp-Param-* headers of 2026-07-28 tools/call requests against the client's tools/list. */
+  private readonly paramHeaders: ParamHeaderCheck;
   private extension: HttpExtension | undefined;
 
   constructor(
@@ -78,6 +84,7 @@ export class HttpEndpoint {
   ) {
     this.isMainToken = tokenMatcher(options.token);
     this.bus = new BoundedBus(options.listenStallMs);
+    this.paramHeaders = new ParamHeaderCheck((client) => core.exposure.list(client, core.exposure.profiles.of(client)));
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
     // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
     this.modern = createMcpHandler(
@@ -224,6 +231,7 @@ export class HttpEndpoint {
       if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
       this.hub.seenModern(client, body);
       if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
+      if (era.kind === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
       // Progress toward this request waits (latest wins) while its client does not read the stream.
       const flow = new ResponseFlow();
       flow.add(res);
@@ -231,6 +239,21 @@ export class HttpEndpoint {
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
     return this.handleLegacy(req, res, undefined, client);
+  }
+
+  /** Answers 400 / -32020 (and returns true) when a tools/call's Mcp-Param-* headers disagree with its arguments. */
+  private refuseParamHeaders(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): boolean {
+    if (!isMethod(body, 'tools/call')) return false;
+    const { id, params } = body as { id?: unknown; params?: unknown };
+    const mismatch = this.paramHeaders.mismatch(client, params, req);
+    if (!mismatch) return false;
+    const error = {
+      code: HEADER_MISMATCH,
+      message: `Bad Request: the request headers and body disagree: ${mismatch.message}`,
+      data: { mismatch: { header: mismatch.header } },
+    };
+    sendJson(res, 400, { jsonrpc: '2.0', id: id ?? null, error });
+    return true;
   }
 
   /** The client profile of a request's bearer token: the main token is the local user. */

@@ -13,7 +13,7 @@ import {
   type DetailedTaskV2,
 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   RELATED_TASK_META_KEY,
@@ -38,12 +38,14 @@ export type ModernCallAnswer =
  * tools/call declaring the extension, through the input relay (so a
  * 2026-07-28 frontend's multi round-trip answers ride along, and the backend
  * sees the frontend's capabilities). The backend decides: a task, or a result.
+ * `tool` (as the backend listed it) gives the call its Mcp-Param-* headers.
  */
 export async function callModernBackend(
   host: RelayHost,
   connection: BackendConnection,
   params: CallToolRequestParams,
   options: { signal?: AbortSignal | undefined; frontend?: FrontendChannel | undefined },
+  tool?: Tool | undefined,
 ): Promise<ModernCallAnswer> {
   const answer = await relayRequest<CallToolRequestParams, CallToolResult>(
     host,
@@ -53,7 +55,10 @@ export async function callModernBackend(
       binding: `tools/call ${params.name}`,
       params,
       perform: (forwarded, requestOptions) =>
-        connection.callToolDeclaringTasks(forwarded, capabilitiesOf(forwarded, options.frontend), requestOptions),
+        connection.callToolDeclaringTasks(forwarded, capabilitiesOf(forwarded, options.frontend), {
+          ...requestOptions,
+          tool,
+        }),
     },
     options,
   );

@@ -91,9 +91,11 @@ export class TaskWork {
       throw toProtocolError(error);
     }
     const forwarded = { ...withForwardedMeta(params), name: call.origin.original };
-    const answer = await callModernBackend(this.host, call.connection, forwarded, options).catch((error: unknown) => {
-      throw toProtocolError(error);
-    });
+    const answer = await callModernBackend(this.host, call.connection, forwarded, options, call.tool).catch(
+      (error: unknown) => {
+        throw toProtocolError(error);
+      },
+    );
     if (answer.kind === 'result') {
       const { result } = answer;
       if (isInputRequiredResult(result)) {
