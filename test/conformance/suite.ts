@@ -7,8 +7,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ROOT } from '../helpers/harness.js';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Extension scenarios run this many at a time. */
+const SCENARIO_CONCURRENCY = 4;
 
 const CLI = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
@@ -96,8 +100,9 @@ export function judge(checks: Check[]): ScenarioResult {
 
 export interface RunOptions {
   url: string;
-  /** `--suite all --spec-version <v>`, or the named scenarios one by one. */
+  /** `--spec-version <v>`: the version the scenarios are run at. */
   specVersion?: SpecVersion;
+  /** The scenarios to run one by one; without them, the whole suite (`--suite all`). */
   scenarios?: string[];
   signal?: AbortSignal;
 }
@@ -110,12 +115,16 @@ export async function runSuite(options: RunOptions): Promise<Map<string, Scenari
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-conformance-'));
   try {
     const common = ['server', '--url', options.url, '--output-dir', dir, '--timeout', '20000'];
-    if (options.specVersion) {
-      await runCli([...common, '--suite', 'all', '--spec-version', options.specVersion], 240_000, options.signal);
-    }
-    for (const scenario of options.scenarios ?? []) {
-      await runCli([...common, '--scenario', scenario], 60_000, options.signal).catch((error: Error) => error);
-    }
+    if (options.specVersion) common.push('--spec-version', options.specVersion);
+    if (!options.scenarios) await runCli([...common, '--suite', 'all'], 240_000, options.signal);
+    // One CLI process per scenario, a few at a time: they mostly wait on the server.
+    const queue = [...(options.scenarios ?? [])];
+    const worker = async (): Promise<void> => {
+      for (let scenario = queue.shift(); scenario; scenario = queue.shift()) {
+        await runCli([...common, '--scenario', scenario], 60_000, options.signal).catch((error: Error) => error);
+      }
+    };
+    await Promise.all(Array.from({ length: SCENARIO_CONCURRENCY }, worker));
     const results = await readResults(dir);
     for (const scenario of options.scenarios ?? []) {
       if (!results.has(scenario)) {

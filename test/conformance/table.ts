@@ -19,6 +19,8 @@ export interface Row {
   directFailures: string[];
   /** pass direct, fail proxied, and not by design nor an extension. */
   regression: boolean;
+  /** Failed proxied, then passed when run again alone: reported, not failed. */
+  flaky?: boolean;
   byDesign?: string;
 }
 
@@ -34,6 +36,7 @@ export interface Totals {
   directPass: number;
   proxiedPass: number;
   regressions: number;
+  flaky: number;
   byDesign: number;
 }
 
@@ -74,13 +77,18 @@ export function totals(rows: Row[]): Totals[] {
       directPass: mine.filter((row) => row.direct === 'pass').length,
       proxiedPass: mine.filter((row) => row.proxied === 'pass').length,
       regressions: mine.filter((row) => row.regression).length,
+      flaky: mine.filter((row) => row.flaky).length,
       byDesign: mine.filter((row) => row.byDesign !== undefined).length,
     };
   });
 }
 
-const mark = (row: Row): string =>
-  row.regression ? 'REGRESSION' : row.byDesign ? 'by design' : row.version === EXTENSION ? 'not scored' : '';
+function mark(row: Row): string {
+  if (row.regression) return 'REGRESSION';
+  if (row.flaky) return 'flaky: passed on retry';
+  if (row.byDesign) return 'by design';
+  return row.version === EXTENSION ? 'not scored' : '';
+}
 
 /** The table as Markdown: the counts, then every row, then the proxied failures' checks. */
 export function renderMarkdown(rows: Row[], runtimeMs: number): string {
@@ -90,12 +98,12 @@ export function renderMarkdown(rows: Row[], runtimeMs: number): string {
     '',
   );
   lines.push(
-    '| version | scenarios | direct pass | proxied pass | regressions | by design |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| version | scenarios | direct pass | proxied pass | regressions | flaky | by design |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const t of totals(rows)) {
     lines.push(
-      `| ${t.version} | ${t.scenarios} | ${t.directPass} | ${t.proxiedPass} | ${t.regressions} | ${t.byDesign} |`,
+      `| ${t.version} | ${t.scenarios} | ${t.directPass} | ${t.proxiedPass} | ${t.regressions} | ${t.flaky} | ${t.byDesign} |`,
     );
   }
   lines.push('', '| scenario | version | direct | proxied | note |', '| --- | --- | --- | --- | --- |');
@@ -105,7 +113,7 @@ export function renderMarkdown(rows: Row[], runtimeMs: number): string {
   if (failing.length > 0) {
     lines.push('', '## Failing checks', '');
     for (const row of failing) {
-      lines.push(`### ${row.scenario} (${row.version})${row.byDesign ? ' — by design' : ''}`);
+      lines.push(`### ${row.scenario} (${row.version})${row.byDesign || row.flaky ? ` — ${mark(row)}` : ''}`);
       for (const failure of row.directFailures) lines.push(`- direct: ${failure.replace(/\s+/g, ' ')}`);
       for (const failure of row.proxiedFailures) lines.push(`- proxied: ${failure.replace(/\s+/g, ' ')}`);
       lines.push('');
