@@ -201,7 +201,14 @@ export class GroupStdioTransport implements Transport {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    if ('id' in message && !('method' in message)) this.outstanding.delete(keyOf(message.id as string | number));
+    if ('id' in message && !('method' in message)) {
+      this.outstanding.delete(keyOf(message.id as string | number));
+      // The SDK runs notification handlers a microtask later but answers a response at once,
+      // dropping its request's progress handler: a progress notification read in the same chunk
+      // just before the response would be lost (SDK issue 2580). The response waits for them.
+      setImmediate(() => this.onmessage?.(message));
+      return;
+    }
     this.onmessage?.(message);
   }
 

@@ -16,6 +16,7 @@
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
@@ -96,7 +97,11 @@ function passThrough<P extends { _meta?: Record<string, unknown> | undefined }, 
       ...(frontend.requestState !== undefined ? { requestState: frontend.requestState } : {}),
       // The SDK client stamps its own capabilities on each 2026 request;
       // user `_meta` wins, so the backend sees the frontend's.
-      _meta: { ...params._meta, [CLIENT_CAPABILITIES_META_KEY]: frontend.capabilities ?? {} },
+      _meta: {
+        ...legacyLogLevel(frontend),
+        ...params._meta,
+        [CLIENT_CAPABILITIES_META_KEY]: frontend.capabilities ?? {},
+      },
     };
   }
   return request.connection.run(
@@ -141,6 +146,16 @@ function missingCapabilityError(call: LegacyCall<unknown>): MissingRequiredClien
     { requiredCapabilities: missing },
     `the server needs the client capability ${names}, which this request did not declare`,
   );
+}
+
+/**
+ * A 2026-07-28 server logs during a request only at the level the request
+ * asks for; a 2025 server logs unasked, and a 2025 client expects those logs
+ * (each session's `logging/setLevel` then filters what reaches it). So a
+ * 2025 frontend's request asks for everything.
+ */
+function legacyLogLevel(frontend: FrontendChannel): Record<string, unknown> {
+  return frontend.era === 'legacy' ? { [LOG_LEVEL_META_KEY]: 'debug' } : {};
 }
 
 async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefined }, R>(
