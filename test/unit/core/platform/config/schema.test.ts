@@ -81,8 +81,8 @@ describe('parseConfig', () => {
     expect(
       config?.backends.map((backend) => [backend.id, backend.transport, backend.prefix, backend.protocol]),
     ).toEqual([
-      ['filesystem', 'stdio', 'filesystem', 'legacy'],
-      ['github', 'stdio', 'github', 'legacy'],
+      ['filesystem', 'stdio', 'filesystem', 'auto'],
+      ['github', 'stdio', 'github', 'auto'],
       ['linear', 'http', 'linear', 'auto'],
       ['legacy', 'sse', 'legacy', 'auto'],
     ]);
