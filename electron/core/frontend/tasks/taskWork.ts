@@ -21,8 +21,8 @@ import type { BackendConnection } from '../../backends/connection/backendConnect
 import type { BackendPool } from '../../backends/supervisor/backendPool.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { rewriteToolResult } from '../../catalog/rewrite.js';
-import type { FrontendChannel } from '../relay/frontendChannel.js';
-import type { RelayHost } from '../relay/inputRelay.js';
+import type { FrontendChannel, InputRequestMessage } from '../relay/frontendChannel.js';
+import { SHIM_MAX_ROUNDS, type RelayHost } from '../relay/inputRelay.js';
 import { withForwardedMeta, type ProgressUpdate } from '../routing/forwarding.js';
 import { toProtocolError } from '../routing/protocolErrors.js';
 import type { ResolvedCall, Router } from '../routing/router.js';
@@ -182,28 +182,52 @@ export class TaskWork {
       ...(params.arguments ? { arguments: params.arguments } : {}),
       ...(params._meta ? { _meta: params._meta } : {}),
     };
-    this.host.router
-      .callTool(plain, {
+    this.callInRounds(task, plain, inputs.channel(options.frontend), abort.signal, options.onProgress).then(
+      (result) => this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', { result }),
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        this.registry.finish(task.taskId, 'failed', errorOutcome(error), (error as Error)?.message);
+      },
+    );
+  }
+
+  /**
+   * The task's call. A 2026-07-28 backend asks for input in its result
+   * (`input_required`): each question waits for the owner like a 2025
+   * backend's (the channel's `send`), and the call is made again with the
+   * answers and the backend's `requestState`, as a 2026 client would.
+   */
+  private async callInRounds(
+    task: ProxyTask,
+    params: CallToolRequestParams,
+    channel: FrontendChannel,
+    signal: AbortSignal,
+    onProgress: TaskRequestOptions['onProgress'],
+  ): Promise<CallToolResult> {
+    let frontend = channel;
+    for (let round = 0; round <= SHIM_MAX_ROUNDS; round++) {
+      const result = await this.host.router.callTool(params, {
         client: task.client,
-        signal: abort.signal,
-        frontend: inputs.channel(options.frontend),
-        onProgress: options.onProgress,
+        signal,
+        frontend,
+        onProgress,
         // Nobody waits on this request any more: the task's lifetime bounds it, not requestTimeoutMs.
         timeoutMs: task.ttlMs,
-      })
-      .then(
-        (result) => {
-          if (isInputRequiredResult(result)) throw new Error('the tool asked for input a task cannot relay');
-          this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', { result });
-        },
-        (error: unknown) => {
-          if (abort.signal.aborted) return;
-          this.registry.finish(task.taskId, 'failed', errorOutcome(error), (error as Error)?.message);
-        },
-      )
-      .catch((error: unknown) =>
-        this.registry.finish(task.taskId, 'failed', errorOutcome(error), (error as Error)?.message),
+      });
+      if (!isInputRequiredResult(result)) return result;
+      const questions = Object.entries(result.inputRequests ?? {});
+      const answers = await Promise.all(
+        questions.map(([, request]) =>
+          channel.send(request as InputRequestMessage, { signal, timeout: this.host.inputTimeoutMs() }),
+        ),
       );
+      frontend = {
+        ...channel,
+        inputResponses: Object.fromEntries(questions.map(([key], index) => [key, answers[index]])),
+        requestState: result.requestState,
+      };
+    }
+    throw new Error(`the tool asked for input more than ${SHIM_MAX_ROUNDS} times`);
   }
 
   /** Puts our run's questions to the frontend of this tasks/result until the task ends. */

@@ -75,8 +75,9 @@ describe('tasks through the proxy (2025-11-25)', () => {
         proxy: { maxTasksPerClient: 3 },
         mcpServers: {
           jobs: nodeServer(JOBS),
-          // 2025: a Switchboard task relays a 2025 backend's questions (see docs/tasks.md for 2026 ones).
+          // A Switchboard task relays a 2025 backend's questions, and a 2026 backend's input_required rounds.
           asks: nodeServer(fixture('asks.mjs'), [], { protocol: 'legacy' }),
+          asks26: nodeServer(fixture('asks.mjs'), [], { protocol: '2026-07-28' }),
           // Advises a poll a minute apart: what reaches a client sooner came as a status notification.
           pushing: { ...nodeServer(JOBS), env: { JOBS_POLL_MS: '60000' } },
         },
@@ -155,12 +156,18 @@ describe('tasks through the proxy (2025-11-25)', () => {
     await c.callTool({ name: 'asks__release', arguments: { tag: 'wrap' } });
     expect(firstText(await result(c, held.taskId))).toBe('hold(wrap)');
 
-    const asked = await start(c, 'asks__ask', { tag: 'local' });
-    await waitUntil(async () => (await c.experimental.tasks.getTask(asked.taskId)).status === 'input_required', {
-      timeoutMs: 10_000,
-    });
-    expect(firstText(await result(c, asked.taskId))).toBe('ask(local) -> accept:yes');
-    expect(elicited.find((e) => e.message.includes('local'))?.related).toEqual({ taskId: asked.taskId });
+    for (const [backend, tag] of [
+      ['asks', 'local'],
+      ['asks26', 'local26'],
+    ] as const) {
+      const asked = await start(c, `${backend}__ask_twice`, { tag });
+      await waitUntil(async () => (await c.experimental.tasks.getTask(asked.taskId)).status === 'input_required', {
+        timeoutMs: 10_000,
+      });
+      expect(firstText(await result(c, asked.taskId))).toBe(`ask_twice(${tag}) -> yes + yes`);
+      const questions = elicited.filter((e) => e.message.includes(tag));
+      expect(questions.map((e) => e.related)).toEqual([{ taskId: asked.taskId }, { taskId: asked.taskId }]);
+    }
     await c.close();
   });
 

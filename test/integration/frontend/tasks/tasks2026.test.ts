@@ -68,6 +68,7 @@ describe('tasks through the proxy (2026-07-28)', () => {
           jobs: nodeServer(JOBS),
           // 2025: a Switchboard task relays a 2025 backend's questions (see docs/tasks.md for 2026 ones).
           asks: nodeServer(fixture('asks.mjs'), [], { protocol: 'legacy' }),
+          asks26: nodeServer(fixture('asks.mjs'), [], { protocol: '2026-07-28' }),
           // A short request timeout: a call run as a task must outlive it (bounded by the task's TTL).
           slow: { ...nodeServer(fixture('asks.mjs')), protocol: 'legacy', requestTimeoutMs: 400 },
         },
@@ -141,13 +142,16 @@ describe('tasks through the proxy (2026-07-28)', () => {
 
   it("runs a plain server's tool as Switchboard's task for a 2026 client, its question included", async () => {
     const c = await modern(tokens['owner']!);
-    const asked = await c.createTask('asks__ask', { tag: 'local' });
-    const asking = await c.waitForStatus(asked.taskId, ['input_required']);
-    const [key, request] = Object.entries((asking as { inputRequests: Record<string, unknown> }).inputRequests)[0]!;
-    expect(request).toMatchObject({ method: 'elicitation/create', params: { message: 'question for local?' } });
-    await c.updateTask(asked.taskId, { [key]: { action: 'accept', content: { answer: 'yes' } } });
-    const done = await c.waitForStatus(asked.taskId, TERMINAL);
-    expect(textOf(resultOf(done))).toBe('ask(local) -> accept:yes');
+    // A 2025 backend's question, and a 2026 backend's input_required round.
+    for (const backend of ['asks', 'asks26']) {
+      const asked = await c.createTask(`${backend}__ask`, { tag: backend });
+      const asking = await c.waitForStatus(asked.taskId, ['input_required']);
+      const [key, request] = Object.entries((asking as { inputRequests: Record<string, unknown> }).inputRequests)[0]!;
+      expect(request).toMatchObject({ method: 'elicitation/create', params: { message: `question for ${backend}?` } });
+      await c.updateTask(asked.taskId, { [key]: { action: 'accept', content: { answer: 'yes' } } });
+      const done = await c.waitForStatus(asked.taskId, TERMINAL);
+      expect(textOf(resultOf(done))).toBe(`ask(${backend}) -> accept:yes`);
+    }
 
     const held = await c.createTask('asks__hold', { tag: 'cancel-me' });
     await c.cancelTask(held.taskId);
