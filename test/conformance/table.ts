@@ -40,6 +40,11 @@ export interface ByDesignEntry {
   versions: string[];
   /** The proxied targets it applies to; absent: every one. */
   targets?: ProxiedTargetName[];
+  /**
+   * The ids of the checks that may fail; a failure of any other check is still a regression.
+   * Absent: any check.
+   */
+  checks?: string[];
   reason: string;
 }
 
@@ -71,13 +76,20 @@ function excuseFor(
   );
 }
 
+/** Whether `excuse` covers every failing check (failures read `<check id>: <message>`). */
+function covers(excuse: ByDesignEntry, failures: string[]): boolean {
+  const { checks } = excuse;
+  return !checks || failures.every((failure) => checks.some((id) => failure.startsWith(`${id}: `)));
+}
+
 function cell(
   direct: ScenarioResult | undefined,
   here: ScenarioResult | undefined,
-  excuse: ByDesignEntry | undefined,
+  entry: ByDesignEntry | undefined,
   version: string,
 ): Cell {
   const failsOnlyHere = direct?.verdict === 'pass' && here?.verdict === 'fail';
+  const excuse = entry && covers(entry, here?.failures ?? []) ? entry : undefined;
   return {
     verdict: here?.verdict ?? 'n/a',
     failures: here?.failures ?? [],

@@ -65,6 +65,31 @@ describe('compare', () => {
     expect(rows[0]?.targets.proxied.byDesign).toBeUndefined();
   });
 
+  it('excuses only the checks an entry names: another failing check is a regression', () => {
+    const entry: ByDesignEntry = {
+      scenario: 'server-stateless',
+      versions: ['2026-07-28'],
+      targets: ['bridged'],
+      checks: ['sep-2575-server-rejects-undeclared-capability'],
+      reason: 'session capabilities',
+    };
+    const direct = results({ 'server-stateless': 'pass' });
+    const failing = (...failures: string[]) => ({
+      proxied: results({ 'server-stateless': 'pass' }),
+      bridged: new Map([['server-stateless', result('fail', failures)]]),
+    });
+    const named = compare('2026-07-28', direct, failing('sep-2575-server-rejects-undeclared-capability: ran'), [entry]);
+    expect(named[0]?.targets.bridged).toMatchObject({ regression: false, byDesign: 'session capabilities' });
+    const other = compare(
+      '2026-07-28',
+      direct,
+      failing('sep-2575-server-rejects-undeclared-capability: ran', 'scenario-timeout: did not complete'),
+      [entry],
+    );
+    expect(other[0]?.targets.bridged).toMatchObject({ regression: true });
+    expect(other[0]?.targets.bridged.byDesign).toBeUndefined();
+  });
+
   it('flags a scenario that fails on the bridged target alone', () => {
     const direct = results({ 'tools-call-sampling': 'pass' });
     const rows = compare(
