@@ -1,8 +1,9 @@
 /**
  * Runs the official MCP conformance suite (server scenarios, both spec versions, and the
- * extension scenarios) against our conformance server alone and through a real `serve`, prints
- * one comparison table and exits non-zero when a scenario passes direct but fails proxied
- * (unless byDesign.json excuses it). Needs Node >= 22 (the suite uses fs.globSync) and a build
+ * extension scenarios) against our conformance server alone and through a real `serve` twice
+ * (backend in its own era; backend pinned to 2025, through the era bridge), all at once, prints
+ * one comparison table and exits non-zero when a scenario passes direct but fails through either
+ * (unless byDesign.json excuses it for that target). Needs Node >= 22 (the suite uses fs.globSync) and a build
  * (`npm run build:serve`).
  *   node --import tsx test/conformance/runConformance.ts [--out table.json] [--md table.md]
  */
@@ -11,7 +12,16 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../helpers/harness.js';
 import { listServerScenarios, runSuite, SPEC_VERSIONS, type ScenarioResult, type SpecVersion } from './suite.js';
-import { compare, EXTENSION, renderMarkdown, totals, type ByDesignEntry, type Row } from './table.js';
+import {
+  compare,
+  EXTENSION,
+  PROXIED_TARGETS,
+  renderMarkdown,
+  totals,
+  type ByDesignEntry,
+  type ProxiedTargetName,
+  type Row,
+} from './table.js';
 import { startDirect, startProxied, type Target } from './targets.js';
 
 /** The whole run's limit: the suite takes well under a minute per target here. */
@@ -41,21 +51,29 @@ async function runTarget(target: Target, extensions: string[], signal: AbortSign
 }
 
 /**
- * Runs each regression once more through Switchboard alone; one that passes then is marked flaky
+ * Runs each regression once more on its target alone; one that passes then is marked flaky
  * (reported, not failed): the suite's timings on a loaded machine, or a known SDK race such as
  * the last progress notification over stdio (SDK issue 2580).
  */
-async function retryRegressions(rows: Row[], proxied: Target, signal: AbortSignal): Promise<void> {
-  for (const row of rows.filter((candidate) => candidate.regression)) {
-    const again = await runSuite({
-      url: proxied.url,
-      scenarios: [row.scenario],
-      specVersion: row.version as SpecVersion,
-      signal,
-    });
-    if (again.get(row.scenario)?.verdict === 'pass') {
-      row.regression = false;
-      row.flaky = true;
+async function retryRegressions(
+  rows: Row[],
+  targets: Record<ProxiedTargetName, Target>,
+  signal: AbortSignal,
+): Promise<void> {
+  for (const row of rows) {
+    for (const name of PROXIED_TARGETS) {
+      const cell = row.targets[name];
+      if (!cell.regression) continue;
+      const again = await runSuite({
+        url: targets[name].url,
+        scenarios: [row.scenario],
+        specVersion: row.version as SpecVersion,
+        signal,
+      });
+      if (again.get(row.scenario)?.verdict === 'pass') {
+        cell.regression = false;
+        cell.flaky = true;
+      }
     }
   }
 }
@@ -70,25 +88,31 @@ async function main(): Promise<number> {
   ).entries;
   const scenarios = await listServerScenarios(signal);
   const extensions = [...scenarios].filter(([, tags]) => tags.includes(EXTENSION)).map(([name]) => name);
-  const targets = await Promise.allSettled([startDirect(), startProxied()]);
-  const [directTarget, proxiedTarget] = targets.map((started) =>
-    started.status === 'fulfilled' ? started.value : undefined,
-  );
+  const starting = await Promise.allSettled([startDirect(), ...PROXIED_TARGETS.map((name) => startProxied(name))]);
+  const running = starting.flatMap((one) => (one.status === 'fulfilled' ? [one.value] : []));
   let rows: Row[];
   try {
-    const failed = targets.find((started) => started.status === 'rejected');
+    const failed = starting.find((one) => one.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
-    // Both targets at once: the suite mostly waits on the servers, so this halves the wall time.
-    const [direct, proxied] = await Promise.all([
-      runTarget(directTarget!, extensions, signal),
-      runTarget(proxiedTarget!, extensions, signal),
-    ]);
-    rows = [...SPEC_VERSIONS, EXTENSION].flatMap((version) =>
-      compare(version, direct.byVersion.get(version)!, proxied.byVersion.get(version)!, byDesign),
+    const [directTarget, ...proxiedTargets] = running as [Target, ...Target[]];
+    const byName = Object.fromEntries(proxiedTargets.map((target) => [target.name, target])) as Record<
+      ProxiedTargetName,
+      Target
+    >;
+    // Every target at once: the suite mostly waits on the servers, so this divides the wall time.
+    const [direct, ...proxied] = await Promise.all(
+      [directTarget, ...proxiedTargets].map((target) => runTarget(target, extensions, signal)),
     );
-    await retryRegressions(rows, proxiedTarget!, signal);
+    const proxiedAt = (version: string): Record<ProxiedTargetName, Map<string, ScenarioResult>> =>
+      Object.fromEntries(
+        proxiedTargets.map((target, index) => [target.name, proxied[index]!.byVersion.get(version)!]),
+      ) as Record<ProxiedTargetName, Map<string, ScenarioResult>>;
+    rows = [...SPEC_VERSIONS, EXTENSION].flatMap((version) =>
+      compare(version, direct!.byVersion.get(version)!, proxiedAt(version), byDesign),
+    );
+    await retryRegressions(rows, byName, signal);
   } finally {
-    await Promise.allSettled([directTarget?.stop(), proxiedTarget?.stop()]);
+    await Promise.allSettled(running.map((target) => target.stop()));
   }
   const runtimeMs = Date.now() - started;
   const markdown = renderMarkdown(rows, runtimeMs);
@@ -97,12 +121,14 @@ async function main(): Promise<number> {
   if (values.out) {
     await writeFile(values.out, `${JSON.stringify({ runtimeMs, totals: totals(rows), rows }, null, 2)}\n`);
   }
-  const regressions = rows.filter((row) => row.regression);
+  const regressions = rows.flatMap((row) =>
+    PROXIED_TARGETS.filter((name) => row.targets[name].regression).map(
+      (name) => `${row.scenario} (${row.version}, ${name})`,
+    ),
+  );
   if (regressions.length > 0) {
     process.stderr.write(
-      `conformance: ${regressions.length} scenario(s) pass against the server alone but fail through Switchboard: ${regressions
-        .map((row) => `${row.scenario} (${row.version})`)
-        .join(', ')}\n`,
+      `conformance: ${regressions.length} scenario(s) pass against the server alone but fail through Switchboard: ${regressions.join(', ')}\n`,
     );
     return 1;
   }

@@ -1,15 +1,18 @@
 /**
- * The two servers the conformance suite runs against: our conformance fixture alone over HTTP
+ * The servers the conformance suite runs against: our conformance fixture alone over HTTP
  * (direct), and a real built `serve` whose only backend is that fixture over stdio with tool
- * names unprefixed (proxied), reached through the bearer forwarder.
+ * names unprefixed, reached through the bearer forwarder: once with the backend's era probed
+ * (proxied: spoken to in 2026-07-28) and once pinned `protocol: "legacy"` (bridged: spoken to in
+ * 2025-11-25, so a 2026 client's multi-round calls go through the era bridge).
  */
 import { join } from 'node:path';
 import { fixture } from '../helpers/harness.js';
 import { startServeHttp } from '../helpers/serveHttp.js';
 import { spawnServer } from '../helpers/spawnServer.js';
 import { startBearerForwarder } from './bearerForwarder.js';
+import type { ProxiedTargetName } from './table.js';
 
-export type TargetName = 'direct' | 'proxied';
+export type TargetName = 'direct' | ProxiedTargetName;
 
 /** A server under test. */
 export interface Target {
@@ -26,17 +29,25 @@ export async function startDirect(): Promise<Target> {
   return { name: 'direct', url: server.match[1]!, stop: () => server.stop() };
 }
 
-/** `serve` (the dist build) with the fixture as its one stdio backend, prefix '' so names are kept. */
-export async function startProxied(): Promise<Target> {
-  const serve = await startServeHttp({
-    mcpServers: { conformance: { command: process.execPath, args: [CONFORMANCE_SERVER], prefix: '' } },
-  });
+/** What the one backend's config says about its era, per proxied target. */
+const BACKEND_PROTOCOL: Record<ProxiedTargetName, Record<string, string>> = {
+  proxied: {},
+  bridged: { protocol: 'legacy' },
+};
+
+/**
+ * `serve` (the dist build) with the fixture as its one stdio backend, prefix '' so names are kept;
+ * `bridged` pins the backend to the 2025 handshake.
+ */
+export async function startProxied(name: ProxiedTargetName): Promise<Target> {
+  const backend = { command: process.execPath, args: [CONFORMANCE_SERVER], prefix: '', ...BACKEND_PROTOCOL[name] };
+  const serve = await startServeHttp({ mcpServers: { conformance: backend } });
   const forwarder = await startBearerForwarder(serve.url, serve.token).catch(async (error: unknown) => {
     await serve.stop();
     throw error;
   });
   return {
-    name: 'proxied',
+    name,
     url: forwarder.url,
     async stop() {
       await forwarder.stop();
