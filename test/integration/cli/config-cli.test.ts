@@ -7,7 +7,6 @@
  * the client token key lives in the OS keychain, so no file lets anyone
  * recompute a token.
  */
-import { spawn } from 'node:child_process';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
