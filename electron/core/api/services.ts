@@ -149,6 +149,8 @@ export interface ProfilesService {
   revokeProfile(client: string): Promise<void>;
   /** The profile a bearer token belongs to, if any. */
   authenticate(token: string): string | undefined;
+  /** Like `authenticate`, re-reading the token file and policy (rate-limited) before saying a token is unknown. */
+  authenticateRechecking(token: string): Promise<string | undefined>;
 }
 
 /** Frontend sessions connected over HTTP or stdio (no tokens). */

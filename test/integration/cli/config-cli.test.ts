@@ -2,10 +2,12 @@
  * The CLI as separate processes writing one config: parallel imports and
  * installs lose nothing; with `serve --config X` running, `install` without
  * flags targets X and its port, and the entry it writes works against that
- * instance; `connect` entries carry the port; the client token key lives in
- * the OS keychain, so no file lets anyone recompute a token.
+ * instance at once (also when repeated on a busy machine, under a flood of
+ * wrong tokens, which are still refused); `connect` entries carry the port;
+ * the client token key lives in the OS keychain, so no file lets anyone
+ * recompute a token.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -23,6 +25,52 @@ const CLIENT_FILES: Record<string, string> = {
   windsurf: '.codeium/windsurf/mcp_config.json',
   'claude-desktop': '.config/Claude/claude_desktop_config.json',
 };
+
+/** Every client `install` knows. */
+const ALL_CLIENTS = ['cursor', 'claude-code', 'vscode', 'windsurf', 'zed', 'codex', 'claude-desktop'];
+
+/** The client token an `install` wrote (as a header or, for a `connect` entry, in its env). */
+function tokenIn(text: string): string | undefined {
+  return /(?:Bearer |SWITCHBOARD_CLIENT_TOKEN"\s*:\s*")([A-Za-z0-9_-]{43})\b/.exec(text)?.[1];
+}
+
+/** The status of a client's first request, as a 2025-era client sends it: initialize. */
+async function firstRequest(url: string, token: string): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'new-client', version: '1' } },
+    }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/** Requests with wrong tokens, `parallel` at a time, until stopped; resolves with every status seen. */
+function wrongTokenFlood(url: string, parallel: number): { stop(): Promise<number[]> } {
+  const statuses: number[] = [];
+  let stopped = false;
+  const loop = async () => {
+    while (!stopped) statuses.push(await firstRequest(url, randomBytes(32).toString('base64url')).catch(() => 0));
+  };
+  const loops = Array.from({ length: parallel }, loop);
+  return {
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+      return statuses;
+    },
+  };
+}
 
 type SavedConfig = { mcpServers?: Record<string, unknown>; policy?: { clients?: Record<string, unknown> } };
 
@@ -136,6 +184,29 @@ describe('the CLI writing one config from several processes', () => {
     expect(await readFile(join(user.home, '.codeium/windsurf/mcp_config.json'), 'utf8')).toContain(
       'http://127.0.0.1:47999/mcp',
     );
+  });
+
+  it('a client installed while serve runs connects at once, also with seven installed at once under a flood of wrong tokens (still refused)', async () => {
+    const served = await serveAs(user);
+    servers.push(served);
+    const { url } = served;
+    // A busy machine: seven CLI processes at once, and wrong tokens flooding in (they must not spend what a new client needs).
+    const flood = wrongTokenFlood(url, 4);
+    const installThenConnect = async (client: string): Promise<[string, number | string]> => {
+      const installed = await user.run('install', client);
+      if (installed.code !== 0) return [client, installed.stderr];
+      const written = /Switchboard added to (\S+)/.exec(installed.stdout)?.[1];
+      if (written === undefined) return [client, installed.stdout];
+      const token = tokenIn(await readFile(written!, 'utf8'));
+      if (token === undefined) return [client, `no token in ${written}`];
+      // At once, as the client's first request: no retry, no wait for the file watcher.
+      return [client, await firstRequest(url, token)];
+    };
+    const firsts = Object.fromEntries(await Promise.all(ALL_CLIENTS.map(installThenConnect)));
+    const wrong = await flood.stop();
+    expect(firsts).toEqual(Object.fromEntries(ALL_CLIENTS.map((client) => [client, 200])));
+    expect(wrong.length).toBeGreaterThan(ALL_CLIENTS.length);
+    expect(new Set(wrong)).toEqual(new Set([401]));
   });
 
   it('install claude-desktop --port N carries the port into the connect entry', async () => {

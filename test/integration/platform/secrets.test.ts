@@ -115,6 +115,43 @@ describe.skipIf(!status.available && !required)(`secrets in the OS keychain${ski
     expect(await store.get('shared-edit')).toBe('shared-value');
   });
 
+  it('once a secret moves to the keychain no backup holds it, and a restored backup works, its secret read from there', async () => {
+    const value = `backup-sekrit-${Date.now()}`;
+    const config = await tempConfig();
+    harness = await startProxy({}, { store: config, secrets: store });
+    // Kept in plain text first; two more writes leave backups holding it.
+    await harness.core.addBackend(
+      'everything',
+      nodeServer(EVERYTHING, ['stdio'], { env: { EVERYTHING_TOKEN: value } }),
+    );
+    await config.updateSection('policy', (policy) => ({ ...policy, defaultRule: 'allow' }));
+    await config.updateSection('policy', (policy) => ({ ...policy, exposure: 'all' }));
+    const backupsHolding = async () =>
+      (await Promise.all((await config.backups()).map((backup) => readFile(backup.path, 'utf8')))).filter((text) =>
+        text.includes(value),
+      );
+    expect(await backupsHolding()).toHaveLength(2);
+    // The move, as the UI makes it: the value into the keychain, the server's env refers to it.
+    await store.set('everything-moved', value);
+    const moved = await harness.core.updateBackend(
+      'everything',
+      nodeServer(EVERYTHING, ['stdio'], { env: { EVERYTHING_TOKEN: { secret: 'everything-moved' } } }),
+    );
+    expect(moved.status).toBe('up');
+    expect(await backupsHolding()).toEqual([]);
+    expect(await readFile(config.path, 'utf8')).not.toContain(value);
+    // The oldest backup (the file once the server was added, in plain text then) restored: a config that works after a restart.
+    const backups = await config.backups();
+    await config.restore(backups.length);
+    const restored = JSON.parse(await readFile(config.path, 'utf8')) as Record<string, unknown>;
+    expect(JSON.stringify(restored)).toContain('"secret":"everything-moved"');
+    await harness.close();
+    harness = await startProxy(restored, { store: config, secrets: store });
+    const client = await harness.connect();
+    const result = await client.callTool({ name: 'everything__get-env', arguments: {} });
+    expect(firstText(result)).toContain(value);
+  });
+
   it('a missing secret fails only that backend, naming the field and the secret', async () => {
     harness = await startProxy(
       {

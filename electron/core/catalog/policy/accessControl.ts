@@ -12,6 +12,7 @@ import { diffPaths, patchObject } from '../../platform/config/configPatch.js';
 import { ApprovalBroker } from './approvals.js';
 import { itemIndex } from './itemKinds.js';
 import type { ClientTokens } from './clientTokens.js';
+import { UnknownTokenRecheck } from './unknownTokenRecheck.js';
 import type { AuditDecision } from './auditEntry.js';
 import {
   LOCAL_CLIENT,
@@ -54,6 +55,11 @@ export interface AccessControlHost {
 export class AccessControl {
   readonly engine: PolicyEngine;
   readonly approvals: ApprovalBroker;
+  /** Re-reads the token file and the policy for a token nobody knows (rate-limited). */
+  private readonly recheck = new UnknownTokenRecheck(
+    () => [this.options.tokens?.path, this.options.store?.path].filter((file) => file !== undefined),
+    () => this.rereadClients(),
+  );
 
   constructor(
     policy: Policy,
@@ -185,6 +191,27 @@ export class AccessControl {
   authenticate(token: string): string | undefined {
     const client = this.options.tokens?.authenticate(token);
     return client !== undefined && this.policy.clients[client] ? client : undefined;
+  }
+
+  /**
+   * Like {@link authenticate}, but a token nobody knows makes us re-read the
+   * token file and the config's policy first (rate-limited, see
+   * unknownTokenRecheck.ts): a client `install` just set up from another
+   * process is known before the file watcher would bring it.
+   */
+  async authenticateRechecking(token: string): Promise<string | undefined> {
+    const known = this.authenticate(token);
+    if (known !== undefined || !this.options.tokens) return known;
+    return (await this.recheck.run()) ? this.authenticate(token) : undefined;
+  }
+
+  /** The token file and the policy as they are on disk now (the watcher applies the rest of an edit later). */
+  private async rereadClients(): Promise<void> {
+    await this.options.tokens?.load().catch(() => undefined);
+    const stored = await this.options.store?.read().catch(() => undefined);
+    if (stored && JSON.stringify(stored.config.policy) !== JSON.stringify(this.policy)) {
+      this.replace(stored.config.policy);
+    }
   }
 
   private requireTokens(): ClientTokens {

@@ -59,6 +59,11 @@ export class ClientTokens {
     private readonly keychain?: SecretStore,
   ) {}
 
+  /** The file of token digests. */
+  get path(): string {
+    return this.file;
+  }
+
   /** The key that derives client tokens, beside the digests (mode 0600, created on first use). */
   private get keyFile(): string {
     return join(dirname(this.file), 'client-token-key');

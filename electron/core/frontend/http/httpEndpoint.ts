@@ -202,7 +202,7 @@ export class HttpEndpoint {
       if (this.extension && (await this.extension.route(req, res, path))) return;
       return sendJson(res, 404, { error: 'not found' });
     }
-    const client = this.authenticate(req);
+    const client = await this.authenticate(req);
     if (client === undefined) {
       return jsonRpcError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
         'WWW-Authenticate': 'Bearer realm="mcp-switchboard"',
@@ -257,11 +257,12 @@ export class HttpEndpoint {
   }
 
   /** The client profile of a request's bearer token: the main token is the local user. */
-  private authenticate(req: IncomingMessage): string | undefined {
+  private async authenticate(req: IncomingMessage): Promise<string | undefined> {
     const presented = bearerToken(req);
     if (presented === undefined) return undefined;
     if (this.isMainToken(presented)) return LOCAL_CLIENT;
-    return this.core.profiles.authenticate(presented);
+    // A client `install` just set up may not be known yet: the stores are re-read before a 401.
+    return this.core.profiles.authenticateRechecking(presented);
   }
 
   /** Ends every session and stream of a client whose token was revoked or rotated. */

@@ -5,6 +5,8 @@
  * and other keys stay), validates the result, keeps the previous file as a
  * backup (configBackups.ts) and writes atomically (temp file, fsync,
  * rename). A file holding an edit that does not parse is never overwritten.
+ * Whenever the file comes to keep a secret in the keychain that backups still
+ * hold in plain text, the backups are rewritten without it (backupSecrets.ts).
  * Hand edits, and writes of other processes, are picked up by watching the
  * file's directory (editors replace files rather than write them).
  */
@@ -13,6 +15,7 @@ import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { fileWriter, type AtomicWriter } from './atomicWriter.js';
+import { scrubMovedSecrets } from './backupSecrets.js';
 import { keepBackup, listBackups, readBackup, type ConfigBackup } from './configBackups.js';
 import { removeStaleTemps, withFileLock } from './configLock.js';
 import { applyPathEdits, diffPaths } from './configPatch.js';
@@ -60,12 +63,58 @@ export class ConfigStore {
     return this.parse((await this.readText()) ?? '{}');
   }
 
-  /** Like {@link read}, and remembers the text so the watcher knows it (at start). */
+  /**
+   * Like {@link read}, and remembers the text so the watcher knows it (at
+   * start); backups still holding a secret the file keeps in the keychain
+   * (a hand edit while nothing ran) are rewritten.
+   */
   async load(): Promise<StoredConfig> {
     const text = (await this.readText()) ?? '{}';
     const stored = this.parse(text);
     this.lastText = text;
+    await this.scrubBackupsLocked(text);
     return stored;
+  }
+
+  /** {@link scrubBackups} for a text read outside the lock (at start, or seen by the watcher). */
+  private async scrubBackupsLocked(text: string): Promise<void> {
+    if (!text.includes('"secret"')) return; // refers to no keychain secret: no lock to take
+    try {
+      await withFileLock(this.path, () => this.scrubBackups(text));
+    } catch (error) {
+      this.reportScrubFailure(error);
+    }
+  }
+
+  /**
+   * Rewrites the backups that hold a value `text` (the file now) keeps in the
+   * keychain (backupSecrets.ts); under the lock. A failure is reported, never
+   * thrown: the write it follows is done.
+   */
+  private async scrubBackups(text: string): Promise<void> {
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch {
+      return; // an edit that does not parse yet refers to nothing
+    }
+    try {
+      await scrubMovedSecrets(this.stateDir, this.path, document, this.writer);
+    } catch (error) {
+      this.reportScrubFailure(error);
+    }
+  }
+
+  /** Said where config problems are said (the UI's banner, the log); the write it followed stands. */
+  private reportScrubFailure(error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.listeners?.onError(
+      new SwitchboardError(
+        ErrorCode.ConfigUnreadable,
+        `cannot rewrite the backups of ${this.path} without the secrets moved to the keychain: ${reason}`,
+        { path: this.path },
+      ),
+    );
   }
 
   /**
@@ -130,6 +179,7 @@ export class ConfigStore {
           this.parse(next); // throws config_invalid: nothing is written
           if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
           await this.writeText(next);
+          await this.scrubBackups(next);
           // Up to date before this write: the watcher may skip it. Else the re-read applies what others wrote too.
           if (text === this.lastText) this.lastText = next;
         },
@@ -193,6 +243,7 @@ export class ConfigStore {
         const current = await this.readText();
         if (current !== undefined) await keepBackup(this.stateDir, this.path, current);
         await this.writeText(backup.text);
+        await this.scrubBackups(backup.text);
         return backup;
       }),
     );
@@ -245,7 +296,10 @@ export class ConfigStore {
     }
     if (text === undefined) return; // mid-replace, or removed: keep running
     if (text === this.lastText && !force) return;
+    const edited = text !== this.lastText;
     this.lastText = text;
+    // A hand edit or another process may have moved a secret to the keychain.
+    if (edited) await this.scrubBackupsLocked(text);
     try {
       listeners.onChange(this.parse(text));
     } catch (error) {

@@ -157,6 +157,20 @@ describe('AccessControl changes', () => {
     expect(secret).not.toContain(rotated);
   });
 
+  it('knows a client another process just set up (profile and token) before the watcher would, and still refuses a wrong token', async () => {
+    const control = access();
+    // What `install` does from the CLI: its own store and token set, on the same files.
+    const cli = new AccessControl(PolicySchema.parse({}), recorder(), {
+      store: new ConfigStore(path, undefined, { stateDir: join(dir.path, 'state') }),
+      tokens: new ClientTokens(join(dir.path, 'client-tokens.json')),
+    });
+    const token = await cli.createProfile('cursor', { name: 'Cursor' });
+    expect(control.authenticate(token)).toBeUndefined(); // not in this instance's policy yet
+    expect(await control.authenticateRechecking(token)).toBe('cursor');
+    expect(control.policy.clients['cursor']).toEqual({ name: 'Cursor' });
+    expect(await control.authenticateRechecking('not-a-token-of-anyone')).toBeUndefined();
+  });
+
   it('says client tokens are unavailable without a token store', async () => {
     const control = new AccessControl(PolicySchema.parse({}), hooks);
     await expect(control.createProfile('cursor', { name: 'Cursor' })).rejects.toMatchObject({
