@@ -57,9 +57,6 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   eras?: IBackendEras | undefined;
 }
 
-/** An `initialize` answered this soon after a probe timed out: the server was up and ignored the probe. */
-const PROMPT_INITIALIZE_MS = 1000;
-
 const LEGACY_IGNORED: EraVerdict = { kind: 'legacy', probe: 'ignored' };
 const LEGACY_EXITED: EraVerdict = { kind: 'legacy', probe: 'exited' };
 
@@ -239,7 +236,6 @@ export class BackendConnection extends BackendRequests {
    */
   private async handshake(transport: Transport): Promise<void> {
     const era = this.remembered;
-    const started = Date.now();
     try {
       await this.client.connect(transport, { timeout: this.startTimeoutMs });
     } catch (error) {
@@ -247,10 +243,9 @@ export class BackendConnection extends BackendRequests {
       throw error;
     }
     if (!era || era.verdict || this.client.getProtocolEra() !== 'legacy') return;
-    // The probe timed out, then `initialize` was answered at once: the server was up and ignored it
-    // (one that was only slow to start, a first `npx` download, is probed again next time).
-    const afterProbeMs = Date.now() - started - probeTimeoutMs(this.timeoutMs);
-    if (afterProbeMs >= 0 && afterProbeMs < PROMPT_INITIALIZE_MS) this.options.eras?.remember(era.key, LEGACY_IGNORED);
+    // A 2025 server that never answered the probe, not even late (a server slow to start, a first
+    // `npx` download, answers it before `initialize`, in the order it reads them): it ignores it.
+    if (this.backendTransport?.probeAnswered?.() === false) this.options.eras?.remember(era.key, LEGACY_IGNORED);
   }
 
   /** Explains a failure, adding the stdio child's last stderr line when there is one. */

@@ -68,6 +68,9 @@ const CLOSE_GRACE_MS = 2000;
 
 const keyOf = (id: string | number): string => JSON.stringify(id);
 
+/** How the SDK names its `server/discover` era probe's requests. */
+const PROBE_ID_PREFIX = 'server-discover-probe-';
+
 /** A stdio transport that owns its server's whole process tree. */
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -84,6 +87,8 @@ export class GroupStdioTransport implements Transport {
   private recorder: NodeJS.Timeout | undefined;
   private reaping: Promise<void> | undefined;
   private closed = false;
+  /** The server answered the SDK's era probe (its request ids read `server-discover-probe-<n>`). */
+  probeAnswered = false;
 
   constructor(private readonly spec: StdioServerSpec) {
     this.marker = `${spec.backendId}:${randomUUID()}`;
@@ -203,6 +208,7 @@ export class GroupStdioTransport implements Transport {
     }
     if ('id' in message && !('method' in message)) {
       this.outstanding.delete(keyOf(message.id as string | number));
+      if (String(message.id).startsWith(PROBE_ID_PREFIX)) this.probeAnswered = true;
       // The SDK runs notification handlers a microtask later but answers a response at once,
       // dropping its request's progress handler: a progress notification read in the same chunk
       // just before the response would be lost (SDK issue 2580). The response waits for them.

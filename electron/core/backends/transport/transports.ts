@@ -41,6 +41,12 @@ export interface BackendTransport {
   transport: Transport;
   /** PID of the stdio child, once started. */
   pid(): number | undefined;
+  /**
+   * Whether the server has answered the SDK's era probe (`server/discover`),
+   * even after the probe gave up waiting; undefined where the transport
+   * cannot tell.
+   */
+  probeAnswered?(): boolean;
 }
 
 /** Keeps the last `limit` lines written to a stream. */
@@ -112,7 +118,7 @@ export async function createBackendTransport(
         limits.sandbox?.watch.scan(text);
       });
       explainSpawnFailures(group, { ...config, env }, environment); // a missing command said plainly
-      return { transport: group, pid: () => group.pid };
+      return { transport: group, pid: () => group.pid, probeAnswered: () => group.probeAnswered };
     }
     // Windows has no process groups to speak of; the SDK's transport (cross-spawn resolves .cmd shims).
     const stdio = new StdioClientTransport({
