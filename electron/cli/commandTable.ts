@@ -5,7 +5,7 @@
  */
 import { VERSION } from '../../shared/version.js';
 import { defaultConfigPath } from '../core/platform/index.js';
-import type { CliCommand, HelpSection } from './command.js';
+import type { CliCommand, CommandSpec, HelpSection } from './command.js';
 import { authCli } from './commands/auth.js';
 import { checkConfigCli } from './commands/checkConfig.js';
 import { clientsCli } from './commands/clients.js';
@@ -33,9 +33,19 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   registryCli,
 ];
 
-/** The command answering to `name`, if any. */
+/** Every command name `mcp-switchboard` knows, in help order. */
+export const COMMAND_NAMES: readonly string[] = COMMAND_TABLE.flatMap((command) =>
+  command.commands.map((spec) => spec.name),
+);
+
+/** The command module answering to `name`, if any. */
 export function findCommand(name: string): CliCommand | undefined {
-  return COMMAND_TABLE.find((command) => command.names.includes(name));
+  return COMMAND_TABLE.find((command) => command.commands.some((spec) => spec.name === name));
+}
+
+/** The declaration of the command `name` (its options and help), if any. */
+export function findSpec(name: string): CommandSpec | undefined {
+  return findCommand(name)?.commands.find((spec) => spec.name === name);
 }
 
 /** Each section's heading in `--help` (an empty one is a blank line). */
@@ -54,11 +64,19 @@ export function usageText(): string {
   for (const [section, heading] of Object.entries(SECTIONS)) {
     lines.push('', ...(heading ? [heading] : []));
     for (const command of COMMAND_TABLE.filter((candidate) => candidate.section === section)) {
-      for (const entry of command.help) {
-        lines.push(`  mcp-switchboard ${entry.usage}`, ...entry.text.map((line) => `      ${line}`));
+      for (const spec of command.commands) {
+        lines.push(
+          ...spec.usage.map((usage) => `  mcp-switchboard ${usage}`),
+          ...spec.text.map((line) => `      ${line}`),
+        );
       }
     }
   }
-  lines.push('', `Config: ${defaultConfigPath()} unless --config is given.`, '');
+  lines.push(
+    '',
+    `Config: ${defaultConfigPath()} unless --config is given.`,
+    "mcp-switchboard help <command> (or <command> --help): that command's options and examples.",
+    '',
+  );
   return lines.join('\n');
 }

@@ -21,6 +21,7 @@ import { stderrLogger, type CoreDeps } from '../../core/api/index.js';
 import { SwitchboardCore } from '../../core/switchboard/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
+import { JSON_OUTPUT, RUNNING_CONFIG } from '../optionHelp.js';
 import type { CliCommand, Invocation } from '../command.js';
 import { fail as usageError } from '../io.js';
 
@@ -226,28 +227,39 @@ async function runAuthCommand(invocation: Invocation, path: string): Promise<num
 
 /** The OAuth commands. */
 export const authCli: CliCommand = {
-  names: ['authorize', 'auth-status', 'doctor', 'sign-out'],
   section: 'auth',
   positionals: true,
-  help: [
+  commands: [
     {
-      usage: 'authorize <id> [--no-browser] [--config FILE]',
+      name: 'authorize',
+      usage: ['authorize <id> [--no-browser] [--config FILE]'],
       text: [
         'Sign in to a remote server: prints the URL, opens the browser (unless',
         '--no-browser), waits for the redirect, stores the tokens in the keychain.',
       ],
+      options: { 'no-browser': 'Only print the URL; do not open a browser.', ...RUNNING_CONFIG },
+      examples: ['authorize linear', 'authorize linear --no-browser'],
     },
     {
-      usage: 'auth-status [--json] [--config FILE]',
+      name: 'auth-status',
+      usage: ['auth-status [--json] [--config FILE]'],
       text: ["Each remote server's authorization state and token expiry (offline)."],
+      options: { ...JSON_OUTPUT, ...RUNNING_CONFIG },
+      examples: ['auth-status', 'auth-status --json'],
     },
     {
-      usage: 'doctor [--json] [--config FILE]',
+      name: 'doctor',
+      usage: ['doctor [--json] [--config FILE]'],
       text: ['Connect every server once and report what fails (never opens a browser).'],
+      options: { ...JSON_OUTPUT, ...RUNNING_CONFIG },
+      examples: ['doctor', 'doctor --json --config ./switchboard.json'],
     },
     {
-      usage: 'sign-out <id> [--config FILE]',
+      name: 'sign-out',
+      usage: ['sign-out <id> [--config FILE]'],
       text: ["Revoke (where the server supports it) and delete a server's tokens."],
+      options: { ...RUNNING_CONFIG },
+      examples: ['sign-out linear'],
     },
   ],
   run: async (invocation) => {

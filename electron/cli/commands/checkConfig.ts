@@ -6,6 +6,7 @@
 import { commandWarnings } from '../../core/backends/index.js';
 import { missingVariables, plainValues, unresolvedSecrets, valueMapsOf } from '../../core/platform/index.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
+import { CONFIG_FILE } from '../optionHelp.js';
 import type { CliCommand } from '../command.js';
 
 /** `check-config`: validation plus environment variables that are referenced but unset. */
@@ -39,13 +40,15 @@ async function checkConfig(path: string): Promise<void> {
 
 /** The `check-config` command. */
 export const checkConfigCli: CliCommand = {
-  names: ['check-config'],
   section: 'usage',
   positionals: false,
-  help: [
+  commands: [
     {
-      usage: 'check-config [--config FILE]',
+      name: 'check-config',
+      usage: ['check-config [--config FILE]'],
       text: ['Validate the config; print one line per problem and exit 1 if there are any.'],
+      options: { ...CONFIG_FILE },
+      examples: ['check-config', 'check-config --config ./switchboard.json'],
     },
   ],
   run: ({ config }) => checkConfig(config),

@@ -20,6 +20,7 @@ import {
   type WriteOutcome,
 } from '../../core/install/index.js';
 import { defaultConfigPath, defaultStateDir, KeytarStore, type SecretStore } from '../../core/platform/index.js';
+import { ENTRY_PORT, JSON_OUTPUT, PROJECT, RUNNING_CONFIG } from '../optionHelp.js';
 import type { CliCommand } from '../command.js';
 import { selfLauncher } from '../io.js';
 
@@ -162,30 +163,61 @@ async function runImport(
 
 /** The client commands. */
 export const clientsCli: CliCommand = {
-  names: ['clients', 'install', 'uninstall', 'undo', 'snippet', 'import'],
   section: 'clients',
   positionals: true,
-  help: [
+  commands: [
     {
-      usage: 'clients [--json]',
+      name: 'clients',
+      usage: ['clients [--json]'],
       text: ['Which clients are on this machine, and whether Switchboard is installed in each.'],
+      options: { ...JSON_OUTPUT, ...PROJECT, ...ENTRY_PORT, ...RUNNING_CONFIG },
+      examples: ['clients', 'clients --json'],
     },
     {
-      usage: `install <client> [--project DIR] [--port ${DEFAULT_PORT}]`,
+      name: 'install',
+      usage: [`install <client> [--project DIR] [--port ${DEFAULT_PORT}]`],
       text: ["Add the Switchboard entry to the client's config (backed up first; other entries untouched)."],
+      options: { ...PROJECT, ...ENTRY_PORT, ...RUNNING_CONFIG },
+      examples: ['install cursor', 'install claude-code --project .'],
     },
-    { usage: 'uninstall <client> [--project DIR]', text: ['Remove only the Switchboard entry.'] },
     {
-      usage: 'undo <client> [--project DIR]',
+      name: 'uninstall',
+      usage: ['uninstall <client> [--project DIR]'],
+      text: ['Remove only the Switchboard entry.'],
+      options: { ...PROJECT, ...RUNNING_CONFIG },
+      examples: ['uninstall cursor'],
+    },
+    {
+      name: 'undo',
+      usage: ['undo <client> [--project DIR]'],
       text: ["Put back the file as it was before Switchboard's last write to it."],
+      options: { ...PROJECT, ...RUNNING_CONFIG },
+      examples: ['undo cursor'],
     },
-    { usage: `snippet <client> [--project DIR] [--port ${DEFAULT_PORT}]`, text: ['Print the entry to paste by hand.'] },
     {
-      usage: 'import <client> [--all | --server NAME ...] [--replace] [--project DIR] [--json]',
+      name: 'snippet',
+      usage: [`snippet <client> [--project DIR] [--port ${DEFAULT_PORT}]`],
+      text: ['Print the entry to paste by hand.'],
+      options: { ...PROJECT, ...ENTRY_PORT, ...RUNNING_CONFIG },
+      examples: ['snippet zed'],
+    },
+    {
+      name: 'import',
+      usage: ['import <client> [--all | --server NAME ...] [--replace] [--project DIR] [--json]'],
       text: [
         "List the client's servers; with --all or --server, add them to Switchboard's config",
         '(secrets become ${VAR} references); --replace then points the client at Switchboard instead.',
       ],
+      options: {
+        all: 'Import every server of the client.',
+        server: 'Import this server (repeat for more).',
+        replace: "Then replace the client's servers with the Switchboard entry.",
+        ...PROJECT,
+        ...JSON_OUTPUT,
+        ...ENTRY_PORT,
+        ...RUNNING_CONFIG,
+      },
+      examples: ['import claude-desktop', 'import claude-desktop --all --replace', 'import cursor --server github'],
     },
   ],
   run: ({ command, positionals, values, config, port }) =>

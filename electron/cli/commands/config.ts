@@ -5,6 +5,7 @@
  */
 import { SwitchboardError } from '../../../shared/errors.js';
 import { openConfigStore, defaultStateDir } from '../../core/platform/index.js';
+import { RUNNING_CONFIG } from '../optionHelp.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
 
@@ -56,13 +57,15 @@ export async function configCommand(
 
 /** The `config` command. */
 export const configCli: CliCommand = {
-  names: ['config'],
   section: 'auth',
   positionals: true,
-  help: [
+  commands: [
     {
-      usage: 'config backups | config restore [N] [--config FILE]',
+      name: 'config',
+      usage: ['config backups | config restore [N] [--config FILE]'],
       text: ['The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.'],
+      options: { ...RUNNING_CONFIG },
+      examples: ['config backups', 'config restore 2'],
     },
   ],
   run: async ({ positionals, runningTarget }) => {

@@ -80,16 +80,21 @@ export async function runConnect(options: ConnectOptions): Promise<void> {
 
 /** The `connect` command. */
 export const connectCli: CliCommand = {
-  names: ['connect'],
   section: 'usage',
   positionals: false,
-  help: [
+  commands: [
     {
-      usage: `connect [--config FILE] [--port ${DEFAULT_PORT}]`,
+      name: 'connect',
+      usage: [`connect [--config FILE] [--port ${DEFAULT_PORT}]`],
       text: [
         'Speak MCP on stdin/stdout, bridged to the running Switchboard (started',
         'headless in the background if none runs). For clients that launch a command.',
       ],
+      options: {
+        config: "Config of the Switchboard to connect to or start (default: the running one's, else this user's).",
+        port: `Port of the Switchboard to connect to or start (default: the running one's, else ${DEFAULT_PORT}).`,
+      },
+      examples: ['connect', `connect --port ${DEFAULT_PORT}`],
     },
   ],
   run: async ({ values, config, port }) => {

@@ -4,6 +4,7 @@
  */
 import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
 import { readProfileExposure, writeProfileExposure } from '../../core/install/index.js';
+import { RUNNING_CONFIG } from '../optionHelp.js';
 import type { CliCommand } from '../command.js';
 import { fail, stdio, type Write } from '../io.js';
 
@@ -47,16 +48,18 @@ export async function exposureCommand(
 
 /** The `exposure` command. */
 export const exposureCli: CliCommand = {
-  names: ['exposure'],
   section: 'exposure',
   positionals: true,
-  help: [
+  commands: [
     {
-      usage: 'exposure <client|default> [all|search|search+load|auto] [--config FILE]',
+      name: 'exposure',
+      usage: ['exposure <client|default> [all|search|search+load|auto] [--config FILE]'],
       text: [
         'Show or set how a client gets its tools: all of them, or search_tools and call_tool',
         '(search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).',
       ],
+      options: { ...RUNNING_CONFIG },
+      examples: ['exposure cursor', 'exposure cursor search', 'exposure default auto'],
     },
   ],
   run: async ({ positionals, runningTarget }) => {

@@ -72,13 +72,15 @@ export async function secretCommand(
 
 /** The `secret` command. */
 export const secretCli: CliCommand = {
-  names: ['secret'],
   section: 'auth',
   positionals: true,
-  help: [
+  commands: [
     {
-      usage: 'secret set <name> | secret delete <name> | secret list',
+      name: 'secret',
+      usage: ['secret set <name> | secret delete <name> | secret list'],
       text: ['Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.'],
+      options: {},
+      examples: ['secret set LINEAR_TOKEN < token.txt', 'secret list', 'secret delete LINEAR_TOKEN'],
     },
   ],
   run: ({ positionals }) =>

@@ -89,13 +89,15 @@ export async function uiCommand(options: UiCommandOptions): Promise<number> {
 
 /** The `ui` command. */
 export const uiCli: CliCommand = {
-  names: ['ui'],
   section: 'usage',
   positionals: false,
-  help: [
+  commands: [
     {
-      usage: 'ui [--no-browser]',
+      name: 'ui',
+      usage: ['ui [--no-browser]'],
       text: ["Print (and open) a fresh one-time login link to the running Switchboard's UI."],
+      options: { 'no-browser': 'Only print the link; do not open a browser.' },
+      examples: ['ui', 'ui --no-browser'],
     },
   ],
   run: ({ values }) =>

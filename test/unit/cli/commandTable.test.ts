@@ -1,15 +1,21 @@
 /** The command table drives both dispatch and --help: every command is found by each name and documented. */
 import { describe, expect, it } from 'vitest';
 import { unknownCommand } from '../../../electron/cli/args.js';
-import { COMMAND_TABLE, findCommand, usageText } from '../../../electron/cli/commandTable.js';
+import { COMMAND_NAMES, COMMAND_TABLE, findCommand, findSpec, usageText } from '../../../electron/cli/commandTable.js';
 
-const names = COMMAND_TABLE.flatMap((command) => command.names);
+const names = COMMAND_NAMES;
 
 describe('the command table', () => {
   it('answers each name with one command, and no name twice', () => {
     expect(new Set(names).size).toBe(names.length);
-    for (const command of COMMAND_TABLE) for (const name of command.names) expect(findCommand(name)).toBe(command);
+    for (const command of COMMAND_TABLE) {
+      for (const spec of command.commands) {
+        expect(findCommand(spec.name)).toBe(command);
+        expect(findSpec(spec.name)).toBe(spec);
+      }
+    }
     expect(findCommand('serv')).toBeUndefined();
+    expect(findSpec('serv')).toBeUndefined();
   });
 
   it('lists every command in --help, each usage line under its section', () => {
