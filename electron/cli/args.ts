@@ -84,7 +84,12 @@ export function optionNotTaken(
   known: readonly string[],
   valued: readonly string[],
 ): string | undefined {
-  const problem = unknownOption(args, takes, valued);
+  // Only its own options' values are skipped: any other option is the error, whatever follows it.
+  const problem = unknownOption(
+    args,
+    takes,
+    valued.filter((name) => takes.includes(name)),
+  );
   if (!problem) return undefined;
   const name = /^unknown option (-{1,2}[^\s]+)/.exec(problem)?.[1] ?? '';
   return known.includes(name.replace(/^--/, '')) ? `${command} does not take ${name}` : problem;
