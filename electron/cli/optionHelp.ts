@@ -13,9 +13,9 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   port: 'PORT',
   project: 'DIR',
   server: 'NAME',
-  env: 'KEY=VALUE',
-  header: 'KEY=VALUE',
-  arg: 'KEY=VALUE',
+  env: 'K=V',
+  header: 'K=V',
+  arg: 'K=V',
   id: 'ID',
   cursor: 'CURSOR',
   'secret-storage': 'reference|config',
@@ -33,9 +33,13 @@ export function optionSyntax(name: OptionName): string {
 /** `--config` of a command that reads or writes the config file itself. */
 export const CONFIG_FILE = { config: 'Switchboard config file (default: the config of this user).' } as const;
 
-/** `--config` of a command that works on the running Switchboard's config unless told otherwise. */
-export const RUNNING_CONFIG = {
+/**
+ * `--config` and `--port` of a command that acts on the running Switchboard
+ * unless told otherwise (a flag that disagrees with it is honoured, with a warning).
+ */
+export const RUNNING_INSTANCE = {
   config: "Switchboard config file (default: the running Switchboard's, else this user's).",
+  port: `Port of the Switchboard meant (default: the running one's, else ${DEFAULT_PORT}).`,
 } as const;
 
 /** `--json` of a command that can print for programs. */

@@ -20,7 +20,7 @@ import {
   type WriteOutcome,
 } from '../../core/install/index.js';
 import { defaultConfigPath, defaultStateDir, KeytarStore, type SecretStore } from '../../core/platform/index.js';
-import { ENTRY_PORT, JSON_OUTPUT, PROJECT, RUNNING_CONFIG } from '../optionHelp.js';
+import { ENTRY_PORT, JSON_OUTPUT, PROJECT, RUNNING_INSTANCE } from '../optionHelp.js';
 import type { CliCommand } from '../command.js';
 import { selfLauncher } from '../io.js';
 
@@ -170,35 +170,35 @@ export const clientsCli: CliCommand = {
       name: 'clients',
       usage: ['clients [--json]'],
       text: ['Which clients are on this machine, and whether Switchboard is installed in each.'],
-      options: { ...JSON_OUTPUT, ...PROJECT, ...ENTRY_PORT, ...RUNNING_CONFIG },
+      options: { ...JSON_OUTPUT, ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
       examples: ['clients', 'clients --json'],
     },
     {
       name: 'install',
       usage: [`install <client> [--project DIR] [--port ${DEFAULT_PORT}]`],
       text: ["Add the Switchboard entry to the client's config (backed up first; other entries untouched)."],
-      options: { ...PROJECT, ...ENTRY_PORT, ...RUNNING_CONFIG },
+      options: { ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
       examples: ['install cursor', 'install claude-code --project .'],
     },
     {
       name: 'uninstall',
       usage: ['uninstall <client> [--project DIR]'],
       text: ['Remove only the Switchboard entry.'],
-      options: { ...PROJECT, ...RUNNING_CONFIG },
+      options: { ...PROJECT, ...RUNNING_INSTANCE },
       examples: ['uninstall cursor'],
     },
     {
       name: 'undo',
       usage: ['undo <client> [--project DIR]'],
       text: ["Put back the file as it was before Switchboard's last write to it."],
-      options: { ...PROJECT, ...RUNNING_CONFIG },
+      options: { ...PROJECT, ...RUNNING_INSTANCE },
       examples: ['undo cursor'],
     },
     {
       name: 'snippet',
       usage: [`snippet <client> [--project DIR] [--port ${DEFAULT_PORT}]`],
       text: ['Print the entry to paste by hand.'],
-      options: { ...PROJECT, ...ENTRY_PORT, ...RUNNING_CONFIG },
+      options: { ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
       examples: ['snippet zed'],
     },
     {
@@ -214,8 +214,8 @@ export const clientsCli: CliCommand = {
         replace: "Then replace the client's servers with the Switchboard entry.",
         ...PROJECT,
         ...JSON_OUTPUT,
+        ...RUNNING_INSTANCE,
         ...ENTRY_PORT,
-        ...RUNNING_CONFIG,
       },
       examples: ['import claude-desktop', 'import claude-desktop --all --replace', 'import cursor --server github'],
     },

@@ -5,7 +5,7 @@
  */
 import { SwitchboardError } from '../../../shared/errors.js';
 import { openConfigStore, defaultStateDir } from '../../core/platform/index.js';
-import { RUNNING_CONFIG } from '../optionHelp.js';
+import { RUNNING_INSTANCE } from '../optionHelp.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
 
@@ -64,7 +64,7 @@ export const configCli: CliCommand = {
       name: 'config',
       usage: ['config backups | config restore [N] [--config FILE]'],
       text: ['The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.'],
-      options: { ...RUNNING_CONFIG },
+      options: { ...RUNNING_INSTANCE },
       examples: ['config backups', 'config restore 2'],
     },
   ],

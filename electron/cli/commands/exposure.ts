@@ -4,7 +4,7 @@
  */
 import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
 import { readProfileExposure, writeProfileExposure } from '../../core/install/index.js';
-import { RUNNING_CONFIG } from '../optionHelp.js';
+import { RUNNING_INSTANCE } from '../optionHelp.js';
 import type { CliCommand } from '../command.js';
 import { fail, stdio, type Write } from '../io.js';
 
@@ -58,7 +58,7 @@ export const exposureCli: CliCommand = {
         'Show or set how a client gets its tools: all of them, or search_tools and call_tool',
         '(search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).',
       ],
-      options: { ...RUNNING_CONFIG },
+      options: { ...RUNNING_INSTANCE },
       examples: ['exposure cursor', 'exposure cursor search', 'exposure default auto'],
     },
   ],
