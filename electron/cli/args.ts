@@ -4,7 +4,7 @@
  * --port?)") followed by one short usage line, instead of Node's parser
  * message and the whole help.
  */
-import { COMMAND_NAMES } from './commandTable.js';
+import { COMMAND_NAMES } from './specTable.js';
 
 /** The one usage line printed with an argument error. */
 export const SHORT_USAGE =
@@ -93,10 +93,4 @@ export function optionNotTaken(
   if (!problem) return undefined;
   const name = /^unknown option (-{1,2}[^\s]+)/.exec(problem)?.[1] ?? '';
   return known.includes(name.replace(/^--/, '')) ? `${command} does not take ${name}` : problem;
-}
-
-/** Whether `args` ask for help (`--help` or `-h` anywhere before a lone `--`): it wins over everything else. */
-export function asksForHelp(args: readonly string[]): boolean {
-  const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }

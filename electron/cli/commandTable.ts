@@ -5,7 +5,7 @@
  */
 import { VERSION } from '../../shared/version.js';
 import { defaultConfigPath } from '../core/platform/index.js';
-import type { CliCommand, CommandSpec, HelpSection } from './command.js';
+import type { CliCommand, HelpSection } from './command.js';
 import { authCli } from './commands/auth.js';
 import { checkConfigCli } from './commands/checkConfig.js';
 import { clientsCli } from './commands/clients.js';
@@ -33,19 +33,9 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   registryCli,
 ];
 
-/** Every command name `mcp-switchboard` knows, in help order. */
-export const COMMAND_NAMES: readonly string[] = COMMAND_TABLE.flatMap((command) =>
-  command.commands.map((spec) => spec.name),
-);
-
 /** The command module answering to `name`, if any. */
 export function findCommand(name: string): CliCommand | undefined {
   return COMMAND_TABLE.find((command) => command.commands.some((spec) => spec.name === name));
-}
-
-/** The declaration of the command `name` (its options and help), if any. */
-export function findSpec(name: string): CommandSpec | undefined {
-  return findCommand(name)?.commands.find((spec) => spec.name === name);
 }
 
 /** Each section's heading in `--help` (an empty one is a blank line). */

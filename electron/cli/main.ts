@@ -9,24 +9,16 @@ import { DEFAULT_PORT } from '../../shared/endpoint.js';
 import { VERSION } from '../../shared/version.js';
 import { resolveTarget } from '../core/install/index.js';
 import { defaultConfigPath, defaultStateDir } from '../core/platform/index.js';
-import { asksForHelp, optionNotTaken, SHORT_USAGE, unknownCommand, unknownOption } from './args.js';
+import { optionNotTaken, SHORT_USAGE, unknownCommand, unknownOption } from './args.js';
 import { OPTIONS, VALUED, type CommandSpec, type Invocation } from './command.js';
-import { commandHelp } from './commandHelp.js';
-import { COMMAND_NAMES, findCommand, findSpec, usageText } from './commandTable.js';
+import { findCommand, usageText } from './commandTable.js';
+import { answerCommandHelp } from './helpRequest.js';
 import { fail } from './io.js';
+import { COMMAND_NAMES, findSpec } from './specTable.js';
 
 const PARSER_OPTIONS = Object.keys(OPTIONS);
 
-/** `help [command]`: the whole usage, or one command's help; an unknown command fails naming it. */
-function printHelp(command: string | undefined): void {
-  if (command === undefined) {
-    process.stdout.write(usageText());
-    return;
-  }
-  const spec = findSpec(command);
-  if (!spec) fail(`${unknownCommand(command)}\n${SHORT_USAGE}`);
-  process.stdout.write(commandHelp(spec));
-}
+const stdout = (text: string): void => void process.stdout.write(text);
 
 /** What a command given an argument it cannot use prints under the error. */
 const commandUsage = (spec: CommandSpec): string =>
@@ -41,10 +33,12 @@ export async function main(argv: string[]): Promise<void> {
     process.stderr.write(usage);
     process.exit(2);
   }
-  if (command === '--help' || command === '-h') return printHelp(undefined);
+  // `<command> --help` and `help <command>` (bin/ answers them before loading this module; main answers them too).
+  if (answerCommandHelp(argv, stdout)) return;
+  if (command === '--help' || command === '-h' || (command === 'help' && rest.length === 0)) return stdout(usage);
   if (command === 'help') {
-    if (rest.length > 1) fail(`help takes one command, not "${rest.join(' ')}"\n${SHORT_USAGE}`);
-    return printHelp(rest[0]);
+    const problem = rest.length === 1 ? unknownCommand(rest[0]!) : `help takes one command, not "${rest.join(' ')}"`;
+    fail(`${problem}\n${SHORT_USAGE}`);
   }
   if (command === '--version' || command === '-v') {
     process.stdout.write(`${VERSION}\n`);
@@ -56,7 +50,6 @@ export async function main(argv: string[]): Promise<void> {
   const spec = findSpec(command);
   const found = findCommand(command);
   if (!spec || !found) fail(`${unknownCommand(command, [...COMMAND_NAMES, 'help'])}\n${SHORT_USAGE}`);
-  if (asksForHelp(rest)) return printHelp(command);
   const notTaken = optionNotTaken(command, rest, Object.keys(spec.options), PARSER_OPTIONS, VALUED);
   if (notTaken) fail(`${notTaken}\n${commandUsage(spec)}`);
   let parsed;

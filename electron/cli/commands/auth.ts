@@ -21,7 +21,7 @@ import { stderrLogger, type CoreDeps } from '../../core/api/index.js';
 import { SwitchboardCore } from '../../core/switchboard/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
-import { JSON_OUTPUT, RUNNING_INSTANCE } from '../optionHelp.js';
+import { authSpecs } from '../commandSpecs/auth.js';
 import type { CliCommand, Invocation } from '../command.js';
 import { fail as usageError } from '../io.js';
 
@@ -229,39 +229,7 @@ async function runAuthCommand(invocation: Invocation, path: string): Promise<num
 export const authCli: CliCommand = {
   section: 'auth',
   positionals: true,
-  commands: [
-    {
-      name: 'authorize',
-      usage: ['authorize <id> [--no-browser] [--config FILE]'],
-      text: [
-        'Sign in to a remote server: prints the URL, opens the browser (unless',
-        '--no-browser), waits for the redirect, stores the tokens in the keychain.',
-      ],
-      options: { 'no-browser': 'Only print the URL; do not open a browser.', ...RUNNING_INSTANCE },
-      examples: ['authorize linear', 'authorize linear --no-browser'],
-    },
-    {
-      name: 'auth-status',
-      usage: ['auth-status [--json] [--config FILE]'],
-      text: ["Each remote server's authorization state and token expiry (offline)."],
-      options: { ...JSON_OUTPUT, ...RUNNING_INSTANCE },
-      examples: ['auth-status', 'auth-status --json'],
-    },
-    {
-      name: 'doctor',
-      usage: ['doctor [--json] [--config FILE]'],
-      text: ['Connect every server once and report what fails (never opens a browser).'],
-      options: { ...JSON_OUTPUT, ...RUNNING_INSTANCE },
-      examples: ['doctor', 'doctor --json --config ./switchboard.json'],
-    },
-    {
-      name: 'sign-out',
-      usage: ['sign-out <id> [--config FILE]'],
-      text: ["Revoke (where the server supports it) and delete a server's tokens."],
-      options: { ...RUNNING_INSTANCE },
-      examples: ['sign-out linear'],
-    },
-  ],
+  commands: authSpecs,
   run: async (invocation) => {
     const { positionals, values, usage } = invocation;
     if (positionals.length > 1) usageError(`unexpected argument "${positionals[1]}"\n\n${usage}`);

@@ -6,7 +6,7 @@
 import { commandWarnings } from '../../core/backends/index.js';
 import { missingVariables, plainValues, unresolvedSecrets, valueMapsOf } from '../../core/platform/index.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
-import { CONFIG_FILE } from '../optionHelp.js';
+import { checkConfigSpecs } from '../commandSpecs/checkConfig.js';
 import type { CliCommand } from '../command.js';
 
 /** `check-config`: validation plus environment variables that are referenced but unset. */
@@ -42,14 +42,6 @@ async function checkConfig(path: string): Promise<void> {
 export const checkConfigCli: CliCommand = {
   section: 'usage',
   positionals: false,
-  commands: [
-    {
-      name: 'check-config',
-      usage: ['check-config [--config FILE]'],
-      text: ['Validate the config; print one line per problem and exit 1 if there are any.'],
-      options: { ...CONFIG_FILE },
-      examples: ['check-config', 'check-config --config ./switchboard.json'],
-    },
-  ],
+  commands: checkConfigSpecs,
   run: ({ config }) => checkConfig(config),
 };

@@ -5,7 +5,7 @@
  */
 import { SwitchboardError } from '../../../shared/errors.js';
 import { openConfigStore, defaultStateDir } from '../../core/platform/index.js';
-import { RUNNING_INSTANCE } from '../optionHelp.js';
+import { configSpecs } from '../commandSpecs/config.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
 
@@ -59,15 +59,7 @@ export async function configCommand(
 export const configCli: CliCommand = {
   section: 'auth',
   positionals: true,
-  commands: [
-    {
-      name: 'config',
-      usage: ['config backups | config restore [N] [--config FILE]'],
-      text: ['The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.'],
-      options: { ...RUNNING_INSTANCE },
-      examples: ['config backups', 'config restore 2'],
-    },
-  ],
+  commands: configSpecs,
   run: async ({ positionals, runningTarget }) => {
     const context = { config: (await runningTarget(true)).config, stateDir: defaultStateDir(), ...stdio() };
     return configCommand(context, positionals[0], positionals[1]);

@@ -4,7 +4,7 @@
  */
 import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
 import { readProfileExposure, writeProfileExposure } from '../../core/install/index.js';
-import { RUNNING_INSTANCE } from '../optionHelp.js';
+import { exposureSpecs } from '../commandSpecs/exposure.js';
 import type { CliCommand } from '../command.js';
 import { fail, stdio, type Write } from '../io.js';
 
@@ -50,18 +50,7 @@ export async function exposureCommand(
 export const exposureCli: CliCommand = {
   section: 'exposure',
   positionals: true,
-  commands: [
-    {
-      name: 'exposure',
-      usage: ['exposure <client|default> [all|search|search+load|auto] [--config FILE]'],
-      text: [
-        'Show or set how a client gets its tools: all of them, or search_tools and call_tool',
-        '(search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).',
-      ],
-      options: { ...RUNNING_INSTANCE },
-      examples: ['exposure cursor', 'exposure cursor search', 'exposure default auto'],
-    },
-  ],
+  commands: exposureSpecs,
   run: async ({ positionals, runningTarget }) => {
     const context = { configPath: (await runningTarget(true)).config, ...stdio() };
     return exposureCommand(context, positionals[0], positionals[1]).catch((e: Error) => fail(e.message));

@@ -11,7 +11,7 @@ import type { LaunchLineView, PendingChangeView, ServerReviewView } from '../../
 import type { ScanFinding, ScanReport } from '../../../shared/model/scanViews.js';
 import type { MethodName, ParamsOf, ResultOf } from '../../../shared/contract.js';
 import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
-import { JSON_OUTPUT } from '../optionHelp.js';
+import { reviewSpecs } from '../commandSpecs/review.js';
 import type { CliCommand } from '../command.js';
 import { stdio, type Write } from '../io.js';
 import { callRunning, type RunningCall } from '../runningBridge.js';
@@ -171,32 +171,7 @@ export async function scanCommand(
 export const reviewCli: CliCommand = {
   section: 'review',
   positionals: true,
-  commands: [
-    {
-      name: 'review',
-      usage: ['review <id> [--json]'],
-      text: [
-        "A server's review: its command, arguments and sandbox, each tool with the scan's findings,",
-        'and the changed definitions held for approval, as a unified diff.',
-      ],
-      options: { ...JSON_OUTPUT },
-      examples: ['review github', 'review github --json'],
-    },
-    {
-      name: 'approve',
-      usage: ['approve <id> [--tool NAME]'],
-      text: ['Approve a quarantined server (its items are served at once), or one held tool change.'],
-      options: { tool: "Approve only this tool's held change, not the whole server." },
-      examples: ['approve github', 'approve github --tool create_issue'],
-    },
-    {
-      name: 'scan',
-      usage: ['scan [id] [--json]'],
-      text: ["The poisoning scan's findings; exit 1 when one is high-severity, 3 when none could be asked."],
-      options: { ...JSON_OUTPUT },
-      examples: ['scan', 'scan github --json'],
-    },
-  ],
+  commands: reviewSpecs,
   run: async ({ command, positionals, values }) => {
     const context: ReviewCommandContext = {
       ...stdio(),

@@ -6,6 +6,7 @@
  */
 import { isOAuthSecretName, type SecretStore } from '../../core/platform/index.js';
 import { keychain } from '../cliConfig.js';
+import { secretSpecs } from '../commandSpecs/secret.js';
 import type { CliCommand } from '../command.js';
 import { readStdin, stdio } from '../io.js';
 
@@ -74,15 +75,7 @@ export async function secretCommand(
 export const secretCli: CliCommand = {
   section: 'auth',
   positionals: true,
-  commands: [
-    {
-      name: 'secret',
-      usage: ['secret set <name> | secret delete <name> | secret list'],
-      text: ['Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.'],
-      options: {},
-      examples: ['secret set LINEAR_TOKEN < token.txt', 'secret list', 'secret delete LINEAR_TOKEN'],
-    },
-  ],
+  commands: secretSpecs,
   run: ({ positionals }) =>
     secretCommand({ keychain: keychain(), readStdin, ...stdio() }, positionals[0], positionals[1]),
 };

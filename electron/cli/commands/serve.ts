@@ -4,14 +4,13 @@
  * endpoint, the token (never with --quiet) and a one-time UI link, then a
  * start summary; Ctrl-C prints one line once every server has stopped.
  */
-import { DEFAULT_PORT } from '../../../shared/endpoint.js';
 import { frontendTokenPath, defaultConfigDir } from '../../core/platform/index.js';
 import { stderrLogger } from '../../core/api/index.js';
 import { serveCoreOverStdio } from '../../core/frontend/index.js';
 import { firstServeDefaults, openUiOnFirstServe } from '../firstOpen.js';
 import { buildCore, ListenError, startHeadless, type Headless } from '../../host/startHeadless.js';
 import { loadOrExit, warnIfNoKeytar } from '../cliConfig.js';
-import { CONFIG_FILE } from '../optionHelp.js';
+import { serveSpecs } from '../commandSpecs/serve.js';
 import type { CliCommand } from '../command.js';
 import { fail, selfLauncher } from '../io.js';
 import { reportStartProgress, stoppedLine } from '../serveProgress.js';
@@ -139,34 +138,7 @@ async function serve(options: ServeOptions): Promise<void> {
 export const serveCli: CliCommand = {
   section: 'usage',
   positionals: false,
-  commands: [
-    {
-      name: 'serve',
-      usage: [
-        `serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet] [--no-open]`,
-        'serve --stdio [--config FILE]',
-      ],
-      text: [
-        'Serve the merged catalog over Streamable HTTP at http://<host>:<port>/mcp',
-        '(--port 0 picks a free port). Clients send "Authorization: Bearer <token>";',
-        'the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts',
-        '(printed unless --quiet, for output that goes to a log).',
-        'The UI is served on the same port: open the printed one-time link',
-        'http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet). The first',
-        'serve of a config in a terminal opens the UI in the browser once (not with --no-open).',
-        'With --stdio: the same catalog over stdin/stdout, for clients that launch a command.',
-      ],
-      options: {
-        ...CONFIG_FILE,
-        host: 'Loopback address to listen on: 127.0.0.1 (default), localhost or ::1.',
-        port: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).`,
-        stdio: 'Serve one client over stdin/stdout instead of HTTP.',
-        quiet: 'Print neither the token nor the UI link (for output that goes to a log).',
-        'no-open': 'Do not open the UI in the browser on the first serve of a config.',
-      },
-      examples: ['serve', 'serve --port 0 --quiet', 'serve --stdio --config ./switchboard.json'],
-    },
-  ],
+  commands: serveSpecs,
   run: async ({ values, config, port }) => {
     if (!LOOPBACK.has(values.host))
       fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);

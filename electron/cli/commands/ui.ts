@@ -14,6 +14,7 @@ import {
   defaultStateDir,
 } from '../../core/platform/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
+import { uiSpecs } from '../commandSpecs/ui.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
 
@@ -91,15 +92,7 @@ export async function uiCommand(options: UiCommandOptions): Promise<number> {
 export const uiCli: CliCommand = {
   section: 'usage',
   positionals: false,
-  commands: [
-    {
-      name: 'ui',
-      usage: ['ui [--no-browser]'],
-      text: ["Print (and open) a fresh one-time login link to the running Switchboard's UI."],
-      options: { 'no-browser': 'Only print the link; do not open a browser.' },
-      examples: ['ui', 'ui --no-browser'],
-    },
-  ],
+  commands: uiSpecs,
   run: ({ values }) =>
     uiCommand({
       stateDir: defaultStateDir(),

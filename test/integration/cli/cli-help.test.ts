@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_NAMES } from '../../../electron/cli/commandTable.js';
+import { COMMAND_NAMES } from '../../../electron/cli/specTable.js';
 import { runCli } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/harness.js';
 

@@ -7,13 +7,14 @@
  */
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { asksForHelp, optionNotTaken } from '../../../electron/cli/args.js';
+import { optionNotTaken } from '../../../electron/cli/args.js';
 import { OPTIONS, VALUED, type CommandSpec } from '../../../electron/cli/command.js';
 import { commandHelp } from '../../../electron/cli/commandHelp.js';
-import { COMMAND_TABLE, findSpec } from '../../../electron/cli/commandTable.js';
+import { answerCommandHelp, asksForHelp } from '../../../electron/cli/helpRequest.js';
 import { optionSyntax } from '../../../electron/cli/optionHelp.js';
+import { COMMAND_SPECS, findSpec } from '../../../electron/cli/specTable.js';
 
-const SPECS: CommandSpec[] = COMMAND_TABLE.flatMap((command) => [...command.commands]);
+const SPECS: readonly CommandSpec[] = COMMAND_SPECS;
 const PARSER_OPTIONS = Object.keys(OPTIONS);
 const optionsWritten = (text: string): string[] =>
   [...text.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((match) => match[1]!);
@@ -78,6 +79,26 @@ describe('asking for help', () => {
     expect(asksForHelp(['--bogus', '--help'])).toBe(true);
     expect(asksForHelp(['cursor'])).toBe(false);
     expect(asksForHelp(['--', '--help'])).toBe(false);
+  });
+
+  it('is answered for a known command only, as <command> --help or help <command>', () => {
+    const printed: string[] = [];
+    const write = (text: string): void => void printed.push(text);
+    expect(answerCommandHelp(['install', 'cursor', '--stdio', '--help'], write)).toBe(true);
+    expect(answerCommandHelp(['help', 'install'], write)).toBe(true);
+    expect(printed).toEqual([commandHelp(findSpec('install')!), commandHelp(findSpec('install')!)]);
+    // Left to main: the whole usage, an unknown command, help of two commands, no help asked.
+    for (const argv of [
+      ['help'],
+      ['--help'],
+      ['instal', '--help'],
+      ['help', 'instal'],
+      ['help', 'a', 'b'],
+      ['install'],
+    ]) {
+      expect(answerCommandHelp(argv, write), argv.join(' ')).toBe(false);
+    }
+    expect(printed).toHaveLength(2);
   });
 
   it('says an option of another command as not taken, and a typo with the nearest option', () => {

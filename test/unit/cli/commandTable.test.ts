@@ -1,7 +1,8 @@
 /** The command table drives both dispatch and --help: every command is found by each name and documented. */
 import { describe, expect, it } from 'vitest';
 import { unknownCommand } from '../../../electron/cli/args.js';
-import { COMMAND_NAMES, COMMAND_TABLE, findCommand, findSpec, usageText } from '../../../electron/cli/commandTable.js';
+import { COMMAND_TABLE, findCommand, usageText } from '../../../electron/cli/commandTable.js';
+import { COMMAND_NAMES, COMMAND_SPECS, findSpec } from '../../../electron/cli/specTable.js';
 
 const names = COMMAND_NAMES;
 
@@ -16,6 +17,10 @@ describe('the command table', () => {
     }
     expect(findCommand('serv')).toBeUndefined();
     expect(findSpec('serv')).toBeUndefined();
+  });
+
+  it('runs the same commands, in the same order, as the declarations --help is answered from', () => {
+    expect(COMMAND_TABLE.flatMap((command) => command.commands)).toEqual(COMMAND_SPECS);
   });
 
   it('lists every command in --help, each usage line under its section', () => {

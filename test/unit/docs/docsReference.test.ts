@@ -16,7 +16,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nearest, unknownOption } from '../../../electron/cli/args.js';
 import { OPTIONS } from '../../../electron/cli/command.js';
-import { COMMAND_NAMES, COMMAND_TABLE, findCommand } from '../../../electron/cli/commandTable.js';
+import { COMMAND_TABLE, findCommand } from '../../../electron/cli/commandTable.js';
+import { COMMAND_NAMES } from '../../../electron/cli/specTable.js';
 import { ConfigFileSchema, parseConfig, ProxyOptionsSchema } from '../../../electron/core/platform/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
