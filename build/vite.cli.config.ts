@@ -5,7 +5,9 @@
  * the command (resolving, reading and linking each module), on every `serve`
  * and every other command. The login shell module is an entry of its own, so
  * bin/ can start the shell before loading the rest and the command then finds
- * that same module instance. Node built-ins and every dependency stay external
+ * that same module instance. The help entry (`<command> --help`) is one too:
+ * it shares the command declarations with main.js (a small chunk of their
+ * own) and loads nothing else. Node built-ins and every dependency stay external
  * (node_modules ships with the package), as in vite.main.config.ts.
  */
 import { builtinModules } from 'node:module';
@@ -28,7 +30,11 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     rollupOptions: {
-      input: { main: 'electron/cli/main.ts', loginShell: 'electron/core/platform/env/loginShell.ts' },
+      input: {
+        main: 'electron/cli/main.ts',
+        loginShell: 'electron/core/platform/env/loginShell.ts',
+        help: 'electron/cli/helpRequest.ts',
+      },
       external: (id) =>
         id.startsWith('node:') ||
         builtinModules.includes(id) ||

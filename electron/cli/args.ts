@@ -4,10 +4,7 @@
  * --port?)") followed by one short usage line, instead of Node's parser
  * message and the whole help.
  */
-import { COMMAND_TABLE } from './commandTable.js';
-
-/** Every command name `mcp-switchboard` knows. */
-const COMMAND_NAMES = COMMAND_TABLE.flatMap((command) => command.names);
+import { COMMAND_NAMES } from './specTable.js';
 
 /** The one usage line printed with an argument error. */
 export const SHORT_USAGE =
@@ -73,4 +70,27 @@ export function unknownOption(
 /** An unknown command, said with the nearest of the `known` ones (default: every command in the table). */
 export function unknownCommand(command: string, known: readonly string[] = COMMAND_NAMES): string {
   return `unknown command "${command}"${suggestion(nearest(command, known))}`;
+}
+
+/**
+ * The first option in `args` that the command `command` does not take: one
+ * the parser knows but this command does not is said as such, any other
+ * with the nearest option the command takes.
+ */
+export function optionNotTaken(
+  command: string,
+  args: readonly string[],
+  takes: readonly string[],
+  known: readonly string[],
+  valued: readonly string[],
+): string | undefined {
+  // Only its own options' values are skipped: any other option is the error, whatever follows it.
+  const problem = unknownOption(
+    args,
+    takes,
+    valued.filter((name) => takes.includes(name)),
+  );
+  if (!problem) return undefined;
+  const name = /^unknown option (-{1,2}[^\s]+)/.exec(problem)?.[1] ?? '';
+  return known.includes(name.replace(/^--/, '')) ? `${command} does not take ${name}` : problem;
 }

@@ -1,11 +1,12 @@
 /**
- * What a CLI command is: the names it answers to, its entries in `--help`,
- * and how it runs. Each command module exports one; commandTable.ts lists them
- * in help order, and main.ts dispatches through that list.
+ * What a CLI command is: the names it answers to, the options each takes
+ * with their `--help` (one declaration for both), and how it runs. Each
+ * command module exports one; commandTable.ts lists them in help order, and
+ * main.ts dispatches through that list.
  */
 import type { Target } from '../core/install/index.js';
 
-/** Every option of every command (each command ignores the ones it does not use). */
+/** Every option the parser knows; each command takes the ones its {@link CommandSpec} lists. */
 export const OPTIONS = {
   config: { type: 'string' },
   host: { type: 'string', default: '127.0.0.1' },
@@ -74,21 +75,35 @@ export interface Invocation {
   runningTarget: (say: boolean) => Promise<Target>;
 }
 
+/** The name of an option of {@link OPTIONS}. */
+export type OptionName = keyof typeof OPTIONS;
+
 /** The `--help` sections, in order. */
 export type HelpSection = 'usage' | 'auth' | 'exposure' | 'review' | 'clients' | 'registry';
 
-/** One entry of `--help`: the usage line and the lines that explain it. */
-export interface HelpEntry {
-  usage: string;
+/**
+ * One command, declared once: the parser accepts exactly the options it
+ * lists, and its `--help` (usage, what it does, each option, examples) is
+ * printed from the same declaration.
+ */
+export interface CommandSpec {
+  /** The name typed after `mcp-switchboard`. */
+  name: string;
+  /** Its usage lines, without the leading `mcp-switchboard ` (two for a command with two forms). */
+  usage: readonly string[];
+  /** What it does, in a few lines. */
   text: readonly string[];
+  /** Every option it takes, each with a one-line description; any other option is an error. */
+  options: Readonly<Partial<Record<OptionName, string>>>;
+  /** At least one whole command line a user could type, without the leading `mcp-switchboard `. */
+  examples: readonly string[];
 }
 
 /** A command of `mcp-switchboard` (or a family of commands sharing one module). */
 export interface CliCommand {
-  /** The names it answers to. */
-  names: readonly string[];
+  /** The commands it runs, in help order. */
+  commands: readonly CommandSpec[];
   section: HelpSection;
-  help: readonly HelpEntry[];
   /** Whether it takes positional arguments (a command without any fails on one). */
   positionals: boolean;
   /** Runs it; a number is the exit code to leave with, none means return and let the process end or keep serving. */

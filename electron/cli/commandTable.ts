@@ -33,9 +33,9 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   registryCli,
 ];
 
-/** The command answering to `name`, if any. */
+/** The command module answering to `name`, if any. */
 export function findCommand(name: string): CliCommand | undefined {
-  return COMMAND_TABLE.find((command) => command.names.includes(name));
+  return COMMAND_TABLE.find((command) => command.commands.some((spec) => spec.name === name));
 }
 
 /** Each section's heading in `--help` (an empty one is a blank line). */
@@ -54,11 +54,19 @@ export function usageText(): string {
   for (const [section, heading] of Object.entries(SECTIONS)) {
     lines.push('', ...(heading ? [heading] : []));
     for (const command of COMMAND_TABLE.filter((candidate) => candidate.section === section)) {
-      for (const entry of command.help) {
-        lines.push(`  mcp-switchboard ${entry.usage}`, ...entry.text.map((line) => `      ${line}`));
+      for (const spec of command.commands) {
+        lines.push(
+          ...spec.usage.map((usage) => `  mcp-switchboard ${usage}`),
+          ...spec.text.map((line) => `      ${line}`),
+        );
       }
     }
   }
-  lines.push('', `Config: ${defaultConfigPath()} unless --config is given.`, '');
+  lines.push(
+    '',
+    `Config: ${defaultConfigPath()} unless --config is given.`,
+    "mcp-switchboard help <command> (or <command> --help): that command's options and examples.",
+    '',
+  );
   return lines.join('\n');
 }

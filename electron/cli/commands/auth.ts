@@ -21,6 +21,7 @@ import { stderrLogger, type CoreDeps } from '../../core/api/index.js';
 import { SwitchboardCore } from '../../core/switchboard/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
+import { authSpecs } from '../commandSpecs/auth.js';
 import type { CliCommand, Invocation } from '../command.js';
 import { fail as usageError } from '../io.js';
 
@@ -226,30 +227,9 @@ async function runAuthCommand(invocation: Invocation, path: string): Promise<num
 
 /** The OAuth commands. */
 export const authCli: CliCommand = {
-  names: ['authorize', 'auth-status', 'doctor', 'sign-out'],
   section: 'auth',
   positionals: true,
-  help: [
-    {
-      usage: 'authorize <id> [--no-browser] [--config FILE]',
-      text: [
-        'Sign in to a remote server: prints the URL, opens the browser (unless',
-        '--no-browser), waits for the redirect, stores the tokens in the keychain.',
-      ],
-    },
-    {
-      usage: 'auth-status [--json] [--config FILE]',
-      text: ["Each remote server's authorization state and token expiry (offline)."],
-    },
-    {
-      usage: 'doctor [--json] [--config FILE]',
-      text: ['Connect every server once and report what fails (never opens a browser).'],
-    },
-    {
-      usage: 'sign-out <id> [--config FILE]',
-      text: ["Revoke (where the server supports it) and delete a server's tokens."],
-    },
-  ],
+  commands: authSpecs,
   run: async (invocation) => {
     const { positionals, values, usage } = invocation;
     if (positionals.length > 1) usageError(`unexpected argument "${positionals[1]}"\n\n${usage}`);

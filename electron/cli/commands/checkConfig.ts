@@ -6,6 +6,7 @@
 import { commandWarnings } from '../../core/backends/index.js';
 import { missingVariables, plainValues, unresolvedSecrets, valueMapsOf } from '../../core/platform/index.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
+import { checkConfigSpecs } from '../commandSpecs/checkConfig.js';
 import type { CliCommand } from '../command.js';
 
 /** `check-config`: validation plus environment variables that are referenced but unset. */
@@ -39,14 +40,8 @@ async function checkConfig(path: string): Promise<void> {
 
 /** The `check-config` command. */
 export const checkConfigCli: CliCommand = {
-  names: ['check-config'],
   section: 'usage',
   positionals: false,
-  help: [
-    {
-      usage: 'check-config [--config FILE]',
-      text: ['Validate the config; print one line per problem and exit 1 if there are any.'],
-    },
-  ],
+  commands: checkConfigSpecs,
   run: ({ config }) => checkConfig(config),
 };

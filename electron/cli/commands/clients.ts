@@ -4,7 +4,6 @@
  * returns data for the UI.
  */
 import { resolve } from 'node:path';
-import { DEFAULT_PORT } from '../../../shared/endpoint.js';
 import {
   defaultClientsContext,
   importServers,
@@ -20,6 +19,7 @@ import {
   type WriteOutcome,
 } from '../../core/install/index.js';
 import { defaultConfigPath, defaultStateDir, KeytarStore, type SecretStore } from '../../core/platform/index.js';
+import { clientsSpecs } from '../commandSpecs/clients.js';
 import type { CliCommand } from '../command.js';
 import { selfLauncher } from '../io.js';
 
@@ -162,32 +162,9 @@ async function runImport(
 
 /** The client commands. */
 export const clientsCli: CliCommand = {
-  names: ['clients', 'install', 'uninstall', 'undo', 'snippet', 'import'],
   section: 'clients',
   positionals: true,
-  help: [
-    {
-      usage: 'clients [--json]',
-      text: ['Which clients are on this machine, and whether Switchboard is installed in each.'],
-    },
-    {
-      usage: `install <client> [--project DIR] [--port ${DEFAULT_PORT}]`,
-      text: ["Add the Switchboard entry to the client's config (backed up first; other entries untouched)."],
-    },
-    { usage: 'uninstall <client> [--project DIR]', text: ['Remove only the Switchboard entry.'] },
-    {
-      usage: 'undo <client> [--project DIR]',
-      text: ["Put back the file as it was before Switchboard's last write to it."],
-    },
-    { usage: `snippet <client> [--project DIR] [--port ${DEFAULT_PORT}]`, text: ['Print the entry to paste by hand.'] },
-    {
-      usage: 'import <client> [--all | --server NAME ...] [--replace] [--project DIR] [--json]',
-      text: [
-        "List the client's servers; with --all or --server, add them to Switchboard's config",
-        '(secrets become ${VAR} references); --replace then points the client at Switchboard instead.',
-      ],
-    },
-  ],
+  commands: clientsSpecs,
   run: ({ command, positionals, values, config, port }) =>
     runClientCommand({
       command: command as ClientCommandOptions['command'],

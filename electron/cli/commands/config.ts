@@ -5,6 +5,7 @@
  */
 import { SwitchboardError } from '../../../shared/errors.js';
 import { openConfigStore, defaultStateDir } from '../../core/platform/index.js';
+import { configSpecs } from '../commandSpecs/config.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
 
@@ -56,15 +57,9 @@ export async function configCommand(
 
 /** The `config` command. */
 export const configCli: CliCommand = {
-  names: ['config'],
   section: 'auth',
   positionals: true,
-  help: [
-    {
-      usage: 'config backups | config restore [N] [--config FILE]',
-      text: ['The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.'],
-    },
-  ],
+  commands: configSpecs,
   run: async ({ positionals, runningTarget }) => {
     const context = { config: (await runningTarget(true)).config, stateDir: defaultStateDir(), ...stdio() };
     return configCommand(context, positionals[0], positionals[1]);

@@ -5,7 +5,6 @@
  * its HTTP endpoint, so all such clients share one set of backends.
  * stdout carries the protocol: everything for people goes to stderr.
  */
-import { DEFAULT_PORT } from '../../../shared/endpoint.js';
 import {
   CLIENT_TOKEN_VARIABLE,
   bridgeStdioToHttp,
@@ -19,6 +18,7 @@ import {
   defaultConfigDir,
   defaultStateDir,
 } from '../../core/platform/index.js';
+import { connectSpecs } from '../commandSpecs/connect.js';
 import type { CliCommand } from '../command.js';
 import { selfLauncher } from '../io.js';
 
@@ -80,18 +80,9 @@ export async function runConnect(options: ConnectOptions): Promise<void> {
 
 /** The `connect` command. */
 export const connectCli: CliCommand = {
-  names: ['connect'],
   section: 'usage',
   positionals: false,
-  help: [
-    {
-      usage: `connect [--config FILE] [--port ${DEFAULT_PORT}]`,
-      text: [
-        'Speak MCP on stdin/stdout, bridged to the running Switchboard (started',
-        'headless in the background if none runs). For clients that launch a command.',
-      ],
-    },
-  ],
+  commands: connectSpecs,
   run: async ({ values, config, port }) => {
     await runConnect({
       stateDir: defaultStateDir(),

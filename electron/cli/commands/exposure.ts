@@ -4,6 +4,7 @@
  */
 import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
 import { readProfileExposure, writeProfileExposure } from '../../core/install/index.js';
+import { exposureSpecs } from '../commandSpecs/exposure.js';
 import type { CliCommand } from '../command.js';
 import { fail, stdio, type Write } from '../io.js';
 
@@ -47,18 +48,9 @@ export async function exposureCommand(
 
 /** The `exposure` command. */
 export const exposureCli: CliCommand = {
-  names: ['exposure'],
   section: 'exposure',
   positionals: true,
-  help: [
-    {
-      usage: 'exposure <client|default> [all|search|search+load|auto] [--config FILE]',
-      text: [
-        'Show or set how a client gets its tools: all of them, or search_tools and call_tool',
-        '(search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).',
-      ],
-    },
-  ],
+  commands: exposureSpecs,
   run: async ({ positionals, runningTarget }) => {
     const context = { configPath: (await runningTarget(true)).config, ...stdio() };
     return exposureCommand(context, positionals[0], positionals[1]).catch((e: Error) => fail(e.message));

@@ -21,6 +21,7 @@ import {
   type RegistryEntry,
 } from '../../core/install/index.js';
 import { keychain } from '../cliConfig.js';
+import { registrySpecs } from '../commandSpecs/registry.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
 
@@ -231,32 +232,9 @@ export async function registryCommand(
 
 /** The registry commands. */
 export const registryCli: CliCommand = {
-  names: ['search', 'add', 'outdated', 'update'],
   section: 'registry',
   positionals: true,
-  help: [
-    {
-      usage: 'search <text> [--cursor C] [--json]',
-      text: ['Servers whose name matches: name, title, version, package kinds (invalid entries say why).'],
-    },
-    {
-      usage: 'add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check]',
-      text: [
-        'Add a registry entry as a backend (secrets to the keychain; checked by starting it first).',
-        'Without a keychain: --secret-storage reference (a ${VAR} you set) or config (config.json, plain text).',
-      ],
-    },
-    {
-      usage: 'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check] [--secret-storage reference|config]',
-      text: [
-        'Install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.',
-      ],
-    },
-    {
-      usage: 'outdated [--json]  |  update <id> [--dry-run]',
-      text: ['Servers added from a registry with a newer version; update shows what changes, then applies it.'],
-    },
-  ],
+  commands: registrySpecs,
   run: ({ command, positionals, values, config }) => {
     const io = {
       configPath: config,

@@ -11,6 +11,7 @@ import type { LaunchLineView, PendingChangeView, ServerReviewView } from '../../
 import type { ScanFinding, ScanReport } from '../../../shared/model/scanViews.js';
 import type { MethodName, ParamsOf, ResultOf } from '../../../shared/contract.js';
 import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
+import { reviewSpecs } from '../commandSpecs/review.js';
 import type { CliCommand } from '../command.js';
 import { stdio, type Write } from '../io.js';
 import { callRunning, type RunningCall } from '../runningBridge.js';
@@ -168,26 +169,9 @@ export async function scanCommand(
 
 /** The `review`, `approve` and `scan` commands. */
 export const reviewCli: CliCommand = {
-  names: ['review', 'approve', 'scan'],
   section: 'review',
   positionals: true,
-  help: [
-    {
-      usage: 'review <id> [--json]',
-      text: [
-        "A server's review: its command, arguments and sandbox, each tool with the scan's findings,",
-        'and the changed definitions held for approval, as a unified diff.',
-      ],
-    },
-    {
-      usage: 'approve <id> [--tool NAME]',
-      text: ['Approve a quarantined server (its items are served at once), or one held tool change.'],
-    },
-    {
-      usage: 'scan [id] [--json]',
-      text: ["The poisoning scan's findings; exit 1 when one is high-severity, 3 when none could be asked."],
-    },
-  ],
+  commands: reviewSpecs,
   run: async ({ command, positionals, values }) => {
     const context: ReviewCommandContext = {
       ...stdio(),

@@ -6,6 +6,7 @@
  */
 import { isOAuthSecretName, type SecretStore } from '../../core/platform/index.js';
 import { keychain } from '../cliConfig.js';
+import { secretSpecs } from '../commandSpecs/secret.js';
 import type { CliCommand } from '../command.js';
 import { readStdin, stdio } from '../io.js';
 
@@ -72,15 +73,9 @@ export async function secretCommand(
 
 /** The `secret` command. */
 export const secretCli: CliCommand = {
-  names: ['secret'],
   section: 'auth',
   positionals: true,
-  help: [
-    {
-      usage: 'secret set <name> | secret delete <name> | secret list',
-      text: ['Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.'],
-    },
-  ],
+  commands: secretSpecs,
   run: ({ positionals }) =>
     secretCommand({ keychain: keychain(), readStdin, ...stdio() }, positionals[0], positionals[1]),
 };

@@ -4,13 +4,13 @@
  * endpoint, the token (never with --quiet) and a one-time UI link, then a
  * start summary; Ctrl-C prints one line once every server has stopped.
  */
-import { DEFAULT_PORT } from '../../../shared/endpoint.js';
 import { frontendTokenPath, defaultConfigDir } from '../../core/platform/index.js';
 import { stderrLogger } from '../../core/api/index.js';
 import { serveCoreOverStdio } from '../../core/frontend/index.js';
 import { firstServeDefaults, openUiOnFirstServe } from '../firstOpen.js';
 import { buildCore, ListenError, startHeadless, type Headless } from '../../host/startHeadless.js';
 import { loadOrExit, warnIfNoKeytar } from '../cliConfig.js';
+import { serveSpecs } from '../commandSpecs/serve.js';
 import type { CliCommand } from '../command.js';
 import { fail, selfLauncher } from '../io.js';
 import { reportStartProgress, stoppedLine } from '../serveProgress.js';
@@ -136,27 +136,9 @@ async function serve(options: ServeOptions): Promise<void> {
 
 /** The `serve` command. */
 export const serveCli: CliCommand = {
-  names: ['serve'],
   section: 'usage',
   positionals: false,
-  help: [
-    {
-      usage: `serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet] [--no-open]`,
-      text: [
-        'Serve the merged catalog over Streamable HTTP at http://<host>:<port>/mcp',
-        '(--port 0 picks a free port). Clients send "Authorization: Bearer <token>";',
-        'the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts',
-        '(printed unless --quiet, for output that goes to a log).',
-        'The UI is served on the same port: open the printed one-time link',
-        'http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet). The first',
-        'serve of a config in a terminal opens the UI in the browser once (not with --no-open).',
-      ],
-    },
-    {
-      usage: 'serve --stdio [--config FILE]',
-      text: ['Serve the same catalog over stdin/stdout, for clients that launch a command.'],
-    },
-  ],
+  commands: serveSpecs,
   run: async ({ values, config, port }) => {
     if (!LOOPBACK.has(values.host))
       fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);

@@ -14,6 +14,7 @@ import {
   defaultStateDir,
 } from '../../core/platform/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
+import { uiSpecs } from '../commandSpecs/ui.js';
 import type { CliCommand } from '../command.js';
 import { stdio } from '../io.js';
 
@@ -89,15 +90,9 @@ export async function uiCommand(options: UiCommandOptions): Promise<number> {
 
 /** The `ui` command. */
 export const uiCli: CliCommand = {
-  names: ['ui'],
   section: 'usage',
   positionals: false,
-  help: [
-    {
-      usage: 'ui [--no-browser]',
-      text: ["Print (and open) a fresh one-time login link to the running Switchboard's UI."],
-    },
-  ],
+  commands: uiSpecs,
   run: ({ values }) =>
     uiCommand({
       stateDir: defaultStateDir(),

@@ -2,14 +2,25 @@
 import { describe, expect, it } from 'vitest';
 import { unknownCommand } from '../../../electron/cli/args.js';
 import { COMMAND_TABLE, findCommand, usageText } from '../../../electron/cli/commandTable.js';
+import { COMMAND_NAMES, COMMAND_SPECS, findSpec } from '../../../electron/cli/specTable.js';
 
-const names = COMMAND_TABLE.flatMap((command) => command.names);
+const names = COMMAND_NAMES;
 
 describe('the command table', () => {
   it('answers each name with one command, and no name twice', () => {
     expect(new Set(names).size).toBe(names.length);
-    for (const command of COMMAND_TABLE) for (const name of command.names) expect(findCommand(name)).toBe(command);
+    for (const command of COMMAND_TABLE) {
+      for (const spec of command.commands) {
+        expect(findCommand(spec.name)).toBe(command);
+        expect(findSpec(spec.name)).toBe(spec);
+      }
+    }
     expect(findCommand('serv')).toBeUndefined();
+    expect(findSpec('serv')).toBeUndefined();
+  });
+
+  it('runs the same commands, in the same order, as the declarations --help is answered from', () => {
+    expect(COMMAND_TABLE.flatMap((command) => command.commands)).toEqual(COMMAND_SPECS);
   });
 
   it('lists every command in --help, each usage line under its section', () => {

@@ -2,8 +2,8 @@
  * The manual (README.md and docs/*.md) stays true to the code it describes:
  * - every `mcp-switchboard <command>` written in a code span or a fenced block
  *   is a command of the CLI's table, and every option written after it is one
- *   that command declares in its --help entries, or one main.ts reads for every
- *   command (--config, --port); docs/cli.md lists every option the parser knows;
+ *   that command declares (the parser takes exactly those, and --help);
+ *   docs/cli.md lists every option the parser knows;
  * - the config reference (docs/config.md) documents exactly the `proxy` options
  *   of the config schema, with their defaults, every `proxy.<key>` named
  *   anywhere exists, and the config examples of every page validate;
@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { nearest, unknownOption } from '../../../electron/cli/args.js';
 import { OPTIONS } from '../../../electron/cli/command.js';
 import { COMMAND_TABLE, findCommand } from '../../../electron/cli/commandTable.js';
+import { COMMAND_NAMES } from '../../../electron/cli/specTable.js';
 import { ConfigFileSchema, parseConfig, ProxyOptionsSchema } from '../../../electron/core/platform/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -30,11 +31,11 @@ const PAGES = [
 const read = (path: string): string => readFileSync(path, 'utf8');
 const where = (path: string, line: number): string => `${relative(ROOT, path)}:${line}`;
 
-/** Options main.ts reads for every command (the invocation's `config` and `port`). */
-const GLOBAL_OPTIONS = ['config', 'port'];
-/** What main.ts answers as the first argument, before any command. */
-const FIRST_ARGUMENT = ['--help', '-h', '--version', '-v'];
-const PARSER_OPTIONS = Object.keys(OPTIONS);
+/** What main.ts answers as the first argument, before any command (`help <command>` included). */
+const FIRST_ARGUMENT = ['--help', '-h', '--version', '-v', 'help'];
+/** What every command takes: its help. */
+const HELP = ['help'];
+const PARSER_OPTIONS = [...Object.keys(OPTIONS), ...HELP];
 
 interface Fence {
   /** The info string after the opening backticks (`sh`, `json`, ...). */
@@ -95,24 +96,11 @@ const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 const optionNames = (text: string): string[] =>
   [...text.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((match) => match[1]!);
 
-/** The options each command declares in its --help entries (usage line and text), by command name. */
+/** The options each command declares (the parser takes exactly these), by command name. */
 function declaredOptions(): Map<string, Set<string>> {
   const declared = new Map<string, Set<string>>();
   for (const command of COMMAND_TABLE) {
-    for (const name of command.names) declared.set(name, new Set());
-    for (const entry of command.help) {
-      // The commands an entry is about: the first word of each `|` segment that names one of this module's.
-      const named = topLevelSegments(entry.usage)
-        .map((segment) => words(segment)[0] ?? '')
-        .filter((word) => command.names.includes(word));
-      let current = '';
-      for (const segment of topLevelSegments(entry.usage)) {
-        const first = words(segment)[0] ?? '';
-        if (command.names.includes(first)) current = first;
-        for (const option of optionNames(segment)) declared.get(current)?.add(option);
-      }
-      for (const option of entry.text.flatMap(optionNames)) for (const name of named) declared.get(name)?.add(option);
-    }
+    for (const spec of command.commands) declared.set(spec.name, new Set([...Object.keys(spec.options), ...HELP]));
   }
   return declared;
 }
@@ -235,7 +223,7 @@ describe('the manual names only commands and options the CLI has', () => {
   it('finds the commands the pages write', () => {
     // The extraction itself works: the usage block of docs/cli.md alone names every command.
     const named = new Set(mentions.map((mention) => mention.command));
-    for (const name of COMMAND_TABLE.flatMap((command) => command.names)) expect(named).toContain(name);
+    for (const name of COMMAND_NAMES) expect(named).toContain(name);
   });
 
   it('names only commands of the command table', () => {
@@ -249,7 +237,7 @@ describe('the manual names only commands and options the CLI has', () => {
     const problems: string[] = [];
     for (const mention of mentions) {
       if (FIRST_ARGUMENT.includes(mention.command)) continue;
-      const takes = [...(declared.get(mention.command) ?? []), ...GLOBAL_OPTIONS];
+      const takes = [...(declared.get(mention.command) ?? [])];
       const options = optionNames(mention.rest).map((name) => `--${name}`);
       // The parser's own check first (an option it does not know fails every command), then the command's.
       const problem =

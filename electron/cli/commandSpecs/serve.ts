@@ -1,0 +1,38 @@
+/**
+ * What `serve` take and say in `--help`: the one declaration the parser checks
+ * options against and the help is printed from. Imports nothing heavy, so
+ * `<command> --help` answers before the core loads.
+ */
+import { DEFAULT_PORT } from '../../../shared/endpoint.js';
+import type { CommandSpec } from '../command.js';
+import { CONFIG_FILE } from '../optionHelp.js';
+
+/** The command, in help order. */
+export const serveSpecs: readonly CommandSpec[] = [
+  {
+    name: 'serve',
+    usage: [
+      `serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet] [--no-open]`,
+      'serve --stdio [--config FILE]',
+    ],
+    text: [
+      'Serve the merged catalog over Streamable HTTP at http://<host>:<port>/mcp',
+      '(--port 0 picks a free port). Clients send "Authorization: Bearer <token>";',
+      'the token is SWITCHBOARD_TOKEN, or one generated and kept for later starts',
+      '(printed unless --quiet, for output that goes to a log).',
+      'The UI is served on the same port: open the printed one-time link',
+      'http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet). The first',
+      'serve of a config in a terminal opens the UI in the browser once (not with --no-open).',
+      'With --stdio: the same catalog over stdin/stdout, for clients that launch a command.',
+    ],
+    options: {
+      ...CONFIG_FILE,
+      host: 'Loopback address to listen on: 127.0.0.1 (default), localhost or ::1.',
+      port: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).`,
+      stdio: 'Serve one client over stdin/stdout instead of HTTP.',
+      quiet: 'Print neither the token nor the UI link (for output that goes to a log).',
+      'no-open': 'Do not open the UI in the browser on the first serve of a config.',
+    },
+    examples: ['serve', 'serve --port 0 --quiet', 'serve --stdio --config ./switchboard.json'],
+  },
+];
