@@ -14,7 +14,7 @@ import {
 } from '../../platform/auth/authErrors.js';
 import { CallTracker } from './callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from './upstreamSubscriptions.js';
-import { createBackendClient, probeTimeoutMs, raceAbort, type BackendClientOptions } from './backendClient.js';
+import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
 import { launchKey, type EraVerdict, type IBackendEras } from './backendEras.js';
 import { BackendRequests, type BackendCatalog, type ToolCallOptions } from './backendRequests.js';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/client';
