@@ -48,8 +48,13 @@ interface StreamEvents {
 
 /** The shared retention of every 2025-era session's stream events. */
 export class EventRetention {
-  /** Insertion order is age order: the oldest event is always first. */
   private readonly events = new Map<EventId, StoredEvent>();
+  /**
+   * Every stored id in age order from `head` on (ids dropped meanwhile are skipped when reached).
+   * Kept apart from the map: walking a map's head past deleted entries costs what was deleted.
+   */
+  private order: EventId[] = [];
+  private head = 0;
   private readonly streams = new Map<string, StreamEvents>();
   private totalBytes = 0;
   private nextEvent = 0;
@@ -86,6 +91,7 @@ export class EventRetention {
     const events = this.streams.get(key) ?? { ids: [], bytes: 0 };
     this.streams.set(key, events);
     this.events.set(id, { session, stream, json, bytes, at: this.now() });
+    this.order.push(id);
     events.ids.push(id);
     events.bytes += bytes;
     this.totalBytes += bytes;
@@ -130,19 +136,27 @@ export class EventRetention {
   /** Forgets everything (the endpoint closed). */
   clear(): void {
     this.events.clear();
+    this.order = [];
+    this.head = 0;
     this.streams.clear();
     this.totalBytes = 0;
   }
 
+  /** The oldest event still held. */
   private oldest(): EventId | undefined {
-    return this.events.keys().next().value;
+    while (this.head < this.order.length && !this.events.has(this.order[this.head]!)) this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
+    return this.order[this.head];
   }
 
-  /** Drops events older than the retention (they sit at the head of the map). */
+  /** Drops events older than the retention. */
   private expire(): void {
     const cutoff = this.now() - this.limits.retentionMs;
-    for (const [id, event] of this.events) {
-      if (event.at > cutoff) break;
+    for (let id = this.oldest(); id !== undefined; id = this.oldest()) {
+      if (this.events.get(id)!.at > cutoff) return;
       this.drop(id);
     }
   }
@@ -156,8 +170,9 @@ export class EventRetention {
     const key = streamKey(event.session, event.stream);
     const events = this.streams.get(key);
     if (!events) return;
-    const index = events.ids.indexOf(id);
-    if (index >= 0) events.ids.splice(index, 1);
+    // Almost always the stream's oldest: shift() is far cheaper than splice().
+    if (events.ids[0] === id) events.ids.shift();
+    else if (events.ids.includes(id)) events.ids.splice(events.ids.indexOf(id), 1);
     events.bytes -= event.bytes;
     if (events.ids.length === 0) this.streams.delete(key);
   }
