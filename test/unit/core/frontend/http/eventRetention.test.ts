@@ -10,6 +10,7 @@ import {
   EventRetention,
   RESUME_LIMITS,
   type RetentionLimits,
+  type SessionEvents,
 } from '../../../../../electron/core/frontend/http/eventRetention.js';
 
 const note = (n: number, pad = ''): JSONRPCMessage => ({
@@ -20,15 +21,13 @@ const note = (n: number, pad = ''): JSONRPCMessage => ({
 
 const limits = (overrides: Partial<RetentionLimits>): RetentionLimits => ({ ...RESUME_LIMITS, ...overrides });
 
-async function replay(store: { replayEventsAfter: EventRetentionStore['replayEventsAfter'] }, after: string) {
+async function replay(store: SessionEvents, after: string) {
   const sent: [string, JSONRPCMessage][] = [];
   const stream = await store.replayEventsAfter(after, {
     send: (id, message) => Promise.resolve(void sent.push([id, message])),
   });
   return { stream, sent };
 }
-
-type EventRetentionStore = ReturnType<EventRetention['forSession']>;
 
 describe('EventRetention', () => {
   it('replays the messages after the last event id, skipping the priming event', async () => {
@@ -69,9 +68,9 @@ describe('EventRetention', () => {
     expect(retention.dropped).toBe(9_990);
     expect(session.knows(ids[9_989]!)).toBe(false);
     const { sent } = await replay(session, ids[9_990]!);
-    expect(sent.map(([, message]) => (message as { params: { progress: number } }).params.progress)).toEqual([
-      9_991, 9_992, 9_993, 9_994, 9_995, 9_996, 9_997, 9_998, 9_999,
-    ]);
+    expect(sent.map(([, message]) => (message as unknown as { params: { progress: number } }).params.progress)).toEqual(
+      [9_991, 9_992, 9_993, 9_994, 9_995, 9_996, 9_997, 9_998, 9_999],
+    );
   });
 
   it('keeps each stream under maxStreamBytes and all sessions under maxTotalBytes', async () => {
