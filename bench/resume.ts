@@ -6,7 +6,7 @@
  * evicts), and the cost of one replay of a full stream (1,000 events).
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { EventRetention } from '../electron/core/frontend/http/eventRetention.js';
+import { EventRetention } from '../electron/core/frontend/index.js';
 import { printTable, summarize } from './lib.js';
 
 const ROUNDS = 7;
