@@ -123,10 +123,15 @@ describe('resumable 2025-era streams', () => {
     const foreign = await resume(session, primingId);
     expect(foreign.status).toBe(400);
     await foreign.text();
+    // The same id resumes on its own session.
+    const own = await resume(other, primingId);
+    expect(own.status).toBe(200);
+    expect(answersTo(await readAll(events(own)), 2)).toHaveLength(1);
   });
 
   it('lets the SDK client resume a call whose POST stream was cut, the answer arriving once', async () => {
     let cuts = 0;
+    let cutBeforeAnswer = false;
     // A connection that drops right after the priming event, once (a real cut: the request is aborted).
     const cuttingFetch: typeof fetch = async (input, init) => {
       const isCall = init?.method === 'POST' && String(init.body).includes('"tools/call"');
@@ -138,6 +143,8 @@ describe('resumable 2025-era streams', () => {
       let head = '';
       while (!head.includes('\n\n')) head += new TextDecoder().decode((await reader.read()).value);
       cut.abort();
+      // Only the priming event got through: the answer must come by resumption.
+      cutBeforeAnswer = !head.includes('"result"');
       return new Response(head, { status: res.status, headers: res.headers });
     };
     const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
@@ -150,6 +157,7 @@ describe('resumable 2025-era streams', () => {
     // Still running when the client reconnects (after RETRY_MS): the answer arrives on the resumed stream.
     const result = await client.callTool({ name: 's__sleep', arguments: { ms: RETRY_MS + 500 } });
     expect(cuts).toBe(1);
+    expect(cutBeforeAnswer).toBe(true);
     expect(firstText(result)).toBe(`slept ${RETRY_MS + 500}`);
     await client.close();
   });
