@@ -1,12 +1,13 @@
 /**
  * The client-facing wing's face: the HTTP and stdio endpoints, and the few
  * request-path types and search-mode pieces the host's Try it and catalog
- * views share with the endpoints.
+ * views share with the endpoints (and the event retention, for its bench).
  */
 export { searchTools } from './exposure/metaToolCalls.js';
 export { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from './exposure/metaTools.js';
 export { ToolSearchIndex } from './exposure/search/toolSearchIndex.js';
 export { bearerToken, tokenMatcher } from './http/bearer.js';
+export { EventRetention } from './http/eventRetention.js';
 export { HttpEndpoint } from './http/httpEndpoint.js';
 export type { HttpExtension } from './http/httpEndpoint.js';
 export type { FrontendChannel, InputRequestMessage } from './relay/frontendChannel.js';

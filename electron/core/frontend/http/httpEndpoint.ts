@@ -29,8 +29,9 @@ import { BoundedBus } from './boundedBus.js';
 import { ListenStreams } from './listenStreams.js';
 import { guardResponses } from '../server/responseGuard.js';
 import { createTimedServer, refuseBatch, refuseMethod } from './httpEdges.js';
-import { LegacySessions } from './legacySessions.js';
+import { LegacySessions, type LegacySession } from './legacySessions.js';
 import { ResponseFlow } from './responseFlow.js';
+import { EventRetention, RESUME_LIMITS, RESUME_RETRY_MS } from './eventRetention.js';
 import { boundNotifications } from '../relay/notificationQueue.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
@@ -77,6 +78,8 @@ export class HttpEndpoint {
   /** SEP-2243: Mcp-Param-* headers of 2026-07-28 tools/call requests against the client's tools/list. */
   private readonly paramHeaders: ParamHeaderCheck;
   private extension: HttpExtension | undefined;
+  /** Recent SSE events of every 2025-era session, bounded, for resumption with Last-Event-ID. */
+  private readonly retention = new EventRetention();
 
   constructor(
     private readonly core: FrontendCore,
@@ -286,6 +289,7 @@ export class HttpEndpoint {
         return jsonRpcError(res, 403, -32000, 'Forbidden: this session belongs to another client');
       // The initialize-negotiated version (deprecated accessor, still right for 2025-era sessions).
       if (refuseBatch(body, session.server.getNegotiatedProtocolVersion(), res)) return;
+      if (this.refuseUnknownLastEvent(req, res, session)) return;
       this.hub.touch(sessionId);
       this.sessions.track(session, res);
       return session.transport.handleRequest(req, res, body);
@@ -295,11 +299,16 @@ export class HttpEndpoint {
     }
     const server = createFrontendServer(this.core, client);
     const flow = new ResponseFlow();
+    const events = this.retention.forSession();
     const transport = guardResponses(
       new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // Each SSE stream opens with a priming event (an id, empty data) and a retry field; a dropped
+        // stream is resumed by a GET with Last-Event-ID (spec 2025-11-25 "Resumability and Redelivery").
+        eventStore: events,
+        retryInterval: RESUME_RETRY_MS,
         onsessioninitialized: (id) => {
-          this.sessions.track(this.sessions.add(id, { transport, server, client, flow }), res);
+          this.sessions.track(this.sessions.add(id, { transport, server, client, flow, events }), res);
           this.hub.open(client, 'legacy', body, id);
         },
       }),
@@ -314,6 +323,7 @@ export class HttpEndpoint {
     });
     transport.onclose = () => {
       queue.close();
+      events.dispose();
       if (transport.sessionId) {
         this.sessions.delete(transport.sessionId);
         this.hub.close(transport.sessionId);
@@ -321,6 +331,24 @@ export class HttpEndpoint {
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  }
+
+  /**
+   * Answers 400 (and returns true) to a GET whose Last-Event-ID this session no longer holds
+   * (unknown, another session's, or expired): what it missed is gone, it must send its request again.
+   */
+  private refuseUnknownLastEvent(req: IncomingMessage, res: ServerResponse, session: LegacySession): boolean {
+    const lastEventId = header(req, 'last-event-id');
+    if (req.method !== 'GET' || lastEventId === undefined || session.events.knows(lastEventId)) return false;
+    jsonRpcError(
+      res,
+      400,
+      -32000,
+      `Bad Request: the stream cannot be resumed: its Last-Event-ID is unknown to this session or has expired ` +
+        `(events are kept ${RESUME_LIMITS.retentionMs / 1000} s, at most ${RESUME_LIMITS.maxStreamEvents} per stream); ` +
+        `send the request again`,
+    );
+    return true;
   }
 
   /** Ends a 2025-era session whose client read nothing for `stallMs` while notifications waited. */
@@ -346,6 +374,7 @@ export class HttpEndpoint {
     await this.extension?.close?.().catch(() => undefined);
     await Promise.allSettled(sessions.map((session) => session.server.close()));
     await this.modern.close().catch(() => undefined);
+    this.retention.clear();
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }

@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Server } from '@modelcontextprotocol/server';
 import type { ResponseFlow } from './responseFlow.js';
+import type { SessionEvents } from './eventRetention.js';
 
 /** One 2025-era session. */
 export interface LegacySession {
@@ -19,6 +20,8 @@ export interface LegacySession {
   client: string;
   /** Its open responses, watched for a client that stops reading. */
   flow: ResponseFlow;
+  /** Its streams' recent events, for a client that reconnects with Last-Event-ID. */
+  events: SessionEvents;
   /** When its last request or stream ended (or began, while one is open). */
   lastActive: number;
   /** Requests in flight and streams open on it. */
