@@ -18,6 +18,7 @@ import {
   type TrackedCall,
 } from '../../../../../electron/core/backends/connection/callTracking.js';
 import type { FrontendChannel } from '../../../../../electron/core/frontend/relay/frontendChannel.js';
+import { testFrontend } from '../../../../helpers/frontendChannel.js';
 import { LegacyCall } from '../../../../../electron/core/frontend/relay/legacyCall.js';
 import { connectInProcess, type InProcessBackend } from '../../../../helpers/inProcessBackend.js';
 
@@ -105,18 +106,6 @@ function askingServer(): McpServer {
   return server;
 }
 
-function frontend(era: 'legacy' | 'modern', extra: Partial<FrontendChannel> = {}): FrontendChannel {
-  return {
-    era,
-    key: {},
-    capabilities: { elicitation: { form: {} } },
-    send: () => Promise.reject(new Error('not asked')),
-    inputResponses: undefined,
-    requestState: undefined,
-    ...extra,
-  };
-}
-
 describe('LegacyCall.awaitingInput', () => {
   let backend: InProcessBackend;
   const calls: LegacyCall<CallToolResult>[] = [];
@@ -150,7 +139,7 @@ describe('LegacyCall.awaitingInput', () => {
     'result' in step ? (step.result.content[0] as { text: string }).text : undefined;
 
   it('is true while a 2026 client has the question (parked), false once its retry answers', async () => {
-    const call = start('ask', frontend('modern'));
+    const call = start('ask', testFrontend('modern'));
     expect(call.awaitingInput).toBe(false);
     expect(await call.next()).toMatchObject({ inputRequests: { elicit1: expect.anything() } });
     expect(call.awaitingInput).toBe(true);
@@ -160,7 +149,7 @@ describe('LegacyCall.awaitingInput', () => {
   });
 
   it('a retry that leaves the question unanswered makes the call a candidate until it is asked again', async () => {
-    const call = start('ask', frontend('modern'));
+    const call = start('ask', testFrontend('modern'));
     await call.next();
     call.supply({});
     expect(call.awaitingInput).toBe(false);
@@ -170,7 +159,7 @@ describe('LegacyCall.awaitingInput', () => {
 
   it('is true while a 2025 client is answering, false once it has', async () => {
     let answer!: (value: unknown) => void;
-    const call = start('ask', frontend('legacy', { send: () => new Promise((resolve) => (answer = resolve)) }));
+    const call = start('ask', testFrontend('legacy', { send: () => new Promise((resolve) => (answer = resolve)) }));
     await expect.poll(() => call.awaitingInput).toBe(true);
     answer({ action: 'accept', content: { name: 'carol' } });
     expect(textOf(await call.next())).toBe('answer:carol');
@@ -178,7 +167,7 @@ describe('LegacyCall.awaitingInput', () => {
   });
 
   it('is false for a call that asked nothing', async () => {
-    const call = start('hold', frontend('modern'));
+    const call = start('hold', testFrontend('modern'));
     await expect.poll(() => backend.connection.inputs.size).toBe(1);
     expect(call.awaitingInput).toBe(false);
   });

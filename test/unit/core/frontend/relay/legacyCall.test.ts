@@ -8,6 +8,7 @@ import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import type { FrontendChannel } from '../../../../../electron/core/frontend/relay/frontendChannel.js';
+import { testFrontend } from '../../../../helpers/frontendChannel.js';
 import { LegacyCall } from '../../../../../electron/core/frontend/relay/legacyCall.js';
 import { connectInProcess, type InProcessBackend } from '../../../../helpers/inProcessBackend.js';
 
@@ -34,18 +35,6 @@ function askingServer(cancelled: string[]): () => McpServer {
       return { content: [] };
     });
     return server;
-  };
-}
-
-function frontend(era: 'legacy' | 'modern', extra: Partial<FrontendChannel> = {}): FrontendChannel {
-  return {
-    era,
-    key: {},
-    capabilities: { elicitation: { form: {} } },
-    send: () => Promise.reject(new Error('not asked')),
-    inputResponses: undefined,
-    requestState: undefined,
-    ...extra,
   };
 }
 
@@ -82,7 +71,7 @@ describe('LegacyCall', () => {
     const asked: unknown[] = [];
     const call = start(
       'ask',
-      frontend('legacy', {
+      testFrontend('legacy', {
         send: async (request) => {
           asked.push(request);
           return { action: 'accept', content: { name: 'ada' } };
@@ -95,7 +84,7 @@ describe('LegacyCall', () => {
   });
 
   it('holds the question for a 2026-07-28 frontend as a form request, and resumes with its retry', async () => {
-    const call = start('ask', frontend('modern'));
+    const call = start('ask', testFrontend('modern'));
     const first = await call.next();
     expect(first).toEqual({
       inputRequests: { elicit1: { method: 'elicitation/create', params: { mode: 'form', ...QUESTION } } },
@@ -105,7 +94,7 @@ describe('LegacyCall', () => {
   });
 
   it('asks again in the next round what a retry left unanswered', async () => {
-    const call = start('ask', frontend('modern'));
+    const call = start('ask', testFrontend('modern'));
     await call.next();
     call.supply({});
     expect(await call.next()).toEqual({
@@ -118,12 +107,12 @@ describe('LegacyCall', () => {
     expect(textOf(await start('ask', undefined).next())).toContain(
       'no client is available to answer elicitation/create',
     );
-    const unable = frontend('legacy', { capabilities: {} });
+    const unable = testFrontend('legacy', { capabilities: {} });
     expect(textOf(await start('ask', unable).next())).toContain('does not support elicitation/create');
   });
 
   it('cancels the backend request when the call is cancelled', async () => {
-    const call = start('hold', frontend('modern'));
+    const call = start('hold', testFrontend('modern'));
     const next = call.next();
     await new Promise((resolve) => setTimeout(resolve, 50));
     call.cancel(new Error('client went away'));
