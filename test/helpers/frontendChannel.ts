@@ -3,7 +3,7 @@
  * era and capabilities given, and a `send` that fails (nothing asks it unless
  * a test gives its own).
  */
-import type { FrontendChannel } from '../../electron/core/frontend/relay/frontendChannel.js';
+import type { FrontendChannel } from '../../electron/core/frontend/index.js';
 
 /** A frontend of `era` that declared form elicitation; `extra` replaces any part. */
 export function testFrontend(era: 'legacy' | 'modern', extra: Partial<FrontendChannel> = {}): FrontendChannel {
