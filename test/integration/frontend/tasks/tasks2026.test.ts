@@ -71,6 +71,8 @@ describe('tasks through the proxy (2026-07-28)', () => {
           asks26: nodeServer(fixture('asks.mjs'), [], { protocol: '2026-07-28' }),
           // A short request timeout: a call run as a task must outlive it (bounded by the task's TTL).
           slow: { ...nodeServer(fixture('asks.mjs')), protocol: 'legacy', requestTimeoutMs: 400 },
+          // A task-only tool called plainly is one request: bounded by the server's request timeout.
+          jobsSlow: { ...nodeServer(JOBS), requestTimeoutMs: 400 },
         },
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },
@@ -219,6 +221,18 @@ describe('tasks through the proxy (2026-07-28)', () => {
     await waitUntil(async () => ((await counts())['cancelled'] ?? 0) > (before['cancelled'] ?? 0), {
       timeoutMs: 5_000,
     });
+  });
+
+  it("bounds a task-only tool called plainly by the server's request timeout, and then cancels its task", async () => {
+    const c = await modern(tokens['owner']!);
+    const cut = await c.callRaw('jobsSlow__long', { tag: 'slow', steps: 100, stepMs: 100 }, { declare: false });
+    expect(cut.kind === 'error' && cut.error.message).toMatch(/timed out after 400 ms/);
+    const counts = async (): Promise<Record<string, number>> =>
+      JSON.parse(textOf(await c.client.callTool({ name: 'jobsSlow__statuses', arguments: {} }))) as Record<
+        string,
+        number
+      >;
+    await waitUntil(async () => (await counts())['cancelled'] === 1, { timeoutMs: 5_000 });
   });
 
   it("refuses another profile's task id, and has no tasks/list or tasks/result", async () => {
