@@ -254,6 +254,11 @@ export interface TasksService {
     ttl: unknown,
     options: TaskRequestOptions,
   ): Promise<ProxyTask | { result: CallToolResult | InputRequiredResult }>;
+  /** A plain tools/call; a 2026-07-28 client's call of a task-only tool runs as the backend's task. */
+  callPlainly(
+    params: CallToolRequestParams,
+    options: TaskRequestOptions,
+  ): Promise<CallToolResult | InputRequiredResult>;
   /** tasks/get for the task's owner. */
   get(taskId: string, client: string, signal?: AbortSignal): Promise<Task>;
   /** A task with its input requests and result (2026-07-28 tasks/get). */

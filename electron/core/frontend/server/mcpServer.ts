@@ -141,8 +141,9 @@ export function createFrontendServer(
             : (createTaskResult(opened) as unknown as CallToolResult),
         );
     }
-    return router
-      .callTool(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client })
+    // A task-only tool called plainly by a 2026 client runs as its server's task (tasks/plainTaskCall.ts).
+    return core.tasks
+      .callPlainly(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client })
       .then((result) => afterProgress(onProgress, result))
       .then(checked(`tools/call ${params.name}`));
   });

@@ -32,7 +32,8 @@ import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
 import { cancelBackendTask, createBackendTask, getBackendTask } from './legacyBackendTasks.js';
 import { cancelModernTask, getModernTask, updateModernTask } from './backendTasks.js';
 import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask } from './proxyTask.js';
-import type { TaskLimits } from './taskLimits.js';
+import { callAsBackendTask, runsOnlyAsBackendTask } from './plainTaskCall.js';
+import { grantedTtl, type TaskLimits } from './taskLimits.js';
 import { TaskRegistry, type TaskChange } from './taskRegistry.js';
 import { errorOutcome, TaskWork, type TaskRequestOptions, type TaskWorkHost } from './taskWork.js';
 import {
@@ -193,6 +194,25 @@ export class TaskService {
       if (options.frontend?.era === 'modern') return this.work.quickOrTask(task);
     }
     return task;
+  }
+
+  /**
+   * A plain tools/call (no task asked for): routed as it is, except a
+   * 2026-07-28 client's call of a tool its 2025 server runs only as a task,
+   * which we run as that task and answer with its result (plainTaskCall.ts).
+   */
+  async callPlainly(
+    params: CallToolRequestParams,
+    options: TaskRequestOptions,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    if (options.frontend?.era === 'modern') {
+      const call = await this.host.router.resolveToolCall(params, options);
+      if (runsOnlyAsBackendTask(call, options.frontend)) {
+        const ttlMs = grantedTtl(undefined, this.host.limits());
+        return callAsBackendTask(this.host, call, params, ttlMs, options);
+      }
+    }
+    return this.host.router.callTool(params, options);
   }
 
   /** tasks/get: the task as it stands (a backend's task asked again, unless it ended). */

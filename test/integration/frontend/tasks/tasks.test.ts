@@ -190,9 +190,14 @@ describe('tasks through the proxy (2025-11-25)', () => {
     await c.close();
   });
 
-  it("respects a tool's forbidden task support", async () => {
+  it("respects a tool's forbidden and required task support", async () => {
     const c = await client(tokens['owner']!);
     await expect(start(c, 'jobs__plain')).rejects.toMatchObject({ code: -32601 });
+    // A task-only tool called plainly by a 2025 client: the server's -32601 (2026 clients get the result).
+    const plain = { method: 'tools/call' as const, params: { name: 'jobs__long', arguments: { steps: 1 } } };
+    const refused = (await c.request(plain, CallToolResultSchema)) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(firstText(refused)).toMatch(/-32601.*requires task augmentation/);
     await c.close();
   });
 

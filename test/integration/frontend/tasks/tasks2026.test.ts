@@ -71,6 +71,8 @@ describe('tasks through the proxy (2026-07-28)', () => {
           asks26: nodeServer(fixture('asks.mjs'), [], { protocol: '2026-07-28' }),
           // A short request timeout: a call run as a task must outlive it (bounded by the task's TTL).
           slow: { ...nodeServer(fixture('asks.mjs')), protocol: 'legacy', requestTimeoutMs: 400 },
+          // A task-only tool called plainly is one request: bounded by the server's request timeout.
+          jobsSlow: { ...nodeServer(JOBS), requestTimeoutMs: 400 },
         },
       },
       { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },
@@ -167,6 +169,70 @@ describe('tasks through the proxy (2026-07-28)', () => {
     expect(wrapped.kind === 'result' && wrapped.result['resultType']).toBe('complete');
     const got = await c.rpc('tasks/get', { taskId: 'x' }, { declare: false });
     expect(got.kind === 'error' && got.error.code).toBe(-32021);
+  });
+
+  it('runs a task-only tool of a 2025 server for a 2026 client without the extension: its result, with progress', async () => {
+    const c = await modern(tokens['owner']!);
+    const progress: string[] = [];
+    const result = await c.client.callTool(
+      { name: 'jobs__long', arguments: { tag: 'plain', steps: 3, stepMs: 150 } },
+      { onprogress: (update) => void progress.push(String(update.message)) },
+    );
+    expect(textOf(result)).toBe('long(plain) after 3 steps');
+    expect(progress).toEqual(expect.arrayContaining(['step 1/3', 'step 2/3']));
+    expect(progress.every((message) => /^step [1-3]\/3$/.test(message))).toBe(true);
+    // The same plainly on the wire: an ordinary complete result, no task.
+    const raw = await c.callRaw('jobs__long', { tag: 'raw', steps: 1, stepMs: 10 }, { declare: false });
+    expect(raw.kind === 'result' && raw.result).toMatchObject({ resultType: 'complete' });
+    expect(textOf(raw.kind === 'result' ? raw.result : {})).toBe('long(raw) after 1 steps');
+  });
+
+  it("puts a task-only tool's question to a 2026 client without the extension, and cancels its task with the call", async () => {
+    const c = await modern(tokens['owner']!);
+    const asking = await c.callRaw('jobs__confirm', { tag: 'plain' }, { declare: false });
+    const round = asking.kind === 'result' ? asking.result : {};
+    expect(round).toMatchObject({ resultType: 'input_required' });
+    const [key, request] = Object.entries((round as { inputRequests: Record<string, unknown> }).inputRequests)[0]!;
+    expect(request).toMatchObject({ method: 'elicitation/create', params: { message: 'confirm plain?' } });
+    const answered = await c.rpc(
+      'tools/call',
+      {
+        name: 'jobs__confirm',
+        arguments: { tag: 'plain' },
+        inputResponses: { [key]: { action: 'accept', content: { answer: 'yes' } } },
+        requestState: (round as { requestState: string }).requestState,
+      },
+      { declare: false },
+    );
+    expect(textOf(answered.kind === 'result' ? answered.result : {})).toBe('confirm(plain) -> accept:yes');
+
+    const counts = async (): Promise<Record<string, number>> =>
+      JSON.parse(textOf(await c.client.callTool({ name: 'jobs__statuses', arguments: {} }))) as Record<string, number>;
+    const before = await counts();
+    const abort = new AbortController();
+    const call = c.client.callTool(
+      { name: 'jobs__long', arguments: { tag: 'cut', steps: 100, stepMs: 100 } },
+      { signal: abort.signal },
+    );
+    // The call is under way once the server has one more task working.
+    await waitUntil(async () => ((await counts())['working'] ?? 0) > (before['working'] ?? 0), { timeoutMs: 5_000 });
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    await waitUntil(async () => ((await counts())['cancelled'] ?? 0) > (before['cancelled'] ?? 0), {
+      timeoutMs: 5_000,
+    });
+  });
+
+  it("bounds a task-only tool called plainly by the server's request timeout, and then cancels its task", async () => {
+    const c = await modern(tokens['owner']!);
+    const cut = await c.callRaw('jobsSlow__long', { tag: 'slow', steps: 100, stepMs: 100 }, { declare: false });
+    expect(cut.kind === 'error' && cut.error.message).toMatch(/timed out after 400 ms/);
+    const counts = async (): Promise<Record<string, number>> =>
+      JSON.parse(textOf(await c.client.callTool({ name: 'jobsSlow__statuses', arguments: {} }))) as Record<
+        string,
+        number
+      >;
+    await waitUntil(async () => (await counts())['cancelled'] === 1, { timeoutMs: 5_000 });
   });
 
   it("refuses another profile's task id, and has no tasks/list or tasks/result", async () => {
