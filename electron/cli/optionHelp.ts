@@ -20,6 +20,7 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   cursor: 'CURSOR',
   'secret-storage': 'reference|config',
   tool: 'NAME',
+  profile: 'NAME',
 };
 
 /** How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`. */
@@ -40,6 +41,12 @@ export const CONFIG_FILE = { config: 'Switchboard config file (default: the conf
 export const RUNNING_INSTANCE = {
   config: "Switchboard config file (default: the running Switchboard's, else this user's).",
   port: `Port of the Switchboard meant (default: the running one's, else ${DEFAULT_PORT}).`,
+} as const;
+
+/** `--server` and `--profile` of a client entry: which endpoint the client is pointed at. */
+export const ENTRY_ENDPOINT = {
+  server: "Point the client at this server's own endpoint (/servers/ID/mcp): its tools under their own names.",
+  profile: "Point the client at this profile's endpoint (/profiles/NAME/mcp), with that profile's token.",
 } as const;
 
 /** `--json` of a command that can print for programs. */

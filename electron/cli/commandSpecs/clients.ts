@@ -6,7 +6,7 @@
  */
 import { DEFAULT_PORT } from '../../../shared/endpoint.js';
 import type { CommandSpec } from '../command.js';
-import { ENTRY_PORT, JSON_OUTPUT, PROJECT, RUNNING_INSTANCE } from '../optionHelp.js';
+import { ENTRY_ENDPOINT, ENTRY_PORT, JSON_OUTPUT, PROJECT, RUNNING_INSTANCE } from '../optionHelp.js';
 
 /** The commands, in help order. */
 export const clientsSpecs: readonly CommandSpec[] = [
@@ -19,10 +19,13 @@ export const clientsSpecs: readonly CommandSpec[] = [
   },
   {
     name: 'install',
-    usage: [`install <client> [--project DIR] [--port ${DEFAULT_PORT}]`],
-    text: ["Add the Switchboard entry to the client's config (backed up first; other entries untouched)."],
-    options: { ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
-    examples: ['install cursor', 'install claude-code --project .'],
+    usage: [`install <client> [--server ID | --profile NAME] [--project DIR] [--port ${DEFAULT_PORT}]`],
+    text: [
+      "Add the Switchboard entry to the client's config (backed up first; other entries untouched).",
+      "With --server or --profile it points at that server's or profile's own endpoint instead of /mcp.",
+    ],
+    options: { ...ENTRY_ENDPOINT, ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
+    examples: ['install cursor', 'install claude-code --project .', 'install cursor --server github'],
   },
   {
     name: 'uninstall',
@@ -40,10 +43,10 @@ export const clientsSpecs: readonly CommandSpec[] = [
   },
   {
     name: 'snippet',
-    usage: [`snippet <client> [--project DIR] [--port ${DEFAULT_PORT}]`],
-    text: ['Print the entry to paste by hand.'],
-    options: { ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
-    examples: ['snippet zed'],
+    usage: [`snippet <client> [--server ID | --profile NAME] [--project DIR] [--port ${DEFAULT_PORT}]`],
+    text: ['Print the entry to paste by hand (--server, --profile: as for install).'],
+    options: { ...ENTRY_ENDPOINT, ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
+    examples: ['snippet zed', 'snippet vscode --profile reviewer'],
   },
   {
     name: 'import',

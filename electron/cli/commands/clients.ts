@@ -14,6 +14,8 @@ import {
   uninstallClient,
   secretSinkFor,
   clientSnippet,
+  checkedScope,
+  contextFor,
   resolveTarget,
   type Launcher,
   type WriteOutcome,
@@ -37,6 +39,8 @@ export interface ClientCommandOptions {
   explicitPort?: boolean;
   json: boolean;
   servers: string[];
+  /** install, snippet: `--profile NAME` (and `--server ID` from `servers`) pick the endpoint. */
+  profile?: string | undefined;
   all: boolean;
   replace: boolean;
   launcher: Launcher;
@@ -94,19 +98,32 @@ export async function runClientCommand(given: ClientCommandOptions): Promise<voi
   }
   const client = options.client;
   switch (options.command) {
-    case 'install':
-      return describeWrite('Switchboard added to', await installClient(ctx, client, scope), out);
+    case 'install': {
+      const pointed = await endpointContext(options, ctx, client);
+      return describeWrite('Switchboard added to', await installClient(pointed, client, scope), out);
+    }
     case 'uninstall':
       return describeWrite('Switchboard removed from', await uninstallClient(ctx, client, scope), out);
     case 'undo':
       return describeWrite('Restored', await undoLastWrite(ctx, client, scope), out);
     case 'snippet': {
-      const snippet = await clientSnippet(ctx, client, scope);
+      const snippet = await clientSnippet(await endpointContext(options, ctx, client), client, scope);
       return out(`# add to ${snippet.path}\n${snippet.text}`);
     }
     case 'import':
       return runImport(options, ctx, client, scope);
   }
+}
+
+/** The context pointing `client` at the endpoint `--server` or `--profile` names (checked against the config). */
+async function endpointContext(
+  options: ClientCommandOptions,
+  ctx: ReturnType<typeof defaultClientsContext>,
+  client: string,
+): Promise<ReturnType<typeof defaultClientsContext>> {
+  if (options.servers.length > 1) throw new Error(`${options.command} takes one --server`);
+  const scope = await checkedScope({ server: options.servers[0], profile: options.profile }, options.config);
+  return contextFor(ctx, client, scope);
 }
 
 async function runImport(
@@ -176,6 +193,7 @@ export const clientsCli: CliCommand = {
       explicitPort: values.port !== undefined,
       json: values.json,
       servers: values.server ?? [],
+      profile: values.profile,
       all: values.all,
       replace: values.replace,
       launcher: selfLauncher(),

@@ -26,7 +26,7 @@ import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
 import type { PolicyView, SessionView } from '../../../shared/model/views.js';
 import type { ServerReviewSummary, ServerReviewView } from '../../../shared/model/reviewViews.js';
 import type { ScanReport } from '../../../shared/model/scanViews.js';
-import type { Catalog, ItemOrigin } from '../catalog/catalog.js';
+import type { Catalog, CatalogInput, ItemOrigin } from '../catalog/catalog.js';
 import type { ApprovalDecision, ApprovalRequest } from '../catalog/policy/approvals.js';
 import type { AuditEntry, AuditQuery } from '../catalog/policy/auditLog.js';
 import type { ClientTokens } from '../catalog/policy/clientTokens.js';
@@ -298,6 +298,8 @@ export interface Switchboard {
   readonly deps: CoreDeps;
   /** The current merged catalog (an immutable snapshot). */
   catalog(): Catalog;
+  /** What one published server gives the merged catalog (its endpoint's own view is built from it); undefined when unpublished. */
+  catalogInput(backendId: string): CatalogInput | undefined;
   readonly backends: BackendsService;
   readonly router: CallsService;
   readonly policy: PolicyService;

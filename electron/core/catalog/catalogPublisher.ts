@@ -105,13 +105,23 @@ export class CatalogPublisher {
     this.publish(this.build(this.admitted).catalog);
   }
 
-  /** Builds the catalog of `order` (in config order); `last`: that backend is built after all others. */
-  private build(order: string[], override?: { id: string; snapshot: BackendCatalog }, last?: string) {
-    const inputs = order.map((id): CatalogInput => ({
+  /** The input a published backend gives the merged catalog (a server's own endpoint builds its view from it). */
+  inputOf(backendId: string): CatalogInput | undefined {
+    return this.isPublished(backendId) ? this.input(backendId) : undefined;
+  }
+
+  /** One backend's input: its prefix and its snapshot (or `override`'s). */
+  private input(id: string, override?: { id: string; snapshot: BackendCatalog }): CatalogInput {
+    return {
       backendId: id,
       prefix: this.source.prefixOf(id),
       snapshot: (override?.id === id ? override.snapshot : this.source.snapshotOf(id)) ?? EMPTY,
-    }));
+    };
+  }
+
+  /** Builds the catalog of `order` (in config order); `last`: that backend is built after all others. */
+  private build(order: string[], override?: { id: string; snapshot: BackendCatalog }, last?: string) {
+    const inputs = order.map((id) => this.input(id, override));
     const options = this.source.options();
     const owners = options.owners;
     if (last === undefined || !owners) return buildCatalog(inputs, options);

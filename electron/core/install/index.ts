@@ -29,6 +29,8 @@ export type { RuntimeInfo } from './clientApps/runtimeFile.js';
 export { keychainSink, looksSecret, refuseSecretsSink, secretSinkFor } from './clientApps/secrets.js';
 export type { SecretSink } from './clientApps/secrets.js';
 export { clientSnippet } from './clientApps/snippet.js';
+export { checkedScope, contextFor } from './clientApps/endpointChoice.js';
+export type { EndpointChoice } from './clientApps/endpointChoice.js';
 export { resolveTarget } from './clientApps/target.js';
 export type { Target } from './clientApps/target.js';
 export type { ClientId, ClientStatus, Launcher, PlatformEnv, WriteOutcome } from './clientApps/clientAppTypes.js';

@@ -20,7 +20,7 @@ import { launchBackends } from './backendLaunch.js';
 import { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
 import { defaultStartLimit, StartLimiter } from '../backends/process/startLimiter.js';
 import { BackendPool, readinessOf } from '../backends/supervisor/backendPool.js';
-import type { Catalog } from '../catalog/catalog.js';
+import type { Catalog, CatalogInput } from '../catalog/catalog.js';
 import { CatalogPublisher } from '../catalog/catalogPublisher.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
 import type { BackendConfig, ProxyOptions, SwitchboardConfig } from '../platform/config/schema.js';
@@ -174,6 +174,10 @@ export class SwitchboardCore implements FrontendCore {
   /** The current merged catalog (an immutable snapshot). */
   catalog(): Catalog {
     return this.publisher.catalog;
+  }
+
+  catalogInput(backendId: string): CatalogInput | undefined {
+    return this.publisher.inputOf(backendId);
   }
 
   backendConfigs(): readonly BackendConfig[] {

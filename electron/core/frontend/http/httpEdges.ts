@@ -39,8 +39,12 @@ const ALLOWED: Record<string, string[]> = {
   '/readyz': ['GET', 'HEAD'],
 };
 
-/** Answers 405 (and returns true) when `path` is ours and does not serve the request's method. */
-export function refuseMethod(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+/**
+ * Answers 405 (and returns true) when `path` is ours and does not serve the
+ * request's method; `shown` is the path the answer names (every MCP endpoint
+ * path is checked as `/mcp`).
+ */
+export function refuseMethod(req: IncomingMessage, res: ServerResponse, path: string, shown = path): boolean {
   const allowed = ALLOWED[path];
   if (!allowed || allowed.includes(req.method ?? '')) return false;
   res.writeHead(405, { 'Content-Type': 'application/json', Allow: allowed.join(', ') });
@@ -48,7 +52,7 @@ export function refuseMethod(req: IncomingMessage, res: ServerResponse, path: st
     JSON.stringify({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32600, message: `Method Not Allowed: ${path} accepts ${allowed.join(', ')}` },
+      error: { code: -32600, message: `Method Not Allowed: ${shown} accepts ${allowed.join(', ')}` },
     }),
   );
   return true;

@@ -169,7 +169,8 @@ export function clientDefinition(id: string): ClientDefinition | undefined {
   return DEFINITIONS.find((definition) => definition.id === id);
 }
 
-const LOOPBACK_MCP = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/mcp\/?$/;
+/** The merged endpoint, one server's (`/servers/<id>/mcp`) or one profile's (`/profiles/<name>/mcp`). */
+const LOOPBACK_MCP = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+(\/(servers|profiles)\/[^/]+)?\/mcp\/?$/;
 
 /**
  * Whether a client entry points at Switchboard: a loopback `/mcp` URL, or a

@@ -1,0 +1,281 @@
+/**
+ * One MCP endpoint behind the HTTP server: the merged one (`/mcp`, which
+ * `/profiles/<name>/mcp` shares) or one server's own (`/servers/<id>/mcp`).
+ * It holds what an MCP URL needs once the caller is authenticated: the 2025-era
+ * sessions (one SDK server and sessionful transport each), the 2026-07-28
+ * per-request handler with its listen streams and bus, and the hub that fans
+ * list_changed, logs and task status out. What it serves is the core it is
+ * given: the core itself, or the core narrowed to one server
+ * (server/serverScopedCore.ts). The HTTP server, its edges and the bearer
+ * check stay in httpEndpoint.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
+import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
+import type { FrontendCore } from '../../api/services.js';
+import { FrontendHub } from '../server/frontendHub.js';
+import { createFrontendServer } from '../server/mcpServer.js';
+import { publishToolListChanged } from '../server/listTracking.js';
+import { BoundedBus } from './boundedBus.js';
+import { ListenStreams } from './listenStreams.js';
+import { guardResponses } from '../server/responseGuard.js';
+import { refuseBatch } from './httpEdges.js';
+import { LegacySessions, type LegacySession } from './legacySessions.js';
+import { ResponseFlow } from './responseFlow.js';
+import { EventRetention, RESUME_LIMITS, RESUME_RETRY_MS } from './eventRetention.js';
+import { boundNotifications } from '../relay/notificationQueue.js';
+import { requestFlow } from '../relay/requestFlow.js';
+import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
+import { ParamHeaderCheck } from './paramHeaderCheck.js';
+import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
+
+/** Options of one MCP route. */
+export interface McpRouteOptions {
+  /** How long a 2026 listen stream may stay unread before it is ended (default 30 s). */
+  listenStallMs?: number | undefined;
+  /** Names its 2026 publisher in diagnostics. */
+  label: string;
+}
+
+/** One MCP endpoint's sessions, handlers and streams; see the module comment. */
+export class McpRoute {
+  private readonly sessions: LegacySessions;
+  /** Sessions, listen sinks and notification fan-out, as every frontend does them. */
+  private readonly hub: FrontendHub;
+  private readonly listens: ListenStreams;
+  /** Change events to 2026 listen streams, bounded per stream. */
+  readonly bus: BoundedBus;
+  private readonly modern;
+  private readonly modernNode;
+  private readonly unsubscribe: () => void;
+  /** SEP-2243: Mcp-Param-* headers of 2026-07-28 tools/call requests against the client's tools/list. */
+  private readonly paramHeaders: ParamHeaderCheck;
+  /** Recent SSE events of every 2025-era session, bounded, for resumption with Last-Event-ID. */
+  private readonly retention = new EventRetention();
+
+  constructor(
+    private readonly core: FrontendCore,
+    options: McpRouteOptions,
+  ) {
+    this.bus = new BoundedBus(options.listenStallMs);
+    this.paramHeaders = new ParamHeaderCheck((client) => core.exposure.list(client, core.exposure.profiles.of(client)));
+    // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
+    // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
+    this.modern = createMcpHandler(
+      ({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT, 'profile'),
+      {
+        legacy: 'reject',
+        bus: this.bus,
+      },
+    );
+    this.modernNode = toNodeHandler(this.modern);
+    const proxy = core.backends.proxyOptions();
+    this.sessions = new LegacySessions(
+      { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },
+      (id, session) => {
+        this.hub.close(id);
+        void session.server.close();
+      },
+      (message) => core.deps.logger.info(message),
+    );
+    this.hub = new FrontendHub(core, {
+      transport: 'http',
+      servers: () => [...this.sessions].map(([id, session]) => [session.server, id] as const),
+      // The SDK fans each update out to the 2026 listen streams that asked for it.
+      publish: async (uri) => {
+        await this.modern.notify.resourceUpdated(uri);
+      },
+      publisherId: options.label,
+      catalogChanged: (changed) => {
+        if (changed.tools) this.publishToolsChanged();
+        if (changed.prompts) this.modern.notify.promptsChanged();
+        if (changed.resources) {
+          this.modern.notify.resourcesChanged();
+          this.listens.endForbidden();
+        }
+      },
+    });
+    this.listens = new ListenStreams({
+      hub: this.hub,
+      tasks: core.tasks,
+      fingerprint: (client) => core.exposure.profileFingerprint(client),
+      listenTools: (client) => core.exposure.profiles.listen(client),
+      handle: (req, res, body) => this.modernNode(req, res, body),
+    });
+    // search+load: a 2026-07-28 search loaded tools into its profile's list.
+    this.unsubscribe = core.exposure.profiles.onChange(() => this.publishToolsChanged());
+  }
+
+  /** Sends tools/list_changed to the 2026-07-28 listen streams whose profile's list changed. */
+  private publishToolsChanged(): void {
+    publishToolListChanged(this.bus, (client) => this.core.exposure.profileFingerprint(client));
+  }
+
+  /** Number of open 2025-era sessions. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Ends the sessions idle at `now`. */
+  sweepIdleSessions(now = Date.now()): void {
+    this.sessions.sweep(now);
+  }
+
+  /** Serves one MCP request of the authenticated `client` (its profile). */
+  async serve(req: IncomingMessage, res: ServerResponse, client: string): Promise<void> {
+    if (req.method === 'POST') {
+      const text = await readBody(req);
+      if (text === undefined) return jsonRpcError(res, 413, -32600, 'Request body too large');
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      }
+      // The SDK's own era classification, on the body we already parsed (building
+      // a Request for isLegacyRequest would re-read and re-parse it).
+      const era = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: header(req, 'mcp-protocol-version'),
+        mcpMethodHeader: header(req, 'mcp-method'),
+        mcpNameHeader: header(req, 'mcp-name'),
+        body,
+      });
+      if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
+      this.hub.seenModern(client, body);
+      if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
+      if (era.kind === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
+      // Progress toward this request waits (latest wins) while its client does not read the stream.
+      const flow = new ResponseFlow();
+      flow.add(res);
+      return requestFlow.run(flow, () => this.modernNode(req, res, body));
+    }
+    // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
+    return this.handleLegacy(req, res, undefined, client);
+  }
+
+  /** Answers 400 / -32020 (and returns true) when a tools/call's Mcp-Param-* headers disagree with its arguments. */
+  private refuseParamHeaders(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): boolean {
+    if (!isMethod(body, 'tools/call')) return false;
+    const { id, params } = body as { id?: unknown; params?: unknown };
+    const mismatch = this.paramHeaders.mismatch(client, params, req);
+    if (!mismatch) return false;
+    const error = {
+      code: HEADER_MISMATCH,
+      message: `Bad Request: the request headers and body disagree: ${mismatch.message}`,
+      data: { mismatch: { header: mismatch.header } },
+    };
+    sendJson(res, 400, { jsonrpc: '2.0', id: id ?? null, error });
+    return true;
+  }
+
+  /** Ends every session and stream of a client whose token was revoked or rotated. */
+  endClient(client: string): void {
+    for (const [id, session] of this.sessions) {
+      if (session.client !== client) continue;
+      this.sessions.delete(id);
+      this.hub.close(id);
+      void session.server.close();
+    }
+    this.listens.endClient(client);
+    this.hub.closeModern(client);
+  }
+
+  private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.sessions.get(sessionId);
+      if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
+      if (session.client !== client)
+        return jsonRpcError(res, 403, -32000, 'Forbidden: this session belongs to another client');
+      // The initialize-negotiated version (deprecated accessor, still right for 2025-era sessions).
+      if (refuseBatch(body, session.server.getNegotiatedProtocolVersion(), res)) return;
+      if (this.refuseUnknownLastEvent(req, res, session)) return;
+      this.hub.touch(sessionId);
+      this.sessions.track(session, res);
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitialize(body)) {
+      return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    const server = createFrontendServer(this.core, client);
+    const flow = new ResponseFlow();
+    const events = this.retention.forSession();
+    const transport = guardResponses(
+      new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        // Each SSE stream opens with a priming event (an id, empty data) and a retry field; a dropped
+        // stream is resumed by a GET with Last-Event-ID (spec 2025-11-25 "Resumability and Redelivery").
+        eventStore: events,
+        retryInterval: RESUME_RETRY_MS,
+        onsessioninitialized: (id) => {
+          this.sessions.track(this.sessions.add(id, { transport, server, client, flow, events }), res);
+          this.hub.open(client, 'legacy', body, id);
+        },
+      }),
+      this.core.deps.logger,
+    );
+    const proxy = this.core.backends.proxyOptions();
+    // Logs and progress toward this session wait in a bounded queue while it does not read.
+    const queue = boundNotifications(transport, flow, {
+      max: proxy.maxClientNotifications,
+      stallMs: proxy.clientStallMs,
+      onStalled: (dropped) => this.endStalled(transport.sessionId, proxy.clientStallMs, dropped),
+    });
+    transport.onclose = () => {
+      queue.close();
+      events.dispose();
+      if (transport.sessionId) {
+        this.sessions.delete(transport.sessionId);
+        this.hub.close(transport.sessionId);
+      }
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /**
+   * Answers 400 (and returns true) to a GET whose Last-Event-ID this session no longer holds
+   * (unknown, another session's, or expired): what it missed is gone, it must send its request again.
+   */
+  private refuseUnknownLastEvent(req: IncomingMessage, res: ServerResponse, session: LegacySession): boolean {
+    const lastEventId = header(req, 'last-event-id');
+    if (req.method !== 'GET' || lastEventId === undefined || session.events.knows(lastEventId)) return false;
+    jsonRpcError(
+      res,
+      400,
+      -32000,
+      `Bad Request: the stream cannot be resumed: its Last-Event-ID is unknown to this session or has expired ` +
+        `(events are kept ${RESUME_LIMITS.retentionMs / 1000} s, at most ${RESUME_LIMITS.maxStreamEvents} per stream); ` +
+        `send the request again`,
+    );
+    return true;
+  }
+
+  /** Ends a 2025-era session whose client read nothing for `stallMs` while notifications waited. */
+  private endStalled(id: string | undefined, stallMs: number, dropped: number): void {
+    const session = id === undefined ? undefined : this.sessions.get(id);
+    if (!session || id === undefined) return;
+    this.core.deps.logger.warn(
+      `ended session ${id} of client ${session.client}: it stopped reading its streams for ${stallMs} ms ` +
+        `(${dropped} notifications dropped)`,
+    );
+    this.sessions.delete(id);
+    this.hub.close(id);
+    session.flow.destroyAll();
+    void session.server.close();
+  }
+
+  /** Closes every session and stream. */
+  async close(): Promise<void> {
+    this.unsubscribe();
+    this.hub.dispose();
+    for (const id of this.sessions.ids()) this.hub.close(id);
+    const sessions = this.sessions.clear();
+    await Promise.allSettled(sessions.map((session) => session.server.close()));
+    await this.modern.close().catch(() => undefined);
+    this.retention.clear();
+  }
+}
