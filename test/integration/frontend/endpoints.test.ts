@@ -87,6 +87,8 @@ describe('an endpoint per server and per profile', () => {
       expect(listed).toEqual(expect.arrayContaining(['ok_name', 'read_file', 'links']));
       expect(listed.some((name) => name.includes('__'))).toBe(false);
       expect(listed).not.toContain('sleep');
+      // The model is told the names are the server's own, not prefixed.
+      expect(client.getInstructions()).toContain('"odd" under their own names');
       const result = await client.callTool({ name: 'ok_name', arguments: { x: 1 } });
       expect(firstText(result)).toBe('called ok_name with {"x":1}');
       // Another server's tool is unknown here, even under its own name.
@@ -205,7 +207,9 @@ describe('an endpoint per server and per profile', () => {
   });
 
   it('leaves /mcp as it is: prefixed names of every server', async () => {
-    const listed = await names(await connect('/mcp', 'modern'));
+    const client = await connect('/mcp', 'legacy');
+    expect(client.getInstructions()).toContain('start with the name of the server');
+    const listed = await names(client);
     expect(listed).toEqual(expect.arrayContaining(['odd__ok_name', 'slow__sleep', 'jobs__long']));
   });
 });

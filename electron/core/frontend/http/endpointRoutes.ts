@@ -12,6 +12,7 @@
 import type { EndpointScope } from '../../../../shared/endpoint.js';
 import type { FrontendCore } from '../../api/services.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
+import { serverInstructions } from '../server/mcpServer.js';
 import { serverScopedCore } from '../server/serverScopedCore.js';
 import { McpRoute } from './mcpRoute.js';
 
@@ -58,6 +59,7 @@ export class EndpointRoutes {
       route = new McpRoute(serverScopedCore(this.core, scope.id), {
         listenStallMs: this.listenStallMs,
         label: `http-2026:${scope.id}`,
+        instructions: serverInstructions(scope.id),
       });
       this.servers.set(scope.id, route);
     }

@@ -37,6 +37,8 @@ export interface McpRouteOptions {
   listenStallMs?: number | undefined;
   /** Names its 2026 publisher in diagnostics. */
   label: string;
+  /** What `initialize` and `server/discover` tell the model about names (default: the merged endpoint's). */
+  instructions?: string;
 }
 
 /** One MCP endpoint's sessions, handlers and streams; see the module comment. */
@@ -54,17 +56,20 @@ export class McpRoute {
   private readonly paramHeaders: ParamHeaderCheck;
   /** Recent SSE events of every 2025-era session, bounded, for resumption with Last-Event-ID. */
   private readonly retention = new EventRetention();
+  /** What each session's initialize answer tells the model about names. */
+  private readonly instructions: string | undefined;
 
   constructor(
     private readonly core: FrontendCore,
     options: McpRouteOptions,
   ) {
     this.bus = new BoundedBus(options.listenStallMs);
+    this.instructions = options.instructions;
     this.paramHeaders = new ParamHeaderCheck((client) => core.exposure.list(client, core.exposure.profiles.of(client)));
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
     // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
     this.modern = createMcpHandler(
-      ({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT, 'profile'),
+      ({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT, 'profile', options.instructions),
       {
         legacy: 'reject',
         bus: this.bus,
@@ -200,7 +205,7 @@ export class McpRoute {
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
-    const server = createFrontendServer(this.core, client);
+    const server = createFrontendServer(this.core, client, 'session', this.instructions);
     const flow = new ResponseFlow();
     const events = this.retention.forSession();
     const transport = guardResponses(

@@ -27,10 +27,19 @@ import type { CoreEvents } from '../../api/events.js';
 /** Identity of the proxy as an MCP server. */
 export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
 
-const INSTRUCTIONS =
+/** What the merged endpoint tells the model about names and URIs. */
+export const INSTRUCTIONS =
   'MCP Switchboard serves the tools, prompts and resources of several MCP servers. ' +
   'Tool and prompt names start with the name of the server they come from; resource URIs ' +
   'have the form mcp-proxy://<server>/<original URI>.';
+
+/** What one server's own endpoint (`/servers/<id>/mcp`) tells the model: its names and URIs are the server's own. */
+export function serverInstructions(backendId: string): string {
+  return (
+    `MCP Switchboard serves the tools, prompts and resources of the MCP server "${backendId}" under ` +
+    'their own names and URIs.'
+  );
+}
 
 /**
  * Builds a frontend server instance over the core, for one client profile:
@@ -43,6 +52,7 @@ export function createFrontendServer(
   core: FrontendCore,
   client: string = LOCAL_CLIENT,
   scope: 'session' | 'profile' = 'session',
+  instructions: string = INSTRUCTIONS,
 ): Server {
   const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: {
@@ -56,7 +66,7 @@ export function createFrontendServer(
       // 2026-07-28 tasks (io.modelcontextprotocol/tasks): shown in server/discover.
       extensions: { ...EXTENSION_CAPABILITY, [TASKS_EXTENSION_ID]: {} },
     },
-    instructions: INSTRUCTIONS,
+    instructions,
     // A person answers each round the shim puts to a 2025 client: give them the input timeout.
     inputRequired: { maxRounds: SHIM_MAX_ROUNDS, roundTimeoutMs: core.backends.proxyOptions().inputTimeoutMs },
   });
