@@ -29,6 +29,10 @@ export const OPTIONS = {
   'dry-run': { type: 'boolean', default: false },
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
+  servers: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  yes: { type: 'boolean', default: false },
+  as: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -57,6 +61,10 @@ export interface OptionValues {
   'dry-run': boolean;
   'secret-storage'?: string | undefined;
   tool?: string | undefined;
+  servers: boolean;
+  out?: string | undefined;
+  yes: boolean;
+  as?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

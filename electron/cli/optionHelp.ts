@@ -20,6 +20,8 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   cursor: 'CURSOR',
   'secret-storage': 'reference|config',
   tool: 'NAME',
+  out: 'FILE',
+  as: 'NEWID',
 };
 
 /** How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`. */
