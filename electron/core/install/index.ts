@@ -56,4 +56,5 @@ export {
 } from './profileFiles/profileFileActions.js';
 export { inputVariable } from './profileFiles/inputVariable.js';
 export type { ImportOutcome, ImportOwner } from './profileFiles/applyImport.js';
+export { readProfileFile } from './profileFiles/importPlan.js';
 export type { ImportPlan, InputNeed } from './profileFiles/importPlan.js';
