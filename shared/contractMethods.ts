@@ -18,6 +18,7 @@ import type { BackendHealth } from './model/health.js';
 import type { TaskView } from './model/taskViews.js';
 import type { ServerReviewSummary, ServerReviewView } from './model/reviewViews.js';
 import type { ScanReport } from './model/scanViews.js';
+import type { ProfileExportView, ProfileImportPreviewView, ProfileImportView } from './model/profileFileViews.js';
 import {
   LOG_KINDS,
   LOG_OUTCOMES,
@@ -75,6 +76,12 @@ const secretStorage = z.enum(['reference', 'config']);
 const entry = z.record(z.string(), z.unknown());
 const idRef = z.object({ id: text });
 const clientRef = z.object({ client: text });
+/** A profile file's text (read by the renderer from the file the user picked; 1 MB at most). */
+const profileFile = z.object({
+  text: z.string().min(1, 'must not be empty').max(1_000_000, 'must be at most 1 MB'),
+  as: z.string().optional(),
+  replace: z.boolean().optional(),
+});
 
 /** Filters of `log.query`. */
 export const logQuerySchema = z.object({
@@ -229,6 +236,17 @@ export const METHODS = {
    * `id: "*"` sets the policy's default, which the main token gets (`null`: `all`).
    */
   'profiles.setExposure': method<void>()(z.object({ id: text, exposure: z.enum(EXPOSURES).nullable() })),
+  /** A profile as a profile file (docs/profiles.md); `servers`: with its servers, secrets as named inputs. */
+  'profiles.export': method<ProfileExportView>()(z.object({ id: text, servers: z.boolean().optional() })),
+  /** What importing a profile file would change (names only); `config_invalid` naming each field when it does not validate. */
+  'profiles.previewImport': method<ProfileImportPreviewView>()(profileFile),
+  /**
+   * Imports a profile file: `secrets` are the inputs' values by name (one way: never sent back), kept in the
+   * keychain; the rest in one config write. Nothing changes when it is refused.
+   */
+  'profiles.import': method<ProfileImportView>()(
+    profileFile.extend({ secrets: z.record(z.string(), z.string()).default({}) }),
+  ),
   'sessions.list': method<SessionView[]>()(noParams),
   /** Every task of this instance (MCP tasks through the proxy), newest first; in memory only. */
   'tasks.list': method<TaskView[]>()(noParams),

@@ -30,6 +30,10 @@ export const OPTIONS = {
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
   profile: { type: 'string' },
+  servers: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  yes: { type: 'boolean', default: false },
+  as: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -59,6 +63,10 @@ export interface OptionValues {
   'secret-storage'?: string | undefined;
   tool?: string | undefined;
   profile?: string | undefined;
+  servers: boolean;
+  out?: string | undefined;
+  yes: boolean;
+  as?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

@@ -12,6 +12,7 @@ import { clientsCli } from './commands/clients.js';
 import { configCli } from './commands/config.js';
 import { connectCli } from './commands/connect.js';
 import { exposureCli } from './commands/exposure.js';
+import { profileCli } from './commands/profile.js';
 import { registryCli } from './commands/registry.js';
 import { reviewCli } from './commands/review.js';
 import { secretCli } from './commands/secret.js';
@@ -30,6 +31,7 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   exposureCli,
   reviewCli,
   clientsCli,
+  profileCli,
   registryCli,
 ];
 

@@ -36,3 +36,37 @@ export function selfLauncher(): Launcher {
   const script = process.argv[1];
   return { command: process.execPath, args: script ? [realpathSync(script)] : [] };
 }
+
+/** Asks on the terminal and reads one line without echoing it (a secret). */
+export async function askHidden(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const { Writable } = await import('node:stream');
+  let muted = false;
+  const output = new Writable({
+    write(chunk, _encoding, done) {
+      if (!muted) process.stderr.write(chunk as Buffer);
+      done();
+    },
+  });
+  const reader = createInterface({ input: process.stdin, output, terminal: true });
+  try {
+    process.stderr.write(question);
+    muted = true;
+    return await new Promise<string>((resolve) => reader.question('', resolve));
+  } finally {
+    muted = false;
+    process.stderr.write('\n');
+    reader.close();
+  }
+}
+
+/** Asks a yes/no question on the terminal; only `y` or `yes` is yes. */
+export async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const reader = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await reader.question(question)).trim());
+  } finally {
+    reader.close();
+  }
+}

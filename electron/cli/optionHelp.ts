@@ -21,6 +21,8 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   'secret-storage': 'reference|config',
   tool: 'NAME',
   profile: 'NAME',
+  out: 'FILE',
+  as: 'NEWID',
 };
 
 /** How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`. */

@@ -22,6 +22,7 @@ import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
 import { policyHandlers } from './policyHandlers.js';
+import { profileFileHandlers } from './profileFileHandlers.js';
 import { reviewHandlers } from './reviewHandlers.js';
 import { registryHandlers, type RegistryHandlerDeps } from './registryHandlers.js';
 import { TryCalls, type TryCall } from './tryCalls.js';
@@ -157,6 +158,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
       tryCalls.settle({ id, action, ...(content !== undefined ? { content } : {}) });
     },
     ...policyHandlers(core, deps.tokens),
+    ...profileFileHandlers(core),
     ...reviewHandlers(core),
     ...exposureHandlers(core),
     'sessions.list': async () => core.sessions.list(),

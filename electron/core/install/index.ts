@@ -50,3 +50,13 @@ export { grantablePath, sandboxable, withDefaultSandbox } from './clientApps/san
 export type { SandboxGrants } from './clientApps/sandboxDefault.js';
 export type { SecretStorage } from './entries/secretChoice.js';
 export type { Freshness, RegistryEntry } from './registry/registryTypes.js';
+export {
+  exportProfileText,
+  importProfileText,
+  listProfiles,
+  previewProfileImport,
+} from './profileFiles/profileFileActions.js';
+export { inputVariable } from './profileFiles/inputVariable.js';
+export type { ImportOutcome, ImportOwner } from './profileFiles/applyImport.js';
+export { readProfileFile } from './profileFiles/importPlan.js';
+export type { ImportPlan, InputNeed } from './profileFiles/importPlan.js';

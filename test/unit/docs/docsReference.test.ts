@@ -18,6 +18,7 @@ import { nearest, unknownOption } from '../../../electron/cli/args.js';
 import { OPTIONS } from '../../../electron/cli/command.js';
 import { COMMAND_TABLE, findCommand } from '../../../electron/cli/commandTable.js';
 import { COMMAND_NAMES } from '../../../electron/cli/specTable.js';
+import { readProfileFile } from '../../../electron/core/install/index.js';
 import { ConfigFileSchema, parseConfig, ProxyOptionsSchema } from '../../../electron/core/platform/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -318,10 +319,17 @@ describe('the config reference documents exactly the proxy options of the schema
     // A whole file, or a fragment of one: top-level members (`"policy": {...}`) or servers (`"linear": {...}`).
     const topLevel = Object.keys(ConfigFileSchema.shape);
     const examples: { at: string; config: Record<string, unknown> }[] = [];
+    const profileProblems: string[] = [];
     for (const path of PAGES) {
       for (const fence of splitPage(read(path)).fences.filter((candidate) => candidate.info === 'json')) {
         const raw = jsonOf(fence.body) ?? jsonOf(`{${fence.body}}`);
         if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) continue;
+        if ('formatVersion' in raw) {
+          // A profile file (docs/profiles.md), checked as one.
+          const at = where(path, fence.line);
+          profileProblems.push(...readProfileFile(fence.body).problems.map((p) => `${at}: ${p.path}: ${p.message}`));
+          continue;
+        }
         const config = Object.keys(raw).some((key) => topLevel.includes(key)) ? raw : { mcpServers: raw };
         examples.push({ at: where(path, fence.line), config: config as Record<string, unknown> });
       }
@@ -331,6 +339,7 @@ describe('the config reference documents exactly the proxy options of the schema
       parseConfig(config).problems.map((problem) => `${at}: ${problem.path}: ${problem.message}`),
     );
     expect(problems).toEqual([]);
+    expect(profileProblems).toEqual([]);
   });
 });
 

@@ -91,6 +91,9 @@ export const PolicySchema = z
   })
   .prefault({});
 
+/** One client profile (`policy.clients.<id>`) and one backend's policy, for profile files (install/profileFiles/). */
+export { ClientProfile as ClientProfileSchema, BackendPolicy as BackendPolicySchema };
+
 export type Policy = z.output<typeof PolicySchema>;
 export type BackendPolicy = z.output<typeof BackendPolicy>;
 export type ClientProfile = z.output<typeof ClientProfile>;

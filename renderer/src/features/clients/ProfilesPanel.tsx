@@ -1,6 +1,6 @@
 /**
  * Client profiles and their tokens: create (the token is shown once), rotate,
- * revoke (after confirmation).
+ * revoke (after confirmation); export one as a profile file, import one.
  */
 import { useId, useState } from 'react';
 import { badIdMessage } from '../../../../shared/ids.js';
@@ -11,7 +11,9 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { FieldError, invalidProps } from '../../components/FieldError.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { downloadProfile } from './downloadProfile.js';
 import { ExposureCell } from './ExposureCell.js';
+import { ProfileImportDialog } from './ProfileImportDialog.js';
 
 /** Shows a freshly issued token once. */
 function TokenOnce({ token, onClose }: { token: string; onClose: () => void }) {
@@ -46,6 +48,15 @@ export function ProfilesPanel() {
   const [idProblem, setIdProblem] = useState<string | undefined>();
   const idErrorId = useId();
   const [revoking, setRevoking] = useState<string | undefined>();
+  const [importing, setImporting] = useState(false);
+  const call = useAppStore((s) => s.call);
+
+  const exportProfile = (id: string) =>
+    void run(async () => {
+      const outcome = await call('profiles.export', { id, servers: true });
+      if (outcome.ok) downloadProfile(outcome.result);
+      return outcome;
+    });
 
   const issue = async (action: () => ReturnType<typeof createToken>): Promise<boolean> => {
     const outcome = await run(action);
@@ -56,7 +67,12 @@ export function ProfilesPanel() {
   return (
     <section className="panel" aria-label="Client profiles">
       <h2>Client profiles and tokens</h2>
-      <p className="muted small">Each profile has its own token and its own rules under Authorization.</p>
+      <div className="row">
+        <p className="muted small">Each profile has its own token and its own rules under Authorization.</p>
+        <button type="button" onClick={() => setImporting(true)}>
+          Import profile…
+        </button>
+      </div>
       <ErrorNote error={profiles.error ?? error} />
       {profiles.data && profiles.data.length > 0 && (
         <table className="table">
@@ -87,6 +103,9 @@ export function ProfilesPanel() {
                 <td className="row">
                   <button type="button" disabled={busy} onClick={() => void issue(() => rotateToken(profile.id))}>
                     {profile.hasToken ? 'Rotate token' : 'Issue token'}
+                  </button>
+                  <button type="button" disabled={busy} onClick={() => exportProfile(profile.id)}>
+                    Export
                   </button>
                   <button type="button" className="danger" disabled={busy} onClick={() => setRevoking(profile.id)}>
                     Revoke
@@ -128,6 +147,7 @@ export function ProfilesPanel() {
           Create token
         </button>
       </form>
+      {importing && <ProfileImportDialog onClose={() => setImporting(false)} />}
       {token && <TokenOnce token={token} onClose={() => setToken(undefined)} />}
       {revoking && (
         <ConfirmDialog
