@@ -37,6 +37,7 @@ import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
 import { ParamHeaderCheck } from './paramHeaderCheck.js';
 import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
+import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
 
 /**
  * Extra routes on the endpoint's port (the headless UI and its bridge). They
@@ -58,6 +59,35 @@ export interface HttpEndpointOptions {
   token: string;
   /** How long a 2026 listen stream may stay unread before it is ended (default 30 s). */
   listenStallMs?: number;
+  /** Metrics (`/metrics`), traces and request ids of client requests (absent: off, `/metrics` is 404). */
+  observability?: Observability | undefined;
+}
+
+/**
+ * A client request as observability sees it: its method, era, principal (the
+ * client profile until the gateway adds people), and where its trace context
+ * is: the `traceparent` header, else the request's `_meta.traceparent`.
+ */
+function observedRequest(
+  req: IncomingMessage,
+  body: unknown,
+  era: ClientRequest['era'],
+  client: string,
+): ClientRequest {
+  const message = typeof body === 'object' && body !== null ? (body as { method?: unknown; params?: unknown }) : {};
+  const method =
+    typeof message.method === 'string' ? message.method : body === undefined ? (req.method ?? 'GET') : 'response';
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const metaParent = meta?.['traceparent'];
+  const headers =
+    req.headers.traceparent === undefined && typeof metaParent === 'string'
+      ? {
+          ...req.headers,
+          traceparent: metaParent,
+          tracestate: typeof meta?.['tracestate'] === 'string' ? meta['tracestate'] : undefined,
+        }
+      : req.headers;
+  return { method, era, principal: { kind: 'client', id: client }, headers };
 }
 
 /** The running endpoint. */
@@ -201,6 +231,7 @@ export class HttpEndpoint {
       // Live 2025-era HTTP sessions: abandoned ones end after sessionIdleMs.
       return sendJson(res, readiness.ready ? 200 : 503, { ...readiness, sessions: this.sessions.size });
     }
+    if (path === '/metrics') return this.serveMetrics(req, res);
     if (path !== '/mcp') {
       if (this.extension && (await this.extension.route(req, res, path))) return;
       return sendJson(res, 404, { error: 'not found' });
@@ -231,17 +262,56 @@ export class HttpEndpoint {
         mcpNameHeader: header(req, 'mcp-name'),
         body,
       });
-      if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
-      this.hub.seenModern(client, body);
-      if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
-      if (era.kind === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
-      // Progress toward this request waits (latest wins) while its client does not read the stream.
-      const flow = new ResponseFlow();
-      flow.add(res);
-      return requestFlow.run(flow, () => this.modernNode(req, res, body));
+      const observedEra = era.kind === 'legacy' ? 'legacy' : 'modern';
+      return this.observed(req, res, body, observedEra, client, () =>
+        this.handlePost(req, res, body, client, era.kind),
+      );
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
-    return this.handleLegacy(req, res, undefined, client);
+    return this.observed(req, res, undefined, 'legacy', client, () => this.handleLegacy(req, res, undefined, client));
+  }
+
+  /** Runs `handle` as an observed client request (span, request id, counts), or as it is when observability is off. */
+  private observed(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    era: ClientRequest['era'],
+    client: string,
+    handle: () => Promise<void>,
+  ): Promise<void> {
+    const observability = this.options.observability;
+    if (!observability) return handle();
+    return observability.clientRequest(observedRequest(req, body, era, client), res, handle);
+  }
+
+  /** A parsed POST to /mcp, by its era (the SDK's classification: legacy, modern, or a rejection the SDK answers). */
+  private async handlePost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    client: string,
+    era: string,
+  ): Promise<void> {
+    if (era === 'legacy') return this.handleLegacy(req, res, body, client);
+    this.hub.seenModern(client, body);
+    if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
+    if (era === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
+    // Progress toward this request waits (latest wins) while its client does not read the stream.
+    const flow = new ResponseFlow();
+    flow.add(res);
+    return requestFlow.run(flow, () => this.modernNode(req, res, body));
+  }
+
+  /** `/metrics`: 404 unless metrics are on; then the main token or the metrics token (metricsRoute.ts). */
+  private async serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const route = this.options.observability?.metrics;
+    if (!route) return sendJson(res, 404, { error: 'not found' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    return route.serve(req, res, this.isMainToken);
   }
 
   /** Answers 400 / -32020 (and returns true) when a tools/call's Mcp-Param-* headers disagree with its arguments. */
