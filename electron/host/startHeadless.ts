@@ -145,18 +145,19 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   const json = (options.logFormat ?? config.observability?.logFormat) === 'json' ? jsonLogTo(redaction) : undefined;
   // A JSON log writes through the redaction itself (whole lines, fields included).
   const logger = options.logger ? redaction.logger(options.logger) : (json ?? redaction.logger(stderrLogger));
-  const opened = await openObservability(config.observability, {
-    environment,
-    secrets: keychain,
-    version: VERSION,
-    jsonLog: options.logger ? undefined : json,
-  });
+  // Together: loading the OpenTelemetry SDK (when configured) is compile time, the services' files are I/O.
+  const [opened, coreServices] = await Promise.all([
+    openObservability(config.observability, {
+      environment,
+      secrets: keychain,
+      version: VERSION,
+      jsonLog: options.logger ? undefined : json,
+    }),
+    openCoreServices(store, secretValues, keychain),
+  ]);
   if (opened.metricsToken !== undefined) observedSecrets.push(opened.metricsToken);
   const { observability } = opened;
-  const services = {
-    ...(await openCoreServices(store, secretValues, keychain)),
-    ...(observability === NO_OBSERVABILITY ? {} : { observability }),
-  };
+  const services = { ...coreServices, ...(observability === NO_OBSERVABILITY ? {} : { observability }) };
   // Reads (and on first start moves into the keychain) the key client tokens are derived from.
   const tokenKey = await services.tokens?.tokenKey().then(
     ({ location }) => location,
