@@ -24,6 +24,9 @@ import type { BackendCall, ClientRequest } from './observability.js';
 import { principalHash } from './principal.js';
 import { setTraceInjector } from './traceHeaders.js';
 
+/** How long stopping waits for the last spans to reach the collector. */
+const SHUTDOWN_MS = 3000;
+
 /** Span attributes of ours (the MCP method follows OpenTelemetry's MCP conventions). */
 export const SPAN_ATTRIBUTES = {
   method: 'mcp.method.name',
@@ -109,10 +112,13 @@ export class Tracing {
     }
   }
 
-  /** Exports what waits, then stops. */
+  /** Exports what waits, then stops; a collector that does not answer holds the exit up for SHUTDOWN_MS at most. */
   async shutdown(): Promise<void> {
     setTraceInjector(undefined);
-    await this.provider.shutdown();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_MS).unref()));
+    await Promise.race([this.provider.shutdown().catch(() => undefined), late]);
+    clearTimeout(timer);
   }
 }
 
