@@ -9,6 +9,7 @@
  *
  *   platform/deps.ts, typedEmitter.ts   Logger, CoreDeps, the event emitter
  *   platform/config, secrets            the config file, keychain values, redaction
+ *   platform/observability              metrics, traces, JSON logs (off unless configured)
  *   platform/env                        the login shell's environment, finding commands
  *   platform/auth                       OAuth for a backend connection
  *   backends/process                    a stdio server's process group and tree
@@ -37,6 +38,7 @@ const core = 'electron/core';
 const LAYERS = [
   [`^${core}/platform/[^/]+\\.ts$`],
   [`^${core}/platform/(config|secrets)/`],
+  [`^${core}/platform/observability/`],
   [`^${core}/platform/env/`],
   [`^${core}/platform/auth/`],
   [`^${core}/backends/process/`],

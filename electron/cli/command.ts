@@ -34,6 +34,7 @@ export const OPTIONS = {
   out: { type: 'string' },
   yes: { type: 'boolean', default: false },
   as: { type: 'string' },
+  'log-format': { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -67,6 +68,7 @@ export interface OptionValues {
   out?: string | undefined;
   yes: boolean;
   as?: string | undefined;
+  'log-format'?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

@@ -22,6 +22,12 @@ import {
   KeytarStore,
   createRedaction,
   type Redaction,
+  jsonLog,
+  type JsonLog,
+  type LogFormat,
+  NO_OBSERVABILITY,
+  type Observability,
+  openObservability,
 } from '../core/platform/index.js';
 import { claimOwnership, reapOrphans } from '../core/backends/index.js';
 import type { TokenKeyLocation } from '../core/catalog/index.js';
@@ -34,6 +40,7 @@ import { createEventHub, type EventHub } from './contractEvents.js';
 import { createCoreHandlers } from './handlers.js';
 import { TryCalls } from './tryCalls.js';
 import { defaultUiDir } from './uiFiles.js';
+import { metricsSource } from './metricsSource.js';
 
 /** What building the core takes. */
 export interface CoreStackOptions {
@@ -47,6 +54,8 @@ export interface CoreStackOptions {
    * the API still return the URL).
    */
   openUrl?: (url: string) => Promise<void>;
+  /** How log lines are written (`serve --log-format`); absent: the config's `observability.logFormat`. */
+  logFormat?: LogFormat;
 }
 
 /** Whether `environment` asks never to open a browser (`SWITCHBOARD_NO_BROWSER=1`, `BROWSER=none`). */
@@ -98,6 +107,10 @@ export interface CoreStack {
   secretValues(): string[];
   /** The one redaction step of this process (audit log, both UI pipes, the core's log). */
   redaction: Redaction;
+  /** The core's logger (JSON lines with `--log-format json`), redacted: `serve`'s own lines go here too. */
+  logger: Logger;
+  /** Metrics, traces and request ids (NO_OBSERVABILITY unless the config turns some on). */
+  observability: Observability;
 }
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
@@ -116,6 +129,8 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   const stdioPath = new StdioPath({ ...(options.environment ?? process.env) }, config.proxy.extraPath, login);
   const environment = stdioPath.environment;
   let frontendToken = '';
+  /** Secrets observability holds (the metrics token), known once it is opened. */
+  const observedSecrets: string[] = [];
   const keychain = new KeytarStore();
   // Every sink asks what to redact each time it writes: the frontend token, keychain values, the
   // header/secret values of the backends in force now (including ones added at runtime), and
@@ -124,11 +139,25 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     backends: () => core.backendConfigs(),
     environment,
     environmentRevision: () => stdioPath.revision,
-    extra: () => [frontendToken, ...keychain.knownValues()],
+    extra: () => [frontendToken, ...observedSecrets, ...keychain.knownValues()],
   });
   const secretValues = redaction.values;
-  const logger = redaction.logger(options.logger ?? stderrLogger);
-  const services = await openCoreServices(store, secretValues, keychain);
+  const json = (options.logFormat ?? config.observability?.logFormat) === 'json' ? jsonLogTo(redaction) : undefined;
+  // A JSON log writes through the redaction itself (whole lines, fields included).
+  const logger = options.logger ? redaction.logger(options.logger) : (json ?? redaction.logger(stderrLogger));
+  // Together: loading the OpenTelemetry SDK (when configured) is compile time, the services' files are I/O.
+  const [opened, coreServices] = await Promise.all([
+    openObservability(config.observability, {
+      environment,
+      secrets: keychain,
+      version: VERSION,
+      jsonLog: options.logger ? undefined : json,
+    }),
+    openCoreServices(store, secretValues, keychain),
+  ]);
+  if (opened.metricsToken !== undefined) observedSecrets.push(opened.metricsToken);
+  const { observability } = opened;
+  const services = { ...coreServices, ...(observability === NO_OBSERVABILITY ? {} : { observability }) };
   // Reads (and on first start moves into the keychain) the key client tokens are derived from.
   const tokenKey = await services.tokens?.tokenKey().then(
     ({ location }) => location,
@@ -176,7 +205,14 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     setFrontendToken: (token) => void (frontendToken = token),
     secretValues,
     redaction,
+    logger,
+    observability,
   };
+}
+
+/** The JSON log of this process, on stderr through the redaction. */
+function jsonLogTo(redaction: Redaction): JsonLog {
+  return jsonLog(redaction.writer((text) => process.stderr.write(text)));
 }
 
 /** What `startHeadless` takes. */
@@ -215,8 +251,14 @@ export interface Headless extends CoreStack {
 export class ListenError extends Error {}
 
 /** Listens on the port asked for, or (when allowed and it is taken) on any free one. */
-async function listenEndpoint(core: SwitchboardCore, options: HeadlessOptions, token: string): Promise<HttpEndpoint> {
-  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, token });
+async function listenEndpoint(
+  core: SwitchboardCore,
+  options: HeadlessOptions,
+  token: string,
+  observability: Observability,
+): Promise<HttpEndpoint> {
+  const observed = observability === NO_OBSERVABILITY ? {} : { observability };
+  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, token, ...observed });
   try {
     await endpoint.listen();
     return endpoint;
@@ -224,7 +266,7 @@ async function listenEndpoint(core: SwitchboardCore, options: HeadlessOptions, t
     await endpoint.close().catch(() => undefined);
     if (!options.fallbackToFreePort || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
   }
-  const fallback = new HttpEndpoint(core, { host: options.host, port: 0, token });
+  const fallback = new HttpEndpoint(core, { host: options.host, port: 0, token, ...observed });
   await fallback.listen();
   return fallback;
 }
@@ -242,12 +284,14 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   stack.setFrontendToken(token);
   let endpoint: HttpEndpoint;
   try {
-    endpoint = await listenEndpoint(core, options, token);
+    endpoint = await listenEndpoint(core, options, token, stack.observability);
   } catch (error) {
     await core.dispose();
+    await stack.observability.shutdown();
     throw new ListenError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
   }
   const port = Number(new URL(endpoint.url).port);
+  stack.observability.watch(metricsSource(core, () => endpoint.sessionCount));
   const shutdown = new AbortController();
   const tryCalls = new TryCalls();
   const handlers = createCoreHandlers(core, {
@@ -306,6 +350,8 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
         await endpoint.close().catch(() => undefined);
         await removeRuntimeFile(stateDir).catch(() => undefined);
         await core.dispose();
+        // Last: the spans of the requests that ended while stopping are sent too.
+        await stack.observability.shutdown().catch(() => undefined);
       })()),
   };
 }

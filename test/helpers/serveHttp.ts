@@ -25,14 +25,27 @@ export interface ServedHttp {
   stop(): Promise<void>;
 }
 
+/** What else a `serve` gets: variables of its environment, arguments after `serve --config F --port 0`. */
+export interface ServeExtras {
+  env?: Record<string, string>;
+  args?: string[];
+}
+
 /** Starts `serve --port 0` on `config`; resolves once it prints its endpoint. */
-export async function startServeHttp(config: Record<string, unknown>): Promise<ServedHttp> {
+export async function startServeHttp(config: Record<string, unknown>, extras: ServeExtras = {}): Promise<ServedHttp> {
   const home = await mkdtemp(join(tmpdir(), 'switchboard-serve-'));
   const configPath = join(home, 'config.json');
   await writeFile(configPath, JSON.stringify(config));
   const token = 'serve-test-token-0123456789';
-  const env = { ...process.env, SWITCHBOARD_TOKEN: token, XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') };
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--config', configPath, '--port', '0'], {
+  const env = {
+    ...process.env,
+    SWITCHBOARD_TOKEN: token,
+    XDG_CONFIG_HOME: home,
+    XDG_STATE_HOME: join(home, 'state'),
+    ...extras.env,
+  };
+  const args = [BIN, 'serve', '--config', configPath, '--port', '0', ...(extras.args ?? [])];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

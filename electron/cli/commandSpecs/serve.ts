@@ -12,8 +12,8 @@ export const serveSpecs: readonly CommandSpec[] = [
   {
     name: 'serve',
     usage: [
-      `serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet] [--no-open]`,
-      'serve --stdio [--config FILE]',
+      `serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet] [--no-open] [--log-format text|json]`,
+      'serve --stdio [--config FILE] [--log-format text|json]',
     ],
     text: [
       'Serve the merged catalog over Streamable HTTP at http://<host>:<port>/mcp',
@@ -24,6 +24,8 @@ export const serveSpecs: readonly CommandSpec[] = [
       'http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet). The first',
       'serve of a config in a terminal opens the UI in the browser once (not with --no-open).',
       'With --stdio: the same catalog over stdin/stdout, for clients that launch a command.',
+      'Metrics (/metrics) and traces are off unless the config\'s "observability" section',
+      'turns them on; --log-format json writes one JSON object per log line, with a request id.',
     ],
     options: {
       ...CONFIG_FILE,
@@ -32,7 +34,13 @@ export const serveSpecs: readonly CommandSpec[] = [
       stdio: 'Serve one client over stdin/stdout instead of HTTP.',
       quiet: 'Print neither the token nor the UI link (for output that goes to a log).',
       'no-open': 'Do not open the UI in the browser on the first serve of a config.',
+      'log-format': 'Log lines as text (default) or json (one object per line, with a request id).',
     },
-    examples: ['serve', 'serve --port 0 --quiet', 'serve --stdio --config ./switchboard.json'],
+    examples: [
+      'serve',
+      'serve --port 0 --quiet',
+      'serve --stdio --config ./switchboard.json',
+      'serve --quiet --log-format json',
+    ],
   },
 ];

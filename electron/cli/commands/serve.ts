@@ -4,8 +4,7 @@
  * endpoint, the token (never with --quiet) and a one-time UI link, then a
  * start summary; Ctrl-C prints one line once every server has stopped.
  */
-import { frontendTokenPath, defaultConfigDir } from '../../core/platform/index.js';
-import { stderrLogger } from '../../core/api/index.js';
+import { frontendTokenPath, defaultConfigDir, type LogFormat } from '../../core/platform/index.js';
 import { serveCoreOverStdio } from '../../core/frontend/index.js';
 import { firstServeDefaults, openUiOnFirstServe } from '../firstOpen.js';
 import { buildCore, ListenError, startHeadless, type Headless } from '../../host/startHeadless.js';
@@ -25,11 +24,13 @@ interface ServeOptions {
   stdio: boolean;
   quiet: boolean;
   noOpen: boolean;
+  /** `--log-format`; absent: the config's `observability.logFormat`. */
+  logFormat: LogFormat | undefined;
 }
 
 /** `serve --stdio`: one client on stdin/stdout, with its own copy of the backends. */
 async function serveStdio(options: ServeOptions): Promise<void> {
-  const { core } = await buildCore({ config: options.config });
+  const { core, logger, observability } = await buildCore({ config: options.config, logFormat: options.logFormat });
   const stopStdio = serveCoreOverStdio(core);
   let stopping = false;
   const shutdown = async (): Promise<void> => {
@@ -38,14 +39,15 @@ async function serveStdio(options: ServeOptions): Promise<void> {
     const servers = core.backendConfigs().filter((backend) => backend.enabled).length;
     await stopStdio().catch(() => undefined);
     await core.dispose();
-    stderrLogger.info(stoppedLine(servers));
+    await observability.shutdown().catch(() => undefined);
+    logger.info(stoppedLine(servers));
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   process.stdin.on('close', () => void shutdown());
   process.stdin.on('end', () => void shutdown());
-  await warnIfNoKeytar((message) => stderrLogger.warn(message));
+  await warnIfNoKeytar((message) => logger.warn(message));
   await core.start();
 }
 
@@ -98,19 +100,20 @@ async function serve(options: ServeOptions): Promise<void> {
       host: options.host,
       port: options.port,
       launcher: selfLauncher(),
+      ...(options.logFormat ? { logFormat: options.logFormat } : {}),
     });
   } catch (error) {
     if (error instanceof ListenError) fail(error.message);
     throw error;
   }
-  const { core } = headless;
+  const { core, logger } = headless;
   let stopping = false;
   const shutdown = async (code: number): Promise<void> => {
     if (stopping) return; // a second Ctrl-C while stopping: one line, one exit
     stopping = true;
     const servers = core.backendConfigs().filter((backend) => backend.enabled).length;
     await headless.stop();
-    stderrLogger.info(stoppedLine(servers));
+    logger.info(stoppedLine(servers));
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
@@ -118,13 +121,13 @@ async function serve(options: ServeOptions): Promise<void> {
   printEndpoint(headless, options);
   await openOnFirstServe(headless, options);
   printKeyAndConfig(headless, options);
-  await warnIfNoKeytar((message) => stderrLogger.warn(message));
-  const progress = reportStartProgress(core, (line) => stderrLogger.info(line));
+  await warnIfNoKeytar((message) => logger.warn(message));
+  const progress = reportStartProgress(core, (line) => logger.info(line));
   await core.start();
   progress.done();
   if (stopping) return; // Ctrl-C during the start: the stop line says it all
   const readiness = core.readiness();
-  stderrLogger.info(
+  logger.info(
     `backends: ${
       Object.entries(readiness.counts)
         .filter(([, n]) => n > 0)
@@ -142,6 +145,9 @@ export const serveCli: CliCommand = {
   run: async ({ values, config, port }) => {
     if (!LOOPBACK.has(values.host))
       fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);
+    const logFormat = values['log-format'];
+    if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json')
+      fail(`--log-format must be text or json, not "${logFormat}"`);
     return serve({
       config,
       explicitConfig: values.config !== undefined,
@@ -150,6 +156,7 @@ export const serveCli: CliCommand = {
       stdio: values.stdio,
       quiet: values.quiet,
       noOpen: values['no-open'],
+      logFormat,
     });
   },
 };

@@ -15,6 +15,7 @@ import { PinStore } from '../catalog/policy/pinStore.js';
 import { ServerApprovals } from '../catalog/policy/serverApprovals.js';
 import type { Scanner } from '../catalog/policy/serverReviews.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
+import type { Observability } from '../platform/observability/observability.js';
 
 /** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
 export interface CoreServices {
@@ -30,6 +31,8 @@ export interface CoreServices {
   secrets?: SecretStore | undefined;
   /** Each backend's last catalog, published at start before the backends run. */
   catalogCache?: CatalogCache | undefined;
+  /** Metrics and traces of routed requests (absent: off, as in laptop mode). */
+  observability?: Observability | undefined;
 }
 
 /**

@@ -58,7 +58,7 @@ export interface RequestPath {
 /** Builds the access control, router and subscription hub over the core's catalog and backends. */
 export function buildRequestPath(context: RequestPathContext): RequestPath {
   const { initial, events, services } = context;
-  const { store, tokens, pins, audit } = services;
+  const { store, tokens, pins, audit, observability } = services;
   const reviews = new ServerReviews({
     approvals: services.approvals,
     pins: () => pins,
@@ -88,6 +88,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     },
   );
   const recordRouted = (entry: Parameters<NonNullable<RouterSource['audit']>>[0]): void => {
+    observability?.routed(entry);
     if (!audit) return;
     // Arguments and results are kept only for backends whose policy asks to capture them.
     const capture = access.policy.backends[entry.backend]?.capture === true;
@@ -103,6 +104,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     approvalTimeoutMs: () => context.proxy().approvalTimeoutMs,
     allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
     audit: recordRouted,
+    ...(observability ? { backendCall: observability.backendCall.bind(observability) } : {}),
   });
   const tasks = new TaskService({
     router,

@@ -9,11 +9,13 @@
  * "Server-sent events": an event ends at a blank line): a stream carrying an
  * event over the limit is ended with an error, the events before it pass
  * unchanged. Redirects are not followed: the SDK asks for `redirect: 'manual'`
- * and follows them itself, within the origin.
+ * and follows them itself, within the origin. With tracing on, each request
+ * carries the active span's `traceparent`.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { injectTraceContext } from '../../platform/observability/traceHeaders.js';
 
 const httpAgent = new HttpAgent({ keepAlive: true });
 const httpsAgent = new HttpsAgent({ keepAlive: true });
@@ -113,6 +115,8 @@ async function limitedFetch(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(input, init);
   const body = await bodyBytes(init?.body);
   const headers = headersOf(init);
+  // W3C trace context of the call's span, when tracing is on (platform/observability/traceHeaders.ts).
+  injectTraceContext(headers);
   if (body) headers['content-length'] = String(body.length);
   const signal = init?.signal ?? undefined;
   signal?.throwIfAborted();

@@ -15,6 +15,7 @@ import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import { serverInstructions } from '../server/mcpServer.js';
 import { serverScopedCore } from '../server/serverScopedCore.js';
 import { McpRoute } from './mcpRoute.js';
+import type { Observability } from '../../platform/observability/observability.js';
 
 /** A request refused before it reaches a route. */
 export interface RouteRefusal {
@@ -38,8 +39,9 @@ export class EndpointRoutes {
   constructor(
     private readonly core: FrontendCore,
     private readonly listenStallMs: number | undefined,
+    private readonly observability?: Observability,
   ) {
-    this.merged = new McpRoute(core, { listenStallMs, label: 'http-2026' });
+    this.merged = new McpRoute(core, { listenStallMs, label: 'http-2026', observability });
     const prune = (): void => this.prune();
     this.unsubscribe = [core.events.on('configApplied', prune), core.events.on('catalogChanged', prune)];
   }
@@ -60,6 +62,7 @@ export class EndpointRoutes {
         listenStallMs: this.listenStallMs,
         label: `http-2026:${scope.id}`,
         instructions: serverInstructions(scope.id),
+        observability: this.observability,
       });
       this.servers.set(scope.id, route);
     }

@@ -22,6 +22,7 @@ import type { BoundedBus } from './boundedBus.js';
 import { createTimedServer, refuseMethod } from './httpEdges.js';
 import { EndpointRoutes } from './endpointRoutes.js';
 import { jsonRpcError, sendJson } from './httpJson.js';
+import type { Observability } from '../../platform/observability/observability.js';
 
 /**
  * Extra routes on the endpoint's port (the headless UI and its bridge). They
@@ -43,6 +44,8 @@ export interface HttpEndpointOptions {
   token: string;
   /** How long a 2026 listen stream may stay unread before it is ended (default 30 s). */
   listenStallMs?: number;
+  /** Metrics (`/metrics`), traces and request ids of client requests (absent: off, `/metrics` is 404). */
+  observability?: Observability | undefined;
 }
 
 /** The running endpoint. */
@@ -61,7 +64,7 @@ export class HttpEndpoint {
     private readonly options: HttpEndpointOptions,
   ) {
     this.isMainToken = tokenMatcher(options.token);
-    this.routes = new EndpointRoutes(core, options.listenStallMs);
+    this.routes = new EndpointRoutes(core, options.listenStallMs, options.observability);
     const proxy = core.backends.proxyOptions();
     const timeouts = { headersTimeoutMs: proxy.headersTimeoutMs, bodyTimeoutMs: proxy.bodyTimeoutMs };
     this.http = createTimedServer(timeouts, (req, res) => {
@@ -131,6 +134,7 @@ export class HttpEndpoint {
       // Live 2025-era HTTP sessions: abandoned ones end after sessionIdleMs.
       return sendJson(res, readiness.ready ? 200 : 503, { ...readiness, sessions: this.sessionCount });
     }
+    if (path === '/metrics') return this.serveMetrics(req, res);
     if (!scope) {
       if (this.extension && (await this.extension.route(req, res, path))) return;
       return sendJson(res, 404, { error: 'not found' });
@@ -146,6 +150,17 @@ export class HttpEndpoint {
     // Handlers learn the client from authInfo; the token itself is never passed on.
     (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: picked.client, scopes: [] };
     return picked.route.serve(req, res, picked.client);
+  }
+
+  /** `/metrics`: 404 unless metrics are on; then the main token or the metrics token (metricsRoute.ts). */
+  private async serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const route = this.options.observability?.metrics;
+    if (!route) return sendJson(res, 404, { error: 'not found' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    return route.serve(req, res, this.isMainToken);
   }
 
   /** The client profile of a request's bearer token: the main token is the local user. */

@@ -12,6 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
+import { observedRequest } from './observedRequest.js';
 import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import type { FrontendCore } from '../../api/services.js';
@@ -39,6 +41,8 @@ export interface McpRouteOptions {
   label: string;
   /** What `initialize` and `server/discover` tell the model about names (default: the merged endpoint's). */
   instructions?: string;
+  /** Traces, request ids and counts of client requests (absent: off). */
+  observability?: Observability | undefined;
 }
 
 /** One MCP endpoint's sessions, handlers and streams; see the module comment. */
@@ -58,6 +62,7 @@ export class McpRoute {
   private readonly retention = new EventRetention();
   /** What each session's initialize answer tells the model about names. */
   private readonly instructions: string | undefined;
+  private readonly observability: Observability | undefined;
 
   constructor(
     private readonly core: FrontendCore,
@@ -65,6 +70,7 @@ export class McpRoute {
   ) {
     this.bus = new BoundedBus(options.listenStallMs);
     this.instructions = options.instructions;
+    this.observability = options.observability;
     this.paramHeaders = new ParamHeaderCheck((client) => core.exposure.list(client, core.exposure.profiles.of(client)));
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
     // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
@@ -148,17 +154,44 @@ export class McpRoute {
         mcpNameHeader: header(req, 'mcp-name'),
         body,
       });
-      if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
-      this.hub.seenModern(client, body);
-      if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
-      if (era.kind === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
-      // Progress toward this request waits (latest wins) while its client does not read the stream.
-      const flow = new ResponseFlow();
-      flow.add(res);
-      return requestFlow.run(flow, () => this.modernNode(req, res, body));
+      const observedEra = era.kind === 'legacy' ? 'legacy' : 'modern';
+      return this.observed(req, res, body, observedEra, client, () =>
+        this.handlePost(req, res, body, client, era.kind),
+      );
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
-    return this.handleLegacy(req, res, undefined, client);
+    return this.observed(req, res, undefined, 'legacy', client, () => this.handleLegacy(req, res, undefined, client));
+  }
+
+  /** Runs `handle` as an observed client request (span, request id, counts), or as it is when observability is off. */
+  private observed(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    era: ClientRequest['era'],
+    client: string,
+    handle: () => Promise<void>,
+  ): Promise<void> {
+    if (!this.observability) return handle();
+    return this.observability.clientRequest(observedRequest(req, body, era, client), res, handle);
+  }
+
+  /** A parsed POST, by its era (the SDK's classification: legacy, modern, or a rejection the SDK answers). */
+  private async handlePost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    client: string,
+    era: string,
+  ): Promise<void> {
+    if (era === 'legacy') return this.handleLegacy(req, res, body, client);
+    this.hub.seenModern(client, body);
+    if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
+    if (era === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
+    // Progress toward this request waits (latest wins) while its client does not read the stream.
+    const flow = new ResponseFlow();
+    flow.add(res);
+    return requestFlow.run(flow, () => this.modernNode(req, res, body));
   }
 
   /** Answers 400 / -32020 (and returns true) when a tools/call's Mcp-Param-* headers disagree with its arguments. */

@@ -31,6 +31,7 @@ import type { AccessControl } from '../../catalog/policy/accessControl.js';
 import { ItemResolver, type Resolution } from './resolution.js';
 import { recordDenied, recordedRequest } from './routeAudit.js';
 import type { RouteOptions } from './routeOptions.js';
+import type { BackendCall, Observability } from '../../platform/observability/observability.js';
 
 export type { RouteOptions } from './routeOptions.js';
 
@@ -44,6 +45,8 @@ export interface RouterSource extends RelayHost, ApprovalHost {
   access: Pick<AccessControl, 'decide'>;
   /** Records one request in the audit log (the core drops arguments and results unless capture is on). */
   audit?(entry: AuditEntry): void;
+  /** Runs each call to a backend in its trace span (absent: observability is off). */
+  backendCall?: Observability['backendCall'];
 }
 
 /** A resolved item with the connection of its owner: everything a request needs to be made. */
@@ -85,6 +88,20 @@ export class Router {
     return item;
   }
 
+  /** Runs a call to the owner of `call` as observed (a trace span), or as it is when observability is off. */
+  private observed<T>(call: Pick<Resolution, 'origin' | 'client'>, kind: string, run: () => Promise<T>): Promise<T> {
+    const backendCall = this.source.backendCall;
+    if (!backendCall) return run();
+    // The seam for principals: laptop mode knows the client profile only; the gateway passes a person.
+    const observedCall: BackendCall = {
+      server: call.origin.backendId,
+      kind,
+      item: call.origin.original,
+      principal: { kind: 'client', id: call.client },
+    };
+    return backendCall(observedCall, run);
+  }
+
   /**
    * tools/call, prompts/get and resources/read: forward through the input
    * relay, then rewrite URIs in the result (against the snapshot the item was
@@ -103,16 +120,18 @@ export class Router {
       decision: call.decision,
     };
     return recordedRequest(this.source.audit, audited, options.signal, async () => {
-      const result = await relayRequest(
-        this.source,
-        {
-          connection: call.connection,
-          label: `${request.kind} ${call.origin.original}`,
-          binding: `${request.kind} ${call.exposed}`,
-          params: request.forwarded,
-          perform: request.perform,
-        },
-        options,
+      const result = await this.observed(call, request.kind, () =>
+        relayRequest(
+          this.source,
+          {
+            connection: call.connection,
+            label: `${request.kind} ${call.origin.original}`,
+            binding: `${request.kind} ${call.exposed}`,
+            params: request.forwarded,
+            perform: request.perform,
+          },
+          options,
+        ),
       );
       return isInputRequiredResult(result) ? result : request.rewrite(call.catalog, call.origin.backendId, result as R);
     });
@@ -223,11 +242,13 @@ export class Router {
     if (!connection.capabilities?.completions) return { completion: { values: [] } };
     const audited = { kind: 'completion/complete' as const, client, origin, arguments: params.argument, decision };
     return recordedRequest(this.source.audit, audited, options.signal, () =>
-      connection.run(
-        'completion/complete',
-        ({ signal, sdkTimeoutMs }) =>
-          connection.complete({ ...withForwardedMeta(params), ref: item.ref }, { signal, timeout: sdkTimeoutMs() }),
-        options.signal,
+      this.observed(item, 'completion/complete', () =>
+        connection.run(
+          'completion/complete',
+          ({ signal, sdkTimeoutMs }) =>
+            connection.complete({ ...withForwardedMeta(params), ref: item.ref }, { signal, timeout: sdkTimeoutMs() }),
+          options.signal,
+        ),
       ),
     );
   }

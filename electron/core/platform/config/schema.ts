@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
 import { PolicySchema, type Policy } from './policyConfig.js';
 import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
+import { ObservabilitySchema, observabilityFrom, type ObservabilityConfig } from './observabilityConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
 
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
@@ -216,6 +217,8 @@ export const ConfigFileSchema = z.strictObject({
   policy: z.unknown().optional(),
   /** MCP registries to search (install/registry/registryConfig.ts validates it). */
   registry: z.unknown().optional(),
+  /** Metrics, traces and the log format (observabilityConfig.ts). */
+  observability: z.unknown().optional(),
 });
 
 export type ProtocolChoice = z.output<typeof ProtocolSchema>;
@@ -278,6 +281,8 @@ export interface SwitchboardConfig {
   backends: BackendConfig[];
   /** Who sees and may use what (see platform/config/policyConfig.ts). */
   policy: Policy;
+  /** Metrics, traces, log format (absent: all off; see platform/config/observabilityConfig.ts). Read at start. */
+  observability?: ObservabilityConfig;
 }
 
 function commonFrom(id: string, entry: StdioEntry | RemoteEntry): BackendBase {
@@ -379,12 +384,15 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
   if (!proxy.success) problems.push(...issuesToProblems(['proxy'], proxy.error));
   const policy = PolicySchema.safeParse(top.data.policy ?? {});
   if (!policy.success) problems.push(...issuesToProblems(['policy'], policy.error));
+  const observability = ObservabilitySchema.safeParse(top.data.observability ?? {});
+  if (!observability.success) problems.push(...issuesToProblems(['observability'], observability.error));
   const backends: BackendConfig[] = [];
   for (const [id, entry] of Object.entries(top.data.mcpServers)) {
     const result = parseBackend(id, entry);
     problems.push(...result.problems);
     if (result.backend) backends.push(result.backend);
   }
-  if (problems.length > 0 || !proxy.success || !policy.success) return { problems };
-  return { config: { version: 1, proxy: proxy.data, backends, policy: policy.data }, problems };
+  if (problems.length > 0 || !proxy.success || !policy.success || !observability.success) return { problems };
+  const config = { version: 1 as const, proxy: proxy.data, backends, policy: policy.data };
+  return { config: { ...config, observability: observabilityFrom(observability.data) }, problems };
 }
