@@ -52,6 +52,7 @@ export class SwitchboardCore implements FrontendCore {
     {
       prefixOf: (id) => this.pool.get(id)?.config.prefix ?? id,
       snapshotOf: (id) => this.pool.get(id)?.lastSnapshot,
+      overridesOf: (id) => this.config.backends.find((backend) => backend.id === id)?.overrides,
       options: () => ({
         separator: this.config.proxy.separator,
         maxItems: this.config.proxy.maxCatalogItems,
@@ -157,6 +158,7 @@ export class SwitchboardCore implements FrontendCore {
       services,
       config: () => this.config,
       setBackends: (backends) => (this.config = { ...this.config, backends }),
+      overridesChanged: () => this.publisher.refresh(),
       health: (id) => this.backendHealth(id),
       isDisposed: () => this.disposed,
       configError: (message) => this.events.emit('configError', { message }),
