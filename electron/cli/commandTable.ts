@@ -12,6 +12,7 @@ import { clientsCli } from './commands/clients.js';
 import { configCli } from './commands/config.js';
 import { connectCli } from './commands/connect.js';
 import { exposureCli } from './commands/exposure.js';
+import { overrideCli } from './commands/override.js';
 import { registryCli } from './commands/registry.js';
 import { reviewCli } from './commands/review.js';
 import { secretCli } from './commands/secret.js';
@@ -28,6 +29,7 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   secretCli,
   configCli,
   exposureCli,
+  overrideCli,
   reviewCli,
   clientsCli,
   registryCli,

@@ -20,6 +20,13 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   cursor: 'CURSOR',
   'secret-storage': 'reference|config',
   tool: 'NAME',
+  name: 'NAME',
+  title: 'TEXT',
+  description: 'TEXT',
+  fix: 'ARG=JSON',
+  default: 'ARG=JSON',
+  unset: 'ARG',
+  profile: 'CLIENT',
 };
 
 /** How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`. */

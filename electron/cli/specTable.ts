@@ -11,6 +11,7 @@ import { clientsSpecs } from './commandSpecs/clients.js';
 import { configSpecs } from './commandSpecs/config.js';
 import { connectSpecs } from './commandSpecs/connect.js';
 import { exposureSpecs } from './commandSpecs/exposure.js';
+import { overrideSpecs } from './commandSpecs/override.js';
 import { registrySpecs } from './commandSpecs/registry.js';
 import { reviewSpecs } from './commandSpecs/review.js';
 import { secretSpecs } from './commandSpecs/secret.js';
@@ -27,6 +28,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   ...secretSpecs,
   ...configSpecs,
   ...exposureSpecs,
+  ...overrideSpecs,
   ...reviewSpecs,
   ...clientsSpecs,
   ...registrySpecs,
