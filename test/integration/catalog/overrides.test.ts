@@ -94,6 +94,11 @@ describe('tool overrides', () => {
       },
     });
     tokens['searcher'] = await profiles.createProfile('searcher', { name: 'Searcher', exposure: 'search' });
+    tokens['grocer'] = await profiles.createProfile('grocer', {
+      name: 'Grocer',
+      exposure: 'search',
+      overrides: { fs: { tools: { write_file: { description: 'Adds an item to the grocery shopping list' } } } },
+    });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -196,6 +201,19 @@ describe('tool overrides', () => {
       name: 'fs__read_note',
       description: 'Reads the note of the day from the notebook',
     });
+  });
+
+  it("search mode finds a tool by its profile's own description, for that profile only", async () => {
+    const query = async (token: string | undefined) => {
+      const client = await proxy.connect('legacy', token);
+      const result = await client.callTool({ name: 'search_tools', arguments: { query: 'grocery shopping list' } });
+      return (result.structuredContent as { tools: { name: string; description: string }[] }).tools;
+    };
+    expect((await query(tokens['grocer']))[0]).toMatchObject({
+      name: 'fs__write_file',
+      description: 'Adds an item to the grocery shopping list',
+    });
+    expect((await query(tokens['searcher'])).map((tool) => tool.name)).not.toContain('fs__write_file');
   });
 
   it('records the name the client called and the upstream name in the request log', async () => {
