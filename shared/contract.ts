@@ -142,6 +142,8 @@ export const METHOD_NAMES = Object.keys({
   'catalog.cancelCall': 1,
   'catalog.inputs': 1,
   'catalog.answerInput': 1,
+  'overrides.get': 1,
+  'overrides.set': 1,
   'policy.get': 1,
   'policy.setRule': 1,
   'policy.setRules': 1,

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { EXPOSURES } from './model/exposure.js';
+import { ItemAsToolSchema, OVERRIDE_SECTIONS, ToolOverrideSchema, type OverrideView } from './model/overrides.js';
 import type { BundleView } from './model/bundleViews.js';
 import type { AddPreviewView, SandboxSettingsView } from './model/sandboxViews.js';
 import type { SnippetView } from './model/snippetViews.js';
@@ -75,6 +76,13 @@ const bundleUpload = z.object({ fileName: text, data: z.string() });
 const secretStorage = z.enum(['reference', 'config']);
 const entry = z.record(z.string(), z.unknown());
 const idRef = z.object({ id: text });
+/** Which override: a server's item (original name or URI) in one section, and optionally a profile's level. */
+const overrideTarget = z.object({
+  backendId: text,
+  section: z.enum(OVERRIDE_SECTIONS),
+  original: text,
+  profile: z.string().optional(),
+});
 const clientRef = z.object({ client: text });
 /** A profile file's text (read by the renderer from the file the user picked; 1 MB at most). */
 const profileFile = z.object({
@@ -169,6 +177,19 @@ export const METHODS = {
       action: z.enum(['accept', 'decline', 'cancel']),
       content: z.record(z.string(), z.unknown()).optional(),
     }),
+  ),
+
+  /**
+   * One item's tool override at a level (a server's; with `profile`, that profile's laid over it), the
+   * server's own definition, and what the model sees with `draft` (absent: as saved; `null`: none) and
+   * its token cost; `problems` names each wrong field by dotted path.
+   */
+  'overrides.get': method<OverrideView>()(
+    overrideTarget.extend({ draft: z.record(z.string(), z.unknown()).nullable().optional() }),
+  ),
+  /** Saves (`override: null`: removes) one override; refused (`config_invalid`, naming the field), nothing saved, when wrong. */
+  'overrides.set': method<void>()(
+    overrideTarget.extend({ override: z.union([ToolOverrideSchema, ItemAsToolSchema]).nullable() }),
   ),
 
   /** `profile` absent or `*`: the rules every client gets. */

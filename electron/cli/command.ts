@@ -35,6 +35,23 @@ export const OPTIONS = {
   yes: { type: 'boolean', default: false },
   as: { type: 'string' },
   'log-format': { type: 'string' },
+  name: { type: 'string' },
+  title: { type: 'string' },
+  description: { type: 'string' },
+  'read-only': { type: 'boolean', default: false },
+  'no-read-only': { type: 'boolean', default: false },
+  destructive: { type: 'boolean', default: false },
+  'no-destructive': { type: 'boolean', default: false },
+  idempotent: { type: 'boolean', default: false },
+  'no-idempotent': { type: 'boolean', default: false },
+  'open-world': { type: 'boolean', default: false },
+  'no-open-world': { type: 'boolean', default: false },
+  fix: { type: 'string', multiple: true },
+  default: { type: 'string', multiple: true },
+  unset: { type: 'string', multiple: true },
+  clear: { type: 'boolean', default: false },
+  prompt: { type: 'boolean', default: false },
+  resource: { type: 'boolean', default: false },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -69,6 +86,23 @@ export interface OptionValues {
   yes: boolean;
   as?: string | undefined;
   'log-format'?: string | undefined;
+  name?: string | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
+  'read-only': boolean;
+  'no-read-only': boolean;
+  destructive: boolean;
+  'no-destructive': boolean;
+  idempotent: boolean;
+  'no-idempotent': boolean;
+  'open-world': boolean;
+  'no-open-world': boolean;
+  fix?: string[] | undefined;
+  default?: string[] | undefined;
+  unset?: string[] | undefined;
+  clear: boolean;
+  prompt: boolean;
+  resource: boolean;
 }
 
 /** One command line, parsed and checked. */

@@ -13,6 +13,7 @@ import { configCli } from './commands/config.js';
 import { connectCli } from './commands/connect.js';
 import { exposureCli } from './commands/exposure.js';
 import { profileCli } from './commands/profile.js';
+import { overrideCli } from './commands/override.js';
 import { registryCli } from './commands/registry.js';
 import { reviewCli } from './commands/review.js';
 import { secretCli } from './commands/secret.js';
@@ -29,6 +30,7 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   secretCli,
   configCli,
   exposureCli,
+  overrideCli,
   reviewCli,
   clientsCli,
   profileCli,

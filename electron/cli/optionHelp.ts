@@ -23,6 +23,12 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   profile: 'NAME',
   out: 'FILE',
   as: 'NEWID',
+  name: 'NAME',
+  title: 'TEXT',
+  description: 'TEXT',
+  fix: 'ARG=JSON',
+  default: 'ARG=JSON',
+  unset: 'ARG',
 };
 
 /** How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`. */

@@ -12,6 +12,7 @@ import { configSpecs } from './commandSpecs/config.js';
 import { connectSpecs } from './commandSpecs/connect.js';
 import { exposureSpecs } from './commandSpecs/exposure.js';
 import { profileSpecs } from './commandSpecs/profile.js';
+import { overrideSpecs } from './commandSpecs/override.js';
 import { registrySpecs } from './commandSpecs/registry.js';
 import { reviewSpecs } from './commandSpecs/review.js';
 import { secretSpecs } from './commandSpecs/secret.js';
@@ -28,6 +29,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   ...secretSpecs,
   ...configSpecs,
   ...exposureSpecs,
+  ...overrideSpecs,
   ...reviewSpecs,
   ...clientsSpecs,
   ...profileSpecs,

@@ -24,6 +24,7 @@ export function catalogEntries(catalog: Catalog): CatalogEntry[] {
       backendId: origin.backendId,
       exposed: tool.name,
       original: origin.original,
+      ...(origin.via !== undefined ? { via: origin.via } : {}),
       ...(title !== undefined ? { title } : {}),
       ...(tool.description !== undefined ? { description: tool.description } : {}),
       inputSchema: tool.inputSchema as Record<string, unknown>,

@@ -7,6 +7,7 @@
 import { taskHandlers } from './taskHandlers.js';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { exposureHandlers } from './exposureHandlers.js';
+import { overrideHandlers } from './overrideHandlers.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { LogEntryView } from '../../shared/model/views.js';
 import { VERSION } from '../../shared/version.js';
@@ -161,6 +162,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     ...profileFileHandlers(core),
     ...reviewHandlers(core),
     ...exposureHandlers(core),
+    ...overrideHandlers(core),
     'sessions.list': async () => core.sessions.list(),
     ...taskHandlers(core),
     'log.query': async (query) => {

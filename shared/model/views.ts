@@ -52,6 +52,8 @@ export interface CatalogEntry {
   exposed: string;
   /** The backend's own name (or URI / template). */
   original: string;
+  /** A tool that is the backend's prompt or resource offered as a tool (`original` is its name or URI). */
+  via?: 'prompt' | 'resource';
   title?: string;
   description?: string;
   /** Tools: the input JSON Schema. */

@@ -15,6 +15,9 @@ import { BIN } from './cli.js';
 export interface ServedHttp {
   url: string;
   token: string;
+  /** Its config file, and the environment that points the CLI at its config and state dirs. */
+  configPath: string;
+  env: Record<string, string>;
   pid: number;
   /** Its stderr so far (log lines). */
   stderr(): string;
@@ -83,6 +86,8 @@ export async function startServeHttp(config: Record<string, unknown>, extras: Se
   return {
     url,
     token,
+    configPath,
+    env: { XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') },
     pid: child.pid!,
     stderr: () => stderr,
     async rssMb() {

@@ -27,6 +27,9 @@ import type { PolicyView, SessionView } from '../../../shared/model/views.js';
 import type { ServerReviewSummary, ServerReviewView } from '../../../shared/model/reviewViews.js';
 import type { ScanReport } from '../../../shared/model/scanViews.js';
 import type { Catalog, CatalogInput, ItemOrigin } from '../catalog/catalog.js';
+import type { OverrideView } from '../../../shared/model/overrides.js';
+import type { OverrideTarget } from '../catalog/overrides/overrideEdit.js';
+import type { AnyToolOverride } from '../catalog/overrides/toolSource.js';
 import type { ApprovalDecision, ApprovalRequest } from '../catalog/policy/approvals.js';
 import type { AuditEntry, AuditQuery } from '../catalog/policy/auditLog.js';
 import type { ClientTokens } from '../catalog/policy/clientTokens.js';
@@ -113,6 +116,14 @@ export interface PolicyService {
   pinChanges(): PinChange[];
   /** Approves a changed tool definition: the tool is shown again, its new definition pinned. */
   approvePin(backendId: string, tool: string): Promise<void>;
+}
+
+/** Tool overrides: one item's at a level, with what the model would see; saving one (catalog/overrides/). */
+export interface OverridesService {
+  /** The override at `target`'s level, what it inherits, and the preview with `draft` (absent: as saved; `null`: none). */
+  view(target: OverrideTarget, draft?: unknown): OverrideView;
+  /** Saves (`null`: removes) one override; refused (`config_invalid`, naming each field) when its shape or a value is wrong. */
+  set(target: OverrideTarget, override: AnyToolOverride | null): Promise<void>;
 }
 
 /** Quarantine and reviewed changes: each server's review, the scan's reports, the user's approvals. */
@@ -303,6 +314,8 @@ export interface Switchboard {
   readonly backends: BackendsService;
   readonly router: CallsService;
   readonly policy: PolicyService;
+  /** Tool overrides (names, descriptions, annotations, arguments; prompts and resources as tools). */
+  readonly overrides: OverridesService;
   readonly approvals: ApprovalsService;
   /** Quarantine, the scan's reports and reviewed changes. */
   readonly reviews: ReviewsService;

@@ -8,12 +8,22 @@
  * dropped too; each drop is a warning on the losing backend naming the item
  * and the winner. An item with an empty name is refused the same way. Two
  * names of one backend that sanitise to one still refuse that backend.
+ *
+ * A backend's overrides (CatalogInput.overrides, catalog/overrides/) are
+ * applied here, so every catalog built from an input shows them: a tool's
+ * override name replaces its original before the prefix, and prompts and
+ * resources offered as tools join its tools under the same naming and
+ * collision rules (a name an override brings that clashes within the backend
+ * drops that item with a warning rather than refusing the backend).
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { UriTemplate } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import { exposedName } from './naming.js';
+import type { ServerOverrides } from '../platform/config/overridesConfig.js';
+import { argumentProblems } from './overrides/argumentValues.js';
+import { exposedTool, type AnyToolOverride, type ToolSource } from './overrides/toolSource.js';
 import { advertisedUri, parseAdvertisedUri, unsupportedTemplateReason } from './uris.js';
 
 /** Where an exposed item comes from. */
@@ -21,6 +31,8 @@ export interface ItemOrigin {
   backendId: string;
   /** The backend's own name (tools, prompts) or URI (resources, templates). */
   original: string;
+  /** A tool that is the backend's prompt or resource offered as a tool (`original` is its name or URI). */
+  via?: 'prompt' | 'resource';
 }
 
 /** A resource template that routes reads of its instances. */
@@ -34,6 +46,8 @@ export interface CatalogInput {
   backendId: string;
   prefix: string;
   snapshot: BackendCatalog;
+  /** What the model sees of its items instead (the server's `overrides`; a profile's are laid on in its view). */
+  overrides?: ServerOverrides | undefined;
 }
 
 /** A configured backend and its prefix, in config order. */
@@ -73,6 +87,13 @@ export class Catalog {
   readonly byBackend = new Map<string, { uris: Set<string>; templates: RoutedTemplate[] }>();
   /** Per backend: templates that were refused, with the reason. */
   readonly warnings = new Map<string, string[]>();
+  /** By exposed tool name: what the tool is made from (a profile's override is re-applied to it). */
+  readonly toolSources = new Map<string, ToolSource>();
+  /** By exposed tool name: the server's override in force (absent: none). */
+  readonly toolOverrides = new Map<string, AnyToolOverride>();
+  /** Per backend: its prefix; with `separator`, how a profile's override name is exposed. */
+  readonly prefixes = new Map<string, string>();
+  separator = '__';
 
   /** Total number of exposed items. */
   get size(): number {
@@ -145,6 +166,14 @@ export class Catalog {
       );
     }
     for (const [name, origin] of staged.tools) this.toolIndex.set(name, origin);
+    for (const tool of staged.exposedTools) {
+      const source = staged.sources.get(tool.name);
+      if (source) this.toolSources.set(tool.name, source);
+      const override = staged.overrides.get(tool.name);
+      if (override) this.toolOverrides.set(tool.name, override);
+    }
+    this.prefixes.set(input.backendId, input.prefix);
+    this.separator = options.separator;
     for (const [name, origin] of staged.prompts) this.promptIndex.set(name, origin);
     this.tools.push(...staged.exposedTools);
     for (const tool of staged.exposedTools) this.toolByName.set(tool.name, tool);
@@ -221,7 +250,8 @@ function namespaceOwner(name: string, input: CatalogInput, options: CatalogOptio
 }
 
 function withOrigin<T extends { _meta?: Record<string, unknown> | undefined }>(item: T, origin: ItemOrigin): T {
-  return { ...item, _meta: { ...item._meta, [ORIGIN_META_KEY]: { backend: origin.backendId, name: origin.original } } };
+  const meta = { backend: origin.backendId, name: origin.original, ...(origin.via ? { via: origin.via } : {}) };
+  return { ...item, _meta: { ...item._meta, [ORIGIN_META_KEY]: meta } };
 }
 
 /** Computes one backend's exposed items without touching the catalog. */
@@ -264,7 +294,37 @@ function stage(input: CatalogInput, options: CatalogOptions) {
       out.push(withOrigin({ ...item, name }, origin));
     }
   };
-  nameItems(snapshot.tools, 'tool', tools, exposedTools);
+  const sources = new Map<string, ToolSource>();
+  const overrides = new Map<string, AnyToolOverride>();
+  for (const entry of toolEntries(input, warnings)) {
+    const origin: ItemOrigin = { backendId, original: entry.key, ...(entry.via ? { via: entry.via } : {}) };
+    const name = exposedName(backendId, prefix, options.separator, entry.override?.name ?? entry.key);
+    const owner = namespaceOwner(name, input, options);
+    if (owner) {
+      warnings.push(
+        `${entry.label} dropped: it imitates backend "${owner.backendId}", whose prefix "${owner.prefix}" owns the names "${owner.prefix}${options.separator}..."`,
+      );
+      continue;
+    }
+    const other = tools.get(name);
+    if (other) {
+      const sameItem = other.original === entry.key && other.via === origin.via;
+      if (sameItem) continue;
+      // Names the config brought drop the item; two server names that sanitise to one refuse the backend.
+      const configured =
+        entry.override?.name !== undefined ||
+        entry.via !== undefined ||
+        other.via !== undefined ||
+        overrides.get(name)?.name !== undefined;
+      if (configured) warnings.push(`${entry.label} dropped: ${collision('tool', name, origin, other)}`);
+      else internalCollisions.push(collision('tool', name, origin, other));
+      continue;
+    }
+    tools.set(name, origin);
+    sources.set(name, entry.source);
+    if (entry.override) overrides.set(name, entry.override);
+    exposedTools.push(withOrigin(exposedTool(entry.source, entry.override, name), origin));
+  }
   nameItems(snapshot.prompts, 'prompt', prompts, exposedPrompts);
 
   const uris: string[] = [];
@@ -293,5 +353,71 @@ function stage(input: CatalogInput, options: CatalogOptions) {
       routed: { ...origin, advertised, matcher: new UriTemplate(template.uriTemplate) },
     });
   }
-  return { tools, prompts, exposedTools, exposedPrompts, internalCollisions, uris, resources, templates, warnings };
+  return {
+    tools,
+    prompts,
+    exposedTools,
+    exposedPrompts,
+    internalCollisions,
+    uris,
+    resources,
+    templates,
+    warnings,
+    sources,
+    overrides,
+  };
+}
+
+/** One tool to name: the backend's own (with its override), or a prompt or resource offered as a tool. */
+interface ToolEntry {
+  key: string;
+  via?: 'prompt' | 'resource';
+  source: ToolSource;
+  override: AnyToolOverride | undefined;
+  label: string;
+}
+
+/**
+ * The backend's tools with their overrides (a fixed value or default its
+ * schema refuses is a warning), then the prompts and resources its overrides
+ * offer as tools; an offered item the backend does not serve is a warning.
+ */
+function toolEntries(input: CatalogInput, warnings: string[]): ToolEntry[] {
+  const { snapshot, overrides } = input;
+  const entries: ToolEntry[] = [];
+  for (const tool of snapshot.tools) {
+    if (typeof tool.name !== 'string' || tool.name === '') {
+      warnings.push('a tool with an empty name refused');
+      continue;
+    }
+    const override = overrides?.tools?.[tool.name];
+    for (const problem of argumentProblems(tool.inputSchema, override?.arguments))
+      warnings.push(`override of tool "${tool.name}": ${problem.path}: ${problem.message}`);
+    entries.push({ key: tool.name, source: { via: 'tool', tool }, override, label: `tool "${tool.name}"` });
+  }
+  for (const [name, override] of Object.entries(overrides?.promptsAsTools ?? {})) {
+    const prompt = snapshot.prompts.find((item) => item.name === name);
+    if (!prompt) warnings.push(`prompt "${name}" offered as a tool is not served by the backend`);
+    else
+      entries.push({
+        key: name,
+        via: 'prompt',
+        source: { via: 'prompt', prompt },
+        override,
+        label: `prompt "${name}" as a tool`,
+      });
+  }
+  for (const [uri, override] of Object.entries(overrides?.resourcesAsTools ?? {})) {
+    const resource = snapshot.resources.find((item) => item.uri === uri);
+    if (!resource) warnings.push(`resource "${uri}" offered as a tool is not served by the backend`);
+    else
+      entries.push({
+        key: uri,
+        via: 'resource',
+        source: { via: 'resource', resource },
+        override: { name: resource.name, ...override },
+        label: `resource "${uri}" as a tool`,
+      });
+  }
+  return entries;
 }

@@ -6,12 +6,15 @@
  */
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import type { SwitchboardError } from '../../../shared/errors.js';
+import type { ServerOverrides } from '../platform/config/overridesConfig.js';
 import { buildCatalog, Catalog, type CatalogInput, type CatalogOptions } from './catalog.js';
 
 /** What the publisher reads from the core. */
 export interface CatalogPublisherHost {
   prefixOf(backendId: string): string;
   snapshotOf(backendId: string): BackendCatalog | undefined;
+  /** The backend's tool overrides in force (absent: none). */
+  overridesOf?(backendId: string): ServerOverrides | undefined;
   options(): CatalogOptions;
 }
 
@@ -98,6 +101,12 @@ export class CatalogPublisher {
     this.closed = true;
   }
 
+  /** Builds the published backends' catalog again (their overrides changed); announces what changed. */
+  refresh(): void {
+    if (this.closed) return;
+    this.publish(this.build(this.admitted).catalog);
+  }
+
   /** Takes a backend's items out of the catalog. */
   unpublish(backendId: string): void {
     if (this.closed || !this.isPublished(backendId)) return;
@@ -116,6 +125,7 @@ export class CatalogPublisher {
       backendId: id,
       prefix: this.source.prefixOf(id),
       snapshot: (override?.id === id ? override.snapshot : this.source.snapshotOf(id)) ?? EMPTY,
+      overrides: this.source.overridesOf?.(id),
     };
   }
 

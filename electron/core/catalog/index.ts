@@ -18,3 +18,6 @@ export { ServerApprovals } from './policy/serverApprovals.js';
 export { scanCatalog } from './scan/scanCatalog.js';
 export type { ScanInput } from './scan/scanCatalog.js';
 export { toolListTokens, toolTokens } from './toolTokens.js';
+export { overrideIn, overrideProblems, sourceIn, writeOverride } from './overrides/overrideEdit.js';
+export type { OverrideTarget } from './overrides/overrideEdit.js';
+export type { AnyToolOverride } from './overrides/toolSource.js';

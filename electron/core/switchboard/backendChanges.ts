@@ -37,6 +37,8 @@ export interface BackendChangesHost {
   config(): SwitchboardConfig;
   /** Replaces the backend list in force (always a new array: caches key on it). */
   setBackends(backends: BackendConfig[]): void;
+  /** Backends' tool overrides changed: the catalog is built again with them (no restart). */
+  overridesChanged(): void;
   /** A backend's health with its catalog counts. */
   health(id: string): BackendHealth;
   /** The core was disposed: hand edits arriving late are ignored. */
@@ -212,6 +214,11 @@ export class BackendChanges {
       host.supervisorHost.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
     }
     const diff = diffBackends(host.config().backends, stored);
+    if (diff.overridden.length > 0) {
+      const next = new Map(diff.overridden.map((backend) => [backend.id, backend]));
+      host.setBackends(host.config().backends.map((backend) => next.get(backend.id) ?? backend));
+      host.overridesChanged();
+    }
     const tasks: Promise<unknown>[] = [
       ...diff.removed.map((id) => this.remove(id, { persist: false })),
       ...diff.added.map(({ id, entry }) => this.add(id, entry, { persist: false })),

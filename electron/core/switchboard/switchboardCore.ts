@@ -36,6 +36,7 @@ import type { AuditEntry, AuditQuery } from '../catalog/policy/auditLog.js';
 import type { ClientTokens } from '../catalog/policy/clientTokens.js';
 import { buildRequestPath, type RequestPath } from './requestPath.js';
 import { StartupGrace } from './startupGrace.js';
+import { CoreOverrides } from './coreOverrides.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
 
 /**
@@ -52,6 +53,7 @@ export class SwitchboardCore implements FrontendCore {
     {
       prefixOf: (id) => this.pool.get(id)?.config.prefix ?? id,
       snapshotOf: (id) => this.pool.get(id)?.lastSnapshot,
+      overridesOf: (id) => this.config.backends.find((backend) => backend.id === id)?.overrides,
       options: () => ({
         separator: this.config.proxy.separator,
         maxItems: this.config.proxy.maxCatalogItems,
@@ -69,6 +71,14 @@ export class SwitchboardCore implements FrontendCore {
   /** Tasks (2025-11-25 tasks through the proxy), in memory only. */
   readonly tasks: RequestPath['tasks'];
   readonly policy: RequestPath['policy'];
+  /** Tool overrides: views with their preview, and saving through the config owner. */
+  readonly overrides: CoreOverrides = new CoreOverrides({
+    config: () => this.config,
+    policy: () => this.access.policy,
+    snapshotOf: (id) => this.pool.get(id)?.lastSnapshot,
+    store: () => this.services.store,
+    apply: (stored) => this.changes.applyHandEdit(stored),
+  });
   /** Quarantine, the scan's reports and reviewed changes (ServerReviews, as ReviewsService). */
   readonly reviews: ReviewsService;
   private readonly serverReviews: RequestPath['reviews'];
@@ -157,6 +167,7 @@ export class SwitchboardCore implements FrontendCore {
       services,
       config: () => this.config,
       setBackends: (backends) => (this.config = { ...this.config, backends }),
+      overridesChanged: () => this.publisher.refresh(),
       health: (id) => this.backendHealth(id),
       isDisposed: () => this.disposed,
       configError: (message) => this.events.emit('configError', { message }),

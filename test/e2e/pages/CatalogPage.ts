@@ -72,4 +72,13 @@ export class CatalogPage {
     await list.waitFor();
     return list.getByRole('button').allInnerTexts();
   }
+
+  /** In `exposed`'s detail pane: its override editor, opened. */
+  async override(exposed: string): Promise<Locator> {
+    const detail = this.detail(exposed);
+    const form = detail.getByRole('form', { name: /^Override of / });
+    if (!(await form.isVisible())) await detail.getByText('Override', { exact: true }).click();
+    await form.getByRole('button', { name: 'Save override' }).waitFor();
+    return form;
+  }
 }

@@ -10,7 +10,7 @@ import type { Catalog } from '../catalog.js';
 import type { ConfigStore } from '../../platform/config/configStore.js';
 import { diffPaths, patchObject } from '../../platform/config/configPatch.js';
 import { ApprovalBroker } from './approvals.js';
-import { itemIndex } from './itemKinds.js';
+import { itemIndex, ruleKindOf } from './itemKinds.js';
 import type { ClientTokens } from './clientTokens.js';
 import { UnknownTokenRecheck } from './unknownTokenRecheck.js';
 import type { AuditDecision } from './auditEntry.js';
@@ -22,6 +22,7 @@ import {
   type Policy,
   type ToolRule,
 } from '../../platform/config/policyConfig.js';
+import type { AnyToolOverride } from '../overrides/toolSource.js';
 import { PolicyEngine, type ClientView, type WithheldItems } from './policyEngine.js';
 
 /** A policy validation failure as `config_invalid`. */
@@ -97,10 +98,20 @@ export class AccessControl {
   decide(client: string, catalog: Catalog, kind: ItemKind, key: string): AuditDecision {
     const origin = itemIndex(catalog, kind).get(key);
     if (!origin) return { rule: 'deny', source: 'hidden' };
-    const decision = this.engine.decide(client, kind, origin.backendId, origin.original);
+    const decision = this.engine.decide(client, ruleKindOf(kind, origin), origin.backendId, origin.original);
     // A rule of deny is the reason itself; anything else the view left out was hidden by something other than a rule.
     if (decision.rule === 'deny' || this.engine.view(client, catalog).allowed[kind].has(key)) return decision;
     return { rule: 'deny', source: 'hidden' };
+  }
+
+  /** The override in force for one client's call of a tool (catalog name): the server's, with the profile's on top. */
+  toolOverride(client: string, catalog: Catalog, name: string): AnyToolOverride | undefined {
+    return this.engine.toolOverride(client, catalog, name);
+  }
+
+  /** The name a client sees for a tool (catalog name), for the request log. */
+  clientToolName(client: string, catalog: Catalog, name: string): string {
+    return this.engine.clientName(client, catalog, name);
   }
 
   /** Applies a hand edit of the policy section (already validated). */

@@ -40,6 +40,8 @@ export interface AuditEntry {
   kind: AuditKind;
   /** The backend's original name or URI. */
   item: string;
+  /** The name the client called, when an override makes it differ from `item` (a renamed tool, a prompt as a tool). */
+  exposed?: string;
   outcome: AuditOutcome;
   errorCode?: string | number;
   durationMs: number;

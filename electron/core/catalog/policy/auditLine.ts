@@ -69,6 +69,7 @@ export function toLine(entry: AuditEntry, secrets: readonly string[], limits: Li
     backend: text(entry.backend),
     kind: entry.kind,
     item: text(entry.item),
+    ...(entry.exposed !== undefined ? { exposed: text(entry.exposed) } : {}),
     outcome: entry.outcome,
   };
   if (entry.errorCode !== undefined) {

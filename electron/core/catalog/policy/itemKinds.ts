@@ -27,3 +27,13 @@ export function itemIndex(catalog: Catalog, kind: ItemKind): ReadonlyMap<string,
       return catalog.templateIndex;
   }
 }
+
+/**
+ * The kind whose rules decide an item found in `kind`'s index: a prompt or
+ * resource offered as a tool keeps its own rule (rules are keyed by the
+ * original item, never by how it is exposed).
+ */
+export function ruleKindOf(kind: ItemKind, origin: ItemOrigin): ItemKind {
+  if (kind !== 'tools' || origin.via === undefined) return kind;
+  return origin.via === 'prompt' ? 'prompts' : 'resources';
+}

@@ -10,10 +10,20 @@
  * while the client's full view fits its `maxTools` and `maxToolTokens`, and to
  * `search` beyond: Cursor uses only its first 40 tools, Windsurf 100, VS Code
  * 128, and every listed tool costs context on every turn.
+ *
+ * A profile's tool overrides (`policy.clients.<id>.overrides`) are laid on
+ * here, in its view, over the server's (which the catalog applied): the
+ * definition is made again from the catalog's source of the tool, and a
+ * renamed tool's client name maps back to its catalog name through `aliases`,
+ * as names shortened for `maxNameLength` do. A profile's name that another
+ * tool of its view already has is not taken (the tool keeps its catalog name).
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { Catalog, ItemOrigin } from '../catalog.js';
-import { fitName } from '../naming.js';
+import { exposedName, fitName } from '../naming.js';
+import { ruleKindOf } from './itemKinds.js';
+import { mergeOverrides } from '../overrides/mergeOverrides.js';
+import { exposedTool, sourceKey, type AnyToolOverride } from '../overrides/toolSource.js';
 import type { Exposure, ExposureInForce } from '../../../../shared/model/exposure.js';
 import {
   LOCAL_CLIENT,
@@ -148,6 +158,30 @@ export class PolicyEngine {
     return decideRule(this.policy, client, kind, backendId, original);
   }
 
+  /** The override in force for a client's tool (catalog name): the server's, with the profile's laid on top. */
+  toolOverride(client: string, catalog: Catalog, name: string): AnyToolOverride | undefined {
+    const server = catalog.toolOverrides.get(name);
+    return mergeOverrides(server, this.profileOverride(client, catalog, name));
+  }
+
+  /** The name a client sees for a tool (catalog name): its profile's rename or shortened name, else the catalog's. */
+  clientName(client: string, catalog: Catalog, name: string): string {
+    for (const [alias, target] of this.view(client, catalog).aliases) if (target === name) return alias;
+    return name;
+  }
+
+  /** The profile's own override of a tool (catalog name), under the section its source belongs to. */
+  private profileOverride(client: string, catalog: Catalog, name: string): AnyToolOverride | undefined {
+    if (client === LOCAL_CLIENT) return undefined;
+    const origin = catalog.toolIndex.get(name);
+    const source = catalog.toolSources.get(name);
+    const own = origin && this.policy.clients[client]?.overrides?.[origin.backendId];
+    if (!own || !source) return undefined;
+    const section =
+      source.via === 'tool' ? own.tools : source.via === 'prompt' ? own.promptsAsTools : own.resourcesAsTools;
+    return section?.[sourceKey(source)];
+  }
+
   /** A client's view of the catalog: denied items removed, the tool cap applied. */
   view(client: string, catalog: Catalog): ClientView {
     if (this.viewsOf !== catalog) {
@@ -165,9 +199,11 @@ export class PolicyEngine {
   private buildView(client: string, catalog: Catalog): ClientView {
     const visible = (kind: ItemKind, origin: ItemOrigin | undefined): boolean =>
       origin !== undefined &&
-      !this.withheld(origin.backendId, kind, origin.original) &&
-      this.rule(client, kind, origin.backendId, origin.original) !== 'deny';
+      !this.withheld(origin.backendId, ruleKindOf(kind, origin), origin.original) &&
+      this.rule(client, ruleKindOf(kind, origin), origin.backendId, origin.original) !== 'deny';
     let tools = catalog.tools.filter((tool) => visible('tools', catalog.toolIndex.get(tool.name)));
+    const aliases = new Map<string, string>();
+    tools = this.withProfileOverrides(client, catalog, tools, aliases);
     const profile = client === LOCAL_CLIENT ? undefined : this.policy.clients[client];
     // The tool cap is for clients that list everything; search reaches every tool.
     const exposure = resolveExposure(this.policy, profile, tools);
@@ -180,23 +216,51 @@ export class PolicyEngine {
       visible('resourceTemplates', catalog.templateIndex.get(template.uriTemplate)),
     );
     const allowed = {
-      tools: new Set(tools.map((tool) => tool.name)),
+      tools: new Set(tools.map((tool) => aliases.get(tool.name) ?? tool.name)),
       prompts: new Set(prompts.map((prompt) => prompt.name)),
       resources: new Set(resources.map((resource) => resource.uri)),
       resourceTemplates: new Set(resourceTemplates.map((template) => template.uriTemplate)),
     };
-    const aliases = new Map<string, string>();
     const budget = client === LOCAL_CLIENT ? undefined : this.policy.clients[client]?.maxNameLength;
     if (budget !== undefined) {
       const fit = <T extends { name: string }>(item: T): T => {
         const name = fitName(item.name, budget);
         if (name === item.name) return item;
-        aliases.set(name, item.name);
+        aliases.set(name, aliases.get(item.name) ?? item.name);
+        aliases.delete(item.name);
         return { ...item, name };
       };
       tools = tools.map(fit);
       return { tools, prompts: prompts.map(fit), resources, resourceTemplates, allowed, aliases, exposure };
     }
     return { tools, prompts, resources, resourceTemplates, allowed, aliases, exposure };
+  }
+
+  /**
+   * The client's tools with its profile's overrides laid on (see the file
+   * header); `aliases` learns each renamed tool's client name.
+   */
+  private withProfileOverrides(client: string, catalog: Catalog, tools: Tool[], aliases: Map<string, string>): Tool[] {
+    const own = client === LOCAL_CLIENT ? undefined : this.policy.clients[client]?.overrides;
+    if (!own || Object.keys(own).length === 0) return tools;
+    const taken = new Set(tools.map((tool) => tool.name));
+    return tools.map((tool) => {
+      const profile = this.profileOverride(client, catalog, tool.name);
+      const source = catalog.toolSources.get(tool.name);
+      const origin = catalog.toolIndex.get(tool.name);
+      if (!profile || !source || !origin) return tool;
+      const merged = mergeOverrides(catalog.toolOverrides.get(tool.name), profile);
+      let name = tool.name;
+      if (profile.name !== undefined) {
+        const prefix = catalog.prefixes.get(origin.backendId) ?? origin.backendId;
+        const wanted = exposedName(origin.backendId, prefix, catalog.separator, profile.name);
+        if (!taken.has(wanted)) {
+          taken.add(wanted);
+          aliases.set(wanted, tool.name);
+          name = wanted;
+        }
+      }
+      return { ...exposedTool(source, merged, name), _meta: tool._meta };
+    });
   }
 }

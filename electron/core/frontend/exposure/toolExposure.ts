@@ -10,6 +10,10 @@
  * `call_tool` under an empty prefix) keeps that name in `all`; in the search
  * modes the meta-tool holds the name in tools/list and for direct calls, and
  * the backend tool is found by search and called through `call_tool`.
+ *
+ * Search uses one index of the catalog's tools (servers' overrides applied),
+ * except for a profile with tool overrides of its own: it gets its own index
+ * of its view (kept in step with it), so it finds tools by what it sees.
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/server';
@@ -59,6 +63,8 @@ export class ToolExposure {
   private readonly index = new ToolSearchIndex();
   private indexedCatalog: Catalog | undefined;
   private readonly listed = new WeakMap<ClientView, ListedTools>();
+  /** Profiles with tool overrides of their own: an index of their view, and the view it was synced to. */
+  private readonly profileIndexes = new Map<string, { view: ClientView; index: ToolSearchIndex }>();
   /** What 2026-07-28 clients (no session) loaded, per client profile. */
   readonly profiles = new ProfileLoads();
 
@@ -117,10 +123,10 @@ export class ToolExposure {
 
   /** The best matches for `query` among the tools the client may use, best first. */
   search(client: string, query: string, limit: number): FoundTool[] {
-    this.syncIndex();
+    const index = this.indexFor(client);
     const { byCatalogName } = this.listedFor(client);
     const catalog = this.source.catalog();
-    return this.index
+    return index
       .search(query, limit, (name) => byCatalogName.has(name))
       .map(({ name }) => {
         const tool = byCatalogName.get(name)!;
@@ -143,6 +149,30 @@ export class ToolExposure {
     const tools = catalog.tools.map((tool) => ({ tool, origin: catalog.toolIndex.get(tool.name)! }));
     this.index.sync(tools);
     this.indexedCatalog = catalog;
+  }
+
+  /** The index `client` searches: the catalog's, or its own when its profile overrides tools (see the file header). */
+  private indexFor(client: string): ToolSearchIndex {
+    this.syncIndex();
+    const overrides = (id: string) => this.source.policy().clients[id]?.overrides ?? {};
+    // A profile removed or without overrides any more gives its index back.
+    for (const id of this.profileIndexes.keys())
+      if (Object.keys(overrides(id)).length === 0) this.profileIndexes.delete(id);
+    if (Object.keys(overrides(client)).length === 0) return this.index;
+    const view = this.source.view(client);
+    const entry = this.profileIndexes.get(client);
+    if (entry?.view === view) return entry.index;
+    const index = entry?.index ?? new ToolSearchIndex();
+    const catalog = this.source.catalog();
+    index.sync(
+      view.tools.flatMap((tool) => {
+        const name = view.aliases.get(tool.name) ?? tool.name;
+        const origin = catalog.toolIndex.get(name);
+        return origin ? [{ tool: { ...tool, name }, origin }] : [];
+      }),
+    );
+    this.profileIndexes.set(client, { view, index });
+    return index;
   }
 
   private listedFor(client: string): ListedTools {

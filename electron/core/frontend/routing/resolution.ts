@@ -37,6 +37,12 @@ export interface Resolution {
   tool?: Tool | undefined;
 }
 
+/** The server's own definition of a tool (what its headers mirror), not the overridden one the client sees. */
+function upstreamTool(catalog: Catalog, name: string): Tool | undefined {
+  const source = catalog.toolSources.get(name);
+  return source ? (source.via === 'tool' ? source.tool : undefined) : catalog.toolByName.get(name);
+}
+
 /** A completion target resolved: the item, and the `ref` the backend understands. */
 export interface CompletionResolution extends Resolution {
   ref: CompleteRequestParams['ref'];
@@ -58,7 +64,7 @@ export class ItemResolver {
       origin,
       rule: decision.rule,
       decision,
-      tool: catalog.toolByName.get(name),
+      tool: upstreamTool(catalog, name),
     };
   }
 

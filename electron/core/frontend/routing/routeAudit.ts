@@ -15,6 +15,8 @@ export interface AuditedCall {
   kind: AuditKind;
   client: string;
   origin: ItemOrigin;
+  /** The name the client used, recorded when an override made it differ from the original. */
+  exposed?: string | undefined;
   arguments?: unknown;
   /** The rule that let it through (or refused it), taken when it was routed. */
   decision?: AuditDecision | undefined;
@@ -53,6 +55,7 @@ export async function recordedRequest<T>(
     backend: call.origin.backendId,
     kind: call.kind,
     item: call.origin.original,
+    ...(call.exposed !== undefined ? { exposed: call.exposed } : {}),
     arguments: call.arguments,
     ...(call.decision ? { decision: call.decision } : {}),
   };
@@ -81,6 +84,7 @@ export function recordDenied(audit: AuditSink, call: AuditedCall, detail?: strin
     backend: call.origin.backendId,
     kind: call.kind,
     item: call.origin.original,
+    ...(call.exposed !== undefined ? { exposed: call.exposed } : {}),
     outcome: 'denied',
     durationMs: 0,
     ...(detail ? { detail } : {}),

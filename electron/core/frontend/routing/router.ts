@@ -16,7 +16,9 @@ import type {
   ReadResourceRequestParams,
   ReadResourceResult,
 } from '@modelcontextprotocol/server';
-import { isInputRequiredResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { rewriteArguments } from '../../catalog/overrides/callArguments.js';
+import { promptArguments, promptAsToolResult, readAsToolResult } from '../../catalog/overrides/asToolResults.js';
 import type { BackendConnection } from '../../backends/connection/backendConnection.js';
 import type { BackendPool } from '../../backends/supervisor/backendPool.js';
 import type { Catalog } from '../../catalog/catalog.js';
@@ -41,8 +43,11 @@ export interface RouterSource extends RelayHost, ApprovalHost {
   /** The backends' connections: the owner's is waited for while it starts (cached catalog, on demand). */
   pool: Pick<BackendPool, 'connectionFor'>;
   /** The policy's decision for one item of the given snapshot. */
-  /** The policy: its decision for one item of a given snapshot (AccessControl.decide). */
-  access: Pick<AccessControl, 'decide'>;
+  /**
+   * The policy: its decision for one item of a given snapshot (AccessControl.decide), and the
+   * tool overrides in force for a client (absent: none apply).
+   */
+  access: Pick<AccessControl, 'decide'> & Partial<Pick<AccessControl, 'toolOverride' | 'clientToolName'>>;
   /** Records one request in the audit log (the core drops arguments and results unless capture is on). */
   audit?(entry: AuditEntry): void;
   /** Runs each call to a backend in its trace span (absent: observability is off). */
@@ -52,15 +57,81 @@ export interface RouterSource extends RelayHost, ApprovalHost {
 /** A resolved item with the connection of its owner: everything a request needs to be made. */
 export interface ResolvedCall extends Resolution {
   connection: BackendConnection;
+  /**
+   * resolveToolCall: an override applies to this client's call (its arguments are rewritten or it is
+   * a prompt or resource offered as a tool), so it must go through callTool, never straight upstream.
+   */
+  overridden?: boolean;
 }
 
 /** One relayed request: its audit kind, params for the backend, how to make it and how to rewrite its result. */
 interface RelayedCall<P extends { _meta?: Record<string, unknown> | undefined }, R> {
   kind: AuditKind;
+  /** The name the client called, when an override makes it differ from the original (for the log). */
+  exposed?: string | undefined;
   arguments?: unknown;
   forwarded: P;
   perform(params: P, options: PerformOptions): Promise<R | InputRequiredResult>;
   rewrite(catalog: Catalog, backendId: string, result: R): R;
+}
+
+/** A tools/call's arguments after its overrides, and the client's name of the tool when an override applies. */
+interface OverriddenCall {
+  arguments: Record<string, unknown> | undefined;
+  exposed: string | undefined;
+}
+
+/**
+ * The request a tools/call makes upstream: the tool itself, or for a prompt or
+ * resource offered as a tool, prompts/get or resources/read with its answer
+ * as tool content.
+ */
+function toolRequest(
+  call: ResolvedCall,
+  params: CallToolRequestParams,
+  overridden: OverriddenCall,
+): RelayedCall<{ _meta?: Record<string, unknown> | undefined }, CallToolResult> {
+  const base = {
+    kind: 'tools/call' as const,
+    exposed: overridden.exposed,
+    arguments: overridden.arguments,
+    rewrite: rewriteToolResult,
+  };
+  const { _meta } = withForwardedMeta(params);
+  const meta = _meta === undefined ? {} : { _meta };
+  const { via, original } = call.origin;
+  if (via === 'prompt') {
+    return {
+      ...base,
+      forwarded: {
+        ...meta,
+        name: original,
+        arguments: promptArguments(overridden.arguments),
+      } as GetPromptRequestParams,
+      perform: async (forwarded, requestOptions) => {
+        const result = await call.connection.getPrompt(forwarded as GetPromptRequestParams, requestOptions);
+        return isInputRequiredResult(result) ? result : promptAsToolResult(result);
+      },
+    };
+  }
+  if (via === 'resource') {
+    return {
+      ...base,
+      forwarded: { ...meta, uri: original } as ReadResourceRequestParams,
+      perform: async (forwarded, requestOptions) => {
+        const result = await call.connection.readResource(forwarded as ReadResourceRequestParams, requestOptions);
+        return isInputRequiredResult(result) ? result : readAsToolResult(result);
+      },
+    };
+  }
+  const forwarded: CallToolRequestParams = { ...withForwardedMeta(params), name: original };
+  if (overridden.arguments !== undefined) forwarded.arguments = overridden.arguments;
+  return {
+    ...base,
+    forwarded,
+    perform: (request, requestOptions) =>
+      call.connection.callTool(request as CallToolRequestParams, { ...requestOptions, tool: call.tool }),
+  };
 }
 
 /** Routes tools/call, resources/read, prompts/get and completion/complete. */
@@ -116,6 +187,7 @@ export class Router {
       kind: request.kind,
       client: call.client,
       origin: call.origin,
+      exposed: request.exposed,
       arguments: request.arguments,
       decision: call.decision,
     };
@@ -149,28 +221,43 @@ export class Router {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
     const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    const overridden = this.overridden(call, params);
     if (call.rule === 'ask') {
-      const approval = await askApproval(this.source, { ...call, arguments: params.arguments }, options);
+      const approval = await askApproval(this.source, { ...call, arguments: overridden.arguments }, options);
       if (approval.kind === 'input') return approval.result;
       if (approval.kind === 'refused') {
         const refused = { kind: 'tools/call' as const, client, origin: call.origin, decision: call.decision };
-        recordDenied(this.source.audit, refused, approval.text);
+        recordDenied(this.source.audit, { ...refused, exposed: overridden.exposed }, approval.text);
         return { content: [{ type: 'text', text: approval.text }], isError: true };
       }
       options = { ...options, frontend: approval.frontend };
     }
-    return this.relayed(
-      call,
-      {
-        kind: 'tools/call',
-        arguments: params.arguments,
-        forwarded: { ...withForwardedMeta(params), name: call.origin.original },
-        perform: (forwarded, requestOptions) =>
-          call.connection.callTool(forwarded, { ...requestOptions, tool: call.tool }),
-        rewrite: rewriteToolResult,
-      },
-      options,
+    return this.relayed(call, toolRequest(call, params, overridden), options);
+  }
+
+  /**
+   * A call's arguments under the tool's overrides in force for its client
+   * (fixed values injected, defaults filled; setting a fixed one is refused,
+   * naming it), and the client's name for the log when an override applies.
+   */
+  private overridden(call: ResolvedCall, params: CallToolRequestParams): OverriddenCall {
+    const override = this.source.access.toolOverride?.(call.client, call.catalog, call.exposed);
+    if (!override && call.origin.via === undefined) return { arguments: params.arguments, exposed: undefined };
+    const rewritten = rewriteArguments(
+      params.arguments,
+      override && 'arguments' in override ? override.arguments : undefined,
     );
+    const exposed = this.source.access.clientToolName?.(call.client, call.catalog, call.exposed) ?? call.exposed;
+    if (!rewritten.ok) {
+      const text = `Invalid arguments for tool ${params.name}: "${rewritten.hidden}" is fixed by the configuration and cannot be set`;
+      recordDenied(
+        this.source.audit,
+        { kind: 'tools/call', client: call.client, origin: call.origin, exposed, decision: call.decision },
+        text,
+      );
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, text);
+    }
+    return { arguments: rewritten.arguments, exposed };
   }
 
   /**
@@ -180,7 +267,10 @@ export class Router {
   async resolveToolCall(params: CallToolRequestParams, options: RouteOptions = {}): Promise<ResolvedCall> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    return this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    // A hidden argument set by the client is refused here too; an overridden call runs through callTool.
+    const overridden = this.overridden(call, params).exposed !== undefined;
+    return overridden ? { ...call, overridden } : call;
   }
 
   /** Whether a client may still call a tool (exposed name) under the policy in force. */

@@ -149,7 +149,11 @@ export class TaskService {
   ): Promise<ProxyTask | { result: CallToolResult | InputRequiredResult }> {
     const call = await this.host.router.resolveToolCall(params, options);
     const support = declaredTaskSupport(call.tool);
-    const forward = call.rule !== 'ask' && forwardsTasks(call.tool, call.connection.capabilities, call.connection.era);
+    // An overridden call (rewritten arguments, a prompt or resource as a tool) runs here, through callTool.
+    const forward =
+      !call.overridden &&
+      call.rule !== 'ask' &&
+      forwardsTasks(call.tool, call.connection.capabilities, call.connection.era);
     if (
       support === 'forbidden' ||
       (!forward && support === undefined && backendRunsTasks(call.connection.capabilities, call.connection.era))
@@ -207,7 +211,7 @@ export class TaskService {
   ): Promise<CallToolResult | InputRequiredResult> {
     if (options.frontend?.era === 'modern') {
       const call = await this.host.router.resolveToolCall(params, options);
-      if (runsOnlyAsBackendTask(call, options.frontend)) {
+      if (!call.overridden && runsOnlyAsBackendTask(call, options.frontend)) {
         const ttlMs = grantedTtl(undefined, this.host.limits());
         return callAsBackendTask(this.host, call, params, ttlMs, options);
       }

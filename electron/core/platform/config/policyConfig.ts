@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import { EXPOSURES } from '../../../../shared/model/exposure.js';
 import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
+import { ServerOverridesSchema } from './overridesConfig.js';
 
 const ToolRule = z.enum(['allow', 'deny', 'ask']);
 /**
@@ -75,6 +76,8 @@ const ClientProfile = z.strictObject({
   exposure: Exposure.optional(),
   /** With `exposure: "auto"`: the most tokens (o200k) the full tools/list may take before search takes over. */
   maxToolTokens: z.number().int().positive().optional(),
+  /** This client's tool overrides per backend, merged field by field over the server's own (overridesConfig.ts). */
+  overrides: z.record(z.string(), ServerOverridesSchema).optional(),
 });
 
 /** The `policy` section. */

@@ -20,6 +20,7 @@ import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
 import { PolicySchema, type Policy } from './policyConfig.js';
 import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 import { ObservabilitySchema, observabilityFrom, type ObservabilityConfig } from './observabilityConfig.js';
+import { ServerOverridesSchema, type ServerOverrides } from './overridesConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
 
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
@@ -92,6 +93,8 @@ const commonOptions = {
   /** `eager`: started at launch; `on-demand`: started by the first request once its catalog is cached. */
   start: z.enum(['eager', 'on-demand']).optional(),
   idleTimeoutMs: positiveInt.optional(),
+  /** What the model sees of its tools: names, descriptions, annotations, arguments (platform/config/overridesConfig.ts). */
+  overrides: ServerOverridesSchema.optional(),
   /** Where the entry came from, when added from an MCP registry (install/registry/addFromRegistry.ts). */
   source: z
     .strictObject({
@@ -239,6 +242,8 @@ interface BackendBase {
   idleTimeoutMs: number | undefined;
   /** Where it came from, when added from a registry or a bundle. */
   source: BackendSource | undefined;
+  /** Its tool overrides (absent: none). */
+  overrides?: ServerOverrides;
 }
 
 /** When a backend is started. */
@@ -299,6 +304,7 @@ function commonFrom(id: string, entry: StdioEntry | RemoteEntry): BackendBase {
     start: entry.start,
     idleTimeoutMs: entry.idleTimeoutMs,
     source: entry.source,
+    ...(entry.overrides ? { overrides: entry.overrides } : {}),
   };
 }
 

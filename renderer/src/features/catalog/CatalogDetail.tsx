@@ -1,7 +1,8 @@
 /**
  * One catalog item in full: names, description, annotations, input schema,
- * and a panel to try it.
+ * a panel to try it, and its override (what the model sees instead).
  */
+import { useState } from 'react';
 import type { CatalogEntry, ItemAccessView, ToolAnnotationsView } from '../../../../shared/model/views.js';
 import { AccessRows } from './AccessRow.js';
 import { Badge, type Tone } from '../../components/HealthBadge.js';
@@ -10,6 +11,8 @@ import { SchemaTable } from './SchemaTable.js';
 import { TryPrompt } from './TryPrompt.js';
 import { TryResource } from './TryResource.js';
 import { TryTool } from './TryTool.js';
+import { OverrideEditor } from './OverrideEditor.js';
+import { sectionOf } from './overrideDraft.js';
 
 const ANNOTATIONS: { key: keyof ToolAnnotationsView; label: string; icon: string; tone: Tone }[] = [
   { key: 'readOnlyHint', label: 'Read-only', icon: '◉', tone: 'ok' },
@@ -92,6 +95,20 @@ export function CatalogDetail({
           <TryResource entry={entry} />
         </>
       )}
+      {sectionOf(entry) && <OverrideSection entry={entry} profile={profile} viewer={viewer} />}
     </section>
+  );
+}
+
+/** The override editor behind a disclosure, mounted (and asking the core) only once opened. */
+function OverrideSection({ entry, profile, viewer }: { entry: CatalogEntry; profile: string; viewer: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="stack" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>
+        <h3>{entry.kind === 'tool' ? 'Override' : 'Offer as a tool'}</h3>
+      </summary>
+      {open && <OverrideEditor entry={entry} profile={profile} viewer={viewer} />}
+    </details>
   );
 }

@@ -89,3 +89,54 @@ describe('who owns a name', () => {
     expect(refused.get('dup')?.code).toBe('name_collision');
   });
 });
+
+describe('overrides in the catalog build', () => {
+  const withSchema: Tool = {
+    name: 'read_file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  };
+  const input = (overrides: CatalogInput['overrides'], prefix = 'fs'): CatalogInput => ({
+    backendId: 'fs',
+    prefix,
+    snapshot: {
+      tools: [withSchema, tool('write_file')],
+      prompts: [{ name: 'sum' }],
+      resources: [],
+      resourceTemplates: [],
+    },
+    overrides,
+  });
+  const build = (inputs: CatalogInput[]) => buildCatalog(inputs, options([]));
+
+  it('renames before the prefix, and an empty prefix shows the bare override name', () => {
+    const prefixed = build([input({ tools: { read_file: { name: 'read.note' } } })]).catalog;
+    expect([...prefixed.toolIndex.keys()]).toEqual(['fs__read_note', 'fs__write_file']);
+    expect(prefixed.toolIndex.get('fs__read_note')).toEqual({ backendId: 'fs', original: 'read_file' });
+    const bare = build([input({ tools: { read_file: { name: 'read_note' } } }, '')]).catalog;
+    expect([...bare.toolIndex.keys()]).toEqual(['read_note', 'write_file']);
+  });
+
+  it('drops an item whose override name clashes within the backend, with a warning, and serves the rest', () => {
+    const { catalog, refused } = build([
+      input({ tools: { read_file: { name: 'write_file' } }, promptsAsTools: { sum: { name: 'write_file' } } }),
+    ]);
+    expect(refused.size).toBe(0);
+    expect([...catalog.toolIndex.keys()]).toEqual(['fs__write_file']);
+    expect(catalog.toolIndex.get('fs__write_file')?.original).toBe('read_file');
+    expect(catalog.warnings.get('fs')).toEqual([
+      expect.stringMatching(/^tool "write_file" dropped: .*would both be exposed as "fs__write_file"/),
+      expect.stringMatching(/^prompt "sum" as a tool dropped: /),
+    ]);
+  });
+
+  it('reports a fixed value the schema refuses, and an offered prompt the server lacks, as warnings', () => {
+    const { catalog, refused } = build([
+      input({ tools: { read_file: { arguments: { path: { fixed: 7 } } } }, promptsAsTools: { gone: {} } }),
+    ]);
+    expect(refused.size).toBe(0);
+    expect(catalog.warnings.get('fs')).toEqual([
+      'override of tool "read_file": arguments.path.fixed: must be string',
+      'prompt "gone" offered as a tool is not served by the backend',
+    ]);
+  });
+});
