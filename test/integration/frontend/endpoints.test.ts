@@ -65,6 +65,10 @@ describe('an endpoint per server and per profile', () => {
           slow: nodeServer(fixture('slow.mjs')),
           jobs: nodeServer(JOBS),
           off: { ...nodeServer(fixture('slow.mjs')), enabled: false },
+          renamed: {
+            ...nodeServer(fixture('slow.mjs')),
+            overrides: { tools: { sleep: { name: 'nap', description: 'Naps for ms milliseconds' } } },
+          },
           broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
         },
         policy: { backends: { slow: { tools: { hang: 'deny' } } } },
@@ -121,6 +125,16 @@ describe('an endpoint per server and per profile', () => {
       await expect(client.callTool({ name: 'hang', arguments: {} })).rejects.toThrow(/Unknown tool: hang/);
       const alice = await connect('/servers/slow/mcp', era, tokens['alice']);
       expect(await names(alice)).toEqual([]);
+    });
+
+    it("shows the server's overrides under the overridden name, without prefix, and calls it", async () => {
+      const client = await connect('/servers/renamed/mcp', era);
+      const { tools } = await client.listTools();
+      const nap = tools.find((tool) => tool.name === 'nap');
+      expect(nap?.description).toBe('Naps for ms milliseconds');
+      expect(tools.map((tool) => tool.name)).not.toContain('sleep');
+      const result = await client.callTool({ name: 'nap', arguments: { ms: 1 } });
+      expect(result.isError).not.toBe(true);
     });
 
     it('relays progress under the client’s own token', async () => {
@@ -210,6 +224,6 @@ describe('an endpoint per server and per profile', () => {
     const client = await connect('/mcp', 'legacy');
     expect(client.getInstructions()).toContain('start with the name of the server');
     const listed = await names(client);
-    expect(listed).toEqual(expect.arrayContaining(['odd__ok_name', 'slow__sleep', 'jobs__long']));
+    expect(listed).toEqual(expect.arrayContaining(['odd__ok_name', 'slow__sleep', 'jobs__long', 'renamed__nap']));
   });
 });
