@@ -29,6 +29,9 @@ export const OPTIONS = {
   'dry-run': { type: 'boolean', default: false },
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'insecure-no-auth-on-network': { type: 'boolean', default: false },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -57,6 +60,9 @@ export interface OptionValues {
   'dry-run': boolean;
   'secret-storage'?: string | undefined;
   tool?: string | undefined;
+  'tls-cert'?: string | undefined;
+  'tls-key'?: string | undefined;
+  'insecure-no-auth-on-network': boolean;
 }
 
 /** One command line, parsed and checked. */

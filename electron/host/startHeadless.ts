@@ -6,6 +6,7 @@
  * contract handlers, events and (headless) bridge. One set-up, two shells.
  */
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { delimiter } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
@@ -22,6 +23,7 @@ import {
   KeytarStore,
   createRedaction,
   type Redaction,
+  type GatewayConfig,
 } from '../core/platform/index.js';
 import { claimOwnership, reapOrphans } from '../core/backends/index.js';
 import type { TokenKeyLocation } from '../core/catalog/index.js';
@@ -92,6 +94,8 @@ export interface CoreStack {
   tokenKey?: TokenKeyLocation;
   /** The PATH of stdio backends: where it came from and the user's entries (Settings). */
   stdioPath: StdioPath;
+  /** Gateway mode, when the config has a `gateway` section (read at start: a change needs a restart). */
+  gateway?: GatewayConfig;
   /** Tells the redaction the frontend token once it is known. */
   setFrontendToken(token: string): void;
   /** Every secret value this process knows (audit log and UI responses leave them out). */
@@ -173,6 +177,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     configPath: options.config,
     ...(tokenKey ? { tokenKey } : {}),
     stdioPath,
+    ...(config.gateway ? { gateway: config.gateway } : {}),
     setFrontendToken: (token) => void (frontendToken = token),
     secretValues,
     redaction,
@@ -192,6 +197,8 @@ export interface HeadlessOptions extends CoreStackOptions {
   uiDir?: string;
   /** When the port is taken, listen on any free one instead of failing. */
   fallbackToFreePort?: boolean;
+  /** Serve HTTPS from these PEM files (default: the config's `gateway.tls`). */
+  tls?: { cert: string; key: string } | undefined;
 }
 
 /** A running core with its endpoint and UI pipes. */
@@ -215,8 +222,21 @@ export interface Headless extends CoreStack {
 export class ListenError extends Error {}
 
 /** Listens on the port asked for, or (when allowed and it is taken) on any free one. */
-async function listenEndpoint(core: SwitchboardCore, options: HeadlessOptions, token: string): Promise<HttpEndpoint> {
-  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, token });
+async function listenEndpoint(
+  core: SwitchboardCore,
+  options: HeadlessOptions,
+  token: string,
+  stack: CoreStack,
+): Promise<HttpEndpoint> {
+  const tlsPaths = options.tls ?? stack.gateway?.tls;
+  const tls = tlsPaths && { cert: await readFile(tlsPaths.cert), key: await readFile(tlsPaths.key) };
+  const endpointOptions = {
+    token,
+    gateway: stack.gateway,
+    tls,
+    ...(options.environment ? { environment: options.environment } : {}),
+  };
+  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, ...endpointOptions });
   try {
     await endpoint.listen();
     return endpoint;
@@ -224,7 +244,7 @@ async function listenEndpoint(core: SwitchboardCore, options: HeadlessOptions, t
     await endpoint.close().catch(() => undefined);
     if (!options.fallbackToFreePort || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
   }
-  const fallback = new HttpEndpoint(core, { host: options.host, port: 0, token });
+  const fallback = new HttpEndpoint(core, { host: options.host, port: 0, ...endpointOptions });
   await fallback.listen();
   return fallback;
 }
@@ -242,7 +262,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   stack.setFrontendToken(token);
   let endpoint: HttpEndpoint;
   try {
-    endpoint = await listenEndpoint(core, options, token);
+    endpoint = await listenEndpoint(core, options, token, stack);
   } catch (error) {
     await core.dispose();
     throw new ListenError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);

@@ -14,6 +14,8 @@ import { BIN } from './cli.js';
 /** A running `serve`. */
 export interface ServedHttp {
   url: string;
+  /** Its XDG config and state dirs live here (removed by `stop`). */
+  home: string;
   token: string;
   pid: number;
   /** Its stderr so far (log lines). */
@@ -25,14 +27,14 @@ export interface ServedHttp {
   stop(): Promise<void>;
 }
 
-/** Starts `serve --port 0` on `config`; resolves once it prints its endpoint. */
-export async function startServeHttp(config: Record<string, unknown>): Promise<ServedHttp> {
+/** Starts `serve --port 0` (or `port`) on `config`; resolves once it prints its endpoint. */
+export async function startServeHttp(config: Record<string, unknown>, port = 0): Promise<ServedHttp> {
   const home = await mkdtemp(join(tmpdir(), 'switchboard-serve-'));
   const configPath = join(home, 'config.json');
   await writeFile(configPath, JSON.stringify(config));
   const token = 'serve-test-token-0123456789';
   const env = { ...process.env, SWITCHBOARD_TOKEN: token, XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') };
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--config', configPath, '--port', '0'], {
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--config', configPath, '--port', String(port)], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -69,6 +71,7 @@ export async function startServeHttp(config: Record<string, unknown>): Promise<S
   child.removeAllListeners('exit');
   return {
     url,
+    home,
     token,
     pid: child.pid!,
     stderr: () => stderr,

@@ -13,6 +13,7 @@ export const serveSpecs: readonly CommandSpec[] = [
     name: 'serve',
     usage: [
       `serve [--config FILE] [--host 127.0.0.1] [--port ${DEFAULT_PORT}] [--quiet] [--no-open]`,
+      'serve --host 0.0.0.0 [--tls-cert FILE --tls-key FILE]   (gateway mode: a "gateway" section in the config)',
       'serve --stdio [--config FILE]',
     ],
     text: [
@@ -24,15 +25,25 @@ export const serveSpecs: readonly CommandSpec[] = [
       'http://127.0.0.1:<port>/ui?login=<token> (not printed with --quiet). The first',
       'serve of a config in a terminal opens the UI in the browser once (not with --no-open).',
       'With --stdio: the same catalog over stdin/stdout, for clients that launch a command.',
+      'Gateway mode (a "gateway" section in the config): /mcp is an OAuth protected resource',
+      "of your team's identity provider, and may listen beyond loopback (docs/gateway.md).",
     ],
     options: {
       ...CONFIG_FILE,
-      host: 'Loopback address to listen on: 127.0.0.1 (default), localhost or ::1.',
+      host: 'Address to listen on: 127.0.0.1 (default), localhost or ::1; any other needs gateway mode.',
+      'tls-cert': 'Serve HTTPS with this certificate (PEM; with --tls-key; default: gateway.tls.cert).',
+      'tls-key': 'The private key (PEM) of --tls-cert.',
+      'insecure-no-auth-on-network': 'Listen beyond loopback without gateway mode (warns; not for shared networks).',
       port: `Port to listen on (default ${DEFAULT_PORT}; 0 picks a free one).`,
       stdio: 'Serve one client over stdin/stdout instead of HTTP.',
       quiet: 'Print neither the token nor the UI link (for output that goes to a log).',
       'no-open': 'Do not open the UI in the browser on the first serve of a config.',
     },
-    examples: ['serve', 'serve --port 0 --quiet', 'serve --stdio --config ./switchboard.json'],
+    examples: [
+      'serve',
+      'serve --port 0 --quiet',
+      'serve --stdio --config ./switchboard.json',
+      'serve --config ./gateway.json --host 0.0.0.0 --port 443 --tls-cert cert.pem --tls-key key.pem',
+    ],
   },
 ];

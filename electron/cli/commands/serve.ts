@@ -3,6 +3,8 @@
  * the UI on the same port, or over stdin/stdout with `--stdio`. Prints the
  * endpoint, the token (never with --quiet) and a one-time UI link, then a
  * start summary; Ctrl-C prints one line once every server has stopped.
+ * Listening beyond loopback needs gateway mode (the config's `gateway`
+ * section: every request signs in) or the loudly named opt-out.
  */
 import { frontendTokenPath, defaultConfigDir } from '../../core/platform/index.js';
 import { stderrLogger } from '../../core/api/index.js';
@@ -12,6 +14,7 @@ import { buildCore, ListenError, startHeadless, type Headless } from '../../host
 import { loadOrExit, warnIfNoKeytar } from '../cliConfig.js';
 import { serveSpecs } from '../commandSpecs/serve.js';
 import type { CliCommand } from '../command.js';
+import type { SwitchboardConfig } from '../../core/platform/index.js';
 import { fail, selfLauncher } from '../io.js';
 import { reportStartProgress, stoppedLine } from '../serveProgress.js';
 
@@ -25,6 +28,28 @@ interface ServeOptions {
   stdio: boolean;
   quiet: boolean;
   noOpen: boolean;
+  tls?: { cert: string; key: string } | undefined;
+  insecureOnNetwork: boolean;
+}
+
+/** Why `serve` must not listen on `host` with this config, or undefined when it may (the opt-out warns). */
+export function networkRefusal(
+  host: string,
+  config: SwitchboardConfig,
+  insecureOnNetwork: boolean,
+): string | undefined {
+  if (LOOPBACK.has(host) || config.gateway) return undefined;
+  if (insecureOnNetwork) {
+    stderrLogger.warn(
+      `WARNING: listening on ${host} without gateway mode (--insecure-no-auth-on-network): anyone who can reach ` +
+        'this port and learns a client token uses your servers as you. Prefer a "gateway" section (docs/gateway.md).',
+    );
+    return undefined;
+  }
+  return (
+    `--host ${host} is not a loopback address: listening on the network needs gateway mode (a "gateway" section in ` +
+    'the config, where every request signs in: docs/gateway.md), or --insecure-no-auth-on-network to accept the risk'
+  );
 }
 
 /** `serve --stdio`: one client on stdin/stdout, with its own copy of the backends. */
@@ -53,6 +78,10 @@ async function serveStdio(options: ServeOptions): Promise<void> {
 function printEndpoint(headless: Headless, options: ServeOptions): void {
   const { token, tokenSource: source } = headless;
   process.stdout.write(`MCP endpoint: ${headless.url}\n`);
+  if (headless.gateway) {
+    const { resource, authorizationServers } = headless.gateway;
+    process.stdout.write(`Gateway: ${resource} (clients sign in with ${authorizationServers.join(', ')})\n`);
+  }
   const tokenFile = frontendTokenPath(defaultConfigDir());
   // --quiet (used when output goes to a log file): a token never belongs in a log.
   process.stdout.write(
@@ -89,8 +118,10 @@ function printKeyAndConfig(headless: Headless, options: ServeOptions): void {
 
 async function serve(options: ServeOptions): Promise<void> {
   // Validate first (a missing --config file is an error; a missing default file means no servers yet).
-  await loadOrExit(options.config, !options.explicitConfig);
+  const config = await loadOrExit(options.config, !options.explicitConfig);
   if (options.stdio) return serveStdio(options);
+  const refusal = networkRefusal(options.host, config, options.insecureOnNetwork);
+  if (refusal) fail(refusal);
   let headless: Headless;
   try {
     headless = await startHeadless({
@@ -98,6 +129,7 @@ async function serve(options: ServeOptions): Promise<void> {
       host: options.host,
       port: options.port,
       launcher: selfLauncher(),
+      ...(options.tls ? { tls: options.tls } : {}),
     });
   } catch (error) {
     if (error instanceof ListenError) fail(error.message);
@@ -140,8 +172,9 @@ export const serveCli: CliCommand = {
   positionals: false,
   commands: serveSpecs,
   run: async ({ values, config, port }) => {
-    if (!LOOPBACK.has(values.host))
-      fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);
+    const cert = values['tls-cert'];
+    const key = values['tls-key'];
+    if ((cert === undefined) !== (key === undefined)) fail('--tls-cert and --tls-key go together');
     return serve({
       config,
       explicitConfig: values.config !== undefined,
@@ -150,6 +183,8 @@ export const serveCli: CliCommand = {
       stdio: values.stdio,
       quiet: values.quiet,
       noOpen: values['no-open'],
+      tls: cert !== undefined && key !== undefined ? { cert, key } : undefined,
+      insecureOnNetwork: values['insecure-no-auth-on-network'],
     });
   },
 };

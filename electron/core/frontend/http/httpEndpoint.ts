@@ -7,10 +7,14 @@
  * spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token check; a
  * 2026-07-28 tools/call also has its Mcp-Param-* headers checked
  * (paramHeaderCheck.ts; the SDK checks Mcp-Method and Mcp-Name).
+ * In gateway mode (a `gateway` config section) the bearer check is an OAuth
+ * resource server's instead (gateway/gatewayGuard.ts, loaded only then): the
+ * request carries its principal beside its client profile.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Server as HttpsServer } from 'node:https';
 import {
   localhostHostValidation,
   localhostOriginValidation,
@@ -28,7 +32,10 @@ import { publishToolListChanged } from '../server/listTracking.js';
 import { BoundedBus } from './boundedBus.js';
 import { ListenStreams } from './listenStreams.js';
 import { guardResponses } from '../server/responseGuard.js';
-import { createTimedServer, refuseBatch, refuseMethod } from './httpEdges.js';
+import { createTimedServer, refuseBatch, refuseMethod, type TlsFiles } from './httpEdges.js';
+import type { GatewayConfig } from '../../platform/config/gatewayConfig.js';
+import { principalKey, type Principal } from '../../catalog/policy/principal.js';
+import type { GatewayCaller, GatewayGuard } from './gateway/gatewayGuard.js';
 import { LegacySessions, type LegacySession } from './legacySessions.js';
 import { ResponseFlow } from './responseFlow.js';
 import { EventRetention, RESUME_LIMITS, RESUME_RETRY_MS } from './eventRetention.js';
@@ -58,11 +65,25 @@ export interface HttpEndpointOptions {
   token: string;
   /** How long a 2026 listen stream may stay unread before it is ended (default 30 s). */
   listenStallMs?: number;
+  /** Gateway mode: /mcp is an OAuth protected resource (absent: the local bearer tokens). */
+  gateway?: GatewayConfig | undefined;
+  /** Where the gateway's `{"secret"}`-less values (`${VAR}`) are read from (default process.env). */
+  environment?: NodeJS.ProcessEnv;
+  /** Serve HTTPS with this certificate and key. */
+  tls?: TlsFiles | undefined;
+}
+
+/** Who made a request: the client profile, and in gateway mode the person. */
+interface Caller {
+  client: string;
+  principal?: Principal | undefined;
 }
 
 /** The running endpoint. */
 export class HttpEndpoint {
-  private readonly http: HttpServer;
+  private readonly http: HttpServer | HttpsServer;
+  /** Gateway mode's checks, loaded lazily (absent in laptop mode). */
+  private readonly gateway: Promise<GatewayGuard> | undefined;
   private readonly sessions: LegacySessions;
   /** Sessions, listen sinks and notification fan-out, as every frontend does them. */
   private readonly hub: FrontendHub;
@@ -91,7 +112,13 @@ export class HttpEndpoint {
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
     // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
     this.modern = createMcpHandler(
-      ({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT, 'profile'),
+      ({ authInfo }) =>
+        createFrontendServer(
+          core,
+          authInfo?.clientId ?? LOCAL_CLIENT,
+          'profile',
+          authInfo?.extra?.['principal'] as Principal | undefined,
+        ),
       {
         legacy: 'reject',
         bus: this.bus,
@@ -132,12 +159,24 @@ export class HttpEndpoint {
       handle: (req, res, body) => this.modernNode(req, res, body),
     });
     const timeouts = { headersTimeoutMs: proxy.headersTimeoutMs, bodyTimeoutMs: proxy.bodyTimeoutMs };
-    this.http = createTimedServer(timeouts, (req, res) => {
-      this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) jsonRpcError(res, 500, -32603, error instanceof Error ? error.message : String(error));
-        else res.end();
-      });
-    });
+    this.http = createTimedServer(
+      timeouts,
+      (req, res) => {
+        this.handle(req, res).catch((error: unknown) => {
+          if (!res.headersSent) jsonRpcError(res, 500, -32603, error instanceof Error ? error.message : String(error));
+          else res.end();
+        });
+      },
+      options.tls,
+    );
+    const gateway = options.gateway;
+    this.gateway = gateway
+      ? import('./gateway/gatewayGuard.js').then(({ createGatewayGuard }) =>
+          createGatewayGuard(core, gateway, options.environment ?? process.env),
+        )
+      : undefined;
+    // A failure (an unresolvable introspection secret) is answered per request; never an unhandled rejection.
+    this.gateway?.catch(() => undefined);
     this.http.keepAliveTimeout = 75_000;
     const unsubscribe = [
       core.events.on('clientRevoked', ({ client }) => this.endClient(client)),
@@ -152,8 +191,9 @@ export class HttpEndpoint {
     publishToolListChanged(this.bus, (client) => this.core.exposure.profileFingerprint(client));
   }
 
-  /** Starts listening; resolves with the endpoint's URL. */
+  /** Starts listening; resolves with the endpoint's URL. In gateway mode, fails when its set-up does. */
   async listen(): Promise<string> {
+    await this.gateway;
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(this.options.port, this.options.host, () => {
@@ -168,7 +208,7 @@ export class HttpEndpoint {
   get url(): string {
     const address = this.http.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}/mcp`;
+    return `${this.options.tls ? 'https' : 'http'}://${host}:${address.port}/mcp`;
   }
 
   /** Adds the routes and upgrade handler of `extension` (one at a time; a later call replaces it). */
@@ -192,8 +232,10 @@ export class HttpEndpoint {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.checkHost(req, res) || !this.checkOrigin(req, res)) return;
+    const gateway = await this.gateway;
+    if (gateway ? !gateway.checkRequest(req, res) : !this.checkHost(req, res) || !this.checkOrigin(req, res)) return;
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (gateway?.resource.serve(req, res, path)) return;
     if (refuseMethod(req, res, path)) return;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/readyz') {
@@ -205,14 +247,16 @@ export class HttpEndpoint {
       if (this.extension && (await this.extension.route(req, res, path))) return;
       return sendJson(res, 404, { error: 'not found' });
     }
-    const client = await this.authenticate(req);
-    if (client === undefined) {
-      return jsonRpcError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
-        'WWW-Authenticate': 'Bearer realm="mcp-switchboard"',
-      });
-    }
-    // Handlers learn the client from authInfo; the token itself is never passed on.
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: client, scopes: [] };
+    const caller = await this.caller(req, res, gateway);
+    if (caller === undefined) return;
+    const { client, principal } = caller;
+    // Handlers learn the client (and the person) from authInfo; the token itself is never passed on.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+      token: '',
+      clientId: client,
+      scopes: principal?.scopes ?? [],
+      ...(principal ? { extra: { principal } } : {}),
+    };
     if (req.method === 'POST') {
       const text = await readBody(req);
       if (text === undefined) return jsonRpcError(res, 413, -32600, 'Request body too large');
@@ -222,6 +266,7 @@ export class HttpEndpoint {
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
+      if (gateway && principal && gateway.refuseScope(res, body, { client, principal })) return;
       // The SDK's own era classification, on the body we already parsed (building
       // a Request for isLegacyRequest would re-read and re-parse it).
       const era = classifyInboundRequest({
@@ -231,7 +276,7 @@ export class HttpEndpoint {
         mcpNameHeader: header(req, 'mcp-name'),
         body,
       });
-      if (era.kind === 'legacy') return this.handleLegacy(req, res, body, client);
+      if (era.kind === 'legacy') return this.handleLegacy(req, res, body, caller);
       this.hub.seenModern(client, body);
       if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
       if (era.kind === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
@@ -241,7 +286,22 @@ export class HttpEndpoint {
       return requestFlow.run(flow, () => this.modernNode(req, res, body));
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
-    return this.handleLegacy(req, res, undefined, client);
+    return this.handleLegacy(req, res, undefined, caller);
+  }
+
+  /** The request's caller; undefined once a 401 (or, in gateway mode, 403/503) has been answered. */
+  private async caller(
+    req: IncomingMessage,
+    res: ServerResponse,
+    gateway: GatewayGuard | undefined,
+  ): Promise<Caller | GatewayCaller | undefined> {
+    if (gateway) return gateway.authenticate(req, res);
+    const client = await this.authenticate(req);
+    if (client !== undefined) return { client };
+    jsonRpcError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
+      'WWW-Authenticate': 'Bearer realm="mcp-switchboard"',
+    });
+    return undefined;
   }
 
   /** Answers 400 / -32020 (and returns true) when a tools/call's Mcp-Param-* headers disagree with its arguments. */
@@ -280,12 +340,14 @@ export class HttpEndpoint {
     this.hub.closeModern(client);
   }
 
-  private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {
+  private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, caller: Caller): Promise<void> {
+    const { client, principal } = caller;
+    const person = principal ? principalKey(principal) : undefined;
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
-      if (session.client !== client)
+      if (session.client !== client || session.principal !== person)
         return jsonRpcError(res, 403, -32000, 'Forbidden: this session belongs to another client');
       // The initialize-negotiated version (deprecated accessor, still right for 2025-era sessions).
       if (refuseBatch(body, session.server.getNegotiatedProtocolVersion(), res)) return;
@@ -297,7 +359,7 @@ export class HttpEndpoint {
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
-    const server = createFrontendServer(this.core, client);
+    const server = createFrontendServer(this.core, client, 'session', principal);
     const flow = new ResponseFlow();
     const events = this.retention.forSession();
     const transport = guardResponses(
@@ -308,7 +370,10 @@ export class HttpEndpoint {
         eventStore: events,
         retryInterval: RESUME_RETRY_MS,
         onsessioninitialized: (id) => {
-          this.sessions.track(this.sessions.add(id, { transport, server, client, flow, events }), res);
+          this.sessions.track(
+            this.sessions.add(id, { transport, server, client, principal: person, flow, events }),
+            res,
+          );
           this.hub.open(client, 'legacy', body, id);
         },
       }),
@@ -368,6 +433,10 @@ export class HttpEndpoint {
   /** Stops accepting requests and closes every session. */
   async close(): Promise<void> {
     this.unsubscribe();
+    void this.gateway?.then(
+      (gateway) => gateway.close(),
+      () => undefined,
+    );
     this.hub.dispose();
     for (const id of this.sessions.ids()) this.hub.close(id);
     const sessions = this.sessions.clear();

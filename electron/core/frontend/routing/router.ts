@@ -76,10 +76,17 @@ export class Router {
   }
 
   /** An item found and allowed, else the audit's `denied` and the answer to an unknown item. */
-  private allowed(item: Resolution | undefined, kind: AuditKind, noun: string, name: string): Resolution {
+  private allowed(
+    item: Resolution | undefined,
+    kind: AuditKind,
+    noun: string,
+    name: string,
+    options: RouteOptions,
+  ): Resolution {
     if (!item) throw unknownItem(noun, name);
     if (item.rule === 'deny') {
-      recordDenied(this.source.audit, { kind, client: item.client, origin: item.origin, decision: item.decision });
+      const { client, origin, decision } = item;
+      recordDenied(this.source.audit, { kind, client, origin, decision, principal: options.principal });
       throw unknownItem(noun, name);
     }
     return item;
@@ -101,6 +108,7 @@ export class Router {
       origin: call.origin,
       arguments: request.arguments,
       decision: call.decision,
+      principal: options.principal,
     };
     return recordedRequest(this.source.audit, audited, options.signal, async () => {
       const result = await relayRequest(
@@ -129,12 +137,17 @@ export class Router {
   ): Promise<CallToolResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    const call = await this.connected(
+      this.allowed(item, 'tools/call', 'tool', params.name, options),
+      'tool',
+      options.signal,
+    );
     if (call.rule === 'ask') {
       const approval = await askApproval(this.source, { ...call, arguments: params.arguments }, options);
       if (approval.kind === 'input') return approval.result;
       if (approval.kind === 'refused') {
-        const refused = { kind: 'tools/call' as const, client, origin: call.origin, decision: call.decision };
+        const { origin, decision } = call;
+        const refused = { kind: 'tools/call' as const, client, origin, decision, principal: options.principal };
         recordDenied(this.source.audit, refused, approval.text);
         return { content: [{ type: 'text', text: approval.text }], isError: true };
       }
@@ -161,7 +174,7 @@ export class Router {
   async resolveToolCall(params: CallToolRequestParams, options: RouteOptions = {}): Promise<ResolvedCall> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    return this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    return this.connected(this.allowed(item, 'tools/call', 'tool', params.name, options), 'tool', options.signal);
   }
 
   /** Whether a client may still call a tool (exposed name) under the policy in force. */
@@ -178,7 +191,7 @@ export class Router {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.prompt(this.source.catalog(), client, params.name);
     const call = await this.connected(
-      this.allowed(item, 'prompts/get', 'prompt', params.name),
+      this.allowed(item, 'prompts/get', 'prompt', params.name, options),
       'prompt',
       options.signal,
     );
@@ -221,7 +234,14 @@ export class Router {
     const item = this.resolver.completion(this.source.catalog(), client, params.ref);
     const { connection, origin, decision } = await this.connected(item, 'completion target', options.signal);
     if (!connection.capabilities?.completions) return { completion: { values: [] } };
-    const audited = { kind: 'completion/complete' as const, client, origin, arguments: params.argument, decision };
+    const audited = {
+      kind: 'completion/complete' as const,
+      client,
+      origin,
+      arguments: params.argument,
+      decision,
+      principal: options.principal,
+    };
     return recordedRequest(this.source.audit, audited, options.signal, () =>
       connection.run(
         'completion/complete',

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
 import { PolicySchema, type Policy } from './policyConfig.js';
 import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
+import { GatewaySchema, type GatewayConfig } from './gatewayConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
 
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
@@ -216,6 +217,8 @@ export const ConfigFileSchema = z.strictObject({
   policy: z.unknown().optional(),
   /** MCP registries to search (install/registry/registryConfig.ts validates it). */
   registry: z.unknown().optional(),
+  /** Gateway mode: /mcp as an OAuth protected resource (platform/config/gatewayConfig.ts). */
+  gateway: z.unknown().optional(),
 });
 
 export type ProtocolChoice = z.output<typeof ProtocolSchema>;
@@ -278,6 +281,8 @@ export interface SwitchboardConfig {
   backends: BackendConfig[];
   /** Who sees and may use what (see platform/config/policyConfig.ts). */
   policy: Policy;
+  /** Gateway mode, when configured (see platform/config/gatewayConfig.ts). */
+  gateway?: GatewayConfig;
 }
 
 function commonFrom(id: string, entry: StdioEntry | RemoteEntry): BackendBase {
@@ -379,12 +384,31 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
   if (!proxy.success) problems.push(...issuesToProblems(['proxy'], proxy.error));
   const policy = PolicySchema.safeParse(top.data.policy ?? {});
   if (!policy.success) problems.push(...issuesToProblems(['policy'], policy.error));
+  const gateway = top.data.gateway === undefined ? undefined : GatewaySchema.safeParse(top.data.gateway);
+  if (gateway && !gateway.success) problems.push(...issuesToProblems(['gateway'], gateway.error));
+  if (gateway?.success && policy.success) problems.push(...gatewayPolicyProblems(gateway.data, policy.data));
   const backends: BackendConfig[] = [];
   for (const [id, entry] of Object.entries(top.data.mcpServers)) {
     const result = parseBackend(id, entry);
     problems.push(...result.problems);
     if (result.backend) backends.push(result.backend);
   }
-  if (problems.length > 0 || !proxy.success || !policy.success) return { problems };
-  return { config: { version: 1, proxy: proxy.data, backends, policy: policy.data }, problems };
+  if (problems.length > 0 || !proxy.success || !policy.success || (gateway && !gateway.success)) return { problems };
+  const config: SwitchboardConfig = { version: 1, proxy: proxy.data, backends, policy: policy.data };
+  if (gateway?.data) config.gateway = gateway.data;
+  return { config, problems };
+}
+
+/** What the gateway and the policy must agree on: profiles it names exist, the introspection issuer is listed. */
+function gatewayPolicyProblems(gateway: GatewayConfig, policy: Policy): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const { defaultProfile, introspection } = gateway;
+  if (defaultProfile !== undefined && policy.clients[defaultProfile] === undefined)
+    problems.push({
+      path: 'gateway.defaultProfile',
+      message: `no client profile "${defaultProfile}" in policy.clients`,
+    });
+  if (introspection?.issuer !== undefined && !gateway.authorizationServers.includes(introspection.issuer))
+    problems.push({ path: 'gateway.introspection.issuer', message: 'must be one of gateway.authorizationServers' });
+  return problems;
 }
