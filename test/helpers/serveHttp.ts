@@ -27,17 +27,25 @@ export interface ServedHttp {
   stop(): Promise<void>;
 }
 
-/** Starts `serve --port 0` (or `port`) on `config`; resolves once it prints its endpoint. */
-export async function startServeHttp(config: Record<string, unknown>, port = 0): Promise<ServedHttp> {
+/** Starts `serve --port 0` (or `port`, with `args`) on `config`; resolves once it prints its endpoint. */
+export async function startServeHttp(
+  config: Record<string, unknown>,
+  port = 0,
+  args: string[] = [],
+): Promise<ServedHttp> {
   const home = await mkdtemp(join(tmpdir(), 'switchboard-serve-'));
   const configPath = join(home, 'config.json');
   await writeFile(configPath, JSON.stringify(config));
   const token = 'serve-test-token-0123456789';
   const env = { ...process.env, SWITCHBOARD_TOKEN: token, XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') };
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--config', configPath, '--port', String(port)], {
-    env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [BIN, 'serve', '--config', configPath, '--port', String(port), ...args],
+    {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

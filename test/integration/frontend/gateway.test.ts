@@ -9,7 +9,10 @@
  * stdio fixture with tools read, write (needs notes:write), hidden (denied
  * to team-b's profile) and ask (an `ask` rule).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { request } from 'node:https';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +226,58 @@ describe('gateway mode: sign-in, principals, scopes', () => {
       }),
     );
     expect(await readAudit()).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+  });
+});
+
+describe('TLS served directly', () => {
+  it('serves HTTPS from a certificate and key (--tls-cert, --tls-key)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-tls-'));
+    const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const port = await freePort();
+    const https = `https://127.0.0.1:${port}/mcp`;
+    const gateway = { resource: https, authorizationServers: [issuer.issuer] };
+    const served = await startServeHttp({ gateway }, port, ['--tls-cert', cert, '--tls-key', key]);
+    try {
+      expect(served.url).toBe(https);
+      const ca = await readFile(cert);
+      const metadata = await new Promise<string>((resolve, reject) => {
+        const url = new URL('/.well-known/oauth-protected-resource/mcp', https);
+        request(url, { ca }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(text));
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(JSON.parse(metadata)).toMatchObject({ resource: https });
+    } finally {
+      await served.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
