@@ -68,6 +68,8 @@ export const ErrorCode = {
   AuthorizationRequired: 'authorization_required',
   /** An OAuth authorization flow failed (state mismatch, refused, timed out, cancelled). */
   AuthorizationFailed: 'authorization_failed',
+  /** Gateway mode: the caller's access token lacks a scope the tool needs (`data.scopes` names them); step up. */
+  InsufficientScope: 'insufficient_scope',
 
   // The contract (UI <-> core) and its pipes
   /** A contract call named no known method. */

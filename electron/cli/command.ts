@@ -52,6 +52,9 @@ export const OPTIONS = {
   clear: { type: 'boolean', default: false },
   prompt: { type: 'boolean', default: false },
   resource: { type: 'boolean', default: false },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'insecure-no-auth-on-network': { type: 'boolean', default: false },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -103,6 +106,9 @@ export interface OptionValues {
   clear: boolean;
   prompt: boolean;
   resource: boolean;
+  'tls-cert'?: string | undefined;
+  'tls-key'?: string | undefined;
+  'insecure-no-auth-on-network': boolean;
 }
 
 /** One command line, parsed and checked. */

@@ -6,6 +6,7 @@
  * contract handlers, events and (headless) bridge. One set-up, two shells.
  */
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { delimiter } from 'node:path';
 import type { CoreHandlers } from '../../shared/contract.js';
 import { VERSION } from '../../shared/version.js';
@@ -28,6 +29,7 @@ import {
   NO_OBSERVABILITY,
   type Observability,
   openObservability,
+  type GatewayConfig,
 } from '../core/platform/index.js';
 import { claimOwnership, reapOrphans } from '../core/backends/index.js';
 import type { TokenKeyLocation } from '../core/catalog/index.js';
@@ -101,6 +103,8 @@ export interface CoreStack {
   tokenKey?: TokenKeyLocation;
   /** The PATH of stdio backends: where it came from and the user's entries (Settings). */
   stdioPath: StdioPath;
+  /** Gateway mode, when the config has a `gateway` section (read at start: a change needs a restart). */
+  gateway?: GatewayConfig;
   /** Tells the redaction the frontend token once it is known. */
   setFrontendToken(token: string): void;
   /** Every secret value this process knows (audit log and UI responses leave them out). */
@@ -202,6 +206,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     configPath: options.config,
     ...(tokenKey ? { tokenKey } : {}),
     stdioPath,
+    ...(config.gateway ? { gateway: config.gateway } : {}),
     setFrontendToken: (token) => void (frontendToken = token),
     secretValues,
     redaction,
@@ -228,6 +233,8 @@ export interface HeadlessOptions extends CoreStackOptions {
   uiDir?: string;
   /** When the port is taken, listen on any free one instead of failing. */
   fallbackToFreePort?: boolean;
+  /** Serve HTTPS from these PEM files (default: the config's `gateway.tls`). */
+  tls?: { cert: string; key: string } | undefined;
 }
 
 /** A running core with its endpoint and UI pipes. */
@@ -255,10 +262,20 @@ async function listenEndpoint(
   core: SwitchboardCore,
   options: HeadlessOptions,
   token: string,
-  observability: Observability,
+  stack: CoreStack,
 ): Promise<HttpEndpoint> {
+  const observability = stack.observability;
   const observed = observability === NO_OBSERVABILITY ? {} : { observability };
-  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, token, ...observed });
+  const tlsPaths = options.tls ?? stack.gateway?.tls;
+  const tls = tlsPaths && { cert: await readFile(tlsPaths.cert), key: await readFile(tlsPaths.key) };
+  const endpointOptions = {
+    token,
+    gateway: stack.gateway,
+    tls,
+    ...observed,
+    ...(options.environment ? { environment: options.environment } : {}),
+  };
+  const endpoint = new HttpEndpoint(core, { host: options.host, port: options.port, ...endpointOptions });
   try {
     await endpoint.listen();
     return endpoint;
@@ -266,7 +283,7 @@ async function listenEndpoint(
     await endpoint.close().catch(() => undefined);
     if (!options.fallbackToFreePort || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
   }
-  const fallback = new HttpEndpoint(core, { host: options.host, port: 0, token, ...observed });
+  const fallback = new HttpEndpoint(core, { host: options.host, port: 0, ...endpointOptions });
   await fallback.listen();
   return fallback;
 }
@@ -284,7 +301,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   stack.setFrontendToken(token);
   let endpoint: HttpEndpoint;
   try {
-    endpoint = await listenEndpoint(core, options, token, stack.observability);
+    endpoint = await listenEndpoint(core, options, token, stack);
   } catch (error) {
     await core.dispose();
     await stack.observability.shutdown();

@@ -14,6 +14,8 @@ import { BIN } from './cli.js';
 /** A running `serve`. */
 export interface ServedHttp {
   url: string;
+  /** Its XDG config and state dirs live here (removed by `stop`). */
+  home: string;
   token: string;
   /** Its config file, and the environment that points the CLI at its config and state dirs. */
   configPath: string;
@@ -28,13 +30,14 @@ export interface ServedHttp {
   stop(): Promise<void>;
 }
 
-/** What else a `serve` gets: variables of its environment, arguments after `serve --config F --port 0`. */
+/** What else a `serve` gets: variables of its environment, arguments after `serve --config F --port P`, the port (default 0). */
 export interface ServeExtras {
   env?: Record<string, string>;
   args?: string[];
+  port?: number;
 }
 
-/** Starts `serve --port 0` on `config`; resolves once it prints its endpoint. */
+/** Starts `serve --port 0` (or `extras.port`) on `config`; resolves once it prints its endpoint. */
 export async function startServeHttp(config: Record<string, unknown>, extras: ServeExtras = {}): Promise<ServedHttp> {
   const home = await mkdtemp(join(tmpdir(), 'switchboard-serve-'));
   const configPath = join(home, 'config.json');
@@ -47,7 +50,7 @@ export async function startServeHttp(config: Record<string, unknown>, extras: Se
     XDG_STATE_HOME: join(home, 'state'),
     ...extras.env,
   };
-  const args = [BIN, 'serve', '--config', configPath, '--port', '0', ...(extras.args ?? [])];
+  const args = [BIN, 'serve', '--config', configPath, '--port', String(extras.port ?? 0), ...(extras.args ?? [])];
   const child: ChildProcess = spawn(process.execPath, args, {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -85,6 +88,7 @@ export async function startServeHttp(config: Record<string, unknown>, extras: Se
   child.removeAllListeners('exit');
   return {
     url,
+    home,
     token,
     configPath,
     env: { XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') },

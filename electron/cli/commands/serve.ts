@@ -3,14 +3,18 @@
  * the UI on the same port, or over stdin/stdout with `--stdio`. Prints the
  * endpoint, the token (never with --quiet) and a one-time UI link, then a
  * start summary; Ctrl-C prints one line once every server has stopped.
+ * Listening beyond loopback needs gateway mode (the config's `gateway`
+ * section: every request signs in) or the loudly named opt-out.
  */
 import { frontendTokenPath, defaultConfigDir, type LogFormat } from '../../core/platform/index.js';
+import { stderrLogger } from '../../core/api/index.js';
 import { serveCoreOverStdio } from '../../core/frontend/index.js';
 import { firstServeDefaults, openUiOnFirstServe } from '../firstOpen.js';
 import { buildCore, ListenError, startHeadless, type Headless } from '../../host/startHeadless.js';
 import { loadOrExit, warnIfNoKeytar } from '../cliConfig.js';
 import { serveSpecs } from '../commandSpecs/serve.js';
 import type { CliCommand } from '../command.js';
+import type { SwitchboardConfig } from '../../core/platform/index.js';
 import { fail, selfLauncher } from '../io.js';
 import { reportStartProgress, stoppedLine } from '../serveProgress.js';
 
@@ -26,6 +30,28 @@ interface ServeOptions {
   noOpen: boolean;
   /** `--log-format`; absent: the config's `observability.logFormat`. */
   logFormat: LogFormat | undefined;
+  tls?: { cert: string; key: string } | undefined;
+  insecureOnNetwork: boolean;
+}
+
+/** Why `serve` must not listen on `host` with this config, or undefined when it may (the opt-out warns). */
+export function networkRefusal(
+  host: string,
+  config: SwitchboardConfig,
+  insecureOnNetwork: boolean,
+): string | undefined {
+  if (LOOPBACK.has(host) || config.gateway) return undefined;
+  if (insecureOnNetwork) {
+    stderrLogger.warn(
+      `WARNING: listening on ${host} without gateway mode (--insecure-no-auth-on-network): anyone who can reach ` +
+        'this port and learns a client token uses your servers as you. Prefer a "gateway" section (docs/gateway.md).',
+    );
+    return undefined;
+  }
+  return (
+    `--host ${host} is not a loopback address: listening on the network needs gateway mode (a "gateway" section in ` +
+    'the config, where every request signs in: docs/gateway.md), or --insecure-no-auth-on-network to accept the risk'
+  );
 }
 
 /** `serve --stdio`: one client on stdin/stdout, with its own copy of the backends. */
@@ -55,6 +81,10 @@ async function serveStdio(options: ServeOptions): Promise<void> {
 function printEndpoint(headless: Headless, options: ServeOptions): void {
   const { token, tokenSource: source } = headless;
   process.stdout.write(`MCP endpoint: ${headless.url}\n`);
+  if (headless.gateway) {
+    const { resource, authorizationServers } = headless.gateway;
+    process.stdout.write(`Gateway: ${resource} (clients sign in with ${authorizationServers.join(', ')})\n`);
+  }
   const tokenFile = frontendTokenPath(defaultConfigDir());
   // --quiet (used when output goes to a log file): a token never belongs in a log.
   process.stdout.write(
@@ -91,8 +121,10 @@ function printKeyAndConfig(headless: Headless, options: ServeOptions): void {
 
 async function serve(options: ServeOptions): Promise<void> {
   // Validate first (a missing --config file is an error; a missing default file means no servers yet).
-  await loadOrExit(options.config, !options.explicitConfig);
+  const config = await loadOrExit(options.config, !options.explicitConfig);
   if (options.stdio) return serveStdio(options);
+  const refusal = networkRefusal(options.host, config, options.insecureOnNetwork);
+  if (refusal) fail(refusal);
   let headless: Headless;
   try {
     headless = await startHeadless({
@@ -101,6 +133,7 @@ async function serve(options: ServeOptions): Promise<void> {
       port: options.port,
       launcher: selfLauncher(),
       ...(options.logFormat ? { logFormat: options.logFormat } : {}),
+      ...(options.tls ? { tls: options.tls } : {}),
     });
   } catch (error) {
     if (error instanceof ListenError) fail(error.message);
@@ -143,11 +176,12 @@ export const serveCli: CliCommand = {
   positionals: false,
   commands: serveSpecs,
   run: async ({ values, config, port }) => {
-    if (!LOOPBACK.has(values.host))
-      fail(`--host must be a loopback address (127.0.0.1, localhost or ::1), not "${values.host}"`);
     const logFormat = values['log-format'];
     if (logFormat !== undefined && logFormat !== 'text' && logFormat !== 'json')
       fail(`--log-format must be text or json, not "${logFormat}"`);
+    const cert = values['tls-cert'];
+    const key = values['tls-key'];
+    if ((cert === undefined) !== (key === undefined)) fail('--tls-cert and --tls-key go together');
     return serve({
       config,
       explicitConfig: values.config !== undefined,
@@ -157,6 +191,8 @@ export const serveCli: CliCommand = {
       quiet: values.quiet,
       noOpen: values['no-open'],
       logFormat,
+      tls: cert !== undefined && key !== undefined ? { cert, key } : undefined,
+      insecureOnNetwork: values['insecure-no-auth-on-network'],
     });
   },
 };

@@ -20,6 +20,8 @@ export { defaultConfigDir, defaultConfigPath, defaultStateDir } from './config/p
 export { LOCAL_CLIENT } from './config/policyConfig.js';
 export { ConfigFileSchema, ExtraPathSchema, parseBackend, parseConfig, ProxyOptionsSchema } from './config/schema.js';
 export type { BackendConfig, SwitchboardConfig } from './config/schema.js';
+export { GatewaySchema } from './config/gatewayConfig.js';
+export type { GatewayConfig } from './config/gatewayConfig.js';
 export { missingRuntime } from './env/findCommand.js';
 export { resolveLoginEnvironment, startLoginEnvironment, takeLoginEnvironment } from './env/loginShell.js';
 export { StdioPath } from './env/stdioPath.js';

@@ -1,6 +1,7 @@
 /** What one audit log entry holds (see auditLog.ts for the log, auditLine.ts for its lines). */
 import type { ToolRule } from '../../platform/config/policyConfig.js';
 import type { DecisionSource } from './policyEngine.js';
+import type { PrincipalRef } from './principal.js';
 
 /**
  * The policy's decision on a request, taken when it was routed: the rule and
@@ -50,4 +51,6 @@ export interface AuditEntry {
   detail?: string;
   /** The rule that decided a routed request, and its level. */
   decision?: AuditDecision;
+  /** Gateway mode: the person who made the request (subject, email, issuer; never a token). */
+  principal?: PrincipalRef;
 }

@@ -80,6 +80,14 @@ export function toLine(entry: AuditEntry, secrets: readonly string[], limits: Li
   if (entry.result !== undefined) line['result'] = capture(entry.result, secrets, limits.captureBytes);
   if (entry.detail !== undefined) line['detail'] = text(entry.detail);
   if (entry.decision !== undefined) line['decision'] = { rule: entry.decision.rule, source: entry.decision.source };
+  if (entry.principal !== undefined) {
+    const { subject, email, issuer } = entry.principal;
+    line['principal'] = {
+      subject: text(subject),
+      ...(email !== undefined ? { email: text(email) } : {}),
+      issuer: text(issuer),
+    };
+  }
   // Last safety net over the whole line (a secret in a fixed field, or spread
   // across JSON syntax). If it breaks the JSON, queries skip the line: losing
   // the entry is better than keeping the secret.

@@ -4,6 +4,7 @@
  * no longer has them.
  */
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 
 /** How long a client may take to send its request. */
 export interface RequestTimeouts {
@@ -20,16 +21,23 @@ export interface RequestTimeouts {
  * The timeout covers receiving the request only: a long response stream (a GET
  * stream, an SSE answer) is not cut.
  */
-export function createTimedServer(timeouts: RequestTimeouts, listener: RequestListener) {
+export function createTimedServer(timeouts: RequestTimeouts, listener: RequestListener, tls?: TlsFiles) {
   const requestTimeout = Math.max(timeouts.bodyTimeoutMs, timeouts.headersTimeoutMs);
-  return createServer(
-    {
-      headersTimeout: timeouts.headersTimeoutMs,
-      requestTimeout,
-      connectionsCheckingInterval: Math.max(50, Math.min(timeouts.headersTimeoutMs, requestTimeout) / 4),
-    },
-    listener,
-  );
+  const options = {
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(timeouts.headersTimeoutMs, requestTimeout) / 4),
+  };
+  // Served over TLS directly (gateway mode without a reverse proxy): the same server, with a certificate.
+  return tls
+    ? createTlsServer({ ...options, cert: tls.cert, key: tls.key }, listener)
+    : createServer(options, listener);
+}
+
+/** A certificate (chain) and its private key, PEM, as read from their files. */
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
 }
 
 /** Methods each fixed path serves; anything else is 405 with `Allow` (RFC 9110 §15.5.6). */

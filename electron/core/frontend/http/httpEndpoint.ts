@@ -9,9 +9,13 @@
  * rebinding; spec 2025-11-25 asks for 403 on a bad Origin) and a bearer-token
  * check; a 2026-07-28 tools/call also has its Mcp-Param-* headers checked
  * (paramHeaderCheck.ts; the SDK checks Mcp-Method and Mcp-Name).
+ * In gateway mode (a `gateway` config section) the bearer check is an OAuth
+ * resource server's instead (gateway/gatewayGuard.ts, loaded only then): the
+ * request carries its principal beside its client profile.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Server as HttpsServer } from 'node:https';
 import { localhostHostValidation, localhostOriginValidation } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { parseEndpointPath } from '../../../../shared/endpoint.js';
@@ -19,7 +23,10 @@ import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import type { FrontendCore } from '../../api/services.js';
 import { bearerToken, tokenMatcher } from './bearer.js';
 import type { BoundedBus } from './boundedBus.js';
-import { createTimedServer, refuseMethod } from './httpEdges.js';
+import { createTimedServer, refuseMethod, type TlsFiles } from './httpEdges.js';
+import type { GatewayConfig } from '../../platform/config/gatewayConfig.js';
+import type { GatewayCaller, GatewayGuard } from './gateway/gatewayGuard.js';
+import type { Caller } from './mcpRoute.js';
 import { EndpointRoutes } from './endpointRoutes.js';
 import { jsonRpcError, sendJson } from './httpJson.js';
 import type { Observability } from '../../platform/observability/observability.js';
@@ -46,11 +53,19 @@ export interface HttpEndpointOptions {
   listenStallMs?: number;
   /** Metrics (`/metrics`), traces and request ids of client requests (absent: off, `/metrics` is 404). */
   observability?: Observability | undefined;
+  /** Gateway mode: /mcp is an OAuth protected resource (absent: the local bearer tokens). */
+  gateway?: GatewayConfig | undefined;
+  /** Where the gateway's `{"secret"}`-less values (`${VAR}`) are read from (default process.env). */
+  environment?: NodeJS.ProcessEnv;
+  /** Serve HTTPS with this certificate and key. */
+  tls?: TlsFiles | undefined;
 }
 
 /** The running endpoint. */
 export class HttpEndpoint {
-  private readonly http: HttpServer;
+  private readonly http: HttpServer | HttpsServer;
+  /** Gateway mode's checks, loaded lazily (absent in laptop mode). */
+  private readonly gateway: Promise<GatewayGuard> | undefined;
   /** The MCP routes: `/mcp` (and profiles' paths), each server's own. */
   private readonly routes: EndpointRoutes;
   private readonly isMainToken: (presented: string) => boolean;
@@ -67,12 +82,24 @@ export class HttpEndpoint {
     this.routes = new EndpointRoutes(core, options.listenStallMs, options.observability);
     const proxy = core.backends.proxyOptions();
     const timeouts = { headersTimeoutMs: proxy.headersTimeoutMs, bodyTimeoutMs: proxy.bodyTimeoutMs };
-    this.http = createTimedServer(timeouts, (req, res) => {
-      this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) jsonRpcError(res, 500, -32603, error instanceof Error ? error.message : String(error));
-        else res.end();
-      });
-    });
+    this.http = createTimedServer(
+      timeouts,
+      (req, res) => {
+        this.handle(req, res).catch((error: unknown) => {
+          if (!res.headersSent) jsonRpcError(res, 500, -32603, error instanceof Error ? error.message : String(error));
+          else res.end();
+        });
+      },
+      options.tls,
+    );
+    const gateway = options.gateway;
+    this.gateway = gateway
+      ? import('./gateway/gatewayGuard.js').then(({ createGatewayGuard }) =>
+          createGatewayGuard(core, gateway, options.environment ?? process.env),
+        )
+      : undefined;
+    // A failure (an unresolvable introspection secret) is answered per request; never an unhandled rejection.
+    this.gateway?.catch(() => undefined);
     this.http.keepAliveTimeout = 75_000;
     this.unsubscribe = core.events.on('clientRevoked', ({ client }) => {
       for (const route of this.routes.all()) route.endClient(client);
@@ -84,8 +111,9 @@ export class HttpEndpoint {
     return this.routes.merged.bus;
   }
 
-  /** Starts listening; resolves with the endpoint's URL. */
+  /** Starts listening; resolves with the endpoint's URL. In gateway mode, fails when its set-up does. */
   async listen(): Promise<string> {
+    await this.gateway;
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(this.options.port, this.options.host, () => {
@@ -100,7 +128,7 @@ export class HttpEndpoint {
   get url(): string {
     const address = this.http.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}/mcp`;
+    return `${this.options.tls ? 'https' : 'http'}://${host}:${address.port}/mcp`;
   }
 
   /** Adds the routes and upgrade handler of `extension` (one at a time; a later call replaces it). */
@@ -124,8 +152,10 @@ export class HttpEndpoint {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.checkHost(req, res) || !this.checkOrigin(req, res)) return;
+    const gateway = await this.gateway;
+    if (gateway ? !gateway.checkRequest(req, res) : !this.checkHost(req, res) || !this.checkOrigin(req, res)) return;
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (gateway?.resource.serve(req, res, path)) return;
     const scope = parseEndpointPath(path);
     if (refuseMethod(req, res, scope ? '/mcp' : path, path)) return;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
@@ -139,17 +169,34 @@ export class HttpEndpoint {
       if (this.extension && (await this.extension.route(req, res, path))) return;
       return sendJson(res, 404, { error: 'not found' });
     }
-    const client = await this.authenticate(req);
-    if (client === undefined) {
-      return jsonRpcError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
-        'WWW-Authenticate': 'Bearer realm="mcp-switchboard"',
-      });
-    }
-    const picked = this.routes.pick(scope, client);
+    const caller = await this.caller(req, res, gateway);
+    if (caller === undefined) return;
+    const picked = this.routes.pick(scope, caller.client);
     if ('status' in picked) return jsonRpcError(res, picked.status, -32000, picked.message);
-    // Handlers learn the client from authInfo; the token itself is never passed on.
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: picked.client, scopes: [] };
-    return picked.route.serve(req, res, picked.client);
+    const principal = caller.principal;
+    // Handlers learn the client (and the person) from authInfo; the token itself is never passed on.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+      token: '',
+      clientId: picked.client,
+      scopes: principal?.scopes ?? [],
+      ...(principal ? { extra: { principal } } : {}),
+    };
+    return picked.route.serve(req, res, { client: picked.client, principal }, gateway);
+  }
+
+  /** The request's caller; undefined once a 401 (or, in gateway mode, 403/503) has been answered. */
+  private async caller(
+    req: IncomingMessage,
+    res: ServerResponse,
+    gateway: GatewayGuard | undefined,
+  ): Promise<Caller | GatewayCaller | undefined> {
+    if (gateway) return gateway.authenticate(req, res);
+    const client = await this.authenticate(req);
+    if (client !== undefined) return { client };
+    jsonRpcError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
+      'WWW-Authenticate': 'Bearer realm="mcp-switchboard"',
+    });
+    return undefined;
   }
 
   /** `/metrics`: 404 unless metrics are on; then the main token or the metrics token (metricsRoute.ts). */
@@ -175,6 +222,10 @@ export class HttpEndpoint {
   /** Stops accepting requests and closes every session. */
   async close(): Promise<void> {
     this.unsubscribe();
+    void this.gateway?.then(
+      (gateway) => gateway.close(),
+      () => undefined,
+    );
     await this.extension?.close?.().catch(() => undefined);
     await this.routes.close();
     this.http.closeAllConnections();

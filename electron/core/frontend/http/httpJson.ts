@@ -16,15 +16,18 @@ export function sendJson(
   res.end(JSON.stringify(body));
 }
 
-/** Answers a JSON-RPC error that belongs to no request (`id: null`). */
+/** Answers a JSON-RPC error, by default one that belongs to no request (`id: null`). */
 export function jsonRpcError(
   res: ServerResponse,
   status: number,
   code: number,
   message: string,
   headers?: Record<string, string>,
+  data?: unknown,
+  id: unknown = null,
 ): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+  const error = data === undefined ? { code, message } : { code, message, data };
+  sendJson(res, status, { jsonrpc: '2.0', error, id }, headers);
 }
 
 /** Reads a request body up to the SDK's size limit. */

@@ -18,6 +18,8 @@ export interface LegacySession {
   server: Server;
   /** The client profile that opened it; every later request must be that client's. */
   client: string;
+  /** Gateway mode: the person who opened it (principalKey); every later request must be theirs. */
+  principal?: string | undefined;
   /** Its open responses, watched for a client that stops reading. */
   flow: ResponseFlow;
   /** Its streams' recent events, for a client that reconnects with Last-Event-ID. */

@@ -14,6 +14,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
 import { observedRequest } from './observedRequest.js';
+import { principalKey, type Principal } from '../../catalog/policy/principal.js';
+import type { GatewayGuard } from './gateway/gatewayGuard.js';
 import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import type { FrontendCore } from '../../api/services.js';
@@ -43,6 +45,12 @@ export interface McpRouteOptions {
   instructions?: string;
   /** Traces, request ids and counts of client requests (absent: off). */
   observability?: Observability | undefined;
+}
+
+/** Who made a request: the client profile, and in gateway mode the person. */
+export interface Caller {
+  client: string;
+  principal?: Principal | undefined;
 }
 
 /** One MCP endpoint's sessions, handlers and streams; see the module comment. */
@@ -75,7 +83,14 @@ export class McpRoute {
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
     // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
     this.modern = createMcpHandler(
-      ({ authInfo }) => createFrontendServer(core, authInfo?.clientId ?? LOCAL_CLIENT, 'profile', options.instructions),
+      ({ authInfo }) =>
+        createFrontendServer(
+          core,
+          authInfo?.clientId ?? LOCAL_CLIENT,
+          'profile',
+          authInfo?.extra?.['principal'] as Principal | undefined,
+          options.instructions,
+        ),
       {
         legacy: 'reject',
         bus: this.bus,
@@ -134,8 +149,9 @@ export class McpRoute {
     this.sessions.sweep(now);
   }
 
-  /** Serves one MCP request of the authenticated `client` (its profile). */
-  async serve(req: IncomingMessage, res: ServerResponse, client: string): Promise<void> {
+  /** Serves one MCP request of the authenticated caller (its profile; in gateway mode, the person and their scopes). */
+  async serve(req: IncomingMessage, res: ServerResponse, caller: Caller, gateway?: GatewayGuard): Promise<void> {
+    const { client, principal } = caller;
     if (req.method === 'POST') {
       const text = await readBody(req);
       if (text === undefined) return jsonRpcError(res, 413, -32600, 'Request body too large');
@@ -145,6 +161,7 @@ export class McpRoute {
       } catch {
         return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
+      if (gateway && principal && gateway.refuseScope(res, body, { client, principal })) return;
       // The SDK's own era classification, on the body we already parsed (building
       // a Request for isLegacyRequest would re-read and re-parse it).
       const era = classifyInboundRequest({
@@ -155,12 +172,12 @@ export class McpRoute {
         body,
       });
       const observedEra = era.kind === 'legacy' ? 'legacy' : 'modern';
-      return this.observed(req, res, body, observedEra, client, () =>
-        this.handlePost(req, res, body, client, era.kind),
+      return this.observed(req, res, body, observedEra, caller, () =>
+        this.handlePost(req, res, body, caller, era.kind),
       );
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
-    return this.observed(req, res, undefined, 'legacy', client, () => this.handleLegacy(req, res, undefined, client));
+    return this.observed(req, res, undefined, 'legacy', caller, () => this.handleLegacy(req, res, undefined, caller));
   }
 
   /** Runs `handle` as an observed client request (span, request id, counts), or as it is when observability is off. */
@@ -169,11 +186,11 @@ export class McpRoute {
     res: ServerResponse,
     body: unknown,
     era: ClientRequest['era'],
-    client: string,
+    caller: Caller,
     handle: () => Promise<void>,
   ): Promise<void> {
     if (!this.observability) return handle();
-    return this.observability.clientRequest(observedRequest(req, body, era, client), res, handle);
+    return this.observability.clientRequest(observedRequest(req, body, era, caller), res, handle);
   }
 
   /** A parsed POST, by its era (the SDK's classification: legacy, modern, or a rejection the SDK answers). */
@@ -181,10 +198,11 @@ export class McpRoute {
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
-    client: string,
+    caller: Caller,
     era: string,
   ): Promise<void> {
-    if (era === 'legacy') return this.handleLegacy(req, res, body, client);
+    const { client } = caller;
+    if (era === 'legacy') return this.handleLegacy(req, res, body, caller);
     this.hub.seenModern(client, body);
     if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
     if (era === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
@@ -221,12 +239,14 @@ export class McpRoute {
     this.hub.closeModern(client);
   }
 
-  private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {
+  private async handleLegacy(req: IncomingMessage, res: ServerResponse, body: unknown, caller: Caller): Promise<void> {
+    const { client, principal } = caller;
+    const person = principal ? principalKey(principal) : undefined;
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
-      if (session.client !== client)
+      if (session.client !== client || session.principal !== person)
         return jsonRpcError(res, 403, -32000, 'Forbidden: this session belongs to another client');
       // The initialize-negotiated version (deprecated accessor, still right for 2025-era sessions).
       if (refuseBatch(body, session.server.getNegotiatedProtocolVersion(), res)) return;
@@ -238,7 +258,7 @@ export class McpRoute {
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     }
-    const server = createFrontendServer(this.core, client, 'session', this.instructions);
+    const server = createFrontendServer(this.core, client, 'session', principal, this.instructions);
     const flow = new ResponseFlow();
     const events = this.retention.forSession();
     const transport = guardResponses(
@@ -249,7 +269,10 @@ export class McpRoute {
         eventStore: events,
         retryInterval: RESUME_RETRY_MS,
         onsessioninitialized: (id) => {
-          this.sessions.track(this.sessions.add(id, { transport, server, client, flow, events }), res);
+          this.sessions.track(
+            this.sessions.add(id, { transport, server, client, principal: person, flow, events }),
+            res,
+          );
           this.hub.open(client, 'legacy', body, id);
         },
       }),

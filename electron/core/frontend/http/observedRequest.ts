@@ -7,13 +7,14 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { ClientRequest } from '../../platform/observability/observability.js';
+import { principalKey, type Principal } from '../../catalog/policy/principal.js';
 
 /** The observed form of one request to an MCP route. */
 export function observedRequest(
   req: IncomingMessage,
   body: unknown,
   era: ClientRequest['era'],
-  client: string,
+  caller: { client: string; principal?: Principal | undefined },
 ): ClientRequest {
   const message = typeof body === 'object' && body !== null ? (body as { method?: unknown; params?: unknown }) : {};
   const method =
@@ -28,5 +29,8 @@ export function observedRequest(
           tracestate: typeof meta?.['tracestate'] === 'string' ? meta['tracestate'] : undefined,
         }
       : req.headers;
-  return { method, era, principal: { kind: 'client', id: client }, headers };
+  const principal = caller.principal
+    ? { kind: 'person' as const, id: principalKey(caller.principal) }
+    : { kind: 'client' as const, id: caller.client };
+  return { method, era, principal, headers };
 }

@@ -8,6 +8,12 @@
  * approved (with the frontend to go on with), refused (the text is sent to
  * the client as a tool error, so a model can tell the user what happened),
  * or the input request to return.
+ *
+ * Gateway mode (a request with a principal): the person making the call is
+ * always the one asked, through their own client; the UI's approver (an
+ * administrator) is never asked in their place, a 2026-07-28 retry's answer
+ * is only taken from the same person, and "always" is not offered (a
+ * person's answer must not change what a whole profile may do).
  */
 import type { ItemOrigin } from '../../catalog/catalog.js';
 import { ProtocolError, ProtocolErrorCode, type InputRequiredResult } from '@modelcontextprotocol/server';
@@ -15,6 +21,7 @@ import { ASK_STATE_PREFIX, type ApprovalBroker, type ApprovalDecision } from '..
 import { frontendSupports } from '../relay/frontendChannel.js';
 import type { RouteOptions } from './routeOptions.js';
 import { approvalWaitMs, withHeartbeat } from './approvalWait.js';
+import { principalKey } from '../../catalog/policy/principal.js';
 
 /** What the approval step needs from the core. */
 export interface ApprovalHost {
@@ -36,9 +43,22 @@ export interface ApprovalCall {
 }
 
 const DECISIONS: ApprovalDecision[] = ['once', 'always', 'deny'];
+/** Gateway mode: no "always" (it would change the rule for everyone sharing the profile). */
+const PERSONAL_DECISIONS: ApprovalDecision[] = ['once', 'deny'];
 
-/** The question put to a client: a form elicitation with the three answers. */
-function approvalElicitation(call: ApprovalCall) {
+/** The answers offered to the caller of `options`. */
+function decisionsFor(options: RouteOptions): ApprovalDecision[] {
+  return options.principal ? PERSONAL_DECISIONS : DECISIONS;
+}
+
+/** Who a 2026-07-28 approval's single-use state is bound to: the profile, and in gateway mode the person. */
+function askOwner(call: ApprovalCall, options: RouteOptions): string {
+  return options.principal ? `${call.client}\u0000${principalKey(options.principal)}` : call.client;
+}
+
+/** The question put to a client: a form elicitation with the answers it may give. */
+function approvalElicitation(call: ApprovalCall, decisions: ApprovalDecision[] = DECISIONS) {
+  const labels: Record<ApprovalDecision, string> = { once: 'Allow once', always: 'Always allow', deny: 'Deny' };
   return {
     method: 'elicitation/create' as const,
     params: {
@@ -51,8 +71,8 @@ function approvalElicitation(call: ApprovalCall) {
           decision: {
             type: 'string',
             title: 'Decision',
-            enum: DECISIONS,
-            enumNames: ['Allow once', 'Always allow', 'Deny'],
+            enum: decisions,
+            enumNames: decisions.map((decision) => labels[decision]),
           },
         },
         required: ['decision'],
@@ -68,7 +88,8 @@ async function elicitDecision(
   timeoutMs: number,
 ): Promise<ApprovalDecision | 'timeout' | undefined> {
   const frontend = options.frontend;
-  const request = approvalElicitation(call);
+  const decisions = decisionsFor(options);
+  const request = approvalElicitation(call, decisions);
   if (!frontend || frontend.era !== 'legacy' || !frontendSupports(frontend.capabilities, request)) return undefined;
   const signal = options.signal ?? new AbortController().signal;
   try {
@@ -77,7 +98,7 @@ async function elicitDecision(
       content?: { decision?: unknown };
     };
     const decision = answer.content?.decision;
-    if (answer.action === 'accept' && DECISIONS.includes(decision as ApprovalDecision))
+    if (answer.action === 'accept' && decisions.includes(decision as ApprovalDecision))
       return decision as ApprovalDecision;
     return 'deny';
   } catch {
@@ -110,24 +131,25 @@ function askModernClient(
   const frontend = options.frontend;
   if (!frontend || frontend.era !== 'modern') return undefined;
   const state = frontend.requestState;
+  const decisions = decisionsFor(options);
   if (state?.startsWith(ASK_STATE_PREFIX)) {
-    if (!host.approvals.takeAskToken(state, call.client, call.exposed)) {
+    if (!host.approvals.takeAskToken(state, askOwner(call, options), call.exposed)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState');
     }
     const answer = frontend.inputResponses?.[ASK_INPUT_KEY] as
       { action?: string; content?: { decision?: unknown } } | undefined;
     const decision = answer?.content?.decision;
-    const valid = answer?.action === 'accept' && DECISIONS.includes(decision as ApprovalDecision);
+    const valid = answer?.action === 'accept' && decisions.includes(decision as ApprovalDecision);
     return { kind: 'answered', decision: valid ? (decision as ApprovalDecision) : 'deny' };
   }
-  const request = approvalElicitation(call);
+  const request = approvalElicitation(call, decisions);
   if (!frontendSupports(frontend.capabilities, request)) return undefined;
   return {
     kind: 'input',
     result: {
       resultType: 'input_required',
       inputRequests: { [ASK_INPUT_KEY]: request },
-      requestState: host.approvals.issueAskToken(call.client, call.exposed),
+      requestState: host.approvals.issueAskToken(askOwner(call, options), call.exposed),
     } as InputRequiredResult,
   };
 }
@@ -142,7 +164,9 @@ export async function askApproval(
     { approvalTimeoutMs: host.approvalTimeoutMs(), inputTimeoutMs: host.inputTimeoutMs() },
     options.onProgress !== undefined,
   );
-  const modern = host.approvals.hasApprover ? undefined : askModernClient(host, call, options);
+  // Gateway mode: the caller decides, never an approver attached for someone else.
+  const approver = host.approvals.hasApprover && options.principal === undefined;
+  const modern = approver ? undefined : askModernClient(host, call, options);
   if (modern?.kind === 'input') return modern;
   // Our own round is over: the backend must not see its answer or state.
   const frontend =
@@ -153,7 +177,7 @@ export async function askApproval(
     modern?.kind === 'answered'
       ? modern.decision
       : await withHeartbeat(options.onProgress, () =>
-          host.approvals.hasApprover
+          approver
             ? host.approvals.request(
                 {
                   client: call.client,

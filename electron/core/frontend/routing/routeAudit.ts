@@ -6,6 +6,7 @@ import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { ItemOrigin } from '../../catalog/catalog.js';
 import type { AuditDecision, AuditEntry, AuditKind, AuditOutcome } from '../../catalog/policy/auditLog.js';
 import { toProtocolError } from './protocolErrors.js';
+import { principalRef, type Principal } from '../../catalog/policy/principal.js';
 
 /** Where audit entries go (absent: no audit log). */
 export type AuditSink = ((entry: AuditEntry) => void) | undefined;
@@ -20,6 +21,13 @@ export interface AuditedCall {
   arguments?: unknown;
   /** The rule that let it through (or refused it), taken when it was routed. */
   decision?: AuditDecision | undefined;
+  /** Gateway mode: who made it. */
+  principal?: Principal | undefined;
+}
+
+/** The audit entry's `principal` field of a call, when it has one. */
+function principalField(call: AuditedCall) {
+  return call.principal ? { principal: principalRef(call.principal) } : {};
 }
 
 /** The audit outcome of a failed request: timeout, cancelled, or an error with its code. */
@@ -58,6 +66,7 @@ export async function recordedRequest<T>(
     ...(call.exposed !== undefined ? { exposed: call.exposed } : {}),
     arguments: call.arguments,
     ...(call.decision ? { decision: call.decision } : {}),
+    ...principalField(call),
   };
   try {
     const result = await run();
@@ -89,5 +98,6 @@ export function recordDenied(audit: AuditSink, call: AuditedCall, detail?: strin
     durationMs: 0,
     ...(detail ? { detail } : {}),
     ...(call.decision ? { decision: call.decision } : {}),
+    ...principalField(call),
   });
 }

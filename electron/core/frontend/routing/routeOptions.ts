@@ -1,6 +1,7 @@
 /** The options a frontend passes along with each routed request. */
 import type { FrontendChannel } from '../relay/frontendChannel.js';
 import type { ProgressUpdate } from './forwarding.js';
+import type { Principal } from '../../catalog/policy/principal.js';
 
 /** Per-request options a frontend passes along. */
 export interface RouteOptions {
@@ -15,6 +16,8 @@ export interface RouteOptions {
   frontend?: FrontendChannel | undefined;
   /** The client profile making the request (default: the local user). */
   client?: string | undefined;
+  /** Gateway mode: the signed-in person making the request (audit entries and `ask` name them). */
+  principal?: Principal | undefined;
   /**
    * The backend request's deadline instead of the backend's `requestTimeoutMs`:
    * a call Switchboard runs as a task is bounded by the task's TTL, since the

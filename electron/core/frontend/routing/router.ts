@@ -30,6 +30,7 @@ import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta } from './forwarding.js';
 import { unknownItem } from './protocolErrors.js';
 import type { AccessControl } from '../../catalog/policy/accessControl.js';
+import type { Principal } from '../../catalog/policy/principal.js';
 import { ItemResolver, type Resolution } from './resolution.js';
 import { recordDenied, recordedRequest } from './routeAudit.js';
 import type { RouteOptions } from './routeOptions.js';
@@ -150,10 +151,17 @@ export class Router {
   }
 
   /** An item found and allowed, else the audit's `denied` and the answer to an unknown item. */
-  private allowed(item: Resolution | undefined, kind: AuditKind, noun: string, name: string): Resolution {
+  private allowed(
+    item: Resolution | undefined,
+    kind: AuditKind,
+    noun: string,
+    name: string,
+    options: RouteOptions,
+  ): Resolution {
     if (!item) throw unknownItem(noun, name);
     if (item.rule === 'deny') {
-      recordDenied(this.source.audit, { kind, client: item.client, origin: item.origin, decision: item.decision });
+      const { client, origin, decision } = item;
+      recordDenied(this.source.audit, { kind, client, origin, decision, principal: options.principal });
       throw unknownItem(noun, name);
     }
     return item;
@@ -190,6 +198,7 @@ export class Router {
       exposed: request.exposed,
       arguments: request.arguments,
       decision: call.decision,
+      principal: options.principal,
     };
     return recordedRequest(this.source.audit, audited, options.signal, async () => {
       const result = await this.observed(call, request.kind, () =>
@@ -220,13 +229,18 @@ export class Router {
   ): Promise<CallToolResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
-    const overridden = this.overridden(call, params);
+    const call = await this.connected(
+      this.allowed(item, 'tools/call', 'tool', params.name, options),
+      'tool',
+      options.signal,
+    );
+    const overridden = this.overridden(call, params, options.principal);
     if (call.rule === 'ask') {
       const approval = await askApproval(this.source, { ...call, arguments: overridden.arguments }, options);
       if (approval.kind === 'input') return approval.result;
       if (approval.kind === 'refused') {
-        const refused = { kind: 'tools/call' as const, client, origin: call.origin, decision: call.decision };
+        const { origin, decision } = call;
+        const refused = { kind: 'tools/call' as const, client, origin, decision, principal: options.principal };
         recordDenied(this.source.audit, { ...refused, exposed: overridden.exposed }, approval.text);
         return { content: [{ type: 'text', text: approval.text }], isError: true };
       }
@@ -240,7 +254,7 @@ export class Router {
    * (fixed values injected, defaults filled; setting a fixed one is refused,
    * naming it), and the client's name for the log when an override applies.
    */
-  private overridden(call: ResolvedCall, params: CallToolRequestParams): OverriddenCall {
+  private overridden(call: ResolvedCall, params: CallToolRequestParams, principal?: Principal): OverriddenCall {
     const override = this.source.access.toolOverride?.(call.client, call.catalog, call.exposed);
     if (!override && call.origin.via === undefined) return { arguments: params.arguments, exposed: undefined };
     const rewritten = rewriteArguments(
@@ -252,7 +266,7 @@ export class Router {
       const text = `Invalid arguments for tool ${params.name}: "${rewritten.hidden}" is fixed by the configuration and cannot be set`;
       recordDenied(
         this.source.audit,
-        { kind: 'tools/call', client: call.client, origin: call.origin, exposed, decision: call.decision },
+        { kind: 'tools/call', client: call.client, origin: call.origin, exposed, decision: call.decision, principal },
         text,
       );
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, text);
@@ -267,9 +281,13 @@ export class Router {
   async resolveToolCall(params: CallToolRequestParams, options: RouteOptions = {}): Promise<ResolvedCall> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    const call = await this.connected(
+      this.allowed(item, 'tools/call', 'tool', params.name, options),
+      'tool',
+      options.signal,
+    );
     // A hidden argument set by the client is refused here too; an overridden call runs through callTool.
-    const overridden = this.overridden(call, params).exposed !== undefined;
+    const overridden = this.overridden(call, params, options.principal).exposed !== undefined;
     return overridden ? { ...call, overridden } : call;
   }
 
@@ -287,7 +305,7 @@ export class Router {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.prompt(this.source.catalog(), client, params.name);
     const call = await this.connected(
-      this.allowed(item, 'prompts/get', 'prompt', params.name),
+      this.allowed(item, 'prompts/get', 'prompt', params.name, options),
       'prompt',
       options.signal,
     );
@@ -330,7 +348,14 @@ export class Router {
     const item = this.resolver.completion(this.source.catalog(), client, params.ref);
     const { connection, origin, decision } = await this.connected(item, 'completion target', options.signal);
     if (!connection.capabilities?.completions) return { completion: { values: [] } };
-    const audited = { kind: 'completion/complete' as const, client, origin, arguments: params.argument, decision };
+    const audited = {
+      kind: 'completion/complete' as const,
+      client,
+      origin,
+      arguments: params.argument,
+      decision,
+      principal: options.principal,
+    };
     return recordedRequest(this.source.audit, audited, options.signal, () =>
       this.observed(item, 'completion/complete', () =>
         connection.run(

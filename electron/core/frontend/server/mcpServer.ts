@@ -23,6 +23,8 @@ import { isTaskRequest, registerTaskHandlers, TASKS_CAPABILITY, TaskAwareServer 
 import { createTaskResult, declaresTasks, TASKS_EXTENSION_ID } from './taskMethods.js';
 import type { FrontendCore } from '../../api/services.js';
 import type { CoreEvents } from '../../api/events.js';
+import type { Principal } from '../../catalog/policy/principal.js';
+import { checkToolScopes, toolsWithinScopes } from './scopeGate.js';
 
 /** Identity of the proxy as an MCP server. */
 export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
@@ -47,11 +49,15 @@ export function serverInstructions(backendId: string): string {
  * authorized for it. `scope` says what holds the tools `search+load` adds:
  * the instance itself (a 2025-era session, a stdio connection) or, for
  * 2026-07-28 requests over HTTP (one instance per request), the profile.
+ * In gateway mode `principal` is the signed-in caller: tools their token has
+ * no scope for are not listed nor called (scopeGate.ts), and every routed
+ * request names them (audit, `ask`).
  */
 export function createFrontendServer(
   core: FrontendCore,
   client: string = LOCAL_CLIENT,
   scope: 'session' | 'profile' = 'session',
+  principal?: Principal,
   instructions: string = INSTRUCTIONS,
 ): Server {
   const server = new TaskAwareServer(SERVER_INFO, {
@@ -100,7 +106,7 @@ export function createFrontendServer(
     listed(() => {
       logShadowedTools(logger, client, exposure.shadowed(client));
       rememberToolList(server, exposure.fingerprint(client, loaded));
-      return { tools: core.tasks.listed(exposure.list(client, loaded)) };
+      return { tools: core.tasks.listed(toolsWithinScopes(core, client, principal, exposure.list(client, loaded))) };
     }),
   );
   server.setRequestHandler(
@@ -125,6 +131,7 @@ export function createFrontendServer(
     const meta = metaToolOf(exposure, client, request.params.name);
     if (meta === 'search') return searchTools(exposure, client, request.params.arguments, session);
     const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
+    checkToolScopes(core, client, principal, params.name);
     loaded.touch(params.name);
     const onProgress = progressRelay(
       request.params._meta?.progressToken,
@@ -136,13 +143,13 @@ export function createFrontendServer(
     const frontend = frontendChannel(server, ctx);
     if (frontend.era === 'legacy' && isTaskRequest(request)) {
       const ttl = (request.params as { task?: { ttl?: unknown } }).task?.ttl;
-      const options = { client, signal: ctx.mcpReq.signal, frontend, onProgress };
+      const options = { client, principal, signal: ctx.mcpReq.signal, frontend, onProgress };
       // The SDK's typed result is CallToolResult; TaskAwareServer relays this CreateTaskResult as it is.
       return core.tasks.create(plain, ttl, options) as unknown as Promise<CallToolResult>;
     }
     if (declaresTasks(ctx)) {
       // 2026-07-28 with the tasks extension declared: the call may become a task (taskMethods.ts).
-      const options = { client, signal: ctx.mcpReq.signal, frontend, onProgress };
+      const options = { client, principal, signal: ctx.mcpReq.signal, frontend, onProgress };
       return core.tasks
         .open(plain, undefined, options)
         .then((opened) =>
@@ -153,7 +160,7 @@ export function createFrontendServer(
     }
     // A task-only tool called plainly by a 2026 client runs as its server's task (tasks/plainTaskCall.ts).
     return core.tasks
-      .callPlainly(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client })
+      .callPlainly(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client, principal })
       .then((result) => afterProgress(onProgress, result))
       .then(checked(`tools/call ${params.name}`));
   });
@@ -163,12 +170,18 @@ export function createFrontendServer(
         signal: ctx.mcpReq.signal,
         frontend: frontendChannel(server, ctx),
         client,
+        principal,
       })
       .then(checked(`prompts/get ${request.params.name}`)),
   );
   server.setRequestHandler('resources/read', (request, ctx) =>
     router
-      .readResource(request.params, { signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx), client })
+      .readResource(request.params, {
+        signal: ctx.mcpReq.signal,
+        frontend: frontendChannel(server, ctx),
+        client,
+        principal,
+      })
       .then(checked(`resources/read ${request.params.uri}`)),
   );
   server.setRequestHandler('completion/complete', (request, ctx) =>
@@ -177,7 +190,7 @@ export function createFrontendServer(
         request.params.ref.type === 'ref/prompt'
           ? { ...request.params, ref: named(request.params.ref) }
           : request.params,
-        { signal: ctx.mcpReq.signal, client },
+        { signal: ctx.mcpReq.signal, client, principal },
       )
       .then(checked('completion/complete')),
   );

@@ -7,6 +7,7 @@
  * where it has them, its abort and its open questions. Also what a task request
  * carries (who asks, and from where) and a failure as a task's outcome.
  */
+import type { Principal } from '../../catalog/policy/principal.js';
 import type { DetailedTaskV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
   isInputRequiredResult,
@@ -43,6 +44,8 @@ export interface TaskWorkHost extends RelayHost {
 /** Who asks, and from where (the frontend request making it). */
 export interface TaskRequestOptions {
   client: string;
+  /** Gateway mode: the signed-in caller (audit entries name them). */
+  principal?: Principal | undefined;
   signal?: AbortSignal | undefined;
   frontend?: FrontendChannel | undefined;
   onProgress?: ((progress: ProgressUpdate) => void) | undefined;
@@ -182,7 +185,8 @@ export class TaskWork {
       ...(params.arguments ? { arguments: params.arguments } : {}),
       ...(params._meta ? { _meta: params._meta } : {}),
     };
-    this.callInRounds(task, plain, inputs.channel(options.frontend), abort.signal, options.onProgress).then(
+    const channel = inputs.channel(options.frontend);
+    this.callInRounds(task, plain, channel, abort.signal, options.onProgress, options.principal).then(
       (result) => this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', { result }),
       (error: unknown) => {
         if (abort.signal.aborted) return;
@@ -203,11 +207,13 @@ export class TaskWork {
     channel: FrontendChannel,
     signal: AbortSignal,
     onProgress: TaskRequestOptions['onProgress'],
+    principal?: Principal,
   ): Promise<CallToolResult> {
     let frontend = channel;
     for (let round = 0; round <= SHIM_MAX_ROUNDS; round++) {
       const result = await this.host.router.callTool(params, {
         client: task.client,
+        principal,
         signal,
         frontend,
         onProgress,

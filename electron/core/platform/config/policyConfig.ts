@@ -55,6 +55,10 @@ const BackendPolicy = ItemRules.extend({
    * `_meta["anthropic/alwaysLoad"]` so clients with their own tool search load them too.
    */
   alwaysShow: z.array(z.string()).optional(),
+  /** Gateway mode: scopes a token needs to see and call any of this backend's tools (toolScopes.ts). */
+  scopes: z.array(z.string().min(1)).optional(),
+  /** Gateway mode: more scopes per tool (original name), on top of `scopes`. */
+  toolScopes: z.record(z.string(), z.array(z.string().min(1))).optional(),
 });
 
 const ClientProfile = z.strictObject({
@@ -80,6 +84,9 @@ const ClientProfile = z.strictObject({
   overrides: z.record(z.string(), ServerOverridesSchema).optional(),
 });
 
+/** Gateway mode: the client profile a principal or a group is served with. */
+const ProfileBinding = z.strictObject({ profile: z.string().min(1, 'must name a client profile') });
+
 /** The `policy` section. */
 export const PolicySchema = z
   .strictObject({
@@ -91,6 +98,22 @@ export const PolicySchema = z
     clients: z
       .record(z.string().regex(BACKEND_ID_PATTERN, 'client IDs use letters, digits, _ and -'), ClientProfile)
       .default({}),
+    /** Gateway mode: a principal (token subject or email) to its profile; checked before `groups`. */
+    principals: z.record(z.string().min(1), ProfileBinding).optional(),
+    /** Gateway mode: a group (the token's groups claim) to its profile; the first listed match wins. */
+    groups: z.record(z.string().min(1), ProfileBinding).optional(),
+  })
+  .superRefine((policy, ctx) => {
+    for (const section of ['principals', 'groups'] as const) {
+      for (const [key, { profile }] of Object.entries(policy[section] ?? {})) {
+        if (policy.clients[profile] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [section, key, 'profile'],
+            message: `no client profile "${profile}" in policy.clients`,
+          });
+      }
+    }
   })
   .prefault({});
 

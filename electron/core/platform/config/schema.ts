@@ -21,6 +21,7 @@ import { PolicySchema, type Policy } from './policyConfig.js';
 import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 import { ObservabilitySchema, observabilityFrom, type ObservabilityConfig } from './observabilityConfig.js';
 import { ServerOverridesSchema, type ServerOverrides } from './overridesConfig.js';
+import { GatewaySchema, type GatewayConfig } from './gatewayConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
 
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
@@ -222,6 +223,8 @@ export const ConfigFileSchema = z.strictObject({
   registry: z.unknown().optional(),
   /** Metrics, traces and the log format (observabilityConfig.ts). */
   observability: z.unknown().optional(),
+  /** Gateway mode: /mcp as an OAuth protected resource (platform/config/gatewayConfig.ts). */
+  gateway: z.unknown().optional(),
 });
 
 export type ProtocolChoice = z.output<typeof ProtocolSchema>;
@@ -288,6 +291,8 @@ export interface SwitchboardConfig {
   policy: Policy;
   /** Metrics, traces, log format (absent: all off; see platform/config/observabilityConfig.ts). Read at start. */
   observability?: ObservabilityConfig;
+  /** Gateway mode, when configured (see platform/config/gatewayConfig.ts). */
+  gateway?: GatewayConfig;
 }
 
 function commonFrom(id: string, entry: StdioEntry | RemoteEntry): BackendBase {
@@ -392,6 +397,9 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
   if (!policy.success) problems.push(...issuesToProblems(['policy'], policy.error));
   const observability = ObservabilitySchema.safeParse(top.data.observability ?? {});
   if (!observability.success) problems.push(...issuesToProblems(['observability'], observability.error));
+  const gateway = top.data.gateway === undefined ? undefined : GatewaySchema.safeParse(top.data.gateway);
+  if (gateway && !gateway.success) problems.push(...issuesToProblems(['gateway'], gateway.error));
+  if (gateway?.success && policy.success) problems.push(...gatewayPolicyProblems(gateway.data, policy.data));
   const backends: BackendConfig[] = [];
   for (const [id, entry] of Object.entries(top.data.mcpServers)) {
     const result = parseBackend(id, entry);
@@ -399,6 +407,28 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
     if (result.backend) backends.push(result.backend);
   }
   if (problems.length > 0 || !proxy.success || !policy.success || !observability.success) return { problems };
-  const config = { version: 1 as const, proxy: proxy.data, backends, policy: policy.data };
-  return { config: { ...config, observability: observabilityFrom(observability.data) }, problems };
+  if (gateway && !gateway.success) return { problems };
+  const config: SwitchboardConfig = {
+    version: 1,
+    proxy: proxy.data,
+    backends,
+    policy: policy.data,
+    observability: observabilityFrom(observability.data),
+  };
+  if (gateway?.data) config.gateway = gateway.data;
+  return { config, problems };
+}
+
+/** What the gateway and the policy must agree on: profiles it names exist, the introspection issuer is listed. */
+function gatewayPolicyProblems(gateway: GatewayConfig, policy: Policy): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const { defaultProfile, introspection } = gateway;
+  if (defaultProfile !== undefined && policy.clients[defaultProfile] === undefined)
+    problems.push({
+      path: 'gateway.defaultProfile',
+      message: `no client profile "${defaultProfile}" in policy.clients`,
+    });
+  if (introspection?.issuer !== undefined && !gateway.authorizationServers.includes(introspection.issuer))
+    problems.push({ path: 'gateway.introspection.issuer', message: 'must be one of gateway.authorizationServers' });
+  return problems;
 }

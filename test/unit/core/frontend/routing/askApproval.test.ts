@@ -129,6 +129,34 @@ describe('askApproval', () => {
     });
   });
 
+  it('in gateway mode asks the caller, not an attached approver; only they can answer, and "always" is not offered', async () => {
+    const { approvalHost, approvals } = host();
+    const stop = answerWith(approvals, 'once');
+    const person = (subject: string) => ({ subject, groups: [], scopes: [], issuer: 'https://idp' });
+    try {
+      const first = await askApproval(approvalHost, CALL, { frontend: modernFrontend(), principal: person('alice') });
+      expect(first.kind).toBe('input');
+      const asked = (first as { result: InputRequiredResult }).result;
+      const [key, request] = Object.entries(asked.inputRequests ?? {})[0]!;
+      const schema = (
+        request as unknown as { params: { requestedSchema: { properties: { decision: { enum: string[] } } } } }
+      ).params.requestedSchema;
+      expect(schema.properties.decision.enum).toEqual(['once', 'deny']);
+      const retry = modernFrontend({
+        requestState: asked.requestState,
+        inputResponses: { [key]: { action: 'accept', content: { decision: 'once' } } },
+      });
+      // Bob cannot answer the question put to alice, even in the same profile.
+      await expect(
+        askApproval(approvalHost, CALL, { frontend: retry, principal: person('bob') }),
+      ).rejects.toMatchObject({
+        code: ProtocolErrorCode.InvalidParams,
+      });
+    } finally {
+      stop();
+    }
+  });
+
   it('asks a 2025 client through a real form elicitation and honours its answer', async () => {
     const { approvalHost } = host();
     const server = new McpServer({ name: 'frontend', version: '1.0.0' });
