@@ -9,11 +9,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeHarness } from '../../helpers/bridgeHarness.js';
 import { startLocalRegistry, type LocalRegistry } from '../../helpers/localRegistry.js';
+import { fillSandboxNpxCache } from '../../helpers/npxCache.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures/registry');
 const doc = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(fixtures, path), 'utf8'));
 
 const harness = await BridgeHarness.create();
+// Run under npm (npm test), the tests inherit its npm_config_cache, which would send a sandboxed npx to a
+// cache outside its private home: as for a user who starts Switchboard directly, npx uses ~/.npm there.
+delete process.env['npm_config_cache'];
+/** Switchboard's state directory in the harness (the sandboxes' private homes are there). */
+const stateDir = join(harness.root, 'state', 'mcp-switchboard');
 let registry: LocalRegistry;
 beforeAll(async () => {
   registry = await startLocalRegistry([
@@ -73,6 +79,8 @@ describe('registry through the bridge', () => {
     });
     expect(clash).toMatchObject({ ok: false, error: { code: 'duplicate_backend' } });
     expect(Object.keys(await harness.savedServers())).toEqual(['mem', 'remote']);
+    // Sandboxed, npx finds the package in its private home, as an earlier start leaves it (helpers/npxCache.ts).
+    await fillSandboxNpxCache(stateDir, 'every', '@modelcontextprotocol/server-everything@2026.8.31');
     const added = await client.call('registry.add', {
       ref: 'io.github.modelcontextprotocol/server-everything',
       id: 'every',
@@ -99,6 +107,7 @@ describe('registry through the bridge', () => {
   it('outdated: an entry added at an old version shows the newer version; an unreachable registry says nothing (it closes the registry)', async () => {
     const client = await harness.bridge();
     const memoryFile = join(harness.root, 'old-graph.jsonl');
+    await fillSandboxNpxCache(stateDir, 'old-memory', '@modelcontextprotocol/server-memory@2026.8.31');
     const added = await client.call('registry.add', {
       ref: 'io.github.modelcontextprotocol/server-memory',
       id: 'old-memory',

@@ -1,8 +1,9 @@
 /**
  * The registry commands end to end: the built CLI against a local registry of
  * ours (documented endpoints, cursors, ETags) serving real server.json
- * documents; an npm entry (server-memory, installed as a devDependency, so npx
- * runs it offline) added, then called through `serve`'s endpoint; a remote
+ * documents; an npm entry (server-memory) added, checked and then called
+ * through `serve`'s endpoint, sandboxed (npx's cache in its private home
+ * filled first, as an earlier start leaves it: helpers/npxCache.ts); a remote
  * entry whose header secret lands in the real keychain; offline results
  * marked; a missing runtime reported with where to get it.
  */
@@ -17,6 +18,7 @@ import { firstText, fixture, tempDir } from '../../helpers/harness.js';
 import { startLocalRegistry, type LocalRegistry } from '../../helpers/localRegistry.js';
 import { spawnServer } from '../../helpers/spawnServer.js';
 import { keychainForTests } from '../../helpers/keychain.js';
+import { fillSandboxNpxCache } from '../../helpers/npxCache.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures/registry');
 const doc = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(fixtures, path), 'utf8'));
@@ -71,6 +73,8 @@ describe('registry commands', () => {
 
   it('add of an npm entry checks it by starting it, saves it with its source, and serve calls it', async () => {
     const memoryFile = join(dir.path, 'memory.json');
+    const stateDir = join(dir.path, 'state', 'mcp-switchboard');
+    await fillSandboxNpxCache(stateDir, 'server-memory', '@modelcontextprotocol/server-memory@2026.8.31');
     const added = await cli([
       'add',
       'io.github.modelcontextprotocol/server-memory',

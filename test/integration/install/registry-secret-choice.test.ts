@@ -11,15 +11,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeHarness } from '../../helpers/bridgeHarness.js';
 import { startLocalRegistry, type LocalRegistry } from '../../helpers/localRegistry.js';
+import { fillSandboxNpxCache } from '../../helpers/npxCache.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures/registry');
 const NAME = 'io.github.modelcontextprotocol/server-memory';
 const saved = { DBUS: process.env['DBUS_SESSION_BUS_ADDRESS'], DISPLAY: process.env['DISPLAY'] };
 
 const harness = await BridgeHarness.create();
+// Run under npm (npm test), the tests inherit its npm_config_cache, which would send a sandboxed npx to a
+// cache outside its private home: as for a user who starts Switchboard directly, npx uses ~/.npm there.
+delete process.env['npm_config_cache'];
+const stateDir = join(harness.root, 'state', 'mcp-switchboard');
+const SPEC = '@modelcontextprotocol/server-memory@2026.8.31';
 let registry: LocalRegistry;
 beforeAll(async () => {
-  // server-memory (npx runs it offline) with one secret env var it ignores.
+  // server-memory with one secret env var it ignores; sandboxed, npx finds it in each private home (helpers/npxCache.ts).
   const doc = JSON.parse(readFileSync(join(fixtures, 'entries/server-memory.json'), 'utf8')) as {
     packages: { environmentVariables: unknown[] }[];
   };
@@ -70,6 +76,7 @@ describe('a registry secret without a keychain', () => {
   });
 
   it('an environment variable: the reference is saved, the value nowhere', async () => {
+    await fillSandboxNpxCache(stateDir, 'mem-ref', SPEC);
     const client = await harness.bridge();
     const added = await client.call('registry.add', {
       ref: NAME,
@@ -84,6 +91,7 @@ describe('a registry secret without a keychain', () => {
   }, 60_000);
 
   it('config.json, as chosen: the value is saved there', async () => {
+    await fillSandboxNpxCache(stateDir, 'mem-plain', SPEC);
     const client = await harness.bridge();
     const added = await client.call('registry.add', {
       ref: NAME,
