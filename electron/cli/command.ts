@@ -29,6 +29,10 @@ export const OPTIONS = {
   'dry-run': { type: 'boolean', default: false },
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
+  since: { type: 'string' },
+  client: { type: 'string' },
+  principal: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -57,6 +61,10 @@ export interface OptionValues {
   'dry-run': boolean;
   'secret-storage'?: string | undefined;
   tool?: string | undefined;
+  since?: string | undefined;
+  client?: string | undefined;
+  principal?: string | undefined;
+  out?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

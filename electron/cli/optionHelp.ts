@@ -20,6 +20,10 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   cursor: 'CURSOR',
   'secret-storage': 'reference|config',
   tool: 'NAME',
+  since: 'ISO',
+  client: 'ID',
+  principal: 'P',
+  out: 'FILE',
 };
 
 /** How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`. */

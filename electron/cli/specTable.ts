@@ -5,6 +5,7 @@
  * pairs each with how it runs (a unit test keeps the two lists the same).
  */
 import type { CommandSpec } from './command.js';
+import { auditSpecs } from './commandSpecs/audit.js';
 import { authSpecs } from './commandSpecs/auth.js';
 import { checkConfigSpecs } from './commandSpecs/checkConfig.js';
 import { clientsSpecs } from './commandSpecs/clients.js';
@@ -28,6 +29,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   ...configSpecs,
   ...exposureSpecs,
   ...reviewSpecs,
+  ...auditSpecs,
   ...clientsSpecs,
   ...registrySpecs,
 ];

@@ -30,12 +30,20 @@ export type AuditKind =
 /** How it ended. */
 export type AuditOutcome = 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
 
+/** The person a request acted for (gateway mode): never a token. */
+export interface AuditPrincipal {
+  subject: string;
+  email?: string;
+}
+
 /** One recorded request. `arguments` and `result` only when capture is on for the backend (the caller decides). */
 export interface AuditEntry {
   /** ISO time. */
   time: string;
   /** Client profile ID. */
   client: string;
+  /** The signed-in person the request acted for (gateway mode only). */
+  principal?: AuditPrincipal;
   backend: string;
   kind: AuditKind;
   /** The backend's original name or URI. */

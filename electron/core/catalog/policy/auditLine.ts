@@ -6,7 +6,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { redactDeep, redactText } from '../../platform/secrets/secretForms.js';
-import type { AuditEntry } from './auditEntry.js';
+import type { AuditEntry, AuditPrincipal } from './auditEntry.js';
 
 /** Longest client, backend, item, error code or detail text kept, in characters. */
 const MAX_TEXT_CHARS = 2048;
@@ -66,6 +66,7 @@ export function toLine(entry: AuditEntry, secrets: readonly string[], limits: Li
   const line: Record<string, unknown> = {
     time: String(entry.time),
     client: text(entry.client),
+    ...(entry.principal ? { principal: principalOf(entry.principal, text) } : {}),
     backend: text(entry.backend),
     kind: entry.kind,
     item: text(entry.item),
@@ -92,6 +93,12 @@ export function toLine(entry: AuditEntry, secrets: readonly string[], limits: Li
   if (entry.detail !== undefined) line['detail'] = text(entry.detail, 64);
   out = finish();
   return Buffer.byteLength(out) <= limits.lineBytes ? out : undefined;
+}
+
+/** The person of an entry, bounded and redacted like every text field (no other member is kept). */
+function principalOf(principal: AuditPrincipal, text: (value: string) => string): AuditPrincipal {
+  const email = principal.email === undefined ? {} : { email: text(principal.email) };
+  return { subject: text(principal.subject), ...email };
 }
 
 /** Parses one line of a log file; undefined for a corrupt, truncated or foreign line. */

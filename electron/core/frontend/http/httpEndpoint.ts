@@ -36,6 +36,7 @@ import { boundNotifications } from '../relay/notificationQueue.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
 import { ParamHeaderCheck } from './paramHeaderCheck.js';
+import { withLimitStatus } from './limitStatus.js';
 import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
 
 /**
@@ -97,7 +98,8 @@ export class HttpEndpoint {
         bus: this.bus,
       },
     );
-    this.modernNode = toNodeHandler(this.modern);
+    // A request a rate limit refused leaves as HTTP 429 with Retry-After (limitStatus.ts).
+    this.modernNode = toNodeHandler(withLimitStatus(this.modern));
     const proxy = core.backends.proxyOptions();
     this.sessions = new LegacySessions(
       { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },

@@ -4,7 +4,14 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { ItemOrigin } from '../../catalog/catalog.js';
-import type { AuditDecision, AuditEntry, AuditKind, AuditOutcome } from '../../catalog/policy/auditLog.js';
+import type {
+  AuditDecision,
+  AuditEntry,
+  AuditKind,
+  AuditOutcome,
+  AuditPrincipal,
+} from '../../catalog/policy/auditLog.js';
+import type { CallerIdentity } from '../../catalog/policy/callerIdentity.js';
 import { toProtocolError } from './protocolErrors.js';
 
 /** Where audit entries go (absent: no audit log). */
@@ -14,10 +21,21 @@ export type AuditSink = ((entry: AuditEntry) => void) | undefined;
 export interface AuditedCall {
   kind: AuditKind;
   client: string;
+  /** The person it acted for (gateway mode). */
+  principal?: AuditPrincipal | undefined;
   origin: ItemOrigin;
   arguments?: unknown;
   /** The rule that let it through (or refused it), taken when it was routed. */
   decision?: AuditDecision | undefined;
+}
+
+/** The person of a caller as the audit log names them: subject and email, nothing else. */
+export function auditPrincipal(caller: CallerIdentity): AuditPrincipal | undefined {
+  const principal = caller.principal;
+  if (!principal) return undefined;
+  return principal.email === undefined
+    ? { subject: principal.subject }
+    : { subject: principal.subject, email: principal.email };
 }
 
 /** The audit outcome of a failed request: timeout, cancelled, or an error with its code. */
@@ -50,6 +68,7 @@ export async function recordedRequest<T>(
   const base = {
     time: new Date(started).toISOString(),
     client: call.client,
+    ...(call.principal ? { principal: call.principal } : {}),
     backend: call.origin.backendId,
     kind: call.kind,
     item: call.origin.original,
@@ -78,12 +97,30 @@ export function recordDenied(audit: AuditSink, call: AuditedCall, detail?: strin
   audit?.({
     time: new Date().toISOString(),
     client: call.client,
+    ...(call.principal ? { principal: call.principal } : {}),
     backend: call.origin.backendId,
     kind: call.kind,
     item: call.origin.original,
     outcome: 'denied',
     durationMs: 0,
     ...(detail ? { detail } : {}),
+    ...(call.decision ? { decision: call.decision } : {}),
+  });
+}
+
+/** Records a request a rate limit refused: `denied`, with the code `rate_limited` and the limit in `detail`. */
+export function recordLimited(audit: AuditSink, call: AuditedCall, detail: string): void {
+  audit?.({
+    time: new Date().toISOString(),
+    client: call.client,
+    ...(call.principal ? { principal: call.principal } : {}),
+    backend: call.origin.backendId,
+    kind: call.kind,
+    item: call.origin.original,
+    outcome: 'denied',
+    errorCode: ErrorCode.RateLimited,
+    durationMs: 0,
+    detail,
     ...(call.decision ? { decision: call.decision } : {}),
   });
 }

@@ -29,13 +29,15 @@ import { withForwardedMeta } from './forwarding.js';
 import { unknownItem } from './protocolErrors.js';
 import type { AccessControl } from '../../catalog/policy/accessControl.js';
 import { ItemResolver, type Resolution } from './resolution.js';
-import { recordDenied, recordedRequest } from './routeAudit.js';
+import { auditPrincipal, recordDenied, recordedRequest } from './routeAudit.js';
 import type { RouteOptions } from './routeOptions.js';
+import { callerIdentityOf } from '../../catalog/policy/callerIdentity.js';
+import { passLimits, type LimitHost } from './limitGate.js';
 
 export type { RouteOptions } from './routeOptions.js';
 
 /** What the router needs from the core. */
-export interface RouterSource extends RelayHost, ApprovalHost {
+export interface RouterSource extends RelayHost, ApprovalHost, Omit<LimitHost, 'audit'> {
   catalog(): Catalog;
   /** The backends' connections: the owner's is waited for while it starts (cached catalog, on demand). */
   pool: Pick<BackendPool, 'connectionFor'>;
@@ -76,13 +78,53 @@ export class Router {
   }
 
   /** An item found and allowed, else the audit's `denied` and the answer to an unknown item. */
-  private allowed(item: Resolution | undefined, kind: AuditKind, noun: string, name: string): Resolution {
+  private allowed(
+    item: Resolution | undefined,
+    kind: AuditKind,
+    noun: string,
+    name: string,
+    options: RouteOptions,
+  ): Resolution {
     if (!item) throw unknownItem(noun, name);
     if (item.rule === 'deny') {
-      recordDenied(this.source.audit, { kind, client: item.client, origin: item.origin, decision: item.decision });
+      const principal = auditPrincipal(callerIdentityOf(options));
+      recordDenied(this.source.audit, {
+        kind,
+        client: item.client,
+        principal,
+        origin: item.origin,
+        decision: item.decision,
+      });
       throw unknownItem(noun, name);
     }
     return item;
+  }
+
+  /** The rate-limit gate for a resolved item (limitGate.ts): undefined at once when no limit applies. */
+  private limited(item: Resolution, kind: AuditKind, options: RouteOptions): Promise<void> | undefined {
+    const caller = callerIdentityOf(options);
+    const call = {
+      kind,
+      client: item.client,
+      principal: auditPrincipal(caller),
+      origin: item.origin,
+      decision: item.decision,
+    };
+    return passLimits(this.source, caller, call);
+  }
+
+  /**
+   * A tools/call's rate limits, taken once per client request before it is
+   * routed (as a call, a task or a search mode call_tool): rejects with the
+   * retryable `rate_limited` error when one refuses. An unknown or denied
+   * tool passes here and gets its usual answer on the way.
+   */
+  limitTool(params: CallToolRequestParams, options: RouteOptions = {}): Promise<void> | undefined {
+    if (!this.source.limits) return undefined;
+    const client = options.client ?? LOCAL_CLIENT;
+    const item = this.resolver.tool(this.source.catalog(), client, params.name);
+    if (!item || item.rule === 'deny') return undefined;
+    return this.limited(item, 'tools/call', options);
   }
 
   /**
@@ -98,6 +140,7 @@ export class Router {
     const audited = {
       kind: request.kind,
       client: call.client,
+      principal: auditPrincipal(callerIdentityOf(options)),
       origin: call.origin,
       arguments: request.arguments,
       decision: call.decision,
@@ -129,12 +172,23 @@ export class Router {
   ): Promise<CallToolResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    const call = await this.connected(
+      this.allowed(item, 'tools/call', 'tool', params.name, options),
+      'tool',
+      options.signal,
+    );
     if (call.rule === 'ask') {
       const approval = await askApproval(this.source, { ...call, arguments: params.arguments }, options);
       if (approval.kind === 'input') return approval.result;
       if (approval.kind === 'refused') {
-        const refused = { kind: 'tools/call' as const, client, origin: call.origin, decision: call.decision };
+        const principal = auditPrincipal(callerIdentityOf(options));
+        const refused = {
+          kind: 'tools/call' as const,
+          client,
+          principal,
+          origin: call.origin,
+          decision: call.decision,
+        };
         recordDenied(this.source.audit, refused, approval.text);
         return { content: [{ type: 'text', text: approval.text }], isError: true };
       }
@@ -161,7 +215,7 @@ export class Router {
   async resolveToolCall(params: CallToolRequestParams, options: RouteOptions = {}): Promise<ResolvedCall> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    return this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    return this.connected(this.allowed(item, 'tools/call', 'tool', params.name, options), 'tool', options.signal);
   }
 
   /** Whether a client may still call a tool (exposed name) under the policy in force. */
@@ -176,12 +230,15 @@ export class Router {
     options: RouteOptions = {},
   ): Promise<GetPromptResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
-    const item = this.resolver.prompt(this.source.catalog(), client, params.name);
-    const call = await this.connected(
-      this.allowed(item, 'prompts/get', 'prompt', params.name),
+    const item = this.allowed(
+      this.resolver.prompt(this.source.catalog(), client, params.name),
+      'prompts/get',
       'prompt',
-      options.signal,
+      params.name,
+      options,
     );
+    await this.limited(item, 'prompts/get', options);
+    const call = await this.connected(item, 'prompt', options.signal);
     return this.relayed(
       call,
       {
@@ -202,6 +259,7 @@ export class Router {
   ): Promise<ReadResourceResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.resource(this.source.catalog(), client, params.uri);
+    await this.limited(item, 'resources/read', options);
     const call = await this.connected(item, 'resource', options.signal);
     return this.relayed(
       call,

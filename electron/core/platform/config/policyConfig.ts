@@ -13,13 +13,15 @@
  *   "clients": {
  *     "cursor": { "name": "Cursor", "backends": ["github"], "maxTools": 40,
  *                 "items": { "github": { "tools": { "create_issue": "deny" } } } }
- *   }
+ *   },
+ *   "limits": [{ "match": { "client": "cursor" }, "rate": { "points": 10, "perSeconds": 60 } }]
  * }
  * ```
  */
 import { z } from 'zod';
 import { EXPOSURES } from '../../../../shared/model/exposure.js';
 import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
+import { LimitsSchema } from './limitsConfig.js';
 
 const ToolRule = z.enum(['allow', 'deny', 'ask']);
 /**
@@ -88,6 +90,8 @@ export const PolicySchema = z
     clients: z
       .record(z.string().regex(BACKEND_ID_PATTERN, 'client IDs use letters, digits, _ and -'), ClientProfile)
       .default({}),
+    /** Rate limits and quotas on routed requests (limitsConfig.ts); absent: none. */
+    limits: LimitsSchema.optional(),
   })
   .prefault({});
 
