@@ -16,6 +16,8 @@ export interface ServedHttp {
   url: string;
   token: string;
   pid: number;
+  /** The environment it runs in (its XDG dirs): a CLI command given it sees the same files. */
+  env: Record<string, string>;
   /** Its stderr so far (log lines). */
   stderr(): string;
   /** Its resident set size now, MB (Linux /proc). */
@@ -25,13 +27,30 @@ export interface ServedHttp {
   stop(): Promise<void>;
 }
 
+/** What to set up before serve starts. */
+export interface ServeHttpOptions {
+  /** Runs with serve's config directory (`<XDG_CONFIG_HOME>/mcp-switchboard`), e.g. to issue client tokens. */
+  prepare?: (configDir: string) => Promise<void>;
+}
+
 /** Starts `serve --port 0` on `config`; resolves once it prints its endpoint. */
-export async function startServeHttp(config: Record<string, unknown>): Promise<ServedHttp> {
+export async function startServeHttp(
+  config: Record<string, unknown>,
+  options: ServeHttpOptions = {},
+): Promise<ServedHttp> {
   const home = await mkdtemp(join(tmpdir(), 'switchboard-serve-'));
   const configPath = join(home, 'config.json');
   await writeFile(configPath, JSON.stringify(config));
+  await options.prepare?.(join(home, 'mcp-switchboard'));
   const token = 'serve-test-token-0123456789';
-  const env = { ...process.env, SWITCHBOARD_TOKEN: token, XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') };
+  const dirs = {
+    SWITCHBOARD_TOKEN: token,
+    XDG_CONFIG_HOME: home,
+    XDG_STATE_HOME: join(home, 'state'),
+    // Its own keychain service: a client-token key never lands in the user's keychain entry.
+    SWITCHBOARD_KEYCHAIN_SERVICE: `mcp-switchboard-serve-test-${process.pid}`,
+  };
+  const env = { ...process.env, ...dirs };
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--config', configPath, '--port', '0'], {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -70,6 +89,7 @@ export async function startServeHttp(config: Record<string, unknown>): Promise<S
   return {
     url,
     token,
+    env: dirs,
     pid: child.pid!,
     stderr: () => stderr,
     async rssMb() {
