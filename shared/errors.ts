@@ -48,6 +48,11 @@ export const ErrorCode = {
   InputTimeout: 'input_timeout',
   /** A client profile has `proxy.maxTasksPerClient` live tasks already; retry once one ends (`data.retryable`). */
   TaskLimit: 'task_limit',
+  /**
+   * A rate limit or quota of `policy.limits` refused the request before it reached its server; retry after
+   * `data.retryAfterMs` (`data.limit`: the rate, `data.scope`: the rule and whose bucket; `data.retryable`).
+   */
+  RateLimited: 'rate_limited',
 
   // Backends, clients and profiles by name
   UnknownBackend: 'unknown_backend',

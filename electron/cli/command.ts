@@ -55,6 +55,9 @@ export const OPTIONS = {
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
   'insecure-no-auth-on-network': { type: 'boolean', default: false },
+  since: { type: 'string' },
+  client: { type: 'string' },
+  principal: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -109,6 +112,9 @@ export interface OptionValues {
   'tls-cert'?: string | undefined;
   'tls-key'?: string | undefined;
   'insecure-no-auth-on-network': boolean;
+  since?: string | undefined;
+  client?: string | undefined;
+  principal?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

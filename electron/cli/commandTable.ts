@@ -6,6 +6,7 @@
 import { VERSION } from '../../shared/version.js';
 import { defaultConfigPath } from '../core/platform/index.js';
 import type { CliCommand, HelpSection } from './command.js';
+import { auditCli } from './commands/audit.js';
 import { authCli } from './commands/auth.js';
 import { checkConfigCli } from './commands/checkConfig.js';
 import { clientsCli } from './commands/clients.js';
@@ -32,6 +33,7 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   exposureCli,
   overrideCli,
   reviewCli,
+  auditCli,
   clientsCli,
   profileCli,
   registryCli,
@@ -47,7 +49,7 @@ const SECTIONS: Record<HelpSection, string> = {
   usage: 'Usage:',
   auth: 'Remote servers with OAuth, and secrets (all in the OS keychain):',
   exposure: '',
-  review: 'Quarantine and reviewed changes (asks the running Switchboard):',
+  review: 'Quarantine, reviewed changes (ask the running Switchboard) and the audit log:',
   clients: 'Clients (claude-desktop, claude-code, cursor, vscode, windsurf, zed, codex):',
   registry: 'MCP registries (registry.url in the config; default the official MCP Registry):',
 };

@@ -29,6 +29,9 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   fix: 'ARG=JSON',
   default: 'ARG=JSON',
   unset: 'ARG',
+  since: 'ISO',
+  client: 'ID',
+  principal: 'P',
 };
 
 /** How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`. */

@@ -5,6 +5,7 @@
  * pairs each with how it runs (a unit test keeps the two lists the same).
  */
 import type { CommandSpec } from './command.js';
+import { auditSpecs } from './commandSpecs/audit.js';
 import { authSpecs } from './commandSpecs/auth.js';
 import { checkConfigSpecs } from './commandSpecs/checkConfig.js';
 import { clientsSpecs } from './commandSpecs/clients.js';
@@ -31,6 +32,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   ...exposureSpecs,
   ...overrideSpecs,
   ...reviewSpecs,
+  ...auditSpecs,
   ...clientsSpecs,
   ...profileSpecs,
   ...registrySpecs,

@@ -82,6 +82,8 @@ export interface BackendHealth {
   nextRetryAt?: string;
   /** Requests waiting for or in flight to this backend. */
   outstandingRequests: number;
+  /** Requests to it a rate limit of `policy.limits` refused since start (absent: none). */
+  rateLimited?: number;
   pid?: number;
   stderrTail?: string[];
   /** Its published catalog is the one cached from an earlier run (no live listing yet). */

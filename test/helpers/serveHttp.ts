@@ -17,10 +17,11 @@ export interface ServedHttp {
   /** Its XDG config and state dirs live here (removed by `stop`). */
   home: string;
   token: string;
-  /** Its config file, and the environment that points the CLI at its config and state dirs. */
+  /** Its config file. */
   configPath: string;
-  env: Record<string, string>;
   pid: number;
+  /** The environment it runs in (its XDG dirs, keychain service): a CLI command given it sees the same files. */
+  env: Record<string, string>;
   /** Its stderr so far (log lines). */
   stderr(): string;
   /** Its resident set size now, MB (Linux /proc). */
@@ -35,6 +36,8 @@ export interface ServeExtras {
   env?: Record<string, string>;
   args?: string[];
   port?: number;
+  /** Runs with serve's config directory (`<XDG_CONFIG_HOME>/mcp-switchboard`) before it starts, e.g. to issue client tokens. */
+  prepare?: (configDir: string) => Promise<void>;
 }
 
 /** Starts `serve --port 0` (or `extras.port`) on `config`; resolves once it prints its endpoint. */
@@ -42,14 +45,16 @@ export async function startServeHttp(config: Record<string, unknown>, extras: Se
   const home = await mkdtemp(join(tmpdir(), 'switchboard-serve-'));
   const configPath = join(home, 'config.json');
   await writeFile(configPath, JSON.stringify(config));
+  await extras.prepare?.(join(home, 'mcp-switchboard'));
   const token = 'serve-test-token-0123456789';
-  const env = {
-    ...process.env,
+  const dirs = {
     SWITCHBOARD_TOKEN: token,
     XDG_CONFIG_HOME: home,
     XDG_STATE_HOME: join(home, 'state'),
-    ...extras.env,
+    // Its own keychain service: a client-token key never lands in the user's keychain entry.
+    SWITCHBOARD_KEYCHAIN_SERVICE: `mcp-switchboard-serve-test-${process.pid}`,
   };
+  const env = { ...process.env, ...dirs, ...extras.env };
   const args = [BIN, 'serve', '--config', configPath, '--port', String(extras.port ?? 0), ...(extras.args ?? [])];
   const child: ChildProcess = spawn(process.execPath, args, {
     env,
@@ -91,7 +96,7 @@ export async function startServeHttp(config: Record<string, unknown>, extras: Se
     home,
     token,
     configPath,
-    env: { XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') },
+    env: dirs,
     pid: child.pid!,
     stderr: () => stderr,
     async rssMb() {

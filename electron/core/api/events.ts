@@ -23,6 +23,11 @@ export interface CoreEvents extends Record<string, unknown> {
   tasksChanged: Record<string, never>;
   /** A backend sent a log message (`notifications/message`). */
   backendLog: { backendId: string; params: LoggingMessageNotification['params'] };
+  /**
+   * A rate limit of `policy.limits` refused a request before it reached its server (one event per refusal,
+   * for counting): who (`client`, and `principal`'s subject in gateway mode), what, and which rule.
+   */
+  rateLimited: { client: string; principal?: string; backendId: string; kind: string; item: string; rule: number };
   /** A backend pushed a status of one of its own tasks (`notifications/tasks/status`). */
   backendTaskStatus: { backendId: string; params: BackendTaskStatus };
 }

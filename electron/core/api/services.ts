@@ -81,6 +81,11 @@ export interface BackendsService {
 export interface CallsService {
   /** tools/call: exposed name -> owning backend, original name. May answer `input_required` (2026-07-28). */
   callTool(params: CallToolRequestParams, options?: RouteOptions): Promise<CallToolResult | InputRequiredResult>;
+  /**
+   * A tools/call's rate limits (`policy.limits`), taken once per client request before it is routed:
+   * undefined at once when none applies, else rejects with the retryable `rate_limited` error when one refuses.
+   */
+  limitTool(params: CallToolRequestParams, options?: RouteOptions): Promise<void> | undefined;
   /** prompts/get: exposed name -> owning backend, original name. May answer `input_required`. */
   getPrompt(params: GetPromptRequestParams, options?: RouteOptions): Promise<GetPromptResult | InputRequiredResult>;
   /** resources/read: advertised URI -> owning backend, original URI. May answer `input_required`. */

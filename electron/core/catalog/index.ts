@@ -10,6 +10,8 @@ export { CatalogCache } from './catalogCache.js';
 export { CatalogPublisher } from './catalogPublisher.js';
 export type { ApprovalRequest } from './policy/approvals.js';
 export { AuditLog } from './policy/auditLog.js';
+export { exportAudit } from './policy/auditExport.js';
+export type { AuditExportFilter } from './policy/auditExport.js';
 export type { AuditDecision, AuditKind } from './policy/auditLog.js';
 export { ClientTokens, TOKEN_KEY_ACCOUNT } from './policy/clientTokens.js';
 export type { TokenKeyLocation } from './policy/clientTokens.js';

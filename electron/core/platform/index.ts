@@ -16,7 +16,7 @@ export type { TokenSource } from './config/frontendToken.js';
 export { inspectArgs, inspectUrl, restoreMaskedUrl } from './config/inlineSecrets.js';
 export { formatProblems, loadConfigFile } from './config/load.js';
 export { openConfigStore } from './config/openConfigStore.js';
-export { defaultConfigDir, defaultConfigPath, defaultStateDir } from './config/paths.js';
+export { defaultAuditDir, defaultConfigDir, defaultConfigPath, defaultStateDir } from './config/paths.js';
 export { LOCAL_CLIENT } from './config/policyConfig.js';
 export { ConfigFileSchema, ExtraPathSchema, parseBackend, parseConfig, ProxyOptionsSchema } from './config/schema.js';
 export type { BackendConfig, SwitchboardConfig } from './config/schema.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CatalogCache } from '../catalog/catalogCache.js';
 import { fileWriter, type ConfigStore } from '../platform/config/configStore.js';
 import { stderrLogger } from '../platform/deps.js';
-import { defaultConfigDir, defaultStateDir } from '../platform/config/paths.js';
+import { defaultAuditDir, defaultConfigDir, defaultStateDir } from '../platform/config/paths.js';
 import { AuditLog } from '../catalog/policy/auditLog.js';
 import { ClientTokens } from '../catalog/policy/clientTokens.js';
 import { PinStore } from '../catalog/policy/pinStore.js';
@@ -47,7 +47,7 @@ export async function openCoreServices(
   const configDir = defaultConfigDir();
   const tokens = new ClientTokens(join(configDir, 'client-tokens.json'), fileWriter, keychain);
   await tokens.load();
-  const audit = new AuditLog({ dir: join(defaultStateDir(), 'audit'), redact: secrets });
+  const audit = new AuditLog({ dir: defaultAuditDir(), redact: secrets });
   const pins = new PinStore(join(configDir, 'tool-pins.json'), { audit });
   await pins.load();
   const approvals = new ServerApprovals(join(configDir, 'server-approvals.json'));

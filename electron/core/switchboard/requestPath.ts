@@ -1,6 +1,6 @@
 /**
  * The core's request path, built once with the core: policy, client tokens and
- * approvals (AccessControl), what it withholds (ServerReviews: quarantine and held changes), the router for calls, reads and prompts, the task
+ * approvals (AccessControl), the rate limits, what it withholds (ServerReviews: quarantine and held changes), the router for calls, reads and prompts, the task
  * service and the resource subscription hub. Each reads the published catalog
  * and reaches backends only through the pool of backend connections, so a
  * backend's coming and going needs no rewiring; their notifications become
@@ -21,6 +21,7 @@ import type { LegacyCall } from '../frontend/relay/legacyCall.js';
 import type { ParkedCalls } from '../frontend/relay/parkedCalls.js';
 import { SubscriptionHub } from '../frontend/relay/subscriptionHub.js';
 import { Router, type RouterSource } from '../frontend/routing/router.js';
+import { RateLimits } from '../catalog/policy/limits/rateLimits.js';
 import { TaskService } from '../frontend/tasks/taskService.js';
 
 /** What the request path reads from the core. */
@@ -50,6 +51,8 @@ export interface RequestPath {
   /** Each client's tools/list by its exposure, and search over what it may use. */
   exposure: ToolExposure;
   router: Router;
+  /** The rate limits of `policy.limits`, with their refusals counted per server. */
+  limits: RateLimits;
   subscriptions: SubscriptionHub;
   /** Tasks (2025-11-25): task-augmented calls, forwarded or run by us. */
   tasks: TaskService;
@@ -94,6 +97,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     const capture = access.policy.backends[entry.backend]?.capture === true;
     audit.record(capture ? entry : { ...entry, arguments: undefined, result: undefined });
   };
+  const limits = new RateLimits(() => access.policy.limits);
   const router = new Router({
     catalog: context.catalog,
     pool: context.pool,
@@ -105,6 +109,16 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     allowAlways: (client, origin) => access.setRule(origin.backendId, 'tools', origin.original, 'allow', client),
     audit: recordRouted,
     ...(observability ? { backendCall: observability.backendCall.bind(observability) } : {}),
+    limits,
+    rateLimited: (call, refusal) =>
+      events.emit('rateLimited', {
+        client: call.client,
+        ...(call.principal ? { principal: call.principal.subject } : {}),
+        backendId: call.origin.backendId,
+        kind: call.kind,
+        item: call.origin.original,
+        rule: refusal.scope.rule,
+      }),
   });
   const tasks = new TaskService({
     router,
@@ -144,5 +158,5 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     withheld: (backend, kind, original) => reviews.withheld(backend, kind, original),
     catalogChanged: (change) => events.emit('catalogChanged', change),
   });
-  return { access, reviews, router, subscriptions, exposure, policy, tasks };
+  return { access, reviews, router, limits, subscriptions, exposure, policy, tasks };
 }

@@ -64,6 +64,8 @@ export class SwitchboardCore implements FrontendCore {
   );
   /** Policy, client profiles and tokens, approvals. */
   private readonly access: RequestPath['access'];
+  /** The rate limits (their refusals show in health). */
+  private readonly limits: RequestPath['limits'];
   /** Routed calls (as CallsService). */
   readonly router: RequestPath['router'];
   readonly subscriptions: RequestPath['subscriptions'];
@@ -138,6 +140,7 @@ export class SwitchboardCore implements FrontendCore {
       backendConfigs: () => this.backendConfigs(),
     });
     ({ access: this.access, router: this.router, policy: this.policy } = requestPath);
+    this.limits = requestPath.limits;
     this.serverReviews = requestPath.reviews;
     this.reviews = requestPath.reviews;
     ({ subscriptions: this.subscriptions, exposure: this.exposure, tasks: this.tasks } = requestPath);
@@ -286,12 +289,14 @@ export class SwitchboardCore implements FrontendCore {
     const supervisor = this.pool.require(id);
     const review = this.serverReviews.state(id);
     const scan = this.serverReviews.scanSummary(id);
+    const rateLimited = this.limits.refusals(id);
     return {
       ...supervisor.health(),
       warnings: [...(this.publisher.catalog.warnings.get(id) ?? []), ...supervisor.warnings()],
       counts: this.publisher.catalog.countsOf(id),
       ...(review ? { quarantined: review.quarantined, review } : {}),
       ...(scan ? { scan } : {}),
+      ...(rateLimited > 0 ? { rateLimited } : {}),
     };
   }
 

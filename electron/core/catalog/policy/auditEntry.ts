@@ -1,7 +1,6 @@
 /** What one audit log entry holds (see auditLog.ts for the log, auditLine.ts for its lines). */
 import type { ToolRule } from '../../platform/config/policyConfig.js';
 import type { DecisionSource } from './policyEngine.js';
-import type { PrincipalRef } from './principal.js';
 
 /**
  * The policy's decision on a request, taken when it was routed: the rule and
@@ -31,12 +30,22 @@ export type AuditKind =
 /** How it ended. */
 export type AuditOutcome = 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
 
+/** The person a request acted for (gateway mode): never a token. */
+export interface AuditPrincipal {
+  subject: string;
+  email?: string;
+  /** The issuer that vouched for the subject (principal.ts). */
+  issuer?: string;
+}
+
 /** One recorded request. `arguments` and `result` only when capture is on for the backend (the caller decides). */
 export interface AuditEntry {
   /** ISO time. */
   time: string;
   /** Client profile ID. */
   client: string;
+  /** The signed-in person the request acted for (gateway mode only). */
+  principal?: AuditPrincipal;
   backend: string;
   kind: AuditKind;
   /** The backend's original name or URI. */
@@ -51,6 +60,4 @@ export interface AuditEntry {
   detail?: string;
   /** The rule that decided a routed request, and its level. */
   decision?: AuditDecision;
-  /** Gateway mode: the person who made the request (subject, email, issuer; never a token). */
-  principal?: PrincipalRef;
 }

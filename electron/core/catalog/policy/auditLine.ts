@@ -85,7 +85,7 @@ export function toLine(entry: AuditEntry, secrets: readonly string[], limits: Li
     line['principal'] = {
       subject: text(subject),
       ...(email !== undefined ? { email: text(email) } : {}),
-      issuer: text(issuer),
+      ...(issuer !== undefined ? { issuer: text(issuer) } : {}),
     };
   }
   // Last safety net over the whole line (a secret in a fixed field, or spread

@@ -14,11 +14,13 @@ import { cachedSecretForms } from '../../platform/secrets/secretForms.js';
 import type { AuditEntry, AuditKind, AuditOutcome } from './auditEntry.js';
 import { parseLine, toLine } from './auditLine.js';
 
-export type { AuditDecision, AuditEntry, AuditKind, AuditOutcome } from './auditEntry.js';
+export type { AuditDecision, AuditEntry, AuditKind, AuditOutcome, AuditPrincipal } from './auditEntry.js';
 
 /** A filter over the log; every given field must match. */
 export interface AuditQuery {
   client?: string;
+  /** The person's subject or email. */
+  principal?: string;
   backend?: string;
   outcome?: AuditOutcome;
   kind?: AuditKind;
@@ -146,6 +148,7 @@ export class AuditLog {
     const limit = Math.min(MAX_LIMIT, Math.max(0, wanted));
     const matches = (entry: AuditEntry): boolean => {
       if (q.client !== undefined && entry.client !== q.client) return false;
+      if (q.principal !== undefined && !actedFor(entry, q.principal)) return false;
       if (q.backend !== undefined && entry.backend !== q.backend) return false;
       if (q.outcome !== undefined && entry.outcome !== q.outcome) return false;
       if (q.kind !== undefined && entry.kind !== q.kind) return false;
@@ -250,6 +253,11 @@ export class AuditLog {
     };
     return toLine(entry, [], { captureBytes: 0, lineBytes: Infinity }) as string;
   }
+}
+
+/** Whether an entry acted for the person named by subject or email. */
+export function actedFor(entry: AuditEntry, principal: string): boolean {
+  return entry.principal?.subject === principal || entry.principal?.email === principal;
 }
 
 /** A query bound as milliseconds; an unparseable one is refused rather than silently ignored. */

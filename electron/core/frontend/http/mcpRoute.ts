@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
 import { observedRequest } from './observedRequest.js';
+import { withLimitStatus } from './limitStatus.js';
 import { principalKey, type Principal } from '../../catalog/policy/principal.js';
 import type { GatewayGuard } from './gateway/gatewayGuard.js';
 import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
@@ -96,7 +97,8 @@ export class McpRoute {
         bus: this.bus,
       },
     );
-    this.modernNode = toNodeHandler(this.modern);
+    // A request a rate limit refused leaves as HTTP 429 with Retry-After (limitStatus.ts).
+    this.modernNode = toNodeHandler(withLimitStatus(this.modern));
     const proxy = core.backends.proxyOptions();
     this.sessions = new LegacySessions(
       { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },

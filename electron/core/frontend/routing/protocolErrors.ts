@@ -18,6 +18,7 @@ const WIRE_CODE: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.BackendUnavailable]: -32000,
   [ErrorCode.BackendRemoved]: -32000,
   [ErrorCode.TaskLimit]: -32000,
+  [ErrorCode.RateLimited]: -32000,
 };
 
 /** Turns a local error into the protocol error a frontend receives; protocol errors pass through. */

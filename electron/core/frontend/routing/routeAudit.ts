@@ -4,7 +4,13 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { ItemOrigin } from '../../catalog/catalog.js';
-import type { AuditDecision, AuditEntry, AuditKind, AuditOutcome } from '../../catalog/policy/auditLog.js';
+import type {
+  AuditDecision,
+  AuditEntry,
+  AuditKind,
+  AuditOutcome,
+  AuditPrincipal,
+} from '../../catalog/policy/auditLog.js';
 import { toProtocolError } from './protocolErrors.js';
 import { principalRef, type Principal } from '../../catalog/policy/principal.js';
 
@@ -15,19 +21,21 @@ export type AuditSink = ((entry: AuditEntry) => void) | undefined;
 export interface AuditedCall {
   kind: AuditKind;
   client: string;
+  /** Gateway mode: the person it acted for (the request's principal, or as the audit log names them). */
+  principal?: Principal | AuditPrincipal | undefined;
   origin: ItemOrigin;
   /** The name the client used, recorded when an override made it differ from the original. */
   exposed?: string | undefined;
   arguments?: unknown;
   /** The rule that let it through (or refused it), taken when it was routed. */
   decision?: AuditDecision | undefined;
-  /** Gateway mode: who made it. */
-  principal?: Principal | undefined;
 }
 
 /** The audit entry's `principal` field of a call, when it has one. */
-function principalField(call: AuditedCall) {
-  return call.principal ? { principal: principalRef(call.principal) } : {};
+function principalField(call: AuditedCall): { principal?: AuditPrincipal } {
+  const principal = call.principal;
+  if (!principal) return {};
+  return { principal: 'scopes' in principal ? principalRef(principal) : principal };
 }
 
 /** The audit outcome of a failed request: timeout, cancelled, or an error with its code. */
@@ -97,6 +105,23 @@ export function recordDenied(audit: AuditSink, call: AuditedCall, detail?: strin
     outcome: 'denied',
     durationMs: 0,
     ...(detail ? { detail } : {}),
+    ...(call.decision ? { decision: call.decision } : {}),
+    ...principalField(call),
+  });
+}
+
+/** Records a request a rate limit refused: `denied`, with the code `rate_limited` and the limit in `detail`. */
+export function recordLimited(audit: AuditSink, call: AuditedCall, detail: string): void {
+  audit?.({
+    time: new Date().toISOString(),
+    client: call.client,
+    backend: call.origin.backendId,
+    kind: call.kind,
+    item: call.origin.original,
+    outcome: 'denied',
+    errorCode: ErrorCode.RateLimited,
+    durationMs: 0,
+    detail,
     ...(call.decision ? { decision: call.decision } : {}),
     ...principalField(call),
   });

@@ -35,11 +35,13 @@ import { ItemResolver, type Resolution } from './resolution.js';
 import { recordDenied, recordedRequest } from './routeAudit.js';
 import type { RouteOptions } from './routeOptions.js';
 import type { BackendCall, Observability } from '../../platform/observability/observability.js';
+import { callerIdentityOf } from '../../catalog/policy/callerIdentity.js';
+import { passLimits, type LimitHost } from './limitGate.js';
 
 export type { RouteOptions } from './routeOptions.js';
 
 /** What the router needs from the core. */
-export interface RouterSource extends RelayHost, ApprovalHost {
+export interface RouterSource extends RelayHost, ApprovalHost, Omit<LimitHost, 'audit'> {
   catalog(): Catalog;
   /** The backends' connections: the owner's is waited for while it starts (cached catalog, on demand). */
   pool: Pick<BackendPool, 'connectionFor'>;
@@ -181,6 +183,33 @@ export class Router {
     return backendCall(observedCall, run);
   }
 
+  /** The rate-limit gate for a resolved item (limitGate.ts): undefined at once when no limit applies. */
+  private limited(item: Resolution, kind: AuditKind, options: RouteOptions): Promise<void> | undefined {
+    const caller = callerIdentityOf(options);
+    const call = {
+      kind,
+      client: item.client,
+      principal: options.principal,
+      origin: item.origin,
+      decision: item.decision,
+    };
+    return passLimits(this.source, caller, call);
+  }
+
+  /**
+   * A tools/call's rate limits, taken once per client request before it is
+   * routed (as a call, a task or a search mode call_tool): rejects with the
+   * retryable `rate_limited` error when one refuses. An unknown or denied
+   * tool passes here and gets its usual answer on the way.
+   */
+  limitTool(params: CallToolRequestParams, options: RouteOptions = {}): Promise<void> | undefined {
+    if (!this.source.limits) return undefined;
+    const client = options.client ?? LOCAL_CLIENT;
+    const item = this.resolver.tool(this.source.catalog(), client, params.name);
+    if (!item || item.rule === 'deny') return undefined;
+    return this.limited(item, 'tools/call', options);
+  }
+
   /**
    * tools/call, prompts/get and resources/read: forward through the input
    * relay, then rewrite URIs in the result (against the snapshot the item was
@@ -303,12 +332,15 @@ export class Router {
     options: RouteOptions = {},
   ): Promise<GetPromptResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
-    const item = this.resolver.prompt(this.source.catalog(), client, params.name);
-    const call = await this.connected(
-      this.allowed(item, 'prompts/get', 'prompt', params.name, options),
+    const item = this.allowed(
+      this.resolver.prompt(this.source.catalog(), client, params.name),
+      'prompts/get',
       'prompt',
-      options.signal,
+      params.name,
+      options,
     );
+    await this.limited(item, 'prompts/get', options);
+    const call = await this.connected(item, 'prompt', options.signal);
     return this.relayed(
       call,
       {
@@ -329,6 +361,7 @@ export class Router {
   ): Promise<ReadResourceResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.resource(this.source.catalog(), client, params.uri);
+    await this.limited(item, 'resources/read', options);
     const call = await this.connected(item, 'resource', options.signal);
     return this.relayed(
       call,

@@ -133,36 +133,42 @@ export function createFrontendServer(
     const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
     checkToolScopes(core, client, principal, params.name);
     loaded.touch(params.name);
-    const onProgress = progressRelay(
-      request.params._meta?.progressToken,
-      (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
-      requestFlow.getStore(),
-    );
-    // `task` never goes upstream as it came: a task call is ours to make (core/tasks).
-    const { task: _task, ...plain } = params as CallToolRequestParams & { task?: unknown };
-    const frontend = frontendChannel(server, ctx);
-    if (frontend.era === 'legacy' && isTaskRequest(request)) {
-      const ttl = (request.params as { task?: { ttl?: unknown } }).task?.ttl;
-      const options = { client, principal, signal: ctx.mcpReq.signal, frontend, onProgress };
-      // The SDK's typed result is CallToolResult; TaskAwareServer relays this CreateTaskResult as it is.
-      return core.tasks.create(plain, ttl, options) as unknown as Promise<CallToolResult>;
-    }
-    if (declaresTasks(ctx)) {
-      // 2026-07-28 with the tasks extension declared: the call may become a task (taskMethods.ts).
-      const options = { client, principal, signal: ctx.mcpReq.signal, frontend, onProgress };
+    // Past its rate limits: made as a task, or routed as a call (tasks/ decides which).
+    const routeCall = () => {
+      const onProgress = progressRelay(
+        request.params._meta?.progressToken,
+        (notification) => ctx.mcpReq.notify(notification as Parameters<typeof ctx.mcpReq.notify>[0]),
+        requestFlow.getStore(),
+      );
+      // `task` never goes upstream as it came: a task call is ours to make (core/tasks).
+      const { task: _task, ...plain } = params as CallToolRequestParams & { task?: unknown };
+      const frontend = frontendChannel(server, ctx);
+      if (frontend.era === 'legacy' && isTaskRequest(request)) {
+        const ttl = (request.params as { task?: { ttl?: unknown } }).task?.ttl;
+        const options = { client, principal, signal: ctx.mcpReq.signal, frontend, onProgress };
+        // The SDK's typed result is CallToolResult; TaskAwareServer relays this CreateTaskResult as it is.
+        return core.tasks.create(plain, ttl, options) as unknown as Promise<CallToolResult>;
+      }
+      if (declaresTasks(ctx)) {
+        // 2026-07-28 with the tasks extension declared: the call may become a task (taskMethods.ts).
+        const options = { client, principal, signal: ctx.mcpReq.signal, frontend, onProgress };
+        return core.tasks
+          .open(plain, undefined, options)
+          .then((opened) =>
+            'result' in opened
+              ? checked<CallToolResult>(`tools/call ${params.name}`)(opened.result as CallToolResult)
+              : (createTaskResult(opened) as unknown as CallToolResult),
+          );
+      }
+      // A task-only tool called plainly by a 2026 client runs as its server's task (tasks/plainTaskCall.ts).
       return core.tasks
-        .open(plain, undefined, options)
-        .then((opened) =>
-          'result' in opened
-            ? checked<CallToolResult>(`tools/call ${params.name}`)(opened.result as CallToolResult)
-            : (createTaskResult(opened) as unknown as CallToolResult),
-        );
-    }
-    // A task-only tool called plainly by a 2026 client runs as its server's task (tasks/plainTaskCall.ts).
-    return core.tasks
-      .callPlainly(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client, principal })
-      .then((result) => afterProgress(onProgress, result))
-      .then(checked(`tools/call ${params.name}`));
+        .callPlainly(plain, { signal: ctx.mcpReq.signal, onProgress, frontend, client, principal })
+        .then((result) => afterProgress(onProgress, result))
+        .then(checked(`tools/call ${params.name}`));
+    };
+    // Rate limits are taken once per client request, however it is then routed (routing/limitGate.ts).
+    const gate = router.limitTool(params, { client, principal });
+    return gate ? gate.then(routeCall) : routeCall();
   });
   server.setRequestHandler('prompts/get', (request, ctx) =>
     router

@@ -140,6 +140,11 @@ function scopedRouter(router: CallsService, scoped: () => ServerCatalog, merged:
         scoped(),
         await merged('prompts', params.name, (name) => router.getPrompt({ ...params, name }, options)),
       ),
+    // An unknown own name passes here and is refused as unknown by callTool.
+    limitTool: (params, options) => {
+      const name = scoped().mergedName('tools', params.name);
+      return name === undefined ? undefined : router.limitTool({ ...params, name }, options);
+    },
     readResource: async (params, options) =>
       ownReadResult(scoped(), await router.readResource({ ...params, uri: scoped().advertised(params.uri) }, options)),
     complete: (params, options) => {

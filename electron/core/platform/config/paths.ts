@@ -38,3 +38,8 @@ export function defaultStateDir(
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_DIR);
   return join(env['XDG_STATE_HOME'] || join(home, '.local', 'state'), APP_DIR);
 }
+
+/** The audit log's directory (catalog/policy/auditLog.ts): under the state directory. */
+export function defaultAuditDir(): string {
+  return join(defaultStateDir(), 'audit');
+}

@@ -13,7 +13,8 @@
  *   "clients": {
  *     "cursor": { "name": "Cursor", "backends": ["github"], "maxTools": 40,
  *                 "items": { "github": { "tools": { "create_issue": "deny" } } } }
- *   }
+ *   },
+ *   "limits": [{ "match": { "client": "cursor" }, "rate": { "points": 10, "perSeconds": 60 } }]
  * }
  * ```
  */
@@ -21,6 +22,7 @@ import { z } from 'zod';
 import { EXPOSURES } from '../../../../shared/model/exposure.js';
 import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
 import { ServerOverridesSchema } from './overridesConfig.js';
+import { LimitsSchema } from './limitsConfig.js';
 
 const ToolRule = z.enum(['allow', 'deny', 'ask']);
 /**
@@ -102,6 +104,8 @@ export const PolicySchema = z
     principals: z.record(z.string().min(1), ProfileBinding).optional(),
     /** Gateway mode: a group (the token's groups claim) to its profile; the first listed match wins. */
     groups: z.record(z.string().min(1), ProfileBinding).optional(),
+    /** Rate limits and quotas on routed requests (limitsConfig.ts); absent: none. */
+    limits: LimitsSchema.optional(),
   })
   .superRefine((policy, ctx) => {
     for (const section of ['principals', 'groups'] as const) {
