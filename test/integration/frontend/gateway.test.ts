@@ -43,7 +43,7 @@ function gatewayConfig(port: number) {
   resource = `http://127.0.0.1:${port}/mcp`;
   return {
     mcpServers: {
-      notes: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_TOOLS: 'read,write,hidden,ask' } },
+      notes: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_TOOLS: 'read,write,hidden,ask,quota' } },
     },
     policy: {
       backends: { notes: { toolScopes: { write: ['notes:write'] }, tools: { ask: 'ask' } } },
@@ -52,6 +52,8 @@ function gatewayConfig(port: number) {
         'team-b': { name: 'Team B', items: { notes: { tools: { hidden: 'deny' } } } },
       },
       groups: { 'team-a': { profile: 'team-a' }, 'team-b': { profile: 'team-b' } },
+      // Each person their own bucket: 10 calls of `quota` a minute.
+      limits: [{ match: {}, server: 'notes', tool: 'quota', rate: { points: 10, perSeconds: 60 } }],
     },
     gateway: {
       resource,
@@ -133,7 +135,13 @@ describe('gateway mode: sign-in, principals, scopes', () => {
   it('alice (team-a, notes:write) signs in, lists every tool and calls the scoped one', async () => {
     const alice = await person('alice', { era: 'modern' });
     expect(alice.accessToken).toBeTruthy();
-    expect(await names(alice.client)).toEqual(['notes__ask', 'notes__hidden', 'notes__read', 'notes__write']);
+    expect(await names(alice.client)).toEqual([
+      'notes__ask',
+      'notes__hidden',
+      'notes__quota',
+      'notes__read',
+      'notes__write',
+    ]);
     const result = await alice.client.callTool({ name: 'notes__write', arguments: { text: 'hi' } });
     expect(result.content).toEqual([{ type: 'text', text: 'write:{"text":"hi"}' }]);
   });
@@ -141,7 +149,7 @@ describe('gateway mode: sign-in, principals, scopes', () => {
   it('bob (team-b, no notes:write) neither lists nor calls the scoped tool, and is told the scope', async () => {
     const bob = await person('bob', { era: 'legacy' });
     // hidden: team-b's profile denies it (group binding); write: bob's token lacks notes:write.
-    expect(await names(bob.client)).toEqual(['notes__ask', 'notes__read']);
+    expect(await names(bob.client)).toEqual(['notes__ask', 'notes__quota', 'notes__read']);
     const answer = await post(bob.accessToken, 'notes__write');
     expect(answer.status).toBe(403);
     const challenge = answer.headers.get('www-authenticate') ?? '';
@@ -199,6 +207,27 @@ describe('gateway mode: sign-in, principals, scopes', () => {
     expect(asked.bob).toHaveLength(1);
   });
 
+  it("stops alice's 11th call of a 10-a-minute tool while bob's go through: limits are per person", async () => {
+    const [alice, bob] = await Promise.all([person('alice', { era: 'legacy' }), person('bob', { era: 'legacy' })]);
+    const call = (who: typeof alice) =>
+      who.client.callTool({ name: 'notes__quota', arguments: {} }).then(
+        () => 'ok',
+        (error: unknown) => error,
+      );
+    const [aliceOutcomes, bobOutcomes] = await Promise.all([
+      Promise.all(Array.from({ length: 10 }, () => call(alice))),
+      Promise.all(Array.from({ length: 10 }, () => call(bob))),
+    ]);
+    expect([...aliceOutcomes, ...bobOutcomes]).toEqual(Array(20).fill('ok'));
+    // Each bucket is the person's (issuer and subject), not their client profile's.
+    expect(await call(alice)).toMatchObject({
+      data: { code: 'rate_limited', retryable: true, scope: { caller: expect.stringMatching(/^principal:.+#alice$/) } },
+    });
+    expect(await call(bob)).toMatchObject({
+      data: { code: 'rate_limited', scope: { caller: expect.stringMatching(/^principal:.+#bob$/) } },
+    });
+  });
+
   it('names the person in each audit entry, never a token', async () => {
     const dir = join(serve.home, 'state', 'mcp-switchboard', 'audit');
     const readAudit = async () => {
@@ -225,6 +254,16 @@ describe('gateway mode: sign-in, principals, scopes', () => {
         principal: expect.objectContaining({ subject: 'bob' }),
       }),
     );
+    // The limit's refusals name each person too.
+    for (const subject of ['alice', 'bob']) {
+      await expect.poll(entries).toContainEqual(
+        expect.objectContaining({
+          item: 'quota',
+          outcome: 'denied',
+          principal: expect.objectContaining({ subject }),
+        }),
+      );
+    }
     expect(await readAudit()).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
   });
 });
