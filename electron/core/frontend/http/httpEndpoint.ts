@@ -36,6 +36,7 @@ import { boundNotifications } from '../relay/notificationQueue.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
 import { ParamHeaderCheck } from './paramHeaderCheck.js';
+import { routeConnections } from './connectionRoutes.js';
 import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
 
 /**
@@ -161,6 +162,8 @@ export class HttpEndpoint {
         resolve();
       });
     });
+    // Sign-in links of per-caller servers point at this port.
+    this.core.connections.served(new URL(this.url).origin);
     return this.url;
   }
 
@@ -202,6 +205,7 @@ export class HttpEndpoint {
       return sendJson(res, readiness.ready ? 200 : 503, { ...readiness, sessions: this.sessions.size });
     }
     if (path !== '/mcp') {
+      if (await routeConnections(this.core.connections, req, res, path)) return;
       if (this.extension && (await this.extension.route(req, res, path))) return;
       return sendJson(res, 404, { error: 'not found' });
     }

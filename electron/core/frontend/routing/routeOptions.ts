@@ -1,5 +1,6 @@
 /** The options a frontend passes along with each routed request. */
 import type { FrontendChannel } from '../relay/frontendChannel.js';
+import type { CallerIdentity } from './callerIdentity.js';
 import type { ProgressUpdate } from './forwarding.js';
 
 /** Per-request options a frontend passes along. */
@@ -15,6 +16,11 @@ export interface RouteOptions {
   frontend?: FrontendChannel | undefined;
   /** The client profile making the request (default: the local user). */
   client?: string | undefined;
+  /**
+   * Who makes the request, for per-caller upstream credentials (default: the
+   * client profile alone; gateway mode adds the signed-in principal).
+   */
+  caller?: CallerIdentity | undefined;
   /**
    * The backend request's deadline instead of the backend's `requestTimeoutMs`:
    * a call Switchboard runs as a task is bounded by the task's TTL, since the

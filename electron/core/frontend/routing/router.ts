@@ -27,6 +27,8 @@ import type { AuditEntry, AuditKind } from '../../catalog/policy/auditLog.js';
 import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta } from './forwarding.js';
 import { unknownItem } from './protocolErrors.js';
+import { callerKey } from './callerIdentity.js';
+import { signInAnswer } from './signInAnswer.js';
 import type { AccessControl } from '../../catalog/policy/accessControl.js';
 import { ItemResolver, type Resolution } from './resolution.js';
 import { recordDenied, recordedRequest } from './routeAudit.js';
@@ -68,9 +70,19 @@ export class Router {
     this.resolver = new ItemResolver((client, catalog, kind, key) => source.access.decide(client, catalog, kind, key));
   }
 
-  /** The owner's connection for a resolved item; a backend gone meanwhile answers like an unknown item. */
-  private async connected(item: Resolution, kind: string, signal?: AbortSignal): Promise<ResolvedCall> {
-    const connection = await this.source.pool.connectionFor(item.origin.backendId, signal);
+  /**
+   * The owner's connection for a resolved item (a per-caller backend's: this
+   * caller's own, or the answer that asks them to sign in); a backend gone
+   * meanwhile answers like an unknown item.
+   */
+  private async connected(item: Resolution, kind: string, options: RouteOptions): Promise<ResolvedCall> {
+    const caller = callerKey(options.caller ?? { clientId: item.client });
+    let connection: BackendConnection | undefined;
+    try {
+      connection = await this.source.pool.connectionFor(item.origin.backendId, options.signal, caller);
+    } catch (error) {
+      throw signInAnswer(error, options.frontend);
+    }
     if (!connection) throw unknownItem(kind, item.exposed);
     return { ...item, connection };
   }
@@ -129,7 +141,7 @@ export class Router {
   ): Promise<CallToolResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options);
     if (call.rule === 'ask') {
       const approval = await askApproval(this.source, { ...call, arguments: params.arguments }, options);
       if (approval.kind === 'input') return approval.result;
@@ -161,7 +173,7 @@ export class Router {
   async resolveToolCall(params: CallToolRequestParams, options: RouteOptions = {}): Promise<ResolvedCall> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    return this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options.signal);
+    return this.connected(this.allowed(item, 'tools/call', 'tool', params.name), 'tool', options);
   }
 
   /** Whether a client may still call a tool (exposed name) under the policy in force. */
@@ -177,11 +189,7 @@ export class Router {
   ): Promise<GetPromptResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.prompt(this.source.catalog(), client, params.name);
-    const call = await this.connected(
-      this.allowed(item, 'prompts/get', 'prompt', params.name),
-      'prompt',
-      options.signal,
-    );
+    const call = await this.connected(this.allowed(item, 'prompts/get', 'prompt', params.name), 'prompt', options);
     return this.relayed(
       call,
       {
@@ -202,7 +210,7 @@ export class Router {
   ): Promise<ReadResourceResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.resource(this.source.catalog(), client, params.uri);
-    const call = await this.connected(item, 'resource', options.signal);
+    const call = await this.connected(item, 'resource', options);
     return this.relayed(
       call,
       {
@@ -219,7 +227,7 @@ export class Router {
   async complete(params: CompleteRequestParams, options: RouteOptions = {}): Promise<CompleteResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.completion(this.source.catalog(), client, params.ref);
-    const { connection, origin, decision } = await this.connected(item, 'completion target', options.signal);
+    const { connection, origin, decision } = await this.connected(item, 'completion target', options);
     if (!connection.capabilities?.completions) return { completion: { values: [] } };
     const audited = { kind: 'completion/complete' as const, client, origin, arguments: params.argument, decision };
     return recordedRequest(this.source.audit, audited, options.signal, () =>
