@@ -29,6 +29,7 @@ export const OPTIONS = {
   'dry-run': { type: 'boolean', default: false },
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
+  revoke: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -57,6 +58,7 @@ export interface OptionValues {
   'dry-run': boolean;
   'secret-storage'?: string | undefined;
   tool?: string | undefined;
+  revoke?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

@@ -9,6 +9,7 @@ import { authSpecs } from './commandSpecs/auth.js';
 import { checkConfigSpecs } from './commandSpecs/checkConfig.js';
 import { clientsSpecs } from './commandSpecs/clients.js';
 import { configSpecs } from './commandSpecs/config.js';
+import { connectionsSpecs } from './commandSpecs/connections.js';
 import { connectSpecs } from './commandSpecs/connect.js';
 import { exposureSpecs } from './commandSpecs/exposure.js';
 import { registrySpecs } from './commandSpecs/registry.js';
@@ -24,6 +25,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   ...checkConfigSpecs,
   ...connectSpecs,
   ...authSpecs,
+  ...connectionsSpecs,
   ...secretSpecs,
   ...configSpecs,
   ...exposureSpecs,

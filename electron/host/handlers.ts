@@ -23,6 +23,7 @@ import { clientHandlers } from './clientHandlers.js';
 import { configHandlers } from './configHandlers.js';
 import { policyHandlers } from './policyHandlers.js';
 import { reviewHandlers } from './reviewHandlers.js';
+import { connectionHandlers } from './connectionHandlers.js';
 import { registryHandlers, type RegistryHandlerDeps } from './registryHandlers.js';
 import { TryCalls, type TryCall } from './tryCalls.js';
 import { bundleHandlers } from './bundleHandlers.js';
@@ -158,6 +159,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     },
     ...policyHandlers(core, deps.tokens),
     ...reviewHandlers(core),
+    ...connectionHandlers(core),
     ...exposureHandlers(core),
     'sessions.list': async () => core.sessions.list(),
     ...taskHandlers(core),

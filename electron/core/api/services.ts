@@ -38,6 +38,7 @@ import type { LoadedTools } from '../frontend/exposure/loadedTools.js';
 import type { FoundTool } from '../frontend/exposure/toolExposure.js';
 import type { UpdateSink } from '../frontend/relay/coalescingSink.js';
 import type { RouteOptions } from '../frontend/routing/router.js';
+import type { CallerIdentity } from '../frontend/routing/callerIdentity.js';
 import type { SessionInfo } from '../frontend/sessions/sessionRegistry.js';
 import type { ProxyTask } from '../frontend/tasks/proxyTask.js';
 import type { TaskChange } from '../frontend/tasks/taskRegistry.js';
@@ -302,9 +303,9 @@ export interface ConnectionsService {
   /** serve's HTTP origin (`http://host:port`): sign-in links point there. */
   served(origin: string): void;
   /** The caller's connection to every per-caller server; one not connected carries its sign-in link. */
-  list(caller: string): Promise<ConnectionView[]>;
+  list(caller: CallerIdentity): Promise<ConnectionView[]>;
   /** Forgets the caller's tokens for a server and closes their connection; resolves to whether there were any. */
-  revoke(caller: string, server: string): Promise<{ revoked: boolean }>;
+  revoke(caller: CallerIdentity, server: string): Promise<{ revoked: boolean }>;
   /** Opens a sign-in link: resolves to the authorization server's URL to redirect to. */
   start(server: string, link: string): Promise<string>;
   /** The authorization server's redirect back: stores the caller's tokens; resolves to the server. */

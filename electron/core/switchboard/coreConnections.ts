@@ -11,6 +11,7 @@ import type { ConnectionsService } from '../api/services.js';
 import type { BackendPool } from '../backends/supervisor/backendPool.js';
 import type { CallerCredentials } from '../platform/auth/callerCredentials.js';
 import { isPerCaller, type BackendConfig } from '../platform/config/schema.js';
+import { callerKey } from '../frontend/routing/callerIdentity.js';
 
 /** What the connections service reads of the core. */
 export interface CoreConnectionsHost {
@@ -39,9 +40,10 @@ export function createConnectionsService(host: CoreConnectionsHost): Connections
   credentials.onSignedIn((backend) => pool.get(backend)?.callerSignedIn());
   return {
     served: (origin) => credentials.signIn.served(origin),
-    list: (caller) => credentials.connections(caller, perCaller()),
-    async revoke(caller, server) {
+    list: (caller) => credentials.connections(callerKey(caller), perCaller()),
+    async revoke(identity, server) {
       requirePerCaller(server);
+      const caller = callerKey(identity);
       const revoked = await credentials.revoke(server, caller);
       const reason = new SwitchboardError(
         ErrorCode.AuthorizationRequired,
