@@ -140,6 +140,20 @@ describe('a per-caller server', () => {
     expect(harness.core.pool.get('prot')?.callers.size).toBe(2);
   });
 
+  it("refreshes a caller's token before it expires, with their refresh token, and stays that caller", async () => {
+    const store = new CallerTokenStore(join(dir.path, CALLER_CREDENTIALS_FILE), KEY);
+    const before = await store.tokens('prot', 'client:bob');
+    expect(before?.refresh_token).toBeDefined();
+    // As if bob's access token were about to expire (written the way the core writes it).
+    await store.saveTokens('prot', 'client:bob', { ...before!, expires_at: Date.now() + 500 });
+    const refreshes = as.stats.refreshGrants;
+    expect(firstText(await whoami(bob))).toMatch(/^bob /);
+    expect(as.stats.refreshGrants).toBe(refreshes + 1);
+    const after = await store.tokens('prot', 'client:bob');
+    expect(after?.access_token).not.toBe(before?.access_token);
+    expect(after?.expires_at).toBeGreaterThan(Date.now() + 60_000);
+  });
+
   it('keeps tokens encrypted at rest: none in clear, unreadable with another key', async () => {
     const path = join(dir.path, CALLER_CREDENTIALS_FILE);
     const text = await readFile(path, 'utf8');

@@ -10,9 +10,11 @@
  * The file holds, per backend, each caller's tokens and the client
  * registered with its authorization server (shared by its callers). Caller
  * keys and backend IDs are in clear (they are not secrets); tokens never are.
- * Records are decrypted on demand and never logged.
+ * Records are decrypted on demand and never logged. The file is read again
+ * when it changed on disk (another process, e.g. a restore), found by its
+ * modification time.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { compactDecrypt, CompactEncrypt } from 'jose';
 import type { StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import { fileWriter, type AtomicWriter } from '../config/atomicWriter.js';
@@ -53,6 +55,8 @@ export class UnreadableRecordError extends Error {
 /** Per-caller tokens and per-backend clients, encrypted in one file. */
 export class CallerTokenStore {
   private file: StoreFile | undefined;
+  /** The modification time of the file as last read or written (undefined: none on disk). */
+  private seen: number | undefined;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -61,8 +65,13 @@ export class CallerTokenStore {
     private readonly writer: AtomicWriter = fileWriter,
   ) {}
 
+  private async modified(): Promise<number | undefined> {
+    return (await stat(this.path).catch(() => undefined))?.mtimeMs;
+  }
+
   private async load(): Promise<StoreFile> {
-    if (this.file) return this.file;
+    const modified = await this.modified();
+    if (this.file && modified === this.seen) return this.file;
     let parsed: StoreFile = emptyFile();
     try {
       const raw = JSON.parse(await readFile(this.path, 'utf8')) as Partial<StoreFile>;
@@ -70,8 +79,9 @@ export class CallerTokenStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    this.file ??= parsed;
-    return this.file;
+    this.file = parsed;
+    this.seen = modified;
+    return parsed;
   }
 
   private async seal(value: unknown): Promise<string> {
@@ -94,6 +104,7 @@ export class CallerTokenStore {
       const file = await this.load();
       await change(file);
       await this.writer.write(this.path, `${JSON.stringify(file, null, 2)}\n`);
+      this.seen = await this.modified();
     });
     this.writing = run.catch(() => undefined);
     return run;
