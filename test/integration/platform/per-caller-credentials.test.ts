@@ -177,6 +177,14 @@ describe('a per-caller server', () => {
     expect(firstText(await whoami(bob))).toMatch(/^bob /);
     await expect(harness.core.connections.revoke(ALICE, 'nope')).rejects.toThrow(/not a server with per-caller/);
   });
+
+  it("forgets every caller's tokens when the server is removed", async () => {
+    const store = new CallerTokenStore(join(dir.path, CALLER_CREDENTIALS_FILE), KEY);
+    expect(await store.callers('prot')).toEqual(['client:local', 'client:bob']);
+    await harness.core.removeBackend('prot');
+    expect(await store.callers('prot')).toEqual([]);
+    expect(await store.client('prot')).toBeUndefined();
+  });
 });
 
 describe('without a credential key', () => {
