@@ -178,9 +178,21 @@ describe('a per-caller server', () => {
     await expect(harness.core.connections.revoke(ALICE, 'nope')).rejects.toThrow(/not a server with per-caller/);
   });
 
+  it('lists its catalog with the next signed-in caller when the first one revokes', async () => {
+    expect(await harness.core.connections.revoke(LOCAL, 'prot')).toEqual({ revoked: true });
+    await harness.core.pool
+      .get('prot')
+      ?.refresh()
+      .catch(() => undefined);
+    const health = await healthReaches((entry) => entry.status === 'up');
+    expect(health.counts.tools).toBe(2);
+    expect(firstText(await whoami(bob))).toMatch(/^bob /);
+    expect((await signInAsked(alice)).code).toBe(-32042);
+  });
+
   it("forgets every caller's tokens when the server is removed", async () => {
     const store = new CallerTokenStore(join(dir.path, CALLER_CREDENTIALS_FILE), KEY);
-    expect(await store.callers('prot')).toEqual(['client:local', 'client:bob']);
+    expect(await store.callers('prot')).toEqual(['client:bob']);
     await harness.core.removeBackend('prot');
     expect(await store.callers('prot')).toEqual([]);
     expect(await store.client('prot')).toBeUndefined();

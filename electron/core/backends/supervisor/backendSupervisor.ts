@@ -271,7 +271,7 @@ export class BackendSupervisor {
    */
   private notStartable(error: SwitchboardError): SwitchboardError {
     if (error.code === ErrorCode.AuthorizationRequired) {
-      if (!this.catalog.fromCache) this.host.unpublish(this.id);
+      // What is published (the cache, or the last listing) stays: its callers are asked to sign in.
       this.authorization.required(error);
     } else {
       this.host.unpublish(this.id);
@@ -346,9 +346,23 @@ export class BackendSupervisor {
       onResourceUpdated: (uri) => host.resourceUpdated(config.id, uri),
       onTaskStatus: (params) => host.taskStatus?.(config.id, params),
       authProvider,
-      onAuthorizationProblem: (problem) => authorization.problem(connection, problem),
+      onAuthorizationProblem: (problem) =>
+        caller === undefined ? authorization.problem(connection, problem) : this.nextCatalogCaller(connection),
     });
     return connection;
+  }
+
+  /**
+   * The caller whose credential listed a per-caller backend's catalog lost it
+   * (revoked, refused): a new connection lists it with the next signed-in
+   * caller (never the same session with another credential); the items stay published.
+   */
+  private nextCatalogCaller(connection: BackendConnection): void {
+    if (this.stopped || this.connection !== connection) return;
+    this.connection = undefined;
+    this.prober.stop();
+    void connection.close();
+    void this.start();
   }
 
   /**
