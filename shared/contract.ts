@@ -152,6 +152,8 @@ export const METHOD_NAMES = Object.keys({
   'approvals.resolve': 1,
   'pins.list': 1,
   'pins.approve': 1,
+  'connections.list': 1,
+  'connections.revoke': 1,
   'reviews.list': 1,
   'reviews.get': 1,
   'reviews.scans': 1,

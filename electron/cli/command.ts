@@ -58,6 +58,7 @@ export const OPTIONS = {
   since: { type: 'string' },
   client: { type: 'string' },
   principal: { type: 'string' },
+  revoke: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -115,6 +116,7 @@ export interface OptionValues {
   since?: string | undefined;
   client?: string | undefined;
   principal?: string | undefined;
+  revoke?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

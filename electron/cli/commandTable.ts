@@ -11,6 +11,7 @@ import { authCli } from './commands/auth.js';
 import { checkConfigCli } from './commands/checkConfig.js';
 import { clientsCli } from './commands/clients.js';
 import { configCli } from './commands/config.js';
+import { connectionsCli } from './commands/connections.js';
 import { connectCli } from './commands/connect.js';
 import { exposureCli } from './commands/exposure.js';
 import { profileCli } from './commands/profile.js';
@@ -28,6 +29,7 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   checkConfigCli,
   connectCli,
   authCli,
+  connectionsCli,
   secretCli,
   configCli,
   exposureCli,

@@ -10,6 +10,7 @@ import { authSpecs } from './commandSpecs/auth.js';
 import { checkConfigSpecs } from './commandSpecs/checkConfig.js';
 import { clientsSpecs } from './commandSpecs/clients.js';
 import { configSpecs } from './commandSpecs/config.js';
+import { connectionsSpecs } from './commandSpecs/connections.js';
 import { connectSpecs } from './commandSpecs/connect.js';
 import { exposureSpecs } from './commandSpecs/exposure.js';
 import { profileSpecs } from './commandSpecs/profile.js';
@@ -27,6 +28,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   ...checkConfigSpecs,
   ...connectSpecs,
   ...authSpecs,
+  ...connectionsSpecs,
   ...secretSpecs,
   ...configSpecs,
   ...exposureSpecs,

@@ -25,6 +25,7 @@ import { configHandlers } from './configHandlers.js';
 import { policyHandlers } from './policyHandlers.js';
 import { profileFileHandlers } from './profileFileHandlers.js';
 import { reviewHandlers } from './reviewHandlers.js';
+import { connectionHandlers } from './connectionHandlers.js';
 import { registryHandlers, type RegistryHandlerDeps } from './registryHandlers.js';
 import { TryCalls, type TryCall } from './tryCalls.js';
 import { bundleHandlers } from './bundleHandlers.js';
@@ -161,6 +162,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     ...policyHandlers(core, deps.tokens),
     ...profileFileHandlers(core),
     ...reviewHandlers(core),
+    ...connectionHandlers(core),
     ...exposureHandlers(core),
     ...overrideHandlers(core),
     'sessions.list': async () => core.sessions.list(),

@@ -23,6 +23,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { Exposure, ExposureInForce } from '../../../shared/model/exposure.js';
 import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
+import type { ConnectionView } from '../../../shared/model/connectionViews.js';
 import type { PolicyView, SessionView } from '../../../shared/model/views.js';
 import type { ServerReviewSummary, ServerReviewView } from '../../../shared/model/reviewViews.js';
 import type { ScanReport } from '../../../shared/model/scanViews.js';
@@ -40,6 +41,7 @@ import type { LoadedTools } from '../frontend/exposure/loadedTools.js';
 import type { FoundTool } from '../frontend/exposure/toolExposure.js';
 import type { UpdateSink } from '../frontend/relay/coalescingSink.js';
 import type { RouteOptions } from '../frontend/routing/router.js';
+import type { CallerIdentity } from '../catalog/policy/callerIdentity.js';
 import type { SessionInfo } from '../frontend/sessions/sessionRegistry.js';
 import type { ProxyTask } from '../frontend/tasks/proxyTask.js';
 import type { TaskChange } from '../frontend/tasks/taskRegistry.js';
@@ -308,6 +310,24 @@ export interface CoreEventSource {
 }
 
 /** The core as the host and the shell use it. */
+/**
+ * Per-caller upstream connections (`credentials: "per-caller"`): each caller
+ * (callerKey of catalog/policy/callerIdentity.ts) signs in upstream as
+ * themselves through serve's own HTTP port, and may list and revoke theirs.
+ */
+export interface ConnectionsService {
+  /** serve's HTTP origin (`http://host:port`): sign-in links point there. */
+  served(origin: string): void;
+  /** The caller's connection to every per-caller server; one not connected carries its sign-in link. */
+  list(caller: CallerIdentity): Promise<ConnectionView[]>;
+  /** Forgets the caller's tokens for a server and closes their connection; resolves to whether there were any. */
+  revoke(caller: CallerIdentity, server: string): Promise<{ revoked: boolean }>;
+  /** Opens a sign-in link: resolves to the authorization server's URL to redirect to. */
+  start(server: string, link: string): Promise<string>;
+  /** The authorization server's redirect back: stores the caller's tokens; resolves to the server. */
+  callback(query: URLSearchParams): Promise<{ server: string }>;
+}
+
 export interface Switchboard {
   readonly events: CoreEventSource;
   /** Platform pieces (environment, logger, client identity). */
@@ -328,6 +348,7 @@ export interface Switchboard {
   readonly sessions: SessionsService;
   readonly exposure: ExposureService;
   readonly auth: AuthService;
+  readonly connections: ConnectionsService;
   readonly audit: AuditService;
   readonly tasks: TasksService;
   /** The keychain secret references are resolved from (undefined: none configured). */

@@ -5,6 +5,8 @@
  */
 export { readAuthStatus, usesOAuth } from './auth/authRegistry.js';
 export { BackendAuth } from './auth/backendAuth.js';
+export { CALLER_CREDENTIALS_FILE, CallerTokenStore, UnreadableRecordError } from './auth/callerTokenStore.js';
+export { decodeKey, loadCredentialKey, TOKEN_KEY_VARIABLE } from './auth/credentialKey.js';
 export { isOAuthSecretName, vaultAccount } from './auth/vault.js';
 export type { VaultTokens } from './auth/vault.js';
 export { fileWriter } from './config/atomicWriter.js';

@@ -13,6 +13,7 @@ import type { BackendPool } from '../backends/supervisor/backendPool.js';
 import { diffBackends } from '../platform/config/configDiff.js';
 import type { StoredConfig } from '../platform/config/configStore.js';
 import {
+  isPerCaller,
   parseBackend,
   type BackendConfig,
   type ProxyOptions,
@@ -47,6 +48,23 @@ export interface BackendChangesHost {
   configError(message: string): void;
   /** Tells listeners the file was applied again after a refusal. */
   configApplied(): void;
+}
+
+/**
+ * Callers' tokens of a per-caller backend whose URL changed, or that is no
+ * longer per-caller, were for another resource (RFC 8707): they go.
+ */
+async function forgetMovedCallers(
+  host: BackendChangesHost,
+  previous: BackendConfig,
+  next: BackendConfig,
+): Promise<void> {
+  if (!isPerCaller(previous)) return;
+  if (isPerCaller(next) && next.url === previous.url) return;
+  await host.supervisorHost.callerCredentials?.forgetBackend(previous.id).catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    host.supervisorHost.deps.logger.warn(`could not forget the callers' tokens of "${previous.id}": ${reason}`);
+  });
 }
 
 /** Validates one `mcpServers` entry; throws `config_invalid` with every problem. */
@@ -136,6 +154,7 @@ export class BackendChanges {
     if (removed && options.persist !== false) {
       await deleteUnreferenced(host.services.secrets, removed, host.config().backends, host.supervisorHost.deps.logger);
       await host.auths.removed(id);
+      await host.supervisorHost.callerCredentials?.forgetBackend(id);
     }
   }
 
@@ -161,6 +180,7 @@ export class BackendChanges {
       }),
     );
     await host.auths.replaced(previous.config, backend);
+    await forgetMovedCallers(host, previous.config, backend);
     const next = new BackendSupervisor(backend, host.supervisorHost);
     host.supervisors.set(id, next);
     // Secrets the edit dropped go too, unless another backend still refers to them (not on hand edits).

@@ -10,6 +10,7 @@ import { BackendEras } from '../backends/connection/backendEras.js';
 import { defaultStateDir } from '../platform/config/paths.js';
 import type { SwitchboardError } from '../../../shared/errors.js';
 import type { BackendAuth } from '../platform/auth/backendAuth.js';
+import type { CallerCredentials } from '../platform/auth/callerCredentials.js';
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import type { StartLimiter } from '../backends/process/startLimiter.js';
 import type { SupervisorHost } from '../backends/supervisor/supervisorHost.js';
@@ -38,6 +39,8 @@ export interface SupervisorHostParts {
   /** A configured backend's config. */
   backend(backendId: string): BackendConfig | undefined;
   authFor(backendId: string): BackendAuth | undefined;
+  /** Each caller's upstream tokens for per-caller backends. */
+  callerCredentials: CallerCredentials;
 }
 
 /**
@@ -91,6 +94,7 @@ export function createSupervisorHost(parts: SupervisorHostParts): SupervisorHost
     },
     inUse: (backendId) => subscriptions.holds(backendId),
     authFor: (backendId) => parts.authFor(backendId),
+    callerCredentials: parts.callerCredentials,
   };
 }
 

@@ -13,6 +13,9 @@ import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
 import { AuthRegistry } from '../platform/auth/authRegistry.js';
 import type { BackendAuth } from '../platform/auth/backendAuth.js';
+import { CallerCredentials } from '../platform/auth/callerCredentials.js';
+import { defaultStateDir } from '../platform/config/paths.js';
+import { createConnectionsService } from './coreConnections.js';
 import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
 import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
 import { admitAll, createSupervisorHost, type SupervisorHostParts } from './supervisorReports.js';
@@ -23,8 +26,19 @@ import { BackendPool, readinessOf } from '../backends/supervisor/backendPool.js'
 import type { Catalog, CatalogInput } from '../catalog/catalog.js';
 import { CatalogPublisher } from '../catalog/catalogPublisher.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
-import type { BackendConfig, ProxyOptions, SwitchboardConfig } from '../platform/config/schema.js';
-import type { AuthService, BackendsService, FrontendCore, ReviewsService } from '../api/services.js';
+import {
+  isPerCaller,
+  type BackendConfig,
+  type ProxyOptions,
+  type SwitchboardConfig,
+} from '../platform/config/schema.js';
+import type {
+  AuthService,
+  BackendsService,
+  ConnectionsService,
+  FrontendCore,
+  ReviewsService,
+} from '../api/services.js';
 import type { CoreEvents } from '../api/events.js';
 import type { CoreServices } from './coreServices.js';
 import type { CoreDeps } from '../platform/deps.js';
@@ -107,6 +121,10 @@ export class SwitchboardCore implements FrontendCore {
   private readonly auths: AuthRegistry;
   /** Authorization, sign-out and status of the remote backends (coreAuthorization.ts). */
   readonly auth: AuthService;
+  /** Each caller's own upstream tokens for per-caller servers (encrypted under the operator's key). */
+  private readonly callerCredentials: CallerCredentials;
+  /** Per-caller connections: list, revoke, sign-in (coreConnections.ts). */
+  readonly connections: ConnectionsService;
   /** What the supervisors report to (supervisorReports.ts). */
   private readonly hostParts: SupervisorHostParts;
   /** What runtime changes and OAuth actions reach of the core (see the modules doing them). */
@@ -129,6 +147,17 @@ export class SwitchboardCore implements FrontendCore {
   ) {
     ({ secrets: this.secrets, store: this.configStore, tokens: this.clientTokens } = services);
     this.auths = new AuthRegistry(() => this.services.secrets, deps.logger);
+    this.callerCredentials = new CallerCredentials({
+      stateDir: deps.stateDir ?? defaultStateDir(process.platform, deps.environment),
+      environment: deps.environment,
+      keyFile: () => this.config.proxy.credentialKeyFile,
+      logger: deps.logger,
+      config: (id) => {
+        const config = this.pool.get(id)?.config;
+        return config && isPerCaller(config) ? config : undefined;
+      },
+      secrets: () => this.services.secrets,
+    });
     const requestPath = buildRequestPath({
       initial: config,
       proxy: () => this.config.proxy,
@@ -158,6 +187,7 @@ export class SwitchboardCore implements FrontendCore {
       proxyOptions: () => this.config.proxy,
       backend: (id) => this.pool.get(id)?.config,
       authFor: (id) => this.authFor(id),
+      callerCredentials: this.callerCredentials,
     };
     this.internals = {
       supervisorHost: createSupervisorHost(this.hostParts),
@@ -178,6 +208,11 @@ export class SwitchboardCore implements FrontendCore {
     };
     this.changes = new BackendChanges(this.internals);
     this.auth = createAuthService(this.internals);
+    this.connections = createConnectionsService({
+      credentials: this.callerCredentials,
+      pool: this.pool,
+      backends: () => this.config.backends,
+    });
   }
 
   /** The backends (this core, as BackendsService). */
@@ -221,6 +256,7 @@ export class SwitchboardCore implements FrontendCore {
       (error) => this.changes.reportConfigError(error),
     );
     await approvalsRead;
+    await this.callerCredentials.loadKey();
     await launchBackends(
       this.config.backends,
       (backend) => {
@@ -327,6 +363,7 @@ export class SwitchboardCore implements FrontendCore {
     this.parkedCalls.clear(stopping);
     this.tasks.dispose();
     this.auths.dispose();
+    this.callerCredentials.dispose();
     await Promise.allSettled([...this.pool.values()].map((supervisor) => supervisor.stop(stopping)));
     await this.services.audit?.close();
   }

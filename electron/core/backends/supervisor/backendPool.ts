@@ -76,14 +76,25 @@ export class BackendPool extends Map<string, BackendSupervisor> {
   connectionFor(
     backendId: string,
     signal?: AbortSignal,
+    caller?: string,
   ): BackendConnection | undefined | Promise<BackendConnection | undefined> {
     const supervisor = this.host.isPublished(backendId) ? this.get(backendId) : undefined;
-    return supervisor?.acquire(connectTimeoutMs(supervisor.config, this.host.proxy()), signal);
+    if (!supervisor) return undefined;
+    // A per-caller backend: the caller's own connection (callerKey), never a shared one.
+    if (supervisor.perCaller) {
+      if (caller === undefined) return undefined;
+      return supervisor.callerConnection(caller, signal);
+    }
+    return supervisor.acquire(connectTimeoutMs(supervisor.config, this.host.proxy()), signal);
   }
 
-  /** A backend's live connection now, published or not (subscriptions, tasks); undefined while it is down. */
+  /**
+   * A backend's live connection now, published or not (subscriptions, tasks); undefined while it
+   * is down, and always for a per-caller backend (its connection is one caller's).
+   */
   liveConnection(backendId: string): BackendConnection | undefined {
-    return this.get(backendId)?.liveConnection;
+    const supervisor = this.get(backendId);
+    return supervisor?.perCaller ? undefined : supervisor?.liveConnection;
   }
 
   /** The backend's supervisor; throws `unknown_backend` when there is none. */

@@ -14,7 +14,8 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../../shared/model/health.js';
-import { sandboxOf, startModeOf, type BackendConfig } from '../../platform/config/schema.js';
+import { isPerCaller, sandboxOf, startModeOf, type BackendConfig } from '../../platform/config/schema.js';
+import { authorizationProblem, authorizationRequired } from '../../platform/auth/authErrors.js';
 import { defaultStateDir } from '../../platform/config/paths.js';
 import { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
 import { sandboxView } from '../process/sandbox/sandboxedLaunch.js';
@@ -22,6 +23,8 @@ import { BackendConnection, type BackendCatalog } from '../connection/backendCon
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
 import { OnDemandStart } from './onDemand.js';
+import { CallerConnections } from './callerConnections.js';
+import { signInRequired } from './signInRequired.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import { SupervisorCatalog } from './supervisorCatalog.js';
 import { SupervisorStatus } from './supervisorStatus.js';
@@ -52,6 +55,11 @@ export class BackendSupervisor {
   private readonly authorization: SupervisorAuthorization;
   /** Requests waiting for a start, and the idle stop of an on-demand server (see onDemand.ts). */
   private readonly demand: OnDemandStart;
+  /**
+   * A per-caller backend's connections, one per caller (callerConnections.ts). Its own
+   * connection then only lists the catalog, with the first signed-in caller's credential.
+   */
+  readonly callers: CallerConnections;
 
   constructor(
     public config: BackendConfig,
@@ -111,6 +119,62 @@ export class BackendSupervisor {
       needsAuthorization: (lastError) => this.state.needsAuthorization(lastError),
       restart: () => void this.restart(),
     });
+    this.callers = new CallerConnections({
+      id: config.id,
+      open: (caller, onClosed) => this.newCallerConnection(caller, onClosed),
+      max: () => this.host.proxyOptions().maxCallerConnections,
+      idleMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
+    });
+  }
+
+  /** Whether each caller reaches this backend with their own credential. */
+  get perCaller(): boolean {
+    return isPerCaller(this.config);
+  }
+
+  /**
+   * A per-caller backend's connection for one caller: theirs, started on
+   * demand; a caller without tokens (or whose tokens stopped working) gets
+   * the error carrying their own sign-in link, never another caller's connection.
+   */
+  async callerConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+    const credentials = this.host.callerCredentials;
+    if (!credentials || credentials.problem) throw this.keyMissing();
+    if (!(await credentials.tokens(this.id, caller)))
+      throw signInRequired(this.id, credentials.signIn.link(this.id, caller));
+    try {
+      return await this.callers.acquire(caller, signal);
+    } catch (error) {
+      if (!authorizationProblem(error)) throw error;
+      throw signInRequired(this.id, credentials.signIn.link(this.id, caller));
+    }
+  }
+
+  /** A caller signed in: a per-caller backend waiting for its first signed-in caller lists its catalog now. */
+  callerSignedIn(): void {
+    if (this.stopped || this.connection || this.state.status !== 'needs-authorization') return;
+    void this.restart();
+  }
+
+  private keyMissing(): SwitchboardError {
+    const problem = this.host.callerCredentials?.problem ?? 'per-caller credentials are not available here';
+    return new SwitchboardError(ErrorCode.ConfigInvalid, `backend "${this.id}": ${problem}`, { backend: this.id });
+  }
+
+  /**
+   * The caller whose credential lists a per-caller backend's catalog (the
+   * first signed in), or why it cannot start: no key (a config problem, not
+   * retried) or nobody signed in yet (waits for the first sign-in).
+   */
+  private async catalogCaller(): Promise<{ caller: string } | { error: SwitchboardError }> {
+    const credentials = this.host.callerCredentials;
+    if (!credentials || credentials.problem) return { error: this.keyMissing() };
+    const [caller] = await credentials.callers(this.id);
+    if (caller !== undefined) return { caller };
+    const reason =
+      'nobody has signed in to it yet: each caller signs in with the link their first call answers with, ' +
+      'or from `mcp-switchboard connections`';
+    return { error: authorizationRequired(this.id, { reason, stepUp: false }) };
   }
 
   get id(): string {
@@ -147,7 +211,13 @@ export class BackendSupervisor {
     if (this.started && this.state.status !== 'idle') this.state.restarts++;
     this.started = true;
     this.catalog.attemptStarted();
-    const connection = this.newConnection();
+    let caller: string | undefined;
+    if (this.perCaller) {
+      const chosen = await this.catalogCaller();
+      if ('error' in chosen) return this.notStartable(chosen.error);
+      caller = chosen.caller;
+    }
+    const connection = this.newConnection(caller);
     this.connection = connection;
     // An automatic retry stays `down` (with its error) until it succeeds.
     if (!options.retry) this.state.set('connecting');
@@ -194,6 +264,23 @@ export class BackendSupervisor {
     }
   }
 
+  /**
+   * A per-caller backend that cannot list its catalog: without a key it is
+   * down for a config problem; without a signed-in caller it waits, keeping a
+   * cached catalog published so a caller's first call can still ask them to sign in.
+   */
+  private notStartable(error: SwitchboardError): SwitchboardError {
+    if (error.code === ErrorCode.AuthorizationRequired) {
+      // What is published (the cache, or the last listing) stays: its callers are asked to sign in.
+      this.authorization.required(error);
+    } else {
+      this.host.unpublish(this.id);
+      this.catalog.attemptFailed();
+      this.state.fail(error);
+    }
+    return error;
+  }
+
   /** The first start, once: a cached backend's deferred launch and a request needing it sooner share it. */
   startOnce(): Promise<unknown> {
     this.firstStart ??= this.start();
@@ -206,6 +293,7 @@ export class BackendSupervisor {
     this.reconnect.clear();
     this.demand.stop();
     this.authorization.detach();
+    await this.callers.closeAll(reason);
     await this.detach()?.close(reason);
     await this.sandboxWatch.closeProxy();
   }
@@ -232,10 +320,16 @@ export class BackendSupervisor {
     this.authorization.lost();
   }
 
-  /** Makes the connection of one start attempt (not connected yet), its reports wired back here. */
-  private newConnection(): BackendConnection {
+  /**
+   * Makes the connection of one start attempt (not connected yet), its reports wired back here;
+   * a per-caller backend's sends `caller`'s credential (it only lists the catalog).
+   */
+  private newConnection(caller?: string): BackendConnection {
     const { config, host, authorization } = this;
-    const authProvider = authorization.attach(() => authorization.connectionLost(connection));
+    const authProvider =
+      caller !== undefined && config.transport !== 'stdio' && host.callerCredentials
+        ? host.callerCredentials.transportAuth(config, caller)
+        : authorization.attach(() => authorization.connectionLost(connection));
     const connection: BackendConnection = new BackendConnection({
       config,
       proxy: host.proxyOptions(),
@@ -252,7 +346,48 @@ export class BackendSupervisor {
       onResourceUpdated: (uri) => host.resourceUpdated(config.id, uri),
       onTaskStatus: (params) => host.taskStatus?.(config.id, params),
       authProvider,
-      onAuthorizationProblem: (problem) => authorization.problem(connection, problem),
+      onAuthorizationProblem: (problem) =>
+        caller === undefined ? authorization.problem(connection, problem) : this.nextCatalogCaller(connection),
+    });
+    return connection;
+  }
+
+  /**
+   * The caller whose credential listed a per-caller backend's catalog lost it
+   * (revoked, refused): a new connection lists it with the next signed-in
+   * caller (never the same session with another credential); the items stay published.
+   */
+  private nextCatalogCaller(connection: BackendConnection): void {
+    if (this.stopped || this.connection !== connection) return;
+    this.connection = undefined;
+    this.prober.stop();
+    void connection.close();
+    void this.start();
+  }
+
+  /**
+   * One caller's own connection to a per-caller backend: their credential
+   * only; its catalog, tasks and subscriptions are not used (the backend's
+   * catalog comes from its own connection), its logs are the backend's.
+   */
+  private newCallerConnection(caller: string, onClosed: () => void): BackendConnection {
+    const { config, host } = this;
+    if (config.transport === 'stdio' || !host.callerCredentials) throw this.keyMissing();
+    const connection: BackendConnection = new BackendConnection({
+      config,
+      proxy: host.proxyOptions(),
+      environment: host.deps.environment,
+      secrets: host.secrets,
+      clientInfo: host.deps.clientInfo,
+      stderrTail: this.stderrTail,
+      eras: host.eras,
+      onUnexpectedClose: onClosed,
+      onListChanged: () => undefined,
+      onLog: (params) => host.log(config.id, params),
+      onNotificationsLimited: () => host.changed(config.id),
+      onResourceUpdated: () => undefined,
+      authProvider: host.callerCredentials.transportAuth(config, caller),
+      onAuthorizationProblem: (problem) => void this.callers.close(caller, authorizationRequired(config.id, problem)),
     });
     return connection;
   }

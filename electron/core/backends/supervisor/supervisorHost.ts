@@ -4,6 +4,7 @@
  */
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { BackendAuth } from '../../platform/auth/backendAuth.js';
+import type { CallerCredentials } from '../../platform/auth/callerCredentials.js';
 import type { ProxyOptions } from '../../platform/config/schema.js';
 import type { CoreDeps } from '../../platform/deps.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
@@ -33,6 +34,8 @@ export interface SupervisorHost {
   taskStatus?(backendId: string, params: BackendTaskStatus): void;
   /** The backend is up on a new connection (re-establish upstream state). */
   online(backendId: string): void;
+  /** Per-caller upstream credentials (absent: per-caller backends cannot run here). */
+  readonly callerCredentials?: CallerCredentials | undefined;
   /** OAuth of a remote backend that may use it (undefined: none). */
   authFor?(backendId: string): BackendAuth | undefined;
   /**

@@ -28,6 +28,7 @@ import type { GatewayConfig } from '../../platform/config/gatewayConfig.js';
 import type { GatewayCaller, GatewayGuard } from './gateway/gatewayGuard.js';
 import type { Caller } from './mcpRoute.js';
 import { EndpointRoutes } from './endpointRoutes.js';
+import { routeConnections } from './connectionRoutes.js';
 import { jsonRpcError, sendJson } from './httpJson.js';
 import type { Observability } from '../../platform/observability/observability.js';
 
@@ -121,6 +122,8 @@ export class HttpEndpoint {
         resolve();
       });
     });
+    // Sign-in links of per-caller servers point at this port.
+    this.core.connections.served(new URL(this.url).origin);
     return this.url;
   }
 
@@ -166,6 +169,7 @@ export class HttpEndpoint {
     }
     if (path === '/metrics') return this.serveMetrics(req, res);
     if (!scope) {
+      if (await routeConnections(this.core.connections, req, res, path)) return;
       if (this.extension && (await this.extension.route(req, res, path))) return;
       return sendJson(res, 404, { error: 'not found' });
     }

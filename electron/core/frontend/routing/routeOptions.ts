@@ -1,5 +1,6 @@
 /** The options a frontend passes along with each routed request. */
 import type { FrontendChannel } from '../relay/frontendChannel.js';
+import type { CallerIdentity } from '../../catalog/policy/callerIdentity.js';
 import type { ProgressUpdate } from './forwarding.js';
 import type { Principal } from '../../catalog/policy/principal.js';
 
@@ -18,6 +19,11 @@ export interface RouteOptions {
   client?: string | undefined;
   /** Gateway mode: the signed-in person making the request (audit entries and `ask` name them). */
   principal?: Principal | undefined;
+  /**
+   * Who makes the request, for per-caller upstream credentials (default: the
+   * client profile alone; gateway mode adds the signed-in principal).
+   */
+  caller?: CallerIdentity | undefined;
   /**
    * The backend request's deadline instead of the backend's `requestTimeoutMs`:
    * a call Switchboard runs as a task is bounded by the task's TTL, since the

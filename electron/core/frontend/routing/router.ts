@@ -29,13 +29,14 @@ import type { AuditEntry, AuditKind } from '../../catalog/policy/auditLog.js';
 import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta } from './forwarding.js';
 import { unknownItem } from './protocolErrors.js';
+import { signInAnswer } from './signInAnswer.js';
 import type { AccessControl } from '../../catalog/policy/accessControl.js';
 import type { Principal } from '../../catalog/policy/principal.js';
 import { ItemResolver, type Resolution } from './resolution.js';
 import { recordDenied, recordedRequest } from './routeAudit.js';
 import type { RouteOptions } from './routeOptions.js';
 import type { BackendCall, Observability } from '../../platform/observability/observability.js';
-import { callerIdentityOf } from '../../catalog/policy/callerIdentity.js';
+import { callerIdentityOf, callerKey } from '../../catalog/policy/callerIdentity.js';
 import { passLimits, type LimitHost } from './limitGate.js';
 
 export type { RouteOptions } from './routeOptions.js';
@@ -145,9 +146,19 @@ export class Router {
     this.resolver = new ItemResolver((client, catalog, kind, key) => source.access.decide(client, catalog, kind, key));
   }
 
-  /** The owner's connection for a resolved item; a backend gone meanwhile answers like an unknown item. */
-  private async connected(item: Resolution, kind: string, signal?: AbortSignal): Promise<ResolvedCall> {
-    const connection = await this.source.pool.connectionFor(item.origin.backendId, signal);
+  /**
+   * The owner's connection for a resolved item (a per-caller backend's: this
+   * caller's own, or the answer that asks them to sign in); a backend gone
+   * meanwhile answers like an unknown item.
+   */
+  private async connected(item: Resolution, kind: string, options: RouteOptions): Promise<ResolvedCall> {
+    const caller = callerKey(options.caller ?? callerIdentityOf({ ...options, client: item.client }));
+    let connection: BackendConnection | undefined;
+    try {
+      connection = await this.source.pool.connectionFor(item.origin.backendId, options.signal, caller);
+    } catch (error) {
+      throw signInAnswer(error, options.frontend);
+    }
     if (!connection) throw unknownItem(kind, item.exposed);
     return { ...item, connection };
   }
@@ -258,11 +269,7 @@ export class Router {
   ): Promise<CallToolResult | InputRequiredResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    const call = await this.connected(
-      this.allowed(item, 'tools/call', 'tool', params.name, options),
-      'tool',
-      options.signal,
-    );
+    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name, options), 'tool', options);
     const overridden = this.overridden(call, params, options.principal);
     if (call.rule === 'ask') {
       const approval = await askApproval(this.source, { ...call, arguments: overridden.arguments }, options);
@@ -310,11 +317,7 @@ export class Router {
   async resolveToolCall(params: CallToolRequestParams, options: RouteOptions = {}): Promise<ResolvedCall> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
-    const call = await this.connected(
-      this.allowed(item, 'tools/call', 'tool', params.name, options),
-      'tool',
-      options.signal,
-    );
+    const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name, options), 'tool', options);
     // A hidden argument set by the client is refused here too; an overridden call runs through callTool.
     const overridden = this.overridden(call, params, options.principal).exposed !== undefined;
     return overridden ? { ...call, overridden } : call;
@@ -340,7 +343,7 @@ export class Router {
       options,
     );
     await this.limited(item, 'prompts/get', options);
-    const call = await this.connected(item, 'prompt', options.signal);
+    const call = await this.connected(item, 'prompt', options);
     return this.relayed(
       call,
       {
@@ -362,7 +365,7 @@ export class Router {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.resource(this.source.catalog(), client, params.uri);
     await this.limited(item, 'resources/read', options);
-    const call = await this.connected(item, 'resource', options.signal);
+    const call = await this.connected(item, 'resource', options);
     return this.relayed(
       call,
       {
@@ -379,7 +382,7 @@ export class Router {
   async complete(params: CompleteRequestParams, options: RouteOptions = {}): Promise<CompleteResult> {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.completion(this.source.catalog(), client, params.ref);
-    const { connection, origin, decision } = await this.connected(item, 'completion target', options.signal);
+    const { connection, origin, decision } = await this.connected(item, 'completion target', options);
     if (!connection.capabilities?.completions) return { completion: { values: [] } };
     const audited = {
       kind: 'completion/complete' as const,

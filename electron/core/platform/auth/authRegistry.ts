@@ -11,11 +11,12 @@ import { BackendAuth } from './backendAuth.js';
 import { OAuthVault, summarizeTokens } from './vault.js';
 
 /**
- * Whether a backend may use OAuth: a remote one whose config does not set an
- * `Authorization` header itself (that header is the user's choice of credential).
+ * Whether a backend may use shared OAuth: a remote one whose config does not set an
+ * `Authorization` header itself (that header is the user's choice of credential),
+ * and not a per-caller one (each caller's OAuth is callerCredentials.ts's).
  */
 export function usesOAuth(config: BackendConfig): config is RemoteBackendConfig {
-  if (config.transport === 'stdio') return false;
+  if (config.transport === 'stdio' || config.credentials === 'per-caller') return false;
   return !Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization');
 }
 

@@ -24,6 +24,16 @@ export const ExtraPathSchema = z
 export const ProxyOptionsSchema = z
   .strictObject({
     maxBackends: positiveInt.default(32),
+    /**
+     * A file holding the key (32 bytes, base64 or hex) that encrypts per-caller
+     * upstream tokens at rest; the environment's SWITCHBOARD_TOKEN_KEY wins.
+     */
+    credentialKeyFile: z
+      .string()
+      .refine((path) => isAbsolute(path), 'must be an absolute file path')
+      .optional(),
+    /** Upstream connections of per-caller servers kept open at once (each caller's own; least recently used closes first). */
+    maxCallerConnections: positiveInt.default(64),
     maxCatalogItems: positiveInt.default(1000),
     healthIntervalMs: positiveInt.default(30_000),
     requestTimeoutMs: positiveInt.default(60_000),

@@ -184,6 +184,10 @@ const StdioBackendSchema = z.strictObject({
 
 const remoteTransport = z.enum(REMOTE_SPELLINGS);
 
+/** Whose credentials reach a remote server: one for everyone, or each caller's own. */
+export const CREDENTIAL_MODES = ['shared', 'per-caller'] as const;
+export type CredentialMode = (typeof CREDENTIAL_MODES)[number];
+
 /**
  * OAuth for a remote backend (MCP authorization spec). All optional: the
  * default is discovery plus dynamic client registration (RFC 7591).
@@ -208,9 +212,36 @@ const RemoteBackendSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   headers: valueMap.default({}),
   oauth: OAuthSchema.optional(),
+  /**
+   * `shared` (default): one sign-in or header for everyone; `per-caller`: each
+   * caller signs in upstream as themselves (platform/auth/callerCredentials.ts).
+   */
+  credentials: z.enum(CREDENTIAL_MODES).default('shared'),
   launch: LaunchSchema.optional(),
   ...commonOptions,
 });
+
+/** The problems of a `credentials: "per-caller"` entry: only Streamable HTTP, and no Authorization header of its own. */
+function perCallerProblems(
+  entry: RemoteEntry,
+  transport: RemoteTransportKind,
+  path: (string | number)[],
+): ConfigProblem[] {
+  if (entry.credentials !== 'per-caller') return [];
+  const problems: ConfigProblem[] = [];
+  const field = [...path, 'credentials'].join('.');
+  if (transport !== 'http') {
+    problems.push({ path: field, message: 'per-caller credentials need the Streamable HTTP transport ("http")' });
+  }
+  if (Object.keys(entry.headers).some((name) => name.toLowerCase() === 'authorization')) {
+    problems.push({
+      path: field,
+      message:
+        'per-caller credentials cannot be combined with an Authorization header (that header is one shared credential)',
+    });
+  }
+  return problems;
+}
 
 /** The whole file. */
 export const ConfigFileSchema = z.strictObject({
@@ -278,6 +309,13 @@ export interface RemoteBackendConfig extends BackendBase {
   oauth: OAuthOptions | undefined;
   /** The process serving `url`, which Switchboard starts first (absent: the server runs elsewhere). */
   launch?: LaunchSpec;
+  /** Set only for `per-caller` (absent: shared, one credential for everyone). */
+  credentials?: CredentialMode;
+}
+
+/** Whether each caller reaches this backend with credentials of their own. */
+export function isPerCaller(config: BackendConfig): config is RemoteBackendConfig {
+  return config.transport !== 'stdio' && config.credentials === 'per-caller';
 }
 
 export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
@@ -351,6 +389,7 @@ export function parseBackend(
     const parsed = RemoteBackendSchema.safeParse(entry);
     if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
     const transport = remoteTransportNamed(parsed.data.type ?? parsed.data.transport);
+    problems.push(...perCallerProblems(parsed.data, transport, path));
     if (problems.length > 0) return { problems };
     return {
       backend: {
@@ -360,6 +399,7 @@ export function parseBackend(
         headers: parsed.data.headers,
         oauth: parsed.data.oauth,
         ...(parsed.data.launch ? { launch: parsed.data.launch } : {}),
+        ...(parsed.data.credentials === 'per-caller' ? { credentials: 'per-caller' as const } : {}),
       },
       problems,
     };

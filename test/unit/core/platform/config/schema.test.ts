@@ -5,6 +5,43 @@ import { defaultConfigDir } from '../../../../../electron/core/platform/config/p
 import { parseConfig, startModeOf } from '../../../../../electron/core/platform/config/schema.js';
 
 describe('parseConfig', () => {
+  it('reads a remote server’s credentials: shared by default, per-caller only over Streamable HTTP and without an Authorization header', () => {
+    const { config, problems } = parseConfig({
+      proxy: { credentialKeyFile: '/run/secrets/switchboard-key' },
+      mcpServers: {
+        shared: { url: 'https://example.com/mcp' },
+        mine: { url: 'https://example.com/mcp', credentials: 'per-caller' },
+      },
+    });
+    expect(problems).toEqual([]);
+    expect(config?.proxy.credentialKeyFile).toBe('/run/secrets/switchboard-key');
+    const modes = Object.fromEntries(
+      (config?.backends ?? []).map((backend) => [
+        backend.id,
+        backend.transport === 'stdio' ? null : backend.credentials,
+      ]),
+    );
+    expect(modes).toEqual({ shared: undefined, mine: 'per-caller' });
+    const bad = parseConfig({
+      proxy: { credentialKeyFile: 'relative.key' },
+      mcpServers: {
+        sse: { url: 'https://example.com/sse', type: 'sse', credentials: 'per-caller' },
+        header: { url: 'https://x.dev/mcp', credentials: 'per-caller', headers: { Authorization: 'Bearer t' } },
+        typo: { url: 'https://x.dev/mcp', credentials: 'per-person' },
+      },
+    });
+    expect(bad.config).toBeUndefined();
+    expect(bad.problems.map((problem) => problem.path).sort()).toEqual([
+      'mcpServers.header.credentials',
+      'mcpServers.sse.credentials',
+      'mcpServers.typo.credentials',
+      'proxy.credentialKeyFile',
+    ]);
+    expect(bad.problems.find((problem) => problem.path === 'mcpServers.sse.credentials')?.message).toContain(
+      'Streamable HTTP',
+    );
+  });
+
   it('reads a stdio server’s sandbox: true/false, or grants with network none by default; refuses relative paths, .. and bad hosts', () => {
     const { config, problems } = parseConfig({
       mcpServers: {
@@ -48,6 +85,7 @@ describe('parseConfig', () => {
     expect(problems).toEqual([]);
     expect(config?.proxy).toEqual({
       maxBackends: 32,
+      maxCallerConnections: 64,
       maxCatalogItems: 1000,
       healthIntervalMs: 30_000,
       requestTimeoutMs: 60_000,

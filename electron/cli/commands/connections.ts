@@ -1,0 +1,88 @@
+/**
+ * `connections [--revoke <server>]`: the calling user's connections to
+ * servers with per-caller credentials. It asks the running Switchboard (the
+ * tokens, the sign-in links and the upstream connections are its), over its
+ * UI bridge with the main token, and says so when none runs.
+ */
+import type { ConnectionView } from '../../../shared/model/connectionViews.js';
+import type { MethodName, ParamsOf, ResultOf } from '../../../shared/contract.js';
+import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
+import { connectionsSpecs } from '../commandSpecs/connections.js';
+import type { CliCommand } from '../command.js';
+import { stdio, type Write } from '../io.js';
+import { callRunning, type RunningCall } from '../runningBridge.js';
+
+/** What the command needs from the CLI. */
+export interface ConnectionsCommandContext {
+  out: Write;
+  err: Write;
+  call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<RunningCall<ResultOf<M>>>;
+}
+
+/** The result of a call, or undefined once the reason it failed was printed. */
+async function ask<M extends MethodName>(
+  context: ConnectionsCommandContext,
+  method: M,
+  params?: ParamsOf<M>,
+): Promise<ResultOf<M> | undefined> {
+  const call = await context.call(method, params);
+  if (!call.reached) {
+    context.err(`mcp-switchboard: ${call.reason}\n`);
+    return undefined;
+  }
+  if (!call.outcome.ok) {
+    context.err(`mcp-switchboard: ${call.outcome.error.message}\n`);
+    return undefined;
+  }
+  return call.outcome.result;
+}
+
+/** One connection as a line for people. */
+export function connectionLine(view: ConnectionView): string {
+  if (!view.connected) {
+    return `${view.server}: not signed in${view.signInUrl ? `; sign in at ${view.signInUrl}` : ''}`;
+  }
+  const parts = [`${view.server}: signed in`];
+  if (view.expiresAt) parts.push(`token expires ${view.expiresAt}`);
+  if (view.scope) parts.push(`scope "${view.scope}"`);
+  return parts.join(', ');
+}
+
+/** `connections [--revoke <server>] [--json]`. */
+export async function connectionsCommand(
+  context: ConnectionsCommandContext,
+  options: { revoke?: string | undefined; json: boolean },
+): Promise<number> {
+  if (options.revoke !== undefined) {
+    const result = await ask(context, 'connections.revoke', { server: options.revoke });
+    if (!result) return 1;
+    if (options.json) context.out(`${JSON.stringify(result)}\n`);
+    else context.out(`${options.revoke}: ${result.revoked ? 'your tokens are forgotten' : 'you were not signed in'}\n`);
+    return 0;
+  }
+  const views = await ask(context, 'connections.list');
+  if (!views) return 1;
+  if (options.json) context.out(`${JSON.stringify(views, null, 2)}\n`);
+  else if (views.length === 0) context.out('no server has per-caller credentials\n');
+  else context.out(`${views.map(connectionLine).join('\n')}\n`);
+  return 0;
+}
+
+/** The `connections` command. */
+export const connectionsCli: CliCommand = {
+  section: 'auth',
+  positionals: false,
+  commands: connectionsSpecs,
+  run: async ({ values }) => {
+    const context: ConnectionsCommandContext = {
+      ...stdio(),
+      call: (method, params) =>
+        callRunning(
+          { stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env },
+          method,
+          params,
+        ),
+    };
+    return connectionsCommand(context, { revoke: values.revoke, json: values.json });
+  },
+};

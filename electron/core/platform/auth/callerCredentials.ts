@@ -1,0 +1,211 @@
+/**
+ * Per-caller upstream credentials (config `credentials: "per-caller"`): each
+ * caller (a client profile today, a signed-in person in gateway mode; see
+ * catalog/policy/callerIdentity.ts) signs in to the upstream's own
+ * authorization server once and reaches it as themselves. This is the owner:
+ * the operator's key and the encrypted store (credentialKey.ts,
+ * callerTokenStore.ts), sign-in links and flows (callerSignIn.ts), the bearer
+ * token each caller's transport sends (refreshed before expiry with the
+ * refresh token, and once on a 401), and listing and revoking a caller's
+ * connections. A caller's tokens go to their upstream only, through the
+ * transport of that caller's own connection; they are never logged.
+ */
+import { join } from 'node:path';
+import { auth, type AuthProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import type { ConnectionView } from '../../../../shared/model/connectionViews.js';
+import type { RemoteBackendConfig } from '../config/schema.js';
+import type { Logger } from '../deps.js';
+import type { SecretStore } from '../secrets/secretStore.js';
+import { boundedFetch } from './authHttp.js';
+import { CallerProvider } from './callerProvider.js';
+import { CALLBACK_PATH, CallerSignIn } from './callerSignIn.js';
+import { CALLER_CREDENTIALS_FILE, CallerTokenStore, UnreadableRecordError } from './callerTokenStore.js';
+import { loadCredentialKey } from './credentialKey.js';
+import type { VaultTokens } from './vault.js';
+import { AuthorizationRequiredError, staticClientOf } from './vaultProvider.js';
+
+/** Options of {@link CallerCredentials}. */
+export interface CallerCredentialsOptions {
+  stateDir: string;
+  environment: NodeJS.ProcessEnv;
+  /** The config's `proxy.credentialKeyFile`. */
+  keyFile(): string | undefined;
+  logger: Logger;
+  config(backend: string): RemoteBackendConfig | undefined;
+  secrets(): SecretStore | undefined;
+}
+
+/** Refreshes this long before expiry: a quarter of the token's lifetime, at most a minute. */
+function expiresSoon(tokens: VaultTokens): boolean {
+  if (tokens.expires_at === undefined) return false;
+  const lifetime = (tokens.expires_in ?? 3600) * 1000;
+  return tokens.expires_at - Date.now() <= Math.min(60_000, lifetime / 4);
+}
+
+/** The per-caller credentials of every per-caller backend. */
+export class CallerCredentials {
+  private store: CallerTokenStore | undefined;
+  private keyProblem: string | undefined = 'the credential key has not been read yet';
+  private readonly discovery = new Map<string, OAuthDiscoveryState>();
+  private readonly refreshing = new Map<string, Promise<void>>();
+  private readonly listeners = new Set<(backend: string, caller: string) => void>();
+  private readonly disposed = new AbortController();
+  readonly signIn: CallerSignIn;
+
+  constructor(private readonly options: CallerCredentialsOptions) {
+    this.signIn = new CallerSignIn({
+      store: () => this.requireStore(),
+      config: options.config,
+      secrets: options.secrets,
+      discovery: this.discovery,
+      fetchFn: () => boundedFetch({ signal: this.disposed.signal }),
+    });
+  }
+
+  /** Reads the operator's key (at start, before backends connect); a missing one is a problem, not a failure. */
+  async loadKey(): Promise<void> {
+    const loaded = await loadCredentialKey(this.options.environment, this.options.keyFile());
+    this.keyProblem = loaded.problem;
+    this.store = loaded.key
+      ? new CallerTokenStore(join(this.options.stateDir, CALLER_CREDENTIALS_FILE), loaded.key)
+      : undefined;
+  }
+
+  /** Why per-caller servers cannot run (no usable key), or undefined. */
+  get problem(): string | undefined {
+    return this.keyProblem;
+  }
+
+  private requireStore(): CallerTokenStore {
+    if (!this.store) throw new SwitchboardError(ErrorCode.ConfigInvalid, this.problem ?? 'no credential key');
+    return this.store;
+  }
+
+  /** Called when a caller signed in to a backend (a waiting backend may list its catalog now). */
+  onSignedIn(listener: (backend: string, caller: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The `/connections/callback` of serve's port: stores the caller's tokens and tells the listeners. */
+  async callback(query: URLSearchParams): Promise<{ backend: string; caller: string }> {
+    const done = await this.signIn.callback(query);
+    for (const listener of this.listeners) listener(done.backend, done.caller);
+    return done;
+  }
+
+  /** The caller's tokens; unreadable ones (another key) count as none, said once in the log. */
+  async tokens(backend: string, caller: string): Promise<VaultTokens | undefined> {
+    try {
+      return await this.store?.tokens(backend, caller);
+    } catch (error) {
+      if (!(error instanceof UnreadableRecordError)) throw error;
+      this.options.logger.warn(`${error.message}: ${caller} signs in to "${backend}" again`);
+      await this.store?.deleteTokens(backend, caller);
+      return undefined;
+    }
+  }
+
+  /** The callers who hold tokens for a backend (the first lists its catalog). */
+  async callers(backend: string): Promise<string[]> {
+    return (await this.store?.callers(backend)) ?? [];
+  }
+
+  /** The bearer-token provider of one caller's transport to one backend. */
+  transportAuth(config: RemoteBackendConfig, caller: string): AuthProvider {
+    return {
+      token: () => this.token(config, caller),
+      onUnauthorized: async () => {
+        const tokens = await this.tokens(config.id, caller);
+        if (!tokens?.refresh_token) {
+          await this.store?.deleteTokens(config.id, caller);
+          throw new AuthorizationRequiredError('the server refused the access token');
+        }
+        await this.refresh(config, caller);
+      },
+    };
+  }
+
+  private async token(config: RemoteBackendConfig, caller: string): Promise<string> {
+    const tokens = await this.tokens(config.id, caller);
+    if (!tokens) throw new AuthorizationRequiredError(`${caller} has not signed in`);
+    if (tokens.refresh_token && expiresSoon(tokens)) {
+      try {
+        await this.refresh(config, caller);
+      } catch (error) {
+        if (error instanceof AuthorizationRequiredError || (tokens.expires_at ?? 0) <= Date.now()) throw error;
+        this.options.logger.warn(`"${config.id}": ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const fresh = await this.tokens(config.id, caller);
+    if (!fresh) throw new AuthorizationRequiredError(`${caller} has to sign in again`);
+    return fresh.access_token;
+  }
+
+  /** One refresh per caller and backend at a time. */
+  private refresh(config: RemoteBackendConfig, caller: string): Promise<void> {
+    const key = `${config.id}\n${caller}`;
+    let running = this.refreshing.get(key);
+    if (!running) {
+      running = this.runRefresh(config, caller).finally(() => this.refreshing.delete(key));
+      this.refreshing.set(key, running);
+    }
+    return running;
+  }
+
+  private async runRefresh(config: RemoteBackendConfig, caller: string): Promise<void> {
+    const provider = new CallerProvider({
+      store: this.requireStore(),
+      config,
+      caller,
+      mode: 'background',
+      redirectUrl: `http://127.0.0.1${CALLBACK_PATH}`,
+      staticClient: await staticClientOf(config, this.options.secrets()),
+      discovery: this.discovery,
+    });
+    try {
+      await auth(provider, { serverUrl: config.url, fetchFn: boundedFetch({ signal: this.disposed.signal }) });
+    } catch (error) {
+      if (error instanceof AuthorizationRequiredError) {
+        await this.store?.deleteTokens(config.id, caller);
+        throw error;
+      }
+      throw new Error(`the access token could not be refreshed: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+
+  /** A caller's connections to the given per-caller backends (state, expiry, scope, else a sign-in link; never a token). */
+  async connections(caller: string, backends: readonly string[]): Promise<ConnectionView[]> {
+    const views: ConnectionView[] = [];
+    for (const server of backends) {
+      const tokens = await this.tokens(server, caller);
+      const view: ConnectionView = { server, connected: tokens !== undefined };
+      if (tokens?.expires_at !== undefined) view.expiresAt = new Date(tokens.expires_at).toISOString();
+      if (tokens?.scope) view.scope = tokens.scope;
+      const signInUrl = tokens ? undefined : this.signIn.link(server, caller);
+      if (signInUrl) view.signInUrl = signInUrl;
+      views.push(view);
+    }
+    return views;
+  }
+
+  /** Forgets a caller's tokens for a backend; resolves to whether there were any. */
+  async revoke(backend: string, caller: string): Promise<boolean> {
+    const had = (await this.tokens(backend, caller)) !== undefined;
+    await this.store?.deleteTokens(backend, caller);
+    return had;
+  }
+
+  /** A backend was removed or moved to another URL: its callers' tokens and client go. */
+  async forgetBackend(backend: string): Promise<void> {
+    await this.store?.forgetBackend(backend);
+    this.discovery.delete(backend);
+  }
+
+  /** Ends flows and refreshes in progress. */
+  dispose(): void {
+    this.disposed.abort(new Error('the core was stopped'));
+    this.listeners.clear();
+  }
+}
