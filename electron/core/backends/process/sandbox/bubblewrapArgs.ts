@@ -66,6 +66,10 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: string, args: str
     argv.push(mount.optional ? `${flag}-try` : flag, mount.source, mount.target);
   }
   argv.push('--setenv', 'HOME', policy.home, '--setenv', 'TMPDIR', '/tmp');
+  // A package runner's cache is the private home's (~/.npm): `npm run serve` passes npm's own
+  // cache folder in npm_config_cache, which the sandbox cannot write, and npx would then
+  // download its package again at every start.
+  argv.push('--unsetenv', 'npm_config_cache', '--unsetenv', 'NPM_CONFIG_CACHE');
   if (!policy.proxySocket) {
     argv.push('--chdir', policy.cwd, '--', command, ...args);
     return argv;

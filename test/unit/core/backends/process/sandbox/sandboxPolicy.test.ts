@@ -120,4 +120,9 @@ describe('as bubblewrap arguments', () => {
     expect(homeAt).toBeGreaterThan(-1);
     expect(grantAt).toBeGreaterThan(homeAt);
   });
+
+  it("gives npx its private home's cache rather than npm's own folder (npm run serve sets npm_config_cache)", () => {
+    const argv = bubblewrapArgs(resolveSandboxPolicy(input()), 'npx', ['-y', 'some-server']);
+    expect(argv.filter((arg, at) => argv[at - 1] === '--unsetenv')).toEqual(['npm_config_cache', 'NPM_CONFIG_CACHE']);
+  });
 });
