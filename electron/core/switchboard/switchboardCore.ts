@@ -248,7 +248,11 @@ export class SwitchboardCore implements FrontendCore {
     // seeing every server quarantined for want of them.
     this.grace.begin(this.config.proxy.startupGraceMs);
     this.readingApprovals = true;
-    const approvalsRead = this.loadApprovals().finally(() => (this.readingApprovals = false));
+    // The operator's key for per-caller tokens is read beside the approvals: a hand edit waits for
+    // both (below), so the backends of the file are placed before any the edit adds.
+    const approvalsRead = Promise.all([this.loadApprovals(), this.callerCredentials.loadKey()]).finally(
+      () => (this.readingApprovals = false),
+    );
     // Watched from the start, so an edit while the approvals are read is not
     // missed; applied once the backends below are placed (this await comes first).
     this.services.store?.watch(
@@ -256,7 +260,6 @@ export class SwitchboardCore implements FrontendCore {
       (error) => this.changes.reportConfigError(error),
     );
     await approvalsRead;
-    await this.callerCredentials.loadKey();
     await launchBackends(
       this.config.backends,
       (backend) => {
