@@ -5,37 +5,15 @@
  * UI bridge with the main token, and says so when none runs.
  */
 import type { ConnectionView } from '../../../shared/model/connectionViews.js';
-import type { MethodName, ParamsOf, ResultOf } from '../../../shared/contract.js';
 import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
 import { connectionsSpecs } from '../commandSpecs/connections.js';
 import type { CliCommand } from '../command.js';
-import { stdio, type Write } from '../io.js';
-import { callRunning, type RunningCall } from '../runningBridge.js';
+import { askRunning, type RunningCommandContext } from '../askRunning.js';
+import { stdio } from '../io.js';
+import { callRunning } from '../runningBridge.js';
 
 /** What the command needs from the CLI. */
-export interface ConnectionsCommandContext {
-  out: Write;
-  err: Write;
-  call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<RunningCall<ResultOf<M>>>;
-}
-
-/** The result of a call, or undefined once the reason it failed was printed. */
-async function ask<M extends MethodName>(
-  context: ConnectionsCommandContext,
-  method: M,
-  params?: ParamsOf<M>,
-): Promise<ResultOf<M> | undefined> {
-  const call = await context.call(method, params);
-  if (!call.reached) {
-    context.err(`mcp-switchboard: ${call.reason}\n`);
-    return undefined;
-  }
-  if (!call.outcome.ok) {
-    context.err(`mcp-switchboard: ${call.outcome.error.message}\n`);
-    return undefined;
-  }
-  return call.outcome.result;
-}
+export type ConnectionsCommandContext = RunningCommandContext;
 
 /** One connection as a line for people. */
 export function connectionLine(view: ConnectionView): string {
@@ -54,13 +32,13 @@ export async function connectionsCommand(
   options: { revoke?: string | undefined; json: boolean },
 ): Promise<number> {
   if (options.revoke !== undefined) {
-    const result = await ask(context, 'connections.revoke', { server: options.revoke });
+    const result = await askRunning(context, 'connections.revoke', { server: options.revoke });
     if (!result) return 1;
     if (options.json) context.out(`${JSON.stringify(result)}\n`);
     else context.out(`${options.revoke}: ${result.revoked ? 'your tokens are forgotten' : 'you were not signed in'}\n`);
     return 0;
   }
-  const views = await ask(context, 'connections.list');
+  const views = await askRunning(context, 'connections.list');
   if (!views) return 1;
   if (options.json) context.out(`${JSON.stringify(views, null, 2)}\n`);
   else if (views.length === 0) context.out('no server has per-caller credentials\n');

@@ -9,40 +9,18 @@
 import { unifiedDiffLines } from '../../../shared/model/definitionDiff.js';
 import type { LaunchLineView, PendingChangeView, ServerReviewView } from '../../../shared/model/reviewViews.js';
 import type { ScanFinding, ScanReport } from '../../../shared/model/scanViews.js';
-import type { MethodName, ParamsOf, ResultOf } from '../../../shared/contract.js';
 import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
 import { reviewSpecs } from '../commandSpecs/review.js';
 import type { CliCommand } from '../command.js';
-import { stdio, type Write } from '../io.js';
-import { callRunning, type RunningCall } from '../runningBridge.js';
+import { askRunning, type RunningCommandContext } from '../askRunning.js';
+import { stdio } from '../io.js';
+import { callRunning } from '../runningBridge.js';
 
 /** Exit code of `scan` when the running Switchboard could not be asked (1 means a high-severity finding). */
 export const SCAN_UNREACHABLE = 3;
 
 /** What the commands need from the CLI. */
-export interface ReviewCommandContext {
-  out: Write;
-  err: Write;
-  call<M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<RunningCall<ResultOf<M>>>;
-}
-
-/** The result of a call, or undefined once the reason it failed was printed. */
-async function ask<M extends MethodName>(
-  context: ReviewCommandContext,
-  method: M,
-  params?: ParamsOf<M>,
-): Promise<ResultOf<M> | undefined> {
-  const call = await context.call(method, params);
-  if (!call.reached) {
-    context.err(`mcp-switchboard: ${call.reason}\n`);
-    return undefined;
-  }
-  if (!call.outcome.ok) {
-    context.err(`mcp-switchboard: ${call.outcome.error.message}\n`);
-    return undefined;
-  }
-  return call.outcome.result;
-}
+export type ReviewCommandContext = RunningCommandContext;
 
 function launchLines(launch: LaunchLineView): string[] {
   const lines = [`  transport: ${launch.transport}`];
@@ -118,7 +96,7 @@ export function reviewText(review: ServerReviewView): string {
 
 /** `review <id> [--json]`. */
 export async function reviewCommand(context: ReviewCommandContext, id: string, json: boolean): Promise<number> {
-  const review = await ask(context, 'reviews.get', { id });
+  const review = await askRunning(context, 'reviews.get', { id });
   if (!review) return 1;
   context.out(json ? `${JSON.stringify(review, null, 2)}\n` : reviewText(review));
   return 0;
@@ -128,8 +106,8 @@ export async function reviewCommand(context: ReviewCommandContext, id: string, j
 export async function approveCommand(context: ReviewCommandContext, id: string, tool?: string): Promise<number> {
   const review =
     tool === undefined
-      ? await ask(context, 'reviews.approveServer', { id })
-      : await ask(context, 'reviews.approveChange', { id, tool });
+      ? await askRunning(context, 'reviews.approveServer', { id })
+      : await askRunning(context, 'reviews.approveChange', { id, tool });
   if (!review) return 1;
   const served = review.items.filter((item) => item.kind === 'tool').length;
   context.out(
@@ -161,7 +139,7 @@ export async function scanCommand(
   id: string | undefined,
   json: boolean,
 ): Promise<number> {
-  const reports = await ask(context, 'reviews.scans', id === undefined ? {} : { id });
+  const reports = await askRunning(context, 'reviews.scans', id === undefined ? {} : { id });
   if (!reports) return SCAN_UNREACHABLE;
   context.out(json ? `${JSON.stringify(reports, null, 2)}\n` : scanText(reports));
   return reports.some((report) => report.highest === 'high') ? 1 : 0;

@@ -95,7 +95,17 @@ export async function recordedRequest<T>(
 
 /** Records a request the policy refused (the client saw an unknown item). */
 export function recordDenied(audit: AuditSink, call: AuditedCall, detail?: string): void {
-  audit?.({
+  audit?.(deniedEntry(call, detail));
+}
+
+/** Records a request a rate limit refused: `denied`, with the code `rate_limited` and the limit in `detail`. */
+export function recordLimited(audit: AuditSink, call: AuditedCall, detail: string): void {
+  audit?.({ ...deniedEntry(call, detail), errorCode: ErrorCode.RateLimited });
+}
+
+/** The audit entry of a request refused before it was routed. */
+function deniedEntry(call: AuditedCall, detail: string | undefined): AuditEntry {
+  return {
     time: new Date().toISOString(),
     client: call.client,
     backend: call.origin.backendId,
@@ -107,22 +117,5 @@ export function recordDenied(audit: AuditSink, call: AuditedCall, detail?: strin
     ...(detail ? { detail } : {}),
     ...(call.decision ? { decision: call.decision } : {}),
     ...principalField(call),
-  });
-}
-
-/** Records a request a rate limit refused: `denied`, with the code `rate_limited` and the limit in `detail`. */
-export function recordLimited(audit: AuditSink, call: AuditedCall, detail: string): void {
-  audit?.({
-    time: new Date().toISOString(),
-    client: call.client,
-    backend: call.origin.backendId,
-    kind: call.kind,
-    item: call.origin.original,
-    outcome: 'denied',
-    errorCode: ErrorCode.RateLimited,
-    durationMs: 0,
-    detail,
-    ...(call.decision ? { decision: call.decision } : {}),
-    ...principalField(call),
-  });
+  };
 }
