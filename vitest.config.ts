@@ -19,6 +19,14 @@ const mockingUnitFiles = (readdirSync(join(ROOT, 'test/unit'), { recursive: true
   .filter((path) => /\bvi\.(?:mock|doMock|unmock|doUnmock)\(/.test(readFileSync(path, 'utf8')))
   .map((path) => relative(ROOT, path).split('\\').join('/'));
 
+/** Integration files that measure serve's memory under load (integration-memory, below). */
+const MEMORY_FILES = [
+  'test/integration/frontend/stalled-client.test.ts',
+  'test/integration/frontend/stalled-stdio-client.test.ts',
+  'test/integration/backends/flood.test.ts',
+  'test/integration/install/bundle-hostile.test.ts',
+];
+
 export default defineConfig({
   test: {
     // XDG config, state and data directories in a temporary folder per run: no test writes into the real ones.
@@ -60,7 +68,23 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: MEMORY_FILES,
           pool: 'forks',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The files that bound serve's memory (RSS) under a flood: run after every other file, one at a
+        // time, so the peak they measure is the flood's and not the garbage of tests beside them (a
+        // bound met by 20-30 MB on a quiet machine was missed by 7 MB on a busy one).
+        extends: true,
+        test: {
+          name: 'integration-memory',
+          include: MEMORY_FILES,
+          pool: 'forks',
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
