@@ -31,6 +31,8 @@ export class UnknownTokenRecheck {
   private queued: Promise<void> | undefined;
   /** The files' stat when the last re-read began. */
   private readStamp = '';
+  /** The re-read that covers `readStamp` while it runs (started or queued after that stat was taken). */
+  private covering: Promise<void> | undefined;
 
   constructor(
     /** The files re-read (the token file and config.json). */
@@ -58,18 +60,24 @@ export class UnknownTokenRecheck {
   async run(): Promise<boolean> {
     if (this.queued) return this.queued.then(() => true);
     const stamp = this.stamp();
-    if (stamp === this.readStamp && !this.bucket.tryRemoveTokens(1)) return false;
-    this.readStamp = stamp;
-    if (this.running) {
-      const after = this.running;
-      this.queued = after.then(() => {
-        this.queued = undefined;
-        return this.start();
-      });
-      await this.queued;
-      return true;
+    if (stamp === this.readStamp) {
+      // The files are as a re-read still under way saw them: its answer is this request's too
+      // (refusing now would refuse a client whose token that re-read is about to learn).
+      if (this.covering) return this.covering.then(() => true);
+      if (!this.bucket.tryRemoveTokens(1)) return false;
     }
-    await this.start();
+    this.readStamp = stamp;
+    const covering = this.running
+      ? (this.queued = this.running.then(() => {
+          this.queued = undefined;
+          return this.start();
+        }))
+      : this.start();
+    this.covering = covering;
+    void covering.finally(() => {
+      if (this.covering === covering) this.covering = undefined;
+    });
+    await covering;
     return true;
   }
 

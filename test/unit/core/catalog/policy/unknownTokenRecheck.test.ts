@@ -1,7 +1,8 @@
 /**
  * The re-read for unknown tokens: a flood of bad tokens reads the files only
  * at the bucket's rate, yet a change of the files (a client just installed)
- * is always re-read, and requests during a re-read share the next one.
+ * is always re-read, requests during a re-read of the same files share it,
+ * and those after a change share the next one.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,7 +42,33 @@ describe('UnknownTokenRecheck', () => {
     expect(reads).toBe(before + 1);
   });
 
-  it('lets requests that come during a re-read share the one after it', async () => {
+  it('never refuses a request while a re-read of the same files runs, even with the rate spent', async () => {
+    let release: (() => void) | undefined;
+    let started = 0;
+    let slowNext = false;
+    const slow = new UnknownTokenRecheck(
+      () => [file],
+      () => {
+        started++;
+        return slowNext ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+      },
+    );
+    // A flood of bad tokens spends the rate.
+    for (let i = 0; i < RECHECK_BURST + 5; i++) await slow.run();
+    expect(await slow.run()).toBe(false);
+    // A client is installed; one request starts the re-read of the new files, and the new client's
+    // own request comes while it runs: it waits for that re-read instead of being refused.
+    await writeFile(file, '{"clients":{"zed":{"digest":"00","createdAt":"now"}}}');
+    slowNext = true;
+    const before = started;
+    const first = slow.run();
+    const waiting = Array.from({ length: 5 }, () => slow.run());
+    release!();
+    expect(await Promise.all([first, ...waiting])).toEqual(Array(6).fill(true));
+    expect(started).toBe(before + 1);
+  });
+
+  it('gives requests that come after the files changed during a re-read the one after it', async () => {
     let release!: () => void;
     let started = 0;
     const slow = new UnknownTokenRecheck(
@@ -52,6 +79,8 @@ describe('UnknownTokenRecheck', () => {
       },
     );
     const first = slow.run();
+    // A client installed while the first re-read runs: that re-read may have missed it.
+    await writeFile(file, '{"clients":{"zed":{"digest":"00","createdAt":"now"}}}');
     const waiting = Array.from({ length: 10 }, () => slow.run());
     release();
     expect(await Promise.all([first, ...waiting])).toEqual(Array(11).fill(true));
