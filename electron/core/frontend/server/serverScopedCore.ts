@@ -30,6 +30,7 @@ import type {
   TasksService,
 } from '../../api/services.js';
 import { ServerCatalog } from '../../catalog/serverCatalog.js';
+import { readinessOf } from '../../backends/supervisor/backendPool.js';
 import type { ClientView } from '../../catalog/policy/policyEngine.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import type { UpdateSink } from '../relay/coalescingSink.js';
@@ -257,20 +258,10 @@ function scopedEvents(core: FrontendCore, backendId: string, scoped: () => Serve
   };
 }
 
-/** Readiness of this one server (proxy/health on its endpoint). */
+/** Readiness of this one server (proxy/health on its endpoint): a server with no health yet is not ready. */
 function serverReadiness(core: FrontendCore, backendId: string): Readiness {
-  const counts: Readiness['counts'] = {
-    connecting: 0,
-    up: 0,
-    degraded: 0,
-    down: 0,
-    disabled: 0,
-    'needs-authorization': 0,
-    idle: 0,
-  };
   const health = core.backends.health().find((backend) => backend.id === backendId);
-  if (health) counts[health.status] += 1;
-  const settled = health?.settled ?? true;
-  const serving = counts.up + counts.degraded + counts.idle > 0;
-  return { ready: settled && serving, settled, listable: settled, counts };
+  if (!health) return { ...readinessOf([]), ready: false };
+  // Its endpoint serves only an enabled server (any other is 404).
+  return readinessOf([{ status: health.status, enabled: true, settled: health.settled ?? true }]);
 }
