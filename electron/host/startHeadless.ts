@@ -28,6 +28,7 @@ import {
   type LogFormat,
   NO_OBSERVABILITY,
   type Observability,
+  openCluster,
   openObservability,
   type GatewayConfig,
 } from '../core/platform/index.js';
@@ -150,7 +151,15 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   // A JSON log writes through the redaction itself (whole lines, fields included).
   const logger = options.logger ? redaction.logger(options.logger) : (json ?? redaction.logger(stderrLogger));
   // Together: loading the OpenTelemetry SDK (when configured) is compile time, the services' files are I/O.
-  const [opened, coreServices] = await Promise.all([
+  // Replicas: Redis for shared state (loaded only with a `cluster` section; Redis away does not stop the start).
+  const clusterOpening = config.cluster
+    ? openCluster(config.cluster, {
+        environment,
+        warn: (message) => logger.warn(message),
+        secret: (value) => observedSecrets.push(value),
+      })
+    : undefined;
+  const [opened, coreServices, cluster] = await Promise.all([
     openObservability(config.observability, {
       environment,
       secrets: keychain,
@@ -158,10 +167,15 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
       jsonLog: options.logger ? undefined : json,
     }),
     openCoreServices(store, secretValues, keychain),
+    clusterOpening,
   ]);
   if (opened.metricsToken !== undefined) observedSecrets.push(opened.metricsToken);
   const { observability } = opened;
-  const services = { ...coreServices, ...(observability === NO_OBSERVABILITY ? {} : { observability }) };
+  const services = {
+    ...coreServices,
+    ...(observability === NO_OBSERVABILITY ? {} : { observability }),
+    ...(cluster ? { cluster } : {}),
+  };
   // Reads (and on first start moves into the keychain) the key client tokens are derived from.
   const tokenKey = await services.tokens?.tokenKey().then(
     ({ location }) => location,
@@ -304,6 +318,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     endpoint = await listenEndpoint(core, options, token, stack);
   } catch (error) {
     await core.dispose();
+    await services.cluster?.close().catch(() => undefined);
     await stack.observability.shutdown();
     throw new ListenError(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
   }
@@ -367,6 +382,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
         await endpoint.close().catch(() => undefined);
         await removeRuntimeFile(stateDir).catch(() => undefined);
         await core.dispose();
+        await services.cluster?.close().catch(() => undefined);
         // Last: the spans of the requests that ended while stopping are sent too.
         await stack.observability.shutdown().catch(() => undefined);
       })()),

@@ -16,6 +16,7 @@ import { ServerApprovals } from '../catalog/policy/serverApprovals.js';
 import type { Scanner } from '../catalog/policy/serverReviews.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
 import type { Observability } from '../platform/observability/observability.js';
+import type { Cluster } from '../platform/cluster/cluster.js';
 
 /** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
 export interface CoreServices {
@@ -33,6 +34,8 @@ export interface CoreServices {
   catalogCache?: CatalogCache | undefined;
   /** Metrics and traces of routed requests (absent: off, as in laptop mode). */
   observability?: Observability | undefined;
+  /** The state replicas share in Redis (absent: one process, everything in memory, as on a laptop). */
+  cluster?: Cluster | undefined;
 }
 
 /**

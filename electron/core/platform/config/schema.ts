@@ -22,6 +22,7 @@ import { ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 import { ObservabilitySchema, observabilityFrom, type ObservabilityConfig } from './observabilityConfig.js';
 import { ServerOverridesSchema, type ServerOverrides } from './overridesConfig.js';
 import { GatewaySchema, type GatewayConfig } from './gatewayConfig.js';
+import { ClusterSchema, type ClusterConfig } from './clusterConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
 
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
@@ -256,6 +257,8 @@ export const ConfigFileSchema = z.strictObject({
   observability: z.unknown().optional(),
   /** Gateway mode: /mcp as an OAuth protected resource (platform/config/gatewayConfig.ts). */
   gateway: z.unknown().optional(),
+  /** Replicas sharing one Redis (platform/config/clusterConfig.ts). */
+  cluster: z.unknown().optional(),
 });
 
 export type ProtocolChoice = z.output<typeof ProtocolSchema>;
@@ -331,6 +334,8 @@ export interface SwitchboardConfig {
   observability?: ObservabilityConfig;
   /** Gateway mode, when configured (see platform/config/gatewayConfig.ts). */
   gateway?: GatewayConfig;
+  /** Replicas sharing one Redis, when configured (see platform/config/clusterConfig.ts). Read at start. */
+  cluster?: ClusterConfig;
 }
 
 function commonFrom(id: string, entry: StdioEntry | RemoteEntry): BackendBase {
@@ -440,6 +445,8 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
   const gateway = top.data.gateway === undefined ? undefined : GatewaySchema.safeParse(top.data.gateway);
   if (gateway && !gateway.success) problems.push(...issuesToProblems(['gateway'], gateway.error));
   if (gateway?.success && policy.success) problems.push(...gatewayPolicyProblems(gateway.data, policy.data));
+  const cluster = top.data.cluster === undefined ? undefined : ClusterSchema.safeParse(top.data.cluster);
+  if (cluster && !cluster.success) problems.push(...issuesToProblems(['cluster'], cluster.error));
   const backends: BackendConfig[] = [];
   for (const [id, entry] of Object.entries(top.data.mcpServers)) {
     const result = parseBackend(id, entry);
@@ -447,7 +454,7 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
     if (result.backend) backends.push(result.backend);
   }
   if (problems.length > 0 || !proxy.success || !policy.success || !observability.success) return { problems };
-  if (gateway && !gateway.success) return { problems };
+  if ((gateway && !gateway.success) || (cluster && !cluster.success)) return { problems };
   const config: SwitchboardConfig = {
     version: 1,
     proxy: proxy.data,
@@ -456,6 +463,7 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
     observability: observabilityFrom(observability.data),
   };
   if (gateway?.data) config.gateway = gateway.data;
+  if (cluster?.data) config.cluster = cluster.data;
   return { config, problems };
 }
 

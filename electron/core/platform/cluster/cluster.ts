@@ -1,0 +1,37 @@
+/**
+ * The seam between Switchboard and the state its replicas share. A replica
+ * (one `serve` process among several behind a load balancer) reaches Redis
+ * only through this interface: prefixed keys, commands that fail fast when
+ * Redis is down, publish/subscribe for change notices, and whether Redis
+ * answers now (health and `/readyz` say so). Laptop mode has no Cluster at
+ * all: every owner of shared state keeps its in-memory form then.
+ */
+import type { Redis } from 'ioredis';
+
+/** Whether Redis answers now. */
+export type SharedStateStatus = 'up' | 'down';
+
+/** What this replica shares with the others. */
+export interface Cluster {
+  /** This replica's name (logs, health, task ownership). */
+  readonly replicaId: string;
+  /** Whether Redis answers now. */
+  readonly status: SharedStateStatus;
+  /**
+   * The command connection (ioredis). Commands fail at once while Redis is
+   * down (no offline queue) and after `commandTimeoutMs`: a caller handles
+   * that failure as "shared state unavailable", never waits on it. Keys must
+   * come from `key()`.
+   */
+  readonly redis: Redis;
+  /** A key (or channel) of this deployment: the configured prefix, then the parts joined by `:`. */
+  key(...parts: string[]): string;
+  /** Calls `listener` whenever `status` changes. Returns the unsubscribe. */
+  onStatus(listener: (status: SharedStateStatus) => void): () => void;
+  /** Publishes `message` on `channel` (a name from `key()`); a failure rejects. */
+  publish(channel: string, message: string): Promise<void>;
+  /** Calls `handler` with each message on `channel` (from every replica, this one included). Returns the unsubscribe. */
+  subscribe(channel: string, handler: (message: string) => void): () => void;
+  /** Closes both connections (at the end of `serve`). */
+  close(): Promise<void>;
+}
