@@ -14,7 +14,14 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../../shared/model/health.js';
-import { isPerCaller, sandboxOf, startModeOf, type BackendConfig } from '../../platform/config/schema.js';
+import {
+  isPerCaller,
+  isPerPrincipal,
+  sandboxOf,
+  startModeOf,
+  type BackendConfig,
+} from '../../platform/config/schema.js';
+import { LOCAL_PRINCIPAL_ID, principalIdOf } from '../../platform/config/principalId.js';
 import { authorizationProblem, authorizationRequired } from '../../platform/auth/authErrors.js';
 import { defaultStateDir } from '../../platform/config/paths.js';
 import { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
@@ -58,6 +65,8 @@ export class BackendSupervisor {
   /**
    * A per-caller backend's connections, one per caller (callerConnections.ts). Its own
    * connection then only lists the catalog, with the first signed-in caller's credential.
+   * A per-principal stdio server's processes, one per signed-in person; its own
+   * process is the local user's (`${principal.id}` = `local`), which lists the catalog.
    */
   readonly callers: CallerConnections;
 
@@ -148,6 +157,28 @@ export class BackendSupervisor {
       if (!authorizationProblem(error)) throw error;
       throw signInRequired(this.id, credentials.signIn.link(this.id, caller));
     }
+  }
+
+  /** Whether each signed-in person gets their own process of this stdio server. */
+  get perPrincipal(): boolean {
+    return isPerPrincipal(this.config);
+  }
+
+  /**
+   * A signed-in person's own process of a per-principal server, started at
+   * their first request (bounded by `signal` and the connect timeout) and
+   * never used for anyone else.
+   */
+  async principalConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+    if (this.stopped || !this.config.enabled) throw this.notServing();
+    await this.host.deps.environmentReady;
+    return this.callers.acquire(caller, signal);
+  }
+
+  private notServing(): SwitchboardError {
+    return new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is not running`, {
+      backend: this.id,
+    });
   }
 
   /** A caller signed in: a per-caller backend waiting for its first signed-in caller lists its catalog now. */
@@ -348,6 +379,7 @@ export class BackendSupervisor {
       authProvider,
       onAuthorizationProblem: (problem) =>
         caller === undefined ? authorization.problem(connection, problem) : this.nextCatalogCaller(connection),
+      principalId: this.perPrincipal ? LOCAL_PRINCIPAL_ID : undefined,
     });
     return connection;
   }
@@ -372,6 +404,7 @@ export class BackendSupervisor {
    */
   private newCallerConnection(caller: string, onClosed: () => void): BackendConnection {
     const { config, host } = this;
+    if (this.perPrincipal) return this.newPrincipalConnection(caller, onClosed);
     if (config.transport === 'stdio' || !host.callerCredentials) throw this.keyMissing();
     const connection: BackendConnection = new BackendConnection({
       config,
@@ -390,6 +423,32 @@ export class BackendSupervisor {
       onAuthorizationProblem: (problem) => void this.callers.close(caller, authorizationRequired(config.id, problem)),
     });
     return connection;
+  }
+
+  /**
+   * One person's own process of a per-principal server: its args, env and cwd
+   * name them (`${principal.id}`), it runs in the server's sandbox, and its
+   * catalog, tasks and subscriptions are not used (the catalog comes from the
+   * local user's process); its logs and stderr are the backend's.
+   */
+  private newPrincipalConnection(caller: string, onClosed: () => void): BackendConnection {
+    const { config, host } = this;
+    return new BackendConnection({
+      config,
+      proxy: host.proxyOptions(),
+      environment: host.deps.environment,
+      secrets: host.secrets,
+      clientInfo: host.deps.clientInfo,
+      stderrTail: this.stderrTail,
+      sandbox: this.sandboxLaunch(),
+      eras: host.eras,
+      onUnexpectedClose: onClosed,
+      onListChanged: () => undefined,
+      onLog: (params) => host.log(config.id, params),
+      onNotificationsLimited: () => host.changed(config.id),
+      onResourceUpdated: () => undefined,
+      principalId: principalIdOf(caller),
+    });
   }
 
   /** A stdio server's sandbox for its next launch (remote servers have none). */

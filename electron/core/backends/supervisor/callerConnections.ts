@@ -1,7 +1,9 @@
 /**
- * The upstream connections of one per-caller backend: one per caller key,
- * each made with that caller's own credential and never handed to anyone
- * else, so upstream sessions and in-flight requests belong to one caller.
+ * The upstream connections of one backend that serves each caller apart: one
+ * per caller key, never handed to anyone else, so upstream sessions and
+ * in-flight requests belong to one caller. A per-caller remote backend's each
+ * send that caller's own credential; a per-principal stdio server's are each
+ * that person's own process (closing one reaps its process tree).
  * A connection starts at its caller's first request, closes after the
  * backend's idle timeout without requests, and at most `max()` stay open (the
  * least recently used closes first).
@@ -12,7 +14,7 @@ import type { BackendConnection } from '../connection/backendConnection.js';
 /** What the connections need of their supervisor. */
 export interface CallerConnectionsHost {
   readonly id: string;
-  /** A new connection (not connected yet) sending `caller`'s credential; `onClosed` when it drops. */
+  /** A new connection (not connected yet) of `caller`'s own (credential or process); `onClosed` when it drops. */
   open(caller: string, onClosed: () => void): BackendConnection;
   /** How many may be open at once. */
   max(): number;

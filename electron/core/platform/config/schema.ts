@@ -23,6 +23,7 @@ import { ObservabilitySchema, observabilityFrom, type ObservabilityConfig } from
 import { ServerOverridesSchema, type ServerOverrides } from './overridesConfig.js';
 import { GatewaySchema, type GatewayConfig } from './gatewayConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
+import { fieldsNamingPrincipal, PRINCIPAL_ID_REFERENCE } from './principalId.js';
 
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 export { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
@@ -171,6 +172,10 @@ export function sandboxOf(backend: StdioBackendConfig, proxy: ProxyOptions): San
   return backend.sandbox ?? { enabled: proxy.defaultSandbox, read: [], write: [], network: 'none' };
 }
 
+/** How many processes run a stdio server: one for everyone, or one per signed-in person. */
+export const INSTANCE_MODES = ['shared', 'per-principal'] as const;
+export type InstanceMode = (typeof INSTANCE_MODES)[number];
+
 const StdioBackendSchema = z.strictObject({
   type: z.literal('stdio').optional(),
   transport: z.literal('stdio').optional(),
@@ -179,6 +184,8 @@ const StdioBackendSchema = z.strictObject({
   env: valueMap.default({}),
   cwd: z.string().min(1).optional(),
   sandbox: SandboxSchema.optional(),
+  /** `shared` (default): one process for everyone; `per-principal`: one per signed-in person (principalId.ts). */
+  instances: z.enum(INSTANCE_MODES).optional(),
   ...commonOptions,
 });
 
@@ -297,6 +304,8 @@ export interface StdioBackendConfig extends BackendBase {
   cwd: string | undefined;
   /** Its own sandbox setting (absent: the proxy's `defaultSandbox`; see sandboxOf). */
   sandbox: SandboxSetting | undefined;
+  /** Set only for `per-principal` (absent: shared, one process for everyone). */
+  instances?: InstanceMode;
 }
 
 /** A validated remote backend (Streamable HTTP or legacy HTTP+SSE). */
@@ -316,6 +325,32 @@ export interface RemoteBackendConfig extends BackendBase {
 /** Whether each caller reaches this backend with credentials of their own. */
 export function isPerCaller(config: BackendConfig): config is RemoteBackendConfig {
   return config.transport !== 'stdio' && config.credentials === 'per-caller';
+}
+
+/** Whether each signed-in person gets their own process of this stdio server. */
+export function isPerPrincipal(config: BackendConfig): config is StdioBackendConfig {
+  return config.transport === 'stdio' && config.instances === 'per-principal';
+}
+
+/**
+ * `instances: "per-principal"` on a remote entry: a remote server is no process of ours to start once
+ * per person; per-caller credentials are its per-person form (`shared` is accepted: it is what it does).
+ */
+function remoteInstancesProblems(entry: Record<string, unknown>, path: (string | number)[]): ConfigProblem[] {
+  if (entry['instances'] === undefined || entry['instances'] === 'shared') return [];
+  const message =
+    'instances: "per-principal" is for stdio servers (one process per person); a remote server gives each ' +
+    'caller their own upstream connection with credentials: "per-caller"';
+  return [{ path: [...path, 'instances'].join('.'), message }];
+}
+
+/** The fields of a shared stdio entry that name `${principal.id}` (only a per-principal server has one). */
+function sharedNamingPrincipal(data: StdioEntry, path: (string | number)[]): ConfigProblem[] {
+  if (data.instances === 'per-principal') return [];
+  return fieldsNamingPrincipal(data).map((field) => ({
+    path: [...path, field].join('.'),
+    message: `${PRINCIPAL_ID_REFERENCE} is only expanded for a server with instances: "per-principal"`,
+  }));
 }
 
 export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
@@ -386,7 +421,9 @@ export function parseBackend(
     return { problems };
   }
   if (isRemote) {
-    const parsed = RemoteBackendSchema.safeParse(entry);
+    problems.push(...remoteInstancesProblems(entry, path));
+    const { instances: _instances, ...remote } = entry;
+    const parsed = RemoteBackendSchema.safeParse(remote);
     if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
     const transport = remoteTransportNamed(parsed.data.type ?? parsed.data.transport);
     problems.push(...perCallerProblems(parsed.data, transport, path));
@@ -406,6 +443,7 @@ export function parseBackend(
   }
   const parsed = StdioBackendSchema.safeParse(entry);
   if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
+  problems.push(...sharedNamingPrincipal(parsed.data, path));
   if (problems.length > 0) return { problems };
   const data = parsed.data;
   return {
@@ -417,6 +455,7 @@ export function parseBackend(
       env: data.env,
       cwd: data.cwd,
       sandbox: sandboxFrom(data.sandbox),
+      ...(data.instances === 'per-principal' ? { instances: 'per-principal' as const } : {}),
     },
     problems,
   };
