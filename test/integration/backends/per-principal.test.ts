@@ -6,6 +6,7 @@
  * Each person gets their own process, started at their first call, never
  * used for the other, stopped after the idle timeout and reaped at serve's stop.
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -13,13 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { principalIdOf } from '../../../electron/core/platform/config/principalId.js';
 import { isAlive, processesWithEnv, waitUntil } from '../../helpers/processes.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
 import { startTokenIssuer, type TokenIssuer } from '../../helpers/tokenIssuer.js';
 
 const MEMORY_SERVER = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js');
-const IDLE_MS = 1500;
+const IDLE_MS = 2000;
 
 let issuer: TokenIssuer;
 let serve: ServedHttp;
@@ -44,9 +44,13 @@ async function person(subject: 'alice' | 'bob'): Promise<Client> {
   return client;
 }
 
+/** A person's `${principal.id}`, as docs/config.md defines it. */
+const principalId = (subject: string): string =>
+  createHash('sha256').update(`mcp-switchboard principal\0${issuer.issuer}#${subject}`).digest('hex').slice(0, 32);
+
 /** The processes of a person's instance (by the memory file their env names). */
 const processesOf = (subject: 'alice' | 'bob' | 'local'): number[] => {
-  const id = subject === 'local' ? 'local' : principalIdOf(`principal:${issuer.issuer}#${subject}`);
+  const id = subject === 'local' ? 'local' : principalId(subject);
   return processesWithEnv('MEMORY_FILE_PATH', join(dir, `${id}.json`));
 };
 
@@ -131,7 +135,8 @@ describe('a stdio server with one process per person', () => {
   });
 
   it("reaps every person's process at serve's stop", async () => {
-    await call(clients.bob, 'read_graph');
+    // Both in use now (a process idle since the last test may have just been stopped).
+    await Promise.all([call(clients.alice, 'read_graph'), call(clients.bob, 'read_graph')]);
     const running = [...processesOf('alice'), ...processesOf('bob'), ...processesOf('local')];
     expect(running).toHaveLength(3);
     await Promise.allSettled(Object.values(clients).map((client) => client.close()));

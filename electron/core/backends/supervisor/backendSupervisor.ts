@@ -27,6 +27,7 @@ import { defaultStateDir } from '../../platform/config/paths.js';
 import { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
 import { sandboxView } from '../process/sandbox/sandboxedLaunch.js';
 import { BackendConnection, type BackendCatalog } from '../connection/backendConnection.js';
+import { launchKey } from '../connection/backendEras.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
 import { OnDemandStart } from './onDemand.js';
@@ -172,7 +173,20 @@ export class BackendSupervisor {
   async principalConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
     if (this.stopped || !this.config.enabled) throw this.notServing();
     await this.host.deps.environmentReady;
-    return this.callers.acquire(caller, signal);
+    const known = this.knownEra();
+    try {
+      return await this.callers.acquire(caller, signal);
+    } catch (error) {
+      // Its first start found the server exits on the era probe (backendEras.ts): once more, without it.
+      if (known || !this.knownEra()) throw error;
+      return this.callers.acquire(caller, signal);
+    }
+  }
+
+  /** Whether the era of this stdio server's launch line is already known (no probe at its next start). */
+  private knownEra(): boolean {
+    const key = launchKey(this.config);
+    return key !== undefined && this.host.eras?.recall(key) !== undefined;
   }
 
   private notServing(): SwitchboardError {

@@ -25,6 +25,8 @@ export interface CallerConnectionsHost {
 interface Entry {
   connection: BackendConnection;
   ready: Promise<BackendConnection>;
+  /** Its start finished: only from then may it go idle (a slow start is no idleness). */
+  connected: boolean;
   idle?: NodeJS.Timeout;
 }
 
@@ -51,8 +53,13 @@ export class CallerConnections {
     const connection = this.host.open(caller, () => this.dropped(caller, connection));
     const entry: Entry = {
       connection,
+      connected: false,
       ready: connection.connect(signal).then(
-        () => connection,
+        () => {
+          entry.connected = true;
+          this.armIdle(caller, entry);
+          return connection;
+        },
         async (error: unknown) => {
           this.dropped(caller, connection);
           await connection.close();
@@ -96,11 +103,11 @@ export class CallerConnections {
     void this.close(oldest, reason);
   }
 
-  /** Closes the caller's connection once unused for the idle timeout (never with requests in flight). */
+  /** Closes the caller's connection once unused for the idle timeout (never while starting or with requests in flight). */
   private armIdle(caller: string, entry: Entry): void {
     if (entry.idle) clearTimeout(entry.idle);
     entry.idle = setTimeout(() => {
-      if (entry.connection.outstanding > 0) return this.armIdle(caller, entry);
+      if (!entry.connected || entry.connection.outstanding > 0) return this.armIdle(caller, entry);
       void this.close(caller);
     }, this.host.idleMs());
     entry.idle.unref();
