@@ -39,14 +39,40 @@ export interface PrincipalFields {
   cwd?: string | undefined;
 }
 
-/** The paths of the fields that name `${principal.id}` (e.g. `args.1`, `env.MEMORY_FILE_PATH`). */
-export function fieldsNamingPrincipal(entry: PrincipalFields): string[] {
-  const named = (value: unknown): boolean => typeof value === 'string' && value.includes(PRINCIPAL_ID_REFERENCE);
-  return [
-    ...entry.args.flatMap((arg, index) => (named(arg) ? [`args.${index}`] : [])),
-    ...Object.entries(entry.env).flatMap(([key, value]) => (named(value) ? [`env.${key}`] : [])),
-    ...(named(entry.cwd) ? ['cwd'] : []),
-  ];
+/** Any `${principal.…}` reference (only `.id` is known). */
+const ANY_PRINCIPAL_REFERENCE = /\$\{principal\.[^}]*\}/g;
+
+/** Every string field of the entry that may name the principal, by its path (`args.1`, `env.X`, `cwd`). */
+function namingFields(entry: PrincipalFields): [string, string][] {
+  const fields: [string, string][] = entry.args.map((arg, index) => [`args.${index}`, arg]);
+  for (const [key, value] of Object.entries(entry.env))
+    if (typeof value === 'string') fields.push([`env.${key}`, value]);
+  if (entry.cwd !== undefined) fields.push(['cwd', entry.cwd]);
+  return fields;
+}
+
+/**
+ * What is wrong with the entry's `${principal.…}` references: any but `${principal.id}`, and
+ * `${principal.id}` itself unless the server is per-principal (a shared process is nobody's).
+ */
+export function principalReferenceProblems(
+  entry: PrincipalFields,
+  perPrincipal: boolean,
+): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  for (const [field, value] of namingFields(entry)) {
+    const references = [...value.matchAll(ANY_PRINCIPAL_REFERENCE)].map(([reference]) => reference);
+    const unknown = references.filter((reference) => reference !== PRINCIPAL_ID_REFERENCE);
+    if (unknown.length > 0) {
+      problems.push({ field, message: `unknown reference ${unknown[0]}: only ${PRINCIPAL_ID_REFERENCE} is expanded` });
+    } else if (references.length > 0 && !perPrincipal) {
+      problems.push({
+        field,
+        message: `${PRINCIPAL_ID_REFERENCE} is only expanded for a server with instances: "per-principal"`,
+      });
+    }
+  }
+  return problems;
 }
 
 /** The entry with every `${principal.id}` replaced by `id` (secret references are left as they are). */

@@ -23,7 +23,7 @@ import { ObservabilitySchema, observabilityFrom, type ObservabilityConfig } from
 import { ServerOverridesSchema, type ServerOverrides } from './overridesConfig.js';
 import { GatewaySchema, type GatewayConfig } from './gatewayConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
-import { fieldsNamingPrincipal, PRINCIPAL_ID_REFERENCE } from './principalId.js';
+import { principalReferenceProblems } from './principalId.js';
 
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 export { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
@@ -344,12 +344,11 @@ function remoteInstancesProblems(entry: Record<string, unknown>, path: (string |
   return [{ path: [...path, 'instances'].join('.'), message }];
 }
 
-/** The fields of a shared stdio entry that name `${principal.id}` (only a per-principal server has one). */
-function sharedNamingPrincipal(data: StdioEntry, path: (string | number)[]): ConfigProblem[] {
-  if (data.instances === 'per-principal') return [];
-  return fieldsNamingPrincipal(data).map((field) => ({
+/** A stdio entry's `${principal.…}` references that are unknown, or name nobody (a shared server). */
+function principalProblems(data: StdioEntry, path: (string | number)[]): ConfigProblem[] {
+  return principalReferenceProblems(data, data.instances === 'per-principal').map(({ field, message }) => ({
     path: [...path, field].join('.'),
-    message: `${PRINCIPAL_ID_REFERENCE} is only expanded for a server with instances: "per-principal"`,
+    message,
   }));
 }
 
@@ -443,7 +442,7 @@ export function parseBackend(
   }
   const parsed = StdioBackendSchema.safeParse(entry);
   if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
-  problems.push(...sharedNamingPrincipal(parsed.data, path));
+  problems.push(...principalProblems(parsed.data, path));
   if (problems.length > 0) return { problems };
   const data = parsed.data;
   return {
