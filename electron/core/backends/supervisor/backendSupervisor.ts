@@ -134,6 +134,9 @@ export class BackendSupervisor {
       open: (caller, onClosed) => this.newCallerConnection(caller, onClosed),
       max: () => this.host.proxyOptions().maxCallerConnections,
       idleMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
+      sizeChanged: () => {
+        if (this.perPrincipal) host.changed(this.id);
+      },
     });
   }
 
@@ -571,6 +574,7 @@ export class BackendSupervisor {
       health.sandbox = this.sandboxWatch.snapshot() ?? sandboxView(sandboxOf(config, this.host.proxyOptions()));
     }
     if (auth) health.auth = auth.summary();
+    if (this.perPrincipal) health.principalProcesses = this.callers.size;
     return health;
   }
 }

@@ -20,6 +20,8 @@ export interface CallerConnectionsHost {
   max(): number;
   /** How long one may stay unused. */
   idleMs(): number;
+  /** One was opened or closed (health shows how many are open). */
+  sizeChanged?(): void;
 }
 
 interface Entry {
@@ -69,6 +71,7 @@ export class CallerConnections {
     };
     this.entries.set(caller, entry);
     this.armIdle(caller, entry);
+    this.host.sizeChanged?.();
     return entry.ready;
   }
 
@@ -90,6 +93,7 @@ export class CallerConnections {
     if (entry?.connection !== connection) return;
     if (entry.idle) clearTimeout(entry.idle);
     this.entries.delete(caller);
+    this.host.sizeChanged?.();
   }
 
   private evictOldest(): void {
