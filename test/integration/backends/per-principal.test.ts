@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startProxy } from '../../helpers/harness.js';
 import { isAlive, processesWithEnv, waitUntil } from '../../helpers/processes.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
 import { startTokenIssuer, type TokenIssuer } from '../../helpers/tokenIssuer.js';
@@ -142,5 +143,34 @@ describe('a stdio server with one process per person', () => {
     await Promise.allSettled(Object.values(clients).map((client) => client.close()));
     await serve.stop();
     await waitUntil(() => running.every((pid) => !isAlive(pid)), { timeoutMs: 5000 });
+  });
+});
+
+describe('a per-principal server in laptop mode (no signed-in people)', () => {
+  it('is one process, the local user’s, with ${principal.id} = local', async () => {
+    const laptop = await mkdtemp(join(tmpdir(), 'switchboard-per-principal-laptop-'));
+    const file = join(laptop, 'local.json');
+    const proxy = await startProxy({
+      mcpServers: {
+        memory: {
+          command: process.execPath,
+          args: [MEMORY_SERVER],
+          env: { MEMORY_FILE_PATH: join(laptop, '${principal.id}.json') },
+          instances: 'per-principal',
+        },
+      },
+    });
+    try {
+      const client = await proxy.connect();
+      const entities = [{ name: 'mine', entityType: 'note', observations: ['local'] }];
+      await call(client, 'create_entities', { entities });
+      expect(await call(client, 'read_graph')).toContain('mine');
+      expect(await readdir(laptop)).toEqual(['local.json']);
+      expect(processesWithEnv('MEMORY_FILE_PATH', file)).toHaveLength(1);
+      expect(proxy.core.health()[0]?.principalProcesses).toBe(0);
+    } finally {
+      await proxy.close();
+      await rm(laptop, { recursive: true, force: true });
+    }
   });
 });
