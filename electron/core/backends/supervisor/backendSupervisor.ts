@@ -20,18 +20,19 @@ import {
   sandboxOf,
   startModeOf,
   type BackendConfig,
+  type StdioBackendConfig,
 } from '../../platform/config/schema.js';
-import { LOCAL_PRINCIPAL_ID, principalIdOf } from '../../platform/config/principalId.js';
+import { LOCAL_PRINCIPAL_ID } from '../../platform/config/principalId.js';
 import { authorizationProblem, authorizationRequired } from '../../platform/auth/authErrors.js';
 import { defaultStateDir } from '../../platform/config/paths.js';
 import { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
 import { sandboxView } from '../process/sandbox/sandboxedLaunch.js';
 import { BackendConnection, type BackendCatalog } from '../connection/backendConnection.js';
-import { launchKey } from '../connection/backendEras.js';
 import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
 import { OnDemandStart } from './onDemand.js';
 import { CallerConnections } from './callerConnections.js';
+import { PrincipalProcesses } from './principalProcesses.js';
 import { signInRequired } from './signInRequired.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import { SupervisorCatalog } from './supervisorCatalog.js';
@@ -70,6 +71,8 @@ export class BackendSupervisor {
    * process is the local user's (`${principal.id}` = `local`), which lists the catalog.
    */
   readonly callers: CallerConnections;
+  /** A per-principal stdio server's people's processes (kept in `callers`). */
+  private readonly principals: PrincipalProcesses;
 
   constructor(
     public config: BackendConfig,
@@ -138,6 +141,16 @@ export class BackendSupervisor {
         if (this.perPrincipal) host.changed(this.id);
       },
     });
+    this.principals = new PrincipalProcesses(
+      {
+        config: () => this.config as StdioBackendConfig,
+        host,
+        stderrTail: this.stderrTail,
+        sandbox: () => this.sandboxLaunch(),
+        serving: () => !this.stopped && this.config.enabled,
+      },
+      this.callers,
+    );
   }
 
   /** Whether each caller reaches this backend with their own credential. */
@@ -168,34 +181,9 @@ export class BackendSupervisor {
     return isPerPrincipal(this.config);
   }
 
-  /**
-   * A signed-in person's own process of a per-principal server, started at
-   * their first request (bounded by `signal` and the connect timeout) and
-   * never used for anyone else.
-   */
-  async principalConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
-    if (this.stopped || !this.config.enabled) throw this.notServing();
-    await this.host.deps.environmentReady;
-    const known = this.knownEra();
-    try {
-      return await this.callers.acquire(caller, signal);
-    } catch (error) {
-      // Its first start found the server exits on the era probe (backendEras.ts): once more, without it.
-      if (known || !this.knownEra()) throw error;
-      return this.callers.acquire(caller, signal);
-    }
-  }
-
-  /** Whether the era of this stdio server's launch line is already known (no probe at its next start). */
-  private knownEra(): boolean {
-    const key = launchKey(this.config);
-    return key !== undefined && this.host.eras?.recall(key) !== undefined;
-  }
-
-  private notServing(): SwitchboardError {
-    return new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is not running`, {
-      backend: this.id,
-    });
+  /** A signed-in person's own process of a per-principal server (principalProcesses.ts), never anyone else's. */
+  principalConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+    return this.principals.connection(caller, signal);
   }
 
   /** A caller signed in: a per-caller backend waiting for its first signed-in caller lists its catalog now. */
@@ -421,7 +409,7 @@ export class BackendSupervisor {
    */
   private newCallerConnection(caller: string, onClosed: () => void): BackendConnection {
     const { config, host } = this;
-    if (this.perPrincipal) return this.newPrincipalConnection(caller, onClosed);
+    if (this.perPrincipal) return this.principals.open(caller, onClosed);
     if (config.transport === 'stdio' || !host.callerCredentials) throw this.keyMissing();
     const connection: BackendConnection = new BackendConnection({
       config,
@@ -440,32 +428,6 @@ export class BackendSupervisor {
       onAuthorizationProblem: (problem) => void this.callers.close(caller, authorizationRequired(config.id, problem)),
     });
     return connection;
-  }
-
-  /**
-   * One person's own process of a per-principal server: its args, env and cwd
-   * name them (`${principal.id}`), it runs in the server's sandbox, and its
-   * catalog, tasks and subscriptions are not used (the catalog comes from the
-   * local user's process); its logs and stderr are the backend's.
-   */
-  private newPrincipalConnection(caller: string, onClosed: () => void): BackendConnection {
-    const { config, host } = this;
-    return new BackendConnection({
-      config,
-      proxy: host.proxyOptions(),
-      environment: host.deps.environment,
-      secrets: host.secrets,
-      clientInfo: host.deps.clientInfo,
-      stderrTail: this.stderrTail,
-      sandbox: this.sandboxLaunch(),
-      eras: host.eras,
-      onUnexpectedClose: onClosed,
-      onListChanged: () => undefined,
-      onLog: (params) => host.log(config.id, params),
-      onNotificationsLimited: () => host.changed(config.id),
-      onResourceUpdated: () => undefined,
-      principalId: principalIdOf(caller),
-    });
   }
 
   /** A stdio server's sandbox for its next launch (remote servers have none). */
