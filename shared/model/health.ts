@@ -102,6 +102,8 @@ export interface BackendHealth {
   review?: ReviewStateView;
   /** The poisoning scan of its definitions (absent: not listed yet). */
   scan?: ScanSummaryView;
+  /** A per-principal stdio server (`instances: "per-principal"`): how many people's own processes run now. */
+  principalProcesses?: number;
 }
 
 /** Aggregate readiness, as served by `/readyz`. */

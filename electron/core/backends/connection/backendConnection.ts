@@ -53,6 +53,8 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   sandbox?: LaunchOptions['sandbox'];
   /** Makes the transport instead of the config's (an in-process backend in unit tests). */
   transport?: (() => Promise<BackendTransport>) | undefined;
+  /** A per-principal stdio server: whose process this connection starts (transport/transports.ts). */
+  principalId?: string | undefined;
   /** Eras found by earlier probes of stdio servers (`protocol: "auto"`), so each is probed once. */
   eras?: IBackendEras | undefined;
 }
@@ -188,6 +190,7 @@ export class BackendConnection extends BackendRequests {
       : await createBackendTransport(config, environment, this.stderrTail, secrets, this.options.authProvider, {
           maxMessageBytes: this.options.proxy.maxMessageBytes,
           sandbox: this.options.sandbox,
+          principalId: this.options.principalId,
           // A stdio server's logs over the rate are skipped before they are even decoded.
           skipLine: (head) => this.limits.skipsRawLine(head),
         });

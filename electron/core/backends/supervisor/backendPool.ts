@@ -10,6 +10,7 @@
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendStatus, Readiness } from '../../../../shared/model/health.js';
 import type { ProxyOptions } from '../../platform/config/schema.js';
+import { isPrincipalKey } from '../../platform/config/principalId.js';
 import { connectTimeoutMs } from '../connection/backendConnection.js';
 import type { BackendConnection } from '../connection/backendConnection.js';
 import type { BackendSupervisor } from './backendSupervisor.js';
@@ -85,16 +86,21 @@ export class BackendPool extends Map<string, BackendSupervisor> {
       if (caller === undefined) return undefined;
       return supervisor.callerConnection(caller, signal);
     }
+    // A per-principal server: a signed-in person's own process; the local user's is the backend's own.
+    if (supervisor.perPrincipal && caller !== undefined && isPrincipalKey(caller)) {
+      return supervisor.principalConnection(caller, signal);
+    }
     return supervisor.acquire(connectTimeoutMs(supervisor.config, this.host.proxy()), signal);
   }
 
   /**
    * A backend's live connection now, published or not (subscriptions, tasks); undefined while it
-   * is down, and always for a per-caller backend (its connection is one caller's).
+   * is down, and always for a per-caller backend (its connection is one caller's) and a
+   * per-principal one (its connection is the local user's process: no one else's updates).
    */
   liveConnection(backendId: string): BackendConnection | undefined {
     const supervisor = this.get(backendId);
-    return supervisor?.perCaller ? undefined : supervisor?.liveConnection;
+    return supervisor?.perCaller || supervisor?.perPrincipal ? undefined : supervisor?.liveConnection;
   }
 
   /** The backend's supervisor; throws `unknown_backend` when there is none. */

@@ -14,7 +14,15 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../../shared/model/health.js';
-import { isPerCaller, sandboxOf, startModeOf, type BackendConfig } from '../../platform/config/schema.js';
+import {
+  isPerCaller,
+  isPerPrincipal,
+  sandboxOf,
+  startModeOf,
+  type BackendConfig,
+  type StdioBackendConfig,
+} from '../../platform/config/schema.js';
+import { LOCAL_PRINCIPAL_ID } from '../../platform/config/principalId.js';
 import { authorizationProblem, authorizationRequired } from '../../platform/auth/authErrors.js';
 import { defaultStateDir } from '../../platform/config/paths.js';
 import { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
@@ -24,6 +32,7 @@ import { ReconnectSchedule } from './backoff.js';
 import { HealthProbe } from './healthProbe.js';
 import { OnDemandStart } from './onDemand.js';
 import { CallerConnections } from './callerConnections.js';
+import { PrincipalProcesses } from './principalProcesses.js';
 import { signInRequired } from './signInRequired.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import { SupervisorCatalog } from './supervisorCatalog.js';
@@ -58,8 +67,12 @@ export class BackendSupervisor {
   /**
    * A per-caller backend's connections, one per caller (callerConnections.ts). Its own
    * connection then only lists the catalog, with the first signed-in caller's credential.
+   * A per-principal stdio server's processes, one per signed-in person; its own
+   * process is the local user's (`${principal.id}` = `local`), which lists the catalog.
    */
   readonly callers: CallerConnections;
+  /** A per-principal stdio server's people's processes (kept in `callers`). */
+  private readonly principals: PrincipalProcesses;
 
   constructor(
     public config: BackendConfig,
@@ -124,7 +137,20 @@ export class BackendSupervisor {
       open: (caller, onClosed) => this.newCallerConnection(caller, onClosed),
       max: () => this.host.proxyOptions().maxCallerConnections,
       idleMs: () => this.config.idleTimeoutMs ?? this.host.proxyOptions().idleTimeoutMs,
+      sizeChanged: () => {
+        if (this.perPrincipal) host.changed(this.id);
+      },
     });
+    this.principals = new PrincipalProcesses(
+      {
+        config: () => this.config as StdioBackendConfig,
+        host,
+        stderrTail: this.stderrTail,
+        sandbox: () => this.sandboxLaunch(),
+        serving: () => !this.stopped && this.config.enabled,
+      },
+      this.callers,
+    );
   }
 
   /** Whether each caller reaches this backend with their own credential. */
@@ -148,6 +174,16 @@ export class BackendSupervisor {
       if (!authorizationProblem(error)) throw error;
       throw signInRequired(this.id, credentials.signIn.link(this.id, caller));
     }
+  }
+
+  /** Whether each signed-in person gets their own process of this stdio server. */
+  get perPrincipal(): boolean {
+    return isPerPrincipal(this.config);
+  }
+
+  /** A signed-in person's own process of a per-principal server (principalProcesses.ts), never anyone else's. */
+  principalConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+    return this.principals.connection(caller, signal);
   }
 
   /** A caller signed in: a per-caller backend waiting for its first signed-in caller lists its catalog now. */
@@ -348,6 +384,7 @@ export class BackendSupervisor {
       authProvider,
       onAuthorizationProblem: (problem) =>
         caller === undefined ? authorization.problem(connection, problem) : this.nextCatalogCaller(connection),
+      principalId: this.perPrincipal ? LOCAL_PRINCIPAL_ID : undefined,
     });
     return connection;
   }
@@ -372,6 +409,7 @@ export class BackendSupervisor {
    */
   private newCallerConnection(caller: string, onClosed: () => void): BackendConnection {
     const { config, host } = this;
+    if (this.perPrincipal) return this.principals.open(caller, onClosed);
     if (config.transport === 'stdio' || !host.callerCredentials) throw this.keyMissing();
     const connection: BackendConnection = new BackendConnection({
       config,
@@ -498,6 +536,7 @@ export class BackendSupervisor {
       health.sandbox = this.sandboxWatch.snapshot() ?? sandboxView(sandboxOf(config, this.host.proxyOptions()));
     }
     if (auth) health.auth = auth.summary();
+    if (this.perPrincipal) health.principalProcesses = this.callers.size;
     return health;
   }
 }

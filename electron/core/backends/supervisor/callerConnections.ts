@@ -1,7 +1,9 @@
 /**
- * The upstream connections of one per-caller backend: one per caller key,
- * each made with that caller's own credential and never handed to anyone
- * else, so upstream sessions and in-flight requests belong to one caller.
+ * The upstream connections of one backend that serves each caller apart: one
+ * per caller key, never handed to anyone else, so upstream sessions and
+ * in-flight requests belong to one caller. A per-caller remote backend's each
+ * send that caller's own credential; a per-principal stdio server's are each
+ * that person's own process (closing one reaps its process tree).
  * A connection starts at its caller's first request, closes after the
  * backend's idle timeout without requests, and at most `max()` stay open (the
  * least recently used closes first).
@@ -12,17 +14,21 @@ import type { BackendConnection } from '../connection/backendConnection.js';
 /** What the connections need of their supervisor. */
 export interface CallerConnectionsHost {
   readonly id: string;
-  /** A new connection (not connected yet) sending `caller`'s credential; `onClosed` when it drops. */
+  /** A new connection (not connected yet) of `caller`'s own (credential or process); `onClosed` when it drops. */
   open(caller: string, onClosed: () => void): BackendConnection;
   /** How many may be open at once. */
   max(): number;
   /** How long one may stay unused. */
   idleMs(): number;
+  /** One was opened or closed (health shows how many are open). */
+  sizeChanged?(): void;
 }
 
 interface Entry {
   connection: BackendConnection;
   ready: Promise<BackendConnection>;
+  /** Its start finished: only from then may it go idle (a slow start is no idleness). */
+  connected: boolean;
   idle?: NodeJS.Timeout;
 }
 
@@ -49,8 +55,13 @@ export class CallerConnections {
     const connection = this.host.open(caller, () => this.dropped(caller, connection));
     const entry: Entry = {
       connection,
+      connected: false,
       ready: connection.connect(signal).then(
-        () => connection,
+        () => {
+          entry.connected = true;
+          this.armIdle(caller, entry);
+          return connection;
+        },
         async (error: unknown) => {
           this.dropped(caller, connection);
           await connection.close();
@@ -60,6 +71,7 @@ export class CallerConnections {
     };
     this.entries.set(caller, entry);
     this.armIdle(caller, entry);
+    this.host.sizeChanged?.();
     return entry.ready;
   }
 
@@ -81,6 +93,7 @@ export class CallerConnections {
     if (entry?.connection !== connection) return;
     if (entry.idle) clearTimeout(entry.idle);
     this.entries.delete(caller);
+    this.host.sizeChanged?.();
   }
 
   private evictOldest(): void {
@@ -94,11 +107,11 @@ export class CallerConnections {
     void this.close(oldest, reason);
   }
 
-  /** Closes the caller's connection once unused for the idle timeout (never with requests in flight). */
+  /** Closes the caller's connection once unused for the idle timeout (never while starting or with requests in flight). */
   private armIdle(caller: string, entry: Entry): void {
     if (entry.idle) clearTimeout(entry.idle);
     entry.idle = setTimeout(() => {
-      if (entry.connection.outstanding > 0) return this.armIdle(caller, entry);
+      if (!entry.connected || entry.connection.outstanding > 0) return this.armIdle(caller, entry);
       void this.close(caller);
     }, this.host.idleMs());
     entry.idle.unref();

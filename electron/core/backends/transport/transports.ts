@@ -18,6 +18,7 @@ import { nodeFetchWithLimit } from './nodeFetch.js';
 import { failRequestsOnStreamEnd, type StreamFailures } from './streamEndWatch.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { GroupStdioTransport } from './stdioTransport.js';
+import { withPrincipalId } from '../../platform/config/principalId.js';
 import { LaunchedHttpTransport } from './launchedHttpTransport.js';
 import { sandboxedLaunch, type SandboxContext } from '../process/sandbox/sandboxedLaunch.js';
 import type { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
@@ -31,6 +32,8 @@ export interface LaunchOptions {
   sandbox?: { setting: SandboxSetting; context: SandboxContext; watch: SandboxWatch } | undefined;
   /** Tells, from a stdio line's first bytes, that it may be skipped undecoded (a log over the rate). */
   skipLine?: (head: Buffer) => boolean;
+  /** A per-principal stdio server: whose process this is (`${principal.id}` in args, env, cwd; config/principalId.ts). */
+  principalId?: string | undefined;
 }
 
 /** Default of the `maxMessageBytes` proxy option: 64 MiB. */
@@ -99,6 +102,7 @@ export async function createBackendTransport(
   // docker need PATH, proxies and toolchain variables the SDK's safe list drops.
   for (const [key, value] of Object.entries(environment)) if (value !== undefined) inherited[key] = value;
   if (config.transport === 'stdio') {
+    if (limits.principalId !== undefined) config = withPrincipalId(config, limits.principalId);
     const env = await resolveValues(config.env, environment, secrets, `${field}.env`);
     const line = await launchLine(config, { ...inherited, ...env }, limits.sandbox);
     if (process.platform !== 'win32') {

@@ -7,6 +7,7 @@
  */
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import { principalKey, type Principal } from './principal.js';
+import { PRINCIPAL_KEY_PREFIX } from '../../platform/config/principalId.js';
 
 /** A signed-in person, as far as limits and the audit log need them (never a token). */
 export interface CallerPrincipal {
@@ -47,6 +48,6 @@ export function callerIdentityOf(context: CallerContext): CallerIdentity {
 /** The key of a caller's own buckets: the person when there is one, else the client profile. */
 export function callerKey(caller: CallerIdentity): string {
   return caller.principal
-    ? `principal:${caller.principal.key ?? caller.principal.subject}`
+    ? `${PRINCIPAL_KEY_PREFIX}${caller.principal.key ?? caller.principal.subject}`
     : `client:${caller.clientId}`;
 }

@@ -24,6 +24,7 @@ import { ServerOverridesSchema, type ServerOverrides } from './overridesConfig.j
 import { GatewaySchema, type GatewayConfig } from './gatewayConfig.js';
 import { ClusterSchema, type ClusterConfig } from './clusterConfig.js';
 import type { ConfigValue } from '../secrets/secretStore.js';
+import { principalReferenceProblems } from './principalId.js';
 
 export { ExtraPathSchema, ProxyOptionsSchema, type ProxyOptions } from './proxyOptions.js';
 export { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
@@ -172,6 +173,10 @@ export function sandboxOf(backend: StdioBackendConfig, proxy: ProxyOptions): San
   return backend.sandbox ?? { enabled: proxy.defaultSandbox, read: [], write: [], network: 'none' };
 }
 
+/** How many processes run a stdio server: one for everyone, or one per signed-in person. */
+export const INSTANCE_MODES = ['shared', 'per-principal'] as const;
+export type InstanceMode = (typeof INSTANCE_MODES)[number];
+
 const StdioBackendSchema = z.strictObject({
   type: z.literal('stdio').optional(),
   transport: z.literal('stdio').optional(),
@@ -180,6 +185,8 @@ const StdioBackendSchema = z.strictObject({
   env: valueMap.default({}),
   cwd: z.string().min(1).optional(),
   sandbox: SandboxSchema.optional(),
+  /** `shared` (default): one process for everyone; `per-principal`: one per signed-in person (principalId.ts). */
+  instances: z.enum(INSTANCE_MODES).optional(),
   ...commonOptions,
 });
 
@@ -300,6 +307,8 @@ export interface StdioBackendConfig extends BackendBase {
   cwd: string | undefined;
   /** Its own sandbox setting (absent: the proxy's `defaultSandbox`; see sandboxOf). */
   sandbox: SandboxSetting | undefined;
+  /** Set only for `per-principal` (absent: shared, one process for everyone). */
+  instances?: InstanceMode;
 }
 
 /** A validated remote backend (Streamable HTTP or legacy HTTP+SSE). */
@@ -319,6 +328,31 @@ export interface RemoteBackendConfig extends BackendBase {
 /** Whether each caller reaches this backend with credentials of their own. */
 export function isPerCaller(config: BackendConfig): config is RemoteBackendConfig {
   return config.transport !== 'stdio' && config.credentials === 'per-caller';
+}
+
+/** Whether each signed-in person gets their own process of this stdio server. */
+export function isPerPrincipal(config: BackendConfig): config is StdioBackendConfig {
+  return config.transport === 'stdio' && config.instances === 'per-principal';
+}
+
+/**
+ * `instances: "per-principal"` on a remote entry: a remote server is no process of ours to start once
+ * per person; per-caller credentials are its per-person form (`shared` is accepted: it is what it does).
+ */
+function remoteInstancesProblems(entry: Record<string, unknown>, path: (string | number)[]): ConfigProblem[] {
+  if (entry['instances'] === undefined || entry['instances'] === 'shared') return [];
+  const message =
+    'instances: "per-principal" is for stdio servers (one process per person); a remote server gives each ' +
+    'caller their own upstream connection with credentials: "per-caller"';
+  return [{ path: [...path, 'instances'].join('.'), message }];
+}
+
+/** A stdio entry's `${principal.…}` references that are unknown, or name nobody (a shared server). */
+function principalProblems(data: StdioEntry, path: (string | number)[]): ConfigProblem[] {
+  return principalReferenceProblems(data, data.instances === 'per-principal').map(({ field, message }) => ({
+    path: [...path, field].join('.'),
+    message,
+  }));
 }
 
 export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
@@ -391,7 +425,9 @@ export function parseBackend(
     return { problems };
   }
   if (isRemote) {
-    const parsed = RemoteBackendSchema.safeParse(entry);
+    problems.push(...remoteInstancesProblems(entry, path));
+    const { instances: _instances, ...remote } = entry;
+    const parsed = RemoteBackendSchema.safeParse(remote);
     if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
     const transport = remoteTransportNamed(parsed.data.type ?? parsed.data.transport);
     problems.push(...perCallerProblems(parsed.data, transport, path));
@@ -411,6 +447,7 @@ export function parseBackend(
   }
   const parsed = StdioBackendSchema.safeParse(entry);
   if (!parsed.success) return { problems: [...problems, ...issuesToProblems(path, parsed.error)] };
+  problems.push(...principalProblems(parsed.data, path));
   if (problems.length > 0) return { problems };
   const data = parsed.data;
   return {
@@ -422,6 +459,7 @@ export function parseBackend(
       env: data.env,
       cwd: data.cwd,
       sandbox: sandboxFrom(data.sandbox),
+      ...(data.instances === 'per-principal' ? { instances: 'per-principal' as const } : {}),
     },
     problems,
   };

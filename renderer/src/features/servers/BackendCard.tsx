@@ -120,6 +120,7 @@ export function BackendCard({ backend, update }: { backend: BackendView; update?
           </span>
         )}
         {health.pid !== undefined && <span>pid {health.pid}</span>}
+        {health.principalProcesses !== undefined && <span>{health.principalProcesses} per-person processes</span>}
         {health.startMs !== undefined && <span>started in {(health.startMs / 1000).toFixed(1)} s</span>}
       </div>
       {health.lastError && health.status === 'needs-authorization' ? (

@@ -225,3 +225,48 @@ describe('defaultConfigDir', () => {
     expect(defaultConfigDir('win32', { APPDATA: 'C:\\AppData' }, 'C:\\u')).toMatch(/AppData.mcp-switchboard$/);
   });
 });
+
+describe('instances (one process per person)', () => {
+  it('reads per-principal for a stdio server, shared by default', () => {
+    const { config, problems } = parseConfig({
+      mcpServers: {
+        shared: { command: 'notes-server' },
+        mine: {
+          command: 'memory-server',
+          args: ['--file', '/srv/memory/${principal.id}.json'],
+          env: { MEMORY_FILE_PATH: '/srv/memory/${principal.id}.json' },
+          instances: 'per-principal',
+        },
+        remote: { url: 'https://x.dev/mcp', instances: 'shared' },
+      },
+    });
+    expect(problems).toEqual([]);
+    const modes = Object.fromEntries(
+      (config?.backends ?? []).map((backend) => [
+        backend.id,
+        backend.transport === 'stdio' ? backend.instances : 'remote',
+      ]),
+    );
+    expect(modes).toEqual({ shared: undefined, mine: 'per-principal', remote: 'remote' });
+  });
+
+  it('refuses per-principal for a remote server and ${principal.id} in a shared one, saying why', () => {
+    const { config, problems } = parseConfig({
+      mcpServers: {
+        remote: { url: 'https://x.dev/mcp', instances: 'per-principal' },
+        shared: { command: 'memory-server', args: ['${principal.id}'], cwd: '/srv/${principal.id}' },
+        typo: { command: 'memory-server', instances: 'per-person' },
+      },
+    });
+    expect(config).toBeUndefined();
+    expect(problems.map((problem) => problem.path).sort()).toEqual([
+      'mcpServers.remote.instances',
+      'mcpServers.shared.args.0',
+      'mcpServers.shared.cwd',
+      'mcpServers.typo.instances',
+    ]);
+    const message = (path: string) => problems.find((problem) => problem.path === path)?.message;
+    expect(message('mcpServers.remote.instances')).toContain('credentials: "per-caller"');
+    expect(message('mcpServers.shared.cwd')).toContain('instances: "per-principal"');
+  });
+});
