@@ -421,7 +421,7 @@ export class BackendSupervisor {
       eras: host.eras,
       onUnexpectedClose: onClosed,
       onListChanged: () => undefined,
-      onLog: (params) => host.log(config.id, params),
+      // No onLog: a caller's upstream log lines may carry their data, and logs go to every client.
       onNotificationsLimited: () => host.changed(config.id),
       onResourceUpdated: () => undefined,
       authProvider: host.callerCredentials.transportAuth(config, caller),
