@@ -344,6 +344,14 @@ export class SwitchboardCore implements FrontendCore {
   }
 
   readiness(): Readiness {
+    const readiness = this.backendReadiness();
+    const cluster = this.services.cluster;
+    return cluster
+      ? { ...readiness, sharedState: { status: cluster.status, replicaId: cluster.replicaId } }
+      : readiness;
+  }
+
+  private backendReadiness(): Readiness {
     // The approvals are read before the backends are placed in the pool: until
     // then each configured one is still to start, not an empty (ready) pool.
     if (this.readingApprovals)
