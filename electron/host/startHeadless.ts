@@ -29,6 +29,7 @@ import {
   NO_OBSERVABILITY,
   type Observability,
   openCluster,
+  redisConfigDocument,
   openObservability,
   type GatewayConfig,
 } from '../core/platform/index.js';
@@ -129,7 +130,8 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (platform/env/loginShell.ts).
   // The shell may take seconds: only a child's start waits for it (platform/env/stdioPath.ts), not the listening.
   const login = options.environment ? undefined : takeLoginEnvironment();
-  const { config } = await store.load();
+  const { config: fileConfig } = await store.load();
+  let config = fileConfig;
   // A copy: the login shell's variables and the user's PATH entries (Settings) are applied to it in place.
   const stdioPath = new StdioPath({ ...(options.environment ?? process.env) }, config.proxy.extraPath, login);
   const environment = stdioPath.environment;
@@ -170,6 +172,13 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     clusterOpening,
   ]);
   if (opened.metricsToken !== undefined) observedSecrets.push(opened.metricsToken);
+  // Replicas share the config document in Redis, seeded from the file (a change through any replica applies on all).
+  if (cluster) {
+    const shared = await store.share(redisConfigDocument(cluster), (error) =>
+      logger.warn(`the shared config cannot be read now (${(error as Error).message}): serving ${options.config}`),
+    );
+    config = shared.config;
+  }
   const { observability } = opened;
   const services = {
     ...coreServices,

@@ -9,6 +9,13 @@
  * hold in plain text, the backups are rewritten without it (backupSecrets.ts).
  * Hand edits, and writes of other processes, are picked up by watching the
  * file's directory (editors replace files rather than write them).
+ *
+ * Replicas (a `cluster` section) share the document instead (`share()`,
+ * sharedConfigDocument.ts): the file is its seed, reads and writes go to
+ * Redis, a write is a compare-and-set on the document's version rather than
+ * a file lock, and a notice from another replica takes the watcher's place.
+ * While Redis cannot be reached a change is refused and the running config
+ * stays.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
@@ -21,6 +28,10 @@ import { removeStaleTemps, withFileLock } from './configLock.js';
 import { applyPathEdits, diffPaths } from './configPatch.js';
 import { defaultStateDir } from './paths.js';
 import { parseStoredConfig, readConfigText, unparsedRefusal, type StoredConfig } from './storedConfig.js';
+import type { SharedConfigDocument } from './sharedConfigDocument.js';
+
+/** How many times a shared write is tried again after another replica wrote first. */
+const SHARED_WRITE_ATTEMPTS = 5;
 
 export { fileWriter, type AtomicWriter } from './atomicWriter.js';
 export type { StoredConfig } from './storedConfig.js';
@@ -38,6 +49,9 @@ export class ConfigStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** Where backups go. */
   readonly stateDir: string;
+  /** The document replicas share, when this is one of them (see the module comment). */
+  private shared: SharedConfigDocument | undefined;
+  private unfollow: (() => void) | undefined;
 
   constructor(
     readonly path: string,
@@ -53,9 +67,53 @@ export class ConfigStore {
     return run;
   }
 
-  /** The text on disk, or undefined when there is no file. */
-  private readText(): Promise<string | undefined> {
-    return readConfigText(this.path);
+  /** The text on disk (or, shared, in Redis), or undefined when there is none. */
+  private async readText(): Promise<string | undefined> {
+    if (!this.shared) return readConfigText(this.path);
+    return (await this.readShared()).text;
+  }
+
+  /** The shared document now; a Redis failure as `config_unreadable`, saying that nothing changed. */
+  private async readShared(): Promise<{ text: string | undefined; version: number }> {
+    try {
+      const document = await this.shared!.read();
+      return document ?? { text: undefined, version: 0 };
+    } catch (error) {
+      throw this.unreachable(error);
+    }
+  }
+
+  private unreachable(error: unknown): SwitchboardError {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new SwitchboardError(
+      ErrorCode.ConfigUnreadable,
+      `the config is shared by the replicas through Redis, which this replica cannot reach now (${reason}): nothing was changed; this replica keeps serving the config it has; try again when Redis is back`,
+      { path: this.path, shared: true },
+    );
+  }
+
+  /**
+   * Makes this store one replica's view of the shared document: seeds it from
+   * the file (see SharedConfigDocument.seed) and resolves to the document in
+   * force, or to the file's config while Redis cannot be reached (the store
+   * catches up when it returns).
+   */
+  async share(document: SharedConfigDocument, onUnreachable: (error: unknown) => void): Promise<StoredConfig> {
+    const fileText = (await readConfigText(this.path)) ?? '{}';
+    this.shared = document;
+    try {
+      await document.seed(fileText);
+      return await this.load();
+    } catch (error) {
+      onUnreachable(error);
+      this.lastText = fileText;
+      return this.parse(fileText);
+    }
+  }
+
+  /** Whether the document is shared by replicas (Redis) rather than this file alone. */
+  get isShared(): boolean {
+    return this.shared !== undefined;
   }
 
   /** Reads and validates the file (a missing file is an empty config); throws `config_invalid` naming each problem. */
@@ -157,36 +215,77 @@ export class ConfigStore {
    */
   async change(mutate: (document: Record<string, unknown>) => void, signal?: AbortSignal): Promise<void> {
     await this.serial(() =>
-      withFileLock(
-        this.path,
-        async () => {
-          const text = await this.readText();
-          const unparsed = this.unparsed(text);
-          // The running core says so too (the UI's banner), as for a hand edit it could not apply.
-          if (unparsed) this.listeners?.onError(unparsed);
-          if (unparsed) throw unparsed;
-          const before = text === undefined || text.trim() === '' ? {} : (JSON.parse(text) as unknown);
-          if (before === null || typeof before !== 'object' || Array.isArray(before)) {
-            throw new SwitchboardError(ErrorCode.ConfigInvalid, `${this.path}: the top level is not an object`, {
-              path: this.path,
-            });
-          }
-          const after = structuredClone(before as Record<string, unknown>);
-          mutate(after);
-          const edits = diffPaths(before, after);
-          if (edits.length === 0) return;
-          const next = applyPathEdits(text, edits);
-          this.parse(next); // throws config_invalid: nothing is written
-          if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
-          await this.writeText(next);
-          await this.scrubBackups(next);
-          // Up to date before this write: the watcher may skip it. Else the re-read applies what others wrote too.
-          if (text === this.lastText) this.lastText = next;
-        },
-        signal,
-      ),
+      this.shared
+        ? this.changeShared(mutate)
+        : withFileLock(
+            this.path,
+            async () => {
+              const text = await this.readText();
+              const next = this.patched(text, mutate);
+              if (next === undefined) return;
+              if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
+              await this.writeText(next);
+              await this.scrubBackups(next);
+              // Up to date before this write: the watcher may skip it. Else the re-read applies what others wrote too.
+              if (text === this.lastText) this.lastText = next;
+            },
+            signal,
+          ),
     );
     this.schedule(true);
+  }
+
+  /**
+   * `text` with `mutate`'s change applied (only what it changed), or
+   * undefined when it changed nothing; refuses a text that does not parse and
+   * a result that does not validate.
+   */
+  private patched(text: string | undefined, mutate: (document: Record<string, unknown>) => void): string | undefined {
+    const unparsed = this.unparsed(text);
+    // The running core says so too (the UI's banner), as for a hand edit it could not apply.
+    if (unparsed) this.listeners?.onError(unparsed);
+    if (unparsed) throw unparsed;
+    const before = text === undefined || text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+    if (before === null || typeof before !== 'object' || Array.isArray(before)) {
+      throw new SwitchboardError(ErrorCode.ConfigInvalid, `${this.path}: the top level is not an object`, {
+        path: this.path,
+      });
+    }
+    const after = structuredClone(before as Record<string, unknown>);
+    mutate(after);
+    const edits = diffPaths(before, after);
+    if (edits.length === 0) return undefined;
+    const next = applyPathEdits(text, edits);
+    this.parse(next); // throws config_invalid: nothing is written
+    return next;
+  }
+
+  /** {@link change} on the shared document: compare-and-set, applied again on what another replica wrote first. */
+  private async changeShared(mutate: (document: Record<string, unknown>) => void): Promise<void> {
+    for (let attempt = 0; attempt < SHARED_WRITE_ATTEMPTS; attempt++) {
+      const { text, version } = await this.readShared();
+      const next = this.patched(text, mutate);
+      if (next === undefined) return;
+      if (await this.writeShared(next, version)) {
+        if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
+        if (text === this.lastText) this.lastText = next;
+        return;
+      }
+    }
+    throw new SwitchboardError(
+      ErrorCode.ConfigUnreadable,
+      `the shared config kept changing under this write (${SHARED_WRITE_ATTEMPTS} attempts): nothing was changed; try again`,
+      { path: this.path, shared: true },
+    );
+  }
+
+  /** Compare-and-set of the shared document; false when another replica wrote first. */
+  private async writeShared(text: string, version: number): Promise<boolean> {
+    try {
+      return (await this.shared!.write(text, version)) !== undefined;
+    } catch (error) {
+      throw this.unreachable(error);
+    }
   }
 
   /** Writes through a symlink to its target (the link stays); errors as `config_unreadable`. */
@@ -237,18 +336,35 @@ export class ConfigStore {
    */
   async restore(index = 1): Promise<ConfigBackup> {
     const restored = await this.serial(() =>
-      withFileLock(this.path, async () => {
-        const backup = await readBackup(this.stateDir, this.path, index);
-        this.parse(backup.text);
-        const current = await this.readText();
-        if (current !== undefined) await keepBackup(this.stateDir, this.path, current);
-        await this.writeText(backup.text);
-        await this.scrubBackups(backup.text);
-        return backup;
-      }),
+      this.shared
+        ? this.restoreShared(index)
+        : withFileLock(this.path, async () => {
+            const backup = await readBackup(this.stateDir, this.path, index);
+            this.parse(backup.text);
+            const current = await this.readText();
+            if (current !== undefined) await keepBackup(this.stateDir, this.path, current);
+            await this.writeText(backup.text);
+            await this.scrubBackups(backup.text);
+            return backup;
+          }),
     );
     this.schedule(true);
     return { index: restored.index, path: restored.path, savedAt: restored.savedAt, size: restored.size };
+  }
+
+  /** {@link restore} on the shared document (this replica's backups of it). */
+  private async restoreShared(index: number): Promise<ConfigBackup> {
+    const backup = await readBackup(this.stateDir, this.path, index);
+    this.parse(backup.text);
+    const { text, version } = await this.readShared();
+    if (!(await this.writeShared(backup.text, version))) {
+      throw new SwitchboardError(ErrorCode.ConfigUnreadable, 'the shared config changed meanwhile: nothing was restored; try again', {
+        path: this.path,
+        shared: true,
+      });
+    }
+    if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
+    return backup;
   }
 
   /**
@@ -259,6 +375,10 @@ export class ConfigStore {
   watch(onChange: (stored: StoredConfig) => void, onError: (error: unknown) => void): void {
     this.unwatch();
     this.listeners = { onChange, onError };
+    if (this.shared) {
+      this.unfollow = this.shared.onChange(() => this.schedule(false));
+      return;
+    }
     const directory = dirname(this.path);
     const name = basename(this.path);
     try {
@@ -312,6 +432,8 @@ export class ConfigStore {
     if (this.debounce) clearTimeout(this.debounce);
     this.watcher?.close();
     this.watcher = undefined;
+    this.unfollow?.();
+    this.unfollow = undefined;
     this.listeners = undefined;
   }
 }
