@@ -11,7 +11,7 @@
  * plain `tools/call` makes no Redis round trip (Redis's own command counts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -70,7 +70,7 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
       cluster: { redis: { url: redis.url, keyPrefix: 'sb-test:', connectTimeoutMs: 1_000, commandTimeoutMs: 500 } },
       proxy: { credentialKeyFile: keyFile },
       mcpServers: {
-        notes: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_TOOLS: 'read,quota,plain' } },
+        notes: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_TOOLS: 'read,quota,plain,extra' } },
         prot: { url: rs.url, credentials: 'per-caller' },
       },
       policy: { limits: [{ match: {}, server: 'notes', tool: 'quota', rate: { points: QUOTA, perSeconds: 60 } }] },
@@ -139,6 +139,21 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
       description: 'B applies the deny rule',
     });
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("a hand edit of B's config file (as the CLI writes it) applies on A within a second, as a patch", async () => {
+    const document = JSON.parse(await readFile(b.configPath, 'utf8')) as { policy: Record<string, unknown> };
+    document.policy['backends'] = { notes: { tools: { extra: 'deny' } } };
+    await writeFile(b.configPath, JSON.stringify(document, null, 2));
+    const started = Date.now();
+    await waitUntil(async () => !(await toolNames(clientA)).includes('notes__extra'), {
+      timeoutMs: 3_000,
+      intervalMs: 25,
+      description: 'A applies the edit of B',
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // A patch: the rule set through A's UI before is kept.
+    expect(await toolNames(clientB)).not.toContain('notes__read');
   });
 
   it("a sign-in started from A's link and completed through B works on both replicas", async () => {

@@ -13,9 +13,10 @@
  * Replicas (a `cluster` section) share the document instead (`share()`,
  * sharedConfigDocument.ts): the file is its seed, reads and writes go to
  * Redis, a write is a compare-and-set on the document's version rather than
- * a file lock, and a notice from another replica takes the watcher's place.
- * While Redis cannot be reached a change is refused and the running config
- * stays.
+ * a file lock, and a notice from another replica makes it re-read. The file
+ * is still watched: a hand edit or a CLI command that writes it is applied to
+ * the shared document as a patch (only what changed in the file). While Redis
+ * cannot be reached a change is refused and the running config stays.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
@@ -25,7 +26,7 @@ import { fileWriter, type AtomicWriter } from './atomicWriter.js';
 import { scrubMovedSecrets } from './backupSecrets.js';
 import { keepBackup, listBackups, readBackup, type ConfigBackup } from './configBackups.js';
 import { removeStaleTemps, withFileLock } from './configLock.js';
-import { applyPathEdits, diffPaths } from './configPatch.js';
+import { applyPathEdits, diffPaths, type PathEdit } from './configPatch.js';
 import { defaultStateDir } from './paths.js';
 import { parseStoredConfig, readConfigText, unparsedRefusal, type StoredConfig } from './storedConfig.js';
 import type { SharedConfigDocument } from './sharedConfigDocument.js';
@@ -52,6 +53,9 @@ export class ConfigStore {
   /** The document replicas share, when this is one of them (see the module comment). */
   private shared: SharedConfigDocument | undefined;
   private unfollow: (() => void) | undefined;
+  /** Shared: the file's text as last applied to the shared document (a file edit is its difference from this). */
+  private fileText: string | undefined;
+  private fileDebounce: NodeJS.Timeout | undefined;
 
   constructor(
     readonly path: string,
@@ -101,6 +105,7 @@ export class ConfigStore {
   async share(document: SharedConfigDocument, onUnreachable: (error: unknown) => void): Promise<StoredConfig> {
     const fileText = (await readConfigText(this.path)) ?? '{}';
     this.shared = document;
+    this.fileText = fileText;
     try {
       await document.seed(fileText);
       return await this.load();
@@ -375,16 +380,14 @@ export class ConfigStore {
   watch(onChange: (stored: StoredConfig) => void, onError: (error: unknown) => void): void {
     this.unwatch();
     this.listeners = { onChange, onError };
-    if (this.shared) {
-      this.unfollow = this.shared.onChange(() => this.schedule(false));
-      return;
-    }
+    if (this.shared) this.unfollow = this.shared.onChange(() => this.schedule(false));
     const directory = dirname(this.path);
     const name = basename(this.path);
     try {
       this.watcher = watch(directory, { persistent: false }, (_event, file) => {
         if (file !== null && file !== name) return;
-        this.schedule(false);
+        if (this.shared) this.scheduleFileEdit();
+        else this.schedule(false);
       });
       this.watcher.on('error', onError);
     } catch (error) {
@@ -402,6 +405,34 @@ export class ConfigStore {
       this.forced = false;
       void this.serial(() => this.reread(forced));
     }, 150);
+  }
+
+  /** Shared: applies an edit of the file to the shared document soon (coalescing bursts). */
+  private scheduleFileEdit(): void {
+    if (this.fileDebounce) clearTimeout(this.fileDebounce);
+    this.fileDebounce = setTimeout(() => void this.serial(() => this.applyFileEdit()), 150);
+  }
+
+  /**
+   * Shared: what changed in the file since it was last applied goes to the
+   * shared document as a patch (what other replicas changed meanwhile
+   * stays). A file that does not validate, or Redis away, is reported and the
+   * edit is applied with the next one.
+   */
+  private async applyFileEdit(): Promise<void> {
+    const listeners = this.listeners;
+    if (!listeners) return;
+    try {
+      const text = await readConfigText(this.path);
+      if (text === undefined || text === this.fileText) return;
+      this.parse(text); // throws config_invalid: the edit waits for a valid file
+      const edits = diffPaths(JSON.parse(this.fileText ?? '{}'), JSON.parse(text));
+      await this.changeShared((document) => applyEdits(document, edits));
+      this.fileText = text;
+      this.schedule(true);
+    } catch (error) {
+      listeners.onError(error);
+    }
   }
 
   private async reread(force: boolean): Promise<void> {
@@ -430,10 +461,41 @@ export class ConfigStore {
   /** Stops watching. */
   unwatch(): void {
     if (this.debounce) clearTimeout(this.debounce);
+    if (this.fileDebounce) clearTimeout(this.fileDebounce);
     this.watcher?.close();
     this.watcher = undefined;
     this.unfollow?.();
     this.unfollow = undefined;
     this.listeners = undefined;
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Sets (or, for `value` undefined, removes) each edit's member in `document`,
+ * making the objects on its path. An object set where the document has one
+ * already is merged into it member by member: what the file added does not
+ * drop what other replicas added beside it.
+ */
+function applyEdits(document: Record<string, unknown>, edits: readonly PathEdit[]): void {
+  for (const { path, value } of edits) {
+    if (path.length === 0) continue;
+    let parent = document;
+    for (const key of path.slice(0, -1)) {
+      if (!isObject(parent[String(key)])) parent[String(key)] = {};
+      parent = parent[String(key)] as Record<string, unknown>;
+    }
+    const last = String(path.at(-1));
+    if (value === undefined) delete parent[last];
+    else parent[last] = merged(parent[last], value);
+  }
+}
+
+function merged(existing: unknown, value: unknown): unknown {
+  if (!isObject(existing) || !isObject(value)) return structuredClone(value);
+  const result = { ...existing };
+  for (const [key, member] of Object.entries(value)) result[key] = merged(existing[key], member);
+  return result;
 }
