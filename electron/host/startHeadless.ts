@@ -140,7 +140,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   const observedSecrets: string[] = [];
   const keychain = new KeytarStore();
   // The core once built: a line logged before (e.g. Redis's status while connecting) has no backends to redact yet.
-  let built: SwitchboardCore | undefined;
+  let built: SwitchboardCore | undefined = undefined;
   // Every sink asks what to redact each time it writes: the frontend token, keychain values, the
   // header/secret values of the backends in force now (including ones added at runtime), and
   // secret-looking variables of this process's environment.

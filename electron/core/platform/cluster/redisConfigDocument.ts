@@ -38,7 +38,8 @@ export function redisConfigDocument(cluster: Cluster): SharedConfigDocument {
       return text === null || text === undefined ? undefined : { text, version: Number(version ?? 0) };
     },
     async write(text: string, version: number): Promise<number | undefined> {
-      const written = (await cluster.redis.eval(WRITE, 2, documentKey, channel, String(version), text)) as number | null;
+      const written = (await cluster.redis.eval(WRITE, 2, documentKey, channel, String(version), text)) as
+        number | null;
       return written ?? undefined;
     },
     async seed(fileText: string): Promise<boolean> {

@@ -56,6 +56,8 @@ export class ConfigStore {
   /** Shared: the file's text as last applied to the shared document (a file edit is its difference from this). */
   private fileText: string | undefined;
   private fileDebounce: NodeJS.Timeout | undefined;
+  /** Shared: whether this replica has offered its file as the seed yet (see SharedConfigDocument.seed). */
+  private seeded = false;
 
   constructor(
     readonly path: string,
@@ -80,6 +82,9 @@ export class ConfigStore {
   /** The shared document now; a Redis failure as `config_unreadable`, saying that nothing changed. */
   private async readShared(): Promise<{ text: string | undefined; version: number }> {
     try {
+      // Seeded before anything is read or written (Redis away at start: when it returns), never an empty document.
+      if (!this.seeded) await this.shared!.seed(this.fileText ?? '{}');
+      this.seeded = true;
       const document = await this.shared!.read();
       return document ?? { text: undefined, version: 0 };
     } catch (error) {
@@ -107,7 +112,6 @@ export class ConfigStore {
     this.shared = document;
     this.fileText = fileText;
     try {
-      await document.seed(fileText);
       return await this.load();
     } catch (error) {
       onUnreachable(error);
@@ -363,10 +367,14 @@ export class ConfigStore {
     this.parse(backup.text);
     const { text, version } = await this.readShared();
     if (!(await this.writeShared(backup.text, version))) {
-      throw new SwitchboardError(ErrorCode.ConfigUnreadable, 'the shared config changed meanwhile: nothing was restored; try again', {
-        path: this.path,
-        shared: true,
-      });
+      throw new SwitchboardError(
+        ErrorCode.ConfigUnreadable,
+        'the shared config changed meanwhile: nothing was restored; try again',
+        {
+          path: this.path,
+          shared: true,
+        },
+      );
     }
     if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
     return backup;
