@@ -120,11 +120,6 @@ export class ConfigStore {
     }
   }
 
-  /** Whether the document is shared by replicas (Redis) rather than this file alone. */
-  get isShared(): boolean {
-    return this.shared !== undefined;
-  }
-
   /** Reads and validates the file (a missing file is an empty config); throws `config_invalid` naming each problem. */
   async read(): Promise<StoredConfig> {
     return this.parse((await this.readText()) ?? '{}');
