@@ -29,6 +29,7 @@ import {
   NO_OBSERVABILITY,
   type Observability,
   openCluster,
+  redisConfigDocument,
   openObservability,
   type GatewayConfig,
 } from '../core/platform/index.js';
@@ -129,7 +130,8 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   // Stdio backends get the login shell's PATH: started from a dock, ours is minimal (platform/env/loginShell.ts).
   // The shell may take seconds: only a child's start waits for it (platform/env/stdioPath.ts), not the listening.
   const login = options.environment ? undefined : takeLoginEnvironment();
-  const { config } = await store.load();
+  const { config: fileConfig } = await store.load();
+  let config = fileConfig;
   // A copy: the login shell's variables and the user's PATH entries (Settings) are applied to it in place.
   const stdioPath = new StdioPath({ ...(options.environment ?? process.env) }, config.proxy.extraPath, login);
   const environment = stdioPath.environment;
@@ -137,11 +139,13 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   /** Secrets observability holds (the metrics token), known once it is opened. */
   const observedSecrets: string[] = [];
   const keychain = new KeytarStore();
+  // The core once built: a line logged before (e.g. Redis's status while connecting) has no backends to redact yet.
+  let built: SwitchboardCore | undefined = undefined;
   // Every sink asks what to redact each time it writes: the frontend token, keychain values, the
   // header/secret values of the backends in force now (including ones added at runtime), and
   // secret-looking variables of this process's environment.
   const redaction = createRedaction({
-    backends: () => core.backendConfigs(),
+    backends: () => built?.backendConfigs() ?? [],
     environment,
     environmentRevision: () => stdioPath.revision,
     extra: () => [frontendToken, ...observedSecrets, ...keychain.knownValues()],
@@ -170,6 +174,13 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     clusterOpening,
   ]);
   if (opened.metricsToken !== undefined) observedSecrets.push(opened.metricsToken);
+  // Replicas share the config document in Redis, seeded from the file (a change through any replica applies on all).
+  if (cluster) {
+    const shared = await store.share(redisConfigDocument(cluster), (error) =>
+      logger.warn(`the shared config cannot be read now (${(error as Error).message}): serving ${options.config}`),
+    );
+    config = shared.config;
+  }
   const { observability } = opened;
   const services = {
     ...coreServices,
@@ -193,6 +204,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     },
     services,
   );
+  built = core;
   // What an install killed mid-unpack (SIGKILL, a crash) left in bundles/ and downloads/ (install/bundles/installLeftovers.ts).
   for (const path of await sweepInstallLeftovers(stateDir).catch(() => [])) {
     logger.info(`removed ${path}: left by an install that was killed`);

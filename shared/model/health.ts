@@ -117,4 +117,9 @@ export interface Readiness {
    */
   listable: boolean;
   counts: Record<BackendStatus, number>;
+  /**
+   * Replicas only (a `cluster` section): whether this replica reaches the Redis they share, and its
+   * name. `down` does not make it unready: what needs no shared state is still served.
+   */
+  sharedState?: { status: 'up' | 'down'; replicaId: string };
 }

@@ -39,7 +39,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function launch(port: number, dir: string): Promise<ChildProcess> {
+/** How often Redis fsyncs its append-only file: every write (tests: nothing acknowledged is lost) or once a second. */
+export type AppendFsync = 'always' | 'everysec';
+
+function launch(port: number, dir: string, appendfsync: AppendFsync): Promise<ChildProcess> {
   const child = spawn(
     REDIS_SERVER,
     [
@@ -52,7 +55,7 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
       '--appendonly',
       'yes',
       '--appendfsync',
-      'always',
+      appendfsync,
       '--save',
       '',
     ],
@@ -83,23 +86,24 @@ async function end(child: ChildProcess | undefined): Promise<void> {
 }
 
 /** Starts a Redis of its own for a test file. */
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis(options: { appendfsync?: AppendFsync } = {}): Promise<RedisServer> {
   const dir = await mkdtemp(join(tmpdir(), 'sb-redis-'));
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port, dir);
+  const fsync = options.appendfsync ?? 'always';
+  let child: ChildProcess | undefined = await launch(port, dir, fsync);
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
     async restart() {
       await end(child);
-      child = await launch(port, dir);
+      child = await launch(port, dir, fsync);
     },
     async pause() {
       await end(child);
       child = undefined;
     },
     async start() {
-      child ??= await launch(port, dir);
+      child ??= await launch(port, dir, fsync);
     },
     async stop() {
       await end(child);

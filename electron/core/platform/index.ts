@@ -41,6 +41,7 @@ export { NO_OBSERVABILITY } from './observability/observability.js';
 export type { MetricsSource, Observability } from './observability/observability.js';
 export { openObservability } from './observability/openObservability.js';
 export { openCluster } from './cluster/openCluster.js';
+export { redisConfigDocument } from './cluster/redisConfigDocument.js';
 export type { Cluster, SharedStateStatus } from './cluster/cluster.js';
 export type { ClusterConfig } from './config/clusterConfig.js';
 export type { LogFormat } from './config/observabilityConfig.js';

@@ -22,6 +22,7 @@ import type { ParkedCalls } from '../frontend/relay/parkedCalls.js';
 import { SubscriptionHub } from '../frontend/relay/subscriptionHub.js';
 import { Router, type RouterSource } from '../frontend/routing/router.js';
 import { RateLimits } from '../catalog/policy/limits/rateLimits.js';
+import { redisBucketsFactory } from '../catalog/policy/limits/redisBuckets.js';
 import { TaskService } from '../frontend/tasks/taskService.js';
 
 /** What the request path reads from the core. */
@@ -97,7 +98,11 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     const capture = access.policy.backends[entry.backend]?.capture === true;
     audit.record(capture ? entry : { ...entry, arguments: undefined, result: undefined });
   };
-  const limits = new RateLimits(() => access.policy.limits);
+  // Replicas share their buckets in Redis (a limit holds across them); one process keeps them in memory.
+  const limits = new RateLimits(
+    () => access.policy.limits,
+    services.cluster ? redisBucketsFactory(services.cluster) : undefined,
+  );
   const router = new Router({
     catalog: context.catalog,
     pool: context.pool,

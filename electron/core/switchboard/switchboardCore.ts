@@ -14,6 +14,7 @@ import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
 import { AuthRegistry } from '../platform/auth/authRegistry.js';
 import type { BackendAuth } from '../platform/auth/backendAuth.js';
 import { CallerCredentials } from '../platform/auth/callerCredentials.js';
+import { redisCallerState } from '../platform/cluster/redisCallerState.js';
 import { defaultStateDir } from '../platform/config/paths.js';
 import { createConnectionsService } from './coreConnections.js';
 import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
@@ -157,6 +158,8 @@ export class SwitchboardCore implements FrontendCore {
         return config && isPerCaller(config) ? config : undefined;
       },
       secrets: () => this.services.secrets,
+      // Replicas: tokens, sign-ins in progress and sign-in notices in the Redis they share.
+      shared: services.cluster ? redisCallerState(services.cluster) : undefined,
     });
     const requestPath = buildRequestPath({
       initial: config,
@@ -344,6 +347,14 @@ export class SwitchboardCore implements FrontendCore {
   }
 
   readiness(): Readiness {
+    const readiness = this.backendReadiness();
+    const cluster = this.services.cluster;
+    return cluster
+      ? { ...readiness, sharedState: { status: cluster.status, replicaId: cluster.replicaId } }
+      : readiness;
+  }
+
+  private backendReadiness(): Readiness {
     // The approvals are read before the backends are placed in the pool: until
     // then each configured one is still to start, not an empty (ready) pool.
     if (this.readingApprovals)

@@ -167,12 +167,12 @@ export class BackendSupervisor {
     const credentials = this.host.callerCredentials;
     if (!credentials || credentials.problem) throw this.keyMissing();
     if (!(await credentials.tokens(this.id, caller)))
-      throw signInRequired(this.id, credentials.signIn.link(this.id, caller));
+      throw signInRequired(this.id, await credentials.signIn.link(this.id, caller));
     try {
       return await this.callers.acquire(caller, signal);
     } catch (error) {
       if (!authorizationProblem(error)) throw error;
-      throw signInRequired(this.id, credentials.signIn.link(this.id, caller));
+      throw signInRequired(this.id, await credentials.signIn.link(this.id, caller));
     }
   }
 

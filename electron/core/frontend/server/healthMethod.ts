@@ -42,6 +42,8 @@ export const HealthResultSchema = z.object({
   backends: StatusCounts,
   /** Live 2025-era HTTP sessions, as `/readyz` counts them. */
   sessions: z.number(),
+  /** Replicas only: whether this one reaches the shared Redis, and its name. */
+  sharedState: z.object({ status: z.enum(['up', 'down']), replicaId: z.string() }).optional(),
 });
 
 /** Overall status from per-backend counts, with the live 2025-era HTTP session count. */
@@ -53,7 +55,9 @@ export function aggregateStatus(readiness: Readiness, sessions = 0): z.infer<typ
   if (!ready && counts.connecting > 0) status = 'starting';
   else if (enabled > 0 && counts.up + counts.degraded + counts.idle === 0) status = 'down';
   else if (counts.degraded + counts.down + counts['needs-authorization'] > 0) status = 'degraded';
-  return { status, ready, backends: counts, sessions };
+  else if (readiness.sharedState?.status === 'down') status = 'degraded';
+  const shared = readiness.sharedState ? { sharedState: readiness.sharedState } : {};
+  return { status, ready, backends: counts, sessions, ...shared };
 }
 
 /** Registers `proxy/health` on a frontend server instance; `sessions` counts live 2025-era HTTP sessions. */

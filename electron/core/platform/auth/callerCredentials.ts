@@ -22,6 +22,8 @@ import { CallerProvider } from './callerProvider.js';
 import { CALLBACK_PATH, CallerSignIn } from './callerSignIn.js';
 import { CALLER_CREDENTIALS_FILE, CallerTokenStore, UnreadableRecordError } from './callerTokenStore.js';
 import { loadCredentialKey } from './credentialKey.js';
+import type { SharedCallerState } from './callerRecords.js';
+import { MemoryPendingSignIns } from './memoryPendingSignIns.js';
 import type { VaultTokens } from './vault.js';
 import { AuthorizationRequiredError, staticClientOf } from './vaultProvider.js';
 
@@ -34,6 +36,8 @@ export interface CallerCredentialsOptions {
   logger: Logger;
   config(backend: string): RemoteBackendConfig | undefined;
   secrets(): SecretStore | undefined;
+  /** Replicas: the records, sign-ins in progress and sign-in notices they share (absent: the file and memory). */
+  shared?: SharedCallerState | undefined;
 }
 
 /** Refreshes this long before expiry: a quarter of the token's lifetime, at most a minute. */
@@ -51,16 +55,24 @@ export class CallerCredentials {
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly listeners = new Set<(backend: string, caller: string) => void>();
   private readonly disposed = new AbortController();
+  private readonly unlisten: () => void;
   readonly signIn: CallerSignIn;
 
   constructor(private readonly options: CallerCredentialsOptions) {
     this.signIn = new CallerSignIn({
       store: () => this.requireStore(),
+      pending: options.shared?.pending ?? new MemoryPendingSignIns(),
       config: options.config,
       secrets: options.secrets,
       discovery: this.discovery,
       fetchFn: () => boundedFetch({ signal: this.disposed.signal }),
     });
+    // A sign-in through another replica: a backend here waiting for its first signed-in caller lists now.
+    this.unlisten = options.shared?.onSignedIn((backend, caller) => this.tell(backend, caller)) ?? (() => undefined);
+  }
+
+  private tell(backend: string, caller: string): void {
+    for (const listener of this.listeners) listener(backend, caller);
   }
 
   /** Reads the operator's key (at start, before backends connect); a missing one is a problem, not a failure. */
@@ -68,7 +80,12 @@ export class CallerCredentials {
     const loaded = await loadCredentialKey(this.options.environment, this.options.keyFile());
     this.keyProblem = loaded.problem;
     this.store = loaded.key
-      ? new CallerTokenStore(join(this.options.stateDir, CALLER_CREDENTIALS_FILE), loaded.key)
+      ? new CallerTokenStore(
+          join(this.options.stateDir, CALLER_CREDENTIALS_FILE),
+          loaded.key,
+          undefined,
+          this.options.shared?.records,
+        )
       : undefined;
   }
 
@@ -91,7 +108,11 @@ export class CallerCredentials {
   /** The `/connections/callback` of serve's port: stores the caller's tokens and tells the listeners. */
   async callback(query: URLSearchParams): Promise<{ backend: string; caller: string }> {
     const done = await this.signIn.callback(query);
-    for (const listener of this.listeners) listener(done.backend, done.caller);
+    this.tell(done.backend, done.caller);
+    // The tokens are stored: a replica that misses this notice still finds them on the caller's next call.
+    await this.options.shared?.announce(done.backend, done.caller).catch((error: unknown) => {
+      this.options.logger.warn(`the other replicas were not told of a sign-in to "${done.backend}": ${String(error)}`);
+    });
     return done;
   }
 
@@ -183,7 +204,7 @@ export class CallerCredentials {
       const view: ConnectionView = { server, connected: tokens !== undefined };
       if (tokens?.expires_at !== undefined) view.expiresAt = new Date(tokens.expires_at).toISOString();
       if (tokens?.scope) view.scope = tokens.scope;
-      const signInUrl = tokens ? undefined : this.signIn.link(server, caller);
+      const signInUrl = tokens ? undefined : await this.signIn.link(server, caller);
       if (signInUrl) view.signInUrl = signInUrl;
       views.push(view);
     }
@@ -206,6 +227,7 @@ export class CallerCredentials {
   /** Ends flows and refreshes in progress. */
   dispose(): void {
     this.disposed.abort(new Error('the core was stopped'));
+    this.unlisten();
     this.listeners.clear();
   }
 }

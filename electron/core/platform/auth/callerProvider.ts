@@ -2,8 +2,8 @@
  * The SDK's `OAuthClientProvider` for one caller of one per-caller backend:
  * the caller's tokens and the backend's registered client come from the
  * encrypted caller store (callerTokenStore.ts); the PKCE verifier of a flow
- * stays in memory (a flow lives minutes, in one process), and so does the
- * discovery state, shared by the backend's callers. The redirect URI is
+ * is kept sealed with the flow until its callback (callerSignIn.ts); the
+ * discovery state, shared by the backend's callers, stays in memory. The redirect URI is
  * serve's own `/connections/callback` (no loopback listener: the person
  * signing in may be on another machine). In background mode (refresh) any
  * need of the user throws AuthorizationRequiredError instead of redirecting.
@@ -30,6 +30,8 @@ export interface CallerProviderOptions {
   /** serve's `/connections/callback` URL. */
   redirectUrl: string;
   state?: string;
+  /** The PKCE verifier of a flow started earlier (its callback, perhaps on another replica). */
+  codeVerifier?: string;
   staticClient?: StaticClient | undefined;
   /** The backend's discovery state, shared by its callers' providers. */
   discovery: Map<string, OAuthDiscoveryState>;
@@ -41,7 +43,14 @@ export class CallerProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
   private verifier: string | undefined;
 
-  constructor(private readonly options: CallerProviderOptions) {}
+  constructor(private readonly options: CallerProviderOptions) {
+    this.verifier = options.codeVerifier;
+  }
+
+  /** The PKCE verifier the SDK saved for this flow (kept until its callback). */
+  get savedVerifier(): string | undefined {
+    return this.verifier;
+  }
 
   private get backend(): string {
     return this.options.config.id;

@@ -8,7 +8,10 @@
  * `/connections/callback` with the flow's `state` (RFC 6749 §10.12: checked
  * here, the SDK does not), and the code is exchanged for the caller's tokens,
  * which the provider saves in the encrypted caller store. Links and flows are
- * bounded in number and time.
+ * bounded in number and time, and kept where the caller store says
+ * (PendingSignIns: this process's memory, or the Redis replicas share, so the
+ * link, the start and the callback may each reach another replica); a flow's
+ * PKCE verifier is kept sealed under the operator's key.
  */
 import { randomBytes } from 'node:crypto';
 import { auth, type FetchLike, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
@@ -16,19 +19,27 @@ import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { RemoteBackendConfig } from '../config/schema.js';
 import type { SecretStore } from '../secrets/secretStore.js';
 import { CallerProvider } from './callerProvider.js';
+import type { PendingSignIns } from './callerRecords.js';
 import type { CallerTokenStore } from './callerTokenStore.js';
 import { staticClientOf } from './vaultProvider.js';
 
 /** How long a sign-in link and a started flow stay valid. */
 export const SIGN_IN_TTL_MS = 10 * 60_000;
-/** At most this many links and flows are pending (the oldest are dropped first). */
-const MAX_PENDING = 1000;
+/** At most this many links handed out are remembered for reuse (the oldest are forgotten first). */
+const MAX_OFFERED = 1000;
+/** A link is offered again only while it has at least this long to live. */
+const REUSE_MARGIN_MS = 60_000;
 
-/** What a pending link or flow is bound to. */
+/** What a pending link is bound to. */
 interface Binding {
   backend: string;
   caller: string;
-  expiresAt: number;
+}
+
+/** A flow sent to the authorization server, as kept (sealed) until its callback. */
+interface FlowRecord extends Binding {
+  redirectUrl: string;
+  verifier: string;
 }
 
 /** The path of the callback on serve's port. */
@@ -37,37 +48,12 @@ export const CALLBACK_PATH = '/connections/callback';
 /** What sign-ins need of their owner. */
 export interface CallerSignInHost {
   store(): CallerTokenStore;
+  /** Where links and flows in progress are kept. */
+  pending: PendingSignIns;
   config(backend: string): RemoteBackendConfig | undefined;
   secrets(): SecretStore | undefined;
   discovery: Map<string, OAuthDiscoveryState>;
   fetchFn(): FetchLike;
-}
-
-/** A bounded map of pending entries that expire. */
-class Pending<T extends Binding> {
-  private readonly entries = new Map<string, T>();
-
-  add(id: string, entry: T): void {
-    this.entries.set(id, entry);
-    while (this.entries.size > MAX_PENDING) this.entries.delete(this.entries.keys().next().value as string);
-  }
-
-  /** Takes an entry once; an expired one is gone. */
-  take(id: string): T | undefined {
-    const entry = this.entries.get(id);
-    this.entries.delete(id);
-    return entry && entry.expiresAt > Date.now() ? entry : undefined;
-  }
-
-  /** An unexpired entry bound to the backend and caller, left in place. */
-  find(backend: string, caller: string): [string, T] | undefined {
-    for (const [id, entry] of this.entries) {
-      if (entry.backend === backend && entry.caller === caller && entry.expiresAt > Date.now() + 60_000) {
-        return [id, entry];
-      }
-    }
-    return undefined;
-  }
 }
 
 const refused = (message: string): SwitchboardError => new SwitchboardError(ErrorCode.AuthorizationFailed, message);
@@ -75,8 +61,8 @@ const refused = (message: string): SwitchboardError => new SwitchboardError(Erro
 /** Sign-in links, the flows they start, and their callbacks. */
 export class CallerSignIn {
   private origin: string | undefined;
-  private readonly links = new Pending<Binding>();
-  private readonly flows = new Pending<Binding & { provider: CallerProvider }>();
+  /** The link last handed out per backend and caller, offered again while it lasts. */
+  private readonly offered = new Map<string, { id: string; expiresAt: number }>();
 
   constructor(private readonly host: CallerSignInHost) {}
 
@@ -85,52 +71,85 @@ export class CallerSignIn {
     this.origin = origin;
   }
 
-  /** The link that signs `caller` in to `backend` (an unexpired one is reused); undefined before serve listens. */
-  link(backend: string, caller: string): string | undefined {
+  /**
+   * The link that signs `caller` in to `backend` (an unexpired, unused one is
+   * reused); undefined before serve listens, or when the link cannot be kept
+   * (replicas: Redis away).
+   */
+  async link(backend: string, caller: string): Promise<string | undefined> {
     if (this.origin === undefined) return undefined;
-    const found = this.links.find(backend, caller);
-    const id = found?.[0] ?? randomBytes(24).toString('base64url');
-    if (!found) this.links.add(id, { backend, caller, expiresAt: Date.now() + SIGN_IN_TTL_MS });
-    return `${this.origin}/connections/${encodeURIComponent(backend)}/start?link=${id}`;
+    const key = `${backend}\n${caller}`;
+    const found = this.offered.get(key);
+    const { pending } = this.host;
+    try {
+      let id = found?.id;
+      if (!found || found.expiresAt <= Date.now() + REUSE_MARGIN_MS || !(await pending.has('link', found.id))) {
+        id = randomBytes(24).toString('base64url');
+        await pending.put('link', id, JSON.stringify({ backend, caller } satisfies Binding), SIGN_IN_TTL_MS);
+        this.offered.delete(key);
+        this.offered.set(key, { id, expiresAt: Date.now() + SIGN_IN_TTL_MS });
+        while (this.offered.size > MAX_OFFERED) this.offered.delete(this.offered.keys().next().value as string);
+      }
+      return `${this.origin}/connections/${encodeURIComponent(backend)}/start?link=${id}`;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Opens a link: resolves to the authorization server's URL to redirect to. */
   async start(backend: string, linkId: string): Promise<string> {
-    const link = this.links.take(linkId);
+    const taken = await this.host.pending.take('link', linkId);
+    const link = taken === undefined ? undefined : (JSON.parse(taken) as Binding);
     if (!link || link.backend !== backend || this.origin === undefined) {
       throw refused('this sign-in link is unknown, used or expired: ask for a new one by calling a tool again');
     }
     const config = this.host.config(backend);
     if (!config) throw refused(`there is no per-caller server "${backend}"`);
     const state = randomBytes(32).toString('base64url');
+    const redirectUrl = `${this.origin}${CALLBACK_PATH}`;
     const provider = new CallerProvider({
       store: this.host.store(),
       config,
       caller: link.caller,
       mode: 'interactive',
-      redirectUrl: `${this.origin}${CALLBACK_PATH}`,
+      redirectUrl,
       state,
       staticClient: await staticClientOf(config, this.host.secrets()),
       discovery: this.host.discovery,
     });
     const options = { serverUrl: config.url, fetchFn: this.host.fetchFn(), forceReauthorization: true };
     await auth(provider, config.oauth?.scope ? { ...options, scope: config.oauth.scope } : options);
-    if (!provider.authorizationUrl) throw refused(`"${backend}" did not ask for a sign-in`);
-    this.flows.add(state, { ...link, expiresAt: Date.now() + SIGN_IN_TTL_MS, provider });
+    const verifier = provider.savedVerifier;
+    if (!provider.authorizationUrl || verifier === undefined) throw refused(`"${backend}" did not ask for a sign-in`);
+    const flow: FlowRecord = { backend, caller: link.caller, redirectUrl, verifier };
+    await this.host.pending.put('flow', state, await this.host.store().seal(flow), SIGN_IN_TTL_MS);
     return provider.authorizationUrl.href;
   }
 
   /** The authorization server came back: exchanges the code; resolves to whom it signed in where. */
   async callback(query: URLSearchParams): Promise<{ backend: string; caller: string }> {
-    const flow = this.flows.take(query.get('state') ?? '');
-    if (!flow) throw refused('this sign-in does not belong to a flow in progress (unknown or expired state)');
+    const state = query.get('state') ?? '';
+    const sealed = state === '' ? undefined : await this.host.pending.take('flow', state);
+    if (!sealed) throw refused('this sign-in does not belong to a flow in progress (unknown or expired state)');
+    const flow = await this.host.store().open<FlowRecord>(sealed, 'a sign-in in progress');
     const error = query.get('error');
     if (error) throw refused(`the authorization server refused the sign-in: ${error}`);
     const code = query.get('code');
     const config = this.host.config(flow.backend);
     if (!code || !config) throw refused('the sign-in came back without a code');
+    const provider = new CallerProvider({
+      store: this.host.store(),
+      config,
+      caller: flow.caller,
+      mode: 'interactive',
+      redirectUrl: flow.redirectUrl,
+      state,
+      codeVerifier: flow.verifier,
+      staticClient: await staticClientOf(config, this.host.secrets()),
+      discovery: this.host.discovery,
+    });
     const iss = query.get('iss') ?? undefined;
-    await auth(flow.provider, {
+    await auth(provider, {
       serverUrl: config.url,
       authorizationCode: code,
       ...(iss ? { iss } : {}),

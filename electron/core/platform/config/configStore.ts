@@ -9,6 +9,14 @@
  * hold in plain text, the backups are rewritten without it (backupSecrets.ts).
  * Hand edits, and writes of other processes, are picked up by watching the
  * file's directory (editors replace files rather than write them).
+ *
+ * Replicas (a `cluster` section) share the document instead (`share()`,
+ * sharedConfigDocument.ts): the file is its seed, reads and writes go to
+ * Redis, a write is a compare-and-set on the document's version rather than
+ * a file lock, and a notice from another replica makes it re-read. The file
+ * is still watched: a hand edit or a CLI command that writes it is applied to
+ * the shared document as a patch (only what changed in the file). While Redis
+ * cannot be reached a change is refused and the running config stays.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
@@ -18,9 +26,13 @@ import { fileWriter, type AtomicWriter } from './atomicWriter.js';
 import { scrubMovedSecrets } from './backupSecrets.js';
 import { keepBackup, listBackups, readBackup, type ConfigBackup } from './configBackups.js';
 import { removeStaleTemps, withFileLock } from './configLock.js';
-import { applyPathEdits, diffPaths } from './configPatch.js';
+import { applyPathEdits, diffPaths, type PathEdit } from './configPatch.js';
 import { defaultStateDir } from './paths.js';
 import { parseStoredConfig, readConfigText, unparsedRefusal, type StoredConfig } from './storedConfig.js';
+import type { SharedConfigDocument } from './sharedConfigDocument.js';
+
+/** How many times a shared write is tried again after another replica wrote first. */
+const SHARED_WRITE_ATTEMPTS = 5;
 
 export { fileWriter, type AtomicWriter } from './atomicWriter.js';
 export type { StoredConfig } from './storedConfig.js';
@@ -38,6 +50,14 @@ export class ConfigStore {
   private queue: Promise<unknown> = Promise.resolve();
   /** Where backups go. */
   readonly stateDir: string;
+  /** The document replicas share, when this is one of them (see the module comment). */
+  private shared: SharedConfigDocument | undefined;
+  private unfollow: (() => void) | undefined;
+  /** Shared: the file's text as last applied to the shared document (a file edit is its difference from this). */
+  private fileText: string | undefined;
+  private fileDebounce: NodeJS.Timeout | undefined;
+  /** Shared: whether this replica has offered its file as the seed yet (see SharedConfigDocument.seed). */
+  private seeded = false;
 
   constructor(
     readonly path: string,
@@ -53,9 +73,51 @@ export class ConfigStore {
     return run;
   }
 
-  /** The text on disk, or undefined when there is no file. */
-  private readText(): Promise<string | undefined> {
-    return readConfigText(this.path);
+  /** The text on disk (or, shared, in Redis), or undefined when there is none. */
+  private async readText(): Promise<string | undefined> {
+    if (!this.shared) return readConfigText(this.path);
+    return (await this.readShared()).text;
+  }
+
+  /** The shared document now; a Redis failure as `config_unreadable`, saying that nothing changed. */
+  private async readShared(): Promise<{ text: string | undefined; version: number }> {
+    try {
+      // Seeded before anything is read or written (Redis away at start: when it returns), never an empty document.
+      if (!this.seeded) await this.shared!.seed(this.fileText ?? '{}');
+      this.seeded = true;
+      const document = await this.shared!.read();
+      return document ?? { text: undefined, version: 0 };
+    } catch (error) {
+      throw this.unreachable(error);
+    }
+  }
+
+  private unreachable(error: unknown): SwitchboardError {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new SwitchboardError(
+      ErrorCode.ConfigUnreadable,
+      `the config is shared by the replicas through Redis, which this replica cannot reach now (${reason}): nothing was changed; this replica keeps serving the config it has; try again when Redis is back`,
+      { path: this.path, shared: true },
+    );
+  }
+
+  /**
+   * Makes this store one replica's view of the shared document: seeds it from
+   * the file (see SharedConfigDocument.seed) and resolves to the document in
+   * force, or to the file's config while Redis cannot be reached (the store
+   * catches up when it returns).
+   */
+  async share(document: SharedConfigDocument, onUnreachable: (error: unknown) => void): Promise<StoredConfig> {
+    const fileText = (await readConfigText(this.path)) ?? '{}';
+    this.shared = document;
+    this.fileText = fileText;
+    try {
+      return await this.load();
+    } catch (error) {
+      onUnreachable(error);
+      this.lastText = fileText;
+      return this.parse(fileText);
+    }
   }
 
   /** Reads and validates the file (a missing file is an empty config); throws `config_invalid` naming each problem. */
@@ -157,36 +219,77 @@ export class ConfigStore {
    */
   async change(mutate: (document: Record<string, unknown>) => void, signal?: AbortSignal): Promise<void> {
     await this.serial(() =>
-      withFileLock(
-        this.path,
-        async () => {
-          const text = await this.readText();
-          const unparsed = this.unparsed(text);
-          // The running core says so too (the UI's banner), as for a hand edit it could not apply.
-          if (unparsed) this.listeners?.onError(unparsed);
-          if (unparsed) throw unparsed;
-          const before = text === undefined || text.trim() === '' ? {} : (JSON.parse(text) as unknown);
-          if (before === null || typeof before !== 'object' || Array.isArray(before)) {
-            throw new SwitchboardError(ErrorCode.ConfigInvalid, `${this.path}: the top level is not an object`, {
-              path: this.path,
-            });
-          }
-          const after = structuredClone(before as Record<string, unknown>);
-          mutate(after);
-          const edits = diffPaths(before, after);
-          if (edits.length === 0) return;
-          const next = applyPathEdits(text, edits);
-          this.parse(next); // throws config_invalid: nothing is written
-          if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
-          await this.writeText(next);
-          await this.scrubBackups(next);
-          // Up to date before this write: the watcher may skip it. Else the re-read applies what others wrote too.
-          if (text === this.lastText) this.lastText = next;
-        },
-        signal,
-      ),
+      this.shared
+        ? this.changeShared(mutate)
+        : withFileLock(
+            this.path,
+            async () => {
+              const text = await this.readText();
+              const next = this.patched(text, mutate);
+              if (next === undefined) return;
+              if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
+              await this.writeText(next);
+              await this.scrubBackups(next);
+              // Up to date before this write: the watcher may skip it. Else the re-read applies what others wrote too.
+              if (text === this.lastText) this.lastText = next;
+            },
+            signal,
+          ),
     );
     this.schedule(true);
+  }
+
+  /**
+   * `text` with `mutate`'s change applied (only what it changed), or
+   * undefined when it changed nothing; refuses a text that does not parse and
+   * a result that does not validate.
+   */
+  private patched(text: string | undefined, mutate: (document: Record<string, unknown>) => void): string | undefined {
+    const unparsed = this.unparsed(text);
+    // The running core says so too (the UI's banner), as for a hand edit it could not apply.
+    if (unparsed) this.listeners?.onError(unparsed);
+    if (unparsed) throw unparsed;
+    const before = text === undefined || text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+    if (before === null || typeof before !== 'object' || Array.isArray(before)) {
+      throw new SwitchboardError(ErrorCode.ConfigInvalid, `${this.path}: the top level is not an object`, {
+        path: this.path,
+      });
+    }
+    const after = structuredClone(before as Record<string, unknown>);
+    mutate(after);
+    const edits = diffPaths(before, after);
+    if (edits.length === 0) return undefined;
+    const next = applyPathEdits(text, edits);
+    this.parse(next); // throws config_invalid: nothing is written
+    return next;
+  }
+
+  /** {@link change} on the shared document: compare-and-set, applied again on what another replica wrote first. */
+  private async changeShared(mutate: (document: Record<string, unknown>) => void): Promise<void> {
+    for (let attempt = 0; attempt < SHARED_WRITE_ATTEMPTS; attempt++) {
+      const { text, version } = await this.readShared();
+      const next = this.patched(text, mutate);
+      if (next === undefined) return;
+      if (await this.writeShared(next, version)) {
+        if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
+        if (text === this.lastText) this.lastText = next;
+        return;
+      }
+    }
+    throw new SwitchboardError(
+      ErrorCode.ConfigUnreadable,
+      `the shared config kept changing under this write (${SHARED_WRITE_ATTEMPTS} attempts): nothing was changed; try again`,
+      { path: this.path, shared: true },
+    );
+  }
+
+  /** Compare-and-set of the shared document; false when another replica wrote first. */
+  private async writeShared(text: string, version: number): Promise<boolean> {
+    try {
+      return (await this.shared!.write(text, version)) !== undefined;
+    } catch (error) {
+      throw this.unreachable(error);
+    }
   }
 
   /** Writes through a symlink to its target (the link stays); errors as `config_unreadable`. */
@@ -237,18 +340,39 @@ export class ConfigStore {
    */
   async restore(index = 1): Promise<ConfigBackup> {
     const restored = await this.serial(() =>
-      withFileLock(this.path, async () => {
-        const backup = await readBackup(this.stateDir, this.path, index);
-        this.parse(backup.text);
-        const current = await this.readText();
-        if (current !== undefined) await keepBackup(this.stateDir, this.path, current);
-        await this.writeText(backup.text);
-        await this.scrubBackups(backup.text);
-        return backup;
-      }),
+      this.shared
+        ? this.restoreShared(index)
+        : withFileLock(this.path, async () => {
+            const backup = await readBackup(this.stateDir, this.path, index);
+            this.parse(backup.text);
+            const current = await this.readText();
+            if (current !== undefined) await keepBackup(this.stateDir, this.path, current);
+            await this.writeText(backup.text);
+            await this.scrubBackups(backup.text);
+            return backup;
+          }),
     );
     this.schedule(true);
     return { index: restored.index, path: restored.path, savedAt: restored.savedAt, size: restored.size };
+  }
+
+  /** {@link restore} on the shared document (this replica's backups of it). */
+  private async restoreShared(index: number): Promise<ConfigBackup> {
+    const backup = await readBackup(this.stateDir, this.path, index);
+    this.parse(backup.text);
+    const { text, version } = await this.readShared();
+    if (!(await this.writeShared(backup.text, version))) {
+      throw new SwitchboardError(
+        ErrorCode.ConfigUnreadable,
+        'the shared config changed meanwhile: nothing was restored; try again',
+        {
+          path: this.path,
+          shared: true,
+        },
+      );
+    }
+    if (text !== undefined) await keepBackup(this.stateDir, this.path, text);
+    return backup;
   }
 
   /**
@@ -259,12 +383,14 @@ export class ConfigStore {
   watch(onChange: (stored: StoredConfig) => void, onError: (error: unknown) => void): void {
     this.unwatch();
     this.listeners = { onChange, onError };
+    if (this.shared) this.unfollow = this.shared.onChange(() => this.schedule(false));
     const directory = dirname(this.path);
     const name = basename(this.path);
     try {
       this.watcher = watch(directory, { persistent: false }, (_event, file) => {
         if (file !== null && file !== name) return;
-        this.schedule(false);
+        if (this.shared) this.scheduleFileEdit();
+        else this.schedule(false);
       });
       this.watcher.on('error', onError);
     } catch (error) {
@@ -282,6 +408,34 @@ export class ConfigStore {
       this.forced = false;
       void this.serial(() => this.reread(forced));
     }, 150);
+  }
+
+  /** Shared: applies an edit of the file to the shared document soon (coalescing bursts). */
+  private scheduleFileEdit(): void {
+    if (this.fileDebounce) clearTimeout(this.fileDebounce);
+    this.fileDebounce = setTimeout(() => void this.serial(() => this.applyFileEdit()), 150);
+  }
+
+  /**
+   * Shared: what changed in the file since it was last applied goes to the
+   * shared document as a patch (what other replicas changed meanwhile
+   * stays). A file that does not validate, or Redis away, is reported and the
+   * edit is applied with the next one.
+   */
+  private async applyFileEdit(): Promise<void> {
+    const listeners = this.listeners;
+    if (!listeners) return;
+    try {
+      const text = await readConfigText(this.path);
+      if (text === undefined || text === this.fileText) return;
+      this.parse(text); // throws config_invalid: the edit waits for a valid file
+      const edits = diffPaths(JSON.parse(this.fileText ?? '{}'), JSON.parse(text));
+      await this.changeShared((document) => applyEdits(document, edits));
+      this.fileText = text;
+      this.schedule(true);
+    } catch (error) {
+      listeners.onError(error);
+    }
   }
 
   private async reread(force: boolean): Promise<void> {
@@ -310,8 +464,41 @@ export class ConfigStore {
   /** Stops watching. */
   unwatch(): void {
     if (this.debounce) clearTimeout(this.debounce);
+    if (this.fileDebounce) clearTimeout(this.fileDebounce);
     this.watcher?.close();
     this.watcher = undefined;
+    this.unfollow?.();
+    this.unfollow = undefined;
     this.listeners = undefined;
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Sets (or, for `value` undefined, removes) each edit's member in `document`,
+ * making the objects on its path. An object set where the document has one
+ * already is merged into it member by member: what the file added does not
+ * drop what other replicas added beside it.
+ */
+function applyEdits(document: Record<string, unknown>, edits: readonly PathEdit[]): void {
+  for (const { path, value } of edits) {
+    if (path.length === 0) continue;
+    let parent = document;
+    for (const key of path.slice(0, -1)) {
+      if (!isObject(parent[String(key)])) parent[String(key)] = {};
+      parent = parent[String(key)] as Record<string, unknown>;
+    }
+    const last = String(path.at(-1));
+    if (value === undefined) delete parent[last];
+    else parent[last] = merged(parent[last], value);
+  }
+}
+
+function merged(existing: unknown, value: unknown): unknown {
+  if (!isObject(existing) || !isObject(value)) return structuredClone(value);
+  const result = { ...existing };
+  for (const [key, member] of Object.entries(value)) result[key] = merged(existing[key], member);
+  return result;
 }

@@ -26,5 +26,8 @@ export interface Buckets {
   readonly size: number;
 }
 
-/** Makes the buckets of one rule. */
-export type BucketsFactory = (size: BucketSize) => Buckets;
+/**
+ * Makes the buckets of one rule. `rule` identifies the rule the same way in
+ * every process that reads the same policy (a shared store keys by it).
+ */
+export type BucketsFactory = (size: BucketSize, rule: string) => Buckets;

@@ -11,7 +11,16 @@ import type { LimitRule } from '../../../platform/config/limitsConfig.js';
 import type { CallerIdentity } from '../callerIdentity.js';
 import type { Buckets, BucketsFactory } from './buckets.js';
 import { bucketKey, rateText, ruleApplies, type LimitedTarget } from './limitRules.js';
+import { createHash } from 'node:crypto';
 import { memoryBuckets } from './memoryBuckets.js';
+
+/** One process's buckets (laptop mode). */
+const inMemory: BucketsFactory = (size) => memoryBuckets(size);
+
+/** A rule's identity: a hash of its text, and which of several identical rules it is. */
+function ruleIdentity(text: string, occurrence: number): string {
+  return `${createHash('sha256').update(text).digest('base64url').slice(0, 16)}.${occurrence}`;
+}
 
 /** Why a request was refused: what the caller is told (`data` of the error) and the audit log keeps. */
 export interface LimitRefusal {
@@ -36,7 +45,7 @@ export class RateLimits {
   /** `rules()` is the policy's `limits` in force, read on each request (an edit takes effect at once). */
   constructor(
     private readonly current: () => readonly LimitRule[] | undefined,
-    private readonly factory: BucketsFactory = memoryBuckets,
+    private readonly factory: BucketsFactory = inMemory,
   ) {}
 
   /** Takes a point for this request from every rule that applies; the first empty bucket refuses it. */
@@ -81,11 +90,19 @@ export class RateLimits {
       same.push(this.stores[index]!);
       kept.set(JSON.stringify(rule), same);
     });
-    this.stores = rules.map(
-      (rule) =>
-        kept.get(JSON.stringify(rule))?.shift() ??
-        this.factory({ points: rule.rate.points, perSeconds: rule.rate.perSeconds, burst: rule.burst }),
-    );
+    const seen = new Map<string, number>();
+    this.stores = rules.map((rule) => {
+      const text = JSON.stringify(rule);
+      const occurrence = seen.get(text) ?? 0;
+      seen.set(text, occurrence + 1);
+      return (
+        kept.get(text)?.shift() ??
+        this.factory(
+          { points: rule.rate.points, perSeconds: rule.rate.perSeconds, burst: rule.burst },
+          ruleIdentity(text, occurrence),
+        )
+      );
+    });
     this.rules = rules;
     return this.stores;
   }

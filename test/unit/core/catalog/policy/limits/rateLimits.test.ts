@@ -113,4 +113,25 @@ describe('RateLimits', () => {
     expect(await buckets.take('a')).toEqual({ ok: true });
     expect(buckets.size).toBe(3);
   });
+
+  it('names each rule the same way in every process reading the same policy (a shared store keys by it)', async () => {
+    const named = (rules: LimitRule[]) => {
+      const names: string[] = [];
+      const limits = new RateLimits(
+        () => rules,
+        (size, name) => {
+          names.push(name);
+          return memoryBuckets(size);
+        },
+      );
+      void limits.check(cursor, search);
+      return names;
+    };
+    const policy = [rule({ server: 'github' }), rule({ server: 'github' }), rule({ tool: 'search', server: 'github' })];
+    const first = named(policy);
+    // Another replica, another copy of the same policy: the same names.
+    expect(named(structuredClone(policy))).toEqual(first);
+    // Two identical rules are two buckets; a different rule another name.
+    expect(new Set(first).size).toBe(3);
+  });
 });

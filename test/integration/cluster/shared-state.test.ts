@@ -1,0 +1,215 @@
+/**
+ * Two real `serve` replicas (each its own state dir and its own copy of one
+ * config) sharing one real Redis (Debian's redis-server, append-only file
+ * on, as docs/deploy.md configures it): a rate limit holds across them; a
+ * policy change through A's UI contract (the headless bridge) applies on B
+ * within a second; a sign-in to a per-caller server (a real oidc-provider
+ * authorization server and its resource server) started from A's link and
+ * completed through B works on both; Redis restarted mid-run keeps the
+ * token; while Redis is down, `/readyz` says so, calls that need no shared
+ * state still work, and a config change is refused with nothing lost. A
+ * plain `tools/call` makes no Redis round trip (Redis's own command counts).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAuthServer, type AuthServer } from '../../fixtures/oauth/authServer.mjs';
+import { startProtectedServer, type ProtectedServer } from '../../fixtures/oauth/protectedServer.mjs';
+import { connectBridge, type BridgeClient } from '../../helpers/bridgeClient.js';
+import { completeAuthorization } from '../../helpers/oauthBrowser.js';
+import { waitUntil } from '../../helpers/processes.js';
+import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
+import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
+
+const missing = redisMissing();
+if (missing && process.env['CI']) throw new Error(missing);
+
+const FIXTURE = join(import.meta.dirname, '../../fixtures/servers/configurable.mjs');
+const QUOTA = 4;
+
+interface Ready {
+  ready: boolean;
+  sharedState?: { status: 'up' | 'down'; replicaId: string };
+}
+
+describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => {
+  let redis: RedisServer;
+  let as: AuthServer;
+  let rs: ProtectedServer;
+  let dir: string;
+  let a: ServedHttp;
+  let b: ServedHttp;
+  let clientA: Client;
+  let clientB: Client;
+  let bridgeA: BridgeClient;
+  let probe: Redis;
+
+  const origin = (served: ServedHttp) => new URL(served.url).origin;
+  const readyz = async (served: ServedHttp): Promise<{ status: number; body: Ready }> => {
+    const response = await fetch(`${origin(served)}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    return { status: response.status, body: (await response.json()) as Ready };
+  };
+  const call = (client: Client, name: string) =>
+    client.callTool({ name, arguments: {} }).then(
+      (result) => (result.content as { text: string }[])[0]?.text ?? '',
+      (error: unknown) => error as { data?: { code?: string } },
+    );
+  const toolNames = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sb-shared-'));
+    const keyFile = join(dir, 'credential.key');
+    await writeFile(keyFile, randomBytes(32).toString('base64'));
+    [redis, as] = await Promise.all([startRedis(), startAuthServer()]);
+    rs = await startProtectedServer({ issuer: as.issuer });
+    const config = {
+      cluster: { redis: { url: redis.url, keyPrefix: 'sb-test:', connectTimeoutMs: 1_000, commandTimeoutMs: 500 } },
+      proxy: { credentialKeyFile: keyFile },
+      mcpServers: {
+        notes: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_TOOLS: 'read,quota,plain,extra' } },
+        prot: { url: rs.url, credentials: 'per-caller' },
+      },
+      policy: { limits: [{ match: {}, server: 'notes', tool: 'quota', rate: { points: QUOTA, perSeconds: 60 } }] },
+    };
+    [a, b] = await Promise.all([startServeHttp(config), startServeHttp(config)]);
+    [clientA, clientB] = await Promise.all([a.connect(), b.connect()]);
+    bridgeA = await connectBridge({ origin: origin(a), token: a.token });
+    probe = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    probe.on('error', () => undefined); // away while Redis restarts; reconnects by itself
+    await probe.connect();
+    for (const client of [clientA, clientB]) {
+      await waitUntil(async () => (await toolNames(client)).includes('notes__quota'), {
+        timeoutMs: 15_000,
+        description: 'notes listed',
+      });
+    }
+  }, 40_000);
+
+  afterAll(async () => {
+    probe?.disconnect();
+    await bridgeA?.close();
+    await Promise.allSettled([a?.stop(), b?.stop()]);
+    await Promise.allSettled([rs?.close(), as?.close(), redis?.stop()]);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('each replica reports the shared state up in /readyz, under its own id', async () => {
+    const [readyA, readyB] = await Promise.all([readyz(a), readyz(b)]);
+    expect(readyA.body.sharedState?.status).toBe('up');
+    expect(readyB.body.sharedState?.status).toBe('up');
+    expect(readyA.body.sharedState?.replicaId).not.toBe(readyB.body.sharedState?.replicaId);
+  });
+
+  it('a rate limit holds across the replicas; a plain tools/call makes no Redis round trip', async () => {
+    const outcomes: unknown[] = [];
+    for (let n = 0; n < QUOTA; n++) outcomes.push(await call(n % 2 === 0 ? clientA : clientB, 'notes__quota'));
+    expect(outcomes.every((outcome) => typeof outcome === 'string')).toBe(true);
+    // The quota is spent: the next call is refused whichever replica it reaches.
+    expect(await call(clientA, 'notes__quota')).toMatchObject({ data: { code: 'rate_limited' } });
+    expect(await call(clientB, 'notes__quota')).toMatchObject({ data: { code: 'rate_limited' } });
+
+    const commands = async () => {
+      const stats = await probe.info('commandstats');
+      return [...stats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)]
+        .filter(([, name]) => name !== 'info')
+        .reduce((sum, [, , calls]) => sum + Number(calls), 0);
+    };
+    const before = await commands();
+    for (let n = 0; n < 10; n++) expect(await call(n % 2 === 0 ? clientA : clientB, 'notes__plain')).toMatch(/^plain:/);
+    expect(await commands()).toBe(before);
+  });
+
+  it("a policy change through A's UI applies on B within a second", async () => {
+    expect(await toolNames(clientB)).toContain('notes__read');
+    const changed = await bridgeA.call('policy.setRule', {
+      backendId: 'notes',
+      kind: 'tools',
+      original: 'read',
+      rule: 'deny',
+    });
+    expect(changed).toMatchObject({ ok: true });
+    const started = Date.now();
+    await waitUntil(async () => !(await toolNames(clientB)).includes('notes__read'), {
+      timeoutMs: 3_000,
+      intervalMs: 25,
+      description: 'B applies the deny rule',
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("a hand edit of B's config file (as the CLI writes it) applies on A within a second, as a patch", async () => {
+    const document = JSON.parse(await readFile(b.configPath, 'utf8')) as { policy: Record<string, unknown> };
+    document.policy['backends'] = { notes: { tools: { extra: 'deny' } } };
+    await writeFile(b.configPath, JSON.stringify(document, null, 2));
+    const started = Date.now();
+    await waitUntil(async () => !(await toolNames(clientA)).includes('notes__extra'), {
+      timeoutMs: 3_000,
+      intervalMs: 25,
+      description: 'A applies the edit of B',
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // A patch: the rule set through A's UI before is kept.
+    expect(await toolNames(clientB)).not.toContain('notes__read');
+  });
+
+  it("a sign-in started from A's link and completed through B works on both replicas", async () => {
+    const listed = await bridgeA.call('connections.list');
+    const link = listed.ok ? (listed.result as { server: string; signInUrl?: string }[])[0]?.signInUrl : undefined;
+    expect(link).toMatch(new RegExp(`^${origin(a)}/connections/prot/start\\?link=`));
+    // The person's browser reaches B with A's link (a load balancer may send it anywhere); B's callback ends it.
+    const page = await completeAuthorization(link!.replace(origin(a), origin(b)), { login: 'operator' });
+    expect(page.status, page.body).toBe(200);
+    for (const client of [clientA, clientB]) {
+      await waitUntil(async () => (await toolNames(client)).includes('prot__whoami'), {
+        timeoutMs: 10_000,
+        description: 'prot listed with the signed-in caller',
+      });
+      expect(await call(client, 'prot__whoami')).toMatch(/^operator /);
+    }
+    // The record in Redis is a JWE, never the token in clear.
+    const [sealed] = await probe.hvals('sb-test:callers:prot');
+    expect(sealed?.split('.')).toHaveLength(5);
+  });
+
+  it('Redis restarted mid-run: the token, the policy and the counters are still there', async () => {
+    await redis.restart();
+    await waitUntil(
+      async () => (await Promise.all([readyz(a), readyz(b)])).every(({ body }) => body.sharedState?.status === 'up'),
+      { timeoutMs: 10_000, intervalMs: 100, description: 'both replicas see Redis again' },
+    );
+    expect(await call(clientB, 'prot__whoami')).toMatch(/^operator /);
+    expect(await call(clientA, 'notes__quota')).toMatchObject({ data: { code: 'rate_limited' } });
+    expect(await toolNames(clientA)).not.toContain('notes__read');
+  });
+
+  it('while Redis is down: readyz says so, calls needing no shared state work, a config change is refused', async () => {
+    await redis.pause();
+    try {
+      await waitUntil(async () => (await readyz(a)).body.sharedState?.status === 'down', {
+        timeoutMs: 5_000,
+        intervalMs: 100,
+        description: 'A sees Redis down',
+      });
+      const ready = await readyz(a);
+      expect(ready.status).toBe(200);
+      expect(await call(clientA, 'notes__plain')).toMatch(/^plain:/);
+      expect(await call(clientB, 'notes__plain')).toMatch(/^plain:/);
+      const refused = await bridgeA.call('policy.setRule', {
+        backendId: 'notes',
+        kind: 'tools',
+        original: 'read',
+        rule: null,
+      });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'config_unreadable' } });
+      expect(refused.ok ? '' : refused.error.message).toMatch(/cannot reach now.*nothing was changed/);
+      // The last config is still served.
+      expect(await toolNames(clientA)).not.toContain('notes__read');
+    } finally {
+      await redis.start();
+    }
+  });
+});
