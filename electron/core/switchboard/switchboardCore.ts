@@ -14,6 +14,8 @@ import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
 import { AuthRegistry } from '../platform/auth/authRegistry.js';
 import type { BackendAuth } from '../platform/auth/backendAuth.js';
 import { CallerCredentials } from '../platform/auth/callerCredentials.js';
+import { SubjectTokens } from '../platform/auth/subjectTokens.js';
+import { TokenExchange } from '../platform/auth/tokenExchange.js';
 import { defaultStateDir } from '../platform/config/paths.js';
 import { createConnectionsService } from './coreConnections.js';
 import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
@@ -28,6 +30,7 @@ import { CatalogPublisher } from '../catalog/catalogPublisher.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
 import {
   isPerCaller,
+  isTokenExchange,
   type BackendConfig,
   type ProxyOptions,
   type SwitchboardConfig,
@@ -123,6 +126,10 @@ export class SwitchboardCore implements FrontendCore {
   readonly auth: AuthService;
   /** Each caller's own upstream tokens for per-caller servers (encrypted under the operator's key). */
   private readonly callerCredentials: CallerCredentials;
+  /** Gateway mode: each person's latest verified gateway token, kept only while a backend exchanges tokens. */
+  readonly subjectTokens = new SubjectTokens(() => this.config.backends.some(isTokenExchange));
+  /** RFC 8693 exchanges of those tokens for `credentials: "token-exchange"` backends. */
+  private readonly tokenExchange: TokenExchange;
   /** Per-caller connections: list, revoke, sign-in (coreConnections.ts). */
   readonly connections: ConnectionsService;
   /** What the supervisors report to (supervisorReports.ts). */
@@ -158,6 +165,16 @@ export class SwitchboardCore implements FrontendCore {
       },
       secrets: () => this.services.secrets,
     });
+    this.tokenExchange = new TokenExchange({
+      subjects: this.subjectTokens,
+      gateway: () => this.config.gateway,
+      secrets: () => this.services.secrets,
+      environment: deps.environment,
+    });
+    // A person seen for the first time wakes token-exchange backends waiting for anyone to list their catalog.
+    this.subjectTokens.onNewCaller(() => {
+      for (const supervisor of this.pool.values()) if (isTokenExchange(supervisor.config)) supervisor.callerSignedIn();
+    });
     const requestPath = buildRequestPath({
       initial: config,
       proxy: () => this.config.proxy,
@@ -188,6 +205,7 @@ export class SwitchboardCore implements FrontendCore {
       backend: (id) => this.pool.get(id)?.config,
       authFor: (id) => this.authFor(id),
       callerCredentials: this.callerCredentials,
+      tokenExchange: this.tokenExchange,
     };
     this.internals = {
       supervisorHost: createSupervisorHost(this.hostParts),
@@ -367,6 +385,8 @@ export class SwitchboardCore implements FrontendCore {
     this.tasks.dispose();
     this.auths.dispose();
     this.callerCredentials.dispose();
+    this.tokenExchange.dispose();
+    this.subjectTokens.clear();
     await Promise.allSettled([...this.pool.values()].map((supervisor) => supervisor.stop(stopping)));
     await this.services.audit?.close();
   }

@@ -14,7 +14,13 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../../shared/model/health.js';
-import { isPerCaller, sandboxOf, startModeOf, type BackendConfig } from '../../platform/config/schema.js';
+import {
+  hasCallerConnections,
+  isTokenExchange,
+  sandboxOf,
+  startModeOf,
+  type BackendConfig,
+} from '../../platform/config/schema.js';
 import { authorizationProblem, authorizationRequired } from '../../platform/auth/authErrors.js';
 import { defaultStateDir } from '../../platform/config/paths.js';
 import { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
@@ -29,6 +35,7 @@ import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import { SupervisorCatalog } from './supervisorCatalog.js';
 import { SupervisorStatus } from './supervisorStatus.js';
 import type { SupervisorHost } from './supervisorHost.js';
+import type { AuthProvider } from '@modelcontextprotocol/client';
 import { LineTail, type LaunchOptions } from '../transport/transports.js';
 
 /** Supervises one backend. */
@@ -127,9 +134,9 @@ export class BackendSupervisor {
     });
   }
 
-  /** Whether each caller reaches this backend with their own credential. */
+  /** Whether each caller reaches this backend with their own credential (per-caller or token exchange). */
   get perCaller(): boolean {
-    return isPerCaller(this.config);
+    return hasCallerConnections(this.config);
   }
 
   /**
@@ -138,6 +145,7 @@ export class BackendSupervisor {
    * the error carrying their own sign-in link, never another caller's connection.
    */
   async callerConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+    if (isTokenExchange(this.config)) return this.exchangedConnection(caller, signal);
     const credentials = this.host.callerCredentials;
     if (!credentials || credentials.problem) throw this.keyMissing();
     if (!(await credentials.tokens(this.id, caller)))
@@ -148,6 +156,30 @@ export class BackendSupervisor {
       if (!authorizationProblem(error)) throw error;
       throw signInRequired(this.id, credentials.signIn.link(this.id, caller));
     }
+  }
+
+  /** A token-exchange backend's connection for one caller: their own, with their exchanged token. */
+  private async exchangedConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+    if (!this.host.tokenExchange) throw this.exchangeUnavailable();
+    try {
+      return await this.callers.acquire(caller, signal);
+    } catch (error) {
+      const problem = authorizationProblem(error);
+      if (!problem) throw error;
+      throw new SwitchboardError(
+        ErrorCode.AuthorizationRequired,
+        `backend "${this.id}": your gateway sign-in could not be exchanged for its token: ${problem.reason}`,
+        { backend: this.id, reason: problem.reason },
+      );
+    }
+  }
+
+  private exchangeUnavailable(): SwitchboardError {
+    return new SwitchboardError(
+      ErrorCode.ConfigInvalid,
+      `backend "${this.id}": token exchange needs gateway mode (a "gateway" section)`,
+      { backend: this.id },
+    );
   }
 
   /** A caller signed in: a per-caller backend waiting for its first signed-in caller lists its catalog now. */
@@ -167,6 +199,7 @@ export class BackendSupervisor {
    * retried) or nobody signed in yet (waits for the first sign-in).
    */
   private async catalogCaller(): Promise<{ caller: string } | { error: SwitchboardError }> {
+    if (isTokenExchange(this.config)) return this.exchangeCatalogCaller();
     const credentials = this.host.callerCredentials;
     if (!credentials || credentials.problem) return { error: this.keyMissing() };
     const [caller] = await credentials.callers(this.id);
@@ -174,6 +207,16 @@ export class BackendSupervisor {
     const reason =
       'nobody has signed in to it yet: each caller signs in with the link their first call answers with, ' +
       'or from `mcp-switchboard connections`';
+    return { error: authorizationRequired(this.id, { reason, stepUp: false }) };
+  }
+
+  /** A token-exchange backend's catalog is listed as the person seen most recently; until anyone is, it waits. */
+  private exchangeCatalogCaller(): { caller: string } | { error: SwitchboardError } {
+    const exchange = this.host.tokenExchange;
+    if (!exchange?.available()) return { error: this.exchangeUnavailable() };
+    const caller = exchange.catalogCaller();
+    if (caller !== undefined) return { caller };
+    const reason = 'nobody has signed in to the gateway since it started: the first person who does lists its catalog';
     return { error: authorizationRequired(this.id, { reason, stepUp: false }) };
   }
 
@@ -327,9 +370,7 @@ export class BackendSupervisor {
   private newConnection(caller?: string): BackendConnection {
     const { config, host, authorization } = this;
     const authProvider =
-      caller !== undefined && config.transport !== 'stdio' && host.callerCredentials
-        ? host.callerCredentials.transportAuth(config, caller)
-        : authorization.attach(() => authorization.connectionLost(connection));
+      caller !== undefined ? this.callerAuth(caller) : authorization.attach(() => authorization.connectionLost(connection));
     const connection: BackendConnection = new BackendConnection({
       config,
       proxy: host.proxyOptions(),
@@ -372,7 +413,7 @@ export class BackendSupervisor {
    */
   private newCallerConnection(caller: string, onClosed: () => void): BackendConnection {
     const { config, host } = this;
-    if (config.transport === 'stdio' || !host.callerCredentials) throw this.keyMissing();
+    const authProvider = this.callerAuth(caller);
     const connection: BackendConnection = new BackendConnection({
       config,
       proxy: host.proxyOptions(),
@@ -386,10 +427,21 @@ export class BackendSupervisor {
       onLog: (params) => host.log(config.id, params),
       onNotificationsLimited: () => host.changed(config.id),
       onResourceUpdated: () => undefined,
-      authProvider: host.callerCredentials.transportAuth(config, caller),
+      authProvider,
       onAuthorizationProblem: (problem) => void this.callers.close(caller, authorizationRequired(config.id, problem)),
     });
     return connection;
+  }
+
+  /** The bearer token of `caller`'s connections: their exchanged token, or their own sign-in's. */
+  private callerAuth(caller: string): AuthProvider {
+    const { config, host } = this;
+    if (isTokenExchange(config)) {
+      if (!host.tokenExchange) throw this.exchangeUnavailable();
+      return host.tokenExchange.transportAuth(config, caller);
+    }
+    if (config.transport === 'stdio' || !host.callerCredentials) throw this.keyMissing();
+    return host.callerCredentials.transportAuth(config, caller);
   }
 
   /** A stdio server's sandbox for its next launch (remote servers have none). */
