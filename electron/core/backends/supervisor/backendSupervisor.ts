@@ -370,7 +370,9 @@ export class BackendSupervisor {
   private newConnection(caller?: string): BackendConnection {
     const { config, host, authorization } = this;
     const authProvider =
-      caller !== undefined ? this.callerAuth(caller) : authorization.attach(() => authorization.connectionLost(connection));
+      caller !== undefined
+        ? this.callerAuth(caller)
+        : authorization.attach(() => authorization.connectionLost(connection));
     const connection: BackendConnection = new BackendConnection({
       config,
       proxy: host.proxyOptions(),

@@ -277,8 +277,7 @@ function perCallerProblems(
   if (Object.keys(entry.headers).some((name) => name.toLowerCase() === 'authorization')) {
     problems.push({
       path: field,
-      message:
-        `${mode} cannot be combined with an Authorization header (that header is one shared credential)`,
+      message: `${mode} cannot be combined with an Authorization header (that header is one shared credential)`,
     });
   }
   return problems;
