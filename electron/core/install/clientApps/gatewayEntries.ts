@@ -8,8 +8,16 @@
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { loadConfigFile } from '../../platform/config/load.js';
+import type { Launcher } from './clientAppTypes.js';
 import type { ClientDefinition } from './definitions.js';
-import type { ClientsContext } from './install.js';
+
+/** What of a clients context a gateway entry changes (install.ts ClientsContext). */
+interface PointedContext {
+  url: string;
+  launcher: Launcher;
+  tokens: { tokenFor(client: never): Promise<string> };
+  gateway?: boolean;
+}
 
 /** The fields of an entry that carry a credential (a bearer header), in any client's syntax. */
 const CREDENTIAL_FIELDS = ['headers', 'http_headers'] as const;
@@ -21,14 +29,14 @@ export async function gatewayResourceOf(configPath: string): Promise<string | un
 }
 
 /** `ctx` pointing entries at the gateway at `resource`: no token is issued or written. */
-export function gatewayContext(ctx: ClientsContext, resource: string): ClientsContext {
+export function gatewayContext<Context extends PointedContext>(ctx: Context, resource: string): Context {
   const noToken = () =>
     Promise.reject(new SwitchboardError(ErrorCode.InvalidParams, 'a gateway entry carries no Switchboard token'));
   return { ...ctx, url: resource, gateway: true, tokens: { tokenFor: noToken } };
 }
 
 /** The gateway entry of a client: its URL entry without a credential; refused for a client that launches `connect`. */
-export function gatewayEntry(ctx: ClientsContext, definition: ClientDefinition): Record<string, unknown> {
+export function gatewayEntry(ctx: PointedContext, definition: ClientDefinition): Record<string, unknown> {
   if (definition.transport === 'stdio') {
     throw new SwitchboardError(
       ErrorCode.InvalidParams,
