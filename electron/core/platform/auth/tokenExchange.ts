@@ -85,7 +85,7 @@ export class TokenExchange {
   /** Forgets every exchanged token of a backend (removed or changed). */
   forgetBackend(backend: string): void {
     for (const key of this.exchanged.keys()) if (key.startsWith(`${backend}\n`)) this.exchanged.delete(key);
-    this.configurations.clear();
+    this.configurations.delete(backend);
   }
 
   /** Stops exchanges in flight. */
