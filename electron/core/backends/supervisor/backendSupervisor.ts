@@ -217,7 +217,12 @@ export class BackendSupervisor {
     const caller = exchange.catalogCaller();
     if (caller !== undefined) return { caller };
     const reason = 'nobody has signed in to the gateway since it started: the first person who does lists its catalog';
-    return { error: authorizationRequired(this.id, { reason, stepUp: false }) };
+    // Not `authorize`: nobody signs in to this server itself (the gateway's sign-ins are exchanged).
+    const error = new SwitchboardError(ErrorCode.AuthorizationRequired, `backend "${this.id}" waits: ${reason}`, {
+      backend: this.id,
+      reason,
+    });
+    return { error };
   }
 
   get id(): string {
