@@ -19,6 +19,8 @@ import {
   uninstallClient,
   secretSinkFor,
   clientSnippet,
+  gatewayContext,
+  gatewayResourceOf,
   type Launcher,
 } from '../core/install/index.js';
 import { defaultConfigPath, type SecretStore } from '../core/platform/index.js';
@@ -56,7 +58,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
     }
     return deps.configPath;
   };
-  const context = (): ClientsContext =>
+  const localContext = (): ClientsContext =>
     defaultClientsContext({
       port: Number(new URL(deps.endpointUrl()).port),
       launcher: deps.launcher,
@@ -65,11 +67,17 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       environment: deps.environment,
       ...(deps.owner ? { owner: deps.owner } : {}),
     });
+  // Gateway mode: entries name the gateway's public URL, and the client signs in with OAuth itself.
+  const context = async (): Promise<ClientsContext> => {
+    const local = localContext();
+    const resource = await gatewayResourceOf(configPath());
+    return resource === undefined ? local : gatewayContext(local, resource);
+  };
   const scope = (project: string | undefined) => (project ? { project } : {});
   const sink = async (ctx: ClientsContext) => (await secretSinkFor(deps.secrets, ctx.platform.env)).sink;
   return {
     'clients.list': async () =>
-      (await detectClients(context())).map((status) => ({
+      (await detectClients(await context())).map((status) => ({
         id: status.id,
         name: status.name,
         configPath: status.configPath,
@@ -81,7 +89,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
         ...(status.problem ? { problem: status.problem } : {}),
       })),
     'clients.install': async ({ client, project }) => {
-      const outcome = await installClient(context(), client, scope(project));
+      const outcome = await installClient(await context(), client, scope(project));
       return {
         path: outcome.path,
         changed: outcome.changed,
@@ -90,7 +98,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       };
     },
     'clients.uninstall': async ({ client, project }) => {
-      const outcome = await uninstallClient(context(), client, scope(project));
+      const outcome = await uninstallClient(await context(), client, scope(project));
       return {
         path: outcome.path,
         changed: outcome.changed,
@@ -99,12 +107,15 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
     },
     'clients.snippet': async ({ client }) => {
       // Built with the placeholder, not the client's token: showing a snippet creates no profile or token.
-      const masked: ClientsContext = { ...context(), tokens: { tokenFor: () => Promise.resolve(MASKED_TOKEN) } };
+      const masked: ClientsContext = {
+        ...(await context()),
+        tokens: { tokenFor: () => Promise.resolve(MASKED_TOKEN) },
+      };
       const snippet = await clientSnippet(masked, client);
       return { text: snippet.text };
     },
     'clients.importable': async ({ client }) => {
-      const ctx = context();
+      const ctx = await context();
       const candidates = await listImportable(ctx, client, {
         switchboardConfig: configPath(),
         secrets: await sink(ctx),
@@ -122,7 +133,7 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
       }));
     },
     'clients.import': async ({ client, names, replace }) => {
-      const ctx = context();
+      const ctx = await context();
       const outcome = await importServers(ctx, client, {
         switchboardConfig: configPath(),
         secrets: await sink(ctx),

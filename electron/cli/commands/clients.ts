@@ -16,6 +16,8 @@ import {
   clientSnippet,
   checkedScope,
   contextFor,
+  gatewayContext,
+  gatewayResourceOf,
   resolveTarget,
   type Launcher,
   type WriteOutcome,
@@ -69,7 +71,7 @@ export async function runClientCommand(given: ClientCommandOptions): Promise<voi
   const writes =
     ['install', 'uninstall', 'undo'].includes(options.command) || options.all || options.servers.length > 0;
   if (target.notice && writes && !options.json) options.out(`${target.notice}\n`);
-  const ctx = defaultClientsContext({
+  const local = defaultClientsContext({
     port: options.port,
     launcher: options.launcher,
     // `connect` entries start (or find) Switchboard with the same config, when it is not the default.
@@ -78,6 +80,9 @@ export async function runClientCommand(given: ClientCommandOptions): Promise<voi
       : {}),
     switchboardConfig: options.config,
   });
+  // Gateway mode: entries name the gateway's public URL, and the client signs in with OAuth itself.
+  const gatewayResource = await gatewayResourceOf(options.config);
+  const ctx = gatewayResource === undefined ? local : gatewayContext(local, gatewayResource);
   const { out } = options;
   const scope = options.project !== undefined ? { project: options.project } : {};
   if (options.command === 'clients') {
@@ -122,6 +127,13 @@ async function endpointContext(
   client: string,
 ): Promise<ReturnType<typeof defaultClientsContext>> {
   if (options.servers.length > 1) throw new Error(`${options.command} takes one --server`);
+  if (ctx.gateway) {
+    if (options.servers.length > 0 || options.profile !== undefined)
+      throw new Error(
+        `--server and --profile name endpoints of a local Switchboard; the gateway serves ${ctx.url} only`,
+      );
+    return ctx;
+  }
   const scope = await checkedScope({ server: options.servers[0], profile: options.profile }, options.config);
   return contextFor(ctx, client, scope);
 }

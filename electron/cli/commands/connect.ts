@@ -9,6 +9,7 @@ import {
   CLIENT_TOKEN_VARIABLE,
   bridgeStdioToHttp,
   ensureInstance,
+  gatewayResourceOf,
   waitForBackends,
   type Launcher,
 } from '../../core/install/index.js';
@@ -16,6 +17,7 @@ import {
   frontendTokenPath,
   resolveFrontendToken,
   defaultConfigDir,
+  defaultConfigPath,
   defaultStateDir,
 } from '../../core/platform/index.js';
 import { connectSpecs } from '../commandSpecs/connect.js';
@@ -39,6 +41,14 @@ const say = (line: string): void => void process.stderr.write(`[switchboard conn
 
 /** Runs until the client closes stdin. */
 export async function runConnect(options: ConnectOptions): Promise<void> {
+  // A gateway takes only its identity provider's tokens: a bridge presenting a Switchboard token cannot reach it.
+  const gateway = await gatewayResourceOf(options.config ?? defaultConfigPath());
+  if (gateway !== undefined) {
+    throw new Error(
+      `this Switchboard is a gateway: clients connect to ${gateway} and sign in with OAuth themselves; ` +
+        '`connect` (a stdio bridge with a Switchboard token) cannot reach it',
+    );
+  }
   const ensure = async () => {
     const found = await ensureInstance({
       stateDir: options.stateDir,

@@ -366,6 +366,8 @@ export interface Switchboard {
 /** The core as a frontend (core/frontend) uses it: the surface, subscriptions and the start-up grace. */
 export interface FrontendCore extends Switchboard {
   readonly subscriptions: SubscriptionsService;
+  /** Gateway mode: where a verified caller's gateway token is kept for token exchange (platform/auth/subjectTokens.ts). */
+  readonly subjectTokens?: { remember(caller: string, token: string, expSeconds: number | undefined): void };
   /** Lists wait for backends on their first attempt during the start-up grace. */
   readonly grace: { wait(signal?: AbortSignal): Promise<void> | undefined };
 }

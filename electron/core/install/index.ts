@@ -30,6 +30,7 @@ export { keychainSink, looksSecret, refuseSecretsSink, secretSinkFor } from './c
 export type { SecretSink } from './clientApps/secrets.js';
 export { clientSnippet } from './clientApps/snippet.js';
 export { checkedScope, contextFor } from './clientApps/endpointChoice.js';
+export { gatewayContext, gatewayResourceOf } from './clientApps/gatewayEntries.js';
 export type { EndpointChoice } from './clientApps/endpointChoice.js';
 export { resolveTarget } from './clientApps/target.js';
 export type { Target } from './clientApps/target.js';

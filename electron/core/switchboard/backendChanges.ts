@@ -59,6 +59,8 @@ async function forgetMovedCallers(
   previous: BackendConfig,
   next: BackendConfig,
 ): Promise<void> {
+  // Exchanged tokens (in memory) were for the old resource and client: any edit drops them.
+  host.supervisorHost.tokenExchange?.forgetBackend(previous.id);
   if (!isPerCaller(previous)) return;
   if (isPerCaller(next) && next.url === previous.url) return;
   await host.supervisorHost.callerCredentials?.forgetBackend(previous.id).catch((error: unknown) => {
@@ -155,6 +157,7 @@ export class BackendChanges {
       await deleteUnreferenced(host.services.secrets, removed, host.config().backends, host.supervisorHost.deps.logger);
       await host.auths.removed(id);
       await host.supervisorHost.callerCredentials?.forgetBackend(id);
+      host.supervisorHost.tokenExchange?.forgetBackend(id);
     }
   }
 

@@ -11,6 +11,7 @@ import { defaultStateDir } from '../platform/config/paths.js';
 import type { SwitchboardError } from '../../../shared/errors.js';
 import type { BackendAuth } from '../platform/auth/backendAuth.js';
 import type { CallerCredentials } from '../platform/auth/callerCredentials.js';
+import type { TokenExchange } from '../platform/auth/tokenExchange.js';
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import type { StartLimiter } from '../backends/process/startLimiter.js';
 import type { SupervisorHost } from '../backends/supervisor/supervisorHost.js';
@@ -41,6 +42,8 @@ export interface SupervisorHostParts {
   authFor(backendId: string): BackendAuth | undefined;
   /** Each caller's upstream tokens for per-caller backends. */
   callerCredentials: CallerCredentials;
+  /** Exchanged tokens for token-exchange backends. */
+  tokenExchange: TokenExchange;
 }
 
 /**
@@ -95,6 +98,7 @@ export function createSupervisorHost(parts: SupervisorHostParts): SupervisorHost
     inUse: (backendId) => subscriptions.holds(backendId),
     authFor: (backendId) => parts.authFor(backendId),
     callerCredentials: parts.callerCredentials,
+    tokenExchange: parts.tokenExchange,
   };
 }
 

@@ -15,6 +15,8 @@ import { AuthRegistry } from '../platform/auth/authRegistry.js';
 import type { BackendAuth } from '../platform/auth/backendAuth.js';
 import { CallerCredentials } from '../platform/auth/callerCredentials.js';
 import { redisCallerState } from '../platform/cluster/redisCallerState.js';
+import { SubjectTokens } from '../platform/auth/subjectTokens.js';
+import { TokenExchange } from '../platform/auth/tokenExchange.js';
 import { defaultStateDir } from '../platform/config/paths.js';
 import { createConnectionsService } from './coreConnections.js';
 import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
@@ -29,6 +31,7 @@ import { CatalogPublisher } from '../catalog/catalogPublisher.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
 import {
   isPerCaller,
+  isTokenExchange,
   type BackendConfig,
   type ProxyOptions,
   type SwitchboardConfig,
@@ -124,6 +127,10 @@ export class SwitchboardCore implements FrontendCore {
   readonly auth: AuthService;
   /** Each caller's own upstream tokens for per-caller servers (encrypted under the operator's key). */
   private readonly callerCredentials: CallerCredentials;
+  /** Gateway mode: each person's latest verified gateway token, kept only while a backend exchanges tokens. */
+  readonly subjectTokens = new SubjectTokens(() => this.config.backends.some(isTokenExchange));
+  /** RFC 8693 exchanges of those tokens for `credentials: "token-exchange"` backends. */
+  private readonly tokenExchange: TokenExchange;
   /** Per-caller connections: list, revoke, sign-in (coreConnections.ts). */
   readonly connections: ConnectionsService;
   /** What the supervisors report to (supervisorReports.ts). */
@@ -161,6 +168,16 @@ export class SwitchboardCore implements FrontendCore {
       // Replicas: tokens, sign-ins in progress and sign-in notices in the Redis they share.
       shared: services.cluster ? redisCallerState(services.cluster) : undefined,
     });
+    this.tokenExchange = new TokenExchange({
+      subjects: this.subjectTokens,
+      gateway: () => this.config.gateway,
+      secrets: () => this.services.secrets,
+      environment: deps.environment,
+    });
+    // A person seen for the first time wakes token-exchange backends waiting for anyone to list their catalog.
+    this.subjectTokens.onNewCaller(() => {
+      for (const supervisor of this.pool.values()) if (isTokenExchange(supervisor.config)) supervisor.callerSignedIn();
+    });
     const requestPath = buildRequestPath({
       initial: config,
       proxy: () => this.config.proxy,
@@ -191,6 +208,7 @@ export class SwitchboardCore implements FrontendCore {
       backend: (id) => this.pool.get(id)?.config,
       authFor: (id) => this.authFor(id),
       callerCredentials: this.callerCredentials,
+      tokenExchange: this.tokenExchange,
     };
     this.internals = {
       supervisorHost: createSupervisorHost(this.hostParts),
@@ -378,6 +396,8 @@ export class SwitchboardCore implements FrontendCore {
     this.tasks.dispose();
     this.auths.dispose();
     this.callerCredentials.dispose();
+    this.tokenExchange.dispose();
+    this.subjectTokens.clear();
     await Promise.allSettled([...this.pool.values()].map((supervisor) => supervisor.stop(stopping)));
     await this.services.audit?.close();
   }

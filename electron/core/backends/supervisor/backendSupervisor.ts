@@ -15,8 +15,9 @@
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { BackendHealth, BackendStatus } from '../../../../shared/model/health.js';
 import {
-  isPerCaller,
+  hasCallerConnections,
   isPerPrincipal,
+  isTokenExchange,
   sandboxOf,
   startModeOf,
   type BackendConfig,
@@ -38,6 +39,7 @@ import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import { SupervisorCatalog } from './supervisorCatalog.js';
 import { SupervisorStatus } from './supervisorStatus.js';
 import type { SupervisorHost } from './supervisorHost.js';
+import type { AuthProvider } from '@modelcontextprotocol/client';
 import { LineTail, type LaunchOptions } from '../transport/transports.js';
 
 /** Supervises one backend. */
@@ -153,9 +155,9 @@ export class BackendSupervisor {
     );
   }
 
-  /** Whether each caller reaches this backend with their own credential. */
+  /** Whether each caller reaches this backend with their own credential (per-caller or token exchange). */
   get perCaller(): boolean {
-    return isPerCaller(this.config);
+    return hasCallerConnections(this.config);
   }
 
   /**
@@ -164,6 +166,7 @@ export class BackendSupervisor {
    * the error carrying their own sign-in link, never another caller's connection.
    */
   async callerConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+    if (isTokenExchange(this.config)) return this.exchangedConnection(caller, signal);
     const credentials = this.host.callerCredentials;
     if (!credentials || credentials.problem) throw this.keyMissing();
     if (!(await credentials.tokens(this.id, caller)))
@@ -186,6 +189,30 @@ export class BackendSupervisor {
     return this.principals.connection(caller, signal);
   }
 
+  /** A token-exchange backend's connection for one caller: their own, with their exchanged token. */
+  private async exchangedConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+    if (!this.host.tokenExchange) throw this.exchangeUnavailable();
+    try {
+      return await this.callers.acquire(caller, signal);
+    } catch (error) {
+      const problem = authorizationProblem(error);
+      if (!problem) throw error;
+      throw new SwitchboardError(
+        ErrorCode.AuthorizationRequired,
+        `backend "${this.id}": your gateway sign-in could not be exchanged for its token: ${problem.reason}`,
+        { backend: this.id, reason: problem.reason },
+      );
+    }
+  }
+
+  private exchangeUnavailable(): SwitchboardError {
+    return new SwitchboardError(
+      ErrorCode.ConfigInvalid,
+      `backend "${this.id}": token exchange needs gateway mode (a "gateway" section)`,
+      { backend: this.id },
+    );
+  }
+
   /** A caller signed in: a per-caller backend waiting for its first signed-in caller lists its catalog now. */
   callerSignedIn(): void {
     if (this.stopped || this.connection || this.state.status !== 'needs-authorization') return;
@@ -203,6 +230,7 @@ export class BackendSupervisor {
    * retried) or nobody signed in yet (waits for the first sign-in).
    */
   private async catalogCaller(): Promise<{ caller: string } | { error: SwitchboardError }> {
+    if (isTokenExchange(this.config)) return this.exchangeCatalogCaller();
     const credentials = this.host.callerCredentials;
     if (!credentials || credentials.problem) return { error: this.keyMissing() };
     const [caller] = await credentials.callers(this.id);
@@ -211,6 +239,21 @@ export class BackendSupervisor {
       'nobody has signed in to it yet: each caller signs in with the link their first call answers with, ' +
       'or from `mcp-switchboard connections`';
     return { error: authorizationRequired(this.id, { reason, stepUp: false }) };
+  }
+
+  /** A token-exchange backend's catalog is listed as the person seen most recently; until anyone is, it waits. */
+  private exchangeCatalogCaller(): { caller: string } | { error: SwitchboardError } {
+    const exchange = this.host.tokenExchange;
+    if (!exchange?.available()) return { error: this.exchangeUnavailable() };
+    const caller = exchange.catalogCaller();
+    if (caller !== undefined) return { caller };
+    const reason = 'nobody has signed in to the gateway since it started: the first person who does lists its catalog';
+    // Not `authorize`: nobody signs in to this server itself (the gateway's sign-ins are exchanged).
+    const error = new SwitchboardError(ErrorCode.AuthorizationRequired, `backend "${this.id}" waits: ${reason}`, {
+      backend: this.id,
+      reason,
+    });
+    return { error };
   }
 
   get id(): string {
@@ -363,8 +406,8 @@ export class BackendSupervisor {
   private newConnection(caller?: string): BackendConnection {
     const { config, host, authorization } = this;
     const authProvider =
-      caller !== undefined && config.transport !== 'stdio' && host.callerCredentials
-        ? host.callerCredentials.transportAuth(config, caller)
+      caller !== undefined
+        ? this.callerAuth(caller)
         : authorization.attach(() => authorization.connectionLost(connection));
     const connection: BackendConnection = new BackendConnection({
       config,
@@ -410,7 +453,7 @@ export class BackendSupervisor {
   private newCallerConnection(caller: string, onClosed: () => void): BackendConnection {
     const { config, host } = this;
     if (this.perPrincipal) return this.principals.open(caller, onClosed);
-    if (config.transport === 'stdio' || !host.callerCredentials) throw this.keyMissing();
+    const authProvider = this.callerAuth(caller);
     const connection: BackendConnection = new BackendConnection({
       config,
       proxy: host.proxyOptions(),
@@ -424,10 +467,21 @@ export class BackendSupervisor {
       // No onLog: a caller's upstream log lines may carry their data, and logs go to every client.
       onNotificationsLimited: () => host.changed(config.id),
       onResourceUpdated: () => undefined,
-      authProvider: host.callerCredentials.transportAuth(config, caller),
+      authProvider,
       onAuthorizationProblem: (problem) => void this.callers.close(caller, authorizationRequired(config.id, problem)),
     });
     return connection;
+  }
+
+  /** The bearer token of `caller`'s connections: their exchanged token, or their own sign-in's. */
+  private callerAuth(caller: string): AuthProvider {
+    const { config, host } = this;
+    if (isTokenExchange(config)) {
+      if (!host.tokenExchange) throw this.exchangeUnavailable();
+      return host.tokenExchange.transportAuth(config, caller);
+    }
+    if (config.transport === 'stdio' || !host.callerCredentials) throw this.keyMissing();
+    return host.callerCredentials.transportAuth(config, caller);
   }
 
   /** A stdio server's sandbox for its next launch (remote servers have none). */

@@ -5,6 +5,7 @@
 import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
 import type { BackendAuth } from '../../platform/auth/backendAuth.js';
 import type { CallerCredentials } from '../../platform/auth/callerCredentials.js';
+import type { TokenExchange } from '../../platform/auth/tokenExchange.js';
 import type { ProxyOptions } from '../../platform/config/schema.js';
 import type { CoreDeps } from '../../platform/deps.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
@@ -36,6 +37,8 @@ export interface SupervisorHost {
   online(backendId: string): void;
   /** Per-caller upstream credentials (absent: per-caller backends cannot run here). */
   readonly callerCredentials?: CallerCredentials | undefined;
+  /** Token exchange for `credentials: "token-exchange"` backends (absent: they cannot run here). */
+  readonly tokenExchange?: TokenExchange | undefined;
   /** OAuth of a remote backend that may use it (undefined: none). */
   authFor?(backendId: string): BackendAuth | undefined;
   /**

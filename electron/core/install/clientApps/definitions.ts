@@ -173,17 +173,18 @@ export function clientDefinition(id: string): ClientDefinition | undefined {
 const LOOPBACK_MCP = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+(\/(servers|profiles)\/[^/]+)?\/mcp\/?$/;
 
 /**
- * Whether a client entry points at Switchboard: a loopback `/mcp` URL, or a
+ * Whether a client entry points at Switchboard: a loopback `/mcp` URL (or, in
+ * gateway mode, the gateway's public URL), or a
  * command line running mcp-switchboard's `connect` or `serve`. Used to mark
  * our entry (never imported, safe to replace) and to refuse overwriting a
  * user's own server that happens to use our key.
  */
-export function isSwitchboardEntry(entry: unknown): boolean {
+export function isSwitchboardEntry(entry: unknown, gatewayUrl?: string): boolean {
   if (entry === null || typeof entry !== 'object') return false;
   const record = entry as Record<string, unknown>;
   for (const field of ['url', 'serverUrl']) {
     const value = record[field];
-    if (typeof value === 'string' && LOOPBACK_MCP.test(value)) return true;
+    if (typeof value === 'string' && (LOOPBACK_MCP.test(value) || value === gatewayUrl)) return true;
   }
   const strings = (value: unknown): string[] =>
     Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

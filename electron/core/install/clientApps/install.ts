@@ -21,6 +21,7 @@ import {
   type ClientFile,
 } from './clientFiles.js';
 import { clientDefinition, clientDefinitions, isSwitchboardEntry, type ClientDefinition } from './definitions.js';
+import { gatewayEntry } from './gatewayEntries.js';
 import {
   ClientErrorCode,
   type ClientId,
@@ -50,12 +51,22 @@ export interface ClientsContext {
   configPath?: string;
   tokens: ClientTokenProvider;
   writer?: AtomicWriter;
+  /**
+   * `url` is a gateway's public URL (`gateway.resource`): the client signs in
+   * with OAuth itself, and its entry carries no token (gatewayEntries.ts).
+   */
+  gateway?: boolean;
 }
 
 /** Scope of an operation: the user's file, or a project's. */
 export interface ScopeOptions {
   /** A project directory (Claude Code's `.mcp.json`, Cursor's `.cursor/mcp.json`). */
   project?: string;
+}
+
+/** The gateway URL our entries point at, in gateway mode. */
+function gatewayUrl(ctx: ClientsContext): string | undefined {
+  return ctx.gateway ? ctx.url : undefined;
 }
 
 /** The definition of `id`, or `unknown_client` listing the known ones. */
@@ -121,7 +132,7 @@ export async function detectClients(ctx: ClientsContext): Promise<ClientStatus[]
       if (!configExists) return status;
       try {
         const file = await readClientFile(definition, configPath);
-        status.installed = isSwitchboardEntry(serverMap(definition, file)?.[definition.entryKey]);
+        status.installed = isSwitchboardEntry(serverMap(definition, file)?.[definition.entryKey], gatewayUrl(ctx));
       } catch (error) {
         status.problem = toErrorData(error);
       }
@@ -137,11 +148,13 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /** The entry as shown to people: the token replaced by `<token>`. */
 export function maskToken(entry: Record<string, unknown>, token: string): Record<string, unknown> {
+  if (token === '') return entry;
   return JSON.parse(JSON.stringify(entry).split(token).join('<token>')) as Record<string, unknown>;
 }
 
 /** Our entry for a client in a scope, and the token in it. */
 export async function entryFor(ctx: ClientsContext, definition: ClientDefinition, scope: ScopeOptions) {
+  if (ctx.gateway) return { entry: gatewayEntry(ctx, definition), token: '' };
   const token = await ctx.tokens.tokenFor(definition.id);
   const project = scope.project !== undefined;
   const target = { url: ctx.url, token, launcher: ctx.launcher, project, configPath: ctx.configPath };
@@ -154,7 +167,9 @@ export async function installClient(ctx: ClientsContext, id: string, scope: Scop
   const path = targetPath(ctx, definition, scope);
   const { entry, token } = await entryFor(ctx, definition, scope);
   const notes: string[] = [];
-  if (scope.project !== undefined) {
+  if (ctx.gateway) {
+    notes.push(`${definition.name} signs in to the gateway ${ctx.url} with OAuth itself: the entry holds no token.`);
+  } else if (scope.project !== undefined) {
     notes.push(
       `${path} is usually committed, so it holds no token: ${definition.name} reads it from the SWITCHBOARD_TOKEN ` +
         'environment variable, which Switchboard also uses as its token when set.',
@@ -164,7 +179,7 @@ export async function installClient(ctx: ClientsContext, id: string, scope: Scop
     const file = await readClientFile(definition, path);
     const map = serverMap(definition, file);
     const existing = map?.[definition.entryKey];
-    if (existing !== undefined && !isSwitchboardEntry(existing)) {
+    if (existing !== undefined && !isSwitchboardEntry(existing, gatewayUrl(ctx))) {
       throw clientError(
         ClientErrorCode.EntryConflict,
         `${path}: "${definition.container}.${definition.entryKey}" is another server, not Switchboard; rename or remove it first`,
@@ -218,7 +233,7 @@ export async function uninstallClient(
         path,
       });
     }
-    if (!isSwitchboardEntry(existing)) {
+    if (!isSwitchboardEntry(existing, gatewayUrl(ctx))) {
       throw clientError(
         ClientErrorCode.EntryConflict,
         `${path}: "${definition.container}.${definition.entryKey}" is not a Switchboard entry; it was left alone`,

@@ -13,10 +13,11 @@ import { OAuthVault, summarizeTokens } from './vault.js';
 /**
  * Whether a backend may use shared OAuth: a remote one whose config does not set an
  * `Authorization` header itself (that header is the user's choice of credential),
- * and not a per-caller one (each caller's OAuth is callerCredentials.ts's).
+ * and not a per-caller one (each caller's OAuth is callerCredentials.ts's) or a
+ * token-exchange one (each caller's token is exchanged: tokenExchange.ts).
  */
 export function usesOAuth(config: BackendConfig): config is RemoteBackendConfig {
-  if (config.transport === 'stdio' || config.credentials === 'per-caller') return false;
+  if (config.transport === 'stdio' || (config.credentials ?? 'shared') !== 'shared') return false;
   return !Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization');
 }
 

@@ -192,8 +192,11 @@ const StdioBackendSchema = z.strictObject({
 
 const remoteTransport = z.enum(REMOTE_SPELLINGS);
 
-/** Whose credentials reach a remote server: one for everyone, or each caller's own. */
-export const CREDENTIAL_MODES = ['shared', 'per-caller'] as const;
+/**
+ * Whose credentials reach a remote server: one for everyone, each caller's own
+ * (signed in upstream), or each caller's gateway token exchanged (RFC 8693).
+ */
+export const CREDENTIAL_MODES = ['shared', 'per-caller', 'token-exchange'] as const;
 export type CredentialMode = (typeof CREDENTIAL_MODES)[number];
 
 /**
@@ -214,6 +217,30 @@ const OAuthSchema = z.strictObject({
 /** Validated `oauth` options of a remote backend. */
 export type OAuthOptions = z.output<typeof OAuthSchema>;
 
+/**
+ * RFC 8693 token exchange at the gateway's identity provider (`credentials:
+ * "token-exchange"`): the caller's gateway access token is traded for one
+ * meant for this server (platform/auth/tokenExchange.ts).
+ */
+const TokenExchangeSchema = z.strictObject({
+  /** The `resource` asked for (RFC 8707); default the server's `url`. */
+  resource: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** The `audience` asked for (a logical name the identity provider knows), besides or instead of `resource`. */
+  audience: z.string().min(1).optional(),
+  /** Scope to ask for (space-separated); default: what the identity provider grants. */
+  scope: z.string().min(1).optional(),
+  /** The identity provider (one of `gateway.authorizationServers`); default the first. */
+  issuer: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** The confidential client Switchboard exchanges as. */
+  clientId: z.string().min(1, 'must not be empty'),
+  clientSecret: z.union([z.string().min(1), z.strictObject({ secret: z.string().min(1, 'must name a secret') })], {
+    error: 'must be a string (may hold ${VAR}) or {"secret": "<name>"}',
+  }),
+});
+
+/** Validated `tokenExchange` options of a remote backend. */
+export type TokenExchangeOptions = z.output<typeof TokenExchangeSchema>;
+
 const RemoteBackendSchema = z.strictObject({
   type: remoteTransport.optional(),
   transport: remoteTransport.optional(),
@@ -225,27 +252,40 @@ const RemoteBackendSchema = z.strictObject({
    * caller signs in upstream as themselves (platform/auth/callerCredentials.ts).
    */
   credentials: z.enum(CREDENTIAL_MODES).default('shared'),
+  tokenExchange: TokenExchangeSchema.optional(),
   launch: LaunchSchema.optional(),
   ...commonOptions,
 });
 
-/** The problems of a `credentials: "per-caller"` entry: only Streamable HTTP, and no Authorization header of its own. */
+/**
+ * The problems of a `credentials: "per-caller"` or `"token-exchange"` entry:
+ * only Streamable HTTP, no Authorization header of its own, and
+ * `tokenExchange` exactly with token exchange.
+ */
 function perCallerProblems(
   entry: RemoteEntry,
   transport: RemoteTransportKind,
   path: (string | number)[],
 ): ConfigProblem[] {
-  if (entry.credentials !== 'per-caller') return [];
   const problems: ConfigProblem[] = [];
   const field = [...path, 'credentials'].join('.');
+  const exchange = entry.credentials === 'token-exchange';
+  if (exchange && !entry.tokenExchange)
+    problems.push({ path: field, message: 'token exchange needs a "tokenExchange" section (clientId, clientSecret)' });
+  if (!exchange && entry.tokenExchange)
+    problems.push({
+      path: [...path, 'tokenExchange'].join('.'),
+      message: 'is used only with "credentials": "token-exchange"',
+    });
+  if (entry.credentials === 'shared') return problems;
+  const mode = exchange ? 'token exchange' : 'per-caller credentials';
   if (transport !== 'http') {
-    problems.push({ path: field, message: 'per-caller credentials need the Streamable HTTP transport ("http")' });
+    problems.push({ path: field, message: `${mode} need the Streamable HTTP transport ("http")` });
   }
   if (Object.keys(entry.headers).some((name) => name.toLowerCase() === 'authorization')) {
     problems.push({
       path: field,
-      message:
-        'per-caller credentials cannot be combined with an Authorization header (that header is one shared credential)',
+      message: `${mode} cannot be combined with an Authorization header (that header is one shared credential)`,
     });
   }
   return problems;
@@ -321,11 +361,13 @@ export interface RemoteBackendConfig extends BackendBase {
   oauth: OAuthOptions | undefined;
   /** The process serving `url`, which Switchboard starts first (absent: the server runs elsewhere). */
   launch?: LaunchSpec;
-  /** Set only for `per-caller` (absent: shared, one credential for everyone). */
+  /** Set only for `per-caller` and `token-exchange` (absent: shared, one credential for everyone). */
   credentials?: CredentialMode;
+  /** With `token-exchange`: what to exchange the caller's gateway token for, and as whom. */
+  tokenExchange?: TokenExchangeOptions;
 }
 
-/** Whether each caller reaches this backend with credentials of their own. */
+/** Whether each caller signs in to this backend's own authorization server (`per-caller`). */
 export function isPerCaller(config: BackendConfig): config is RemoteBackendConfig {
   return config.transport !== 'stdio' && config.credentials === 'per-caller';
 }
@@ -353,6 +395,18 @@ function principalProblems(data: StdioEntry, path: (string | number)[]): ConfigP
     path: [...path, field].join('.'),
     message,
   }));
+}
+
+/** Whether each caller's gateway token is exchanged for this backend (`token-exchange`, RFC 8693). */
+export function isTokenExchange(
+  config: BackendConfig,
+): config is RemoteBackendConfig & { tokenExchange: TokenExchangeOptions } {
+  return config.transport !== 'stdio' && config.credentials === 'token-exchange' && config.tokenExchange !== undefined;
+}
+
+/** Whether each caller gets an upstream connection of their own (per-caller or token exchange). */
+export function hasCallerConnections(config: BackendConfig): config is RemoteBackendConfig {
+  return isPerCaller(config) || isTokenExchange(config);
 }
 
 export type BackendConfig = StdioBackendConfig | RemoteBackendConfig;
@@ -440,7 +494,8 @@ export function parseBackend(
         headers: parsed.data.headers,
         oauth: parsed.data.oauth,
         ...(parsed.data.launch ? { launch: parsed.data.launch } : {}),
-        ...(parsed.data.credentials === 'per-caller' ? { credentials: 'per-caller' as const } : {}),
+        ...(parsed.data.credentials !== 'shared' ? { credentials: parsed.data.credentials } : {}),
+        ...(parsed.data.tokenExchange ? { tokenExchange: parsed.data.tokenExchange } : {}),
       },
       problems,
     };
@@ -491,6 +546,7 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
     problems.push(...result.problems);
     if (result.backend) backends.push(result.backend);
   }
+  if (!gateway || gateway.success) problems.push(...tokenExchangeProblems(backends, gateway?.data));
   if (problems.length > 0 || !proxy.success || !policy.success || !observability.success) return { problems };
   if ((gateway && !gateway.success) || (cluster && !cluster.success)) return { problems };
   const config: SwitchboardConfig = {
@@ -503,6 +559,30 @@ export function parseConfig(raw: unknown): { config?: SwitchboardConfig; problem
   if (gateway?.data) config.gateway = gateway.data;
   if (cluster?.data) config.cluster = cluster.data;
   return { config, problems };
+}
+
+/** Token exchange trades a signed-in person's gateway token: it needs gateway mode, and an issuer it accepts. */
+function tokenExchangeProblems(backends: BackendConfig[], gateway: GatewayConfig | undefined): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const backend of backends) {
+    if (!isTokenExchange(backend)) continue;
+    if (!gateway) {
+      problems.push({
+        path: `mcpServers.${backend.id}.credentials`,
+        message:
+          'token exchange needs gateway mode (a "gateway" section): it exchanges the access token of the person ' +
+          'signed in to the gateway, and without a gateway there is none',
+      });
+      continue;
+    }
+    const issuer = backend.tokenExchange.issuer;
+    if (issuer !== undefined && !gateway.authorizationServers.includes(issuer))
+      problems.push({
+        path: `mcpServers.${backend.id}.tokenExchange.issuer`,
+        message: 'must be one of gateway.authorizationServers',
+      });
+  }
+  return problems;
 }
 
 /** What the gateway and the policy must agree on: profiles it names exist, the introspection issuer is listed. */

@@ -30,6 +30,8 @@ export function secretNames(backend: BackendConfig): string[] {
     for (const value of Object.values(values)) if (isSecretReference(value)) names.add(value.secret);
   }
   if (backend.transport !== 'stdio' && backend.oauth?.clientSecret) names.add(backend.oauth.clientSecret.secret);
+  const exchangeSecret = backend.transport !== 'stdio' ? backend.tokenExchange?.clientSecret : undefined;
+  if (isSecretReference(exchangeSecret)) names.add(exchangeSecret.secret);
   return [...names];
 }
 

@@ -23,6 +23,7 @@ import { resolveValues } from '../../../platform/secrets/resolve.js';
 import type { FrontendCore } from '../../../api/services.js';
 import type { Principal } from '../../../catalog/policy/principal.js';
 import { profileFor } from '../../../catalog/policy/principalBinding.js';
+import { callerIdentityOf, callerKey } from '../../../catalog/policy/callerIdentity.js';
 import { metaToolOf, unwrapCall } from '../../exposure/metaToolCalls.js';
 import { missingToolScopes } from '../../server/scopeGate.js';
 import { header, isMethod } from '../httpJson.js';
@@ -114,6 +115,10 @@ export class GatewayGuard {
       return undefined;
     }
     const principal = info.extra.principal;
+    // Kept (in memory) only while a backend exchanges it for its own token (RFC 8693); never sent upstream.
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    if (token !== undefined)
+      this.core.subjectTokens?.remember(callerKey(callerIdentityOf({ principal })), token, info.extra.expiresAt);
     const { profile } = profileFor(this.core.policy.current, principal, this.gateway.defaultProfile);
     return { client: profile, principal };
   }

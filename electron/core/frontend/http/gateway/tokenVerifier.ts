@@ -17,7 +17,10 @@ import { principalOf } from './principalClaims.js';
 import type { TokenIntrospection } from './tokenIntrospection.js';
 
 /** What a verified token gives: the SDK's AuthInfo with our principal in `extra`. */
-export type GatewayAuthInfo = AuthInfo & { extra: { principal: Principal } };
+export type GatewayAuthInfo = AuthInfo & {
+  /** `expiresAt` is the token's own `exp` (the SDK's field allows for the clock skew). */
+  extra: { principal: Principal; expiresAt: number | undefined };
+};
 
 function refused(reason: string): OAuthError {
   return new OAuthError(OAuthErrorCode.InvalidToken, reason);
@@ -106,7 +109,7 @@ export class TokenVerifier implements OAuthTokenVerifier {
       // The skew allowed for exp is allowed here too (the SDK compares expiresAt with now).
       ...(verified.expiresAt !== undefined ? { expiresAt: verified.expiresAt + this.gateway.clockSkewSeconds } : {}),
       resource: new URL(this.gateway.resource),
-      extra: { principal },
+      extra: { principal, expiresAt: verified.expiresAt },
     };
   }
 }

@@ -42,6 +42,41 @@ describe('parseConfig', () => {
     );
   });
 
+  it('reads token exchange: needs gateway mode, a tokenExchange section, an issuer the gateway accepts', () => {
+    const tokenExchange = { clientId: 'gw', clientSecret: { secret: 'gw-secret' } };
+    const gateway = { resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://login.example.com'] };
+    const good = parseConfig({
+      mcpServers: { up: { url: 'https://up.example.com/mcp', credentials: 'token-exchange', tokenExchange } },
+      gateway,
+    });
+    expect(good.problems).toEqual([]);
+    expect(good.config?.backends[0]).toMatchObject({ credentials: 'token-exchange', tokenExchange });
+    const laptop = parseConfig({
+      mcpServers: { up: { url: 'https://up.example.com/mcp', credentials: 'token-exchange', tokenExchange } },
+    });
+    expect(laptop.config).toBeUndefined();
+    expect(laptop.problems).toEqual([
+      { path: 'mcpServers.up.credentials', message: expect.stringContaining('token exchange needs gateway mode') },
+    ]);
+    const bad = parseConfig({
+      mcpServers: {
+        bare: { url: 'https://x.dev/mcp', credentials: 'token-exchange' },
+        stray: { url: 'https://x.dev/mcp', tokenExchange },
+        issuer: {
+          url: 'https://x.dev/mcp',
+          credentials: 'token-exchange',
+          tokenExchange: { ...tokenExchange, issuer: 'https://elsewhere.example.com' },
+        },
+      },
+      gateway,
+    });
+    expect(bad.problems.map((problem) => problem.path).sort()).toEqual([
+      'mcpServers.bare.credentials',
+      'mcpServers.issuer.tokenExchange.issuer',
+      'mcpServers.stray.tokenExchange',
+    ]);
+  });
+
   it('reads a stdio server’s sandbox: true/false, or grants with network none by default; refuses relative paths, .. and bad hosts', () => {
     const { config, problems } = parseConfig({
       mcpServers: {
