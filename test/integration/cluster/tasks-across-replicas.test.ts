@@ -5,8 +5,9 @@
  * fixture over stdio), and 2026-07-28 clients pointed at each replica
  * directly. A task created through A is polled, answered and cancelled
  * through B; another client sees none of it; a task that ends while Redis
- * is away is seen ended once it returns; a task of a killed replica fails,
- * saying so, instead of hanging.
+ * is away is seen ended once it returns; a 2026 client's answer to an `ask`
+ * approval is taken through the other replica, once; a task of a killed
+ * replica fails, saying so, instead of hanging.
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,10 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
   let otherToken = '';
   const clients: Tasks2026Client[] = [];
   const connect = async (replica: ServedHttp, token = replica.token): Promise<Tasks2026Client> => {
-    const client = await connectTasks2026(replica.url, { headers: { Authorization: `Bearer ${token}` } });
+    const client = await connectTasks2026(replica.url, {
+      headers: { Authorization: `Bearer ${token}` },
+      capabilities: { elicitation: { form: {} } },
+    });
     clients.push(client);
     return client;
   };
@@ -60,7 +64,7 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     const config = {
       cluster: { redis: { url: '${TEST_REDIS_URL}', keyPrefix: 'replicas-test:' } },
       mcpServers: { t26: { ...nodeServer(TASKS_2026), protocol: '2026-07-28', env: { TASKS_POLL_MS: '20' } } },
-      policy: { clients: { other: { name: 'other' } } },
+      policy: { clients: { other: { name: 'other' } }, backends: { t26: { tools: { echo: 'ask' } } } },
     };
     // One config, and the same client tokens on both (as a Secret would give them).
     const extras = {
@@ -120,12 +124,31 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     // B cannot look while Redis is away, and says so.
     expect((await rpcError(ownerB.getTask(running.taskId))).message).toMatch(/shared state \(Redis\) unavailable/);
     await redis.start();
-    await waitUntil(
-      async () => (await ownerB.getTask(running.taskId).catch(() => undefined))?.status === 'completed',
-      { timeoutMs: 8_000, intervalMs: 100, description: 'B sees the end made while Redis was away' },
-    );
+    await waitUntil(async () => (await ownerB.getTask(running.taskId).catch(() => undefined))?.status === 'completed', {
+      timeoutMs: 8_000,
+      intervalMs: 100,
+      description: 'B sees the end made while Redis was away',
+    });
     expect(textOf(await ownerB.getTask(running.taskId))).toBe('long: 4 steps');
     expect(textOf(await ownerB.getTask(before.taskId))).toBe('long: 1 steps');
+  });
+
+  it("a 2026 client's approval answer is taken through the other replica, once", async () => {
+    const call = { name: 't26__echo', arguments: { text: 'hi' } };
+    const first = await ownerA.rpc('tools/call', call, { declare: false });
+    const asking = (first as { result?: { resultType?: string; requestState?: string } }).result;
+    expect(asking?.resultType).toBe('input_required');
+    const answered = {
+      ...call,
+      inputResponses: { 'switchboard-approval': { action: 'accept', content: { decision: 'once' } } },
+      requestState: asking?.requestState,
+    };
+    const retry = await ownerB.rpc('tools/call', answered, { declare: false });
+    expect(retry.kind).toBe('result');
+    expect(JSON.stringify((retry as { result: unknown }).result)).toContain('echo(hi)');
+    // Single-use across replicas: the same answer again, through A, resumes nothing.
+    const again = await ownerA.rpc('tools/call', answered, { declare: false });
+    expect(again.kind === 'error' ? again.error.code : 'answered').toBe(-32602);
   });
 
   it('a task of a killed replica fails, saying so', async () => {
