@@ -141,9 +141,9 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   // header/secret values of the backends in force now (including ones added at runtime), and
   // secret-looking variables of this process's environment.
   // Redis may log (connected, or not) before the core exists: the backends' values count from then on.
-  let built: SwitchboardCore | undefined;
+  const built: { core?: SwitchboardCore } = {};
   const redaction = createRedaction({
-    backends: () => built?.backendConfigs() ?? [],
+    backends: () => built.core?.backendConfigs() ?? [],
     environment,
     environmentRevision: () => stdioPath.revision,
     extra: () => [frontendToken, ...observedSecrets, ...keychain.knownValues()],
@@ -195,7 +195,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     },
     services,
   );
-  built = core;
+  built.core = core;
   // What an install killed mid-unpack (SIGKILL, a crash) left in bundles/ and downloads/ (install/bundles/installLeftovers.ts).
   for (const path of await sweepInstallLeftovers(stateDir).catch(() => [])) {
     logger.info(`removed ${path}: left by an install that was killed`);
