@@ -35,7 +35,7 @@ import { withForwardedMeta } from '../routing/forwarding.js';
 import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
 import { cancelBackendTask, createBackendTask, getBackendTask } from './legacyBackendTasks.js';
 import { cancelModernTask, getModernTask, updateModernTask } from './backendTasks.js';
-import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask } from './proxyTask.js';
+import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask, type TaskDetail } from './proxyTask.js';
 import { callAsBackendTask, runsOnlyAsBackendTask } from './plainTaskCall.js';
 import { grantedTtl, type TaskLimits } from './taskLimits.js';
 import { TaskRegistry, type TaskChange } from './taskRegistry.js';
@@ -59,11 +59,7 @@ export interface TaskServiceHost extends TaskWorkHost {
   audit?: TaskAuditSink;
 }
 
-/** A task as 2026-07-28 tasks/get shows it: with its open input requests (`inputRequests`). */
-export interface TaskDetail {
-  task: ProxyTask;
-  inputRequests?: Record<string, unknown> | undefined;
-}
+export type { TaskDetail } from './proxyTask.js';
 
 /** The answer to an unknown task id, or one of another profile (never says which). */
 function unknownTask(taskId: string): ProtocolError {

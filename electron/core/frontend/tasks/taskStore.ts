@@ -9,8 +9,7 @@
  * answered from the record or handed to the owner.
  */
 import type { Task } from '@modelcontextprotocol/server';
-import type { ProxyTask, TaskOutcome } from './proxyTask.js';
-import type { TaskDetail } from './taskService.js';
+import type { ProxyTask, TaskDetail, TaskOutcome } from './proxyTask.js';
 
 /** A task as another replica kept it: the task, and who runs it. */
 export interface SharedTask extends ProxyTask {
