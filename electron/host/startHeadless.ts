@@ -139,13 +139,13 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   /** Secrets observability holds (the metrics token), known once it is opened. */
   const observedSecrets: string[] = [];
   const keychain = new KeytarStore();
-  // The core once built: a line logged before (e.g. Redis's status while connecting) has no backends to redact yet.
-  let built: SwitchboardCore | undefined = undefined;
   // Every sink asks what to redact each time it writes: the frontend token, keychain values, the
   // header/secret values of the backends in force now (including ones added at runtime), and
   // secret-looking variables of this process's environment.
+  // Redis may log (connected, or not) before the core exists: the backends' values count from then on.
+  const built: { core?: SwitchboardCore } = {};
   const redaction = createRedaction({
-    backends: () => built?.backendConfigs() ?? [],
+    backends: () => built.core?.backendConfigs() ?? [],
     environment,
     environmentRevision: () => stdioPath.revision,
     extra: () => [frontendToken, ...observedSecrets, ...keychain.knownValues()],
@@ -204,7 +204,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     },
     services,
   );
-  built = core;
+  built.core = core;
   // What an install killed mid-unpack (SIGKILL, a crash) left in bundles/ and downloads/ (install/bundles/installLeftovers.ts).
   for (const path of await sweepInstallLeftovers(stateDir).catch(() => [])) {
     logger.info(`removed ${path}: left by an install that was killed`);

@@ -144,6 +144,17 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
   events.on('healthChanged', ({ backendId }) => tasks.backendChanged(backendId));
   events.on('backendTaskStatus', ({ backendId, params }) => tasks.backendPushed(backendId, params));
   tasks.registry.onChange(() => events.emit('tasksChanged', {}));
+  // Replicas: tasks kept in Redis for every replica to see (loaded only with a `cluster` section).
+  const { cluster } = services;
+  if (cluster) {
+    tasks.share(
+      import('../frontend/tasks/redisTaskStore.js').then(({ RedisTaskStore }) => new RedisTaskStore(cluster)),
+    );
+    // A 2026-07-28 client's answer to an approval question may come back through another replica.
+    void import('../catalog/policy/redisAskTokens.js').then(({ RedisAskTokens }) =>
+      access.approvals.shareAskTokens(new RedisAskTokens(cluster)),
+    );
+  }
   const subscriptions = new SubscriptionHub({
     catalog: context.catalog,
     pool: context.pool,

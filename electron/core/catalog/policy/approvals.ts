@@ -3,6 +3,10 @@
  * approves it always, or denies it; with no answer within the timeout it is
  * denied. The UI (or any attached approver) sees pending requests through the
  * core; when none is attached, the router asks the calling client instead.
+ * A 2026-07-28 client is asked with a single-use state token its retry
+ * carries; with replicas (the `cluster` section) the tokens are kept in
+ * Redis (redisAskTokens.ts), so the retry may reach any replica. Pending
+ * approvals themselves stay on the replica that took the call.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -30,12 +34,21 @@ interface Pending {
 /** Prefix of the `requestState` that asks a 2026-07-28 client for approval. */
 export const ASK_STATE_PREFIX = 'sbask.';
 
+/** Ask tokens kept where every replica finds them (absent: this process's memory). */
+export interface SharedAskTokens {
+  /** Keeps `token` for `key` until `ttlMs` has passed. */
+  put(token: string, key: string, ttlMs: number): Promise<void>;
+  /** Takes `token` (once: it is gone after); its key, or undefined when unknown, taken or expired. */
+  take(token: string): Promise<string | undefined>;
+}
+
 /** Pending approvals and the approvers attached to answer them. */
 export class ApprovalBroker {
   private readonly pendingById = new Map<string, Pending>();
   /** Approvals put to 2026-07-28 clients as input_required: single-use state tokens. */
   private readonly askTokens = new Map<string, { key: string; expires: number }>();
   private approvers = 0;
+  private shared: SharedAskTokens | undefined;
 
   constructor(
     private readonly timeoutMs: number,
@@ -89,23 +102,37 @@ export class ApprovalBroker {
     });
   }
 
+  /** Keeps ask tokens in `shared` from now on (replicas: the retry may reach another one). */
+  shareAskTokens(shared: SharedAskTokens): void {
+    this.shared = shared;
+  }
+
   /**
    * A single-use state token for asking a 2026-07-28 client itself, bound to
-   * the client and the tool it called, valid for the approval timeout.
+   * the client and the tool it called, valid for the approval timeout. Kept
+   * in this process when the shared store cannot take it (the retry then
+   * works through this replica only).
    */
-  issueAskToken(client: string, exposed: string): string {
+  async issueAskToken(client: string, exposed: string): Promise<string> {
     const now = Date.now();
     for (const [token, entry] of this.askTokens) if (entry.expires < now) this.askTokens.delete(token);
     const token = `${ASK_STATE_PREFIX}${randomUUID()}`;
-    this.askTokens.set(token, { key: `${client}\u0000${exposed}`, expires: now + this.timeoutMs });
+    const key = `${client}\u0000${exposed}`;
+    const kept = await this.shared?.put(token, key, this.timeoutMs).then(
+      () => true,
+      () => false,
+    );
+    if (!kept) this.askTokens.set(token, { key, expires: now + this.timeoutMs });
     return token;
   }
 
   /** Consumes an ask token; false if unknown, used, expired, or issued for another client or tool. */
-  takeAskToken(token: string, client: string, exposed: string): boolean {
+  async takeAskToken(token: string, client: string, exposed: string): Promise<boolean> {
     const entry = this.askTokens.get(token);
     this.askTokens.delete(token);
-    return entry !== undefined && entry.expires >= Date.now() && entry.key === `${client}\u0000${exposed}`;
+    const key = `${client}\u0000${exposed}`;
+    if (entry) return entry.expires >= Date.now() && entry.key === key;
+    return this.shared !== undefined && (await this.shared.take(token)) === key;
   }
 
   /** Answers a pending request; false if it is no longer pending. */

@@ -123,17 +123,19 @@ const ASK_INPUT_KEY = 'switchboard-approval';
  * so the call answers `input_required` with the question, and the retry
  * (same tool, our single-use `requestState`) carries the answer.
  */
-function askModernClient(
+async function askModernClient(
   host: ApprovalHost,
   call: ApprovalCall,
   options: RouteOptions,
-): { kind: 'input'; result: InputRequiredResult } | { kind: 'answered'; decision: ApprovalDecision } | undefined {
+): Promise<
+  { kind: 'input'; result: InputRequiredResult } | { kind: 'answered'; decision: ApprovalDecision } | undefined
+> {
   const frontend = options.frontend;
   if (!frontend || frontend.era !== 'modern') return undefined;
   const state = frontend.requestState;
   const decisions = decisionsFor(options);
   if (state?.startsWith(ASK_STATE_PREFIX)) {
-    if (!host.approvals.takeAskToken(state, askOwner(call, options), call.exposed)) {
+    if (!(await host.approvals.takeAskToken(state, askOwner(call, options), call.exposed))) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState');
     }
     const answer = frontend.inputResponses?.[ASK_INPUT_KEY] as
@@ -149,7 +151,7 @@ function askModernClient(
     result: {
       resultType: 'input_required',
       inputRequests: { [ASK_INPUT_KEY]: request },
-      requestState: host.approvals.issueAskToken(askOwner(call, options), call.exposed),
+      requestState: await host.approvals.issueAskToken(askOwner(call, options), call.exposed),
     } as InputRequiredResult,
   };
 }
@@ -166,7 +168,7 @@ export async function askApproval(
   );
   // Gateway mode: the caller decides, never an approver attached for someone else.
   const approver = host.approvals.hasApprover && options.principal === undefined;
-  const modern = approver ? undefined : askModernClient(host, call, options);
+  const modern = approver ? undefined : await askModernClient(host, call, options);
   if (modern?.kind === 'input') return modern;
   // Our own round is over: the backend must not see its answer or state.
   const frontend =

@@ -47,6 +47,12 @@ export interface ProxyTask extends TaskOwner {
   outcome?: TaskOutcome | undefined;
 }
 
+/** A task as 2026-07-28 tasks/get shows it: with its open input requests (`inputRequests`). */
+export interface TaskDetail {
+  task: ProxyTask;
+  inputRequests?: Record<string, unknown> | undefined;
+}
+
 /** A new task id: unguessable (128 bits from the CSPRNG), URL-safe. */
 export function newTaskId(): string {
   return randomBytes(16).toString('base64url');

@@ -10,6 +10,10 @@
  * open tasks with a clear message. The running side (our own calls, fetching
  * and following a backend's task) is taskWork.ts.
  *
+ * With replicas (the `cluster` section) the store (taskStore.ts) keeps
+ * each task where every replica sees it: a request for a task another
+ * replica runs is answered from its record or handed to that replica.
+ *
  * The audit log's record of tasks: one entry when a task is created, one
  * when it ends (completed, failed, cancelled) and one if it is dropped
  * before it ended (its TTL ran out). Kind `task`; `detail` says which step
@@ -31,10 +35,11 @@ import { withForwardedMeta } from '../routing/forwarding.js';
 import { toProtocolError, unknownItem } from '../routing/protocolErrors.js';
 import { cancelBackendTask, createBackendTask, getBackendTask } from './legacyBackendTasks.js';
 import { cancelModernTask, getModernTask, updateModernTask } from './backendTasks.js';
-import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask } from './proxyTask.js';
+import { CANCELLED_OUTCOME, isTerminal, wireTask, type ProxyTask, type TaskDetail } from './proxyTask.js';
 import { callAsBackendTask, runsOnlyAsBackendTask } from './plainTaskCall.js';
 import { grantedTtl, type TaskLimits } from './taskLimits.js';
 import { TaskRegistry, type TaskChange } from './taskRegistry.js';
+import { memoryTaskStore, type OwnerTaskOps, type SharedTask, type TaskStore } from './taskStore.js';
 import { errorOutcome, TaskWork, type TaskRequestOptions, type TaskWorkHost } from './taskWork.js';
 import {
   backendHasTasksExtension,
@@ -54,15 +59,27 @@ export interface TaskServiceHost extends TaskWorkHost {
   audit?: TaskAuditSink;
 }
 
-/** A task as 2026-07-28 tasks/get shows it: with its open input requests (`inputRequests`). */
-export interface TaskDetail {
-  task: ProxyTask;
-  inputRequests?: Record<string, unknown> | undefined;
-}
+export type { TaskDetail } from './proxyTask.js';
 
 /** The answer to an unknown task id, or one of another profile (never says which). */
 function unknownTask(taskId: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
+}
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** One audit entry for a step of a task. */
@@ -111,6 +128,9 @@ function auditTaskChange(audit: TaskAuditSink, change: TaskChange, now: number):
 export class TaskService {
   readonly registry: TaskRegistry;
   private readonly work: TaskWork;
+  /** Where tasks are kept beyond this process: nowhere (memory) unless `share` set the replicas' store. */
+  private store: TaskStore = memoryTaskStore;
+  private storeReady: Promise<void> = Promise.resolve();
 
   constructor(private readonly host: TaskServiceHost) {
     this.registry = new TaskRegistry({ limits: host.limits });
@@ -120,7 +140,20 @@ export class TaskService {
       if (change.kind === 'dropped') {
         this.work.runs.get(change.task.taskId)?.abort?.abort(new Error('task expired'));
         this.work.runs.delete(change.task.taskId);
-      }
+        this.store.dropped(change.task);
+      } else if (change.kind === 'status') this.store.changed(change.task);
+    });
+  }
+
+  /**
+   * Shares tasks with the other replicas through `loading` (the Redis store,
+   * imported lazily): this replica then answers their calls for its tasks,
+   * and asks them for theirs.
+   */
+  share(loading: Promise<TaskStore>): void {
+    this.storeReady = loading.then((store) => {
+      store.attach(this.ownerOps(), () => this.registry.list());
+      this.store = store;
     });
   }
 
@@ -143,6 +176,25 @@ export class TaskService {
    * questions kept for tasks/get and answered by tasks/update.
    */
   async open(
+    params: CallToolRequestParams,
+    ttl: unknown,
+    options: TaskRequestOptions,
+  ): Promise<ProxyTask | { result: CallToolResult | InputRequiredResult }> {
+    await this.storeReady;
+    const opened = await this.openHere(params, ttl, options);
+    if ('result' in opened || !this.store.shared) return opened;
+    // With replicas a task is acknowledged once kept where all of them see it.
+    try {
+      await this.store.keep(opened);
+    } catch (error) {
+      await this.cancelTask(opened, 'not kept in the shared state');
+      this.registry.drop(opened.taskId);
+      throw error;
+    }
+    return opened;
+  }
+
+  private async openHere(
     params: CallToolRequestParams,
     ttl: unknown,
     options: TaskRequestOptions,
@@ -221,6 +273,7 @@ export class TaskService {
 
   /** tasks/get: the task as it stands (a backend's task asked again, unless it ended). */
   async get(taskId: string, client: string, signal?: AbortSignal): Promise<Task> {
+    if (this.heldElsewhere(taskId, client)) return wireTask((await this.remoteDetail(taskId, client, signal)).task);
     return wireTask((await this.refresh(this.owned(taskId, client), signal)).task);
   }
 
@@ -229,7 +282,9 @@ export class TaskService {
    * permitting) its outcome once done.
    */
   async detail(taskId: string, client: string, signal?: AbortSignal): Promise<TaskDetail> {
-    const detail = await this.refresh(this.owned(taskId, client), signal);
+    const detail = this.heldElsewhere(taskId, client)
+      ? await this.remoteDetail(taskId, client, signal)
+      : await this.refresh(this.owned(taskId, client), signal);
     const { task } = detail;
     if (task.outcome && 'result' in task.outcome && !this.host.router.mayCallTool(client, task.tool))
       throw unknownItem('tool', task.tool);
@@ -238,6 +293,12 @@ export class TaskService {
 
   /** 2026-07-28 tasks/update: input responses for the task's open requests (keys not open are ignored). */
   async update(taskId: string, client: string, responses: Record<string, unknown>, signal?: AbortSignal) {
+    if (this.heldElsewhere(taskId, client)) {
+      const shared = await this.sharedTask(taskId, client);
+      if (!isTerminal(shared.status))
+        await this.store.forward(shared, { op: 'update', taskId, client, responses }, signal);
+      return;
+    }
     const task = this.owned(taskId, client);
     const run = this.work.runs.get(taskId);
     if (isTerminal(task.status)) return;
@@ -274,6 +335,7 @@ export class TaskService {
    * policy denies meanwhile yields no result.
    */
   async result(taskId: string, options: TaskRequestOptions): Promise<CallToolResult> {
+    if (this.heldElsewhere(taskId, options.client)) return this.remoteResult(taskId, options);
     const task = this.owned(taskId, options.client);
     // The policy guards what the tool yields (its result, its questions); a failure carries neither.
     const allowed = (): void => {
@@ -320,6 +382,12 @@ export class TaskService {
 
   /** tasks/cancel: ends a live task as cancelled (the backend's asked to cancel too); -32602 once terminal. */
   async cancel(taskId: string, client: string): Promise<Task> {
+    if (this.heldElsewhere(taskId, client)) {
+      const shared = await this.sharedTask(taskId, client);
+      if (isTerminal(shared.status))
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: already ${shared.status}`);
+      return (await this.store.forward(shared, { op: 'cancel', taskId, client })) as Task;
+    }
     const task = this.owned(taskId, client);
     if (isTerminal(task.status))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: already ${task.status}`);
@@ -359,8 +427,105 @@ export class TaskService {
 
   /** Drops every task (the core is closing): tasks do not survive a restart. */
   dispose(): void {
+    // First: the tasks dropped below stay in the shared records, failed by the others once this replica is gone.
+    this.store.close();
     for (const run of this.work.runs.values()) run.abort?.abort(new Error('Switchboard is closing'));
     this.registry.dispose();
+  }
+
+  /** Whether a task is not here but may be another replica's (only with replicas). */
+  private heldElsewhere(taskId: string, client: string): boolean {
+    return this.store.shared && typeof taskId === 'string' && this.registry.get(taskId, client) === undefined;
+  }
+
+  /** Another replica's task as kept (failed when its replica is gone); -32602 when unknown or another client's. */
+  private async sharedTask(taskId: string, client: string): Promise<SharedTask> {
+    const shared = await this.store.elsewhere(taskId, client);
+    if (!shared) throw unknownTask(taskId);
+    return shared;
+  }
+
+  /**
+   * Another replica's task as tasks/get shows it: from its record once it
+   * ended (a result too large for the record fetched from the owner), from
+   * the owner while it runs (its state, its open questions).
+   */
+  private async remoteDetail(taskId: string, client: string, signal?: AbortSignal): Promise<TaskDetail> {
+    const shared = await this.sharedTask(taskId, client);
+    if (isTerminal(shared.status)) return { task: await this.withOutcome(shared, signal) };
+    try {
+      return (await this.store.forward(shared, { op: 'detail', taskId, client }, signal)) as TaskDetail;
+    } catch (error) {
+      // The owner may have gone meanwhile: its record then says so.
+      const again = await this.store.elsewhere(taskId, client).catch(() => undefined);
+      if (again && isTerminal(again.status)) return { task: await this.withOutcome(again, signal) };
+      throw error;
+    }
+  }
+
+  /** A record's outcome, fetched from the owner when it was above the record's bound. */
+  private async withOutcome(shared: SharedTask, signal?: AbortSignal): Promise<ProxyTask> {
+    if (shared.outcome || shared.outcomeBytes === undefined) return shared;
+    const { taskId, client } = shared;
+    try {
+      const outcome = (await this.store.forward(
+        shared,
+        { op: 'outcome', taskId, client },
+        signal,
+      )) as ProxyTask['outcome'];
+      return { ...shared, outcome };
+    } catch (error) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `the task's result (${shared.outcomeBytes} bytes, above what the shared state keeps) stays with replica ${
+          shared.replica
+        }, which could not give it: ${(error as Error).message}`,
+        { code: 'backend_unavailable', replica: shared.replica },
+      );
+    }
+  }
+
+  /**
+   * 2025-11-25 tasks/result of another replica's task: waits for its end
+   * (polling its record), then answers as the owner would. Its questions
+   * are put only through the owning replica (or answered with 2026 tasks/update).
+   */
+  private async remoteResult(taskId: string, options: TaskRequestOptions): Promise<CallToolResult> {
+    const { client, signal } = options;
+    let { task } = await this.remoteDetail(taskId, client, signal);
+    while (!isTerminal(task.status)) {
+      await pause(Math.min(task.pollIntervalMs, 500), signal);
+      ({ task } = await this.remoteDetail(taskId, client, signal));
+    }
+    const outcome = task.outcome;
+    if (!outcome) throw unknownTask(taskId);
+    if ('error' in outcome) throw new ProtocolError(outcome.error.code, outcome.error.message, outcome.error.data);
+    if (!this.host.router.mayCallTool(client, task.tool)) throw unknownItem('tool', task.tool);
+    return { ...outcome.result, _meta: { ...outcome.result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+  }
+
+  /** What this replica does for the others' requests for its tasks (each as a local request of the client). */
+  private ownerOps(): OwnerTaskOps {
+    const here = (taskId: string, client: string): ProxyTask => {
+      const task = this.registry.get(taskId, client);
+      if (!task) throw unknownTask(taskId);
+      return task;
+    };
+    return {
+      detail: async (taskId, client, signal) => {
+        here(taskId, client);
+        return this.detail(taskId, client, signal);
+      },
+      update: async (taskId, client, responses, signal) => {
+        here(taskId, client);
+        return this.update(taskId, client, responses, signal);
+      },
+      cancel: async (taskId, client) => {
+        here(taskId, client);
+        return this.cancel(taskId, client);
+      },
+      outcome: async (taskId, client) => here(taskId, client).outcome,
+    };
   }
 
   private owned(taskId: string, client: string): ProxyTask {

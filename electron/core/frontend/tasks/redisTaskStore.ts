@@ -1,0 +1,193 @@
+/**
+ * Tasks shared by replicas through Redis (the `cluster` section; loaded only
+ * then). Each task's record is one key holding its JSON (id, owning client,
+ * owning replica, status, and the outcome up to MAX_SHARED_OUTCOME_BYTES),
+ * expiring with the task's TTL. The work runs on the replica that created
+ * the task; another replica answers from the record once the task ended, and
+ * hands everything else (tasks/get of a running task, tasks/update,
+ * tasks/cancel, a result too large for the record) to the owner over
+ * replicaCalls.ts. Each replica keeps a heartbeat key alive (refreshed every
+ * second, expiring after three): a running task whose replica has no
+ * heartbeat is failed, saying which replica went away, instead of hanging.
+ * Writes lost while Redis is away are made again when it returns.
+ */
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Cluster } from '../../platform/cluster/cluster.js';
+import { isTerminal, type ProxyTask } from './proxyTask.js';
+import { ReplicaCalls } from './replicaCalls.js';
+import type { OwnerCall, OwnerTaskOps, SharedTask, TaskStore } from './taskStore.js';
+
+/** The largest outcome (JSON bytes) a record keeps; a larger one stays with the owner, fetched on demand. */
+export const MAX_SHARED_OUTCOME_BYTES = 256 * 1024;
+
+/** Timings, overridable for tests and the bench. */
+export interface RedisTaskStoreOptions {
+  /** How often the heartbeat is refreshed (default 1 s). */
+  heartbeatMs?: number;
+  /** How long a heartbeat lasts unrefreshed: a replica silent this long is gone (default 3 s). */
+  heartbeatTtlMs?: number;
+  /** How long a call to the owning replica may take (default 5 s). */
+  ownerTimeoutMs?: number;
+}
+
+/** The error while Redis does not answer (retryable: the replica reconnects by itself). */
+function unavailable(what: string, error: unknown): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    `shared state (Redis) unavailable: ${what} (${(error as Error)?.message ?? String(error)}); retry`,
+    { code: 'disconnected', retryable: true },
+  );
+}
+
+/** The store of replicas; see the module comment. */
+export class RedisTaskStore implements TaskStore {
+  readonly shared = true;
+  private readonly calls: ReplicaCalls;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly stopStatus: () => void;
+  private local: () => ProxyTask[] = () => [];
+  private closed = false;
+  private readonly heartbeatTtlMs: number;
+
+  constructor(
+    private readonly cluster: Cluster,
+    options: RedisTaskStoreOptions = {},
+  ) {
+    this.heartbeatTtlMs = options.heartbeatTtlMs ?? 3_000;
+    this.calls = new ReplicaCalls(cluster, options.ownerTimeoutMs ?? 5_000);
+    this.beat();
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? 1_000);
+    this.heartbeat.unref();
+    this.stopStatus = cluster.onStatus((status) => {
+      if (status === 'up') this.resync();
+    });
+  }
+
+  attach(ops: OwnerTaskOps, local: () => ProxyTask[]): void {
+    this.local = local;
+    this.calls.serve((payload) => serveOwnerCall(ops, payload as OwnerCall));
+  }
+
+  async keep(task: ProxyTask): Promise<void> {
+    try {
+      await this.write(task);
+    } catch (error) {
+      throw unavailable('the task could not be kept', error);
+    }
+  }
+
+  changed(task: ProxyTask): void {
+    // Lost while Redis is away: made again by resync when it returns.
+    void this.write(task).catch(() => undefined);
+  }
+
+  dropped(task: ProxyTask): void {
+    if (this.closed) return;
+    void this.cluster.redis.del(this.recordKey(task.taskId)).catch(() => undefined);
+  }
+
+  async elsewhere(taskId: string, client: string): Promise<SharedTask | undefined> {
+    let raw: string | null;
+    try {
+      raw = await this.cluster.redis.get(this.recordKey(taskId));
+    } catch (error) {
+      throw unavailable(`task ${taskId} may be another replica's`, error);
+    }
+    if (!raw) return undefined;
+    const task = JSON.parse(raw) as SharedTask;
+    if (task.client !== client) return undefined;
+    if (isTerminal(task.status)) return task;
+    // Not held here although this replica made it: it restarted (same name) and the work is lost.
+    if (task.replica !== this.cluster.replicaId && (await this.alive(task.replica))) return task;
+    return this.markGone(task);
+  }
+
+  forward(task: SharedTask, call: OwnerCall, signal?: AbortSignal): Promise<unknown> {
+    return this.calls.call(task.replica, call, signal);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    this.stopStatus();
+    this.calls.close();
+    // Gone at once: the other replicas fail this replica's open tasks on their next look.
+    void this.cluster.redis.del(this.heartbeatKey(this.cluster.replicaId)).catch(() => undefined);
+  }
+
+  private recordKey(taskId: string): string {
+    return this.cluster.key('tasks', 'task', taskId);
+  }
+
+  private heartbeatKey(replica: string): string {
+    return this.cluster.key('tasks', 'alive', replica);
+  }
+
+  private beat(): void {
+    const key = this.heartbeatKey(this.cluster.replicaId);
+    void this.cluster.redis.set(key, String(Date.now()), 'PX', this.heartbeatTtlMs).catch(() => undefined);
+  }
+
+  private async alive(replica: string): Promise<boolean> {
+    try {
+      return (await this.cluster.redis.exists(this.heartbeatKey(replica))) === 1;
+    } catch (error) {
+      throw unavailable(`whether replica ${replica} is alive is unknown`, error);
+    }
+  }
+
+  /** Writes a task's record, expiring with its TTL; an outcome above the bound stays here. */
+  private async write(task: ProxyTask): Promise<void> {
+    const left = task.createdAt + task.ttlMs - Date.now();
+    if (left <= 0) return;
+    const record: SharedTask = { ...task, replica: this.cluster.replicaId };
+    let json = JSON.stringify(record);
+    if (task.outcome && Buffer.byteLength(json) > MAX_SHARED_OUTCOME_BYTES) {
+      const outcomeBytes = Buffer.byteLength(JSON.stringify(task.outcome));
+      json = JSON.stringify({ ...record, outcome: undefined, outcomeBytes });
+    }
+    await this.cluster.redis.set(this.recordKey(task.taskId), json, 'PX', left);
+  }
+
+  /** Fails a running task whose replica is gone, for every replica to see. */
+  private async markGone(task: SharedTask): Promise<SharedTask> {
+    const message = `replica ${task.replica}, which ran this task, stopped (no heartbeat for ${this.heartbeatTtlMs} ms): its work is lost`;
+    const failed: SharedTask = {
+      ...task,
+      status: 'failed',
+      statusMessage: message,
+      lastUpdatedAt: Date.now(),
+      outcome: { error: { code: -32603, message, data: { code: 'backend_unavailable', replica: task.replica } } },
+    };
+    const left = task.createdAt + task.ttlMs - Date.now();
+    if (left > 0)
+      await this.cluster.redis
+        .set(this.recordKey(task.taskId), JSON.stringify(failed), 'PX', left, 'XX')
+        .catch(() => undefined);
+    return failed;
+  }
+
+  /** Redis is back: the heartbeat and every task of this replica written again (what was lost meanwhile). */
+  private resync(): void {
+    if (this.closed) return;
+    this.beat();
+    for (const task of this.local()) this.changed(task);
+  }
+}
+
+/** Runs one call of another replica on this one (the owner), checking the client as a local request would. */
+async function serveOwnerCall(ops: OwnerTaskOps, call: OwnerCall): Promise<unknown> {
+  switch (call.op) {
+    case 'detail':
+      return ops.detail(call.taskId, call.client);
+    case 'update':
+      return ops.update(call.taskId, call.client, call.responses);
+    case 'cancel':
+      return ops.cancel(call.taskId, call.client);
+    case 'outcome':
+      return ops.outcome(call.taskId, call.client);
+    default:
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'unknown call between replicas');
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Tasks across replicas, with real parts: one Redis (append-only, as
+ * docs/deploy.md configures it), two `serve` replicas of one config, each
+ * with its own state dirs and its own 2026-07-28 task server (the tasks-2026
+ * fixture over stdio), and 2026-07-28 clients pointed at each replica
+ * directly. A task created through A is polled, answered and cancelled
+ * through B; another client sees none of it; a task that ends while Redis
+ * is away is seen ended once it returns; a 2026 client's answer to an `ask`
+ * approval is taken through the other replica, once; a task of a killed
+ * replica fails, saying so, instead of hanging.
+ */
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientTokens } from '../../../electron/core/catalog/index.js';
+import { nodeServer, ROOT } from '../../helpers/harness.js';
+import { waitUntil } from '../../helpers/processes.js';
+import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
+import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
+import { connectTasks2026, RpcError, type Tasks2026Client } from '../../helpers/tasks2026Client.js';
+
+const missing = redisMissing();
+if (missing && process.env['CI']) throw new Error(missing);
+
+const TASKS_2026 = join(ROOT, 'test/fixtures/tasks-2026/server.mjs');
+const TERMINAL = ['completed', 'failed', 'cancelled'];
+const textOf = (task: unknown): string =>
+  ((task as { result?: { content?: { text?: string }[] } }).result?.content ?? []).map((c) => c.text ?? '').join('');
+
+/** The RpcError a promise rejects with. */
+async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(RpcError);
+  return error as RpcError;
+}
+
+describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
+  let redis: RedisServer;
+  let shared: string;
+  let a: ServedHttp;
+  let b: ServedHttp;
+  let otherToken = '';
+  const clients: Tasks2026Client[] = [];
+  const connect = async (replica: ServedHttp, token = replica.token): Promise<Tasks2026Client> => {
+    const client = await connectTasks2026(replica.url, {
+      headers: { Authorization: `Bearer ${token}` },
+      capabilities: { elicitation: { form: {} } },
+    });
+    clients.push(client);
+    return client;
+  };
+  let ownerA: Tasks2026Client;
+  let ownerB: Tasks2026Client;
+  let otherB: Tasks2026Client;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    shared = await mkdtemp(join(tmpdir(), 'sb-replicas-'));
+    otherToken = await new ClientTokens(join(shared, 'client-tokens.json')).issue('other');
+    const config = {
+      cluster: { redis: { url: '${TEST_REDIS_URL}', keyPrefix: 'replicas-test:' } },
+      mcpServers: { t26: { ...nodeServer(TASKS_2026), protocol: '2026-07-28', env: { TASKS_POLL_MS: '20' } } },
+      policy: { clients: { other: { name: 'other' } }, backends: { t26: { tools: { echo: 'ask' } } } },
+    };
+    // One config, and the same client tokens on both (as a Secret would give them).
+    const extras = {
+      env: { TEST_REDIS_URL: redis.url },
+      prepare: async (configDir: string) => {
+        await mkdir(configDir, { recursive: true });
+        await copyFile(join(shared, 'client-tokens.json'), join(configDir, 'client-tokens.json'));
+      },
+    };
+    [a, b] = await Promise.all([startServeHttp(config, extras), startServeHttp(config, extras)]);
+    [ownerA, ownerB, otherB] = await Promise.all([connect(a), connect(b), connect(b, otherToken)]);
+    await Promise.all(
+      [ownerA, ownerB].map((client) =>
+        waitUntil(async () => (await client.client.listTools()).tools.some((tool) => tool.name === 't26__long'), {
+          timeoutMs: 20_000,
+          intervalMs: 100,
+          description: 'the task server listed',
+        }),
+      ),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await Promise.allSettled([a?.stop(), b?.stop()]);
+    await redis?.stop();
+    if (shared) await rm(shared, { recursive: true, force: true });
+  });
+
+  it('a task created through A is polled and its question answered through B', async () => {
+    const created = await ownerA.createTask('t26__ask', { text: 'x' });
+    const asking = await ownerB.waitForStatus(created.taskId, ['input_required']);
+    expect(Object.keys((asking as { inputRequests: object }).inputRequests)).toEqual(['answer-1']);
+    await ownerB.updateTask(created.taskId, { 'answer-1': { action: 'accept', content: { answer: 'from B' } } });
+    const done = await ownerB.waitForStatus(created.taskId, TERMINAL);
+    expect(done.status).toBe('completed');
+    expect(textOf(done)).toContain('from B');
+    expect((await ownerA.getTask(created.taskId)).status).toBe('completed');
+  });
+
+  it('another client sees none of it; the owner cancels it through B', async () => {
+    const created = await ownerA.createTask('t26__long', { steps: 200, stepMs: 50 });
+    expect((await rpcError(otherB.getTask(created.taskId))).code).toBe(-32602);
+    expect((await rpcError(otherB.cancelTask(created.taskId))).code).toBe(-32602);
+    expect((await ownerB.getTask(created.taskId)).status).toBe('working');
+    await ownerB.cancelTask(created.taskId);
+    expect((await ownerA.getTask(created.taskId)).status).toBe('cancelled');
+    expect((await ownerB.getTask(created.taskId)).status).toBe('cancelled');
+  });
+
+  it('Redis away mid-run: an acknowledged task is kept, and its end while away is seen once it returns', async () => {
+    const before = await ownerA.createTask('t26__long', { steps: 1, stepMs: 10 });
+    const running = await ownerA.createTask('t26__long', { steps: 4, stepMs: 100 });
+    await redis.pause();
+    // A goes on without Redis: the task ends there.
+    expect((await ownerA.waitForStatus(running.taskId, TERMINAL)).status).toBe('completed');
+    // B cannot look while Redis is away, and says so.
+    expect((await rpcError(ownerB.getTask(running.taskId))).message).toMatch(/shared state \(Redis\) unavailable/);
+    await redis.start();
+    await waitUntil(async () => (await ownerB.getTask(running.taskId).catch(() => undefined))?.status === 'completed', {
+      timeoutMs: 8_000,
+      intervalMs: 100,
+      description: 'B sees the end made while Redis was away',
+    });
+    expect(textOf(await ownerB.getTask(running.taskId))).toBe('long: 4 steps');
+    expect(textOf(await ownerB.getTask(before.taskId))).toBe('long: 1 steps');
+  });
+
+  it("a 2026 client's approval answer is taken through the other replica, once", async () => {
+    const call = { name: 't26__echo', arguments: { text: 'hi' } };
+    const first = await ownerA.rpc('tools/call', call, { declare: false });
+    const asking = (first as { result?: { resultType?: string; requestState?: string } }).result;
+    expect(asking?.resultType).toBe('input_required');
+    const answered = {
+      ...call,
+      inputResponses: { 'switchboard-approval': { action: 'accept', content: { decision: 'once' } } },
+      requestState: asking?.requestState,
+    };
+    const retry = await ownerB.rpc('tools/call', answered, { declare: false });
+    expect(retry.kind).toBe('result');
+    expect(JSON.stringify((retry as { result: unknown }).result)).toContain('echo(hi)');
+    // Single-use across replicas: the same answer again, through A, resumes nothing.
+    const again = await ownerA.rpc('tools/call', answered, { declare: false });
+    expect(again.kind === 'error' ? again.error.code : 'answered').toBe(-32602);
+  });
+
+  it('a task of a killed replica fails, saying so', async () => {
+    const created = await ownerA.createTask('t26__long', { steps: 400, stepMs: 50 });
+    process.kill(a.pid, 'SIGKILL');
+    const failed = await ownerB.waitForStatus(created.taskId, TERMINAL, 10_000);
+    expect(failed.status).toBe('failed');
+    expect(failed.statusMessage).toMatch(/replica \S+, which ran this task, stopped/);
+  });
+});
