@@ -14,6 +14,12 @@ export const OUTCOMES: LogEntryView['outcome'][] = ['ok', 'error', 'denied', 'ti
 /** How long typing in the client filter pauses before it applies (ms). */
 export const CLIENT_FILTER_DELAY_MS = 500;
 
+/**
+ * Before the servers or profiles are fetched: the selectors return the slice's own value, never a fresh `[]`
+ * (a new array on each read makes React re-render without end, error #185).
+ */
+const NONE_YET: never[] = [];
+
 /** Time windows of the time filter (label, milliseconds back from now). */
 const WINDOWS: [string, number][] = [
   ['Last 5 minutes', 5 * 60_000],
@@ -25,8 +31,8 @@ const WINDOWS: [string, number][] = [
 export function LogFilters({ item, setItem }: { item: string; setItem: (item: string) => void }) {
   const filter = useAppStore((s) => s.logFilter);
   const setFilter = useAppStore((s) => s.setLogFilter);
-  const backends = useAppStore((s) => s.backends.data ?? []);
-  const profiles = useAppStore((s) => s.profiles.data ?? []);
+  const backends = useAppStore((s) => s.backends.data) ?? NONE_YET;
+  const profiles = useAppStore((s) => s.profiles.data) ?? NONE_YET;
   const [clientDraft, setClientDraft] = useState(filter.client ?? '');
   const [timeWindow, setTimeWindow] = useState('');
   const apply = (next: LogQueryView) => setFilter(next);
