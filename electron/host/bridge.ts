@@ -22,7 +22,7 @@ import type { HttpExtension } from '../core/frontend/index.js';
 import type { GatewayConfig, GatewayUiConfig, SecretStore } from '../core/platform/index.js';
 import { BRIDGE_PROTOCOL, BridgeAuth } from './bridgeAuth.js';
 import type { UiSignIn } from './gatewayUi/uiSignIn.js';
-import { OPERATOR, type UiViewer } from './uiSessions.js';
+import type { UiViewer } from './uiSessions.js';
 import { refusalFor } from './viewerAccess.js';
 import { dispatch, type Redactor } from './dispatch.js';
 import type { EventHub } from './contractEvents.js';
@@ -54,6 +54,12 @@ export interface BridgeOptions {
 
 /** Events a non-administrator's page is sent (its own calls may have been appended). */
 const SELF_SERVICE_EVENTS: ReadonlySet<EventName> = new Set<EventName>(['logAppended']);
+/** What a call on a socket whose session ended (signed out, expired) gets, and the socket's close code. */
+const SESSION_ENDED = {
+  code: ErrorCode.Forbidden,
+  message: 'your UI session has ended (signed out or expired): sign in again',
+};
+const SESSION_ENDED_CLOSE = 4401;
 /** The cookie that ties a browser to its sign-in under way. */
 const FLOW_COOKIE = 'sb_ui_flow';
 
@@ -71,7 +77,10 @@ export class Bridge implements HttpExtension {
   private readonly stopEvents: () => void;
   private detachApprover: (() => void) | undefined;
   /** Each socket's viewer and the handlers it is answered with. */
-  private readonly viewers = new WeakMap<WebSocket, { viewer: UiViewer; handlers: CoreHandlers }>();
+  private readonly viewers = new WeakMap<
+    WebSocket,
+    { viewer: UiViewer; alive: () => boolean; handlers: CoreHandlers }
+  >();
   /** Gateway mode with `gateway.ui`: the relying party, loaded on first use. */
   private signIn: Promise<UiSignIn> | undefined;
   private readonly ui: GatewayUiConfig | undefined;
@@ -92,7 +101,7 @@ export class Bridge implements HttpExtension {
     this.stopEvents = options.events.on((event, payload) => {
       const frame = JSON.stringify({ event, payload });
       for (const ws of this.clients) {
-        const admin = this.viewers.get(ws)?.viewer.admin ?? true;
+        const admin = this.viewers.get(ws)?.viewer.admin ?? false;
         if (ws.readyState === ws.OPEN && (admin || SELF_SERVICE_EVENTS.has(event))) ws.send(frame);
       }
     });
@@ -182,8 +191,13 @@ export class Bridge implements HttpExtension {
       socket.end(`HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    const viewer = this.auth.viewerOf(req) ?? OPERATOR;
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, viewer));
+    // Checked again here: a session that ended since `refusal` looked is refused, never taken for the operator.
+    const connection = this.auth.connectionOf(req);
+    if (!connection) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, connection));
   }
 
   /**
@@ -197,6 +211,8 @@ export class Bridge implements HttpExtension {
     if (!ui) return false;
     if (path === '/ui/signout' && method === 'POST') {
       this.auth.endSession(req);
+      // The signed-out session's sockets close now, not at their next call.
+      for (const ws of this.clients) if (this.viewers.get(ws)?.alive() === false) ws.close(SESSION_ENDED_CLOSE);
       res.writeHead(303, {
         Location: '/ui/signedout',
         'Set-Cookie': this.auth.clearedCookie(),
@@ -263,9 +279,10 @@ export class Bridge implements HttpExtension {
     return `${FLOW_COOKIE}=${value}; HttpOnly; SameSite=Lax; Path=/ui/; Max-Age=${maxAgeSeconds}${secure}`;
   }
 
-  private connected(ws: WebSocket, viewer: UiViewer): void {
+  private connected(ws: WebSocket, { viewer, alive }: { viewer: UiViewer; alive: () => boolean }): void {
     const own = viewer.principal ? this.options.viewerHandlers?.(viewer) : undefined;
-    this.viewers.set(ws, { viewer, handlers: own ? { ...this.options.handlers, ...own } : this.options.handlers });
+    const handlers = own ? { ...this.options.handlers, ...own } : this.options.handlers;
+    this.viewers.set(ws, { viewer, alive, handlers });
     this.clients.add(ws);
     this.inFlight.set(ws, new Map());
     this.detachApprover ??= this.options.approvals?.attach();
@@ -296,7 +313,12 @@ export class Bridge implements HttpExtension {
     const id = isFrameId(frame?.id) ? frame.id : null;
     if (id === null)
       return send(ws, { id: null, ok: false, error: badFrame('a frame needs an "id" (string or number)') });
-    const { viewer, handlers } = this.viewers.get(ws) ?? { viewer: OPERATOR, handlers: this.options.handlers };
+    const connection = this.viewers.get(ws);
+    if (!connection?.alive()) {
+      send(ws, { id, ok: false, error: SESSION_ENDED });
+      return void ws.close(SESSION_ENDED_CLOSE, 'session ended');
+    }
+    const { viewer, handlers } = connection;
     const refused = refusalFor(viewer, frame.method);
     if (refused) return send(ws, { id, ok: false, error: refused });
     const call = new AbortController();

@@ -101,9 +101,16 @@ export class BridgeAuth {
     return value === undefined ? false : this.sessions.end(value);
   }
 
-  /** Who a bridge connection acts for: the main token is the operator, else its session's viewer. */
-  viewerOf(req: IncomingMessage): UiViewer | undefined {
-    return this.hasMainToken(req) ? OPERATOR : this.viewer(req);
+  /**
+   * Who a bridge connection acts for, and whether it still may: the main token is the operator for
+   * good; a session's viewer only while that session lives (sign-out or expiry ends its sockets' calls).
+   */
+  connectionOf(req: IncomingMessage): { viewer: UiViewer; alive: () => boolean } | undefined {
+    if (this.hasMainToken(req)) return { viewer: OPERATOR, alive: () => true };
+    const value = cookies(req).get(this.cookieName);
+    const viewer = value === undefined ? undefined : this.sessions.get(value);
+    if (value === undefined || viewer === undefined) return undefined;
+    return { viewer, alive: () => this.sessions.get(value) !== undefined };
   }
 
   /** A new one-time login token, valid for `ttlMs` (default: until used). */
