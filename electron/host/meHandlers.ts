@@ -58,12 +58,10 @@ export function meHandlers(
   const caller = () => callerIdentityOf({ client: profile(), principal: person });
   return {
     'me.get': async () => {
-      const view: MeView = {
-        admin: viewer.admin,
-        servers: usableServers(core, profile()),
-        connections: await core.connections.list(caller()),
-      };
-      if (!person) return view;
+      const connections = await core.connections.list(caller());
+      // The operator's page is the management UI, which asks for what it shows itself: no catalog work here.
+      if (!person) return { admin: viewer.admin, servers: [], connections };
+      const view: MeView = { admin: viewer.admin, servers: usableServers(core, profile()), connections };
       const { subject, email, name, groups, issuer } = person;
       view.principal = {
         subject,
