@@ -190,6 +190,9 @@ export const METHOD_NAMES = Object.keys({
   'sandbox.setDefault': 1,
   'bundles.inspect': 1,
   'bundles.install': 1,
+  'me.get': 1,
+  'me.calls': 1,
+  'me.connections.revoke': 1,
 } satisfies Record<MethodName, 1>) as MethodName[];
 
 /** The event names, as a value. */

@@ -21,6 +21,7 @@ import type { ServerReviewSummary, ServerReviewView } from './model/reviewViews.
 import type { ScanReport } from './model/scanViews.js';
 import type { ProfileExportView, ProfileImportPreviewView, ProfileImportView } from './model/profileFileViews.js';
 import type { ConnectionView } from './model/connectionViews.js';
+import type { MeView } from './model/meViews.js';
 import {
   LOG_KINDS,
   LOG_OUTCOMES,
@@ -100,6 +101,8 @@ export const logQuerySchema = z.object({
   kind: z.enum(LOG_KINDS).optional(),
   since: z.string().optional(),
   limit: z.number().int().nonnegative().optional(),
+  /** Gateway mode: the person's subject or email. */
+  principal: z.string().optional(),
 });
 /** Filters for the request log. */
 export type LogQueryView = z.input<typeof logQuerySchema>;
@@ -356,4 +359,13 @@ export const METHODS = {
       secretStorage: secretStorage.optional(),
     }),
   ),
+
+  /** The UI's viewer: admin or not, who they are, what their profile lets them use, their connections. */
+  'me.get': method<MeView>()(noParams),
+  /** The viewer's own recent calls (gateway mode: their audit entries only), newest first. */
+  'me.calls': method<LogEntryView[]>()(
+    optionalFields({ limit: z.number().int().min(1).max(1000, 'must be at most 1000').optional() }),
+  ),
+  /** Forgets the viewer's own tokens for a per-caller server and closes their connection. */
+  'me.connections.revoke': method<{ revoked: boolean }>()(z.object({ server: text })),
 } as const;

@@ -1,12 +1,16 @@
 /**
  * Who may use the headless UI's bridge. A one-time login token (printed by
  * `serve`) is exchanged, once, for an HttpOnly SameSite=Strict session
- * cookie; programs may present the main bearer token instead. Requests must
- * come with a loopback Host and, from a browser, this port's own Origin.
+ * cookie of the operator; in gateway mode a sign-in through the identity
+ * provider gives a person's session (SameSite=Lax: it is set at the end of a
+ * cross-site redirect). Programs may present the main bearer token instead.
+ * Requests must come with a loopback Host (or the gateway's public host) and,
+ * from a browser, this UI's own Origin.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { bearerToken, tokenMatcher } from '../core/frontend/index.js';
+import { OPERATOR, UiSessions, type UiViewer } from './uiSessions.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** How long a UI session lasts without a new login. */
@@ -30,19 +34,33 @@ function cookies(req: IncomingMessage): Map<string, string> {
   return found;
 }
 
+/** Where else the UI is reached (gateway mode), and how its sessions are kept. */
+export interface BridgeAuthOptions {
+  /** The gateway's public origin (`https://mcp.example.com`): its host and origin are accepted too. */
+  publicOrigin?: string | undefined;
+  /** Session cookies get `Secure` (the UI is served over https). */
+  secureCookies?: boolean;
+  /** Most sessions held at once. */
+  maxSessions?: number;
+}
+
 /** Login tokens, UI sessions and the checks of the bridge. */
 export class BridgeAuth {
   /** Login token digests -> expiry (Infinity: the one `serve` prints). */
   private readonly logins = new Map<string, number>();
-  /** Session cookie digests -> expiry. */
-  private readonly sessions = new Map<string, number>();
+  /** UI sessions by cookie, each with its viewer. */
+  readonly sessions: UiSessions;
   private readonly isMainToken: (presented: string) => boolean;
+  private readonly publicOrigin: URL | undefined;
 
   constructor(
     mainToken: string,
     private readonly port: () => number,
+    private readonly options: BridgeAuthOptions = {},
   ) {
     this.isMainToken = tokenMatcher(mainToken);
+    this.sessions = new UiSessions(options.maxSessions);
+    this.publicOrigin = options.publicOrigin === undefined ? undefined : new URL(options.publicOrigin);
   }
 
   /** The session cookie's name (per port, so two instances do not share one). */
@@ -50,16 +68,49 @@ export class BridgeAuth {
     return `sb_ui_${this.port()}`;
   }
 
-  /** Forgets expired login tokens and sessions (each issue and exchange does, so neither map only grows). */
+  /** Forgets expired login tokens (each issue and exchange does, so the map never only grows). */
   private sweep(now = Date.now()): void {
-    for (const map of [this.logins, this.sessions]) {
-      for (const [key, expires] of map) if (expires < now) map.delete(key);
-    }
+    for (const [key, expires] of this.logins) if (expires < now) this.logins.delete(key);
   }
 
   /** Login tokens and sessions held (expired ones until the next sweep); for tests. */
   get size(): { logins: number; sessions: number } {
     return { logins: this.logins.size, sessions: this.sessions.size };
+  }
+
+  /** The Set-Cookie value of a session cookie. */
+  sessionCookie(id: string, sameSite: 'Strict' | 'Lax', maxAgeMs?: number): string {
+    const maxAge = maxAgeMs === undefined ? '' : `; Max-Age=${Math.floor(maxAgeMs / 1000)}`;
+    return `${this.cookieName}=${id}; HttpOnly; SameSite=${sameSite}; Path=/${this.options.secureCookies ? '; Secure' : ''}${maxAge}`;
+  }
+
+  /** The Set-Cookie value that removes the session cookie. */
+  clearedCookie(): string {
+    return `${this.cookieName}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${this.options.secureCookies ? '; Secure' : ''}`;
+  }
+
+  /** The viewer of the request's session cookie, or undefined. */
+  viewer(req: IncomingMessage): UiViewer | undefined {
+    const value = cookies(req).get(this.cookieName);
+    return value === undefined ? undefined : this.sessions.get(value);
+  }
+
+  /** Ends the request's session (sign-out); whether there was one. */
+  endSession(req: IncomingMessage): boolean {
+    const value = cookies(req).get(this.cookieName);
+    return value === undefined ? false : this.sessions.end(value);
+  }
+
+  /**
+   * Who a bridge connection acts for, and whether it still may: the main token is the operator for
+   * good; a session's viewer only while that session lives (sign-out or expiry ends its sockets' calls).
+   */
+  connectionOf(req: IncomingMessage): { viewer: UiViewer; alive: () => boolean } | undefined {
+    if (this.hasMainToken(req)) return { viewer: OPERATOR, alive: () => true };
+    const value = cookies(req).get(this.cookieName);
+    const viewer = value === undefined ? undefined : this.sessions.get(value);
+    if (value === undefined || viewer === undefined) return undefined;
+    return { viewer, alive: () => this.sessions.get(value) !== undefined };
   }
 
   /** A new one-time login token, valid for `ttlMs` (default: until used). */
@@ -77,23 +128,12 @@ export class BridgeAuth {
     const expires = this.logins.get(key);
     this.logins.delete(key);
     if (expires === undefined || expires < Date.now()) return undefined;
-    const session = randomBytes(32).toString('base64url');
-    this.sessions.set(digest(session), Date.now() + SESSION_MS);
-    return `${this.cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+    return this.sessionCookie(this.sessions.create(OPERATOR, SESSION_MS), 'Strict');
   }
 
   /** Whether the request carries a live session cookie. */
   hasSession(req: IncomingMessage): boolean {
-    const value = cookies(req).get(this.cookieName);
-    if (value === undefined) return false;
-    const key = digest(value);
-    const expires = this.sessions.get(key);
-    if (expires === undefined) return false;
-    if (expires < Date.now()) {
-      this.sessions.delete(key);
-      return false;
-    }
-    return true;
+    return this.viewer(req) !== undefined;
   }
 
   /** Whether the request presents the main token (Authorization header or a `bearer.<token>` subprotocol). */
@@ -114,7 +154,8 @@ export class BridgeAuth {
     const host = req.headers.host;
     if (host === undefined) return false;
     try {
-      return LOOPBACK_HOSTS.has(new URL(`http://${host}`).hostname);
+      const name = new URL(`http://${host}`).hostname;
+      return LOOPBACK_HOSTS.has(name) || name === this.publicOrigin?.hostname;
     } catch {
       return false;
     }
@@ -123,7 +164,8 @@ export class BridgeAuth {
   /** This UI's own origins. */
   origins(): string[] {
     const port = this.port();
-    return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
+    const own = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
+    return this.publicOrigin ? [...own, this.publicOrigin.origin] : own;
   }
 
   /**

@@ -9,7 +9,6 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { exposureHandlers } from './exposureHandlers.js';
 import { overrideHandlers } from './overrideHandlers.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { LogEntryView } from '../../shared/model/views.js';
 import { VERSION } from '../../shared/version.js';
 import type { Launcher } from '../core/install/index.js';
 import type { AuditDecision, AuditKind, ClientTokens } from '../core/catalog/index.js';
@@ -33,6 +32,9 @@ import { defaultStateDir, type StdioPath } from '../core/platform/index.js';
 import { envHandlers } from './envHandlers.js';
 import { sandboxHandlers } from './sandboxHandlers.js';
 import { afterEnvironment } from './afterEnvironment.js';
+import { logEntryView } from './logEntryView.js';
+import { meHandlers } from './meHandlers.js';
+import { OPERATOR } from './uiSessions.js';
 
 // The request log's kinds are declared twice (the core's AuditKind, the contract's LogKind): equal, or this fails to compile.
 const sameKinds: [AuditKind, LogKind] extends [LogKind, AuditKind] ? true : never = true;
@@ -167,23 +169,8 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     ...overrideHandlers(core),
     'sessions.list': async () => core.sessions.list(),
     ...taskHandlers(core),
-    'log.query': async (query) => {
-      const entries = await core.audit.query(query);
-      return entries.map((entry): LogEntryView => ({
-        time: entry.time,
-        client: entry.client,
-        backend: entry.backend,
-        kind: entry.kind,
-        item: entry.item,
-        outcome: entry.outcome,
-        ...(entry.errorCode !== undefined ? { errorCode: entry.errorCode } : {}),
-        durationMs: entry.durationMs,
-        ...(entry.detail !== undefined ? { detail: entry.detail } : {}),
-        ...(entry.arguments !== undefined ? { arguments: entry.arguments } : {}),
-        ...(entry.result !== undefined ? { result: entry.result } : {}),
-        ...(entry.decision !== undefined ? { decision: entry.decision } : {}),
-      }));
-    },
+    'log.query': async (query) => (await core.audit.query(query)).map(logEntryView),
+    ...meHandlers(core, OPERATOR),
     ...configHandlers(core.configStore),
     ...afterEnvironment(
       ready,

@@ -43,6 +43,7 @@ import type { Redactor } from './dispatch.js';
 import { createEventHub, type EventHub } from './contractEvents.js';
 import { createCoreHandlers } from './handlers.js';
 import { TryCalls } from './tryCalls.js';
+import { meHandlers } from './meHandlers.js';
 import { defaultUiDir } from './uiFiles.js';
 import { metricsSource } from './metricsSource.js';
 
@@ -362,6 +363,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
           uiDir: options.uiDir ?? defaultUiDir(),
           approvals: core.approvals,
           redact,
+          gateway: stack.gateway,
+          secrets: core.secrets,
+          environment,
+          viewerHandlers: (viewer) => meHandlers(core, viewer, stack.gateway?.defaultProfile),
         });
   if (bridge) endpoint.extend(bridge);
   // How `connect` finds this instance; removed on a clean exit (a crash leaves it, which readers detect).

@@ -20,6 +20,8 @@ export interface LogEntryView {
   result?: unknown;
   /** The rule that decided the call and the level that set it (routed calls only). */
   decision?: { rule: 'allow' | 'deny' | 'ask'; source: LogDecisionSource };
+  /** Gateway mode: the person the call was made for. */
+  principal?: { subject: string; email?: string };
 }
 
 /**

@@ -48,6 +48,33 @@ const IntrospectionSchema = z.strictObject({
   cacheMs: z.number().int().min(0).max(300_000).default(30_000),
 });
 
+/**
+ * Signing in to the management UI (serve as an OpenID Connect relying party
+ * of the team's identity provider): administrators get the management UI,
+ * everyone else a self-service page (docs/gateway.md "The UI in gateway mode").
+ */
+const UiSchema = z.strictObject({
+  /** The identity provider people sign in with (default: the first of `authorizationServers`). */
+  issuer: httpUrl.optional(),
+  clientId: z.string().min(1, 'must not be empty'),
+  /** Absent: a public client (PKCE only). */
+  clientSecret: secretValue.optional(),
+  scopes: z.array(z.string().min(1)).default(['openid', 'email', 'profile']),
+  /** People in any of these groups (the `groups` claim) are administrators. */
+  adminGroups: z.array(z.string().min(1)).default([]),
+  /** People whose subject or email is listed here are administrators. */
+  adminPrincipals: z.array(z.string().min(1)).default([]),
+  /** How long a UI session lasts. */
+  sessionMs: z
+    .number()
+    .int()
+    .min(60_000)
+    .max(30 * 24 * 3_600_000)
+    .default(8 * 3_600_000),
+  /** Most UI sessions held at once (the oldest is ended past it). */
+  maxSessions: z.number().int().min(1).max(100_000).default(1_000),
+});
+
 /** Serving TLS directly (without a reverse proxy in front). */
 const TlsSchema = z.strictObject({
   cert: z.string().min(1, 'must be a file path'),
@@ -92,8 +119,12 @@ export const GatewaySchema = z.strictObject({
       cooldownMs: z.number().int().min(0).default(30_000),
     })
     .prefault({}),
+  /** Signing in to the UI: administrators and the self-service page (absent: the one-time login link only). */
+  ui: UiSchema.optional(),
   /** How long one discovery, JWKS or introspection request may take. */
   fetchTimeoutMs: z.number().int().positive().default(5_000),
 });
 
 export type GatewayConfig = z.output<typeof GatewaySchema>;
+/** The `gateway.ui` section. */
+export type GatewayUiConfig = z.output<typeof UiSchema>;

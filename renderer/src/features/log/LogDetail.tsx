@@ -11,6 +11,9 @@ export function LogDetail({ entry, onClose }: { entry: LogEntryView; onClose: ()
   const rows: [string, string][] = [
     ['Time', new Date(entry.time).toLocaleString()],
     ['Client', entry.client],
+    ...(entry.principal
+      ? [['Person', [entry.principal.email, entry.principal.subject].filter(Boolean).join(', ')] as [string, string]]
+      : []),
     ['Server', entry.backend],
     ['Request', `${entry.kind} ${entry.item}`],
     ['Outcome', entry.outcome + (entry.errorCode !== undefined ? ` (${entry.errorCode})` : '')],

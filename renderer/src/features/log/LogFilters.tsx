@@ -1,7 +1,8 @@
 /**
- * The request log's filters: server, client (typed; applies on Enter, on
- * leaving the box, or after a pause), tool or item (matched in the UI),
- * outcome, and time (since a moment before now).
+ * The request log's filters: server, client and person (typed; each applies
+ * on Enter, on leaving the box, or after a pause), tool or item (matched in
+ * the UI), outcome, and time (since a moment before now). The person is
+ * gateway mode's: a subject or an email.
  */
 import { useEffect, useState } from 'react';
 import type { LogQueryView } from '../../../../shared/contractMethods.js';
@@ -14,6 +15,12 @@ export const OUTCOMES: LogEntryView['outcome'][] = ['ok', 'error', 'denied', 'ti
 /** How long typing in the client filter pauses before it applies (ms). */
 export const CLIENT_FILTER_DELAY_MS = 500;
 
+/**
+ * Before the servers or profiles are fetched: the selectors return the slice's own value, never a fresh `[]`
+ * (a new array on each read makes React re-render without end, error #185).
+ */
+const NONE_YET: never[] = [];
+
 /** Time windows of the time filter (label, milliseconds back from now). */
 const WINDOWS: [string, number][] = [
   ['Last 5 minutes', 5 * 60_000],
@@ -25,22 +32,28 @@ const WINDOWS: [string, number][] = [
 export function LogFilters({ item, setItem }: { item: string; setItem: (item: string) => void }) {
   const filter = useAppStore((s) => s.logFilter);
   const setFilter = useAppStore((s) => s.setLogFilter);
-  const backends = useAppStore((s) => s.backends.data ?? []);
-  const profiles = useAppStore((s) => s.profiles.data ?? []);
+  const backends = useAppStore((s) => s.backends.data) ?? NONE_YET;
+  const profiles = useAppStore((s) => s.profiles.data) ?? NONE_YET;
   const [clientDraft, setClientDraft] = useState(filter.client ?? '');
+  const [personDraft, setPersonDraft] = useState(filter.principal ?? '');
   const [timeWindow, setTimeWindow] = useState('');
   const apply = (next: LogQueryView) => setFilter(next);
   const applyClient = () => {
     const client = clientDraft.trim() || undefined;
     if (client !== filter.client) apply({ ...filter, client });
   };
+  const applyPerson = () => {
+    const principal = personDraft.trim() || undefined;
+    if (principal !== filter.principal) apply({ ...filter, principal });
+  };
   useEffect(() => {
     const timer = setTimeout(() => {
       const client = clientDraft.trim() || undefined;
-      if (client !== filter.client) setFilter({ ...filter, client });
+      const principal = personDraft.trim() || undefined;
+      if (client !== filter.client || principal !== filter.principal) setFilter({ ...filter, client, principal });
     }, CLIENT_FILTER_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [clientDraft, filter, setFilter]);
+  }, [clientDraft, personDraft, filter, setFilter]);
   return (
     <div className="row" role="group" aria-label="Log filters">
       <select
@@ -71,6 +84,16 @@ export function LogFilters({ item, setItem }: { item: string; setItem: (item: st
           <option key={p.id} value={p.id} />
         ))}
       </datalist>
+      <input
+        aria-label="Filter by person"
+        placeholder="person (subject or email)"
+        value={personDraft}
+        onChange={(e) => setPersonDraft(e.target.value)}
+        onBlur={applyPerson}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') applyPerson();
+        }}
+      />
       <input
         type="search"
         aria-label="Filter by tool"

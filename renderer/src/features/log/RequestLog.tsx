@@ -61,7 +61,12 @@ export function RequestLog() {
               {entries.map((entry, index) => (
                 <tr key={`${entry.time}-${index}`} aria-selected={selected === entry || undefined}>
                   <td className="small">{new Date(entry.time).toLocaleTimeString()}</td>
-                  <td>{entry.client}</td>
+                  <td>
+                    {entry.client}
+                    {entry.principal && (
+                      <div className="small muted">{entry.principal.email ?? entry.principal.subject}</div>
+                    )}
+                  </td>
                   <td>{entry.backend}</td>
                   <td className="mono small">
                     {entry.kind}{' '}
