@@ -10,6 +10,7 @@ export { bearerToken, tokenMatcher } from './http/bearer.js';
 export { EventRetention } from './http/eventRetention.js';
 export { HttpEndpoint } from './http/httpEndpoint.js';
 export type { HttpExtension } from './http/httpEndpoint.js';
+export type { DrainOutcome } from './http/drain.js';
 
 /** Gateway mode's token check alone (for its bench), loaded on demand: laptop runs never load it. */
 export const loadTokenCheck = () => import('./http/gateway/tokenCheck.js');

@@ -8,7 +8,9 @@
  * Whenever the file comes to keep a secret in the keychain that backups still
  * hold in plain text, the backups are rewritten without it (backupSecrets.ts).
  * Hand edits, and writes of other processes, are picked up by watching the
- * file's directory (editors replace files rather than write them).
+ * file's directory (editors replace files rather than write them). A file
+ * mounted read-only (configReadOnly.ts) is read and watched, never written:
+ * changes are refused at once with `config_read_only`.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
@@ -18,6 +20,7 @@ import { fileWriter, type AtomicWriter } from './atomicWriter.js';
 import { scrubMovedSecrets } from './backupSecrets.js';
 import { keepBackup, listBackups, readBackup, type ConfigBackup } from './configBackups.js';
 import { removeStaleTemps, withFileLock } from './configLock.js';
+import { readOnlyReason, readOnlyRefusal } from './configReadOnly.js';
 import { applyPathEdits, diffPaths } from './configPatch.js';
 import { defaultStateDir } from './paths.js';
 import { parseStoredConfig, readConfigText, unparsedRefusal, type StoredConfig } from './storedConfig.js';
@@ -76,9 +79,25 @@ export class ConfigStore {
     return stored;
   }
 
+  /**
+   * Why this file cannot be changed here (mounted read-only), or undefined when it can. Asked
+   * before every write, so a refusal comes at once instead of after the lock's retries.
+   */
+  readOnly(): Promise<string | undefined> {
+    return readOnlyReason(this.path);
+  }
+
+  /** Throws `config_read_only` when the file cannot be changed here. */
+  private async refuseReadOnly(): Promise<void> {
+    const reason = await this.readOnly();
+    if (reason !== undefined) throw readOnlyRefusal(this.path, reason);
+  }
+
   /** {@link scrubBackups} for a text read outside the lock (at start, or seen by the watcher). */
   private async scrubBackupsLocked(text: string): Promise<void> {
     if (!text.includes('"secret"')) return; // refers to no keychain secret: no lock to take
+    // A read-only file was never written by us: no backup of ours can hold what it moved.
+    if ((await this.readOnly()) !== undefined) return;
     try {
       await withFileLock(this.path, () => this.scrubBackups(text));
     } catch (error) {
@@ -136,6 +155,8 @@ export class ConfigStore {
 
   /** Removes temp files a killed writer left beside the config (at start; under the lock). */
   async removeStaleTemps(): Promise<string[]> {
+    // Nothing writes beside a read-only file, so nothing can be left there (and no lock can be made).
+    if ((await this.readOnly()) !== undefined) return [];
     return removeStaleTemps(this.path);
   }
 
@@ -156,6 +177,7 @@ export class ConfigStore {
    * the file as it was. Resolves once the new file is in place.
    */
   async change(mutate: (document: Record<string, unknown>) => void, signal?: AbortSignal): Promise<void> {
+    await this.refuseReadOnly();
     await this.serial(() =>
       withFileLock(
         this.path,
@@ -236,6 +258,7 @@ export class ConfigStore {
    * even when it does not parse. A backup that does not validate is refused.
    */
   async restore(index = 1): Promise<ConfigBackup> {
+    await this.refuseReadOnly();
     const restored = await this.serial(() =>
       withFileLock(this.path, async () => {
         const backup = await readBackup(this.stateDir, this.path, index);
@@ -263,7 +286,8 @@ export class ConfigStore {
     const name = basename(this.path);
     try {
       this.watcher = watch(directory, { persistent: false }, (_event, file) => {
-        if (file !== null && file !== name) return;
+        // A Kubernetes ConfigMap's file is a link through `..data`, which an update swaps.
+        if (file !== null && file !== name && file !== '..data') return;
         this.schedule(false);
       });
       this.watcher.on('error', onError);
