@@ -66,6 +66,8 @@ export interface Cluster {
   configPath: string;
   /** Whether the config directory is mounted read-only in each replica. */
   readOnlyConfig: boolean;
+  /** HAProxy's process id (the bench reads its CPU time). */
+  haproxyPid: number;
   /** HAProxy's own log so far (servers going up and down, with the reason). */
   haproxyLog(): string;
   /** Starts (or starts again) replica `name`; resolves once it listens. */
@@ -89,8 +91,27 @@ export interface ClusterOptions {
   checkInter?: string;
 }
 
-/** HAProxy's config for `replicas` (docs/deploy.md's, with short health checks). */
-export function haproxyConfig(port: number, statsPort: number, replicas: Replica[], inter = '200ms'): string {
+/**
+ * HAProxy's config for `replicas` (docs/deploy.md's, with short health checks). `sessions`:
+ * `stick` learns each Mcp-Session-Id from the response that created it (the documented way);
+ * `hash` hashes the request header instead, for the bench to show why that cannot work.
+ */
+export function haproxyConfig(
+  port: number,
+  statsPort: number,
+  replicas: Pick<Replica, 'name' | 'port'>[],
+  inter = '200ms',
+  sessions: 'stick' | 'hash' = 'stick',
+): string {
+  const balance =
+    sessions === 'stick'
+      ? [
+          '  balance roundrobin',
+          '  stick-table type string len 64 size 100k expire 1h',
+          '  stick match req.hdr(mcp-session-id)',
+          '  stick store-response res.hdr(mcp-session-id)',
+        ]
+      : ['  balance hdr(mcp-session-id)'];
   return [
     'global',
     '  maxconn 4096',
@@ -115,12 +136,9 @@ export function haproxyConfig(port: number, statsPort: number, replicas: Replica
     '  stats enable',
     '  stats uri /stats',
     'backend replicas',
-    '  balance roundrobin',
+    ...balance,
     '  option httpchk',
     '  http-check send meth GET uri /readyz hdr Host localhost',
-    '  stick-table type string len 64 size 100k expire 1h',
-    '  stick match req.hdr(mcp-session-id)',
-    '  stick store-response res.hdr(mcp-session-id)',
     `  default-server inter ${inter} fall 1 rise 1`,
     ...replicas.map((replica) => `  server ${replica.name} 127.0.0.1:${replica.port} check`),
     '',
@@ -262,6 +280,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     replicas,
     configPath,
     readOnlyConfig,
+    haproxyPid: haproxy.pid!,
     haproxyLog: () => haproxyLog,
     start,
     stop,
