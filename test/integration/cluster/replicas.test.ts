@@ -17,8 +17,8 @@ import { fixture, nodeServer } from '../../helpers/harness.js';
 import { haproxyAvailable, readOnlyMountAvailable, startCluster, type Cluster } from '../../helpers/replicas.js';
 import { eraClient, pause, replicaOf, REPLICA_TOOL, startLoad, type CallOutcome } from '../../helpers/replicaLoad.js';
 
-/** A small steady load: each worker calls, waits 20 ms, calls again. */
-const workers = { modern: 4, legacy: 2, paceMs: 20 };
+/** A small steady load: each worker calls, waits 50 ms, calls again. */
+const workers = { modern: 3, legacy: 1, paceMs: 50 };
 
 /** The outcomes that are errors. */
 const errors = (outcomes: CallOutcome[]) => outcomes.filter((outcome) => outcome.error !== undefined);
