@@ -181,6 +181,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   const startOnce = async (name: string): Promise<void> => {
     const replica = byName(name);
+    const running = replica.child && replica.child.exitCode === null && replica.child.signalCode === null;
+    if (running) throw new Error(`replica ${name} is running already (pid ${replica.child!.pid})`);
     const home = join(root, name);
     const env = {
       ...process.env,
