@@ -13,6 +13,8 @@ export const ErrorCode = {
   ConfigUnreadable: 'config_unreadable',
   /** The config file holds an edit that does not parse yet: it is not written until that is fixed. */
   ConfigUnparsed: 'config_unparsed',
+  /** The config file is mounted read-only (a ConfigMap shared by replicas): changes are refused, naming where to make them. */
+  ConfigReadOnly: 'config_read_only',
 
   // Limits and collisions of the catalog
   BackendLimit: 'backend_limit',

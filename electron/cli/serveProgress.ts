@@ -50,3 +50,10 @@ export function stoppedLine(serverCount: number): string {
     ? 'stopped Switchboard'
     : `stopped Switchboard and ${serverCount === 1 ? 'its server' : `all ${serverCount} servers`} (processes reaped)`;
 }
+
+/** What `serve` says once its drain (SIGTERM) is over: settled, or cut at `proxy.drainMs`. */
+export function drainedLine(outcome: { unfinished: number; ms: number }): string {
+  return outcome.unfinished === 0
+    ? `drained in ${outcome.ms} ms: every request in flight was answered`
+    : `drain bound (proxy.drainMs) reached after ${outcome.ms} ms: ${outcome.unfinished} request(s) still in flight are cut`;
+}

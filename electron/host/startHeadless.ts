@@ -37,7 +37,7 @@ import { claimOwnership, reapOrphans } from '../core/backends/index.js';
 import type { TokenKeyLocation } from '../core/catalog/index.js';
 import { openCoreServices, SwitchboardCore, type CoreServices } from '../core/switchboard/index.js';
 import { stderrLogger, type Logger } from '../core/api/index.js';
-import { HttpEndpoint } from '../core/frontend/index.js';
+import { HttpEndpoint, type DrainOutcome } from '../core/frontend/index.js';
 import { Bridge } from './bridge.js';
 import type { Redactor } from './dispatch.js';
 import { createEventHub, type EventHub } from './contractEvents.js';
@@ -118,6 +118,8 @@ export interface CoreStack {
   logger: Logger;
   /** Metrics, traces and request ids (NO_OBSERVABILITY unless the config turns some on). */
   observability: Observability;
+  /** Why the config file cannot be changed here (mounted read-only), or undefined when it can. */
+  configReadOnly: string | undefined;
 }
 
 /** Builds the core exactly as `serve` runs it (HTTP or stdio). */
@@ -133,6 +135,8 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   const login = options.environment ? undefined : takeLoginEnvironment();
   const { config: fileConfig } = await store.load();
   let config = fileConfig;
+  // Replicas change the shared document instead (configStore.ts): a read-only file refuses nothing then.
+  const configReadOnly = fileConfig.cluster ? undefined : await store.readOnly();
   // A copy: the login shell's variables and the user's PATH entries (Settings) are applied to it in place.
   const stdioPath = new StdioPath({ ...(options.environment ?? process.env) }, config.proxy.extraPath, login);
   const environment = stdioPath.environment;
@@ -239,6 +243,7 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     redaction,
     logger,
     observability,
+    configReadOnly,
   };
 }
 
@@ -279,6 +284,11 @@ export interface Headless extends CoreStack {
   bridge: Bridge | undefined;
   /** Stops the UI pipes and the endpoint, removes the runtime file, stops every backend. */
   stop(): Promise<void>;
+  /**
+   * Drains the endpoint before a stop (SIGTERM): `/readyz` 503, no new sessions, the requests
+   * in flight answered for at most `proxy.drainMs`. Resolves how many were still running.
+   */
+  drain(): Promise<DrainOutcome>;
 }
 
 /** Raised when the endpoint cannot listen (the caller says so and exits). */
@@ -392,6 +402,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     redact,
     events,
     bridge,
+    drain: () => endpoint.drainRequests(core.backends.proxyOptions().drainMs),
     stop: () =>
       (stopped ??= (async () => {
         shutdown.abort();

@@ -16,7 +16,7 @@ import { serveSpecs } from '../commandSpecs/serve.js';
 import type { CliCommand } from '../command.js';
 import type { SwitchboardConfig } from '../../core/platform/index.js';
 import { fail, selfLauncher } from '../io.js';
-import { reportStartProgress, stoppedLine } from '../serveProgress.js';
+import { drainedLine, reportStartProgress, stoppedLine } from '../serveProgress.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -116,7 +116,13 @@ function printKeyAndConfig(headless: Headless, options: ServeOptions): void {
     );
   }
   const backendCount = core.backendConfigs().length;
-  process.stdout.write(`Config: ${options.config}${backendCount === 0 ? ' (no servers configured yet)' : ''}\n`);
+  const notes = [
+    ...(backendCount === 0 ? ['no servers configured yet'] : []),
+    ...(headless.configReadOnly
+      ? [`read-only: ${headless.configReadOnly}; changes through the UI or CLI are refused`]
+      : []),
+  ];
+  process.stdout.write(`Config: ${options.config}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}\n`);
 }
 
 async function serve(options: ServeOptions): Promise<void> {
@@ -141,16 +147,19 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const { core, logger } = headless;
   let stopping = false;
-  const shutdown = async (code: number): Promise<void> => {
+  const shutdown = async (code: number, drain: boolean): Promise<void> => {
     if (stopping) return; // a second Ctrl-C while stopping: one line, one exit
     stopping = true;
     const servers = core.backendConfigs().filter((backend) => backend.enabled).length;
+    // SIGTERM (an orchestrator, a rolling upgrade): the balancer routes away while the requests in flight end.
+    if (drain) logger.info(drainedLine(await headless.drain()));
     await headless.stop();
     logger.info(stoppedLine(servers));
     process.exit(code);
   };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  // Ctrl-C is a person at a terminal: no drain. SIGTERM is how replicas are stopped.
+  process.on('SIGINT', () => void shutdown(0, false));
+  process.on('SIGTERM', () => void shutdown(0, true));
   printEndpoint(headless, options);
   await openOnFirstServe(headless, options);
   printKeyAndConfig(headless, options);

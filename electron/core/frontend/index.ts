@@ -11,6 +11,7 @@ export { EventRetention } from './http/eventRetention.js';
 export { HttpEndpoint } from './http/httpEndpoint.js';
 export type { HttpExtension } from './http/httpEndpoint.js';
 export { principalOf } from './http/gateway/principalClaims.js';
+export type { DrainOutcome } from './http/drain.js';
 
 /** Gateway mode's token check alone (for its bench), loaded on demand: laptop runs never load it. */
 export const loadTokenCheck = () => import('./http/gateway/tokenCheck.js');

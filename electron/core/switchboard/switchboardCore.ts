@@ -375,7 +375,9 @@ export class SwitchboardCore implements FrontendCore {
   private backendReadiness(): Readiness {
     // The approvals are read before the backends are placed in the pool: until
     // then each configured one is still to start, not an empty (ready) pool.
-    if (this.readingApprovals)
+    // So it is before `start` (serve listens first): a replica behind a load
+    // balancer is not ready until its servers are.
+    if (this.startedAt === 0 || this.readingApprovals)
       return readinessOf(
         this.config.backends.map((backend) => ({
           status: backend.enabled ? 'connecting' : 'disabled',

@@ -2,8 +2,9 @@
  * The Helm chart (deploy/helm/mcp-switchboard), rendered by a real Helm and every object checked
  * against the Kubernetes API schemas (kubernetes-models), with the settings a safe deployment
  * relies on: non-root, read-only root filesystem, probes on /healthz and /readyz that pass the
- * Host check, config.json a valid Switchboard config, the main token from a Secret, and the
- * replica count refused where replicas would split their state.
+ * Host check, config.json a valid Switchboard config, the main token from a Secret, replicas
+ * (and an autoscaler, a disruption budget) only with a Redis to share their state, a stick table
+ * for 2025-era sessions behind HAProxy's ingress controller, and a grace period that covers the drain.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -122,7 +123,51 @@ describe.skipIf(skip !== undefined)(`Helm chart${skip ? ` (SKIPPED: ${skip})` : 
     expect(mounts.get('/etc/mcp-switchboard')).toMatchObject({ readOnly: true });
     expect(mounts.has('/var/lib/mcp-switchboard')).toBe(true);
     const ingress = find(objects, 'Ingress');
-    expect(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/upstream-hash-by']).toBe('$http_mcp_session_id');
+    // Hashing Mcp-Session-Id cannot keep a session on the replica that chose its ID (docs/deploy.md).
+    expect(ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/upstream-hash-by']).toBeUndefined();
+    const deployment = find(objects, 'Deployment') as unknown as {
+      spec: { template: { spec: { terminationGracePeriodSeconds: number; containers: { lifecycle: unknown }[] } } };
+    };
+    expect(deployment.spec.template.spec.containers[0]!.lifecycle).toEqual({
+      preStop: { exec: { command: ['sleep', '5'] } },
+    });
+    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(30);
+  });
+
+  it('keeps 2025-era sessions on their replica behind HAProxy’s ingress controller with a stick table learnt from the response', async () => {
+    const objects = await render('ingress={"enabled":true,"className":"haproxy","host":"mcp.example.com"}');
+    validateAll(objects);
+    const snippet = find(objects, 'Ingress').metadata.annotations?.['haproxy.org/backend-config-snippet'] ?? '';
+    expect(snippet).toContain('stick store-response res.hdr(mcp-session-id)');
+    expect(snippet).toContain('stick match req.hdr(mcp-session-id)');
+    expect(snippet).toContain('option redispatch');
+  });
+
+  it('runs replicas, an autoscaler and a disruption budget once a Redis is named, its URL from a Secret', async () => {
+    const objects = await render('replicaCount=3', 'redis={"url":"redis://redis.team.svc:6379/0"}');
+    validateAll(objects);
+    expect((find(objects, 'Deployment') as unknown as { spec: { replicas: number } }).spec.replicas).toBe(3);
+    expect(find(objects, 'PodDisruptionBudget')).toBeDefined();
+    const env = podOf(objects).spec.containers[0]!.env;
+    expect(env).toContainEqual({
+      name: 'SWITCHBOARD_REDIS_URL',
+      valueFrom: { secretKeyRef: { name: 'sb-mcp-switchboard-redis', key: 'url' } },
+    });
+    const redisSecret = objects.find((object) => object.kind === 'Secret' && object.metadata.name.endsWith('-redis'));
+    expect(Buffer.from(redisSecret?.data?.['url'] ?? '', 'base64').toString()).toBe('redis://redis.team.svc:6379/0');
+    const scaled = await render('autoscaling={"enabled":true}', 'redis={"existingSecret":"team-redis","key":"uri"}');
+    validateAll(scaled);
+    expect(find(scaled, 'HorizontalPodAutoscaler')).toBeDefined();
+    expect(scaled.some((object) => object.kind === 'Secret' && object.metadata.name.endsWith('-redis'))).toBe(false);
+    expect(podOf(scaled).spec.containers[0]!.env).toContainEqual({
+      name: 'SWITCHBOARD_REDIS_URL',
+      valueFrom: { secretKeyRef: { name: 'team-redis', key: 'uri' } },
+    });
+  });
+
+  it('refuses a grace period shorter than preStop, the drain and the stop together', async () => {
+    expect(await renderError('terminationGracePeriodSeconds=12')).toContain('must be at least');
+    expect(await renderError('config={"proxy":{"drainMs":30000}}')).toContain('= 40');
   });
 
   it('mounts config.json as a valid Switchboard config and rolls the pods when it changes', async () => {
@@ -150,9 +195,9 @@ describe.skipIf(skip !== undefined)(`Helm chart${skip ? ` (SKIPPED: ${skip})` : 
     });
   });
 
-  it('refuses several replicas or an autoscaler, which would split state this version keeps per process', async () => {
-    expect(await renderError('replicaCount=3')).toContain('need state shared between replicas');
-    expect(await renderError('autoscaling={"enabled":true}')).toContain('need state shared between replicas');
+  it('refuses several replicas or an autoscaler without a Redis, which would split their state', async () => {
+    expect(await renderError('replicaCount=3')).toContain('need the state replicas share');
+    expect(await renderError('autoscaling={"enabled":true}')).toContain('need the state replicas share');
   });
 
   it('refuses values of the wrong type or unknown keys, naming them', async () => {

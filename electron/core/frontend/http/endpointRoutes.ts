@@ -16,6 +16,7 @@ import { serverInstructions } from '../server/mcpServer.js';
 import { serverScopedCore } from '../server/serverScopedCore.js';
 import { McpRoute } from './mcpRoute.js';
 import type { Observability } from '../../platform/observability/observability.js';
+import type { Drain } from './drain.js';
 
 /** A request refused before it reaches a route. */
 export interface RouteRefusal {
@@ -40,8 +41,10 @@ export class EndpointRoutes {
     private readonly core: FrontendCore,
     private readonly listenStallMs: number | undefined,
     private readonly observability?: Observability,
+    /** The endpoint's drain: routes refuse new sessions while it runs. */
+    private readonly drain?: Drain,
   ) {
-    this.merged = new McpRoute(core, { listenStallMs, label: 'http-2026', observability });
+    this.merged = new McpRoute(core, { listenStallMs, label: 'http-2026', observability, drain });
     const prune = (): void => this.prune();
     this.unsubscribe = [core.events.on('configApplied', prune), core.events.on('catalogChanged', prune)];
   }
@@ -63,6 +66,7 @@ export class EndpointRoutes {
         label: `http-2026:${scope.id}`,
         instructions: serverInstructions(scope.id),
         observability: this.observability,
+        drain: this.drain,
       });
       this.servers.set(scope.id, route);
     }

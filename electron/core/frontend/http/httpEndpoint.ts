@@ -12,6 +12,8 @@
  * In gateway mode (a `gateway` config section) the bearer check is an OAuth
  * resource server's instead (gateway/gatewayGuard.ts, loaded only then): the
  * request carries its principal beside its client profile.
+ * A replica told to stop drains first (drain.ts): `/readyz` 503, no new
+ * sessions, the requests in flight answered.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -31,6 +33,7 @@ import { EndpointRoutes } from './endpointRoutes.js';
 import { routeConnections } from './connectionRoutes.js';
 import { jsonRpcError, sendJson } from './httpJson.js';
 import type { Observability } from '../../platform/observability/observability.js';
+import { Drain, type DrainOutcome } from './drain.js';
 
 /**
  * Extra routes on the endpoint's port (the headless UI and its bridge). They
@@ -74,13 +77,15 @@ export class HttpEndpoint {
   private readonly checkOrigin = localhostOriginValidation();
   private readonly unsubscribe: () => void;
   private extension: HttpExtension | undefined;
+  /** The requests in flight, and whether this endpoint is draining before it stops. */
+  private readonly drain = new Drain();
 
   constructor(
     private readonly core: FrontendCore,
     private readonly options: HttpEndpointOptions,
   ) {
     this.isMainToken = tokenMatcher(options.token);
-    this.routes = new EndpointRoutes(core, options.listenStallMs, options.observability);
+    this.routes = new EndpointRoutes(core, options.listenStallMs, options.observability, this.drain);
     const proxy = core.backends.proxyOptions();
     const timeouts = { headersTimeoutMs: proxy.headersTimeoutMs, bodyTimeoutMs: proxy.bodyTimeoutMs };
     this.http = createTimedServer(
@@ -164,6 +169,10 @@ export class HttpEndpoint {
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/readyz') {
       const readiness = this.core.backends.readiness();
+      // Draining: not ready, so the load balancer sends the next requests to another replica.
+      if (this.drain.draining) {
+        return sendJson(res, 503, { ...readiness, ready: false, draining: true, sessions: this.sessionCount });
+      }
       // Live 2025-era HTTP sessions: abandoned ones end after sessionIdleMs.
       return sendJson(res, readiness.ready ? 200 : 503, { ...readiness, sessions: this.sessionCount });
     }
@@ -173,6 +182,8 @@ export class HttpEndpoint {
       if (this.extension && (await this.extension.route(req, res, path))) return;
       return sendJson(res, 404, { error: 'not found' });
     }
+    // Waited for when draining (GET streams last for ever: not counted).
+    if (req.method !== 'GET') this.drain.track(res);
     const caller = await this.caller(req, res, gateway);
     if (caller === undefined) return;
     const picked = this.routes.pick(scope, caller.client);
@@ -221,6 +232,15 @@ export class HttpEndpoint {
     if (this.isMainToken(presented)) return LOCAL_CLIENT;
     // A client `install` just set up may not be known yet: the stores are re-read before a 401.
     return this.core.profiles.authenticateRechecking(presented);
+  }
+
+  /**
+   * Drains before a stop: `/readyz` answers 503 at once, new 2025-era sessions are refused with
+   * 503, and the requests in flight (and those the balancer still sends) are answered, for at
+   * most `maxMs`. Call {@link close} after it.
+   */
+  drainRequests(maxMs: number, signal?: AbortSignal): Promise<DrainOutcome> {
+    return this.drain.settle(maxMs, signal);
   }
 
   /** Stops accepting requests and closes every session. */

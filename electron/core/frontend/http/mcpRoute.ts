@@ -35,6 +35,7 @@ import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
 import { ParamHeaderCheck } from './paramHeaderCheck.js';
 import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
+import type { Drain } from './drain.js';
 
 /** Options of one MCP route. */
 export interface McpRouteOptions {
@@ -46,6 +47,8 @@ export interface McpRouteOptions {
   instructions?: string;
   /** Traces, request ids and counts of client requests (absent: off). */
   observability?: Observability | undefined;
+  /** The endpoint's drain: while it runs, a new 2025-era session is refused with 503. */
+  drain?: Drain | undefined;
 }
 
 /** Who made a request: the client profile, and in gateway mode the person. */
@@ -72,6 +75,7 @@ export class McpRoute {
   /** What each session's initialize answer tells the model about names. */
   private readonly instructions: string | undefined;
   private readonly observability: Observability | undefined;
+  private readonly drain: Drain | undefined;
 
   constructor(
     private readonly core: FrontendCore,
@@ -80,6 +84,7 @@ export class McpRoute {
     this.bus = new BoundedBus(options.listenStallMs);
     this.instructions = options.instructions;
     this.observability = options.observability;
+    this.drain = options.drain;
     this.paramHeaders = new ParamHeaderCheck((client) => core.exposure.list(client, core.exposure.profiles.of(client)));
     // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
     // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
@@ -206,7 +211,10 @@ export class McpRoute {
     const { client } = caller;
     if (era === 'legacy') return this.handleLegacy(req, res, body, caller);
     this.hub.seenModern(client, body);
-    if (isMethod(body, 'subscriptions/listen')) return this.listens.serve(req, res, body, client);
+    if (isMethod(body, 'subscriptions/listen')) {
+      this.drain?.untrack(res); // a stream that lasts: a drain does not wait for it
+      return this.listens.serve(req, res, body, client);
+    }
     if (era === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
     // Progress toward this request waits (latest wins) while its client does not read the stream.
     const flow = new ResponseFlow();
@@ -259,6 +267,12 @@ export class McpRoute {
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    // This replica is stopping: the balancer gives the retried initialize to another.
+    if (this.drain?.draining) {
+      return jsonRpcError(res, 503, -32000, 'Service Unavailable: this replica is shutting down; initialize again', {
+        'Retry-After': '1',
+      });
     }
     const server = createFrontendServer(this.core, client, 'session', principal, this.instructions);
     const flow = new ResponseFlow();

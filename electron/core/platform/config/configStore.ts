@@ -16,7 +16,10 @@
  * a file lock, and a notice from another replica makes it re-read. The file
  * is still watched: a hand edit or a CLI command that writes it is applied to
  * the shared document as a patch (only what changed in the file). While Redis
- * cannot be reached a change is refused and the running config stays.
+ * cannot be reached a change is refused and the running config stays. A file
+ * mounted read-only (configReadOnly.ts) is read and watched, never written:
+ * without a cluster, changes are refused at once with `config_read_only`;
+ * with one, the shared document takes them (the file stays the seed).
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { realpath } from 'node:fs/promises';
@@ -26,6 +29,7 @@ import { fileWriter, type AtomicWriter } from './atomicWriter.js';
 import { scrubMovedSecrets } from './backupSecrets.js';
 import { keepBackup, listBackups, readBackup, type ConfigBackup } from './configBackups.js';
 import { removeStaleTemps, withFileLock } from './configLock.js';
+import { readOnlyReason, readOnlyRefusal } from './configReadOnly.js';
 import { applyPathEdits, diffPaths, type PathEdit } from './configPatch.js';
 import { defaultStateDir } from './paths.js';
 import { parseStoredConfig, readConfigText, unparsedRefusal, type StoredConfig } from './storedConfig.js';
@@ -138,9 +142,26 @@ export class ConfigStore {
     return stored;
   }
 
+  /**
+   * Why this file cannot be changed here (mounted read-only), or undefined when it can. Asked
+   * before every write, so a refusal comes at once instead of after the lock's retries.
+   */
+  readOnly(): Promise<string | undefined> {
+    return readOnlyReason(this.path);
+  }
+
+  /** Throws `config_read_only` when the file cannot be changed here (replicas change the shared document instead). */
+  private async refuseReadOnly(): Promise<void> {
+    if (this.shared) return;
+    const reason = await this.readOnly();
+    if (reason !== undefined) throw readOnlyRefusal(this.path, reason);
+  }
+
   /** {@link scrubBackups} for a text read outside the lock (at start, or seen by the watcher). */
   private async scrubBackupsLocked(text: string): Promise<void> {
     if (!text.includes('"secret"')) return; // refers to no keychain secret: no lock to take
+    // A read-only file was never written by us: no backup of ours can hold what it moved.
+    if ((await this.readOnly()) !== undefined) return;
     try {
       await withFileLock(this.path, () => this.scrubBackups(text));
     } catch (error) {
@@ -198,6 +219,8 @@ export class ConfigStore {
 
   /** Removes temp files a killed writer left beside the config (at start; under the lock). */
   async removeStaleTemps(): Promise<string[]> {
+    // Nothing writes beside a read-only file, so nothing can be left there (and no lock can be made).
+    if ((await this.readOnly()) !== undefined) return [];
     return removeStaleTemps(this.path);
   }
 
@@ -218,6 +241,7 @@ export class ConfigStore {
    * the file as it was. Resolves once the new file is in place.
    */
   async change(mutate: (document: Record<string, unknown>) => void, signal?: AbortSignal): Promise<void> {
+    await this.refuseReadOnly();
     await this.serial(() =>
       this.shared
         ? this.changeShared(mutate)
@@ -339,6 +363,7 @@ export class ConfigStore {
    * even when it does not parse. A backup that does not validate is refused.
    */
   async restore(index = 1): Promise<ConfigBackup> {
+    await this.refuseReadOnly();
     const restored = await this.serial(() =>
       this.shared
         ? this.restoreShared(index)
@@ -388,7 +413,8 @@ export class ConfigStore {
     const name = basename(this.path);
     try {
       this.watcher = watch(directory, { persistent: false }, (_event, file) => {
-        if (file !== null && file !== name) return;
+        // A Kubernetes ConfigMap's file is a link through `..data`, which an update swaps.
+        if (file !== null && file !== name && file !== '..data') return;
         if (this.shared) this.scheduleFileEdit();
         else this.schedule(false);
       });

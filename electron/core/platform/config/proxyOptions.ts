@@ -90,6 +90,11 @@ export const ProxyOptionsSchema = z
     sessionIdleMs: positiveInt.default(1_800_000),
     /** Live 2025-era HTTP sessions per client profile; a new one ends the least recently used. */
     maxSessionsPerClient: positiveInt.default(256),
+    /**
+     * Graceful shutdown (SIGTERM): how long the requests in flight get to finish while `/readyz`
+     * answers 503 and new sessions are refused, before the sessions close and serve exits (10 s).
+     */
+    drainMs: positiveInt.default(10_000),
     /** How stdio servers without their own `start` are started (see StartModeSchema). */
     defaultStart: z.enum(['eager', 'on-demand']).default('eager'),
     /** An on-demand server with no request, subscription or stream for this long is stopped. */

@@ -143,6 +143,7 @@ describe('parseConfig', () => {
       bodyTimeoutMs: 30_000,
       sessionIdleMs: 1_800_000,
       maxSessionsPerClient: 256,
+      drainMs: 10_000,
       defaultStart: 'eager',
       idleTimeoutMs: 600_000,
       startupGraceMs: 15_000,
