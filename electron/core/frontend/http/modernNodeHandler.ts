@@ -95,15 +95,19 @@ async function streamBody(res: ServerResponse, body: ReadableStream<Uint8Array>,
   };
   res.on('drain', release);
   const closed = new Promise<void>((resolve) => aborted.addEventListener('abort', () => resolve(), { once: true }));
+  const reader = body.getReader();
   try {
-    for await (const chunk of body) {
-      if (aborted.aborted) break;
-      if (!res.write(chunk)) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), closed]);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || aborted.aborted) break;
+      if (!res.write(value)) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), closed]);
     }
   } catch {
     // The stream failed or was cancelled: end what was sent, as toNodeHandler does.
   } finally {
     res.off('drain', release);
+    // Leaving early (the client went away) cancels the stream, as leaving toNodeHandler's for-await does.
+    reader.cancel().catch(() => undefined);
   }
 }
 
