@@ -31,8 +31,18 @@ interface Side {
 }
 
 const children: Spawned[] = [];
-async function start(name: string, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<Spawned & { url: string }> {
-  const { proc, match } = await spawnUntilLine(name, process.execPath, args, { env, cwd: ROOT, pattern, timeoutMs: 30_000 });
+async function start(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+): Promise<Spawned & { url: string }> {
+  const { proc, match } = await spawnUntilLine(name, process.execPath, args, {
+    env,
+    cwd: ROOT,
+    pattern,
+    timeoutMs: 30_000,
+  });
   children.push(proc);
   return { ...proc, url: match[1]! };
 }
@@ -112,12 +122,22 @@ function report(era: Era, sides: Side[], figures: Figures): void {
 const dir = await mkdtemp(join(tmpdir(), 'switchboard-hopcmp-'));
 try {
   const loadAtStart = loadavg();
-  const fixture = await start('fixture', ['test/fixtures/servers/http-server.mjs'], { ...process.env, PORT: '0' }, /LISTENING (\S+)/);
+  const fixture = await start(
+    'fixture',
+    ['test/fixtures/servers/http-server.mjs'],
+    { ...process.env, PORT: '0' },
+    /LISTENING (\S+)/,
+  );
   const sides: Side[] = [{ name: 'direct', url: fixture.url, tool: 'echo' }];
   sides.push(await startServe('this', ROOT, dir, fixture.url));
   const before = process.env.HOP_SERVE_ROOT;
   if (before) sides.push(await startServe('before', before, dir, fixture.url));
-  const raw = await start('raw', ['--import', 'tsx', 'bench/rawForwarder.ts', fixture.url], process.env, /LISTENING (\S+)/);
+  const raw = await start(
+    'raw',
+    ['--import', 'tsx', 'bench/rawForwarder.ts', fixture.url],
+    process.env,
+    /LISTENING (\S+)/,
+  );
   sides.push({ name: 'raw', url: raw.url, tool: 'echo', proc: raw });
   for (const era of ['2025', '2026'] as const) report(era, sides, await measureEra(era, sides));
   const text = (l: number[]): string => l.map((x) => x.toFixed(1)).join(' ');

@@ -128,13 +128,18 @@ async function measurePair(path: string, direct: Endpoint, proxied: Endpoint, pi
   const pTp: Record<string, number> = {};
   // CPU time of the proxy over its throughput runs, and of the backend over direct ones (µs, calls).
   const cpu = { proxy: 0, backend: 0, calls: 0 };
-  const counted = async (pid: number | undefined, key: 'proxy' | 'backend', run: () => Promise<number>): Promise<number> => {
+  const counted = async (
+    pid: number | undefined,
+    key: 'proxy' | 'backend',
+    run: () => Promise<number>,
+  ): Promise<number> => {
     const was = pid === undefined ? undefined : cpuTime(pid);
     const rate = await run();
     if (pid !== undefined && was) cpu[key] += cpuSince(pid, was);
     return rate;
   };
-  const runDirect = (c: number): Promise<number> => counted(pids.backend, 'backend', () => throughput(TP_CALLS, c, echo(direct)));
+  const runDirect = (c: number): Promise<number> =>
+    counted(pids.backend, 'backend', () => throughput(TP_CALLS, c, echo(direct)));
   for (const c of CONCURRENCY) {
     const d: number[] = [];
     const p: number[] = [];

@@ -21,8 +21,7 @@ export function bufferedResponse(bytes: Buffer, init: ResponseInit): Response {
     return taken;
   };
   const read = <T>(decode: (body: Buffer) => T): Promise<T> => {
-    if (stream !== undefined)
-      return new Response(stream).arrayBuffer().then((buffer) => decode(Buffer.from(buffer)));
+    if (stream !== undefined) return new Response(stream).arrayBuffer().then((buffer) => decode(Buffer.from(buffer)));
     try {
       return Promise.resolve(decode(take()));
     } catch (error) {

@@ -58,13 +58,19 @@ function bodylessRequest(req: IncomingMessage, signal: AbortSignal): Request {
   headers.delete('content-length');
   headers.delete('content-encoding');
   headers.delete('transfer-encoding');
-  return new Request(`http://${host}${req.url ?? '/'}`, { method: (req.method ?? 'POST').toUpperCase(), headers, signal });
+  return new Request(`http://${host}${req.url ?? '/'}`, {
+    method: (req.method ?? 'POST').toUpperCase(),
+    headers,
+    signal,
+  });
 }
 
 /** Writes `response` to `res`: a JSON body whole, a stream as it comes (waiting while `res` is full). */
 async function writeResponse(res: ServerResponse, response: Response, aborted: AbortSignal): Promise<void> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) headers[name] = value;
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   if (response.body === null) {
     res.writeHead(response.status, headers).end();
     return;

@@ -110,7 +110,11 @@ describe('modernNodeHandler', () => {
     answer = () => Promise.reject(new Error('closed handler'));
     const { res, text } = await post(call);
     expect(res.statusCode).toBe(500);
-    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal server error' } });
+    expect(JSON.parse(text)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'Internal server error' },
+    });
   });
 
   it('aborts the request signal when the client goes away before the answer', async () => {
