@@ -62,9 +62,13 @@ async function startServe(name: string, root: string, dir: string, backendUrl: s
 interface Figures {
   perSecond: Map<string, number[]>;
   cpu: Map<string, number[]>;
+  /** Per side, over all its runs: the proxy's and the backend's CPU (µs). The backend does the same
+   * kind of work per call (an SDK server per request) and meets the same contention, so the ratio
+   * holds better than µs on a loaded machine. */
+  pooled: Map<string, { proxy: number; backend: number }>;
 }
 
-async function measureEra(era: Era, sides: Side[]): Promise<Figures> {
+async function measureEra(era: Era, sides: Side[], backendPid: number): Promise<Figures> {
   const clients = new Map<string, Client>();
   for (const side of sides) {
     const client = await connectHttp(realClient(era), side.url, side.proc ? TOKEN : undefined);
@@ -72,7 +76,7 @@ async function measureEra(era: Era, sides: Side[]): Promise<Figures> {
     await throughput(100, 8, run);
     clients.set(side.name, client);
   }
-  const figures: Figures = { perSecond: new Map(), cpu: new Map() };
+  const figures: Figures = { perSecond: new Map(), cpu: new Map(), pooled: new Map() };
   const push = (map: Map<string, number[]>, key: string, value: number): void => {
     map.set(key, [...(map.get(key) ?? []), value]);
   };
@@ -84,11 +88,20 @@ async function measureEra(era: Era, sides: Side[]): Promise<Figures> {
         const client = clients.get(side.name)!;
         const pid = side.proc?.child.pid;
         const was = pid === undefined ? undefined : cpuTime(pid);
+        const backendWas = cpuTime(backendPid);
         const rate = await throughput(calls, c, () =>
           client.callTool({ name: side.tool, arguments: { text: 'ping' } }),
         );
         push(figures.perSecond, `${side.name} ${c}`, rate);
-        if (pid !== undefined && was) push(figures.cpu, `${side.name} ${c}`, cpuSince(pid, was) / calls);
+        if (pid !== undefined && was) {
+          const used = cpuSince(pid, was);
+          push(figures.cpu, `${side.name} ${c}`, used / calls);
+          const pooled = figures.pooled.get(side.name) ?? { proxy: 0, backend: 0 };
+          figures.pooled.set(side.name, {
+            proxy: pooled.proxy + used,
+            backend: pooled.backend + cpuSince(backendPid, backendWas),
+          });
+        }
       }
     }
   }
@@ -117,6 +130,17 @@ function report(era: Era, sides: Side[], figures: Figures): void {
     ['side', 'concurrency', 'calls/s', 'vs direct', 'proxy CPU µs/call'],
     rows,
   );
+  const total = rounds * CONCURRENCY.length * calls;
+  printTable(
+    `${era}-era CPU over all ${total} calls of each side`,
+    ['side', 'proxy µs/call', 'backend µs/call', 'proxy/backend'],
+    [...figures.pooled].map(([name, { proxy, backend }]) => [
+      name,
+      (proxy / total).toFixed(0),
+      (backend / total).toFixed(0),
+      (proxy / backend).toFixed(2),
+    ]),
+  );
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'switchboard-hopcmp-'));
@@ -139,7 +163,7 @@ try {
     /LISTENING (\S+)/,
   );
   sides.push({ name: 'raw', url: raw.url, tool: 'echo', proc: raw });
-  for (const era of ['2025', '2026'] as const) report(era, sides, await measureEra(era, sides));
+  for (const era of ['2025', '2026'] as const) report(era, sides, await measureEra(era, sides, fixture.child.pid!));
   const text = (l: number[]): string => l.map((x) => x.toFixed(1)).join(' ');
   console.log(`\nload (1/5/15 min) at start ${text(loadAtStart)}, at end ${text(loadavg())}`);
 } finally {
