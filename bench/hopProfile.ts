@@ -6,7 +6,6 @@
 //   node --import tsx bench/hopProfile.ts [2025|2026] [calls] [concurrency] [call|list]
 // HOP_SERVE_ROOT=<checkout> runs that checkout's serve (e.g. main's, for a before/after);
 // HOP_PROFILE_DIR keeps the profile there.
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,8 @@ import { connectHttp, realClient } from './benchClients.js';
 import { spawnUntilLine, stopChild, throughput, waitFor200 } from './lib.js';
 import { printTop } from './cpuProfileTop.js';
 import { Inspector } from './inspector.js';
+import { cpuTime } from './processCpu.js';
+import type { CpuTime } from './processCpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const era = process.argv[2] === '2026' ? '2026' : '2025';
@@ -22,18 +23,6 @@ const calls = Number(process.argv[3] ?? 4000);
 const concurrency = Number(process.argv[4] ?? 4);
 const what = process.argv[5] === 'list' ? 'list' : 'call';
 const TOKEN = 'hop-profile-token-0123456789abcdef';
-
-/** A process's CPU time so far, in µs (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
-interface CpuTime {
-  user: number;
-  system: number;
-}
-function cpuTime(pid: number): CpuTime {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /, '')
-    .split(' ');
-  return { user: Number(fields[11]) * 10_000, system: Number(fields[12]) * 10_000 };
-}
 
 const dir = await mkdtemp(join(tmpdir(), 'switchboard-hop-'));
 const profDir = process.env.HOP_PROFILE_DIR ?? join(dir, 'prof');

@@ -16,6 +16,7 @@ import type { Era } from './benchClients.js';
 import { countLine, interleaved, spawnUntilLine, stopChild, throughput, timeSequential, waitFor200 } from './lib.js';
 import type { Spawned } from './lib.js';
 import { median, printResults, targets } from './proxyReport.js';
+import { cpuSince, cpuTime } from './processCpu.js';
 import type { PairResult } from './proxyReport.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -57,8 +58,14 @@ async function connectStdio(script: string): Promise<Client> {
   return client;
 }
 
+/** A child listening at `url`; `pid` for its CPU time. */
+interface Listening {
+  url: string;
+  pid: number;
+}
+
 /** Starts a child that prints its URL on stdout once listening; it is stopped at cleanup. */
-async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
+async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<Listening> {
   const { proc, match } = await spawnUntilLine(name, process.execPath, args, {
     env,
     cwd: ROOT,
@@ -68,12 +75,12 @@ async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, 
   children.push(proc);
   cleanups.push(() => stopChild(proc.child));
   const url = match[1];
-  if (url === undefined) throw new Error(`${name}: no URL in its startup line`);
-  return url;
+  if (url === undefined || proc.child.pid === undefined) throw new Error(`${name}: no URL in its startup line`);
+  return { url, pid: proc.child.pid };
 }
 
 /** Starts a proxy instance serving `backend` as id `bench`; resolves with its /mcp URL once ready. */
-async function startProxy(name: string, dir: string, token: string, backend: object): Promise<string> {
+async function startProxy(name: string, dir: string, token: string, backend: object): Promise<Listening> {
   const config = join(dir, `${name}.json`);
   await writeFile(config, JSON.stringify({ mcpServers: { bench: backend } }));
   // Each proxy gets its own config and state dirs: both name their backend "bench", and
@@ -81,9 +88,9 @@ async function startProxy(name: string, dir: string, token: string, backend: obj
   const home = join(dir, name);
   const env = { ...process.env, SWITCHBOARD_TOKEN: token, XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') };
   const args = ['bin/mcp-switchboard.js', 'serve', '--config', config, '--port', '0'];
-  const url = await startChild(name, args, env, /MCP endpoint: (\S+)/);
-  await waitFor200(new URL('/readyz', url).href, 20_000);
-  return url;
+  const proxy = await startChild(name, args, env, /MCP endpoint: (\S+)/);
+  await waitFor200(new URL('/readyz', proxy.url).href, 20_000);
+  return proxy;
 }
 
 function echo(endpoint: Endpoint): () => Promise<unknown> {
@@ -106,21 +113,42 @@ async function warmUp(endpoint: Endpoint): Promise<void> {
   await timeSequential(5, listTools(endpoint));
 }
 
+/** The processes whose CPU per call is counted: the proxy (proxied calls) and, when known, the backend (direct calls). */
+interface Pids {
+  proxy: number;
+  backend?: number;
+}
+
 /** Runs every measurement on both endpoints, one endpoint at a time (direct and proxied alternate). */
-async function measurePair(path: string, direct: Endpoint, proxied: Endpoint): Promise<PairResult> {
+async function measurePair(path: string, direct: Endpoint, proxied: Endpoint, pids: Pids): Promise<PairResult> {
   await warmUp(direct);
   await warmUp(proxied);
   const [dCall, pCall] = await interleaved(SEQ_CALLS, BLOCK, echo(direct), echo(proxied));
   const dTp: Record<string, number> = {};
   const pTp: Record<string, number> = {};
+  // CPU time of the proxy over its throughput runs, and of the backend over direct ones (µs, calls).
+  const cpu = { proxy: 0, backend: 0, calls: 0 };
+  const counted = async (
+    pid: number | undefined,
+    key: 'proxy' | 'backend',
+    run: () => Promise<number>,
+  ): Promise<number> => {
+    const was = pid === undefined ? undefined : cpuTime(pid);
+    const rate = await run();
+    if (pid !== undefined && was) cpu[key] += cpuSince(pid, was);
+    return rate;
+  };
+  const runDirect = (c: number): Promise<number> =>
+    counted(pids.backend, 'backend', () => throughput(TP_CALLS, c, echo(direct)));
   for (const c of CONCURRENCY) {
     const d: number[] = [];
     const p: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       // Who goes first swaps each round, so neither side always runs on a warmer machine.
-      if (round % 2 === 0) d.push(await throughput(TP_CALLS, c, echo(direct)));
-      p.push(await throughput(TP_CALLS, c, echo(proxied)));
-      if (round % 2 === 1) d.push(await throughput(TP_CALLS, c, echo(direct)));
+      if (round % 2 === 0) d.push(await runDirect(c));
+      p.push(await counted(pids.proxy, 'proxy', () => throughput(TP_CALLS, c, echo(proxied))));
+      if (round % 2 === 1) d.push(await runDirect(c));
+      cpu.calls += TP_CALLS;
     }
     dTp[c] = median(d);
     pTp[c] = median(p);
@@ -131,6 +159,10 @@ async function measurePair(path: string, direct: Endpoint, proxied: Endpoint): P
     path,
     direct: { call: dCall, callsPerSecond: dTp, list: dList },
     proxied: { call: pCall, callsPerSecond: pTp, list: pList },
+    cpuPerCall: {
+      proxyUs: cpu.proxy / cpu.calls,
+      ...(pids.backend !== undefined ? { backendUs: cpu.backend / cpu.calls } : {}),
+    },
     ratios: {
       callP50: pCall.p50 / dCall.p50,
       callP99: pCall.p99 / dCall.p99,
@@ -154,18 +186,18 @@ async function run(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const token = randomBytes(24).toString('hex');
-  const fixtureUrl = await startChild('http-fixture', [HTTP_FIXTURE], { ...process.env, PORT: '0' }, /LISTENING (\S+)/);
-  const httpProxy = await startProxy('proxy-http', dir, token, { url: fixtureUrl });
+  const fixture = await startChild('http-fixture', [HTTP_FIXTURE], { ...process.env, PORT: '0' }, /LISTENING (\S+)/);
+  const httpProxy = await startProxy('proxy-http', dir, token, { url: fixture.url });
   const stdioProxy = await startProxy('proxy-stdio', dir, token, { command: process.execPath, args: [STDIO_FIXTURE] });
   const pairs: PairResult[] = [];
   for (const era of ['2025', '2026'] as const) {
-    const direct = { client: await connectHttp(newClient(era), fixtureUrl), tool: 'echo' };
-    const proxied = { client: await connectHttp(newClient(era), httpProxy, token), tool: 'bench__echo' };
-    pairs.push(await measurePair(`http ${era}-era`, direct, proxied));
+    const direct = { client: await connectHttp(newClient(era), fixture.url), tool: 'echo' };
+    const proxied = { client: await connectHttp(newClient(era), httpProxy.url, token), tool: 'bench__echo' };
+    pairs.push(await measurePair(`http ${era}-era`, direct, proxied, { proxy: httpProxy.pid, backend: fixture.pid }));
   }
   const stdioDirect = { client: await connectStdio(STDIO_FIXTURE), tool: 'echo' };
-  const stdioProxied = { client: await connectHttp(newClient('2025'), stdioProxy, token), tool: 'bench__echo' };
-  pairs.push(await measurePair('stdio (proxy: http 2025-era)', stdioDirect, stdioProxied));
+  const stdioProxied = { client: await connectHttp(newClient('2025'), stdioProxy.url, token), tool: 'bench__echo' };
+  pairs.push(await measurePair('stdio (proxy: http 2025-era)', stdioDirect, stdioProxied, { proxy: stdioProxy.pid }));
 
   const load = { start: loadAtStart, end: loadavg() };
   const loadText = (l: number[]): string => l.map((x) => x.toFixed(2)).join(' ');

@@ -20,6 +20,8 @@ export interface PairResult {
   path: string;
   direct: SideResult;
   proxied: SideResult;
+  /** CPU time per tools/call over the throughput runs (Linux /proc): the proxy's, and the backend's on direct calls. */
+  cpuPerCall: { proxyUs: number; backendUs?: number };
   ratios: { callP50: number; callP99: number; listP50: number; throughput: Record<string, number> };
 }
 
@@ -68,6 +70,19 @@ export function printResults(pairs: PairResult[], sizes: RunSizes): void {
         ratio(p.ratios.throughput[c] ?? NaN),
       ]),
     ),
+  );
+  printTable(
+    `the proxy's own CPU per tools/call (from /proc, over the ${ROUNDS * CONCURRENCY.length * TP_CALLS} proxied throughput calls)`,
+    ['path', 'proxy µs/call', 'backend µs/call (direct)', 'proxy/backend'],
+    pairs.map((p) => {
+      const { proxyUs, backendUs } = p.cpuPerCall;
+      return [
+        p.path,
+        proxyUs.toFixed(0),
+        backendUs === undefined ? '' : backendUs.toFixed(0),
+        backendUs === undefined || backendUs === 0 ? '' : ratio(proxyUs / backendUs),
+      ];
+    }),
   );
   printTable(
     `tools/list latency (N=${LIST_CALLS}, client cache bypassed, ms)`,

@@ -4,7 +4,8 @@
  * node:http with keep-alive (undici's own benchmarks put http keep-alive at
  * about twice fetch's throughput: https://github.com/nodejs/undici/issues/1203);
  * `npm run bench` (bench/proxy-latency.ts) shows the cost per proxied call.
- * Plain responses are buffered (they are small JSON-RPC messages); event
+ * Plain responses are buffered (they are small JSON-RPC messages) and handed
+ * over without a web stream (bufferedResponse.ts); event
  * streams stay streams, each event bounded (HTML Living Standard,
  * "Server-sent events": an event ends at a blank line): a stream carrying an
  * event over the limit is ended with an error, the events before it pass
@@ -16,6 +17,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { injectTraceContext } from '../../platform/observability/traceHeaders.js';
+import { bufferedResponse } from './bufferedResponse.js';
 
 const httpAgent = new HttpAgent({ keepAlive: true });
 const httpsAgent = new HttpsAgent({ keepAlive: true });
@@ -65,7 +67,9 @@ export class SseEventLimit extends Transform {
 function headersOf(init: RequestInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!init?.headers) return out;
-  new Headers(init.headers).forEach((value, key) => {
+  // The SDK passes a Headers already: read it as it is rather than copy it first.
+  const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+  headers.forEach((value, key) => {
     out[key] = value;
   });
   return out;
@@ -171,7 +175,7 @@ async function limitedFetch(
             chunks.push(chunk);
           });
           res.once('error', reject);
-          res.once('end', () => resolve(withUrl(new Response(Buffer.concat(chunks), responseInit), url)));
+          res.once('end', () => resolve(withUrl(bufferedResponse(Buffer.concat(chunks), responseInit), url)));
         }
       });
       req.end(body);

@@ -11,10 +11,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
 import { observedRequest } from './observedRequest.js';
 import { withLimitStatus } from './limitStatus.js';
+import { modernNodeHandler } from './modernNodeHandler.js';
 import { principalKey, type Principal } from '../../catalog/policy/principal.js';
 import type { GatewayGuard } from './gateway/gatewayGuard.js';
 import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
@@ -86,7 +87,7 @@ export class McpRoute {
     this.observability = options.observability;
     this.drain = options.drain;
     this.paramHeaders = new ParamHeaderCheck((client) => core.exposure.list(client, core.exposure.profiles.of(client)));
-    // The client profile travels as the request's authInfo (toNodeHandler forwards `req.auth`).
+    // The client profile travels as the request's authInfo (modernNodeHandler forwards `req.auth`).
     // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
     this.modern = createMcpHandler(
       ({ authInfo }) =>
@@ -103,7 +104,7 @@ export class McpRoute {
       },
     );
     // A request a rate limit refused leaves as HTTP 429 with Retry-After (limitStatus.ts).
-    this.modernNode = toNodeHandler(withLimitStatus(this.modern));
+    this.modernNode = modernNodeHandler(withLimitStatus(this.modern));
     const proxy = core.backends.proxyOptions();
     this.sessions = new LegacySessions(
       { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },
