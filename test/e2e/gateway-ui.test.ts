@@ -11,7 +11,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -24,16 +23,9 @@ import { signIn } from '../helpers/gatewayClient.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 import { chromiumForTests, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
+import { freePort } from '../helpers/spawnServer.js';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/servers/configurable.mjs');
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Registers the UI as a public client of the identity provider (dynamic registration). */
 async function registerUi(issuer: string, redirectUri: string): Promise<string> {

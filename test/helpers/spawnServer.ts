@@ -20,7 +20,7 @@ export async function freePort(): Promise<number> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
-  server.close();
+  await new Promise((resolve) => server.close(resolve));
   if (typeof address !== 'object' || address === null) throw new Error('no port');
   return address.port;
 }

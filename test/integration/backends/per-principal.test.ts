@@ -9,7 +9,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { startProxy } from '../../helpers/harness.js';
 import { isAlive, processesWithEnv, waitUntil } from '../../helpers/processes.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
 import { startTokenIssuer, type TokenIssuer } from '../../helpers/tokenIssuer.js';
+import { freePort } from '../../helpers/spawnServer.js';
 
 const MEMORY_SERVER = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js');
 const IDLE_MS = 2000;
@@ -27,14 +27,6 @@ let serve: ServedHttp;
 let dir: string;
 let resource: string;
 const clients: Record<'alice' | 'bob', Client> = {} as Record<'alice' | 'bob', Client>;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A person's SDK client of /mcp, with a token our issuer signed for them. */
 async function person(subject: 'alice' | 'bob'): Promise<Client> {

@@ -9,7 +9,6 @@
  * bob (test/helpers/gatewayClient.ts). One identity provider, one upstream,
  * one serve.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { startAuthServer, type AuthServer } from '../../fixtures/oauth/authServer.mjs';
@@ -17,6 +16,7 @@ import { startProtectedServer, type ProtectedServer } from '../../fixtures/oauth
 import { signIn, type SignedIn } from '../../helpers/gatewayClient.js';
 import { firstText } from '../../helpers/harness.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
+import { freePort } from '../../helpers/spawnServer.js';
 
 const CLIENT = { clientId: 'switchboard-gateway', clientSecret: 'gateway-client-secret-0123456789' };
 const CACHE_MS = 1500;
@@ -28,14 +28,6 @@ let resource: string;
 let alice: SignedIn;
 let bob: SignedIn;
 const clients: Client[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   const port = await freePort();

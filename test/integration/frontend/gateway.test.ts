@@ -13,7 +13,6 @@ import { execFileSync } from 'node:child_process';
 import { request } from 'node:https';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -22,6 +21,7 @@ import { signIn } from '../../helpers/gatewayClient.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
 import { startTokenIssuer, type TokenIssuer } from '../../helpers/tokenIssuer.js';
 import { runCli } from '../../helpers/cli.js';
+import { freePort } from '../../helpers/spawnServer.js';
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/servers/configurable.mjs');
 
@@ -30,14 +30,6 @@ let issuer: TokenIssuer;
 let serve: ServedHttp;
 let resource: string;
 const clients: Client[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function gatewayConfig(port: number) {
   resource = `http://127.0.0.1:${port}/mcp`;

@@ -16,7 +16,7 @@ export const DEFAULT_MAX_KEYS = 10_000;
 export const BURST_WINDOWS = 10;
 
 /** What both limiters answer to. */
-interface Limiter {
+export interface Limiter {
   consume(key: string): Promise<RateLimiterRes>;
 }
 
@@ -36,6 +36,14 @@ export function memoryBuckets(size: BucketSize, maxKeys = DEFAULT_MAX_KEYS): Buc
       void burst?.delete(key);
     },
   });
+  return limiterBuckets(limiter, held);
+}
+
+/**
+ * Buckets over a limiter (in memory or in Redis): a take is one `consume`, a refusal says when to try
+ * again; `held` counts the keys seen (and bounds memory where it is the store's own cache).
+ */
+export function limiterBuckets(limiter: Limiter, held: LRUCache<string, true>): Buckets {
   return {
     async take(key: string): Promise<Taken> {
       held.set(key, true);

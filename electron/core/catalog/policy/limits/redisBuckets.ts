@@ -9,15 +9,10 @@
  * and the bucket's key; Redis expires each with its window.
  */
 import { LRUCache } from 'lru-cache';
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Cluster } from '../../../platform/cluster/cluster.js';
-import type { BucketSize, Buckets, BucketsFactory, Taken } from './buckets.js';
-import { BURST_WINDOWS, DEFAULT_MAX_KEYS } from './memoryBuckets.js';
-
-/** What both limiters answer to. */
-interface Limiter {
-  consume(key: string): Promise<RateLimiterRes>;
-}
+import type { BucketSize, Buckets, BucketsFactory } from './buckets.js';
+import { BURST_WINDOWS, DEFAULT_MAX_KEYS, limiterBuckets, type Limiter } from './memoryBuckets.js';
 
 /** A Redis limiter of `points` per `duration` seconds, insured in memory. */
 function insured(cluster: Cluster, keyPrefix: string, points: number, duration: number): RateLimiterRedis {
@@ -42,21 +37,7 @@ export function redisBuckets(cluster: Cluster, size: BucketSize, rule: string, m
   const limiter: Limiter = burst ? new BurstyRateLimiter(rate, burst) : rate;
   // Redis expires its keys itself; this only bounds the insurance's memory and counts the keys seen.
   const held = new LRUCache<string, true>({ max: maxKeys });
-  return {
-    async take(key: string): Promise<Taken> {
-      held.set(key, true);
-      try {
-        await limiter.consume(key);
-        return { ok: true };
-      } catch (refusal) {
-        if (refusal instanceof RateLimiterRes) return { ok: false, retryAfterMs: Math.max(1, refusal.msBeforeNext) };
-        throw refusal;
-      }
-    },
-    get size() {
-      return held.size;
-    },
-  };
+  return limiterBuckets(limiter, held);
 }
 
 /** The factory of shared buckets for RateLimits. */
