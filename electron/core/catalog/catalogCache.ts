@@ -164,11 +164,9 @@ export class CatalogCache {
   }
 
   private queue(backendId: string, task: () => Promise<void>): Promise<void> {
-    const run = (this.chains.get(backendId) ?? Promise.resolve())
-      .then(task)
-      .catch((error: unknown) =>
-        this.options.logger.warn(`catalog cache of "${backendId}": ${(error as Error).message}`),
-      );
+    const run = (this.chains.get(backendId) ?? Promise.resolve()).then(task).catch((error: unknown) => {
+      this.options.logger.warn(`catalog cache of "${backendId}": ${(error as Error).message}`);
+    });
     this.chains.set(backendId, run);
     void run.then(() => {
       if (this.chains.get(backendId) === run) this.chains.delete(backendId);

@@ -29,7 +29,8 @@ describe.skipIf(missing !== undefined)('the catalog cache shared in Redis', () =
   let a: ServedHttp;
   let b: ServedHttp | undefined;
 
-  const starts = async () => (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter((line) => line.startsWith('start'));
+  const starts = async () =>
+    (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter((line) => line.startsWith('start'));
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sb-catalogs-'));
@@ -59,10 +60,10 @@ describe.skipIf(missing !== undefined)('the catalog cache shared in Redis', () =
 
   it('a replica started later lists an on-demand server another replica listed, without starting it', async () => {
     const clientA = await a.connect();
-    await waitUntil(
-      async () => (await clientA.listTools()).tools.some((tool) => tool.name === 'lazy__echo'),
-      { timeoutMs: 15_000, description: 'A lists lazy' },
-    );
+    await waitUntil(async () => (await clientA.listTools()).tools.some((tool) => tool.name === 'lazy__echo'), {
+      timeoutMs: 15_000,
+      description: 'A lists lazy',
+    });
     await waitUntil(async () => (await probe.exists('sb-cat:catalog:lazy')) === 1, {
       timeoutMs: 5_000,
       description: 'the entry in Redis',
