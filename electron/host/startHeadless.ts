@@ -35,7 +35,7 @@ import {
 } from '../core/platform/index.js';
 import { claimOwnership, reapOrphans } from '../core/backends/index.js';
 import type { TokenKeyLocation } from '../core/catalog/index.js';
-import { openCoreServices, SwitchboardCore, type CoreServices } from '../core/switchboard/index.js';
+import { openCoreServices, sharedCatalogCache, SwitchboardCore, type CoreServices } from '../core/switchboard/index.js';
 import { stderrLogger, type Logger } from '../core/api/index.js';
 import { HttpEndpoint, type DrainOutcome } from '../core/frontend/index.js';
 import { Bridge } from './bridge.js';
@@ -190,7 +190,8 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
   const services = {
     ...coreServices,
     ...(observability === NO_OBSERVABILITY ? {} : { observability }),
-    ...(cluster ? { cluster } : {}),
+    // Replicas share the catalog cache too: a new replica lists every server at once from what another listed.
+    ...(cluster ? { cluster, catalogCache: sharedCatalogCache(cluster, logger) } : {}),
   };
   // Reads (and on first start moves into the keychain) the key client tokens are derived from.
   const tokenKey = await services.tokens?.tokenKey().then(

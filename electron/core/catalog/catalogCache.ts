@@ -7,16 +7,18 @@
  * the catalog (command, args, cwd, URL, env and header names; never their
  * values, which may be secrets): an entry made for another launch line is
  * ignored. An entry that does not parse is ignored with a log line; the next
- * live listing writes it again.
+ * live listing writes it again. Where entries live is a seam (catalogPlace.ts):
+ * these files by default, Redis when replicas share them; a place that fails
+ * is a miss (logged), never an error.
  */
 import { createHash } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
-import { fileWriter, type AtomicWriter } from '../platform/config/configStore.js';
+import type { AtomicWriter } from '../platform/config/configStore.js';
 import type { BackendConfig } from '../platform/config/schema.js';
 import type { Logger } from '../platform/deps.js';
+import { fileCatalogPlace, type CatalogPlace } from './catalogPlace.js';
 import { definitionHash, pinnedFields } from './definitionHash.js';
 
 /** Entries above this size are not written (a catalog of 1000 rich tools is ~1-2 MB). */
@@ -62,18 +64,24 @@ export function cacheKeyOf(backend: BackendConfig): string {
 export interface CatalogCacheOptions {
   logger: Logger;
   maxEntryBytes?: number;
+  /** How the default place (files in `dir`) writes. */
   writer?: AtomicWriter;
+  /** Where entries live instead of files in `dir` (replicas: Redis). */
+  place?: CatalogPlace;
 }
 
-/** The catalogs of every backend, one file each. */
+/** The catalogs of every backend, one entry each. */
 export class CatalogCache {
   /** Writes per backend, one at a time, so a removal cannot be overtaken by an older save. */
   private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly place: CatalogPlace;
 
   constructor(
     readonly dir: string,
     private readonly options: CatalogCacheOptions,
-  ) {}
+  ) {
+    this.place = options.place ?? fileCatalogPlace(dir, options.writer);
+  }
 
   /** The file of a backend's entry (IDs are `[A-Za-z][A-Za-z0-9_-]*`, safe as file names). */
   fileOf(backendId: string): string {
@@ -90,13 +98,23 @@ export class CatalogCache {
 
   /** Like {@link load}, with the last start's duration when it was recorded. */
   async loadEntry(backend: BackendConfig): Promise<CachedCatalog | undefined> {
-    let text: string;
+    return (await this.loadEntries([backend]))[0];
+  }
+
+  /** {@link loadEntry} of each backend, in order, read from the place in one call. */
+  async loadEntries(backends: readonly BackendConfig[]): Promise<(CachedCatalog | undefined)[]> {
+    let texts: (string | undefined)[];
     try {
-      text = await readFile(this.fileOf(backend.id), 'utf8');
+      texts = await this.place.read(backends.map((backend) => backend.id));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.ignored(backend.id, (error as Error).message);
-      return undefined;
+      this.options.logger.warn(`cached catalogs not read from ${this.place.name}: ${(error as Error).message}`);
+      return backends.map(() => undefined);
     }
+    return backends.map((backend, index) => this.parsed(backend, texts[index]));
+  }
+
+  private parsed(backend: BackendConfig, text: string | undefined): CachedCatalog | undefined {
+    if (text === undefined) return undefined;
     let parsed: z.infer<typeof EntrySchema>;
     try {
       const result = EntrySchema.safeParse(JSON.parse(text));
@@ -133,24 +151,22 @@ export class CatalogCache {
       const max = this.options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
       if (Buffer.byteLength(text) > max) {
         this.options.logger.warn(`catalog of "${backend.id}" not cached: larger than ${max} bytes`);
-        await rm(this.fileOf(backend.id), { force: true });
+        await this.place.remove(backend.id);
         return;
       }
-      await (this.options.writer ?? fileWriter).write(this.fileOf(backend.id), text);
+      await this.place.write(backend.id, text);
     });
   }
 
   /** Deletes a backend's entry (the backend was removed). Never throws. */
   remove(backendId: string): Promise<void> {
-    return this.queue(backendId, () => rm(this.fileOf(backendId), { force: true }));
+    return this.queue(backendId, () => this.place.remove(backendId));
   }
 
   private queue(backendId: string, task: () => Promise<void>): Promise<void> {
-    const run = (this.chains.get(backendId) ?? Promise.resolve())
-      .then(task)
-      .catch((error: unknown) =>
-        this.options.logger.warn(`catalog cache of "${backendId}": ${(error as Error).message}`),
-      );
+    const run = (this.chains.get(backendId) ?? Promise.resolve()).then(task).catch((error: unknown) => {
+      this.options.logger.warn(`catalog cache of "${backendId}": ${(error as Error).message}`);
+    });
     this.chains.set(backendId, run);
     void run.then(() => {
       if (this.chains.get(backendId) === run) this.chains.delete(backendId);

@@ -58,9 +58,11 @@ export async function launchBackends(
   let cached: (CachedCatalog | undefined)[];
   let refused: Map<string, SwitchboardError>;
   try {
-    cached = await Promise.all(
-      admitted.map((backend) => (backend.enabled && host.cache ? host.cache.loadEntry(backend) : undefined)),
-    );
+    // One read of every entry (with replicas: one Redis round trip, not one per backend).
+    const enabled = admitted.filter((backend) => backend.enabled);
+    const entries = host.cache ? await host.cache.loadEntries(enabled) : [];
+    const entryOf = new Map(enabled.map((backend, index) => [backend, entries[index]]));
+    cached = admitted.map((backend) => entryOf.get(backend));
     // Every cached catalog in one build (a catalog rebuilt per backend costs O(n^2) with 70 servers).
     const seeded: { id: string; snapshot: BackendCatalog }[] = [];
     for (const [index, backend] of admitted.entries()) {

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { CatalogCache } from '../catalog/catalogCache.js';
 import { fileWriter, type ConfigStore } from '../platform/config/configStore.js';
-import { stderrLogger } from '../platform/deps.js';
+import { stderrLogger, type Logger } from '../platform/deps.js';
 import { defaultAuditDir, defaultConfigDir, defaultStateDir } from '../platform/config/paths.js';
 import { AuditLog } from '../catalog/policy/auditLog.js';
 import { ClientTokens } from '../catalog/policy/clientTokens.js';
@@ -17,6 +17,7 @@ import type { Scanner } from '../catalog/policy/serverReviews.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
 import type { Observability } from '../platform/observability/observability.js';
 import type { Cluster } from '../platform/cluster/cluster.js';
+import { redisCatalogPlace } from '../platform/cluster/redisCatalogPlace.js';
 
 /** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
 export interface CoreServices {
@@ -56,4 +57,9 @@ export async function openCoreServices(
   const approvals = new ServerApprovals(join(configDir, 'server-approvals.json'));
   const catalogCache = new CatalogCache(join(defaultStateDir(), 'catalogs'), { logger: stderrLogger });
   return { store, tokens, pins, approvals, audit, secrets: keychain, catalogCache };
+}
+
+/** The catalog cache replicas share: its entries in the cluster's Redis instead of this replica's state dir. */
+export function sharedCatalogCache(cluster: Cluster, logger: Logger): CatalogCache {
+  return new CatalogCache(join(defaultStateDir(), 'catalogs'), { logger, place: redisCatalogPlace(cluster) });
 }

@@ -61,4 +61,34 @@ describe('CatalogCache', () => {
     expect(await readdir(dir.path)).toEqual([]);
     expect(await cache.load(config)).toBeUndefined();
   });
+
+  it('reads many entries in one call to its place, and counts a place that fails as a miss', async () => {
+    const reads: string[][] = [];
+    const files = new Map<string, string>();
+    let down = false;
+    const place = {
+      name: 'test place',
+      read: async (ids: readonly string[]) => {
+        if (down) throw new Error('place down');
+        reads.push([...ids]);
+        return ids.map((id) => files.get(id));
+      },
+      write: async (id: string, text: string) => {
+        if (down) throw new Error('place down');
+        files.set(id, text);
+      },
+      remove: async (id: string) => void files.delete(id),
+    };
+    const cache = new CatalogCache(dir.path, { logger, place });
+    const [one, two] = makeConfig({ mcpServers: { one: { command: 'a' }, two: { command: 'b' } } }).backends;
+    await cache.save(one!, catalog, 42);
+    expect(await cache.loadEntries([one!, two!])).toEqual([{ catalog, startMs: 42 }, undefined]);
+    expect(reads).toEqual([['one', 'two']]);
+    expect(await readdir(dir.path)).toEqual([]);
+
+    down = true;
+    expect(await cache.loadEntries([one!, two!])).toEqual([undefined, undefined]);
+    await expect(cache.save(two!, catalog)).resolves.toBeUndefined();
+    expect(warnings.some((warning) => warning.includes('place down'))).toBe(true);
+  });
 });
