@@ -32,7 +32,7 @@ interface Asking {
 /** The `input_required` answer of an outcome (fails the test otherwise). */
 function asking(outcome: RpcOutcome): Asking {
   expect(outcome.kind).toBe('result');
-  const result = (outcome as { result: Asking }).result;
+  const result = (outcome as unknown as { result: Asking }).result;
   expect(result.resultType).toBe('input_required');
   return result;
 }

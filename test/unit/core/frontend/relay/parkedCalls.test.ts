@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ParkedCalls, tokenReplica, type ParkedElsewhere } from '../../../../../electron/core/frontend/relay/parkedCalls.js';
+import {
+  ParkedCalls,
+  tokenReplica,
+  type ParkedElsewhere,
+} from '../../../../../electron/core/frontend/relay/parkedCalls.js';
 import { waitUntil } from '../../../../helpers/processes.js';
 
 /** A call that records why it was cancelled. */
@@ -70,7 +74,7 @@ describe('ParkedCalls', () => {
     parked.clear(new Error('done'));
   });
 
-  it('replicas: a token names its replica; a retry of another replica\'s token is handed over, never taken here', () => {
+  it("replicas: a token names its replica; a retry of another replica's token is handed over, never taken here", () => {
     const remote: ParkedElsewhere = { resume: async () => undefined, close: () => undefined };
     const onA = new ParkedCalls<FakeCall>(() => 60_000, 'replica-a');
     const onB = new ParkedCalls<FakeCall>(() => 60_000, 'replica-b');
