@@ -154,6 +154,11 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     void import('../catalog/policy/redisAskTokens.js').then(({ RedisAskTokens }) =>
       access.approvals.shareAskTokens(new RedisAskTokens(cluster)),
     );
+    // A 2026-07-28 client's retry of a call parked for its answers may come back through another replica.
+    const relayHost = { parked: context.parked, inputTimeoutMs: () => context.proxy().inputTimeoutMs };
+    void import('../frontend/tasks/replicaParks.js').then(({ ReplicaParks }) =>
+      context.parked.shareAcross(new ReplicaParks(cluster, relayHost, () => context.proxy().requestTimeoutMs)),
+    );
   }
   const subscriptions = new SubscriptionHub({
     catalog: context.catalog,

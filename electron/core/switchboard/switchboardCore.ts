@@ -115,7 +115,7 @@ export class SwitchboardCore implements FrontendCore {
   /** Frontend sessions connected over HTTP or stdio (for the UI; no tokens). */
   readonly sessions = new SessionRegistry();
   /** 2025-era backends' calls parked for a 2026-07-28 client's retry (kept here: each 2026 request gets a new server). */
-  readonly parkedCalls = new ParkedCalls<LegacyCall<unknown>>(() => this.config.proxy.parkedCallTtlMs);
+  readonly parkedCalls: ParkedCalls<LegacyCall<unknown>>;
   /** The pool of backend connections: supervisors in config order, and the one way requests reach a backend. */
   readonly pool: BackendPool = new BackendPool({
     isPublished: (id) => this.publisher.isPublished(id),
@@ -154,6 +154,8 @@ export class SwitchboardCore implements FrontendCore {
     private readonly services: CoreServices = {},
   ) {
     ({ secrets: this.secrets, store: this.configStore, tokens: this.clientTokens } = services);
+    // Replicas: each token names this replica, so a retry landing elsewhere is handed back here.
+    this.parkedCalls = new ParkedCalls(() => this.config.proxy.parkedCallTtlMs, services.cluster?.replicaId);
     this.auths = new AuthRegistry(() => this.services.secrets, deps.logger);
     this.callerCredentials = new CallerCredentials({
       stateDir: deps.stateDir ?? defaultStateDir(process.platform, deps.environment),

@@ -27,7 +27,7 @@ import type { BackendConnection } from '../../backends/connection/backendConnect
 import type { BackendRequestOptions } from '../../backends/connection/backendRequests.js';
 import type { FrontendChannel } from './frontendChannel.js';
 import { LegacyCall, type LegacySendOptions } from './legacyCall.js';
-import type { ParkedCalls } from './parkedCalls.js';
+import type { ParkedCalls, ParkedRetry } from './parkedCalls.js';
 
 /**
  * The SDK's own request timeout, for backend requests bounded by our queue
@@ -166,11 +166,11 @@ async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefin
   const { frontend, signal } = options;
   let call: LegacyCall<R>;
   if (frontend?.requestState !== undefined) {
-    // A retry: our token names the parked call, the responses answer it.
-    const parked = host.parked.take(frontend.requestState, request.binding) as LegacyCall<R> | undefined;
-    if (!parked) throw unresumable(host.parked.expired(frontend.requestState)?.ttlMs);
-    call = parked;
-    call.supply(frontend.inputResponses);
+    const retry = { token: frontend.requestState, binding: request.binding, inputResponses: frontend.inputResponses };
+    // Replicas: a call parked on another replica is resumed there.
+    const elsewhere = host.parked.elsewhere(retry.token);
+    if (elsewhere) return (await elsewhere.remote.resume(elsewhere.replica, retry, signal)) as R | InputRequiredResult;
+    call = takeParked<R>(host, retry);
   } else {
     const { connection } = request;
     call = new LegacyCall<R>({ tracker: connection.inputs, frontend, inputTimeoutMs: host.inputTimeoutMs() });
@@ -193,14 +193,36 @@ async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefin
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const step = await nextStep(call);
-    if ('result' in step) return step.result;
-    const requestState = host.parked.park(call as LegacyCall<unknown>, request.binding);
-    return { resultType: 'input_required', inputRequests: step.inputRequests, requestState };
+    return await advance(host, call, request.binding);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     unfollow();
   }
+}
+
+/** A retry: our token names the parked call (taken once), the responses answer it. */
+function takeParked<R>(host: RelayHost, retry: ParkedRetry): LegacyCall<R> {
+  const call = host.parked.take(retry.token, retry.binding) as LegacyCall<R> | undefined;
+  if (!call) throw unresumable(host.parked.expired(retry.token)?.ttlMs);
+  call.supply(retry.inputResponses);
+  return call;
+}
+
+/** The call's next step for the exchange: its result, or the next input round (the call parked again). */
+async function advance<R>(host: RelayHost, call: LegacyCall<R>, binding: string): Promise<R | InputRequiredResult> {
+  const step = await nextStep(call);
+  if ('result' in step) return step.result;
+  const requestState = host.parked.park(call as LegacyCall<unknown>, binding);
+  return { resultType: 'input_required', inputRequests: step.inputRequests, requestState };
+}
+
+/**
+ * Replicas: a retry handed over by the replica it landed on, for a call
+ * parked here. Its exchange is on that replica, so nothing here follows
+ * progress or the client's cancellation (the call's lifetime still bounds it).
+ */
+export function resumeParkedHere(host: RelayHost, retry: ParkedRetry): Promise<unknown> {
+  return advance(host, takeParked<unknown>(host, retry), retry.binding);
 }
 
 /** The error for a retry whose `requestState` resumes nothing: expired (lifetime `ttlMs`), or unknown or used. */

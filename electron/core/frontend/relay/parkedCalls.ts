@@ -17,6 +17,11 @@
  * cancelled (upstream too), and its token is remembered for a while (bounded
  * in number and time), so that a late retry is told its state expired rather
  * than that it never existed.
+ *
+ * Replicas (the `cluster` section): a token also names the replica holding
+ * its call (`sb1.<replica, base64url>.<uuid>`), and a retry landing on
+ * another replica is handed to that one ({@link ParkedElsewhere}, set by
+ * tasks/replicaParks.ts). The call is still taken once, where it is held.
  */
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -39,6 +44,31 @@ export interface ExpiredPark {
   ttlMs: number;
 }
 
+/** Resumes calls parked on other replicas (set only with a `cluster` section). */
+export interface ParkedElsewhere {
+  /**
+   * Hands a retry to `replica`, which holds the call parked under `token`;
+   * resolves with that call's next step (a result or another `input_required`).
+   */
+  resume(replica: string, retry: ParkedRetry, signal?: AbortSignal): Promise<unknown>;
+  /** Stops taking retries from other replicas (shutdown). */
+  close(): void;
+}
+
+/** A 2026-07-28 frontend's retry of a parked call. */
+export interface ParkedRetry {
+  token: string;
+  binding: string;
+  inputResponses: Record<string, unknown> | undefined;
+}
+
+/** The replica a token names, when it names one (tokens of a single process name none). */
+export function tokenReplica(token: string): string | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[0] !== 'sb1') return undefined;
+  return Buffer.from(parts[1]!, 'base64url').toString('utf8') || undefined;
+}
+
 interface Entry<C> {
   call: C;
   binding: string;
@@ -55,8 +85,32 @@ export class ParkedCalls<C extends ParkableCall> {
     ttlAutopurge: false,
   });
 
-  /** `ttlMs` is read at each park, so a config change applies to the next one. */
-  constructor(private readonly ttlMs: () => number) {}
+  private readonly tokenPrefix: string;
+  private remote: ParkedElsewhere | undefined;
+
+  /**
+   * `ttlMs` is read at each park, so a config change applies to the next one.
+   * `replicaId` (replicas only) is named in each token.
+   */
+  constructor(
+    private readonly ttlMs: () => number,
+    readonly replicaId?: string,
+  ) {
+    this.tokenPrefix = replicaId === undefined ? 'sb1.' : `sb1.${Buffer.from(replicaId).toString('base64url')}.`;
+  }
+
+  /** Replicas: how a retry for a call parked on another replica reaches it. */
+  shareAcross(remote: ParkedElsewhere): void {
+    this.remote = remote;
+  }
+
+  /** The replica holding the call `token` names and how to reach it, when that is another replica. */
+  elsewhere(token: string): { replica: string; remote: ParkedElsewhere } | undefined {
+    if (!this.remote || this.entries.has(token)) return undefined;
+    const replica = tokenReplica(token);
+    if (replica === undefined || replica === this.replicaId) return undefined;
+    return { replica, remote: this.remote };
+  }
 
   /** Calls waiting for a retry. */
   get size(): number {
@@ -65,7 +119,7 @@ export class ParkedCalls<C extends ParkableCall> {
 
   /** Parks `call` for a retry of the request `binding` names; returns the token. */
   park(call: C, binding: string): string {
-    const token = `sb1.${randomUUID()}`;
+    const token = `${this.tokenPrefix}${randomUUID()}`;
     const ttlMs = this.ttlMs();
     const timer = setTimeout(() => this.expire(token, ttlMs), ttlMs);
     // A parked call must not keep a headless process alive on its own.
@@ -109,6 +163,8 @@ export class ParkedCalls<C extends ParkableCall> {
 
   /** Cancels every parked call (shutdown). */
   clear(reason: Error): void {
+    this.remote?.close();
+    this.remote = undefined;
     const entries = [...this.entries.values()];
     this.entries.clear();
     for (const entry of entries) {

@@ -39,6 +39,16 @@ function unavailable(what: string, error: unknown): ProtocolError {
   );
 }
 
+/** The key a replica's heartbeat is kept under (present while the replica runs). */
+function heartbeatKey(cluster: Cluster, replica: string): string {
+  return cluster.key('tasks', 'alive', replica);
+}
+
+/** Whether `replica` has a heartbeat now (a Redis failure rejects). */
+export async function replicaAlive(cluster: Cluster, replica: string): Promise<boolean> {
+  return (await cluster.redis.exists(heartbeatKey(cluster, replica))) === 1;
+}
+
 /** The store of replicas; see the module comment. */
 export class RedisTaskStore implements TaskStore {
   readonly shared = true;
@@ -121,7 +131,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   private heartbeatKey(replica: string): string {
-    return this.cluster.key('tasks', 'alive', replica);
+    return heartbeatKey(this.cluster, replica);
   }
 
   private beat(): void {
@@ -131,7 +141,7 @@ export class RedisTaskStore implements TaskStore {
 
   private async alive(replica: string): Promise<boolean> {
     try {
-      return (await this.cluster.redis.exists(this.heartbeatKey(replica))) === 1;
+      return await replicaAlive(this.cluster, replica);
     } catch (error) {
       throw unavailable(`whether replica ${replica} is alive is unknown`, error);
     }

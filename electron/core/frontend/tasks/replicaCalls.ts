@@ -22,10 +22,10 @@ interface Waiting {
 }
 
 /** The error of a callee that did not answer in time (retryable: it may be busy, or gone). */
-export function notAnsweringError(replica: string, timeoutMs: number): ProtocolError {
+export function notAnsweringError(replica: string, timeoutMs: number, what = 'runs this task'): ProtocolError {
   return new ProtocolError(
     ProtocolErrorCode.InternalError,
-    `replica ${replica}, which runs this task, did not answer within ${timeoutMs} ms; retry`,
+    `replica ${replica}, which ${what}, did not answer within ${timeoutMs} ms; retry`,
     { code: 'timeout', replica, retryable: true },
   );
 }
@@ -36,9 +36,15 @@ export class ReplicaCalls {
   private readonly unsubscribe: () => void;
   private handler: ((payload: unknown) => Promise<unknown>) | undefined;
 
+  /**
+   * `topic` names the inboxes (one set per kind of call: each has its own
+   * handler); `what` says in the timeout error what the callee holds.
+   */
   constructor(
     private readonly cluster: Cluster,
     private readonly timeoutMs: number,
+    private readonly topic = 'tasks',
+    private readonly what = 'runs this task',
   ) {
     this.unsubscribe = cluster.subscribe(this.inbox(cluster.replicaId), (raw) => this.received(raw));
   }
@@ -48,14 +54,14 @@ export class ReplicaCalls {
     this.handler = handler;
   }
 
-  /** Calls `replica` with `payload`; resolves with its answer. */
-  async call(replica: string, payload: unknown, signal?: AbortSignal): Promise<unknown> {
+  /** Calls `replica` with `payload`; resolves with its answer (within `timeoutMs`, the constructor's unless given). */
+  async call(replica: string, payload: unknown, signal?: AbortSignal, timeoutMs = this.timeoutMs): Promise<unknown> {
     signal?.throwIfAborted();
     const id = randomUUID();
     const answered = new Promise<unknown>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
     const timer = setTimeout(
-      () => this.settle(id, undefined, notAnsweringError(replica, this.timeoutMs)),
-      this.timeoutMs,
+      () => this.settle(id, undefined, notAnsweringError(replica, timeoutMs, this.what)),
+      timeoutMs,
     );
     const onAbort = (): void => this.settle(id, undefined, signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -77,7 +83,7 @@ export class ReplicaCalls {
   }
 
   private inbox(replica: string): string {
-    return this.cluster.key('tasks', 'inbox', replica);
+    return this.cluster.key(this.topic, 'inbox', replica);
   }
 
   private received(raw: string): void {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ParkedCalls } from '../../../../../electron/core/frontend/relay/parkedCalls.js';
+import {
+  ParkedCalls,
+  tokenReplica,
+  type ParkedElsewhere,
+} from '../../../../../electron/core/frontend/relay/parkedCalls.js';
 import { waitUntil } from '../../../../helpers/processes.js';
 
 /** A call that records why it was cancelled. */
@@ -68,6 +72,25 @@ describe('ParkedCalls', () => {
     expect(kept.reason).toBeUndefined();
     expect(parked.size).toBe(1);
     parked.clear(new Error('done'));
+  });
+
+  it("replicas: a token names its replica; a retry of another replica's token is handed over, never taken here", () => {
+    const remote: ParkedElsewhere = { resume: async () => undefined, close: () => undefined };
+    const onA = new ParkedCalls<FakeCall>(() => 60_000, 'replica-a');
+    const onB = new ParkedCalls<FakeCall>(() => 60_000, 'replica-b');
+    const token = onA.park(new FakeCall(), 'tools/call a__x');
+    expect(tokenReplica(token)).toBe('replica-a');
+    // Without the cluster link, another replica's token is just unknown here.
+    expect(onB.elsewhere(token)).toBeUndefined();
+    onB.shareAcross(remote);
+    expect(onB.elsewhere(token)).toEqual({ replica: 'replica-a', remote });
+    expect(onB.take(token, 'tools/call a__x')).toBeUndefined();
+    // Its own tokens, and tokens naming no replica, stay local.
+    expect(onB.elsewhere(onB.park(new FakeCall(), 'b'))).toBeUndefined();
+    expect(onB.elsewhere('sb1.0b8e6f7e-4a0e-4b59-9a51-6a3d36ad0a8e')).toBeUndefined();
+    expect(tokenReplica('sb1.0b8e6f7e-4a0e-4b59-9a51-6a3d36ad0a8e')).toBeUndefined();
+    onA.clear(new Error('done'));
+    onB.clear(new Error('done'));
   });
 
   it('cancels every parked call on clear', () => {
