@@ -127,8 +127,10 @@ export class HttpEndpoint {
         resolve();
       });
     });
-    // Sign-in links of per-caller servers point at this port.
-    this.core.connections.served(new URL(this.url).origin);
+    // Sign-in links of per-caller servers point at this port; in gateway mode at the public origin
+    // (that of `resource`), which is where people reach us behind a reverse proxy.
+    const gatewayResource = this.options.gateway?.resource;
+    this.core.connections.served(new URL(gatewayResource ?? this.url).origin);
     return this.url;
   }
 
