@@ -22,7 +22,8 @@ const METRICS_TOKEN = 'metrics-token-for-the-scraper-42';
 const CLIENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN = '00f067aa0ba902b7';
 const MODULE_HOOK = join(import.meta.dirname, '../../helpers/moduleLog.mjs');
-const WATCHED = '/@opentelemetry/,/prom-client/';
+// ioredis too: Redis (a `cluster` section) is no more loaded on a laptop than observability.
+const WATCHED = '/@opentelemetry/,/prom-client/,/ioredis/';
 
 /** A 2026-07-28 (or any era, negotiated) SDK client of `serve`, sending `headers` on every request. */
 async function modernClient(serve: ServedHttp, headers: Record<string, string> = {}): Promise<Client> {
@@ -198,7 +199,7 @@ describe('observability configured: metrics, traces, JSON logs', () => {
 });
 
 describe('observability not configured (laptop mode)', () => {
-  it('answers /metrics with 404, token or not, and loads neither OpenTelemetry nor prom-client', async () => {
+  it('answers /metrics with 404, token or not, and loads neither OpenTelemetry, prom-client nor ioredis', async () => {
     const client = await modernClient(laptop);
     await client.listTools();
     await client.close();
