@@ -33,6 +33,7 @@ import {
   type TaskListen,
   type WireTarget,
 } from './tasks2026Wire.js';
+import { waitUntil } from './processes.js';
 
 export { TASKS_EXTENSION, type RpcOutcome, type TaskListen } from './tasks2026Wire.js';
 
@@ -208,4 +209,17 @@ export async function connectTasks2026(url: string, options: Tasks2026Options = 
       await client.close();
     },
   };
+}
+
+/** Waits (up to 20 s) until every one of `clients` lists `tool`: each replica has its server's catalog. */
+export async function waitForTool(clients: Tasks2026Client[], tool: string): Promise<void> {
+  await Promise.all(
+    clients.map((client) =>
+      waitUntil(async () => (await client.client.listTools()).tools.some((listed) => listed.name === tool), {
+        timeoutMs: 20_000,
+        intervalMs: 100,
+        description: `${tool} listed`,
+      }),
+    ),
+  );
 }

@@ -13,10 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, nodeServer } from '../../helpers/harness.js';
-import { waitUntil } from '../../helpers/processes.js';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
-import { connectTasks2026, type RpcOutcome, type Tasks2026Client } from '../../helpers/tasks2026Client.js';
+import { connectTasks2026, type RpcOutcome, type Tasks2026Client, waitForTool } from '../../helpers/tasks2026Client.js';
 
 const missing = redisMissing();
 if (missing && process.env['CI']) throw new Error(missing);
@@ -79,15 +78,7 @@ describe.skipIf(missing !== undefined)('input requests across replicas (Redis)',
       return client;
     };
     [viaA, viaB] = await Promise.all([connect(a), connect(b)]);
-    await Promise.all(
-      [viaA, viaB].map((client) =>
-        waitUntil(async () => (await client.client.listTools()).tools.some((tool) => tool.name === 'old__ask'), {
-          timeoutMs: 20_000,
-          intervalMs: 100,
-          description: 'the asks server listed',
-        }),
-      ),
-    );
+    await waitForTool([viaA, viaB], 'old__ask');
   }, 60_000);
 
   afterAll(async () => {

@@ -18,7 +18,7 @@ import { nodeServer, ROOT } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
-import { connectTasks2026, RpcError, type Tasks2026Client } from '../../helpers/tasks2026Client.js';
+import { connectTasks2026, RpcError, type Tasks2026Client, waitForTool } from '../../helpers/tasks2026Client.js';
 
 const missing = redisMissing();
 if (missing && process.env['CI']) throw new Error(missing);
@@ -76,15 +76,7 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     };
     [a, b] = await Promise.all([startServeHttp(config, extras), startServeHttp(config, extras)]);
     [ownerA, ownerB, otherB] = await Promise.all([connect(a), connect(b), connect(b, otherToken)]);
-    await Promise.all(
-      [ownerA, ownerB].map((client) =>
-        waitUntil(async () => (await client.client.listTools()).tools.some((tool) => tool.name === 't26__long'), {
-          timeoutMs: 20_000,
-          intervalMs: 100,
-          description: 'the task server listed',
-        }),
-      ),
-    );
+    await waitForTool([ownerA, ownerB], 't26__long');
   }, 60_000);
 
   afterAll(async () => {
