@@ -49,7 +49,7 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
       await core.policy.setBackend(params);
     },
     'approvals.list': async () =>
-      core.approvals.pending().map((request) => ({
+      (await core.approvals.list()).map((request) => ({
         id: request.id,
         client: request.client,
         backend: request.backend,
@@ -59,7 +59,7 @@ export function policyHandlers(core: Switchboard, tokens: ClientTokens | undefin
         requestedAt: request.requestedAt,
       })),
     'approvals.resolve': async ({ id, decision }) => {
-      if (!core.approvals.resolve(id, decision)) {
+      if (!(await core.approvals.answer(id, decision))) {
         throw new SwitchboardError(ErrorCode.UnknownApproval, `no pending approval "${id}" (answered or timed out)`, {
           id,
         });

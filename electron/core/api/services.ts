@@ -155,6 +155,10 @@ export interface ApprovalsService {
   pending(): ApprovalRequest[];
   /** Answers one; false when it is no longer pending. */
   resolve(id: string, decision: ApprovalDecision): boolean;
+  /** Every pending approval: this process's, and with replicas every live replica's (what the UI lists). */
+  list(): Promise<ApprovalRequest[]>;
+  /** Answers one held here or by another replica (taken once); false when it is no longer pending. */
+  answer(id: string, decision: ApprovalDecision): Promise<boolean>;
 }
 
 /** Client profiles and their tokens. */

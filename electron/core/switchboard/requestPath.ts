@@ -154,6 +154,15 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     void import('../catalog/policy/redisAskTokens.js').then(({ RedisAskTokens }) =>
       access.approvals.shareAskTokens(new RedisAskTokens(cluster)),
     );
+    // Pending approvals listed and answered through every replica's UI; an approver on any replica counts.
+    void import('../frontend/tasks/replicaApprovals.js').then(({ ReplicaApprovals }) =>
+      access.approvals.shareApprovals(
+        new ReplicaApprovals(cluster, {
+          resolve: (id, decision) => access.approvals.resolve(id, decision),
+          changed: () => events.emit('approvalsChanged', {}),
+        }),
+      ),
+    );
     // A 2026-07-28 client's retry of a call parked for its answers may come back through another replica.
     const relayHost = { parked: context.parked, inputTimeoutMs: () => context.proxy().inputTimeoutMs };
     void import('../frontend/tasks/replicaParks.js').then(({ ReplicaParks }) =>

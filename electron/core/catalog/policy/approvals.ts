@@ -5,8 +5,11 @@
  * core; when none is attached, the router asks the calling client instead.
  * A 2026-07-28 client is asked with a single-use state token its retry
  * carries; with replicas (the `cluster` section) the tokens are kept in
- * Redis (redisAskTokens.ts), so the retry may reach any replica. Pending
- * approvals themselves stay on the replica that took the call.
+ * Redis (redisAskTokens.ts), so the retry may reach any replica. With
+ * replicas, pending approvals are shared too (SharedApprovals, kept in
+ * Redis by replicaApprovals.ts): the call waits on the replica that took it,
+ * every replica's UI lists it, an answer given through any replica reaches
+ * the holder, and an approver attached to any replica counts.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -42,6 +45,26 @@ export interface SharedAskTokens {
   take(token: string): Promise<string | undefined>;
 }
 
+/**
+ * Pending approvals and approvers as the replicas of a cluster share them
+ * (absent: this process only). The broker tells it what happens here;
+ * answers from other replicas reach the broker's `resolve`.
+ */
+export interface SharedApprovals {
+  /** A call of this replica waits for `request`'s answer. */
+  held(request: ApprovalRequest): void;
+  /** That call's wait ended (answered, timed out, given up). */
+  released(id: string): void;
+  /** Whether approvers are attached to this replica now (called on every change). */
+  approvers(count: number): void;
+  /** Every live replica's pending requests but this one's (a Redis failure rejects). */
+  others(): Promise<ApprovalRequest[]>;
+  /** Answers another replica's pending request; false if none holds it any longer (a failure rejects). */
+  answer(id: string, decision: ApprovalDecision): Promise<boolean>;
+  /** Whether an approver is attached to any replica (a failure rejects). */
+  approverAnywhere(): Promise<boolean>;
+}
+
 /** Pending approvals and the approvers attached to answer them. */
 export class ApprovalBroker {
   private readonly pendingById = new Map<string, Pending>();
@@ -49,6 +72,7 @@ export class ApprovalBroker {
   private readonly askTokens = new Map<string, { key: string; expires: number }>();
   private approvers = 0;
   private shared: SharedAskTokens | undefined;
+  private replicas: SharedApprovals | undefined;
 
   constructor(
     private readonly timeoutMs: number,
@@ -58,16 +82,47 @@ export class ApprovalBroker {
   /** Attaches an approver (the UI); returns the function that detaches it. */
   attach(): () => void {
     this.approvers++;
+    this.replicas?.approvers(this.approvers);
     let attached = true;
     return () => {
       if (attached) this.approvers--;
       attached = false;
+      this.replicas?.approvers(this.approvers);
     };
   }
 
-  /** Whether someone is there to answer. */
+  /** Whether someone is there to answer, on this replica. */
   get hasApprover(): boolean {
     return this.approvers > 0;
+  }
+
+  /** Whether someone is there to answer, on this replica or (replicas) another one; Redis away counts as no. */
+  async approverPresent(): Promise<boolean> {
+    if (this.approvers > 0 || !this.replicas) return this.approvers > 0;
+    return this.replicas.approverAnywhere().catch(() => false);
+  }
+
+  /** Shares pending approvals and approvers with the other replicas from now on. */
+  shareApprovals(shared: SharedApprovals): void {
+    this.replicas = shared;
+    shared.approvers(this.approvers);
+    for (const { request } of this.pendingById.values()) shared.held(request);
+  }
+
+  /**
+   * Every pending request: this replica's, then (replicas) the others'. With
+   * Redis away, this replica's alone.
+   */
+  async list(): Promise<ApprovalRequest[]> {
+    const own = this.pending();
+    const others = (await this.replicas?.others().catch(() => [])) ?? [];
+    return [...own, ...others];
+  }
+
+  /** Answers a pending request held here or (replicas) by another replica; false if no longer pending. */
+  async answer(id: string, decision: ApprovalDecision): Promise<boolean> {
+    if (this.resolve(id, decision)) return true;
+    return (await this.replicas?.answer(id, decision)) ?? false;
   }
 
   /** Requests waiting for an answer, oldest first. */
@@ -90,6 +145,7 @@ export class ApprovalBroker {
         if (!this.pendingById.delete(request.id)) return;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        this.replicas?.released(request.id);
         this.onChange();
         resolve(decision);
       };
@@ -98,6 +154,7 @@ export class ApprovalBroker {
       timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pendingById.set(request.id, { request, resolve: finish });
+      this.replicas?.held(request);
       this.onChange();
     });
   }

@@ -167,7 +167,8 @@ export async function askApproval(
     options.onProgress !== undefined,
   );
   // Gateway mode: the caller decides, never an approver attached for someone else.
-  const approver = host.approvals.hasApprover && options.principal === undefined;
+  // Replicas: an approver attached to any replica counts (the call waits here, listed by every UI).
+  const approver = options.principal === undefined && (await host.approvals.approverPresent());
   const modern = approver ? undefined : await askModernClient(host, call, options);
   if (modern?.kind === 'input') return modern;
   // Our own round is over: the backend must not see its answer or state.
