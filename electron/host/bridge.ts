@@ -21,8 +21,8 @@ import { ErrorCode } from '../../shared/errors.js';
 import type { HttpExtension } from '../core/frontend/index.js';
 import type { GatewayConfig, GatewayUiConfig, SecretStore } from '../core/platform/index.js';
 import { BRIDGE_PROTOCOL, BridgeAuth } from './bridgeAuth.js';
-import type { UiSignIn } from './gatewayUi/uiSignIn.js';
-import type { UiViewer } from './uiSessions.js';
+import type { SignInFlows, UiSignIn } from './gatewayUi/uiSignIn.js';
+import type { SharedUiSessions, UiViewer } from './uiSessions.js';
 import { refusalFor } from './viewerAccess.js';
 import { dispatch, type Redactor } from './dispatch.js';
 import type { EventHub } from './contractEvents.js';
@@ -50,6 +50,8 @@ export interface BridgeOptions {
   environment?: NodeJS.ProcessEnv;
   /** The `me.*` handlers of a signed-in person (meHandlers.ts). */
   viewerHandlers?: (viewer: UiViewer) => Partial<CoreHandlers>;
+  /** Replicas: UI sessions and sign-ins under way, shared by every replica (redisUiSessions.ts). */
+  shared?: { sessions: SharedUiSessions; flows: SignInFlows } | undefined;
 }
 
 /** Events a non-administrator's page is sent (its own calls may have been appended). */
@@ -75,6 +77,7 @@ export class Bridge implements HttpExtension {
   /** Each socket's calls in flight, by frame id: aborted by a cancel frame or when the socket closes. */
   private readonly inFlight = new WeakMap<WebSocket, Map<string | number, AbortController>>();
   private readonly stopEvents: () => void;
+  private readonly stopEnded: () => void;
   private detachApprover: (() => void) | undefined;
   /** Each socket's viewer and the handlers it is answered with. */
   private readonly viewers = new WeakMap<
@@ -92,7 +95,10 @@ export class Bridge implements HttpExtension {
       publicOrigin: resource?.origin,
       secureCookies: resource?.protocol === 'https:',
       ...(this.ui ? { maxSessions: this.ui.maxSessions } : {}),
+      shared: options.shared?.sessions,
     });
+    // A session ended on another replica closes its sockets here too.
+    this.stopEnded = this.auth.sessions.onEndedElsewhere(() => this.closeEnded());
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: MAX_FRAME_BYTES,
@@ -125,6 +131,7 @@ export class Bridge implements HttpExtension {
       if (!this.auth.hasMainToken(req)) return answer(res, 401, { error: 'a valid bearer token is required' });
       return answer(res, 200, { url: this.loginUrl(5 * 60_000) });
     }
+    await this.auth.load(req);
     if (this.ui && path.startsWith('/ui/') && (await this.routeSignIn(req, res, path, method))) return true;
     if (method !== 'GET' && method !== 'HEAD') return false;
     if (path === '/ui') {
@@ -135,7 +142,7 @@ export class Bridge implements HttpExtension {
         res.end();
         return true;
       }
-      const cookie = login === null ? undefined : this.auth.exchange(login);
+      const cookie = login === null ? undefined : await this.auth.exchange(login);
       if (login !== null && cookie === undefined) {
         sendPage(
           res,
@@ -185,6 +192,14 @@ export class Bridge implements HttpExtension {
   }
 
   upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    // Replicas: the session may have been opened or ended on another replica.
+    void this.auth.load(req).then(
+      () => this.upgradeLoaded(req, socket, head),
+      () => socket.destroy(),
+    );
+  }
+
+  private upgradeLoaded(req: IncomingMessage, socket: Socket, head: Buffer): void {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const refusal = path === BRIDGE_PATH ? this.auth.refusal(req) : { status: 404, reason: 'Not Found' };
     if (refusal) {
@@ -210,9 +225,13 @@ export class Bridge implements HttpExtension {
     const ui = this.ui;
     if (!ui) return false;
     if (path === '/ui/signout' && method === 'POST') {
-      this.auth.endSession(req);
-      // The signed-out session's sockets close now, not at their next call.
-      for (const ws of this.clients) if (this.viewers.get(ws)?.alive() === false) ws.close(SESSION_ENDED_CLOSE);
+      try {
+        await this.auth.endSession(req);
+      } catch (error) {
+        sendPage(res, 503, port, 'Not signed out', `${(error as Error).message}. Sign out again.`);
+        return true;
+      }
+      this.closeEnded();
       res.writeHead(303, {
         Location: '/ui/signedout',
         'Set-Cookie': this.auth.clearedCookie(),
@@ -244,7 +263,7 @@ export class Bridge implements HttpExtension {
       const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
       const principal = await signIn.finish(query, cookieOf(req, FLOW_COOKIE));
       const viewer: UiViewer = { admin: isAdminOf(principal, ui), principal };
-      const id = this.auth.sessions.create(viewer, ui.sessionMs);
+      const id = await this.auth.sessions.open(viewer, ui.sessionMs);
       res.writeHead(303, {
         Location: '/',
         'Set-Cookie': [this.auth.sessionCookie(id, 'Lax', ui.sessionMs), this.flowCookie('', 0)],
@@ -268,10 +287,16 @@ export class Bridge implements HttpExtension {
         this.options.secrets,
         this.options.environment ?? process.env,
         redirectUri,
+        this.options.shared?.flows,
       ),
     );
     this.signIn.catch(() => (this.signIn = undefined));
     return this.signIn;
+  }
+
+  /** Closes the sockets of sessions that ended (signed out here or elsewhere), now rather than at their next call. */
+  private closeEnded(): void {
+    for (const ws of this.clients) if (this.viewers.get(ws)?.alive() === false) ws.close(SESSION_ENDED_CLOSE);
   }
 
   private flowCookie(value: string, maxAgeSeconds: number): string {
@@ -335,6 +360,7 @@ export class Bridge implements HttpExtension {
   /** Closes every bridge connection. */
   async close(): Promise<void> {
     this.stopEvents();
+    this.stopEnded();
     void this.signIn?.then(
       (signIn) => signIn.close(),
       () => undefined,

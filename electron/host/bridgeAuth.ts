@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { bearerToken, tokenMatcher } from '../core/frontend/index.js';
-import { OPERATOR, UiSessions, type UiViewer } from './uiSessions.js';
+import { OPERATOR, UiSessions, type SharedUiSessions, type UiViewer } from './uiSessions.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** How long a UI session lasts without a new login. */
@@ -42,6 +42,12 @@ export interface BridgeAuthOptions {
   secureCookies?: boolean;
   /** Most sessions held at once. */
   maxSessions?: number;
+  /**
+   * Replicas: the sessions shared by every replica. The cookie is then named
+   * after the public origin's port (gateway mode), not this replica's: a load
+   * balancer's replicas may listen on different ports.
+   */
+  shared?: SharedUiSessions | undefined;
 }
 
 /** Login tokens, UI sessions and the checks of the bridge. */
@@ -60,12 +66,25 @@ export class BridgeAuth {
   ) {
     this.isMainToken = tokenMatcher(mainToken);
     this.sessions = new UiSessions(options.maxSessions);
+    if (options.shared) this.sessions.share(options.shared);
     this.publicOrigin = options.publicOrigin === undefined ? undefined : new URL(options.publicOrigin);
   }
 
   /** The session cookie's name (per port, so two instances do not share one). */
   get cookieName(): string {
+    const origin = this.options.shared ? this.publicOrigin : undefined;
+    if (origin) return `sb_ui_${origin.port || (origin.protocol === 'https:' ? 443 : 80)}`;
     return `sb_ui_${this.port()}`;
+  }
+
+  /**
+   * Replicas: brings the request's session up to date from the shared store
+   * (opened or ended on another replica) before the checks below, which read
+   * this replica's copy. Nothing to do without a shared store.
+   */
+  async load(req: IncomingMessage): Promise<void> {
+    const value = cookies(req).get(this.cookieName);
+    if (value !== undefined) await this.sessions.refresh(value);
   }
 
   /** Forgets expired login tokens (each issue and exchange does, so the map never only grows). */
@@ -95,10 +114,10 @@ export class BridgeAuth {
     return value === undefined ? undefined : this.sessions.get(value);
   }
 
-  /** Ends the request's session (sign-out); whether there was one. */
-  endSession(req: IncomingMessage): boolean {
+  /** Ends the request's session (sign-out) here and on every replica; whether there was one. */
+  async endSession(req: IncomingMessage): Promise<boolean> {
     const value = cookies(req).get(this.cookieName);
-    return value === undefined ? false : this.sessions.end(value);
+    return value === undefined ? false : this.sessions.close(value);
   }
 
   /**
@@ -122,13 +141,13 @@ export class BridgeAuth {
   }
 
   /** Exchanges a login token for a session: the Set-Cookie value, or undefined when the token is unknown or used. */
-  exchange(token: string): string | undefined {
+  async exchange(token: string): Promise<string | undefined> {
     this.sweep();
     const key = digest(token);
     const expires = this.logins.get(key);
     this.logins.delete(key);
     if (expires === undefined || expires < Date.now()) return undefined;
-    return this.sessionCookie(this.sessions.create(OPERATOR, SESSION_MS), 'Strict');
+    return this.sessionCookie(await this.sessions.open(OPERATOR, SESSION_MS), 'Strict');
   }
 
   /** Whether the request carries a live session cookie. */

@@ -29,6 +29,7 @@ import {
   NO_OBSERVABILITY,
   type Observability,
   openCluster,
+  type Cluster,
   redisConfigDocument,
   openObservability,
   type GatewayConfig,
@@ -38,7 +39,7 @@ import type { TokenKeyLocation } from '../core/catalog/index.js';
 import { openCoreServices, sharedCatalogCache, SwitchboardCore, type CoreServices } from '../core/switchboard/index.js';
 import { stderrLogger, type Logger } from '../core/api/index.js';
 import { HttpEndpoint, type DrainOutcome } from '../core/frontend/index.js';
-import { Bridge } from './bridge.js';
+import { Bridge, type BridgeOptions } from './bridge.js';
 import type { Redactor } from './dispatch.js';
 import { createEventHub, type EventHub } from './contractEvents.js';
 import { createCoreHandlers } from './handlers.js';
@@ -326,6 +327,16 @@ async function listenEndpoint(
   return fallback;
 }
 
+/** Replicas: the UI's sessions and sign-ins under way, in Redis (loaded only with a `cluster` section). */
+async function sharedUiState(cluster: Cluster | undefined): Promise<BridgeOptions['shared']> {
+  if (!cluster) return undefined;
+  const [{ redisUiSessions }, { redisSignInFlows }] = await Promise.all([
+    import('./redisUiSessions.js'),
+    import('./gatewayUi/redisSignInFlows.js'),
+  ]);
+  return { sessions: redisUiSessions(cluster), flows: redisSignInFlows(cluster) };
+}
+
 /**
  * Builds the core, listens, and wires the UI; backends are not started yet
  * (call `core.start()`), so the caller can print the endpoint first.
@@ -367,6 +378,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     options.ui === false
       ? undefined
       : new Bridge({
+          shared: await sharedUiState(services.cluster),
           handlers,
           events,
           token,

@@ -3,7 +3,12 @@
  * in gateway mode a signed-in person who may be one) and ends at its expiry.
  * Only digests of the cookie values are kept. The store is bounded: past
  * `maxSessions`, the oldest session ends, so a flood of sign-ins cannot grow
- * it without end.
+ * it without end. With replicas (the `cluster` section) the sessions are
+ * shared (SharedUiSessions, in Redis: redisUiSessions.ts): a session opened
+ * on one replica is valid on all, and a sign-out ends it on all. This map is
+ * then each replica's copy of what it has looked up, refreshed from the
+ * shared store on every HTTP request and upgrade, and dropped when another
+ * replica ends the session.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../core/catalog/index.js';
@@ -23,12 +28,78 @@ function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/** One session as it is kept: its viewer and when it ends (ms since the epoch). */
+export interface UiSession {
+  viewer: UiViewer;
+  expires: number;
+}
+
+/** Sessions kept where every replica finds them, by cookie digest (never the cookie itself). */
+export interface SharedUiSessions {
+  /** Keeps `session` under `digest` until it expires. */
+  put(digest: string, session: UiSession): Promise<void>;
+  /** The session under `digest`, or undefined (unknown, ended or expired). */
+  get(digest: string): Promise<UiSession | undefined>;
+  /** Ends the session under `digest` on every replica. */
+  end(digest: string): Promise<void>;
+  /** Calls `listener` with the digest of each session another replica ended. Returns the unsubscribe. */
+  onEnded(listener: (digest: string) => void): () => void;
+}
+
 /** Sessions by cookie value; see the module comment. */
 export class UiSessions {
   /** Cookie digest -> session, oldest first (a Map keeps insertion order). */
-  private readonly sessions = new Map<string, { viewer: UiViewer; expires: number }>();
+  private readonly sessions = new Map<string, UiSession>();
+  private shared: SharedUiSessions | undefined;
+  private readonly endedListeners = new Set<() => void>();
 
   constructor(private readonly maxSessions = 1_000) {}
+
+  /** Shares the sessions with the other replicas from now on. */
+  share(shared: SharedUiSessions): () => void {
+    this.shared = shared;
+    return shared.onEnded((key) => {
+      if (!this.sessions.delete(key)) return;
+      for (const listener of this.endedListeners) listener();
+    });
+  }
+
+  /** Calls `listener` when another replica ended a session this one knew. Returns the unsubscribe. */
+  onEndedElsewhere(listener: () => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  /** Like `create`, and kept in the shared store (replicas) before the cookie is handed out. */
+  async open(viewer: UiViewer, ttlMs: number): Promise<string> {
+    const id = this.create(viewer, ttlMs);
+    const key = digest(id);
+    const session = this.sessions.get(key);
+    if (this.shared && session) await this.shared.put(key, session);
+    return id;
+  }
+
+  /**
+   * Replicas: takes the session of cookie `id` as the shared store has it
+   * (another replica may have opened or ended it). Without a shared store,
+   * or with Redis away, the copy here stays as it is.
+   */
+  async refresh(id: string): Promise<void> {
+    if (!this.shared) return;
+    const key = digest(id);
+    const session = await this.shared.get(key).catch(() => null);
+    if (session === null) return;
+    if (session === undefined) this.sessions.delete(key);
+    else this.keep(key, session);
+  }
+
+  /** Ends a session here and (replicas) everywhere; whether this replica knew it. A shared failure rejects. */
+  async close(id: string): Promise<boolean> {
+    const key = digest(id);
+    const known = this.sessions.delete(key);
+    await this.shared?.end(key);
+    return known;
+  }
 
   /** A new session for `viewer`, valid for `ttlMs`: the cookie value to set. */
   create(viewer: UiViewer, ttlMs: number, now = Date.now()): string {
@@ -41,6 +112,17 @@ export class UiSessions {
     const id = randomBytes(32).toString('base64url');
     this.sessions.set(digest(id), { viewer, expires: now + ttlMs });
     return id;
+  }
+
+  /** Keeps a session looked up in the shared store (bounded as `create` is). */
+  private keep(key: string, session: UiSession): void {
+    this.sessions.delete(key);
+    while (this.sessions.size >= this.maxSessions) {
+      const oldest = this.sessions.keys().next().value;
+      if (oldest === undefined) break;
+      this.sessions.delete(oldest);
+    }
+    this.sessions.set(key, session);
   }
 
   /** The viewer of a live session, or undefined (unknown or expired). */

@@ -3,7 +3,9 @@
  * party of the team's identity provider, with openid-client. Discovery from
  * the issuer (on first use, so serve starts while the provider is down), the
  * authorization code flow with PKCE, state and nonce; the flow's secrets stay
- * here, keyed by a random id the browser holds in a short-lived cookie. The
+ * here, keyed by a random id the browser holds in a short-lived cookie (with
+ * replicas, in Redis, sealed under that id: redisSignInFlows.ts, so the
+ * callback may land on any replica). The
  * person comes from the ID token's claims and the userinfo answer, under the
  * gateway's claim names, exactly as an access token's would. Loaded only when
  * `gateway.ui` is set (bridge.ts imports it lazily).
@@ -21,10 +23,32 @@ import {
 } from '../../core/platform/index.js';
 
 /** A sign-in under way: what the callback must match. */
-interface PendingFlow {
+export interface PendingFlow {
   state: string;
   nonce: string;
   codeVerifier: string;
+}
+
+/** Where sign-ins under way are kept until their callback, by the flow's id (taken once). */
+export interface SignInFlows {
+  put(flowId: string, flow: PendingFlow, ttlMs: number): Promise<void>;
+  /** The flow of `flowId`, gone after; undefined when unknown, taken or expired. */
+  take(flowId: string): Promise<PendingFlow | undefined>;
+}
+
+/** Sign-ins under way in this process (bounded: the oldest is forgotten past {@link MAX_FLOWS}). */
+function localFlows(): SignInFlows {
+  const flows = new LRUCache<string, PendingFlow>({ max: MAX_FLOWS, ttl: FLOW_TTL_MS });
+  return {
+    async put(flowId, flow, ttlMs) {
+      flows.set(flowId, flow, { ttl: ttlMs });
+    },
+    async take(flowId) {
+      const flow = flows.get(flowId);
+      flows.delete(flowId);
+      return flow;
+    },
+  };
 }
 
 /** How long a person may take on the identity provider's pages. */
@@ -39,7 +63,6 @@ export class SignInError extends Error {}
 /** The relying party; see the module comment. */
 export class UiSignIn {
   private configuration: Promise<oidc.Configuration> | undefined;
-  private readonly flows = new LRUCache<string, PendingFlow>({ max: MAX_FLOWS, ttl: FLOW_TTL_MS });
   private readonly closed = new AbortController();
   readonly issuer: string;
 
@@ -49,6 +72,7 @@ export class UiSignIn {
     private readonly clientSecret: string | undefined,
     /** Our callback, `<public origin>/ui/callback`, as registered at the identity provider. */
     readonly redirectUri: string,
+    private readonly flows: SignInFlows = localFlows(),
   ) {
     this.issuer = ui.issuer ?? gateway.authorizationServers[0]!;
   }
@@ -70,14 +94,13 @@ export class UiSignIn {
       nonce: flow.nonce,
     });
     const flowId = randomBytes(24).toString('base64url');
-    this.flows.set(flowId, flow);
+    await this.flows.put(flowId, flow, FLOW_TTL_MS);
     return { url: url.href, flowId };
   }
 
   /** Completes a sign-in from the callback's query: the person, or a SignInError saying why not. */
   async finish(query: URLSearchParams, flowId: string | undefined): Promise<Principal> {
-    const flow = flowId === undefined ? undefined : this.flows.get(flowId);
-    if (flowId !== undefined) this.flows.delete(flowId);
+    const flow = flowId === undefined ? undefined : await this.flows.take(flowId);
     if (flow === undefined) throw new SignInError('this sign-in is unknown or expired: start again');
     const error = query.get('error');
     if (error !== null)
@@ -158,11 +181,12 @@ export async function createUiSignIn(
   secrets: SecretStore | undefined,
   environment: NodeJS.ProcessEnv,
   redirectUri: string,
+  flows?: SignInFlows,
 ): Promise<UiSignIn> {
   const secret = gateway.ui.clientSecret;
   const resolved =
     secret === undefined
       ? undefined
       : (await resolveValues({ clientSecret: secret }, environment, secrets, 'gateway.ui'))['clientSecret'];
-  return new UiSignIn(gateway, gateway.ui, resolved, redirectUri);
+  return new UiSignIn(gateway, gateway.ui, resolved, redirectUri, flows);
 }

@@ -17,14 +17,14 @@ describe('BridgeAuth sweeps', () => {
     expect(auth.size.logins).toBe(1);
   });
 
-  it('forgets expired sessions on the next exchange', () => {
+  it('forgets expired sessions on the next exchange', async () => {
     vi.useFakeTimers();
     const auth = new BridgeAuth('main-token-0123456789', () => 1234);
-    for (let i = 0; i < 5; i++) expect(auth.exchange(auth.issueLogin())).toBeDefined();
+    for (let i = 0; i < 5; i++) expect(await auth.exchange(auth.issueLogin())).toBeDefined();
     expect(auth.size.sessions).toBe(5);
     vi.advanceTimersByTime(25 * 60 * 60_000);
     const login = auth.issueLogin();
-    expect(auth.exchange(login)).toBeDefined();
+    expect(await auth.exchange(login)).toBeDefined();
     expect(auth.size.sessions).toBe(1);
   });
 });
