@@ -30,6 +30,8 @@ export interface BridgeClientOptions {
 export interface BridgeClient extends CoreClient {
   /** Raw JSON text of every frame received (answers and events). */
   readonly received: string[];
+  /** Settles with the close code once the socket is closed (by either side). */
+  readonly closed: Promise<number>;
   /** Sends a raw frame (for malformed-frame tests) and waits for the answer with that id. */
   raw(frame: unknown, id?: string | number | null): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -65,8 +67,10 @@ export function connectBridge(options: BridgeClientOptions): Promise<BridgeClien
       waiting.set(id, resolve);
       ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
     });
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
   const client: BridgeClient = {
     received,
+    closed,
     raw,
     async call(method: MethodName, params?: unknown, options?: CallOptions): Promise<CallOutcome<never>> {
       const id = `c${++next}`;
