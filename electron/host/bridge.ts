@@ -131,7 +131,6 @@ export class Bridge implements HttpExtension {
       if (!this.auth.hasMainToken(req)) return answer(res, 401, { error: 'a valid bearer token is required' });
       return answer(res, 200, { url: this.loginUrl(5 * 60_000) });
     }
-    await this.auth.load(req);
     if (this.ui && path.startsWith('/ui/') && (await this.routeSignIn(req, res, path, method))) return true;
     if (method !== 'GET' && method !== 'HEAD') return false;
     if (path === '/ui') {
@@ -169,6 +168,8 @@ export class Bridge implements HttpExtension {
         );
         return true;
       }
+      // Replicas: the session may have been opened or ended on another replica.
+      await this.auth.load(req);
       if (!this.auth.hasSession(req) && this.ui) {
         res.writeHead(303, { Location: '/ui/signin', 'Cache-Control': 'no-store' });
         res.end();

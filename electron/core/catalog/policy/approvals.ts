@@ -110,13 +110,14 @@ export class ApprovalBroker {
   }
 
   /**
-   * Every pending request: this replica's, then (replicas) the others'. With
-   * Redis away, this replica's alone.
+   * Every pending request, oldest first: this replica's and (replicas) every
+   * other live replica's. With Redis away, this replica's alone.
    */
   async list(): Promise<ApprovalRequest[]> {
     const own = this.pending();
-    const others = (await this.replicas?.others().catch(() => [])) ?? [];
-    return [...own, ...others];
+    if (!this.replicas) return own;
+    const others = await this.replicas.others().catch(() => []);
+    return [...own, ...others].sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
   }
 
   /** Answers a pending request held here or (replicas) by another replica; false if no longer pending. */

@@ -9,9 +9,10 @@
  * finds nothing pending). Liveness: a replica holding requests, or with an
  * approver (a UI) attached, keeps its expiry time in a sorted set
  * (`approvals:holders`, `approvals:approvers`), refreshed every second and
- * lasting three: a dead replica's requests drop out of every list (the next
- * lister removes them) and its approvers stop counting. Writes lost while
- * Redis is away are made again when it returns.
+ * lasting three: a dead replica's requests drop out of every list, and its
+ * approvers stop counting. A replica with a UI attached removes the dead
+ * ones it finds on its heartbeat and tells every UI to look again. Writes
+ * lost while Redis is away are made again when it returns.
  */
 import type { Cluster } from '../../platform/cluster/cluster.js';
 import type { ApprovalDecision, ApprovalRequest, SharedApprovals } from '../../catalog/policy/approvals.js';
@@ -60,7 +61,7 @@ export class ReplicaApprovals implements SharedApprovals {
 
   constructor(
     private readonly cluster: Cluster,
-    holder: ApprovalHolder,
+    private readonly holder: ApprovalHolder,
     options: ReplicaApprovalsOptions = {},
   ) {
     this.heartbeatMs = options.heartbeatMs ?? 1_000;
@@ -102,9 +103,10 @@ export class ReplicaApprovals implements SharedApprovals {
   released(id: string): void {
     this.own.delete(id);
     this.schedule();
-    void this.cluster.redis
-      .multi()
-      .hdel(this.keys.pending, id)
+    const batch = this.cluster.redis.multi().hdel(this.keys.pending, id);
+    // Holding nothing more: out of the holders, not taken for dead when its heartbeat stops.
+    if (this.own.size === 0) batch.zrem(this.keys.holders, this.cluster.replicaId);
+    void batch
       .publish(this.keys.channel, this.cluster.replicaId)
       .exec()
       .catch(() => undefined);
@@ -137,7 +139,7 @@ export class ReplicaApprovals implements SharedApprovals {
       else gone.push(id);
     }
     // A dead replica's requests are removed by whoever sees them first.
-    if (gone.length > 0) void redis.hdel(this.keys.pending, ...gone).catch(() => undefined);
+    if (gone.length > 0) await redis.hdel(this.keys.pending, ...gone).catch(() => undefined);
     return requests.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
   }
 
@@ -180,14 +182,32 @@ export class ReplicaApprovals implements SharedApprovals {
   }
 
   private beat(): void {
+    void this.beatOnce().catch(() => undefined);
+  }
+
+  private async beatOnce(): Promise<void> {
     const { redis, replicaId } = this.cluster;
-    const batch = redis.multi();
-    if (this.own.size > 0) batch.zadd(this.keys.holders, this.expiry(), replicaId);
-    if (this.attached > 0) batch.zadd(this.keys.approvers, this.expiry(), replicaId);
-    // Long-dead replicas' scores are dropped on the way.
-    batch.zremrangebyscore(this.keys.holders, '-inf', Date.now() - 60_000);
-    batch.zremrangebyscore(this.keys.approvers, '-inf', Date.now() - 60_000);
-    void batch.exec().catch(() => undefined);
+    // Taken for dead meanwhile (a long pause, Redis away): this replica's requests are written again.
+    if (this.own.size > 0 && (await redis.zadd(this.keys.holders, this.expiry(), replicaId)) === 1) this.resync();
+    if (this.attached > 0) {
+      await redis.zadd(this.keys.approvers, this.expiry(), replicaId);
+      await this.sweepDead();
+    }
+  }
+
+  /**
+   * A replica with a UI attached looks for holders whose heartbeat ran out:
+   * the one that removes them drops their requests and tells every UI.
+   */
+  private async sweepDead(): Promise<void> {
+    const { redis, replicaId } = this.cluster;
+    const now = Date.now();
+    await redis.zremrangebyscore(this.keys.approvers, '-inf', now);
+    const dead = await redis.zrangebyscore(this.keys.holders, '-inf', now);
+    if (dead.length === 0 || (await redis.zrem(this.keys.holders, ...dead)) === 0) return;
+    await this.others();
+    this.holder.changed();
+    await this.cluster.publish(this.keys.channel, replicaId);
   }
 
   /** Makes again what Redis may have missed while it was away. */

@@ -84,7 +84,7 @@ describe.skipIf(missing !== undefined)('pending approvals across replicas', () =
     });
   });
 
-  it("drops a silent replica's requests and approver within the heartbeat's lifetime", async () => {
+  it("drops a silent replica's requests and approver within the heartbeat's lifetime, telling the UIs", async () => {
     const [c, d] = await Promise.all([replica('c'), replica('d')]);
     c.broker.attach();
     void c.broker.request(details);
@@ -94,14 +94,16 @@ describe.skipIf(missing !== undefined)('pending approvals across replicas', () =
       description: "C's request listed by D",
     });
     expect(await d.broker.approverPresent()).toBe(true);
+    // D's UI is attached: its heartbeat finds C dead and tells it, without anyone listing.
+    const detach = d.broker.attach();
+    await waitUntil(async () => d.changes === 1, { timeoutMs: 2_000, intervalMs: 10, description: "C's notice" });
+    const seen = d.changes;
     // C stops as a killed replica would: no release, no more heartbeats.
     c.shared.close();
-    await waitUntil(async () => (await d.broker.list()).length === 0, {
-      timeoutMs: 2_000,
-      intervalMs: 50,
-      description: "C's request dropped",
-    });
-    expect(await d.broker.approverPresent()).toBe(false);
+    await waitUntil(async () => d.changes > seen, { timeoutMs: 2_000, intervalMs: 20, description: 'the notice' });
     expect(await d.cluster.redis.hlen(d.cluster.key('approvals', 'pending'))).toBe(0);
+    expect(await d.broker.list()).toEqual([]);
+    detach();
+    expect(await d.broker.approverPresent()).toBe(false);
   });
 });
