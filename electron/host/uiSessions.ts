@@ -7,8 +7,8 @@
  * shared (SharedUiSessions, in Redis: redisUiSessions.ts): a session opened
  * on one replica is valid on all, and a sign-out ends it on all. This map is
  * then each replica's copy of what it has looked up, refreshed from the
- * shared store on every HTTP request and upgrade, and dropped when another
- * replica ends the session.
+ * shared store on each page load and bridge connection, and dropped when
+ * another replica ends the session (a notice).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../core/catalog/index.js';
