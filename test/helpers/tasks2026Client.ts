@@ -72,6 +72,8 @@ export interface RpcOptions {
   /** Headers replacing the computed ones (e.g. a wrong Mcp-Name). */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Hears each other message on an SSE answer (progress, logs), before the answer. */
+  onMessage?: (message: Record<string, unknown>) => void;
 }
 
 /** A connected 2026-07-28 tasks requester. */

@@ -100,7 +100,12 @@ function outcomeOf(message: Record<string, unknown>, httpStatus: number): RpcOut
 export async function postRpc(
   target: WireTarget,
   request: { method: string; params?: Record<string, unknown> },
-  options: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+  options: {
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+    /** Hears each other message on an SSE answer (progress, logs), in order, before the answer. */
+    onMessage?: (message: Record<string, unknown>) => void;
+  } = {},
 ): Promise<RpcOutcome> {
   const id = nextId++;
   const timeout = AbortSignal.timeout(target.timeoutMs ?? 15_000);
@@ -115,6 +120,7 @@ export async function postRpc(
   if (type.includes('text/event-stream') && response.body) {
     for await (const message of sseMessages(response.body)) {
       if (message.id === id) return outcomeOf(message, response.status);
+      options.onMessage?.(message);
     }
     throw new Error(`${request.method}: the SSE stream ended without an answer (HTTP ${response.status})`);
   }

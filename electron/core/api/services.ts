@@ -45,7 +45,7 @@ import type { CallerIdentity } from '../catalog/policy/callerIdentity.js';
 import type { SessionInfo } from '../frontend/sessions/sessionRegistry.js';
 import type { ProxyTask } from '../frontend/tasks/proxyTask.js';
 import type { TaskChange } from '../frontend/tasks/taskRegistry.js';
-import type { TaskDetail } from '../frontend/tasks/taskService.js';
+import type { TaskDetail, TaskFollow, TaskPage } from '../frontend/tasks/taskService.js';
 import type { TaskRequestOptions } from '../frontend/tasks/taskWork.js';
 import type { AuthStatusEntry } from '../platform/auth/authRegistry.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
@@ -291,8 +291,17 @@ export interface TasksService {
   result(taskId: string, options: TaskRequestOptions): Promise<CallToolResult>;
   /** tools/list as a task-aware client sees it (each tool's taskSupport through the proxy). */
   listed(tools: Tool[]): Tool[];
-  /** tasks/list for one client. */
-  list(client: string): Task[];
+  /**
+   * tasks/list for one client, newest first: with replicas its tasks on
+   * every replica, one page at a time after `cursor` (valid on any replica).
+   */
+  list(client: string, cursor?: string): Promise<TaskPage>;
+  /**
+   * Replicas: follows the status changes of `client`'s tasks among `taskIds`
+   * that other replicas run; resolves once following, with those tasks as
+   * kept (none without replicas; none for ids unknown or another client's).
+   */
+  followElsewhere(taskIds: string[], client: string, listener: (task: ProxyTask) => void): Promise<TaskFollow>;
   /** tasks/cancel for the task's owner. */
   cancel(taskId: string, client: string): Promise<Task>;
   /** Cancels any task (the UI); false when there is none. */

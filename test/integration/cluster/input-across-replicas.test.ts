@@ -6,6 +6,8 @@
  * gets `input_required` and retries with its answer through B, which hands
  * the retry to A (the call and its backend request are held there); the
  * same answer again resumes nothing. A call of several rounds goes A, B, A.
+ * A handed-over retry's progress reaches the client through B, and the
+ * client's cancelling it through B stops the call on A.
  * A retry for a call whose replica has stopped fails, saying so.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, nodeServer } from '../../helpers/harness.js';
+import { waitUntil } from '../../helpers/processes.js';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
 import { startServeHttp, type ServedHttp } from '../../helpers/serveHttp.js';
 import { connectTasks2026, type RpcOutcome, type Tasks2026Client, waitForTool } from '../../helpers/tasks2026Client.js';
@@ -41,6 +44,11 @@ function textOf(outcome: RpcOutcome): string {
   expect(outcome.kind, JSON.stringify(outcome)).toBe('result');
   const result = (outcome as { result: { content?: { text?: string }[] } }).result;
   return (result.content ?? []).map((c) => c.text ?? '').join('');
+}
+
+/** The asks fixture's own count of cancelled calls and its holds, on the replica `client` reaches. */
+async function fixtureStatus(client: Tasks2026Client): Promise<{ cancelled: number; holding: string[] }> {
+  return JSON.parse(textOf(await client.rpc('tools/call', { name: 'old__status', arguments: {} }, { declare: false })));
 }
 
 /** The retry answering every request of `round` with `answer`. */
@@ -109,6 +117,44 @@ describe.skipIf(missing !== undefined)('input requests across replicas (Redis)',
     const done = await viaA.rpc('tools/call', retryOf(call, second, 'two'), { declare: false });
     expect(textOf(done)).toBe('ask_twice(two) -> one + two');
   });
+
+  it("a handed-over retry: the call's progress reaches the client, and its cancel stops the call on the holding replica", async () => {
+    const call = { name: 'old__ask_then_hold', arguments: { tag: 'relay' } };
+    const first = asking(
+      await viaA.rpc('tools/call', { ...call, _meta: { progressToken: 'first' } }, { declare: false }),
+    );
+    const before = await fixtureStatus(viaA);
+    const progress: unknown[] = [];
+    let heard: () => void = () => undefined;
+    const progressed = new Promise<void>((resolve) => (heard = resolve));
+    const controller = new AbortController();
+    const retry = viaB
+      .rpc(
+        'tools/call',
+        { ...retryOf(call, first, 'relayed'), _meta: { progressToken: 'retry' } },
+        {
+          declare: false,
+          signal: controller.signal,
+          onMessage: (message) => {
+            if (message.method !== 'notifications/progress') return;
+            progress.push(message.params);
+            heard();
+          },
+        },
+      )
+      .catch((error: unknown) => error);
+    await progressed;
+    expect(progress).toEqual([{ progressToken: 'retry', progress: 1, message: 'answered relayed' }]);
+    expect((await fixtureStatus(viaA)).holding).toContain('relay');
+    controller.abort(new Error('user pressed stop'));
+    await retry;
+    await waitUntil(async () => (await fixtureStatus(viaA)).cancelled === before.cancelled + 1, {
+      timeoutMs: 5_000,
+      intervalMs: 50,
+      description: 'the call on A to be cancelled',
+    });
+    expect((await fixtureStatus(viaA)).holding).not.toContain('relay');
+  }, 15_000);
 
   it('a retry for a call parked on a stopped replica fails, saying so', async () => {
     const call = { name: 'old__ask', arguments: { tag: 'gone' } };

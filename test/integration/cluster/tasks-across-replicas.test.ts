@@ -6,12 +6,16 @@
  * directly. A task created through A is polled, answered and cancelled
  * through B; another client sees none of it; a task that ends while Redis
  * is away is seen ended once it returns; a 2026 client's answer to an `ask`
- * approval is taken through the other replica, once; a task of a killed
- * replica fails, saying so, instead of hanging.
+ * approval is taken through the other replica, once; tasks/list through B
+ * lists the client's tasks of both replicas, no other client's; a listen
+ * through B hears A's task end; a task of a killed replica fails, saying
+ * so, instead of hanging.
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientTokens } from '../../../electron/core/catalog/index.js';
 import { nodeServer, ROOT } from '../../helpers/harness.js';
@@ -53,6 +57,16 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     clients.push(client);
     return client;
   };
+  const legacyClients: V1Client[] = [];
+  /** A 2025-11-25 client (tasks/list is of that era) of `token`'s profile, through `replica`. */
+  const legacyClient = async (replica: ServedHttp, token: string): Promise<V1Client> => {
+    const client = new V1Client({ name: 'tasks-list-test', version: '1.0.0' });
+    await client.connect(
+      new V1HttpTransport(new URL(replica.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    );
+    legacyClients.push(client);
+    return client;
+  };
   let ownerA: Tasks2026Client;
   let ownerB: Tasks2026Client;
   let otherB: Tasks2026Client;
@@ -80,7 +94,7 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.allSettled(clients.map((client) => client.close()));
+    await Promise.allSettled([...clients, ...legacyClients].map((client) => client.close()));
     await Promise.allSettled([a?.stop(), b?.stop()]);
     await redis?.stop();
     if (shared) await rm(shared, { recursive: true, force: true });
@@ -141,6 +155,33 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     // Single-use across replicas: the same answer again, through A, resumes nothing.
     const again = await ownerA.rpc('tools/call', answered, { declare: false });
     expect(again.kind === 'error' ? again.error.code : 'answered').toBe(-32602);
+  });
+
+  it("tasks/list through B lists the client's tasks of both replicas, newest first, and no other client's", async () => {
+    const onA = await ownerA.createTask('t26__long', { steps: 1, stepMs: 10 });
+    const onB = await ownerB.createTask('t26__long', { steps: 1, stepMs: 10 });
+    const others = await otherB.createTask('t26__long', { steps: 1, stepMs: 10 });
+    const [owner, other] = await Promise.all([legacyClient(b, b.token), legacyClient(b, otherToken)]);
+    const listed = (await owner.experimental.tasks.listTasks()).tasks.map((task) => task.taskId);
+    expect(listed).toEqual(expect.arrayContaining([onA.taskId, onB.taskId]));
+    expect(listed.indexOf(onB.taskId)).toBeLessThan(listed.indexOf(onA.taskId));
+    expect(listed).not.toContain(others.taskId);
+    expect((await other.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toEqual([others.taskId]);
+  });
+
+  it("a listen through B hears the task A runs complete; another client's listen honours none of it", async () => {
+    const created = await ownerA.createTask('t26__long', { steps: 6, stepMs: 50 });
+    const listen = await ownerB.listen([created.taskId, 'no-such-task']);
+    const refused = await otherB.listen([created.taskId]);
+    try {
+      expect(await listen.acknowledged).toEqual([created.taskId]);
+      expect(await refused.acknowledged).toEqual([]);
+      const done = await listen.next((task) => task.status === 'completed', 5_000);
+      expect(textOf(done)).toBe('long: 6 steps');
+    } finally {
+      listen.close();
+      refused.close();
+    }
   });
 
   it('a task of a killed replica fails, saying so', async () => {

@@ -71,18 +71,21 @@ export class ListenStreams {
   }
 
   /** Serves a task listen (taskListen.ts) as an SSE stream of its own, until the client closes it. */
-  private serveTasks(res: ServerResponse, body: { id?: string | number }, client: string): void {
-    const sse = (message: unknown): boolean => res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  private async serveTasks(res: ServerResponse, body: { id?: string | number }, client: string): Promise<void> {
+    const sse = (message: unknown): void => {
+      if (!res.headersSent)
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
+      res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    };
     let listen;
     try {
-      listen = openTaskListen(this.host.tasks, client, body, sse);
+      listen = await openTaskListen(this.host.tasks, client, body, sse);
     } catch (error) {
+      if (res.headersSent) return void res.destroy();
       const { code, message, data } = error as ProtocolError;
       return sendJson(res, 200, { jsonrpc: '2.0', id: body.id ?? null, error: { code, message, data } });
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
-    sse(listen.acknowledgement);
-    if (!listen.honoured) {
+    if (!listen.honoured || res.destroyed) {
       listen.stop();
       return void res.end();
     }

@@ -169,7 +169,9 @@ async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefin
     const retry = { token: frontend.requestState, binding: request.binding, inputResponses: frontend.inputResponses };
     // Replicas: a call parked on another replica is resumed there.
     const elsewhere = host.parked.elsewhere(retry.token);
-    if (elsewhere) return (await elsewhere.remote.resume(elsewhere.replica, retry, signal)) as R | InputRequiredResult;
+    if (elsewhere)
+      return (await elsewhere.remote.resume(elsewhere.replica, retry, signal, options.onProgress)) as
+        R | InputRequiredResult;
     call = takeParked<R>(host, retry);
   } else {
     const { connection } = request;
@@ -185,15 +187,28 @@ async function relayLegacy<P extends { _meta?: Record<string, unknown> | undefin
       options.onProgress !== undefined,
     );
   }
-  const unfollow = call.follow(options.onProgress);
-  // The frontend cancelling (or going away) while this exchange waits cancels
-  // the backend call. Only while it waits: a 2026 exchange's signal also
-  // aborts once the exchange has ended normally, input_required or not.
+  return followed(host, call, request.binding, signal, options.onProgress);
+}
+
+/**
+ * The call's next step for this exchange, its progress sent to the exchange
+ * meanwhile. The frontend cancelling (or going away) while this exchange
+ * waits cancels the backend call. Only while it waits: a 2026 exchange's
+ * signal also aborts once the exchange has ended normally, input_required or not.
+ */
+async function followed<R>(
+  host: RelayHost,
+  call: LegacyCall<R>,
+  binding: string,
+  signal: AbortSignal | undefined,
+  onProgress: ((progress: Progress) => void) | undefined,
+): Promise<R | InputRequiredResult> {
+  const unfollow = call.follow(onProgress);
   const onAbort = (): void => call.cancel(signal?.reason);
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await advance(host, call, request.binding);
+    return await advance(host, call, binding);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     unfollow();
@@ -218,11 +233,17 @@ async function advance<R>(host: RelayHost, call: LegacyCall<R>, binding: string)
 
 /**
  * Replicas: a retry handed over by the replica it landed on, for a call
- * parked here. Its exchange is on that replica, so nothing here follows
- * progress or the client's cancellation (the call's lifetime still bounds it).
+ * parked here. Its exchange is on that replica: the call's progress goes
+ * back to it (`onProgress`), and its client's cancelling reaches the call
+ * through `signal`, as for an exchange here.
  */
-export function resumeParkedHere(host: RelayHost, retry: ParkedRetry): Promise<unknown> {
-  return advance(host, takeParked<unknown>(host, retry), retry.binding);
+export function resumeParkedHere(
+  host: RelayHost,
+  retry: ParkedRetry,
+  signal?: AbortSignal,
+  onProgress?: (progress: Progress) => void,
+): Promise<unknown> {
+  return followed(host, takeParked<unknown>(host, retry), retry.binding, signal, onProgress);
 }
 
 /** The error for a retry whose `requestState` resumes nothing: expired (lifetime `ttlMs`), or unknown or used. */

@@ -24,6 +24,7 @@
  * tasks/replicaParks.ts). The call is still taken once, where it is held.
  */
 import { randomUUID } from 'node:crypto';
+import type { Progress } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 
@@ -49,8 +50,15 @@ export interface ParkedElsewhere {
   /**
    * Hands a retry to `replica`, which holds the call parked under `token`;
    * resolves with that call's next step (a result or another `input_required`).
+   * The call's progress meanwhile comes back through `onProgress`; `signal`
+   * aborting cancels the call there.
    */
-  resume(replica: string, retry: ParkedRetry, signal?: AbortSignal): Promise<unknown>;
+  resume(
+    replica: string,
+    retry: ParkedRetry,
+    signal?: AbortSignal,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<unknown>;
   /** Stops taking retries from other replicas (shutdown). */
   close(): void;
 }

@@ -71,10 +71,12 @@ export function registerTaskHandlers(server: Server, core: FrontendCore, client:
     if (isModernRequest(ctx)) throw droppedInModernEra('tasks/result');
     return tasks.result(params.taskId, { client, signal: ctx.mcpReq.signal, frontend: frontendChannel(server, ctx) });
   });
-  // Our tasks are bounded per client (proxy.maxTasksPerClient), so one page holds them all.
-  server.setRequestHandler('tasks/list', { params: ListParams }, (_params, ctx) => {
+  // One process's tasks are bounded per client (proxy.maxTasksPerClient): one page holds them all.
+  // With replicas a page holds at most TASK_PAGE_SIZE, its cursor valid on any replica.
+  server.setRequestHandler('tasks/list', { params: ListParams }, async (params, ctx) => {
     if (isModernRequest(ctx)) throw droppedInModernEra('tasks/list');
-    return { tasks: tasks.list(client) };
+    const page = await tasks.list(client, params?.cursor);
+    return { tasks: page.tasks.map(wireTask), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
   server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
     if (!isModernRequest(ctx)) return tasks.cancel(params.taskId, client);

@@ -187,14 +187,10 @@ function scopedTasks(
     },
     // tools/list is already listed with each tool's task support (serverScopedCore's view).
     listed: (tools: Tool[]) => tools,
-    list: (client: string) => {
-      const own = new Set(
-        tasks.registry
-          .list(client)
-          .filter((task) => task.backendId === backendId)
-          .map((t) => t.taskId),
-      );
-      return tasks.list(client).filter((task) => own.has(task.taskId));
+    // This server's tasks only (a page may then hold fewer; its cursor goes on as it is).
+    list: async (client: string, cursor?: string) => {
+      const page = await tasks.list(client, cursor);
+      return { ...page, tasks: page.tasks.filter((task) => task.backendId === backendId) };
     },
   });
 }

@@ -74,10 +74,8 @@ export function serveCoreOverStdio(core: FrontendCore): () => Promise<void> {
       listens.delete(id);
       if (sink) hub.endListen(sink);
     },
-    onTaskListen(message, send) {
-      const listen = openTaskListen(core.tasks, LOCAL_CLIENT, message, send);
-      send(listen.acknowledgement);
-      return listen.stop;
+    async onTaskListen(message, send) {
+      return (await openTaskListen(core.tasks, LOCAL_CLIENT, message, send)).stop;
     },
     onClose() {
       queue.close();

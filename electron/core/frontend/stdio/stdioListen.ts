@@ -24,9 +24,9 @@ export interface ListenHooks {
   /**
    * Serves a listen naming `taskIds` (taskListen.ts) instead of the SDK, which
    * drops that filter: sends its acknowledgement and pushes through `send`,
-   * returns its end; throws a ProtocolError to refuse it.
+   * resolves with its end; rejects with a ProtocolError to refuse it.
    */
-  onTaskListen?(message: JSONRPCMessage, send: (notification: JSONRPCNotification) => void): () => void;
+  onTaskListen?(message: JSONRPCMessage, send: (notification: JSONRPCNotification) => void): Promise<() => void>;
   /** Sees every incoming message first (session tracking). */
   onMessage?(message: JSONRPCMessage): void;
 }
@@ -82,7 +82,7 @@ export function interceptListen(wire: Transport, hooks: ListenHooks): Transport 
           try {
             taskListens.set(
               request.id,
-              hooks.onTaskListen(message, (note) => void wire.send(note).catch(() => {})),
+              await hooks.onTaskListen(message, (note) => void wire.send(note).catch(() => {})),
             );
           } catch (error) {
             await refuse(request.id, error);

@@ -10,12 +10,19 @@
  * second, expiring after three): a running task whose replica has no
  * heartbeat is failed, saying which replica went away, instead of hanging.
  * Writes lost while Redis is away are made again when it returns.
+ *
+ * Each client's tasks are also indexed (taskOwnerIndex.ts), so tasks/list
+ * through any replica pages through them all, and each status change is
+ * published on the task's channel (`tasks:status:<id>`, in the same script
+ * as the record's write: no extra round trip) for the listens of other
+ * replicas that follow it.
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Cluster } from '../../platform/cluster/cluster.js';
 import { isTerminal, type ProxyTask } from './proxyTask.js';
 import { ReplicaCalls } from './replicaCalls.js';
-import type { OwnerCall, OwnerTaskOps, SharedTask, TaskStore } from './taskStore.js';
+import { forgetIndexed, ownerIndexKey, readOwnerPage } from './taskOwnerIndex.js';
+import type { OwnerCall, OwnerTaskOps, SharedTask, SharedTaskPage, TaskStore } from './taskStore.js';
 
 /** The largest outcome (JSON bytes) a record keeps; a larger one stays with the owner, fetched on demand. */
 export const MAX_SHARED_OUTCOME_BYTES = 256 * 1024;
@@ -29,6 +36,19 @@ export interface RedisTaskStoreOptions {
   /** How long a call to the owning replica may take (default 5 s). */
   ownerTimeoutMs?: number;
 }
+
+/**
+ * Keeps a task's record (KEYS[1]) and its entry in the owner's index
+ * (KEYS[2], expiring with its longest-lived task), then publishes the change
+ * on the task's channel when one is given (ARGV[5], the record without its
+ * outcome in ARGV[6]). ARGV: record JSON, TTL ms, creation time, task id.
+ */
+const WRITE = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
+return 1`;
 
 /** The error while Redis does not answer (retryable: the replica reconnects by itself). */
 function unavailable(what: string, error: unknown): ProtocolError {
@@ -75,7 +95,7 @@ export class RedisTaskStore implements TaskStore {
 
   attach(ops: OwnerTaskOps, local: () => ProxyTask[]): void {
     this.local = local;
-    this.calls.serve((payload) => serveOwnerCall(ops, payload as OwnerCall));
+    this.calls.serve((payload, call) => serveOwnerCall(ops, payload as OwnerCall, call.signal));
   }
 
   async keep(task: ProxyTask): Promise<void> {
@@ -88,12 +108,46 @@ export class RedisTaskStore implements TaskStore {
 
   changed(task: ProxyTask): void {
     // Lost while Redis is away: made again by resync when it returns.
-    void this.write(task).catch(() => undefined);
+    void this.write(task, true).catch(() => undefined);
   }
 
   dropped(task: ProxyTask): void {
     if (this.closed) return;
-    void this.cluster.redis.del(this.recordKey(task.taskId)).catch(() => undefined);
+    void this.cluster.redis
+      .multi()
+      .del(this.recordKey(task.taskId))
+      .zrem(ownerIndexKey(this.cluster, task.client), task.taskId)
+      .exec()
+      .catch(() => undefined);
+  }
+
+  async page(client: string, cursor: string | undefined): Promise<SharedTaskPage> {
+    try {
+      const { entries, nextCursor } = await readOwnerPage(this.cluster, client, cursor);
+      if (entries.length === 0) return { tasks: [], ...(nextCursor ? { nextCursor } : {}) };
+      const raws = await this.cluster.redis.mget(entries.map((entry) => this.recordKey(entry.taskId)));
+      const kept = raws.flatMap((raw) => (raw ? [JSON.parse(raw) as SharedTask] : []));
+      forgetIndexed(
+        this.cluster,
+        client,
+        entries.filter((_, i) => !raws[i]).map((entry) => entry.taskId),
+      );
+      const tasks = await this.withGoneFailed(kept.filter((task) => task.client === client));
+      return { tasks, ...(nextCursor ? { nextCursor } : {}) };
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      throw unavailable(`the tasks of ${client} on every replica cannot be listed`, error);
+    }
+  }
+
+  follow(taskId: string, listener: (task: SharedTask) => void): () => void {
+    return this.cluster.subscribe(this.statusChannel(taskId), (raw) => {
+      try {
+        listener(JSON.parse(raw) as SharedTask);
+      } catch {
+        // not a record: ignored
+      }
+    });
   }
 
   async elsewhere(taskId: string, client: string): Promise<SharedTask | undefined> {
@@ -130,6 +184,25 @@ export class RedisTaskStore implements TaskStore {
     return this.cluster.key('tasks', 'task', taskId);
   }
 
+  private statusChannel(taskId: string): string {
+    return this.cluster.key('tasks', 'status', taskId);
+  }
+
+  /** Running tasks of other replicas that are gone, failed (one look per replica). */
+  private async withGoneFailed(tasks: SharedTask[]): Promise<SharedTask[]> {
+    const others = new Set(
+      tasks
+        .filter((task) => !isTerminal(task.status) && task.replica !== this.cluster.replicaId)
+        .map((task) => task.replica),
+    );
+    const gone = new Set<string>();
+    for (const replica of others) if (!(await this.alive(replica))) gone.add(replica);
+    if (gone.size === 0) return tasks;
+    return Promise.all(
+      tasks.map((task) => (!isTerminal(task.status) && gone.has(task.replica) ? this.markGone(task) : task)),
+    );
+  }
+
   private heartbeatKey(replica: string): string {
     return heartbeatKey(this.cluster, replica);
   }
@@ -147,8 +220,12 @@ export class RedisTaskStore implements TaskStore {
     }
   }
 
-  /** Writes a task's record, expiring with its TTL; an outcome above the bound stays here. */
-  private async write(task: ProxyTask): Promise<void> {
+  /**
+   * Writes a task's record, expiring with its TTL, and its index entry; an
+   * outcome above the bound stays here. `publish`: a status change, told on
+   * the task's channel.
+   */
+  private async write(task: ProxyTask, publish = false): Promise<void> {
     const left = task.createdAt + task.ttlMs - Date.now();
     if (left <= 0) return;
     const record: SharedTask = { ...task, replica: this.cluster.replicaId };
@@ -157,7 +234,20 @@ export class RedisTaskStore implements TaskStore {
       const outcomeBytes = Buffer.byteLength(JSON.stringify(task.outcome));
       json = JSON.stringify({ ...record, outcome: undefined, outcomeBytes });
     }
-    await this.cluster.redis.set(this.recordKey(task.taskId), json, 'PX', left);
+    const keys = [this.recordKey(task.taskId), ownerIndexKey(this.cluster, task.client)];
+    const change = publish
+      ? [this.statusChannel(task.taskId), JSON.stringify({ ...record, outcome: undefined })]
+      : ['', ''];
+    await this.cluster.redis.eval(
+      WRITE,
+      2,
+      ...keys,
+      json,
+      String(left),
+      String(task.createdAt),
+      task.taskId,
+      ...change,
+    );
   }
 
   /** Fails a running task whose replica is gone, for every replica to see. */
@@ -182,17 +272,17 @@ export class RedisTaskStore implements TaskStore {
   private resync(): void {
     if (this.closed) return;
     this.beat();
-    for (const task of this.local()) this.changed(task);
+    for (const task of this.local()) void this.write(task).catch(() => undefined);
   }
 }
 
 /** Runs one call of another replica on this one (the owner), checking the client as a local request would. */
-async function serveOwnerCall(ops: OwnerTaskOps, call: OwnerCall): Promise<unknown> {
+async function serveOwnerCall(ops: OwnerTaskOps, call: OwnerCall, signal: AbortSignal): Promise<unknown> {
   switch (call.op) {
     case 'detail':
-      return ops.detail(call.taskId, call.client);
+      return ops.detail(call.taskId, call.client, signal);
     case 'update':
-      return ops.update(call.taskId, call.client, call.responses);
+      return ops.update(call.taskId, call.client, call.responses, signal);
     case 'cancel':
       return ops.cancel(call.taskId, call.client);
     case 'outcome':

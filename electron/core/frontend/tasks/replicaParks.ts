@@ -5,16 +5,24 @@
  * holds open) stays on the replica that parked it. The token names that
  * replica; a retry landing elsewhere is handed to it over replicaCalls.ts
  * (inboxes of their own, `relay`), which takes the call once and answers
- * with its next step. A replica without a heartbeat is gone: the retry fails
- * at once, saying so; one that does not answer within the request timeout
- * fails with the timeout error.
+ * with its next step. Meanwhile the call's progress comes back to the
+ * replica that has the client's request (notes of the call, when the retry
+ * asked for progress), and the client's cancelling that request, or its
+ * timing out, cancels the call where it is held. A replica without a
+ * heartbeat is gone: the retry fails at once, saying so; one that does not
+ * answer within the request timeout fails with the timeout error.
  */
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type Progress } from '@modelcontextprotocol/server';
 import type { Cluster } from '../../platform/cluster/cluster.js';
 import { resumeParkedHere, type RelayHost } from '../relay/inputRelay.js';
 import type { ParkedElsewhere, ParkedRetry } from '../relay/parkedCalls.js';
 import { replicaAlive } from './redisTaskStore.js';
 import { ReplicaCalls } from './replicaCalls.js';
+
+/** A retry as handed over: whether the replica that has the request relays progress to its client. */
+interface HandedRetry extends ParkedRetry {
+  progress?: boolean;
+}
 
 /** The error of a retry whose call was parked on a replica that is gone (the call went with it). */
 function replicaGone(replica: string): ProtocolError {
@@ -45,10 +53,18 @@ export class ReplicaParks implements ParkedElsewhere {
     private readonly timeoutMs: () => number,
   ) {
     this.calls = new ReplicaCalls(cluster, timeoutMs(), 'relay', 'holds this call');
-    this.calls.serve((payload) => resumeParkedHere(host, payload as ParkedRetry));
+    this.calls.serve((payload, call) => {
+      const { progress, ...retry } = payload as HandedRetry;
+      return resumeParkedHere(host, retry, call.signal, progress ? (step) => call.note(step) : undefined);
+    });
   }
 
-  async resume(replica: string, retry: ParkedRetry, signal?: AbortSignal): Promise<unknown> {
+  async resume(
+    replica: string,
+    retry: ParkedRetry,
+    signal?: AbortSignal,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<unknown> {
     let alive: boolean;
     try {
       alive = await replicaAlive(this.cluster, replica);
@@ -56,7 +72,9 @@ export class ReplicaParks implements ParkedElsewhere {
       throw unavailable(error);
     }
     if (!alive) throw replicaGone(replica);
-    return this.calls.call(replica, retry, signal, this.timeoutMs());
+    const handed: HandedRetry = { ...retry, ...(onProgress ? { progress: true } : {}) };
+    const onNote = onProgress && ((note: unknown) => onProgress(note as Progress));
+    return this.calls.call(replica, handed, signal, this.timeoutMs(), onNote);
   }
 
   /** Stops listening (the core's end). */

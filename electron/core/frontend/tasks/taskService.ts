@@ -61,6 +61,18 @@ export interface TaskServiceHost extends TaskWorkHost {
 
 export type { TaskDetail } from './proxyTask.js';
 
+/** One tasks/list page: the client's tasks, newest first, and the cursor of the next page. */
+export interface TaskPage {
+  tasks: ProxyTask[];
+  nextCursor?: string;
+}
+
+/** Tasks of other replicas followed for a listen: each as kept when the following began, and the stop. */
+export interface TaskFollow {
+  tasks: ProxyTask[];
+  stop(): void;
+}
+
 /** The answer to an unknown task id, or one of another profile (never says which). */
 function unknownTask(taskId: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
@@ -375,9 +387,45 @@ export class TaskService {
     });
   }
 
-  /** tasks/list: the client's own tasks, newest first. */
-  list(client: string): Task[] {
-    return this.registry.list(client).map(wireTask);
+  /**
+   * tasks/list: the client's own tasks, newest first. One process holds
+   * them all (bounded per client: one page). With replicas the shared
+   * index pages through the client's tasks on every replica; a task held
+   * here is shown as it stands here (its record may lag a change by a write).
+   */
+  async list(client: string, cursor?: string): Promise<TaskPage> {
+    await this.storeReady;
+    if (!this.store.shared) return { tasks: this.registry.list(client) };
+    const page = await this.store.page(client, cursor);
+    const tasks = page.tasks.map((task) => this.registry.get(task.taskId, client) ?? task);
+    return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+  }
+
+  /**
+   * Replicas: follows `client`'s tasks among `taskIds` that another replica
+   * runs: each is subscribed to first, then looked up (so no change falls
+   * between), and kept only when it is the client's.
+   */
+  async followElsewhere(taskIds: string[], client: string, listener: (task: ProxyTask) => void): Promise<TaskFollow> {
+    await this.storeReady;
+    const store = this.store;
+    const stops = new Map<string, () => void>();
+    const followed: ProxyTask[] = [];
+    if (store.shared) {
+      const others = taskIds.filter((id) => this.registry.get(id, client) === undefined);
+      await Promise.all(
+        others.map(async (taskId) => {
+          const stop = store.follow(taskId, (task) => {
+            if (task.client === client && task.taskId === taskId) listener(task);
+          });
+          const shared = await store.elsewhere(taskId, client).catch(() => undefined);
+          if (!shared) return stop();
+          stops.set(taskId, stop);
+          followed.push(shared);
+        }),
+      );
+    }
+    return { tasks: followed, stop: () => stops.forEach((stop) => stop()) };
   }
 
   /** tasks/cancel: ends a live task as cancelled (the backend's asked to cancel too); -32602 once terminal. */

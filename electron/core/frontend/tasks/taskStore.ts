@@ -19,6 +19,13 @@ export interface SharedTask extends ProxyTask {
   outcomeBytes?: number | undefined;
 }
 
+/** One page of a client's tasks on every replica, newest first. */
+export interface SharedTaskPage {
+  tasks: SharedTask[];
+  /** The cursor of the next page (absent: this was the last). */
+  nextCursor?: string;
+}
+
 /** What the owning replica does for another one (each call checks the owner's client, as a local request would). */
 export interface OwnerTaskOps {
   detail(taskId: string, client: string, signal?: AbortSignal): Promise<TaskDetail>;
@@ -52,6 +59,14 @@ export interface TaskStore {
    * whose replica is gone is answered failed, saying so.
    */
   elsewhere(taskId: string, client: string): Promise<SharedTask | undefined>;
+  /**
+   * One page of `client`'s tasks as kept, on every replica, after `cursor`
+   * (a page's `nextCursor`, valid on any replica); running tasks of a replica
+   * that is gone are answered failed. -32602 for a cursor not handed out.
+   */
+  page(client: string, cursor: string | undefined): Promise<SharedTaskPage>;
+  /** Hears each status change of a task another replica runs (the record, without its outcome); returns the stop. */
+  follow(taskId: string, listener: (task: SharedTask) => void): () => void;
   /** Hands `call` to the replica that owns `task`; rejects with its error, or when it does not answer in time. */
   forward(task: SharedTask, call: OwnerCall, signal?: AbortSignal): Promise<unknown>;
   /** Stops sharing (the core is closing): other replicas then see this replica's open tasks fail. */
@@ -66,6 +81,8 @@ export const memoryTaskStore: TaskStore = {
   changed: () => undefined,
   dropped: () => undefined,
   elsewhere: () => Promise.resolve(undefined),
+  page: () => Promise.resolve({ tasks: [] }),
+  follow: () => () => undefined,
   forward: () => Promise.reject(new Error('no other replica')),
   close: () => undefined,
 };
