@@ -1,8 +1,8 @@
 /**
- * A replica's link to the shared state, against a real Redis: commands and
- * change notices while it is up; while it is down, commands fail at once
- * (never hang a request) and the status says so; when it returns, the link
- * recovers by itself, subscriptions included.
+ * A replica's link to the shared state, against a real Redis: commands,
+ * change notices and a lock across replicas while it is up; while it is
+ * down, commands fail at once (never hang a request) and the status says
+ * so; when it returns, the link recovers by itself, subscriptions included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCluster, type Cluster } from '../../../electron/core/platform/index.js';
@@ -55,6 +55,35 @@ describe.skipIf(missing !== undefined)('cluster: the link to Redis', () => {
       { timeoutMs: 3_000, intervalMs: 100 },
     );
     expect(heard[0]).toBe('policy');
+  });
+
+  it('a lock across replicas: one holder at a time, a bounded wait, work aborted before the lock ends', async () => {
+    const name = a.key('lock', 'refresh');
+    const order: string[] = [];
+    let release!: () => void;
+    const releasing = new Promise<void>((resolve) => (release = resolve));
+    const first = a.exclusive(name, { ttlMs: 5_000, waitMs: 1_000 }, async () => {
+      order.push('a in');
+      await releasing;
+      order.push('a out');
+    });
+    await waitUntil(() => order.includes('a in'), { timeoutMs: 2_000, description: 'a holds the lock' });
+    await expect(b.exclusive(name, { ttlMs: 5_000, waitMs: 200 }, async () => order.push('b early'))).rejects.toThrow(
+      /could not be had/,
+    );
+    const second = b.exclusive(name, { ttlMs: 5_000, waitMs: 3_000 }, async () => order.push('b in'));
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['a in', 'a out', 'b in']);
+    // Work outliving its lock is aborted before the lock's time is up.
+    const started = Date.now();
+    const aborted = await a.exclusive(
+      name,
+      { ttlMs: 800, waitMs: 0 },
+      (signal) =>
+        new Promise<number>((resolve) => signal.addEventListener('abort', () => resolve(Date.now() - started))),
+    );
+    expect(aborted).toBeLessThan(800);
   });
 
   it('while Redis is down, says so and fails commands at once; recovers when it returns', async () => {
