@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type AuthServer } from '../../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/oauth/protectedServer.mjs';
 import { connectBridge, type BridgeClient } from '../../helpers/bridgeClient.js';
+import { runCli } from '../../helpers/cli.js';
 import { completeAuthorization } from '../../helpers/oauthBrowser.js';
 import { waitUntil } from '../../helpers/processes.js';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
@@ -163,6 +164,28 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
     expect(Date.now() - started).toBeLessThan(1_000);
     // A patch: the rule set through A's UI before is kept.
     expect(await toolNames(clientB)).not.toContain('notes__read');
+  });
+
+  it("a CLI command writing B's file while B runs applies on A as a patch, the UI's changes kept", async () => {
+    const description = 'Plain, described through the CLI';
+    const cli = await runCli(
+      ['override', 'notes', 'plain', '--description', description, '--config', b.configPath],
+      b.env,
+    );
+    expect(cli, cli.stderr).toMatchObject({ code: 0 });
+    const describedOn = async (client: Client) =>
+      (await client.listTools()).tools.find((tool) => tool.name === 'notes__plain')?.description;
+    await waitUntil(async () => (await describedOn(clientA)) === description, {
+      timeoutMs: 3_000,
+      intervalMs: 25,
+      description: 'A applies the CLI write to B',
+    });
+    // Only the change: the rule set through A's UI and the hand edit before it stay, on both replicas.
+    for (const client of [clientA, clientB]) {
+      const names = await toolNames(client);
+      expect(names).not.toContain('notes__read');
+      expect(names).not.toContain('notes__extra');
+    }
   });
 
   it("a sign-in started from A's link and completed through B works on both replicas", async () => {
