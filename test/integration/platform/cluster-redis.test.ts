@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore, openCluster, redisConfigDocument, type Cluster } from '../../../electron/core/platform/index.js';
-import type { StoredConfig } from '../../../electron/core/platform/config/storedConfig.js';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
 import { waitUntil } from '../../helpers/processes.js';
 
@@ -47,7 +46,7 @@ describe.skipIf(missing !== undefined)('cluster: the link to Redis', () => {
     stores.push(store);
     const unreachable: unknown[] = [];
     const first = await store.share(redisConfigDocument(cluster), (error) => unreachable.push(error));
-    const applied: StoredConfig[] = [];
+    const applied: Awaited<ReturnType<ConfigStore['read']>>[] = [];
     store.watch(
       (stored) => applied.push(stored),
       () => undefined,
