@@ -118,6 +118,9 @@ describe.skipIf(missing !== undefined)('cluster: the link to Redis', () => {
     await waitUntil(() => a.status === 'down', { timeoutMs: 3_000, description: 'status down' });
     const started = Date.now();
     await expect(a.redis.get(a.key('k'))).rejects.toThrow();
+    await expect(a.exclusive(a.key('lock', 'x'), { ttlMs: 5_000, waitMs: 5_000 }, async () => 1)).rejects.toThrow(
+      /could not be had: Redis is down/,
+    );
     expect(Date.now() - started).toBeLessThan(600);
     await redis.start();
     await waitUntil(() => a.status === 'up' && b.status === 'up', { timeoutMs: 5_000, description: 'status up again' });

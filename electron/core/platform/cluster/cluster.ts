@@ -44,7 +44,7 @@ export interface Cluster {
   subscribe(channel: string, handler: (message: string) => void): () => void;
   /**
    * Runs `work` while holding the lock `name` (from `key()`) across the
-   * replicas: waits at most `waitMs` for it, then rejects (so it does while
+   * replicas: waits at most `waitMs` for it, then rejects (at once while
    * Redis is away); `work`'s signal aborts shortly before the lock's
    * `ttlMs` ends, or with `signal`.
    */

@@ -9,7 +9,7 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type { Redlock } from '@sesamecare-oss/redlock';
 import type { Cluster, LockOptions, SharedStateStatus } from './cluster.js';
-import { redisLock } from './redisLock.js';
+import { LockUnavailableError, redisLock } from './redisLock.js';
 
 /** What a RedisCluster is built from (openCluster.ts resolves the config into this). */
 export interface RedisClusterOptions {
@@ -118,6 +118,8 @@ export class RedisCluster implements Cluster {
   }
 
   exclusive<T>(name: string, options: LockOptions, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    // Redis away: refused at once rather than after the whole wait.
+    if (this.current === 'down') return Promise.reject(new LockUnavailableError(name, new Error('Redis is down')));
     return this.lock(name, options, work);
   }
 
