@@ -75,6 +75,8 @@ export class CatalogCache {
   /** Writes per backend, one at a time, so a removal cannot be overtaken by an older save. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly place: CatalogPlace;
+  /** Backends whose latest listing could not be written (the place was away); one ID each, so bounded. */
+  private readonly unsaved = new Set<string>();
 
   constructor(
     readonly dir: string,
@@ -154,13 +156,27 @@ export class CatalogCache {
         await this.place.remove(backend.id);
         return;
       }
-      await this.place.write(backend.id, text);
+      try {
+        await this.place.write(backend.id, text);
+        this.unsaved.delete(backend.id);
+      } catch (error) {
+        this.unsaved.add(backend.id);
+        throw error;
+      }
     });
   }
 
   /** Deletes a backend's entry (the backend was removed). Never throws. */
   remove(backendId: string): Promise<void> {
+    this.unsaved.delete(backendId);
     return this.queue(backendId, () => this.place.remove(backendId));
+  }
+
+  /** The backends whose latest listing could not be written (to be saved again once the place is back); forgotten here. */
+  takeUnsaved(): string[] {
+    const ids = [...this.unsaved];
+    this.unsaved.clear();
+    return ids;
   }
 
   private queue(backendId: string, task: () => Promise<void>): Promise<void> {

@@ -22,6 +22,7 @@ import { createConnectionsService } from './coreConnections.js';
 import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
 import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
 import { admitAll, createSupervisorHost, type SupervisorHostParts } from './supervisorReports.js';
+import { catchUpCatalogs } from './catalogCatchUp.js';
 import { launchBackends } from './backendLaunch.js';
 import { BackendSupervisor } from '../backends/supervisor/backendSupervisor.js';
 import { defaultStartLimit, StartLimiter } from '../backends/process/startLimiter.js';
@@ -147,6 +148,8 @@ export class SwitchboardCore implements FrontendCore {
   /** While start() reads the server approvals, before any backend is in the pool. */
   private readingApprovals = false;
   private disposed = false;
+  /** Replicas: stops catching the shared catalogs up when Redis returns. */
+  private stopCatchUp: (() => void) | undefined;
 
   constructor(
     private config: SwitchboardConfig,
@@ -283,6 +286,17 @@ export class SwitchboardCore implements FrontendCore {
       (error) => this.changes.reportConfigError(error),
     );
     await approvalsRead;
+    // Replicas: what Redis missed while away is shared when it returns (catalogCatchUp.ts).
+    const { cluster, catalogCache } = this.services;
+    if (cluster && catalogCache) {
+      this.stopCatchUp = catchUpCatalogs({
+        cluster,
+        cache: catalogCache,
+        supervisors: () => this.pool.values(),
+        admitAll: (entries) => admitAll(this.hostParts, entries),
+        logger: this.deps.logger,
+      });
+    }
     await launchBackends(
       this.config.backends,
       (backend) => {
@@ -395,6 +409,7 @@ export class SwitchboardCore implements FrontendCore {
     this.disposed = true;
     this.publisher.close();
     this.services.store?.unwatch();
+    this.stopCatchUp?.();
     const stopping = new SwitchboardError(ErrorCode.BackendUnavailable, 'Switchboard is shutting down');
     this.parkedCalls.clear(stopping);
     this.tasks.dispose();

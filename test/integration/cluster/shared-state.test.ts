@@ -5,7 +5,9 @@
  * policy change through A's UI contract (the headless bridge) applies on B
  * within a second; a sign-in to a per-caller server (a real oidc-provider
  * authorization server and its resource server) started from A's link and
- * completed through B works on both; Redis restarted mid-run keeps the
+ * completed through B works on both, and when both refresh that person's
+ * expired token at once, one refresh reaches the authorization server (its
+ * refresh tokens are single-use); Redis restarted mid-run keeps the
  * token; while Redis is down, `/readyz` says so, calls that need no shared
  * state still work, and a config change is refused with nothing lost. A
  * plain `tools/call` makes no Redis round trip (Redis's own command counts).
@@ -16,10 +18,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
+import { compactDecrypt, CompactEncrypt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type AuthServer } from '../../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/oauth/protectedServer.mjs';
 import { connectBridge, type BridgeClient } from '../../helpers/bridgeClient.js';
+import { runCli } from '../../helpers/cli.js';
 import { completeAuthorization } from '../../helpers/oauthBrowser.js';
 import { waitUntil } from '../../helpers/processes.js';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
@@ -47,6 +51,7 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
   let clientB: Client;
   let bridgeA: BridgeClient;
   let probe: Redis;
+  let key: Uint8Array;
 
   const origin = (served: ServedHttp) => new URL(served.url).origin;
   const readyz = async (served: ServedHttp): Promise<{ status: number; body: Ready }> => {
@@ -63,7 +68,8 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sb-shared-'));
     const keyFile = join(dir, 'credential.key');
-    await writeFile(keyFile, randomBytes(32).toString('base64'));
+    key = randomBytes(32);
+    await writeFile(keyFile, Buffer.from(key).toString('base64'));
     [redis, as] = await Promise.all([startRedis(), startAuthServer()]);
     rs = await startProtectedServer({ issuer: as.issuer });
     const config = {
@@ -161,6 +167,28 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
     expect(await toolNames(clientB)).not.toContain('notes__read');
   });
 
+  it("a CLI command writing B's file while B runs applies on A as a patch, the UI's changes kept", async () => {
+    const description = 'Plain, described through the CLI';
+    const cli = await runCli(
+      ['override', 'notes', 'plain', '--description', description, '--config', b.configPath],
+      b.env,
+    );
+    expect(cli, cli.stderr).toMatchObject({ code: 0 });
+    const describedOn = async (client: Client) =>
+      (await client.listTools()).tools.find((tool) => tool.name === 'notes__plain')?.description;
+    await waitUntil(async () => (await describedOn(clientA)) === description, {
+      timeoutMs: 3_000,
+      intervalMs: 25,
+      description: 'A applies the CLI write to B',
+    });
+    // Only the change: the rule set through A's UI and the hand edit before it stay, on both replicas.
+    for (const client of [clientA, clientB]) {
+      const names = await toolNames(client);
+      expect(names).not.toContain('notes__read');
+      expect(names).not.toContain('notes__extra');
+    }
+  });
+
   it("a sign-in started from A's link and completed through B works on both replicas", async () => {
     const listed = await bridgeA.call('connections.list');
     const link = listed.ok ? (listed.result as { server: string; signInUrl?: string }[])[0]?.signInUrl : undefined;
@@ -178,6 +206,28 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
     // The record in Redis is a JWE, never the token in clear.
     const [sealed] = await probe.hvals('sb-test:callers:prot');
     expect(sealed?.split('.')).toHaveLength(5);
+  });
+
+  it("two replicas refreshing one person's expired token at once: one refresh, both calls work", async () => {
+    // The sealed record in Redis, its access token made to look expired (as an hour later): both replicas refresh.
+    const [caller, sealed] = await probe.hgetall('sb-test:callers:prot').then((all) => Object.entries(all)[0]!);
+    const record = JSON.parse(new TextDecoder().decode((await compactDecrypt(sealed, key)).plaintext)) as {
+      tokens: { access_token: string; expires_at: number };
+    };
+    record.tokens.expires_at = Date.now() - 1_000;
+    const expired = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(record)))
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .encrypt(key);
+    await probe.hset('sb-test:callers:prot', caller, expired);
+    const refreshes = as.stats.refreshGrants;
+    // The authorization server rotates refresh tokens (public client) and revokes the grant when one is reused.
+    const outcomes = await Promise.all([call(clientA, 'prot__whoami'), call(clientB, 'prot__whoami')]);
+    expect(outcomes).toEqual([expect.stringMatching(/^operator /), expect.stringMatching(/^operator /)]);
+    expect(as.stats.refreshGrants - refreshes).toBe(1);
+    // Still signed in on both, with the one new token.
+    expect(await call(clientA, 'prot__whoami')).toMatch(/^operator /);
+    expect(await call(clientB, 'prot__whoami')).toMatch(/^operator /);
+    expect(as.stats.refreshGrants - refreshes).toBe(1);
   });
 
   it('Redis restarted mid-run: the token, the policy and the counters are still there', async () => {

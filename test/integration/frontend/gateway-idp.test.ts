@@ -117,6 +117,7 @@ describe('gateway mode with opaque tokens and token exchange', () => {
   });
 
   it('refuses a garbage token, and one whose introspection names another resource', async () => {
+    const introspections = as.stats.introspections;
     const garbage = await post('not-a-token-anyone-issued');
     expect(garbage.status).toBe(401);
     expect(garbage.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -125,6 +126,22 @@ describe('gateway mode with opaque tokens and token exchange', () => {
     const refused = await post(other);
     expect(refused.status).toBe(401);
     expect(await refused.text()).toContain('another resource');
+    expect(as.stats.introspections - introspections).toBe(2);
+    // Sent again and again, neither reaches the identity provider again while its refusal is kept (CACHE_MS) ...
+    const again = await Promise.all(
+      [...Array(5).keys()].map((n) => post(n % 2 === 0 ? 'not-a-token-anyone-issued' : other)),
+    );
+    expect(again.map((response) => response.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(await again[0]!.text()).toContain('not active');
+    expect(await again[1]!.text()).toContain('another resource');
+    expect(as.stats.introspections - introspections).toBe(2);
+    // ... and only for that while.
+    await expect
+      .poll(async () => (await post('not-a-token-anyone-issued')).status === 401 && as.stats.introspections, {
+        timeout: CACHE_MS + 5_000,
+        interval: 200,
+      })
+      .toBe(introspections + 3);
   });
 
   it('refuses a revoked token once the introspection cache has passed', async () => {

@@ -22,8 +22,8 @@ const METRICS_TOKEN = 'metrics-token-for-the-scraper-42';
 const CLIENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN = '00f067aa0ba902b7';
 const MODULE_HOOK = join(import.meta.dirname, '../../helpers/moduleLog.mjs');
-// ioredis too: Redis (a `cluster` section) is no more loaded on a laptop than observability.
-const WATCHED = '/@opentelemetry/,/prom-client/,/ioredis/';
+// ioredis and Redlock too: Redis (a `cluster` section) is no more loaded on a laptop than observability.
+const WATCHED = '/@opentelemetry/,/prom-client/,/ioredis/,/redlock/';
 
 /** A 2026-07-28 (or any era, negotiated) SDK client of `serve`, sending `headers` on every request. */
 async function modernClient(serve: ServedHttp, headers: Record<string, string> = {}): Promise<Client> {

@@ -143,7 +143,7 @@ export class CallerCredentials {
           await this.store?.deleteTokens(config.id, caller);
           throw new AuthorizationRequiredError('the server refused the access token');
         }
-        await this.refresh(config, caller);
+        await this.refresh(config, caller, tokens.access_token);
       },
     };
   }
@@ -153,7 +153,7 @@ export class CallerCredentials {
     if (!tokens) throw new AuthorizationRequiredError(`${caller} has not signed in`);
     if (tokens.refresh_token && expiresSoon(tokens)) {
       try {
-        await this.refresh(config, caller);
+        await this.refresh(config, caller, tokens.access_token);
       } catch (error) {
         if (error instanceof AuthorizationRequiredError || (tokens.expires_at ?? 0) <= Date.now()) throw error;
         this.options.logger.warn(`"${config.id}": ${error instanceof Error ? error.message : String(error)}`);
@@ -164,18 +164,40 @@ export class CallerCredentials {
     return fresh.access_token;
   }
 
-  /** One refresh per caller and backend at a time. */
-  private refresh(config: RemoteBackendConfig, caller: string): Promise<void> {
+  /**
+   * One refresh per caller and backend at a time: in this process, and across
+   * replicas (the shared lock). `stale` is the access token found wanting.
+   */
+  private refresh(config: RemoteBackendConfig, caller: string, stale: string): Promise<void> {
     const key = `${config.id}\n${caller}`;
     let running = this.refreshing.get(key);
     if (!running) {
-      running = this.runRefresh(config, caller).finally(() => this.refreshing.delete(key));
+      const shared = this.options.shared;
+      const signal = this.disposed.signal;
+      running = (
+        shared
+          ? shared.exclusiveRefresh(config.id, caller, signal, (held) =>
+              this.refreshIfStale(config, caller, stale, held),
+            )
+          : this.runRefresh(config, caller, signal)
+      ).finally(() => this.refreshing.delete(key));
       this.refreshing.set(key, running);
     }
     return running;
   }
 
-  private async runRefresh(config: RemoteBackendConfig, caller: string): Promise<void> {
+  /**
+   * Under the replicas' lock: another replica may have refreshed while this
+   * one waited, spending the refresh token; its fresh tokens are used then.
+   */
+  private async refreshIfStale(config: RemoteBackendConfig, caller: string, stale: string, signal: AbortSignal) {
+    const current = await this.tokens(config.id, caller);
+    if (!current) throw new AuthorizationRequiredError(`${caller} has to sign in again`);
+    if (current.access_token !== stale) return;
+    await this.runRefresh(config, caller, signal);
+  }
+
+  private async runRefresh(config: RemoteBackendConfig, caller: string, signal: AbortSignal): Promise<void> {
     const provider = new CallerProvider({
       store: this.requireStore(),
       config,
@@ -186,7 +208,7 @@ export class CallerCredentials {
       discovery: this.discovery,
     });
     try {
-      await auth(provider, { serverUrl: config.url, fetchFn: boundedFetch({ signal: this.disposed.signal }) });
+      await auth(provider, { serverUrl: config.url, fetchFn: boundedFetch({ signal }) });
     } catch (error) {
       if (error instanceof AuthorizationRequiredError) {
         await this.store?.deleteTokens(config.id, caller);

@@ -5,7 +5,8 @@
  * in a file (callerRecordsFile.ts); replicas keep them in the Redis they
  * share (platform/cluster/redisCallerState.ts), with the sign-in links and
  * flows in progress, so a sign-in started through one replica can come back
- * to another, and a notice when a caller signed in.
+ * to another, a notice when a caller signed in, and a lock so that one
+ * replica at a time refreshes a caller's tokens.
  */
 
 /** Sealed records: each caller's tokens per backend, and each backend's registered client. */
@@ -42,4 +43,16 @@ export interface SharedCallerState {
   announce(backend: string, caller: string): Promise<void>;
   /** Calls `listener` for each sign-in another replica announced. Returns the unsubscribe. */
   onSignedIn(listener: (backend: string, caller: string) => void): () => void;
+  /**
+   * Runs `refresh` while no other replica refreshes this caller's tokens for
+   * this backend (a refresh token may be single-use); rejects when that
+   * cannot be had in a bounded wait. `refresh`'s signal aborts before the
+   * guard ends, or with `signal`.
+   */
+  exclusiveRefresh<T>(
+    backend: string,
+    caller: string,
+    signal: AbortSignal,
+    refresh: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T>;
 }

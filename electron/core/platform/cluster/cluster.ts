@@ -11,6 +11,16 @@ import type { Redis } from 'ioredis';
 /** Whether Redis answers now. */
 export type SharedStateStatus = 'up' | 'down';
 
+/** How a lock across replicas is held (Cluster.exclusive). */
+export interface LockOptions {
+  /** The lock's lifetime: it ends at the latest then, whatever happens to its holder. */
+  ttlMs: number;
+  /** How long to wait for it while another replica holds it. */
+  waitMs: number;
+  /** Ends the work (the replica is stopping). */
+  signal?: AbortSignal | undefined;
+}
+
 /** What this replica shares with the others. */
 export interface Cluster {
   /** This replica's name (logs, health, task ownership). */
@@ -32,6 +42,13 @@ export interface Cluster {
   publish(channel: string, message: string): Promise<void>;
   /** Calls `handler` with each message on `channel` (from every replica, this one included). Returns the unsubscribe. */
   subscribe(channel: string, handler: (message: string) => void): () => void;
+  /**
+   * Runs `work` while holding the lock `name` (from `key()`) across the
+   * replicas: waits at most `waitMs` for it, then rejects (at once while
+   * Redis is away); `work`'s signal aborts shortly before the lock's
+   * `ttlMs` ends, or with `signal`.
+   */
+  exclusive<T>(name: string, options: LockOptions, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Closes both connections (at the end of `serve`). */
   close(): Promise<void>;
 }

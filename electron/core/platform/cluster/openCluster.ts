@@ -1,9 +1,9 @@
 /**
  * Opens the shared state of a replica from the config's `cluster` section:
  * expands `${VAR}` in the Redis URL (a password comes from the environment,
- * e.g. a Kubernetes Secret), loads ioredis (a dynamic import: laptop mode,
- * without the section, never loads it) and connects, never failing the start
- * because Redis is away.
+ * e.g. a Kubernetes Secret), loads ioredis and Redlock (dynamic imports:
+ * laptop mode, without the section, never loads them) and connects, never
+ * failing the start because Redis is away.
  */
 import { hostname } from 'node:os';
 import type { ClusterConfig } from '../config/clusterConfig.js';
@@ -30,7 +30,11 @@ export async function openCluster(config: ClusterConfig, options: ClusterOptions
   const { url = '' } = expandMap({ url: config.redis.url }, options.environment, 'cluster.redis');
   const password = URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
   if (password) options.secret(password);
-  const [{ Redis }, { RedisCluster }] = await Promise.all([import('ioredis'), import('./redisCluster.js')]);
+  const [{ Redis }, { Redlock }, { RedisCluster }] = await Promise.all([
+    import('ioredis'),
+    import('@sesamecare-oss/redlock'),
+    import('./redisCluster.js'),
+  ]);
   const cluster = new RedisCluster({
     url,
     keyPrefix: config.redis.keyPrefix,
@@ -38,6 +42,7 @@ export async function openCluster(config: ClusterConfig, options: ClusterOptions
     commandTimeoutMs: config.redis.commandTimeoutMs,
     replicaId: config.replicaId ?? defaultReplicaId(),
     Redis,
+    Redlock,
     warn: options.warn,
   });
   await cluster.connect();

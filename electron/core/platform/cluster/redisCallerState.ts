@@ -5,7 +5,9 @@
  * (`caller-clients`), sign-in links and flows as keys that expire with them
  * (`signin:<kind>:<hash of the id>`: the id itself, a bearer of the
  * sign-in, is never a key) and taken once (GETDEL), and a notice on
- * `caller-signed-in` when a caller signed in. Records arrive sealed
+ * `caller-signed-in` when a caller signed in, and a lock per backend and
+ * caller (`refresh:<backend>:<hash of the caller>`) held while one replica
+ * refreshes that caller's tokens. Records arrive sealed
  * (JWE under the operator's key): Redis never holds a token in clear. With
  * Redis persistence (AOF, docs/deploy.md) a stored token survives a Redis
  * restart. Every command fails fast while Redis is away: the sign-in or call
@@ -16,6 +18,13 @@ import type { CallerRecords, PendingKind, SharedCallerState } from '../auth/call
 import type { Cluster } from './cluster.js';
 
 const hashed = (id: string): string => createHash('sha256').update(id).digest('base64url');
+
+/**
+ * A refresh's lock lives this long at most: its requests (each bounded by
+ * authHttp.ts) end before, aborted if need be. A replica waits this long for
+ * another's refresh (which usually takes a round trip to the token endpoint).
+ */
+const REFRESH_LOCK = { ttlMs: 20_000, waitMs: 10_000 };
 
 /** The records in the cluster's Redis. */
 function redisCallerRecords(cluster: Cluster): CallerRecords {
@@ -70,6 +79,10 @@ export function redisCallerState(cluster: Cluster): SharedCallerState {
     },
     async announce(backend, caller) {
       await cluster.publish(channel, JSON.stringify({ replica: cluster.replicaId, backend, caller }));
+    },
+    exclusiveRefresh(backend, caller, signal, refresh) {
+      const name = cluster.key('refresh', backend, hashed(caller));
+      return cluster.exclusive(name, { ...REFRESH_LOCK, signal }, refresh);
     },
     onSignedIn(listener) {
       return cluster.subscribe(channel, (message) => {

@@ -7,7 +7,9 @@
  * is "up" while the command connection is ready.
  */
 import type { Redis, RedisOptions } from 'ioredis';
-import type { Cluster, SharedStateStatus } from './cluster.js';
+import type { Redlock } from '@sesamecare-oss/redlock';
+import type { Cluster, LockOptions, SharedStateStatus } from './cluster.js';
+import { LockUnavailableError, redisLock } from './redisLock.js';
 
 /** What a RedisCluster is built from (openCluster.ts resolves the config into this). */
 export interface RedisClusterOptions {
@@ -18,6 +20,8 @@ export interface RedisClusterOptions {
   replicaId: string;
   /** The ioredis constructor (loaded lazily by openCluster.ts). */
   Redis: new (url: string, options: RedisOptions) => Redis;
+  /** The Redlock constructor (loaded lazily by openCluster.ts too). */
+  Redlock: typeof Redlock;
   /** Where connection troubles are told (once per change of status). */
   warn(message: string): void;
 }
@@ -47,6 +51,7 @@ export class RedisCluster implements Cluster {
   private readonly statusListeners = new Set<(status: SharedStateStatus) => void>();
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
   private current: SharedStateStatus = 'down';
+  private readonly lock: Cluster['exclusive'];
 
   constructor(private readonly options: RedisClusterOptions) {
     this.replicaId = options.replicaId;
@@ -59,6 +64,7 @@ export class RedisCluster implements Cluster {
     this.redis.on('error', (error: Error) => {
       if (this.current === 'up') this.options.warn(`Redis: ${error.message}`);
     });
+    this.lock = redisLock(this.redis, options.Redlock);
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
@@ -109,6 +115,12 @@ export class RedisCluster implements Cluster {
         void this.subscriber.unsubscribe(channel).catch(() => undefined);
       }
     };
+  }
+
+  exclusive<T>(name: string, options: LockOptions, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    // Redis away: refused at once rather than after the whole wait.
+    if (this.current === 'down') return Promise.reject(new LockUnavailableError(name, new Error('Redis is down')));
+    return this.lock(name, options, work);
   }
 
   async close(): Promise<void> {

@@ -457,6 +457,10 @@ export class ConfigStore {
       this.parse(text); // throws config_invalid: the edit waits for a valid file
       const edits = diffPaths(JSON.parse(this.fileText ?? '{}'), JSON.parse(text));
       await this.changeShared((document) => applyEdits(document, edits));
+      // Restarted with this file, this replica (or another) does not seed it again over the others' changes.
+      await this.shared!.applied(text).catch((error: unknown) => {
+        throw this.unreachable(error);
+      });
       this.fileText = text;
       this.schedule(true);
     } catch (error) {

@@ -6,7 +6,7 @@
  * and every write is announced, so each replica re-reads it within a moment.
  * The file stays the seed: the config a replica was started with (a
  * read-only ConfigMap on Kubernetes) is copied in when no replica has seeded
- * that same file yet. Only the interface lives here: config/ never imports
+ * that same file yet (nor applied it as an edit since). Only the interface lives here: config/ never imports
  * the cluster.
  */
 
@@ -32,6 +32,13 @@ export interface SharedConfigDocument {
    * to whether it wrote.
    */
   seed(fileText: string): Promise<boolean>;
+  /**
+   * Records that an edit of a replica's file (by hand, or a CLI command) was
+   * applied to the document as a patch: a replica (re)started with this very
+   * file does not seed it again, which would drop every change made beside
+   * it. Forgotten at the next seed.
+   */
+  applied(fileText: string): Promise<void>;
   /** Calls `listener` when another write was announced, or Redis came back (changes may have been missed). */
   onChange(listener: () => void): () => void;
 }
