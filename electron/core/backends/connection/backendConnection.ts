@@ -207,7 +207,7 @@ export class BackendConnection extends BackendRequests {
           skipLine: (head) => this.limits.skipsRawLine(head),
           // The listen stream's GET met a forgotten session (a request's own 404 is handled in run()).
           onSessionNotFound: (sessionId, method) => {
-            if (method === 'GET') this.renewal.lost(sessionId).catch(() => undefined);
+            if (method === 'GET') this.renewal.listenLost(sessionId);
           },
         });
     if (this.closing) {

@@ -9,7 +9,11 @@
  * so that request is sent once more on the new session. One renewal serves
  * every request that met the lost session (single flight); requests sent while
  * it runs wait for it. A request answered 404 again on the new session fails
- * with a clear error: no loop.
+ * with a clear error: no loop. The listen stream (the GET the SDK opens after
+ * `notifications/initialized`) has no request to fail, so its 404 renews a
+ * session only if that session is not one opened here that never served a
+ * request: a backend that loses every session (a balancer without affinity)
+ * would otherwise have each new listen stream ask for yet another.
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 
@@ -45,6 +49,8 @@ function until<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 export class SessionRenewal {
   /** The renewal in flight and the session it replaces. */
   private renewing: { lost: string; done: Promise<void> } | undefined;
+  /** The session the last renewal opened, and whether a request has been answered on it since. */
+  private opened: { id: string | undefined; served: boolean } | undefined;
 
   constructor(private readonly host: SessionRenewalHost) {}
 
@@ -54,24 +60,30 @@ export class SessionRenewal {
    * `signal` (the request's deadline and its caller's abort) bounds the waits.
    */
   async send<T>(send: () => Promise<T>, signal: AbortSignal): Promise<T> {
-    if (this.renewing)
-      await until(
-        this.renewing.done.catch(() => undefined),
-        signal,
-      );
+    // A renewal under way: this request waits for the new session (a failed renewal is the request's to meet).
+    const renewing = this.renewing?.done.catch(() => undefined);
+    if (renewing) await until(renewing, signal);
     const carried = this.host.sessionId();
     try {
-      return await send();
+      return this.served(carried, await send());
     } catch (error) {
       if (carried === undefined || !isNotFound(error) || signal.aborted) throw error;
       await this.lost(carried, signal);
     }
+    const renewed = this.host.sessionId();
     try {
-      return await send();
+      return this.served(renewed, await send());
     } catch (error) {
       if (!isNotFound(error)) throw error;
       throw this.failure('again the new one right after: it keeps losing sessions');
     }
+  }
+
+  /** `result`, noting that a session opened here has answered a request. */
+  private served<T>(session: string | undefined, result: T): T {
+    const opened = this.opened;
+    if (opened && opened.id === session) opened.served = true;
+    return result;
   }
 
   /**
@@ -96,10 +108,22 @@ export class SessionRenewal {
     return signal ? until(renewing.done, signal) : renewing.done;
   }
 
+  /**
+   * The listen stream's GET was answered 404 to session `lost`: renews it in
+   * the background, unless it was opened here and never served a request (see the module comment).
+   */
+  listenLost(lost: string): void {
+    const opened = this.opened;
+    if (opened?.id === lost && !opened.served) return;
+    // A failure is the next request's to meet (and to renew again).
+    this.lost(lost).catch(() => undefined);
+  }
+
   /** One renewal, bounded by its own deadline (no single caller's abort ends it for the others). */
   private async renew(): Promise<void> {
     try {
       await this.host.reopen(AbortSignal.timeout(this.host.timeoutMs()));
+      this.opened = { id: this.host.sessionId(), served: false };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw this.failure(`a new one could not be opened: ${why}`);

@@ -90,6 +90,32 @@ describe('SessionRenewal', () => {
     expect(b.state.sent).toEqual(['s1', 's1', 's2']);
   });
 
+  it("renews for the listen stream's 404, but not a session it opened that never served a request", async () => {
+    // Every session is lost at once (a balancer without session affinity): each new listen stream meets a 404.
+    const b = backend({ keeps: () => false });
+    b.renewal.listenLost('s1');
+    await settle();
+    b.release();
+    await settle();
+    expect(b.session()).toBe('s2');
+    b.renewal.listenLost('s2');
+    await settle();
+    expect(b.state.reopened).toBe(1);
+  });
+
+  it("renews for the listen stream's 404 a session it opened once it has served a request", async () => {
+    const b = backend({ keeps: (id) => id === 's2' });
+    const first = b.send('a');
+    await settle();
+    b.release();
+    expect(await first).toBe('a');
+    // s2 served a request, then the backend restarted: its listen stream meets a 404.
+    b.renewal.listenLost('s2');
+    await settle();
+    expect(b.state.reopened).toBe(2);
+    b.release();
+  });
+
   it('leaves a session already renewed alone, and a request without a session as it is', async () => {
     const b = backend();
     const first = b.send('a');
