@@ -76,6 +76,9 @@ describe('a remote backend that forgot our session', () => {
     expect(updates).toEqual([NOTE]);
     expect(initializes).toBe(1);
     expect(proxy.core.health()[0]).toMatchObject({ status: 'up', restarts: 0 });
+    await subscriber.unsubscribeResource({ uri: NOTE });
+    await subscriber.close();
+    await client.close();
   });
 
   it('opens a new session when the listen stream meets the forgotten one, with no call at all', async () => {
@@ -90,6 +93,20 @@ describe('a remote backend that forgot our session', () => {
     expect(await call('touch', { uri: 'note://a' })).toBe('touched 1');
     await waitUntil(() => updates.length === 1, { description: 'the update after the restart' });
     expect(initializes).toBe(1);
+    await subscriber.unsubscribeResource({ uri: NOTE });
+    await subscriber.close();
+  });
+
+  it('subscribes on a new session when the first request after a restart is a subscription', async () => {
+    await restartUpstream();
+    const subscriber = await proxy.connectV1();
+    const updates: string[] = [];
+    subscriber.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    await subscriber.subscribeResource({ uri: NOTE });
+    expect(await call('touch', { uri: 'note://a' })).toBe('touched 1');
+    await waitUntil(() => updates.length === 1, { description: 'the update on the new session' });
+    expect(initializes).toBe(1);
+    await subscriber.unsubscribeResource({ uri: NOTE });
     await subscriber.close();
   });
 

@@ -393,8 +393,18 @@ export class BackendConnection extends BackendRequests {
 
   /** Resource subscriptions toward this backend, in its era's way. */
   subscriptions(): UpstreamSubscriptions {
-    this.upstream ??= this.era === 'modern' ? new ModernUpstream(this.client) : new LegacyUpstream(this.client);
+    this.upstream ??=
+      this.era === 'modern'
+        ? new ModernUpstream(this.client)
+        : new LegacyUpstream(this.client, (send) => this.withSession(send));
     return this.upstream;
+  }
+
+  /** One request outside the queue, bounded by the request timeout, on a renewed session if the backend forgot ours. */
+  private withSession<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    if (this.sessionId === undefined) return send(signal);
+    return this.renewal.send(() => send(signal), signal);
   }
 
   private closedBeforeStart(): SwitchboardError {

@@ -19,21 +19,27 @@ export interface UpstreamSubscriptions {
   close(): Promise<void>;
 }
 
+/** Sends one request with a deadline, on a session renewed if the backend forgot it (sessionRenewal.ts). */
+export type UpstreamSend = (send: (signal: AbortSignal) => Promise<unknown>) => Promise<unknown>;
+
 /** 2025 era: one request per URI. */
 export class LegacyUpstream implements UpstreamSubscriptions {
   /** The URIs the backend accepted (what a new session must hold again). */
   private readonly held = new Set<string>();
 
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    private readonly send: UpstreamSend,
+  ) {}
 
   async add(uri: string): Promise<void> {
-    await this.client.subscribeResource({ uri });
+    await this.send((signal) => this.client.subscribeResource({ uri }, { signal }));
     this.held.add(uri);
   }
 
   async remove(uri: string): Promise<void> {
     this.held.delete(uri);
-    await this.client.unsubscribeResource({ uri });
+    await this.send((signal) => this.client.unsubscribeResource({ uri }, { signal }));
   }
 
   async renew(signal: AbortSignal): Promise<void> {
