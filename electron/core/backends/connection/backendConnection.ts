@@ -12,7 +12,7 @@ import {
   authorizationRequired,
   type AuthorizationProblem,
 } from '../../platform/auth/authErrors.js';
-import { CallTracker } from './callTracking.js';
+import { BACKEND_INPUT_CAPABILITIES, CallTracker } from './callTracking.js';
 import { LegacyUpstream, ModernUpstream, type UpstreamSubscriptions } from './upstreamSubscriptions.js';
 import { createBackendClient, raceAbort, type BackendClientOptions } from './backendClient.js';
 import { launchKey, type EraVerdict, type IBackendEras } from './backendEras.js';
@@ -31,6 +31,7 @@ import {
   type LineTail,
 } from '../transport/transports.js';
 import { NotificationLimiter } from './notificationLimits.js';
+import { SessionRenewal } from './sessionRenewal.js';
 
 export type { BackendCatalog } from './backendRequests.js';
 
@@ -57,6 +58,8 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   principalId?: string | undefined;
   /** Eras found by earlier probes of stdio servers (`protocol: "auto"`), so each is probed once. */
   eras?: IBackendEras | undefined;
+  /** A 2025-era HTTP backend forgot our session and a new one was opened (sessionRenewal.ts): re-list. */
+  onSessionRenewed?: () => void;
 }
 
 const LEGACY_IGNORED: EraVerdict = { kind: 'legacy', probe: 'ignored' };
@@ -99,6 +102,8 @@ export class BackendConnection extends BackendRequests {
   private upstream: UpstreamSubscriptions | undefined;
   /** The backend's log and progress notifications, held to its rates before the SDK client sees them. */
   readonly limits: NotificationLimiter;
+  /** A 2025-era HTTP session the backend forgot, opened anew (sessionRenewal.ts). */
+  private readonly renewal: SessionRenewal;
 
   /** Whether this stdio server (`protocol: "auto"` only) is known to ignore or exit on the era probe, and its key. */
   private readonly remembered: { key: string; verdict: EraVerdict | undefined } | undefined;
@@ -122,6 +127,13 @@ export class BackendConnection extends BackendRequests {
       maxQueue: config.maxQueue ?? proxy.maxQueue,
       serialize: config.serialize,
       timeoutMs: this.timeoutMs,
+    });
+    this.renewal = new SessionRenewal({
+      backendId: config.id,
+      sessionId: () => this.sessionId,
+      reopen: (signal) => this.reopenSession(signal),
+      timeoutMs: () => this.timeoutMs,
+      renewed: () => options.onSessionRenewed?.(),
     });
   }
 
@@ -193,6 +205,10 @@ export class BackendConnection extends BackendRequests {
           principalId: this.options.principalId,
           // A stdio server's logs over the rate are skipped before they are even decoded.
           skipLine: (head) => this.limits.skipsRawLine(head),
+          // The listen stream's GET met a forgotten session (a request's own 404 is handled in run()).
+          onSessionNotFound: (sessionId, method) => {
+            if (method === 'GET') this.renewal.listenLost(sessionId);
+          },
         });
     if (this.closing) {
       await backendTransport.transport.close().catch(() => undefined);
@@ -308,7 +324,10 @@ export class BackendConnection extends BackendRequests {
           new SwitchboardError(ErrorCode.BackendUnavailable, `backend "${this.id}" is closed`, { backend: this.id }),
       );
     }
-    return this.queue.run(label, task, callerSignal, timeoutMs).catch((error: unknown) => {
+    // A 2025-era HTTP session the backend forgot is renewed and the request sent once more.
+    const send: typeof task =
+      this.sessionId === undefined ? task : (context) => this.renewal.send(() => task(context), context.signal);
+    return this.queue.run(label, send, callerSignal, timeoutMs).catch((error: unknown) => {
       // The SDK fails in-flight requests with "Connection closed"; say why it closed.
       if (this.ended && this.closeReason) throw this.closeReason;
       const problem = authorizationProblem(error);
@@ -340,10 +359,52 @@ export class BackendConnection extends BackendRequests {
     });
   }
 
+  /** The 2025-era Streamable HTTP session our requests carry (none on stdio or 2026-07-28). */
+  private get sessionId(): string | undefined {
+    return this.era === 'legacy' ? this.backendTransport?.transport.sessionId : undefined;
+  }
+
+  /**
+   * A new session for a backend that forgot ours: `initialize` through the same
+   * transport (which sends it without a session id and keeps the new one), then
+   * `notifications/initialized` (which opens the new listen stream) and the
+   * resource subscriptions the old session held. A backend that now speaks
+   * another version is connected again from scratch (the supervisor reconnects).
+   */
+  private async reopenSession(signal: AbortSignal): Promise<void> {
+    const protocolVersion = this.protocolVersion;
+    if (protocolVersion === undefined) throw new Error('no protocol version was negotiated');
+    const answer = await this.client.request(
+      {
+        method: 'initialize',
+        params: { protocolVersion, capabilities: BACKEND_INPUT_CAPABILITIES, clientInfo: this.options.clientInfo },
+      },
+      { signal, timeout: this.timeoutMs },
+    );
+    if (answer.protocolVersion !== protocolVersion) {
+      const why = `it answered the new session in ${answer.protocolVersion}, not ${protocolVersion}`;
+      this.lastTransportError = new Error(`backend "${this.id}" restarted: ${why}`);
+      void this.client.close();
+      throw new Error(why);
+    }
+    await this.client.notification({ method: 'notifications/initialized' });
+    await this.upstream?.renew(signal);
+  }
+
   /** Resource subscriptions toward this backend, in its era's way. */
   subscriptions(): UpstreamSubscriptions {
-    this.upstream ??= this.era === 'modern' ? new ModernUpstream(this.client) : new LegacyUpstream(this.client);
+    this.upstream ??=
+      this.era === 'modern'
+        ? new ModernUpstream(this.client)
+        : new LegacyUpstream(this.client, (send) => this.withSession(send));
     return this.upstream;
+  }
+
+  /** One request outside the queue, bounded by the request timeout, on a renewed session if the backend forgot ours. */
+  private withSession<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    if (this.sessionId === undefined) return send(signal);
+    return this.renewal.send(() => send(signal), signal);
   }
 
   private closedBeforeStart(): SwitchboardError {

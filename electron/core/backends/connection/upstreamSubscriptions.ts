@@ -4,7 +4,9 @@
  * backend has no such methods: subscriptions ride a `subscriptions/listen`
  * stream whose filter cannot change once open, so we keep one stream holding
  * the whole URI set and replace it make-before-break (open the new one, wait
- * for its acknowledgement, close the old one) when the set changes.
+ * for its acknowledgement, close the old one) when the set changes. A 2025
+ * backend's subscriptions live in its session: a new session (sessionRenewal.ts)
+ * subscribes them again.
  */
 import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 
@@ -12,19 +14,36 @@ import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 export interface UpstreamSubscriptions {
   add(uri: string): Promise<void>;
   remove(uri: string): Promise<void>;
+  /** Subscribes again, on a new session, everything the old one held. */
+  renew(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Sends one request with a deadline, on a session renewed if the backend forgot it (sessionRenewal.ts). */
+export type UpstreamSend = (send: (signal: AbortSignal) => Promise<unknown>) => Promise<unknown>;
+
 /** 2025 era: one request per URI. */
 export class LegacyUpstream implements UpstreamSubscriptions {
-  constructor(private readonly client: Client) {}
+  /** The URIs the backend accepted (what a new session must hold again). */
+  private readonly held = new Set<string>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly send: UpstreamSend,
+  ) {}
 
   async add(uri: string): Promise<void> {
-    await this.client.subscribeResource({ uri });
+    await this.send((signal) => this.client.subscribeResource({ uri }, { signal }));
+    this.held.add(uri);
   }
 
   async remove(uri: string): Promise<void> {
-    await this.client.unsubscribeResource({ uri });
+    this.held.delete(uri);
+    await this.send((signal) => this.client.unsubscribeResource({ uri }, { signal }));
+  }
+
+  async renew(signal: AbortSignal): Promise<void> {
+    await Promise.all([...this.held].map((uri) => this.client.subscribeResource({ uri }, { signal })));
   }
 
   async close(): Promise<void> {}
@@ -54,6 +73,9 @@ export class ModernUpstream implements UpstreamSubscriptions {
     this.desired.delete(uri);
     return this.apply();
   }
+
+  /** 2026-07-28 has no sessions: the listen stream is reopened on its own when it ends. */
+  async renew(): Promise<void> {}
 
   async close(): Promise<void> {
     this.closed = true;

@@ -420,6 +420,8 @@ export class BackendSupervisor {
       eras: host.eras,
       onUnexpectedClose: (error) => this.onDisconnected(connection, error),
       onListChanged: () => this.catalog.listChanged(connection),
+      // A new session (the backend forgot ours): what it serves may have changed meanwhile.
+      onSessionRenewed: () => this.catalog.listChanged(connection),
       onLog: (params) => host.log(config.id, params),
       onNotificationsLimited: () => host.changed(config.id),
       onResourceUpdated: (uri) => host.resourceUpdated(config.id, uri),
