@@ -19,6 +19,21 @@ const mockingUnitFiles = (readdirSync(join(ROOT, 'test/unit'), { recursive: true
   .filter((path) => /\bvi\.(?:mock|doMock|unmock|doUnmock)\(/.test(readFileSync(path, 'utf8')))
   .map((path) => relative(ROOT, path).split('\\').join('/'));
 
+/**
+ * The integration files that need a process of their own. The integration project reuses one process and
+ * module graph per worker for file after file (isolate: false: importing the core again for every file
+ * cost CI ~150 s of its two cores; shared, ~20 s). These files cannot share: they change process.env for
+ * what the core starts or probes (a keychain made unreachable, a sandbox's HOME), which a module of an
+ * earlier file has already read, or they count the test process's child processes, which must then be
+ * their own. Found by content, so a new file of either kind lands in integration-isolated by itself.
+ */
+const OWN_PROCESS =
+  /process\.env(?:\[['"][A-Z_]+['"]\]|\.[A-Z_]+)\s*=[^=]|delete process\.env|descendantPids\(process\.pid\)/;
+const ownProcessIntegrationFiles = (readdirSync(join(ROOT, 'test/integration'), { recursive: true }) as string[])
+  .filter((path) => path.endsWith('.test.ts'))
+  .map((path) => join('test/integration', path).split('\\').join('/'))
+  .filter((path) => OWN_PROCESS.test(readFileSync(join(ROOT, path), 'utf8')));
+
 /** Integration files that measure serve's memory under load (integration-memory, below). */
 const MEMORY_FILES = [
   'test/integration/frontend/stalled-client.test.ts',
@@ -70,7 +85,19 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: MEMORY_FILES,
+          exclude: [...MEMORY_FILES, ...ownProcessIntegrationFiles],
+          pool: 'forks',
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The integration files that need a fresh process each (ownProcessIntegrationFiles, above).
+        extends: true,
+        test: {
+          name: 'integration-isolated',
+          include: ownProcessIntegrationFiles.filter((path) => !MEMORY_FILES.includes(path)),
           pool: 'forks',
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -92,12 +119,15 @@ export default defineConfig({
         },
       },
       {
-        // The UI in Chromium, served by the built `serve`: the only tier that needs the whole build.
+        // The UI in Chromium, served by the built `serve`: the only tier that needs the whole build. One process
+        // and module graph per worker, as the integration project (each file starts its own serve and browser;
+        // none changes process.env): re-importing the harness and playwright-core cost ~6 s a file.
         extends: true,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           pool: 'forks',
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

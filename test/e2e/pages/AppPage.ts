@@ -8,6 +8,11 @@ import { ROOT } from '../../helpers/harness.js';
 
 /** Where screenshots go (gitignored). */
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+/**
+ * Screenshots are for a person to look at, and no test reads them: they are taken only when asked
+ * (`SCREENSHOTS=1 npm run test:e2e`). Ninety full-page PNGs per run cost CI's two cores for nothing.
+ */
+const TAKE_SCREENSHOTS = process.env.SCREENSHOTS === '1';
 
 /** The screens, by their navigation label. */
 export type ScreenName =
@@ -96,8 +101,9 @@ export class AppPage {
     return this.page.getByRole('heading', { level: 1 });
   }
 
-  /** Saves `<name>-light.png` and `<name>-dark.png` of the current screen. */
+  /** Saves `<name>-light.png` and `<name>-dark.png` of the current screen, when screenshots are asked for. */
   async screenshots(name: string): Promise<string[]> {
+    if (!TAKE_SCREENSHOTS) return [];
     await mkdir(SCREENSHOT_DIR, { recursive: true });
     const paths: string[] = [];
     for (const colorScheme of ['light', 'dark'] as const) {
