@@ -184,11 +184,20 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     }
   });
 
-  it('a task of a killed replica fails, saying so', async () => {
+  it('a task of a killed replica fails, saying so, to a poll and to a listen through the other', async () => {
     const created = await ownerA.createTask('t26__long', { steps: 400, stepMs: 50 });
-    process.kill(a.pid, 'SIGKILL');
-    const failed = await ownerB.waitForStatus(created.taskId, TERMINAL, 10_000);
-    expect(failed.status).toBe('failed');
-    expect(failed.statusMessage).toMatch(/replica \S+, which ran this task, stopped/);
+    const listen = await ownerB.listen([created.taskId]);
+    try {
+      expect(await listen.acknowledged).toEqual([created.taskId]);
+      process.kill(a.pid, 'SIGKILL');
+      // Nobody is left to publish the end: the listen hears it from B's watch on A's heartbeat.
+      const heard = await listen.next((task) => task.status === 'failed', 10_000);
+      expect(heard.statusMessage).toMatch(/replica \S+, which ran this task, stopped/);
+      const failed = await ownerB.waitForStatus(created.taskId, TERMINAL, 10_000);
+      expect(failed.status).toBe('failed');
+      expect(failed.statusMessage).toMatch(/replica \S+, which ran this task, stopped/);
+    } finally {
+      listen.close();
+    }
   });
 });

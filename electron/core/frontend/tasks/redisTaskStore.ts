@@ -74,6 +74,8 @@ export class RedisTaskStore implements TaskStore {
   readonly shared = true;
   private readonly calls: ReplicaCalls;
   private readonly heartbeat: NodeJS.Timeout;
+  /** The owner watches of followed tasks (follow): each stops once, and all at close. */
+  private readonly watching = new Set<NodeJS.Timeout>();
   private readonly stopStatus: () => void;
   private local: () => ProxyTask[] = () => [];
   private closed = false;
@@ -141,13 +143,35 @@ export class RedisTaskStore implements TaskStore {
   }
 
   follow(taskId: string, listener: (task: SharedTask) => void): () => void {
-    return this.cluster.subscribe(this.statusChannel(taskId), (raw) => {
+    const unsubscribe = this.cluster.subscribe(this.statusChannel(taskId), (raw) => {
       try {
         listener(JSON.parse(raw) as SharedTask);
       } catch {
         // not a record: ignored
       }
     });
+    // A replica that dies says nothing: while followed, its heartbeat is looked at each time it could have
+    // lapsed, and a task whose replica is gone is told failed, once (two reads per task every heartbeatTtlMs).
+    const watch = setInterval(() => {
+      void this.failedWithItsReplica(taskId).then(
+        (failed) => {
+          if (!failed || !this.watching.has(watch)) return;
+          stopWatching();
+          listener(failed);
+        },
+        () => undefined,
+      );
+    }, this.heartbeatTtlMs);
+    watch.unref();
+    this.watching.add(watch);
+    const stopWatching = (): void => {
+      clearInterval(watch);
+      this.watching.delete(watch);
+    };
+    return () => {
+      stopWatching();
+      unsubscribe();
+    };
   }
 
   async elsewhere(taskId: string, client: string): Promise<SharedTask | undefined> {
@@ -174,6 +198,8 @@ export class RedisTaskStore implements TaskStore {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
+    for (const watch of this.watching) clearInterval(watch);
+    this.watching.clear();
     this.stopStatus();
     this.calls.close();
     // Gone at once: the other replicas fail this replica's open tasks on their next look.
@@ -251,6 +277,15 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /** Fails a running task whose replica is gone, for every replica to see. */
+  /** The task as failed when it is still open and its replica has no heartbeat (kept so); otherwise undefined. */
+  private async failedWithItsReplica(taskId: string): Promise<SharedTask | undefined> {
+    const raw = await this.cluster.redis.get(this.recordKey(taskId));
+    if (!raw) return undefined;
+    const task = JSON.parse(raw) as SharedTask;
+    if (isTerminal(task.status) || (await replicaAlive(this.cluster, task.replica))) return undefined;
+    return this.markGone(task);
+  }
+
   private async markGone(task: SharedTask): Promise<SharedTask> {
     const message = `replica ${task.replica}, which ran this task, stopped (no heartbeat for ${this.heartbeatTtlMs} ms): its work is lost`;
     const failed: SharedTask = {
