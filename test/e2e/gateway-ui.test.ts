@@ -19,31 +19,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
 import { BIN } from '../helpers/cli.js';
-import { signIn } from '../helpers/gatewayClient.js';
+import { registerUi, signIn } from '../helpers/gatewayClient.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 import { chromiumForTests, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';
 import { freePort } from '../helpers/spawnServer.js';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/servers/configurable.mjs');
-
-/** Registers the UI as a public client of the identity provider (dynamic registration). */
-async function registerUi(issuer: string, redirectUri: string): Promise<string> {
-  const answer = await fetch(`${issuer}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'Switchboard UI',
-      redirect_uris: [redirectUri],
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }),
-  });
-  const body = (await answer.json()) as { client_id?: string };
-  if (!body.client_id) throw new Error(`registration failed: ${JSON.stringify(body)}`);
-  return body.client_id;
-}
 
 /** Signs `login` in to the UI at `origin` through the identity provider's own pages. */
 async function signInToUi(page: Page, origin: string, login: string): Promise<void> {

@@ -95,3 +95,21 @@ export async function signIn(
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
   return { client, accessToken: provider.accessToken()! };
 }
+
+/** Registers the gateway's UI as a public client of the identity provider (dynamic registration); its client id. */
+export async function registerUi(issuer: string, redirectUri: string): Promise<string> {
+  const answer = await fetch(`${issuer}/reg`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'Switchboard UI',
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  const body = (await answer.json()) as { client_id?: string };
+  if (!body.client_id) throw new Error(`registration failed: ${JSON.stringify(body)}`);
+  return body.client_id;
+}

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type AuthServer } from '../../fixtures/oauth/authServer.mjs';
 import { connectBridge, type BridgeClient } from '../../helpers/bridgeClient.js';
 import { nextEvent } from '../../helpers/bridgeHarness.js';
+import { registerUi } from '../../helpers/gatewayClient.js';
 import { completeAuthorization } from '../../helpers/oauthBrowser.js';
 import { waitUntil } from '../../helpers/processes.js';
 import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
@@ -28,24 +29,6 @@ if (missing && process.env['CI']) throw new Error(missing);
 const FIXTURE = new URL('../../fixtures/servers/configurable.mjs', import.meta.url).pathname;
 
 const origin = (served: ServedHttp): string => new URL(served.url).origin;
-
-/** Registers the UI as a public client of the identity provider (dynamic registration). */
-async function registerUi(issuer: string, redirectUri: string): Promise<string> {
-  const answer = await fetch(`${issuer}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'Switchboard UI',
-      redirect_uris: [redirectUri],
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }),
-  });
-  const body = (await answer.json()) as { client_id?: string };
-  if (!body.client_id) throw new Error(`registration failed: ${JSON.stringify(body)}`);
-  return body.client_id;
-}
 
 /** The `name=value` of a response's cookie named `name`. */
 function cookieOf(response: Response, name: string): string {
