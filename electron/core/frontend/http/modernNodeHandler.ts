@@ -1,21 +1,25 @@
 /**
- * The 2026-07-28 handler on node:http, for a body the endpoint has already
- * read and parsed. It does what the SDK's `toNodeHandler` does (the client
- * profile as `authInfo`, the request aborted when its response closes early,
- * a 500 when the handler throws, SSE written with backpressure) at less CPU
- * per request, which the profile of a proxied tools/call showed
- * (bench/hopProfile.ts, docs/benchmarks.md): the web `Request` is built
- * without a body, since the SDK reads the parsed one it is given and never
- * the request's (toNodeHandler serialized the body again and wrapped it in a
- * stream), and a JSON answer is written whole with its Content-Length in one
- * write (toNodeHandler read it through a stream and sent it chunked: two
- * writes on the socket).
+ * A web-standard MCP handler on node:http, for a body the endpoint has already
+ * read and parsed: the 2026-07-28 handler, and each 2025-era session's
+ * transport (sessionTransport.ts). It does what the SDK's `toNodeHandler` and
+ * the Node transport's adapter do (the client profile as `authInfo`, the
+ * request aborted when its response closes early, a 500 when the handler
+ * throws, SSE written with backpressure, a stream's headers sent at once when
+ * it has nothing to send yet) at less CPU per request, which the profile of a
+ * proxied tools/call showed (bench/hopProfile.ts, docs/benchmarks.md): the web
+ * `Request` is built without a body, since the SDK reads the parsed one it is
+ * given and never the request's (toNodeHandler serialized the body again and
+ * wrapped it in a stream), and without following our abort signal (a
+ * `Request` given a `signal` makes its own and ties the two together, about
+ * 17 µs a request): it hands out ours as it is; a JSON answer is written
+ * whole with its Content-Length in one write (toNodeHandler read it through a
+ * stream and sent it chunked: two writes on the socket).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-/** Serves one request whose parsed JSON body is `parsedBody`. */
+/** Serves one request whose parsed JSON body is `parsedBody` (undefined: a GET or DELETE). */
 export type ModernNodeHandler = (req: IncomingMessage, res: ServerResponse, parsedBody: unknown) => Promise<void>;
 
 /** `handler` on node:http, for requests whose body was read and parsed already. */
@@ -45,6 +49,25 @@ export function modernNodeHandler(handler: FetchLikeMcpHandler): ModernNodeHandl
   };
 }
 
+/** A `Request` whose `signal` is the one it was given, not a copy that follows it. */
+class SignalledRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  static {
+    // `signal` is the platform's getter on Request.prototype; this one shadows it for these requests.
+    Object.defineProperty(SignalledRequest.prototype, 'signal', {
+      get(this: SignalledRequest): AbortSignal {
+        return this.#signal;
+      },
+    });
+  }
+}
+
 /** The web `Request` the SDK's handler reads: method, URL, headers and the abort signal; no body. */
 function bodylessRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const host = first(req.headers.host) ?? 'localhost';
@@ -58,11 +81,11 @@ function bodylessRequest(req: IncomingMessage, signal: AbortSignal): Request {
   headers.delete('content-length');
   headers.delete('content-encoding');
   headers.delete('transfer-encoding');
-  return new Request(`http://${host}${req.url ?? '/'}`, {
-    method: (req.method ?? 'POST').toUpperCase(),
-    headers,
+  return new SignalledRequest(
+    `http://${host}${req.url ?? '/'}`,
+    { method: (req.method ?? 'POST').toUpperCase(), headers },
     signal,
-  });
+  );
 }
 
 /** Writes `response` to `res`: a JSON body whole, a stream as it comes (waiting while `res` is full). */
@@ -102,10 +125,21 @@ async function streamBody(res: ServerResponse, body: ReadableStream<Uint8Array>,
   res.on('drain', release);
   const closed = new Promise<void>((resolve) => aborted.addEventListener('abort', () => resolve(), { once: true }));
   const reader = body.getReader();
+  let next = reader.read();
+  // A stream with nothing to send yet (a GET stream waiting for its first event) shows its headers now:
+  // the client's fetch waits for them.
+  if ((await unlessPending(next)) === undefined) res.flushHeaders();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await next;
       if (done || aborted.aborted) break;
+      next = reader.read();
+      // The last event (a POST's answer, its stream then closed at once) leaves with the stream's end:
+      // one write on the socket instead of two.
+      if ((await unlessPending(next))?.done === true) {
+        res.end(value);
+        return;
+      }
       if (!res.write(value)) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), closed]);
     }
   } catch {
@@ -115,6 +149,11 @@ async function streamBody(res: ServerResponse, body: ReadableStream<Uint8Array>,
     // Leaving early (the client went away) cancels the stream, as leaving toNodeHandler's for-await does.
     reader.cancel().catch(() => undefined);
   }
+}
+
+/** `promise`'s outcome if it is settled within a couple of microtasks, else undefined. */
+function unlessPending<T>(promise: Promise<T>): Promise<T | undefined> {
+  return Promise.race([promise, Promise.resolve().then(() => undefined)]).catch(() => undefined);
 }
 
 function isJson(contentType: string | undefined): boolean {
