@@ -11,11 +11,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
 import { observedRequest } from './observedRequest.js';
 import { withLimitStatus } from './limitStatus.js';
 import { modernNodeHandler } from './modernNodeHandler.js';
-import { SessionTransport } from './sessionTransport.js';
 import { classifiedEra, postEra, type PostEra } from './postEra.js';
 import { principalKey, type Principal } from '../../catalog/policy/principal.js';
 import type { GatewayGuard } from './gateway/gatewayGuard.js';
@@ -268,7 +268,7 @@ export class McpRoute {
       if (this.refuseUnknownLastEvent(req, res, session)) return;
       this.hub.touch(sessionId);
       this.sessions.track(session, res);
-      return session.transport.handleNodeRequest(req, res, body);
+      return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -283,7 +283,7 @@ export class McpRoute {
     const flow = new ResponseFlow();
     const events = this.retention.forSession();
     const transport = guardResponses(
-      new SessionTransport({
+      new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         // Each SSE stream opens with a priming event (an id, empty data) and a retry field; a dropped
         // stream is resumed by a GET with Last-Event-ID (spec 2025-11-25 "Resumability and Redelivery").
@@ -315,7 +315,7 @@ export class McpRoute {
       }
     };
     await server.connect(transport);
-    await transport.handleNodeRequest(req, res, body);
+    await transport.handleRequest(req, res, body);
   }
 
   /**

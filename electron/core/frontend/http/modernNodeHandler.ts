@@ -1,25 +1,23 @@
 /**
- * A web-standard MCP handler on node:http, for a body the endpoint has already
- * read and parsed: the 2026-07-28 handler, and each 2025-era session's
- * transport (sessionTransport.ts). It does what the SDK's `toNodeHandler` and
- * the Node transport's adapter do (the client profile as `authInfo`, the
- * request aborted when its response closes early, a 500 when the handler
- * throws, SSE written with backpressure, a stream's headers sent at once when
- * it has nothing to send yet) at less CPU per request, which the profile of a
- * proxied tools/call showed (bench/hopProfile.ts, docs/benchmarks.md): the web
- * `Request` is built without a body, since the SDK reads the parsed one it is
- * given and never the request's (toNodeHandler serialized the body again and
- * wrapped it in a stream), and without following our abort signal (a
- * `Request` given a `signal` makes its own and ties the two together, about
- * 17 µs a request): it hands out ours as it is; a JSON answer is written
- * whole with its Content-Length in one write (toNodeHandler read it through a
- * stream and sent it chunked: two writes on the socket).
+ * The 2026-07-28 handler on node:http, for a body the endpoint has already
+ * read and parsed. It does what the SDK's `toNodeHandler` does (the client
+ * profile as `authInfo`, the request aborted when its response closes early,
+ * a 500 when the handler throws, SSE written with backpressure) at less CPU
+ * per request, which the profile of a proxied tools/call showed
+ * (bench/hopProfile.ts, docs/benchmarks.md): the web `Request` is built
+ * without a body, since the SDK reads the parsed one it is given and never
+ * the request's (toNodeHandler serialized the body again and wrapped it in a
+ * stream), and without following our abort signal (a `Request` given a
+ * `signal` makes its own and ties the two together: 27 µs of CPU against
+ * 10 µs, measured alone); it hands out ours as it is. A JSON answer is
+ * written whole with its Content-Length in one write (toNodeHandler read it
+ * through a stream and sent it chunked: two writes on the socket).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-/** Serves one request whose parsed JSON body is `parsedBody` (undefined: a GET or DELETE). */
+/** Serves one request whose parsed JSON body is `parsedBody`. */
 export type ModernNodeHandler = (req: IncomingMessage, res: ServerResponse, parsedBody: unknown) => Promise<void>;
 
 /** `handler` on node:http, for requests whose body was read and parsed already. */
@@ -125,21 +123,10 @@ async function streamBody(res: ServerResponse, body: ReadableStream<Uint8Array>,
   res.on('drain', release);
   const closed = new Promise<void>((resolve) => aborted.addEventListener('abort', () => resolve(), { once: true }));
   const reader = body.getReader();
-  let next = reader.read();
-  // A stream with nothing to send yet (a GET stream waiting for its first event) shows its headers now:
-  // the client's fetch waits for them.
-  if ((await unlessPending(next)) === undefined) res.flushHeaders();
   try {
     for (;;) {
-      const { done, value } = await next;
+      const { done, value } = await reader.read();
       if (done || aborted.aborted) break;
-      next = reader.read();
-      // The last event (a POST's answer, its stream then closed at once) leaves with the stream's end:
-      // one write on the socket instead of two.
-      if ((await unlessPending(next))?.done === true) {
-        res.end(value);
-        return;
-      }
       if (!res.write(value)) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), closed]);
     }
   } catch {
@@ -149,11 +136,6 @@ async function streamBody(res: ServerResponse, body: ReadableStream<Uint8Array>,
     // Leaving early (the client went away) cancels the stream, as leaving toNodeHandler's for-await does.
     reader.cancel().catch(() => undefined);
   }
-}
-
-/** `promise`'s outcome if it is settled within a couple of microtasks, else undefined. */
-function unlessPending<T>(promise: Promise<T>): Promise<T | undefined> {
-  return Promise.race([promise, Promise.resolve().then(() => undefined)]).catch(() => undefined);
 }
 
 function isJson(contentType: string | undefined): boolean {
