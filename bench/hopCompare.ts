@@ -5,6 +5,7 @@
 // concurrency, the sides' order rotating; it prints the median throughput, its ratio to direct,
 // and each proxy's own CPU per call from /proc (less noisy than throughput on a shared machine).
 //   HOP_SERVE_ROOT=/work/main node --import tsx bench/hopCompare.ts [rounds=5] [calls=200]
+// HOP_CONCURRENCY=32 and HOP_ERAS=2025 narrow the runs (more calls per run: steadier CPU figures).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const rounds = Number(process.argv[2] ?? 5);
 const calls = Number(process.argv[3] ?? 200);
 const TOKEN = 'hop-compare-token-0123456789abcdef';
+const concurrencies = process.env.HOP_CONCURRENCY?.split(',').map(Number) ?? CONCURRENCY;
+const eras = (process.env.HOP_ERAS?.split(',') ?? ['2025', '2026']) as Era[];
 
 /** One way to reach the fixture's echo tool; `proc` is the proxy in between, if any. */
 interface Side {
@@ -81,7 +84,7 @@ async function measureEra(era: Era, sides: Side[], backendPid: number): Promise<
     map.set(key, [...(map.get(key) ?? []), value]);
   };
   for (let round = 0; round < rounds; round++) {
-    for (const c of CONCURRENCY) {
+    for (const c of concurrencies) {
       // The order rotates each round, so no side always runs on a warmer (or busier) machine.
       const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
       for (const side of order) {
@@ -111,7 +114,7 @@ async function measureEra(era: Era, sides: Side[], backendPid: number): Promise<
 
 function report(era: Era, sides: Side[], figures: Figures): void {
   const rows: string[][] = [];
-  for (const c of CONCURRENCY) {
+  for (const c of concurrencies) {
     const direct = median(figures.perSecond.get(`direct ${c}`) ?? []);
     for (const side of sides) {
       const rate = median(figures.perSecond.get(`${side.name} ${c}`) ?? []);
@@ -130,7 +133,7 @@ function report(era: Era, sides: Side[], figures: Figures): void {
     ['side', 'concurrency', 'calls/s', 'vs direct', 'proxy CPU µs/call'],
     rows,
   );
-  const total = rounds * CONCURRENCY.length * calls;
+  const total = rounds * concurrencies.length * calls;
   printTable(
     `${era}-era CPU over all ${total} calls of each side`,
     ['side', 'proxy µs/call', 'backend µs/call', 'proxy/backend'],
@@ -163,7 +166,7 @@ try {
     /LISTENING (\S+)/,
   );
   sides.push({ name: 'raw', url: raw.url, tool: 'echo', proc: raw });
-  for (const era of ['2025', '2026'] as const) report(era, sides, await measureEra(era, sides, fixture.child.pid!));
+  for (const era of eras) report(era, sides, await measureEra(era, sides, fixture.child.pid!));
   const text = (l: number[]): string => l.map((x) => x.toFixed(1)).join(' ');
   console.log(`\nload (1/5/15 min) at start ${text(loadAtStart)}, at end ${text(loadavg())}`);
 } finally {

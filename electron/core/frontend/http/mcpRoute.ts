@@ -16,9 +16,10 @@ import type { ClientRequest, Observability } from '../../platform/observability/
 import { observedRequest } from './observedRequest.js';
 import { withLimitStatus } from './limitStatus.js';
 import { modernNodeHandler } from './modernNodeHandler.js';
+import { classifiedEra, postEra, type PostEra } from './postEra.js';
 import { principalKey, type Principal } from '../../catalog/policy/principal.js';
 import type { GatewayGuard } from './gateway/gatewayGuard.js';
-import { createMcpHandler, classifyInboundRequest } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import type { FrontendCore } from '../../api/services.js';
 import { FrontendHub } from '../server/frontendHub.js';
@@ -171,18 +172,11 @@ export class McpRoute {
       }
       if (gateway && principal && gateway.refuseScope(res, body, { client, principal })) return;
       // The SDK's own era classification, on the body we already parsed (building
-      // a Request for isLegacyRequest would re-read and re-parse it).
-      const era = classifyInboundRequest({
-        httpMethod: 'POST',
-        protocolVersionHeader: header(req, 'mcp-protocol-version'),
-        mcpMethodHeader: header(req, 'mcp-method'),
-        mcpNameHeader: header(req, 'mcp-name'),
-        body,
-      });
-      const observedEra = era.kind === 'legacy' ? 'legacy' : 'modern';
-      return this.observed(req, res, body, observedEra, caller, () =>
-        this.handlePost(req, res, body, caller, era.kind),
-      );
+      // a Request for isLegacyRequest would re-read and re-parse it); an envelope
+      // the SDK's handler validates anyway is not validated here first (postEra.ts).
+      const era = postEra(req, body);
+      const observedEra = era === 'legacy' ? 'legacy' : 'modern';
+      return this.observed(req, res, body, observedEra, caller, () => this.handlePost(req, res, body, caller, era));
     }
     // GET (standalone stream) and DELETE (end session) exist only in the 2025 era.
     return this.observed(req, res, undefined, 'legacy', caller, () => this.handleLegacy(req, res, undefined, caller));
@@ -207,7 +201,7 @@ export class McpRoute {
     res: ServerResponse,
     body: unknown,
     caller: Caller,
-    era: string,
+    era: PostEra,
   ): Promise<void> {
     const { client } = caller;
     if (era === 'legacy') return this.handleLegacy(req, res, body, caller);
@@ -216,19 +210,29 @@ export class McpRoute {
       this.drain?.untrack(res); // a stream that lasts: a drain does not wait for it
       return this.listens.serve(req, res, body, client);
     }
-    if (era === 'modern' && this.refuseParamHeaders(req, res, body, client)) return;
+    if (era !== 'reject' && this.refuseParamHeaders(req, res, body, era, client)) return;
     // Progress toward this request waits (latest wins) while its client does not read the stream.
     const flow = new ResponseFlow();
     flow.add(res);
     return requestFlow.run(flow, () => this.modernNode(req, res, body));
   }
 
-  /** Answers 400 / -32020 (and returns true) when a tools/call's Mcp-Param-* headers disagree with its arguments. */
-  private refuseParamHeaders(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): boolean {
+  /**
+   * Answers 400 / -32020 (and returns true) when a modern tools/call's Mcp-Param-* headers disagree
+   * with its arguments (a rejected one is the SDK's to answer).
+   */
+  private refuseParamHeaders(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    era: PostEra,
+    client: string,
+  ): boolean {
     if (!isMethod(body, 'tools/call')) return false;
     const { id, params } = body as { id?: unknown; params?: unknown };
     const mismatch = this.paramHeaders.mismatch(client, params, req);
     if (!mismatch) return false;
+    if (era === 'claimed' && classifiedEra(req, body) !== 'modern') return false;
     const error = {
       code: HEADER_MISMATCH,
       message: `Bad Request: the request headers and body disagree: ${mismatch.message}`,

@@ -7,9 +7,11 @@
  * (bench/hopProfile.ts, docs/benchmarks.md): the web `Request` is built
  * without a body, since the SDK reads the parsed one it is given and never
  * the request's (toNodeHandler serialized the body again and wrapped it in a
- * stream), and a JSON answer is written whole with its Content-Length in one
- * write (toNodeHandler read it through a stream and sent it chunked: two
- * writes on the socket).
+ * stream), and without following our abort signal (a `Request` given a
+ * `signal` makes its own and ties the two together: 27 µs of CPU against
+ * 10 µs, measured alone); it hands out ours as it is. A JSON answer is
+ * written whole with its Content-Length in one write (toNodeHandler read it
+ * through a stream and sent it chunked: two writes on the socket).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
@@ -45,6 +47,25 @@ export function modernNodeHandler(handler: FetchLikeMcpHandler): ModernNodeHandl
   };
 }
 
+/** A `Request` whose `signal` is the one it was given, not a copy that follows it. */
+class SignalledRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  static {
+    // `signal` is the platform's getter on Request.prototype; this one shadows it for these requests.
+    Object.defineProperty(SignalledRequest.prototype, 'signal', {
+      get(this: SignalledRequest): AbortSignal {
+        return this.#signal;
+      },
+    });
+  }
+}
+
 /** The web `Request` the SDK's handler reads: method, URL, headers and the abort signal; no body. */
 function bodylessRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const host = first(req.headers.host) ?? 'localhost';
@@ -58,11 +79,11 @@ function bodylessRequest(req: IncomingMessage, signal: AbortSignal): Request {
   headers.delete('content-length');
   headers.delete('content-encoding');
   headers.delete('transfer-encoding');
-  return new Request(`http://${host}${req.url ?? '/'}`, {
-    method: (req.method ?? 'POST').toUpperCase(),
-    headers,
+  return new SignalledRequest(
+    `http://${host}${req.url ?? '/'}`,
+    { method: (req.method ?? 'POST').toUpperCase(), headers },
     signal,
-  });
+  );
 }
 
 /** Writes `response` to `res`: a JSON body whole, a stream as it comes (waiting while `res` is full). */

@@ -120,6 +120,8 @@ describe('modernNodeHandler', () => {
   it('aborts the request signal when the client goes away before the answer', async () => {
     let aborted: Promise<void> | undefined;
     answer = (req) => {
+      // A Request all the same, whose signal is the endpoint's own (modernNodeHandler.ts).
+      expect(req).toBeInstanceOf(Request);
       aborted = new Promise((resolve) => req.signal.addEventListener('abort', () => resolve(), { once: true }));
       return aborted.then(() => new Response(null, { status: 499 }));
     };
