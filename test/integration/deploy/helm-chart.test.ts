@@ -119,6 +119,8 @@ describe.skipIf(skip !== undefined)(`Helm chart${skip ? ` (SKIPPED: ${skip})` : 
     // serve refuses requests naming a Host it does not serve; the kubelet's default is the pod's IP.
     expect(container.readinessProbe.httpGet.httpHeaders).toEqual([{ name: 'Host', value: 'localhost' }]);
     expect(container.args).toEqual(expect.arrayContaining(['serve', '--config', '/etc/mcp-switchboard/config.json']));
+    // --quiet: serve prints no bearer token and no login link, which would land in the pod's log.
+    expect(container.args).toContain('--quiet');
     const mounts = new Map(container.volumeMounts.map((mount) => [mount.mountPath, mount]));
     expect(mounts.get('/etc/mcp-switchboard')).toMatchObject({ readOnly: true });
     expect(mounts.has('/var/lib/mcp-switchboard')).toBe(true);
