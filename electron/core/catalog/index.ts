@@ -8,7 +8,7 @@ export { ORIGIN_META_KEY, buildCatalog } from './catalog.js';
 export type { Catalog } from './catalog.js';
 export { CatalogCache } from './catalogCache.js';
 export { CatalogPublisher } from './catalogPublisher.js';
-export type { ApprovalRequest } from './policy/approvals.js';
+export { ApprovalBroker, type ApprovalRequest } from './policy/approvals.js';
 export { AuditLog } from './policy/auditLog.js';
 export { exportAudit } from './policy/auditExport.js';
 export type { AuditExportFilter } from './policy/auditExport.js';

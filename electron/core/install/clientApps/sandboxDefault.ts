@@ -10,7 +10,7 @@
  * entry gets none: a server that could never start would make the add useless;
  * its card, health and `doctor` say plainly that it runs with the user's rights.
  */
-import { sandboxSupportNow } from '../../backends/process/sandbox/sandboxSupport.js';
+import { sandboxSupportNow, type SandboxSupport } from '../../backends/process/sandbox/sandboxSupport.js';
 
 /** The paths the user gave an entry: folders it may write to, files it may read. */
 export interface SandboxGrants {
@@ -44,14 +44,16 @@ function cleaned(paths: string[] | undefined): string[] {
 /**
  * `entry` with the default sandbox of a newly added server: `true`, or the
  * grants when there are some. Unchanged when it is not a sandboxable stdio
- * server or already says `sandbox`.
+ * server, already says `sandbox`, or no sandbox can run here (`support`: this
+ * machine's answer, asked only for a server that could get one).
  */
 export function withDefaultSandbox(
   entry: Record<string, unknown>,
   grants: SandboxGrants = {},
+  support: () => SandboxSupport = sandboxSupportNow,
 ): Record<string, unknown> {
   if (!sandboxable(entry) || entry['sandbox'] !== undefined) return entry;
-  if (!sandboxSupportNow().available) return entry;
+  if (!support().available) return entry;
   const write = cleaned(grants.write);
   const read = cleaned(grants.read).filter((path) => !write.includes(path));
   if (read.length === 0 && write.length === 0) return { ...entry, sandbox: true };

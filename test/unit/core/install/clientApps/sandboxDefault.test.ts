@@ -1,11 +1,23 @@
 /**
  * A newly added stdio server is sandboxed by default, with exactly the paths
  * the user gave it as grants; an entry that says `sandbox` keeps its word,
- * and remote servers and container runtimes get none.
+ * and remote servers and container runtimes get none, nor does any server
+ * where no sandbox can run. The machine's answer is given (asking it runs
+ * bubblewrap, a process: test/integration/backends/sandbox.test.ts does).
  */
 import { describe, expect, it } from 'vitest';
-import { withDefaultSandbox } from '../../../../../electron/core/install/clientApps/sandboxDefault.js';
+import type { SandboxSupport } from '../../../../../electron/core/backends/index.js';
+import {
+  withDefaultSandbox as withDefaultSandboxOn,
+  type SandboxGrants,
+} from '../../../../../electron/core/install/clientApps/sandboxDefault.js';
 import { parseBackend } from '../../../../../electron/core/platform/config/schema.js';
+
+const LINUX: SandboxSupport = { available: true, engine: 'bubblewrap', bwrap: '/usr/bin/bwrap' };
+const MACOS: SandboxSupport = { available: false, reason: 'sandboxing is not supported on macOS yet' };
+/** On a machine where bubblewrap runs. */
+const withDefaultSandbox = (entry: Record<string, unknown>, grants?: SandboxGrants) =>
+  withDefaultSandboxOn(entry, grants, () => LINUX);
 
 describe('withDefaultSandbox', () => {
   it('turns the sandbox on for a stdio server without grants', () => {
@@ -34,6 +46,12 @@ describe('withDefaultSandbox', () => {
 
   it("keeps an entry's own sandbox setting", () => {
     expect(withDefaultSandbox({ command: 'node', sandbox: false }, { write: ['/tmp/x'] })['sandbox']).toBe(false);
+  });
+
+  it('gives none where no sandbox can run (the server would never start)', () => {
+    expect(withDefaultSandboxOn({ command: 'npx' }, { write: ['/home/u/notes'] }, () => MACOS)).not.toHaveProperty(
+      'sandbox',
+    );
   });
 
   it('gives remote servers and container runtimes none', () => {
