@@ -11,10 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport, type FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
-import { observedRequest } from './observedRequest.js';
-import { withLimitStatus } from './limitStatus.js';
 import { modernNodeHandler } from './modernNodeHandler.js';
 import { classifiedEra, postEra, type PostEra } from './postEra.js';
 import { principalKey, type Principal } from '../../catalog/policy/principal.js';
@@ -38,6 +36,7 @@ import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from
 import { ParamHeaderCheck } from './paramHeaderCheck.js';
 import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
 import type { Drain } from './drain.js';
+import { limitRefusals, type LimitRefusalSlot } from '../routing/limitGate.js';
 
 /** Options of one MCP route. */
 export interface McpRouteOptions {
@@ -104,7 +103,7 @@ export class McpRoute {
         bus: this.bus,
       },
     );
-    // A request a rate limit refused leaves as HTTP 429 with Retry-After (limitStatus.ts).
+    // A request a rate limit refused leaves as HTTP 429 with Retry-After (withLimitStatus, below).
     this.modernNode = modernNodeHandler(withLimitStatus(this.modern));
     const proxy = core.backends.proxyOptions();
     this.sessions = new LegacySessions(
@@ -360,4 +359,63 @@ export class McpRoute {
     await this.modern.close().catch(() => undefined);
     this.retention.clear();
   }
+}
+
+/**
+ * HTTP 429 for a rate-limited 2026-07-28 request. The SDK answers an error a
+ * handler throws as HTTP 200 with the JSON-RPC error in the body; for a
+ * request a rate limit refused (routing/limitGate.ts notes it in the slot
+ * opened here), the same JSON body leaves as 429 with `Retry-After` (whole
+ * seconds, rounded up), so HTTP clients and proxies back off as they do for
+ * any API. A response already streaming (SSE) keeps its 200: its status left
+ * before the refusal.
+ *
+ * `handler`, with rate-limit refusals answered as HTTP 429.
+ */
+export function withLimitStatus(handler: FetchLikeMcpHandler): FetchLikeMcpHandler {
+  return {
+    fetch: async (request, options) => {
+      const slot: LimitRefusalSlot = {};
+      const response = await limitRefusals.run(slot, () => handler.fetch(request, options));
+      if (slot.retryAfterMs === undefined || response.status !== 200) return response;
+      if (!response.headers.get('content-type')?.includes('application/json')) return response;
+      const headers = new Headers(response.headers);
+      headers.set('Retry-After', String(Math.ceil(slot.retryAfterMs / 1000)));
+      return new Response(response.body, { status: 429, statusText: 'Too Many Requests', headers });
+    },
+  };
+}
+
+/**
+ * A client request as observability sees it (platform/observability): its
+ * method, era, principal (the client profile until the gateway adds people),
+ * and where its trace context is: the `traceparent` header, else the request's
+ * `_meta.traceparent`. Kept apart from the route so every endpoint
+ * (`/mcp`, `/servers/<id>/mcp`, `/profiles/<name>/mcp`) describes requests alike.
+ *
+ * The observed form of one request to an MCP route.
+ */
+export function observedRequest(
+  req: IncomingMessage,
+  body: unknown,
+  era: ClientRequest['era'],
+  caller: { client: string; principal?: Principal | undefined },
+): ClientRequest {
+  const message = typeof body === 'object' && body !== null ? (body as { method?: unknown; params?: unknown }) : {};
+  const method =
+    typeof message.method === 'string' ? message.method : body === undefined ? (req.method ?? 'GET') : 'response';
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const metaParent = meta?.['traceparent'];
+  const headers =
+    req.headers.traceparent === undefined && typeof metaParent === 'string'
+      ? {
+          ...req.headers,
+          traceparent: metaParent,
+          tracestate: typeof meta?.['tracestate'] === 'string' ? meta['tracestate'] : undefined,
+        }
+      : req.headers;
+  const principal = caller.principal
+    ? { kind: 'person' as const, id: principalKey(caller.principal) }
+    : { kind: 'client' as const, id: caller.client };
+  return { method, era, principal, headers };
 }

@@ -13,8 +13,8 @@ import type { SandboxSetting } from '../../../platform/config/schema.js';
 import { findCommand, searchPath } from '../commandLookup.js';
 import { bubblewrapArgs } from './bubblewrapArgs.js';
 import { sandboxSupport } from './sandboxSupport.js';
-import { packageRegistryHosts } from './packageRegistries.js';
 import { resolveSandboxPolicy, type SandboxPolicy } from './sandboxPolicy.js';
+import { basename } from 'node:path';
 
 /** What every sandboxed launch needs from the proxy. */
 export interface SandboxContext {
@@ -38,7 +38,7 @@ export function sandboxView(setting: SandboxSetting): BackendSandbox {
   return { state: setting.enabled ? 'on' : 'off', read, write, network, blocked: [] };
 }
 
-/** A package runner's setting: its network also lets it reach its package registry (packageRegistries.ts). */
+/** A package runner's setting: its network also lets it reach its package registry (packageRegistryHosts, below). */
 function withPackageRegistries(setting: SandboxSetting, command: string, env: Record<string, string>): SandboxSetting {
   const hosts = packageRegistryHosts(command, env);
   if (hosts.length === 0 || setting.network === 'all') return setting;
@@ -91,4 +91,35 @@ export async function sandboxedLaunch(
     view: { state: 'on', engine: support.engine, ...granted },
     policy,
   };
+}
+
+/**
+ * Where a package runner fetches the server it runs: `npx -y pkg@1.2.3`
+ * asks the npm registry for the package at every start, `uvx pkg` asks the
+ * Python index. A sandboxed server started that way may reach exactly those
+ * hosts (through its host list's proxy), however its own network is set, and
+ * keeps its downloads in its private home: it declares its package, so it may
+ * fetch it, and nothing it fetches is shared with other servers.
+ *
+ * The registry hosts a command's package runner needs (empty for any other command).
+ */
+export function packageRegistryHosts(command: string, env: Record<string, string>): string[] {
+  const name = basename(command).replace(/\.(cmd|exe)$/i, '');
+  if (['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'bunx', 'bun'].includes(name))
+    return [hostOf(env['npm_config_registry'] ?? env['NPM_CONFIG_REGISTRY']) ?? 'registry.npmjs.org'];
+  if (['uvx', 'uv', 'pipx', 'pip'].includes(name)) {
+    const index = hostOf(env['UV_INDEX_URL'] ?? env['UV_DEFAULT_INDEX'] ?? env['PIP_INDEX_URL']);
+    return index ? [index] : ['pypi.org', 'files.pythonhosted.org'];
+  }
+  return [];
+}
+
+/** `host[:port]` of a URL, or undefined. */
+function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
 }
