@@ -100,7 +100,12 @@ module.exports = {
       comment:
         "Outside the core, code imports only the front door (electron/core/api) and a wing's index.ts, never a core internal (tests of the core itself, under test/unit/core, may).",
       from: {
-        path: ['^electron/(host|cli)/', '^electron/(main|preload)\\.ts$', '^test/(?!unit/core/|integration/)', '^bench/'],
+        path: [
+          '^electron/(host|cli)/',
+          '^electron/(main|preload)\\.ts$',
+          '^test/(?!unit/core/|integration/)',
+          '^bench/',
+        ],
       },
       to: { path: '^electron/core/', pathNot: ['^electron/core/api/', '^electron/core/[^/]+/index\\.ts$'] },
     },
