@@ -82,6 +82,12 @@ const PATTERNS: readonly PhrasePattern[] = [
     message: 'an order to make something run again later (a login script, a cron job, an SSH key, a git hook)',
   },
   {
+    pattern:
+      /\bcurl\b[^\n\x60]{0,200}\$\((?:hostname|whoami|id|env|cat\b[^)]*)\)|\bgit\s+push\s+(?:--force|-f)\b[^\n\x60]{0,60}|\brm\s+-(?:rf|fr)\s+\.git\b/gi,
+    severity: 'high',
+    message: 'a command that sends machine details away or destroys a repository',
+  },
+  {
     pattern: /\bsecurity\s+(?:dump-keychain|find-generic-password|find-internet-password)\b|\bmimikatz\b|\blsass\b/gi,
     severity: 'high',
     message: 'a command that dumps stored passwords',

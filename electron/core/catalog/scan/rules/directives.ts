@@ -9,18 +9,37 @@
  * data) and where a parameter is named as the destination.
  */
 
-/** Words after which a bare verb is an order: clause starts, modals, adverbs of sequence. */
-const LEAD =
-  String.raw`(?:^\s*|[.!?:;(\[\n"'` +
-  '`' +
-  String.raw`]\s*|,\s+|\b(?:and|then|also|first|firstly|next|please|kindly|always|just|now|simply|must|should|shall|need\s+to|needs\s+to|has\s+to|have\s+to|required\s+to|expected\s+to|is\s+to|are\s+to)\s+)`;
+/** What may stand before a bare verb given as an order: a clause start, a modal, an adverb of sequence. */
+const LEAD_END = new RegExp(
+  String.raw`(?:[.!?:;(\[\n"'\x60>]\s*|,\s+|\b(?:and|then|also|first|firstly|next|please|kindly|always|just|now|simply|must|should|shall|need\s+to|needs\s+to|has\s+to|have\s+to|required\s+to|expected\s+to|is\s+to|are\s+to|(?:make|be)\s+sure\s+to|remember\s+to|forget\s+to)\s+)$`,
+  'i',
+);
 
 /** What follows a verb given as an order: its object ("the", "every", "~/.ssh", "it"), not a noun list ("email addresses"). */
-const OBJECT = String.raw`\s+(?:(?:the|a|an|all|every|each|any|its|their|your|his|her|our|my|it|them|this|that|these|those|everything|us|me|both|whatever|some|as\s+much|up\s+to|\d+)\b|[~/%$.\x60'"<])`;
+const OBJECT = String.raw`\s+(?:(?:in|on|along|over|out|back|up)\s+)?(?:(?:the|a|an|all|every|each|any|its|their|your|his|her|our|my|it|them|this|that|these|those|everything|us|me|both|whatever|some|as\s+much|up\s+to|\d+)\b|[~/%$.\x60'"<])`;
 
-/** A regular expression matching one of `verbs` given as an order (see the file comment). */
-export function ordered(verbs: string): RegExp {
-  return new RegExp(`${LEAD}(?:${verbs})(?=${OBJECT})`, 'i');
+/** A test for a verb given as an order. */
+export interface OrderTest {
+  test(text: string): boolean;
+}
+
+/**
+ * A test for one of `verbs` given as an order (see the file comment). It looks for
+ * the verbs first and then at what stands before each, which is far cheaper than
+ * one expression that tries every opening at every position.
+ */
+export function ordered(verbs: string): OrderTest {
+  const verb = new RegExp(`\\b(?:${verbs})(?=${OBJECT})`, 'gi');
+  return {
+    test(text: string): boolean {
+      for (const match of text.matchAll(verb)) {
+        const at = match.index ?? 0;
+        const before = text.slice(Math.max(0, at - 40), at);
+        if ((at <= 40 && before.trim() === '' && text.slice(0, at).trim() === '') || LEAD_END.test(before)) return true;
+      }
+      return false;
+    },
+  };
 }
 
 /** Verbs that move data: read it, or hand it over. */
@@ -29,6 +48,16 @@ export const MOVE_VERBS =
 
 /** A verb that moves data, given as an order. */
 export const ORDERED_MOVE = ordered(MOVE_VERBS);
+
+/** A sentence whose subject is the model: "the assistant now forwards", "you must", "a responsible assistant always calls". */
+export const MODEL_SUBJECT =
+  /\b(?:you|the\s+(?:assistant|agent|model|ai|llm)|(?:a|an|any|every)\s+(?:\w+\s+)?(?:assistant|agent|model|ai|llm)|assistants|agents|models|llms)\s+(?:\w+\s+)?(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|always|now|is\s+(?:required|expected)\s+to|are\s+(?:required|expected)\s+to|(?!is\b|was\b|has\b|does\b)[a-z]+s)\b/i;
+
+/** A verb that moves data, in any form ("forwards", "calls", "include"), for a sentence whose subject is the model. */
+const ORDERED_MOVE_OR_VERB = new RegExp(
+  `\\b(?:${MOVE_VERBS.replace(/\|set\\s\+\(\?:it\\s\+\)\?to/, '')})(?:s|es|ed|ing)?\\b`,
+  'i',
+);
 
 /** Whose data it is: the user's, yours, taken from the environment. */
 const SOMEONES = /\b(?:the\s+user'?s?|your|their|from\s+the\s+environment|the\s+values?\s+of)\b/i;
@@ -40,6 +69,7 @@ const SOMEONES = /\b(?:the\s+user'?s?|your|their|from\s+the\s+environment|the\s+
  * when the sentence also says whose data it is or which parameter it goes in.
  */
 export function ordersMove(sentence: string, sentenceStart: number): boolean {
+  if (MODEL_SUBJECT.test(sentence) && ORDERED_MOVE_OR_VERB.test(sentence)) return true;
   if (sentenceStart > 0) return ORDERED_MOVE.test(sentence);
   const rest = sentence.replace(/^\s*\S+/, '');
   return (
@@ -55,7 +85,7 @@ export const PARAM_DESTINATION =
 
 /** Being told a thing is needed: "it requires the ~/.pgpass contents", "is expected to be provided". */
 export const NEEDED =
-  /\b(?:requires?|required|needs?|needed|expects?|expected|must\s+(?:receive|carry|hold|contain|include|be\s+(?:provided|given|sent|included)))\b/i;
+  /\b(?:requires?|required|needs?|needed|expects?|expected|must\s+(?:receive|carry|hold|contain|include|be\s+(?:provided|given|sent|included))|(?:is|are)\s+to\s+be\s+(?:supplied|provided|given|sent|included|passed|attached))\b/i;
 
 /**
  * Secrets, the conversation and personal data, as a description names them.
@@ -86,7 +116,7 @@ export const PRIVATE_DATA = new RegExp(
     String.raw`\b(?:chat|message|dialogue|session|browsing)\s+(?:history|log|so\s+far)\b`,
     String.raw`\btranscripts?\b`,
     String.raw`\b(?:previous|prior|earlier|recent|last|latest|private)\s+(?:\d+\s+|\w+\s+)?(?:messages?|emails|e-mails|chats|questions|turns|requests)\b`,
-    String.raw`\b(?:the\s+)?(?:whole|entire|full)\s+(?:thread|chat|dialogue|context|conversation|history)\b`,
+    String.raw`\b(?:the\s+)?(?:whole|entire|full|complete)\s+(?:thread|chat|dialogue|context|conversation|history)\b|\bdialogue\s+so\s+far\b`,
     String.raw`\beverything\s+(?:the\s+user|you\s+know)\b`,
     String.raw`\bsystem\s+(?:prompt|message)\b`,
     String.raw`\b(?:initial|original|hidden)\s+instructions\b|\binstructions\s+you\s+(?:received|were\s+given)\b`,
@@ -101,6 +131,11 @@ export const PRIVATE_DATA = new RegExp(
     String.raw`\b(?:any|every|all|each)\s+(?:documents?|files?|attachments?)\s+the\s+user\s+(?:uploaded|shared|attached|mentioned|opened)\b`,
     String.raw`\bincluding\s+(?:any\s+|all\s+|the\s+)?secrets\b`,
     String.raw`\x60(?:env|printenv|set)\x60|\bprintenv\b`,
+    String.raw`\b(?:auth(?:entication)?|client|app)\s+secrets?\b|\bsecrets?\s+of\s+(?:every|each|all|the)\b|\benv(?:ironment)?\s+blocks?\b|\bclient\s+config(?:uration)?\b`,
+    String.raw`\b(?:everything|all|what)\s+you\s+were\s+told\b|\bwhat\s+(?:the\s+user|they|you|the\s+user\s+and\s+you)\s+(?:said|discussed|wrote|typed|asked|shared)\b`,
+    String.raw`\bhidden\s+reasoning\b|\bchain\s+of\s+thought\b|\bdeveloper\s+instructions\b`,
+    String.raw`\b(?:the\s+user'?s|their|your)\s+(?:\w+\s+)?(?:email\s+address(?:es)?|phone\s+numbers?|ip\s+address|name|email|location|address|profile|contacts|photos|calendar|saved\s+cards?|files|documents|inbox|emails|notes|browsing\s+history|search\s+history)\b`,
+    String.raw`\b(?:saved|stored)\s+(?:cards?|passwords?|logins?)\b|\b(?:recent|browsing|search)\s+history\b|\bpersonal\s+emails\b|\bnames\s+and\s+numbers\b|\b(?:card|bank|account)\s+pins?\b`,
   ].join('|'),
   'i',
 );

@@ -30,6 +30,7 @@ const SENSITIVE_PATH = new RegExp(
     String.raw`\bid_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?\b`,
     String.raw`~?/?\.aws/(?:credentials|config)\b|~/\.aws\b`,
     String.raw`\.git/config\b|~?/?\.gitconfig\b`,
+    String.raw`~?/?\.config/(?:gh|gcloud|hub|doctl|heroku|op)\b[\w./-]*|\bhosts\.yml\b|\bapplication_default_credentials\.json\b|~?/?\.azure/[\w./-]*`,
     String.raw`\.kdbx\b|\bkeepass\b|\blogin\.keychain(?:-db)?\b`,
     String.raw`~?/?\.(?:cursor|claude|codeium|vscode)/[\w./-]*(?:mcp|settings|config)[\w.-]*\.json`,
     String.raw`\bclaude_desktop_config\.json\b`,
@@ -64,7 +65,8 @@ const PARAMETER_WORD = /\b(?:argument|field|parameter|param)\b/i;
 const ADDRESS = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+\d[\d ()-]{6,}\d/g;
 
 /** Sending, copying or routing messages, given as an order or as a blind copy. */
-const ROUTE = ordered('send|mail|email|forward|bcc|cc|copy|invite|share|add|address|redirect|route|deliver|post');
+const ROUTE =
+  /\b(?:send|mail|email|forward|bcc|cc|copy|copies|invite|share|add|address|redirect|route|deliver|post|grant|give)(?:s|es|ed|ing)?\b/i;
 const BLIND_COPY =
   /\b(?:bcc|cc|blind\s+copy|carbon\s+copy|copied\s+to|go\s+to|goes\s+to|should\s+go|must\s+go|now\s+go)\b/i;
 
@@ -107,7 +109,7 @@ const PATTERNS: readonly PhrasePattern[] = [
   {
     // "read every file under ~/.config", "a list of every file in the home folder"
     pattern:
-      /\b(?:every|all|each)\s+(?:the\s+)?(?:files?|documents?|images?|photos?)\s+(?:under|in|from|inside)\s+(?:~|\/|\$HOME|the\s+(?:home|user'?s?|whole)|their)|\b(?:every|all)\s+files?\s+in\s+the\s+home\s+folder\b|\b(?:the\s+)?(?:entire|whole)\s+(?:current\s+)?(?:repository|home\s+folder|disk|file\s*system)\b/gi,
+      /\b(?:every|all|each)\s+(?:the\s+)?(?:\S+\s+){0,3}?(?:files?|documents?|images?|photos?)\s+(?:\w+\s+)?(?:under|in|from|inside)\s+(?:~|\/|\$HOME|the\s+(?:home|user'?s?|whole)|their)|\b(?:every|all)\s+files?\s+in\s+the\s+home\s+folder\b|\b(?:the\s+)?(?:entire|whole)\s+(?:current\s+)?(?:repository|home\s+folder|disk|file\s*system)\b/gi,
     severity: 'medium',
     message: 'an order to sweep up every file of a folder',
   },

@@ -32,6 +32,12 @@ export const obfuscatedText: ScanRuleCheck = {
   check(field) {
     if (field.isName) return [];
     const text = field.text;
+    // Cheap tests first: most descriptions have none of these.
+    const leet = /[a-z][013457@$]|[013457@$][a-z]/i.test(text);
+    const spaced = /\b[a-z][ \t][a-z][ \t][a-z][ \t][a-z]\b/i.test(text);
+    const escaped = /\\[ux][0-9a-f]|%[0-9a-f]{2}|&lt;/i.test(text);
+    const decode = /decod|decrypt|deobfusc|unscrambl|revers|rot-?13/i.test(text);
+    if (!leet && !spaced && !escaped && !decode && !text.includes('\u00AD')) return [];
     return [
       ...leetHits(text),
       ...decodedHits(

@@ -35,6 +35,12 @@ const KINDS: readonly Kind[] = [
     related: /ssh|\bsign|deploy|key\s?pair|keygen|aws|cloud/i,
   },
   {
+    what: "another service's key",
+    name: /^(?:openai|anthropic|aws|github|gh|slack|stripe|google|gcp|azure)_?(?:api_?)?(?:key|token|secret)$/i,
+    text: /(?!)/,
+    related: /openai|anthropic|aws|amazon|github|slack|stripe|google|gcp|azure|gpt|claude/i,
+  },
+  {
     what: 'a password or login',
     name: /^(?:.*_)?(?:password|passwd|pwd|passcode)(?:_.*)?$|^bank_?login$/i,
     text: /\b(?:password|passcode|banking\s+(?:username|login|credentials))\b/i,

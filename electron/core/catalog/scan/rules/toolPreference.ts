@@ -57,6 +57,15 @@ const PATTERNS: readonly PhrasePattern[] = [
     message: 'a claim that calls should go through this tool instead of another',
   },
   {
+    // "not with the mail server", "more accurate than any other search tool", "file operations have moved to this server"
+    pattern: new RegExp(
+      String.raw`\bnot\s+(?:with|through|via|using)\s+the\s+[\w-]+(?:'s)?\s+${TOOLS}|\b(?:than|over)\s+(?:any|all)\s+other\s+(?:\w+\s+){0,2}${TOOLS}\b|\b(?:have|has)\s+moved\s+to\s+this\s+(?:server|tool)\b|\b(?:uses?|using|calls?)\s+a\s+different\s+(?:\w+\s+)?${TOOLS}\b`,
+      'gi',
+    ),
+    severity: 'medium',
+    message: 'a claim that calls should go through this tool instead of another',
+  },
+  {
     pattern:
       /\b(?:earn|get|receive)\s+(?:a\s+)?(?:higher|better|extra|bonus)\s+(?:\w+\s+)?(?:score|reward|rating|points)\b|\bas\s+often\s+as\s+(?:possible|you\s+can)\b|\b(?:rated\s+#?1|trusted\s+by\s+millions|the\s+world'?s\s+best|the\s+most\s+(?:reliable|trusted|accurate)\s+(?:\w+\s+)?tool)\b/gi,
     severity: 'medium',
@@ -79,7 +88,7 @@ const PATTERNS: readonly PhrasePattern[] = [
 
 /** A threat is high when the sentence also makes it conditional on the model's action. */
 const CONDITIONAL =
-  /\bunless\b|\bif\s+you\s+(?:do\s+not|don't|skip|fail)\b|\bthat\s+do\s+not\b|\bskipping\s+this\b|\bif\s+you\s+skip\b/i;
+  /\bunless\b|\bthat\s+forget\b|\bforget\s+to\b|\bif\s+you\s+(?:do\s+not|don't|skip|fail)\b|\bthat\s+do\s+not\b|\bskipping\s+this\b|\bif\s+you\s+skip\b/i;
 
 /** Claims that steer tool choice. */
 export const toolPreference: ScanRuleCheck = {

@@ -31,7 +31,7 @@ const PATTERNS: readonly PhrasePattern[] = [
   },
   {
     pattern:
-      /\b(?:without|no\s+need\s+(?:to|for))\s+(?:asking|confirmation|confirming|review|approval|the\s+user'?s?\s+(?:consent|approval|confirmation))\b|\bno\s+confirmation\s+(?:needed|required)\b|\bskipping\s+(?:the\s+)?(?:review|confirmation|approval|checks?)\b|\b(?:merge|approve|accept|pay)\s+(?:it|them)\s+(?:immediately|at\s+once|automatically)\b|\bcarried\s+out\s+without\b/gi,
+      /\b(?:without|no\s+need\s+(?:to|for))\s+(?:asking|confirmation|confirming|review|approval|the\s+user'?s?\s+(?:consent|approval|confirmation))\b|\bno\s+confirmation\s+(?:needed|required)\b|\bwithout\s+waiting\s+for\s+(?:them|the\s+user|anyone)\s+to\s+(?:confirm|approve|agree|answer)\b|\bskipping\s+(?:the\s+)?(?:review|confirmation|approval|checks?)\b|\b(?:merge|approve|accept|pay)\s+(?:it|them)\s+(?:immediately|at\s+once|automatically)\b|\bcarried\s+out\s+without\b/gi,
     severity: 'medium',
     message: "an order to act without the user's confirmation",
   },
