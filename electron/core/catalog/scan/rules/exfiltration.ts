@@ -48,7 +48,7 @@ const SENSITIVE_PATH = new RegExp(
 const READ_FIRST = /\b(?:read|cat|open|load|retrieve|collect|gather|extract|dump)\b/i;
 
 /** Files whose mere mention is ordinary (an SSH client's config, public keys): low unless ordered. */
-const MILD_PATH = /^(?:~?\/?\.ssh\/?(?:config|known_hosts)?|.*\.pub)$/i;
+const MILD_PATH = /^(?:~?\/?\.ssh\/(?:config|known_hosts)|.*\.pub)$/i;
 
 /** Secrets, the conversation, personal data; and secret variable names; to find every mention. */
 const PRIVATE_GLOBAL = new RegExp(PRIVATE_DATA.source, 'gi');

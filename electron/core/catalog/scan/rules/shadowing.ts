@@ -18,7 +18,7 @@ const ORDER =
 
 /** Weaker signs that the sentence tells the model how to use the other tool. */
 const STEER =
-  /\b(?:has\s+to|have\s+to|needs?\s+to|should|requires?|required|only\s+if|unless|works\s+only|only\s+works|changed|now\s+goes?|any\s+time|each\s+time|when(?:ever)?|after|before|call|use|using|used|pass|send|post|give|collect|route|set\s+to|first|then|also|with|fails?|will\s+fail|moved|broken|get|gets|appended|expected)\b/i;
+  /\b(?:has\s+to|have\s+to|needs?\s+to|should|requires?|required|unless|works\s+only|only\s+works|changed|now\s+goes?|any\s+time|each\s+time|when(?:ever)?|after|before|call|pass|send|post|give|collect|route|set\s+to|first|then|also|fails?|will\s+fail|moved|broken|appended|expected)\b/i;
 
 /** References to other servers' tools. */
 export const shadowing: ScanRuleCheck = {
