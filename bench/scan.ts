@@ -8,7 +8,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { scanCatalog, type ScanInput } from '../electron/core/catalog/index.js';
+import { ALL_RULES, scanCatalog, type ScanInput } from '../electron/core/catalog/index.js';
 import type { ScanRule, ScanSeverity } from '../shared/model/scanViews.js';
 import {
   atLeast,
@@ -22,7 +22,6 @@ import {
   type CorpusEntry,
   type Verdict,
 } from '../test/helpers/scanCorpus.js';
-import { ALL_RULES } from '../electron/core/catalog/scan/rules/allRules.js';
 import { percentile, printTable } from './lib.js';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -12,9 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
-import { scanCatalogWith, type ScanInput } from '../../electron/core/catalog/scan/scanCatalog.js';
-import { ALL_RULES } from '../../electron/core/catalog/scan/rules/allRules.js';
-import type { ScanRuleCheck } from '../../electron/core/catalog/scan/rules/rule.js';
+import { ALL_RULES, scanCatalogWith, type ScanInput, type ScanRuleCheck } from '../../electron/core/catalog/index.js';
 import type { ScanFinding, ScanSeverity } from '../../shared/model/scanViews.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -17,7 +17,6 @@ import {
   SECRET_VARIABLE,
   STANDING,
   namesPrivateData,
-  ordered,
 } from './directives.js';
 import { phraseHits, type PhrasePattern } from './patternHits.js';
 import type { RuleHit, ScanRuleCheck } from './rule.js';
