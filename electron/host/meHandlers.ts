@@ -78,7 +78,7 @@ export function meHandlers(
         issuer,
       };
       view.profile = profileOf(core, person, defaultProfile);
-      if (view.profile.by === 'none') {
+      if (view.profile?.by === 'none') {
         const message = unboundMessage(person);
         view.unbound = message.charAt(0).toUpperCase() + message.slice(1) + '.';
       }
