@@ -302,10 +302,10 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
       );
       await waitUntil(() => outcomes.length >= 10, { timeoutMs: 10_000, description: 'calls under way' });
       // Step 3: the last replica on step 1 gone, every record is sealed under the new key as it is used.
-      await reading.stop();
-      replicas.shift();
       loading = false;
       await load;
+      await reading.stop();
+      replicas.shift();
       expect(await call(onWriting, 'prot__whoami')).toMatch(/^operator /);
       const [sealed] = await probe.hvals('sb-test:callers:prot');
       await expect(compactDecrypt(sealed!, key)).rejects.toThrow();
