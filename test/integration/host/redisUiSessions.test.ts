@@ -24,7 +24,7 @@ describe.skipIf(missing !== undefined)('UI sessions shared in Redis', () => {
   const clusters: Cluster[] = [];
   const stops: (() => void)[] = [];
   /** Three replicas' tables, each sharing through its own connection. */
-  let replicas: UiSessions[] = [];
+  const replicas: UiSessions[] = [];
 
   beforeAll(async () => {
     redis = await startRedis();
