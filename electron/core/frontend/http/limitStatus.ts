@@ -5,15 +5,18 @@
  * opened here), the same JSON body leaves as 429 with `Retry-After` (whole
  * seconds, rounded up), so HTTP clients and proxies back off as they do for
  * any API. A response already streaming (SSE) keeps its 200: its status left
- * before the refusal.
+ * before the refusal. With no `policy.limits` nothing can refuse, and no slot is
+ * opened: every AsyncLocalStorage in use adds work to each promise made while
+ * a request runs, so a feature that is off costs a call nothing.
  */
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import { limitRefusals, type LimitRefusalSlot } from '../routing/limitGate.js';
 
-/** `handler`, with rate-limit refusals answered as HTTP 429. */
-export function withLimitStatus(handler: FetchLikeMcpHandler): FetchLikeMcpHandler {
+/** `handler`, with rate-limit refusals answered as HTTP 429 while `limitsOn()` (read per request). */
+export function withLimitStatus(handler: FetchLikeMcpHandler, limitsOn: () => boolean): FetchLikeMcpHandler {
   return {
     fetch: async (request, options) => {
+      if (!limitsOn()) return handler.fetch(request, options);
       const slot: LimitRefusalSlot = {};
       const response = await limitRefusals.run(slot, () => handler.fetch(request, options));
       if (slot.retryAfterMs === undefined || response.status !== 200) return response;

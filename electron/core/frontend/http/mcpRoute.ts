@@ -11,11 +11,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
 import { observedRequest } from './observedRequest.js';
 import { withLimitStatus } from './limitStatus.js';
 import { modernNodeHandler } from './modernNodeHandler.js';
+import { SessionTransport } from './sessionTransport.js';
 import { classifiedEra, postEra, type PostEra } from './postEra.js';
 import { principalKey, type Principal } from '../../catalog/policy/principal.js';
 import type { GatewayGuard } from './gateway/gatewayGuard.js';
@@ -105,7 +105,9 @@ export class McpRoute {
       },
     );
     // A request a rate limit refused leaves as HTTP 429 with Retry-After (limitStatus.ts).
-    this.modernNode = modernNodeHandler(withLimitStatus(this.modern));
+    this.modernNode = modernNodeHandler(
+      withLimitStatus(this.modern, () => (core.policy.current.limits?.length ?? 0) > 0),
+    );
     const proxy = core.backends.proxyOptions();
     this.sessions = new LegacySessions(
       { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },
@@ -268,7 +270,7 @@ export class McpRoute {
       if (this.refuseUnknownLastEvent(req, res, session)) return;
       this.hub.touch(sessionId);
       this.sessions.track(session, res);
-      return session.transport.handleRequest(req, res, body);
+      return session.transport.handleNodeRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -283,7 +285,7 @@ export class McpRoute {
     const flow = new ResponseFlow();
     const events = this.retention.forSession();
     const transport = guardResponses(
-      new NodeStreamableHTTPServerTransport({
+      new SessionTransport({
         sessionIdGenerator: () => randomUUID(),
         // Each SSE stream opens with a priming event (an id, empty data) and a retry field; a dropped
         // stream is resumed by a GET with Last-Event-ID (spec 2025-11-25 "Resumability and Redelivery").
@@ -315,7 +317,7 @@ export class McpRoute {
       }
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await transport.handleNodeRequest(req, res, body);
   }
 
   /**
