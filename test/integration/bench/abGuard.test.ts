@@ -31,7 +31,7 @@ describe('the A/B guard', () => {
       '--calls',
       '10',
     ]);
-    expect(out).toContain('second measurement of the paths that regressed');
+    expect(out).toContain("second measurement of the paths that regressed");
     expect(out).toMatch(/FAIL: 2025 client, http backend: p50 \d+\.\d\dx/);
     expect(out).toMatch(/FAIL: 2026 client, stdio backend/);
     expect(code).toBe(1);

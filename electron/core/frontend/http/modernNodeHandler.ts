@@ -99,6 +99,9 @@ function bodylessRequest(req: IncomingMessage, signal: AbortSignal): Request {
  */
 export const HOLD_STREAM_MS = 20;
 
+/** One read of a response body. */
+type Read = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
 /** Writes `response` to `res`: a JSON body whole, a stream as it comes (waiting while `res` is full). */
 async function writeResponse(
   res: ServerResponse,
@@ -147,7 +150,7 @@ async function streamBody(
 ): Promise<void> {
   const reader = body.getReader();
   const held: Uint8Array[] = [];
-  let next: Promise<ReadableStreamReadResult<Uint8Array>> = reader.read();
+  let next: Promise<Read> = reader.read();
   let done = false;
   try {
     done = await gather(
@@ -196,8 +199,8 @@ async function streamBody(
 async function gather(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   held: Uint8Array[],
-  next: () => Promise<ReadableStreamReadResult<Uint8Array>>,
-  setNext: (read: Promise<ReadableStreamReadResult<Uint8Array>>) => void,
+  next: () => Promise<Read>,
+  setNext: (read: Promise<Read>) => void,
 ): Promise<boolean> {
   for (;;) {
     const ready = await unlessPending(next());
@@ -212,7 +215,7 @@ async function gather(
 async function copyRest(
   res: ServerResponse,
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  first: Promise<ReadableStreamReadResult<Uint8Array>>,
+  first: Promise<Read>,
   aborted: AbortSignal,
 ): Promise<void> {
   let drained: (() => void) | undefined;
