@@ -1,7 +1,8 @@
 /**
  * CI's A/B guard of the plain call (bench/abGuard.ts) fails on a build made
  * slower on purpose: this checkout's serve against itself, the change's side
- * preloaded so that every HTTP answer leaves 30 ms late. A guard that passes
+ * preloaded so that every HTTP answer leaves 100 ms late (clear even on a
+ * machine so loaded that a call takes 200 ms). A guard that passes
  * this would let any regression through; the passing case is CI's own run.
  */
 import { spawn } from 'node:child_process';
@@ -20,7 +21,7 @@ function guard(args: string[]): Promise<{ code: number | null; out: string }> {
 }
 
 describe('the A/B guard', () => {
-  it('fails when the change answers every call 30 ms later, naming the paths, twice measured', async () => {
+  it('fails when the change answers every call 100 ms later, naming the paths, twice measured', async () => {
     const { code, out } = await guard([
       '--base-root',
       ROOT,
@@ -31,9 +32,9 @@ describe('the A/B guard', () => {
       '--calls',
       '10',
     ]);
-    expect(out).toContain("second measurement of the paths that regressed");
+    expect(out).toContain('second measurement of the paths that regressed');
     expect(out).toMatch(/FAIL: 2025 client, http backend: p50 \d+\.\d\dx/);
     expect(out).toMatch(/FAIL: 2026 client, stdio backend/);
     expect(code).toBe(1);
-  }, 120_000);
+  }, 300_000);
 });
