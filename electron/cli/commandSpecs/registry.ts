@@ -23,13 +23,14 @@ export const registrySpecs: readonly CommandSpec[] = [
   {
     name: 'add',
     usage: [
-      'add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check]',
-      'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check] [--secret-storage reference|config]',
+      'add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check] [--unsandboxed]',
+      'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check] [--unsandboxed] [--secret-storage reference|config]',
     ],
     text: [
       'Add a registry entry as a backend (secrets to the keychain; checked by starting it first),',
       'or install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.',
       'Without a keychain: --secret-storage reference (a ${VAR} you set) or config (config.json, plain text).',
+      'A new stdio server runs sandboxed; where no sandbox can run here, add says what to install or run.',
     ],
     options: {
       env: 'An environment variable the server asks for (repeat for more).',
@@ -37,6 +38,7 @@ export const registrySpecs: readonly CommandSpec[] = [
       arg: "An argument the server asks for, or a bundle's user_config value (repeat for more).",
       id: 'The backend ID to add it under (default: from its name).',
       'no-check': 'Add it without starting it first.',
+      unsandboxed: 'Run it with your rights, by choice, where no sandbox can run (saved as "sandbox": false).',
       'secret-storage': 'Where secrets go without a keychain: a ${VAR} reference you set, or config.json.',
       ...CONFIG_FILE,
     },

@@ -33,6 +33,8 @@ export interface RegistryCommandFlags {
   id?: string;
   cursor?: string;
   noCheck: boolean;
+  /** `--unsandboxed`: run the new server with the user's rights, by choice (saved as `"sandbox": false`). */
+  unsandboxed?: boolean;
   dryRun: boolean;
   json: boolean;
   /** `--secret-storage`: without an OS keychain, where secrets go (`reference` or `config`). */
@@ -138,6 +140,7 @@ async function add(io: RegistryCommandIo, ref: string, flags: RegistryCommandFla
     values,
     ...(flags.id !== undefined ? { id: flags.id } : {}),
     skipCheck: flags.noCheck,
+    ...(flags.unsandboxed ? { unsandboxed: true } : {}),
   });
   io.out(offlineLine(outcome.freshness));
   const source = outcome.entry['source'] as { name: string; version: string };
@@ -158,6 +161,7 @@ async function addBundle(
     stateDir: io.stateDir,
     values,
     skipCheck: flags.noCheck,
+    ...(flags.unsandboxed ? { unsandboxed: true } : {}),
     ...(flags.id !== undefined ? { id: flags.id } : {}),
   });
   const { manifest } = outcome;
@@ -248,6 +252,7 @@ export const registryCli: CliCommand = {
       header: values.header ?? [],
       arg: values.arg ?? [],
       noCheck: values['no-check'],
+      unsandboxed: values.unsandboxed,
       dryRun: values['dry-run'],
       json: values.json,
       ...(values['secret-storage'] !== undefined ? { secretStorage: values['secret-storage'] } : {}),

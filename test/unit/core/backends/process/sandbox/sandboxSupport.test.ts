@@ -40,7 +40,7 @@ describe('sandbox support per platform', () => {
         'the sandbox on macOS (srt) needs Node.js 22.12 or later, and this is Node.js 20.20.2: upgrade Node.js (https://nodejs.org, or nvm install 22), or use the desktop app, which embeds Node.js 22',
     });
     expect(old.asked).toEqual([]);
-    expect(platformAnswer(host({ nodeVersion: '22.11.0' })).available).toBe(false);
+    expect(platformAnswer(host({ nodeVersion: '22.11.0' }))?.available).toBe(false);
   });
 
   it('macOS without sandbox-exec, or where srt says it cannot run', () => {
