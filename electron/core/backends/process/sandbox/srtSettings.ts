@@ -52,8 +52,9 @@ export type SrtMapping = { ok: true; command: SrtCommandSettings } | { ok: false
 
 /** Where a user keeps what no server should see unless granted, per platform (besides the home). */
 const HIDDEN: Record<SrtPlatform, (home: string) => string[]> = {
-  // Other accounts' homes, mounted volumes, and the temp folders other programs share.
-  darwin: (home) => [home, '/Users', '/Volumes', '/tmp', '/private/tmp', '/private/var/folders'],
+  // Other accounts' homes, mounted volumes, and the temp folders other programs share, by both
+  // spellings (/tmp and /var are links into /private): a path beneath either is re-opened as spelled.
+  darwin: (home) => [home, '/Users', '/Volumes', '/tmp', '/private/tmp', '/var/folders', '/private/var/folders'],
   // The sandbox account reads no profile but through srt's profile grant: the user's is denied all the same.
   win32: (home) => [home],
 };

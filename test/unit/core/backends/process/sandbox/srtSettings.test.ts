@@ -41,7 +41,7 @@ function macPolicy(overrides: Partial<SandboxPolicy> = {}): SandboxPolicy {
   };
 }
 
-const MAC_HIDDEN = [MAC_HOME, '/Users', '/Volumes', '/tmp', '/private/tmp', '/private/var/folders'];
+const MAC_HIDDEN = [MAC_HOME, '/Users', '/Volumes', '/tmp', '/private/tmp', '/var/folders', '/private/var/folders'];
 const MAC_PRIVATE = [`${MAC_STATE}/sandboxes/notes/home`, `${MAC_STATE}/sandboxes/notes/tmp`];
 
 describe('srt on macOS', () => {
@@ -137,6 +137,26 @@ describe('srt on macOS', () => {
       ok: false,
       reason:
         'srt (the sandbox on macOS and Windows) can reach hosts only by name for one server: list the hosts it needs in sandbox.network instead of "all"',
+    });
+  });
+
+  it('a grant in a temp folder spelled through its link (/var/folders, not /private/var/folders) is re-opened as spelled', () => {
+    const temp = '/var/folders/xy/T/test-1';
+    const mapped = srtCommandSettings(
+      'darwin',
+      macPolicy({
+        privateHome: `${temp}/state/sandboxes/notes/home`,
+        privateTmp: `${temp}/state/sandboxes/notes/tmp`,
+        home: `${temp}/home`,
+        cwd: `${temp}/home`,
+        mounts: [{ source: `${temp}/outside`, target: `${temp}/outside`, mode: 'rw', optional: false }],
+      }),
+    );
+    expect(mapped.ok && mapped.command.customConfig.filesystem).toEqual({
+      denyRead: [`${temp}/home`, '/Users', '/Volumes', '/tmp', '/private/tmp', '/var/folders', '/private/var/folders'],
+      allowRead: [`${temp}/state/sandboxes/notes/home`, `${temp}/state/sandboxes/notes/tmp`, `${temp}/outside`],
+      allowWrite: [`${temp}/state/sandboxes/notes/home`, `${temp}/state/sandboxes/notes/tmp`, `${temp}/outside`],
+      denyWrite: [],
     });
   });
 
