@@ -15,6 +15,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { findCommand } from '../commandLookup.js';
+import type * as SrtModule from '@anthropic-ai/sandbox-runtime';
 import type { SrtPlatform } from './srtSettings.js';
 
 /** The answer: an engine that works, or why there is none. */
@@ -142,9 +143,7 @@ export function platformAnswer(host: SupportHost): SandboxSupport | undefined {
 
 /** srt's own check of this machine, loaded synchronously (Node 22.12+ loads an ES module with require). */
 function srtReadiness(platform: SrtPlatform): SrtReadiness {
-  const srt = createRequire(import.meta.url)(
-    '@anthropic-ai/sandbox-runtime',
-  ) as typeof import('@anthropic-ai/sandbox-runtime');
+  const srt = createRequire(import.meta.url)('@anthropic-ai/sandbox-runtime') as typeof SrtModule;
   const readiness: SrtReadiness = { errors: [] };
   if (platform === 'win32') {
     try {

@@ -14,6 +14,7 @@
  * log reports, reaches that server's SandboxWatch ("blocked: ...").
  */
 import { randomBytes } from 'node:crypto';
+import type * as SrtModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxViolationEvent } from '@anthropic-ai/sandbox-runtime';
 import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
 import type { SandboxPolicy } from './sandboxPolicy.js';
@@ -25,7 +26,7 @@ import {
   type SrtPlatform,
 } from './srtSettings.js';
 
-type Srt = typeof import('@anthropic-ai/sandbox-runtime');
+type Srt = typeof SrtModule;
 
 /** A server's line under srt, and how to stop attributing to it. */
 export interface SrtLaunch {
