@@ -13,6 +13,7 @@ export const OUTPUTS = [
   'dist/renderer/index.html',
   'dist/desktop/main.js',
   'dist/cli/main.js',
+  'dist/cli/help.js',
 ];
 const SKIP = new Set(['node_modules', 'icons', '.git']);
 

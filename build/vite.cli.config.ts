@@ -5,10 +5,12 @@
  * the command (resolving, reading and linking each module), on every `serve`
  * and every other command. The login shell module is an entry of its own, so
  * bin/ can start the shell before loading the rest and the command then finds
- * that same module instance. The help entry (`<command> --help`) is one too:
- * it shares the command declarations with main.js (a small chunk of their
- * own) and loads nothing else. Node built-ins and every dependency stay external
- * (node_modules ships with the package), as in vite.main.config.ts.
+ * that same module instance. The help bin/ answers first (`<command> --help`)
+ * is a build of its own (vite.help.config.ts): each command's declaration sits in
+ * that command's module, beside the handler and the core it imports, and only a
+ * separate, tree-shaken build can keep the one without the other. Node built-ins
+ * and every dependency stay external (node_modules ships with the package), as in
+ * vite.main.config.ts.
  */
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +35,6 @@ export default defineConfig({
       input: {
         main: 'electron/cli/main.ts',
         loginShell: 'electron/core/platform/env/loginShell.ts',
-        help: 'electron/cli/helpRequest.ts',
       },
       external: (id) =>
         id.startsWith('node:') ||

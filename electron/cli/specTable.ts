@@ -1,25 +1,27 @@
 /**
  * Every command's declaration (name, usage, options, examples), in `--help`
- * order, without the code that runs them: `<command> --help` and the
- * argument errors find a command here without loading the core. commandTable.ts
- * pairs each with how it runs (a unit test keeps the two lists the same).
+ * order, as each command's module exports it beside its handler. bin/ answers
+ * `<command> --help` from this list through dist/cli/help.js, a build of its own
+ * that keeps the declarations and leaves the handlers and the core out
+ * (build/vite.help.config.ts). commandTable.ts pairs each with how it runs (a
+ * unit test keeps the two lists the same).
  */
 import type { CommandSpec } from './command.js';
-import { auditSpecs } from './commandSpecs/audit.js';
-import { authSpecs } from './commandSpecs/auth.js';
-import { checkConfigSpecs } from './commandSpecs/checkConfig.js';
-import { clientsSpecs } from './commandSpecs/clients.js';
-import { configSpecs } from './commandSpecs/config.js';
-import { connectionsSpecs } from './commandSpecs/connections.js';
-import { connectSpecs } from './commandSpecs/connect.js';
-import { exposureSpecs } from './commandSpecs/exposure.js';
-import { profileSpecs } from './commandSpecs/profile.js';
-import { overrideSpecs } from './commandSpecs/override.js';
-import { registrySpecs } from './commandSpecs/registry.js';
-import { reviewSpecs } from './commandSpecs/review.js';
-import { secretSpecs } from './commandSpecs/secret.js';
-import { serveSpecs } from './commandSpecs/serve.js';
-import { uiSpecs } from './commandSpecs/ui.js';
+import { auditSpecs } from './commands/audit.js';
+import { authSpecs } from './commands/auth.js';
+import { checkConfigSpecs } from './commands/checkConfig.js';
+import { clientsSpecs } from './commands/clients.js';
+import { configSpecs } from './commands/config.js';
+import { connectionsSpecs } from './commands/connections.js';
+import { connectSpecs } from './commands/connect.js';
+import { exposureSpecs } from './commands/exposure.js';
+import { profileSpecs } from './commands/profile.js';
+import { overrideSpecs } from './commands/override.js';
+import { registrySpecs } from './commands/registry.js';
+import { reviewSpecs } from './commands/review.js';
+import { secretSpecs } from './commands/secret.js';
+import { serveSpecs } from './commands/serve.js';
+import { uiSpecs } from './commands/ui.js';
 
 /** Every command, in help order. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [

@@ -8,9 +8,24 @@ import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import { defaultAuditDir } from '../../core/platform/index.js';
 import { exportAudit, type AuditExportFilter } from '../../core/catalog/index.js';
-import { auditSpecs } from '../commandSpecs/audit.js';
-import type { CliCommand } from '../command.js';
+import type { CliCommand, CommandSpec } from '../command.js';
 import { stdio, type Write } from '../io.js';
+
+/** The command, in help order. */
+export const auditSpecs: readonly CommandSpec[] = [
+  {
+    name: 'audit',
+    usage: ['audit export [--since ISO] [--client ID] [--principal P] [--out FILE]'],
+    text: ['The audit log as JSON lines (one entry per line, oldest first), for a SIEM.'],
+    options: {
+      since: 'Only entries at or after this time (ISO 8601, e.g. 2026-12-01T00:00:00Z).',
+      client: 'Only entries of this client profile (local: the main token).',
+      principal: 'Only entries acting for this signed-in person (subject or email; gateway mode).',
+      out: 'Write to this file (created readable by you only) instead of stdout.',
+    },
+    examples: ['audit export --since 2026-12-01T00:00:00Z --out audit.jsonl', 'audit export --client cursor'],
+  },
+];
 
 const USAGE = 'usage: mcp-switchboard audit export [--since ISO] [--client ID] [--principal P] [--out FILE]\n';
 

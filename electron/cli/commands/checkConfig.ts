@@ -6,8 +6,19 @@
 import { commandWarnings } from '../../core/backends/index.js';
 import { missingVariables, plainValues, unresolvedSecrets, valueMapsOf } from '../../core/platform/index.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
-import { checkConfigSpecs } from '../commandSpecs/checkConfig.js';
-import type { CliCommand } from '../command.js';
+import { CONFIG_FILE } from '../optionHelp.js';
+import type { CliCommand, CommandSpec } from '../command.js';
+
+/** The command, in help order. */
+export const checkConfigSpecs: readonly CommandSpec[] = [
+  {
+    name: 'check-config',
+    usage: ['check-config [--config FILE]'],
+    text: ['Validate the config; print one line per problem and exit 1 if there are any.'],
+    options: { ...CONFIG_FILE },
+    examples: ['check-config', 'check-config --config ./switchboard.json'],
+  },
+];
 
 /** `check-config`: validation plus environment variables that are referenced but unset. */
 async function checkConfig(path: string): Promise<void> {

@@ -5,9 +5,20 @@
  */
 import { SwitchboardError } from '../../../shared/errors.js';
 import { openConfigStore, defaultStateDir } from '../../core/platform/index.js';
-import { configSpecs } from '../commandSpecs/config.js';
-import type { CliCommand } from '../command.js';
+import { RUNNING_INSTANCE } from '../optionHelp.js';
+import type { CliCommand, CommandSpec } from '../command.js';
 import { stdio } from '../io.js';
+
+/** The command, in help order. */
+export const configSpecs: readonly CommandSpec[] = [
+  {
+    name: 'config',
+    usage: ['config backups | config restore [N] [--config FILE]'],
+    text: ['The last 20 copies of the config kept before each write (1 is the newest); restore puts one back.'],
+    options: { ...RUNNING_INSTANCE },
+    examples: ['config backups', 'config restore 2'],
+  },
+];
 
 /** Where the command writes. */
 export interface ConfigCommandContext {

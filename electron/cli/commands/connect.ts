@@ -20,9 +20,26 @@ import {
   defaultConfigPath,
   defaultStateDir,
 } from '../../core/platform/index.js';
-import { connectSpecs } from '../commandSpecs/connect.js';
-import type { CliCommand } from '../command.js';
+import { DEFAULT_PORT } from '../../../shared/endpoint.js';
+import type { CliCommand, CommandSpec } from '../command.js';
 import { selfLauncher } from '../io.js';
+
+/** The command, in help order. */
+export const connectSpecs: readonly CommandSpec[] = [
+  {
+    name: 'connect',
+    usage: [`connect [--config FILE] [--port ${DEFAULT_PORT}]`],
+    text: [
+      'Speak MCP on stdin/stdout, bridged to the running Switchboard (started',
+      'headless in the background if none runs). For clients that launch a command.',
+    ],
+    options: {
+      config: "Config of the Switchboard to connect to or start (default: the running one's, else this user's).",
+      port: `Port of the Switchboard to connect to or start (default: the running one's, else ${DEFAULT_PORT}).`,
+    },
+    examples: ['connect', `connect --port ${DEFAULT_PORT}`],
+  },
+];
 
 /** Options of {@link runConnect}. */
 export interface ConnectOptions {

@@ -6,11 +6,28 @@
  */
 import type { ConnectionView } from '../../../shared/model/connectionViews.js';
 import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
-import { connectionsSpecs } from '../commandSpecs/connections.js';
-import type { CliCommand } from '../command.js';
+import { JSON_OUTPUT } from '../optionHelp.js';
+import type { CliCommand, CommandSpec } from '../command.js';
 import { askRunning, type RunningCommandContext } from '../askRunning.js';
 import { stdio } from '../io.js';
 import { callRunning } from '../runningBridge.js';
+
+/** The command. */
+export const connectionsSpecs: readonly CommandSpec[] = [
+  {
+    name: 'connections',
+    usage: ['connections [--revoke <server>] [--json]'],
+    text: [
+      'Your own connections to servers with per-caller credentials, as the running Switchboard',
+      'holds them: signed in or not (with your sign-in link), expiry and scope; --revoke forgets one.',
+    ],
+    options: {
+      revoke: 'Forget your tokens for this server and close your connection to it.',
+      ...JSON_OUTPUT,
+    },
+    examples: ['connections', 'connections --revoke github', 'connections --json'],
+  },
+];
 
 /** What the command needs from the CLI. */
 export type ConnectionsCommandContext = RunningCommandContext;

@@ -4,9 +4,23 @@
  */
 import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
 import { readProfileExposure, writeProfileExposure } from '../../core/install/index.js';
-import { exposureSpecs } from '../commandSpecs/exposure.js';
-import type { CliCommand } from '../command.js';
+import { RUNNING_INSTANCE } from '../optionHelp.js';
+import type { CliCommand, CommandSpec } from '../command.js';
 import { fail, stdio, type Write } from '../io.js';
+
+/** The command, in help order. */
+export const exposureSpecs: readonly CommandSpec[] = [
+  {
+    name: 'exposure',
+    usage: ['exposure <client|default> [all|search|search+load|auto] [--config FILE]'],
+    text: [
+      'Show or set how a client gets its tools: all of them, or search_tools and call_tool',
+      '(search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).',
+    ],
+    options: { ...RUNNING_INSTANCE },
+    examples: ['exposure cursor', 'exposure cursor search', 'exposure default auto'],
+  },
+];
 
 const USAGE = `usage: mcp-switchboard exposure <client|default> [${EXPOSURES.join('|')}]\n`;
 

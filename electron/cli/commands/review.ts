@@ -10,11 +10,39 @@ import { unifiedDiffLines } from '../../../shared/model/definitionDiff.js';
 import type { LaunchLineView, PendingChangeView, ServerReviewView } from '../../../shared/model/reviewViews.js';
 import type { ScanFinding, ScanReport } from '../../../shared/model/scanViews.js';
 import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
-import { reviewSpecs } from '../commandSpecs/review.js';
-import type { CliCommand } from '../command.js';
+import { JSON_OUTPUT } from '../optionHelp.js';
+import type { CliCommand, CommandSpec } from '../command.js';
 import { askRunning, type RunningCommandContext } from '../askRunning.js';
 import { stdio } from '../io.js';
 import { callRunning } from '../runningBridge.js';
+
+/** The commands, in help order. */
+export const reviewSpecs: readonly CommandSpec[] = [
+  {
+    name: 'review',
+    usage: ['review <id> [--json]'],
+    text: [
+      "A server's review: its command, arguments and sandbox, each tool with the scan's findings,",
+      'and the changed definitions held for approval, as a unified diff.',
+    ],
+    options: { ...JSON_OUTPUT },
+    examples: ['review github', 'review github --json'],
+  },
+  {
+    name: 'approve',
+    usage: ['approve <id> [--tool NAME]'],
+    text: ['Approve a quarantined server (its items are served at once), or one held tool change.'],
+    options: { tool: "Approve only this tool's held change, not the whole server." },
+    examples: ['approve github', 'approve github --tool create_issue'],
+  },
+  {
+    name: 'scan',
+    usage: ['scan [id] [--json]'],
+    text: ["The poisoning scan's findings; exit 1 when one is high-severity, 3 when none could be asked."],
+    options: { ...JSON_OUTPUT },
+    examples: ['scan', 'scan github --json'],
+  },
+];
 
 /** Exit code of `scan` when the running Switchboard could not be asked (1 means a high-severity finding). */
 export const SCAN_UNREACHABLE = 3;

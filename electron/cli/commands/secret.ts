@@ -6,9 +6,19 @@
  */
 import { isOAuthSecretName, type SecretStore } from '../../core/platform/index.js';
 import { keychain } from '../cliConfig.js';
-import { secretSpecs } from '../commandSpecs/secret.js';
-import type { CliCommand } from '../command.js';
+import type { CliCommand, CommandSpec } from '../command.js';
 import { readStdin, stdio } from '../io.js';
+
+/** The command, in help order. */
+export const secretSpecs: readonly CommandSpec[] = [
+  {
+    name: 'secret',
+    usage: ['secret set <name> | secret delete <name> | secret list'],
+    text: ['Keychain secrets for {"secret": "<name>"} values; set reads the value from stdin.'],
+    options: {},
+    examples: ['secret set LINEAR_TOKEN < token.txt', 'secret list', 'secret delete LINEAR_TOKEN'],
+  },
+];
 
 /** Accounts that are not the user's secrets: OAuth state, and Switchboard's own (the client token key). */
 function isReserved(name: string): boolean {

@@ -14,9 +14,19 @@ import {
   defaultStateDir,
 } from '../../core/platform/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
-import { uiSpecs } from '../commandSpecs/ui.js';
-import type { CliCommand } from '../command.js';
+import type { CliCommand, CommandSpec } from '../command.js';
 import { stdio } from '../io.js';
+
+/** The command, in help order. */
+export const uiSpecs: readonly CommandSpec[] = [
+  {
+    name: 'ui',
+    usage: ['ui [--no-browser]'],
+    text: ["Print (and open) a fresh one-time login link to the running Switchboard's UI."],
+    options: { 'no-browser': 'Only print the link; do not open a browser.' },
+    examples: ['ui', 'ui --no-browser'],
+  },
+];
 
 /** What `ui` needs. */
 export interface UiCommandOptions {

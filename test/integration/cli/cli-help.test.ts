@@ -84,6 +84,16 @@ describe('--help never runs the command', () => {
     expect(written.filter((name) => String(name).endsWith('runtime.json'))).toEqual([]);
   });
 
+  it('loads no core: the help bundle bin/ asks first imports nothing and holds no handler', async () => {
+    const bundle = await readFile(join(import.meta.dirname, '../../../dist/cli/help.js'), 'utf8');
+    expect(bundle.match(/^import .*$/gm) ?? []).toEqual([]);
+    expect(bundle).not.toMatch(/\bimport\(/);
+    expect(bundle).toContain('auditSpecs');
+    expect(bundle).not.toContain('function auditCommand');
+    expect(bundle).not.toContain('SwitchboardCore');
+    expect(bundle.length).toBeLessThan(64 * 1024);
+  });
+
   it('wins over an option the command does not take', async () => {
     const result = await runCli(['install', 'cursor', '--stdio', '--help'], env);
     expect(result).toMatchObject({ code: 0, stderr: '' });
