@@ -39,6 +39,32 @@ export interface SrtLaunch {
   release: () => void;
 }
 
+/** How long srt may take to open its session (Windows may first narrow a profile grant) and to wrap one command. */
+const OPEN_TIMEOUT_MS = 120_000;
+const WRAP_TIMEOUT_MS = 30_000;
+
+/** `work`, or a `sandbox_unavailable` error naming `what` once `ms` have passed. */
+async function within<T>(work: Promise<T>, ms: number, what: string, backendId: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const reason = `srt did not ${what} within ${ms / 1000} s`;
+      reject(
+        new SwitchboardError(ErrorCode.SandboxUnavailable, `"${backendId}" was not started: ${reason}`, {
+          backend: backendId,
+          reason,
+        }),
+      );
+    }, ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The attribution text of a server's commands: what srt reports as a violation's `command`. */
 const commandText = (backendId: string): string => `switchboard:${backendId}`;
 
@@ -99,7 +125,7 @@ class SrtSession {
     // One opening at a time: two servers starting together wait for the same session.
     const opened = this.opening.then(() => this.open(srt, platform));
     this.opening = opened.catch(() => undefined);
-    await opened;
+    await within(opened, OPEN_TIMEOUT_MS, 'open its sandbox session', policy.backendId);
     const settings = mapped.command;
     const commandId = randomBytes(16).toString('base64url');
     const text = commandText(policy.backendId);
@@ -107,7 +133,7 @@ class SrtSession {
       srtCommandLine(platform, line.command, line.args),
       undefined,
       settings.customConfig,
-      undefined,
+      AbortSignal.timeout(WRAP_TIMEOUT_MS),
       settings.cwd,
       { commandId, commandText: text },
     );
