@@ -25,6 +25,6 @@ export type { OverrideTarget } from './overrides/overrideEdit.js';
 export type { AnyToolOverride } from './overrides/toolSource.js';
 export { callerIdentityOf } from './policy/callerIdentity.js';
 export type { Principal } from './policy/principal.js';
-export { NO_PROFILE, profileFor } from './policy/principalBinding.js';
+export { NO_PROFILE, profileFor, unboundMessage } from './policy/principalBinding.js';
 export type { ProfileChoice } from './policy/principalBinding.js';
 export { requiredScopes } from './policy/toolScopes.js';

@@ -33,6 +33,7 @@ import { EventRetention, RESUME_LIMITS, RESUME_RETRY_MS } from './eventRetention
 import { boundNotifications } from '../relay/notificationQueue.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
+import { ErrorCode } from '../../../../shared/errors.js';
 import { ParamHeaderCheck } from './paramHeaderCheck.js';
 import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
 import type { Drain } from './drain.js';
@@ -277,6 +278,19 @@ export class McpRoute {
       return jsonRpcError(res, 503, -32000, 'Service Unavailable: this replica is shutting down; initialize again', {
         'Retry-After': '1',
       });
+    }
+    // At the bound a new session is refused, not an old one ended: the balancer gives it to another replica.
+    const { maxSessions } = this.core.backends.proxyOptions();
+    if (this.sessions.size >= maxSessions) {
+      return jsonRpcError(
+        res,
+        503,
+        -32000,
+        `Service Unavailable: this Switchboard holds its maximum of ${maxSessions} live 2025-era sessions ` +
+          '(proxy.maxSessions); initialize again later or through another replica',
+        { 'Retry-After': '5' },
+        { code: ErrorCode.SessionLimit, retryable: true, maxSessions },
+      );
     }
     const server = createFrontendServer(this.core, client, 'session', principal, this.instructions);
     const flow = new ResponseFlow();
