@@ -99,8 +99,21 @@ module.exports = {
       severity: 'error',
       comment:
         "Outside the core, code imports only the front door (electron/core/api) and a wing's index.ts, never a core internal (tests of the core itself, under test/unit/core, may).",
-      from: { path: ['^electron/(host|cli)/', '^electron/(main|preload)\\.ts$', '^test/(?!unit/core/)', '^bench/'] },
+      from: {
+        path: ['^electron/(host|cli)/', '^electron/(main|preload)\\.ts$', '^test/(?!unit/core/|integration/)', '^bench/'],
+      },
       to: { path: '^electron/core/', pathNot: ['^electron/core/api/', '^electron/core/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'front-door',
+      severity: 'error',
+      comment:
+        "An integration test imports the front door and the wings' index.ts, and internals of its own wing only (test/integration/<wing>/: a part of the core that needs a real process, a redis-server or a shell, is tested there, as the unit tests under test/unit/core test the rest).",
+      from: { path: '^test/integration/([^/]+)/' },
+      to: {
+        path: '^electron/core/',
+        pathNot: ['^electron/core/api/', '^electron/core/[^/]+/index\\.ts$', '^electron/core/$1/'],
+      },
     },
   ],
   options: {

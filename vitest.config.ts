@@ -42,6 +42,9 @@ const MEMORY_FILES = [
   'test/integration/install/bundle-hostile.test.ts',
 ];
 
+/** The unit projects' setup file that makes starting a child process throw (no unit test starts one). */
+const NO_CHILD_PROCESS = 'test/helpers/noChildProcess.ts';
+
 export default defineConfig({
   test: {
     // XDG config, state and data directories in a temporary folder per run: no test writes into the real ones.
@@ -62,6 +65,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: UNIT,
+          setupFiles: [NO_CHILD_PROCESS],
           exclude: mockingUnitFiles,
           pool: 'threads',
           isolate: false,
@@ -74,6 +78,7 @@ export default defineConfig({
         test: {
           name: 'unit-isolated',
           include: mockingUnitFiles.length > 0 ? mockingUnitFiles : ['no-unit-file-mocks-a-module'],
+          setupFiles: [NO_CHILD_PROCESS],
           pool: 'threads',
           testTimeout: 10_000,
           hookTimeout: 10_000,

@@ -1,16 +1,29 @@
-// Poisoning scan benchmark (issue 25): the scan over the real LiveMCPBench catalog (70 servers,
-// 527 tools; clean tools flagged at each severity = the false-positive rate, target: no high),
-// over the poisoned corpus in test/fixtures/poison (share of labelled items caught, per rule and
-// overall, beside the share of clean items kept at or below their bound), and the time to scan the
-// catalog replicated to 1054 tools (target: well under a second; printed as a share of 1 s).
-// Writes bench/results/scan.json.
+// Poisoning scan benchmark (issues 25 and 37): the scan over the real LiveMCPBench catalog (70
+// servers, 527 tools; clean tools flagged at each severity = the false-positive rate, target: at
+// most 2% high), over the labelled corpus in test/fixtures/poison/corpus (recall on the dev part the
+// rules are tuned on and on the held-out part they are not, target: 90% of held-out poisoned
+// definitions flagged medium or higher; recall and precision per rule), over the scenario fixtures
+// in test/fixtures/poison, and the time to scan the catalog replicated to 1054 tools, given per
+// 1000 tools. Writes bench/results/scan.json.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { scanCatalog, type ScanInput } from '../electron/core/catalog/index.js';
 import type { ScanRule, ScanSeverity } from '../shared/model/scanViews.js';
+import {
+  atLeast,
+  loadCorpus as loadLabelledCorpus,
+  loadLiveMcpBench,
+  LIVEMCPBENCH_TOOLS,
+  ruleAtLeast,
+  scoreCorpus,
+  scoreLiveMcpBench,
+  shareAtLeast,
+  type CorpusEntry,
+  type Verdict,
+} from '../test/helpers/scanCorpus.js';
+import { ALL_RULES } from '../electron/core/catalog/scan/rules/allRules.js';
 import { percentile, printTable } from './lib.js';
-import { DATASET_DIR, loadServers } from './searchScoring.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CORPUS_DIR = join(ROOT, 'test/fixtures/poison');
@@ -18,7 +31,7 @@ const RESULTS = join(ROOT, 'bench/results/scan.json');
 const SEVERITIES: ScanSeverity[] = ['high', 'medium', 'low'];
 const RANK: Record<ScanSeverity, number> = { low: 0, medium: 1, high: 2 };
 const TARGET_MS = 1000;
-const ROUNDS = 30;
+const ROUNDS = 10;
 
 interface Label {
   server: string;
@@ -33,11 +46,11 @@ type Scenario = { name: string; servers: ScanInput[]; labels: Label[] };
 const pct = (part: number, whole: number): string => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
 
 function realCatalog(copies: number): ScanInput[] {
-  const servers = Object.entries(loadServers());
+  const servers = loadLiveMcpBench();
   return Array.from({ length: copies }, (_, copy) =>
-    servers.map(([id, { tools }]) => {
-      const server = copies === 1 ? id : `${id}-${copy}`;
-      return { server, prefix: server, tools, prompts: [], resources: [], resourceTemplates: [] };
+    servers.map((input) => {
+      const server = copies === 1 ? input.server : `${input.server}-${copy}`;
+      return { ...input, server, prefix: server };
     }),
   ).flat();
 }
@@ -113,9 +126,51 @@ function timing(): { tools: number; p50: number; p95: number } {
 const fp = falsePositives();
 const corpus = corpusScores(await loadCorpus());
 const time = timing();
+const labelled = loadLabelledCorpus();
+const verdicts = scoreCorpus(labelled);
+const live = scoreLiveMcpBench();
+const HELD_OUT_TARGET = 0.9;
+const LIVE_HIGH_TARGET = 0.02;
+
+const part = (poisoned: boolean, set?: 'dev' | 'held-out'): CorpusEntry[] =>
+  labelled.filter((entry) => entry.poisoned === poisoned && (set === undefined || entry.set === set));
+const devPoisoned = part(true, 'dev');
+const heldOutPoisoned = part(true, 'held-out');
+const negatives = part(false);
+const liveVerdicts = [...live.values()];
+const countOf = (list: (Verdict | undefined)[], flagged: (verdict: Verdict | undefined) => boolean): number =>
+  list.filter(flagged).length;
+
+const recall = {
+  dev: shareAtLeast(devPoisoned, verdicts, 'medium'),
+  devHigh: shareAtLeast(devPoisoned, verdicts, 'high'),
+  heldOut: shareAtLeast(heldOutPoisoned, verdicts, 'medium'),
+  heldOutHigh: shareAtLeast(heldOutPoisoned, verdicts, 'high'),
+  negativesMedium: shareAtLeast(negatives, verdicts, 'medium'),
+  negativesHigh: shareAtLeast(negatives, verdicts, 'high'),
+  liveHigh: countOf(liveVerdicts, (v) => atLeast(v, 'high')),
+  liveMedium: countOf(liveVerdicts, (v) => atLeast(v, 'medium')),
+  liveTools: liveVerdicts.length,
+};
+
+/** Per rule, definitions it flags medium or higher in each part, and its precision over all of them. */
+const perRule = ALL_RULES.map(({ rule }) => {
+  const flags = (entries: CorpusEntry[]) =>
+    entries.filter((e) => ruleAtLeast(verdicts.get(e.id), rule, 'medium')).length;
+  const dev = flags(devPoisoned);
+  const heldOut = flags(heldOutPoisoned);
+  const hardNegatives = flags(negatives);
+  const liveMedium = countOf(liveVerdicts, (v) => ruleAtLeast(v, rule, 'medium'));
+  const liveHigh = countOf(liveVerdicts, (v) => ruleAtLeast(v, rule, 'high'));
+  const truePositives = dev + heldOut;
+  const precision = truePositives / Math.max(1, truePositives + hardNegatives + liveMedium);
+  return { rule, dev, heldOut, hardNegatives, liveMedium, liveHigh, precision };
+});
+const overallTrue = recall.dev.flagged + recall.heldOut.flagged;
+const overallPrecision = overallTrue / Math.max(1, overallTrue + recall.negativesMedium.flagged + recall.liveMedium);
 
 printTable(
-  `Scan: the real catalog (${DATASET_DIR}), tools by their worst finding`,
+  `Scan: the real catalog (${LIVEMCPBENCH_TOOLS}), tools by their worst finding`,
   ['severity', 'tools', 'rate', 'target'],
   SEVERITIES.map((severity) => [
     severity,
@@ -139,16 +194,90 @@ printTable(
   ],
 );
 printTable(
-  `Scan: time over ${time.tools} tools (${ROUNDS} rounds)`,
-  ['measure', 'ms', 'share of 1 s', 'per tool'],
+  `Scan: the labelled corpus (test/fixtures/poison/corpus), flagged medium or higher (held-out: never tuned on)`,
+  ['part', 'definitions', 'flagged medium+', 'share', 'flagged high', 'target'],
   [
-    ['p50', time.p50.toFixed(1), pct(time.p50, TARGET_MS), `${((1000 * time.p50) / time.tools).toFixed(0)} µs`],
-    ['p95', time.p95.toFixed(1), pct(time.p95, TARGET_MS), `${((1000 * time.p95) / time.tools).toFixed(0)} µs`],
+    [
+      'dev poisoned',
+      String(recall.dev.total),
+      String(recall.dev.flagged),
+      pct(recall.dev.flagged, recall.dev.total),
+      String(recall.devHigh.flagged),
+      '',
+    ],
+    [
+      'held-out poisoned',
+      String(recall.heldOut.total),
+      String(recall.heldOut.flagged),
+      pct(recall.heldOut.flagged, recall.heldOut.total),
+      String(recall.heldOutHigh.flagged),
+      `>= ${pct(HELD_OUT_TARGET, 1)}`,
+    ],
+    [
+      'hard negatives (clean)',
+      String(recall.negativesMedium.total),
+      String(recall.negativesMedium.flagged),
+      pct(recall.negativesMedium.flagged, recall.negativesMedium.total),
+      String(recall.negativesHigh.flagged),
+      'none high',
+    ],
+    [
+      'LiveMCPBench tools (clean)',
+      String(recall.liveTools),
+      String(recall.liveMedium),
+      pct(recall.liveMedium, recall.liveTools),
+      `${recall.liveHigh} (${pct(recall.liveHigh, recall.liveTools)})`,
+      `high <= ${pct(LIVE_HIGH_TARGET, 1)}`,
+    ],
+    ['precision (all parts)', '', '', pct(overallPrecision, 1), '', ''],
+  ],
+);
+printTable(
+  'Scan: per rule, definitions it flags medium or higher (recall = share of the poisoned part; precision over every part)',
+  ['rule', 'dev', 'recall dev', 'held-out', 'recall held-out', 'hard neg.', 'LiveMCPBench (high)', 'precision'],
+  perRule.map((r) => [
+    r.rule,
+    String(r.dev),
+    pct(r.dev, devPoisoned.length),
+    String(r.heldOut),
+    pct(r.heldOut, heldOutPoisoned.length),
+    String(r.hardNegatives),
+    `${r.liveMedium} (${r.liveHigh})`,
+    pct(r.precision, 1),
+  ]),
+);
+printTable(
+  `Scan: time over ${time.tools} tools (${ROUNDS} rounds)`,
+  ['measure', 'ms', 'share of 1 s', 'per tool', 'ms per 1000 tools'],
+  [
+    [
+      'p50',
+      time.p50.toFixed(1),
+      pct(time.p50, TARGET_MS),
+      `${((1000 * time.p50) / time.tools).toFixed(0)} µs`,
+      ((1000 * time.p50) / time.tools).toFixed(0),
+    ],
+    [
+      'p95',
+      time.p95.toFixed(1),
+      pct(time.p95, TARGET_MS),
+      `${((1000 * time.p95) / time.tools).toFixed(0)} µs`,
+      ((1000 * time.p95) / time.tools).toFixed(0),
+    ],
   ],
 );
 
 await mkdir(join(ROOT, 'bench/results'), { recursive: true });
 await writeFile(
   RESULTS,
-  `${JSON.stringify({ falsePositives: fp, corpus: { ...corpus, perRule: Object.fromEntries(corpus.perRule) }, time }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      falsePositives: fp,
+      corpus: { ...corpus, perRule: Object.fromEntries(corpus.perRule) },
+      labelled: { recall, precision: overallPrecision, perRule },
+      time,
+    },
+    null,
+    2,
+  )}\n`,
 );

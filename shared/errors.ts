@@ -50,6 +50,8 @@ export const ErrorCode = {
   InputTimeout: 'input_timeout',
   /** A client profile has `proxy.maxTasksPerClient` live tasks already; retry once one ends (`data.retryable`). */
   TaskLimit: 'task_limit',
+  /** This process holds `proxy.maxSessions` live 2025-era sessions already: initialize again later, or elsewhere (`data.retryable`). */
+  SessionLimit: 'session_limit',
   /**
    * A rate limit or quota of `policy.limits` refused the request before it reached its server; retry after
    * `data.retryAfterMs` (`data.limit`: the rate, `data.scope`: the rule and whose bucket; `data.retryable`).

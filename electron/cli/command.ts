@@ -26,6 +26,7 @@ export const OPTIONS = {
   id: { type: 'string' },
   cursor: { type: 'string' },
   'no-check': { type: 'boolean', default: false },
+  unsandboxed: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
@@ -84,6 +85,7 @@ export interface OptionValues {
   id?: string | undefined;
   cursor?: string | undefined;
   'no-check': boolean;
+  unsandboxed: boolean;
   'dry-run': boolean;
   'secret-storage'?: string | undefined;
   tool?: string | undefined;
@@ -149,12 +151,21 @@ export type HelpSection = 'usage' | 'auth' | 'exposure' | 'review' | 'clients' |
 export interface CommandSpec {
   /** The name typed after `mcp-switchboard`. */
   name: string;
-  /** Its usage lines, without the leading `mcp-switchboard ` (two for a command with two forms). */
+  /**
+   * Its usage lines, without the leading `mcp-switchboard ` (two for a command with two forms); a
+   * line that starts with spaces continues the form above it (printed indented, without the name).
+   */
   usage: readonly string[];
   /** What it does, in a few lines. */
   text: readonly string[];
   /** Every option it takes, each with a one-line description; any other option is an error. */
   options: Readonly<Partial<Record<OptionName, string>>>;
+  /**
+   * The placeholder of an option's value where this command's differs from the usual one
+   * (optionHelp.ts); the option then takes one value here, though another command repeats it
+   * (install's `--server ID`, import's `--server NAME ...`).
+   */
+  values?: Readonly<Partial<Record<OptionName, string>>>;
   /** At least one whole command line a user could type, without the leading `mcp-switchboard `. */
   examples: readonly string[];
 }

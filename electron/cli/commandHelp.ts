@@ -10,7 +10,7 @@ import { optionSyntax } from './optionHelp.js';
 /** The option lines, their descriptions aligned in one column. */
 function optionLines(spec: CommandSpec): string[] {
   const rows = (Object.entries(spec.options) as [OptionName, string][]).map(([name, description]) => ({
-    syntax: optionSyntax(name),
+    syntax: optionSyntax(name, spec.values?.[name]),
     description,
   }));
   rows.push({ syntax: '-h, --help', description: 'Show this help (the command does not run).' });
@@ -18,12 +18,23 @@ function optionLines(spec: CommandSpec): string[] {
   return rows.map((row) => `  ${row.syntax.padEnd(width)}  ${row.description}`);
 }
 
+/**
+ * Usage lines as printed: each form after `lead` + `mcp-switchboard ` (`lead` of the first
+ * form its own), a line that continues a form (it starts with spaces) indented under the form's
+ * arguments instead, so that it cannot be read as a command of its own.
+ */
+export function usageLines(usage: readonly string[], lead: string, firstLead = lead): string[] {
+  const prefix = `${lead}mcp-switchboard `;
+  return usage.map((line, index) => {
+    if (/^\s/.test(line)) return `${' '.repeat(prefix.length + 2)}${line.trimStart()}`;
+    return `${index === 0 ? firstLead : lead}mcp-switchboard ${line}`;
+  });
+}
+
 /** The whole help of one command. */
 export function commandHelp(spec: CommandSpec): string {
-  const [first, ...more] = spec.usage;
   const lines = [
-    `Usage: mcp-switchboard ${first ?? spec.name}`,
-    ...more.map((usage) => `       mcp-switchboard ${usage}`),
+    ...usageLines(spec.usage.length > 0 ? spec.usage : [spec.name], '       ', 'Usage: '),
     '',
     ...spec.text,
     '',

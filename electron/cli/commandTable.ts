@@ -6,6 +6,7 @@
 import { VERSION } from '../../shared/version.js';
 import { defaultConfigPath } from '../core/platform/index.js';
 import type { CliCommand, HelpSection } from './command.js';
+import { usageLines } from './commandHelp.js';
 import { auditCli } from './commands/audit.js';
 import { authCli } from './commands/auth.js';
 import { checkConfigCli } from './commands/checkConfig.js';
@@ -63,10 +64,7 @@ export function usageText(): string {
     lines.push('', ...(heading ? [heading] : []));
     for (const command of COMMAND_TABLE.filter((candidate) => candidate.section === section)) {
       for (const spec of command.commands) {
-        lines.push(
-          ...spec.usage.map((usage) => `  mcp-switchboard ${usage}`),
-          ...spec.text.map((line) => `      ${line}`),
-        );
+        lines.push(...usageLines(spec.usage, '  '), ...spec.text.map((line) => `      ${line}`));
       }
     }
   }

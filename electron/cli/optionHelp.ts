@@ -34,10 +34,14 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   principal: 'P',
 };
 
-/** How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`. */
-export function optionSyntax(name: OptionName): string {
+/**
+ * How an option is written in help: `--config FILE`, `--env KEY=VALUE ...` (repeatable), `--json`;
+ * with the `placeholder` a command gives it, one value (`--server ID`).
+ */
+export function optionSyntax(name: OptionName, placeholder?: string): string {
   const option = OPTIONS[name];
   if (option.type === 'boolean') return `--${name}`;
+  if (placeholder !== undefined) return `--${name} ${placeholder}`;
   const repeat = 'multiple' in option && option.multiple ? ' ...' : '';
   return `--${name} ${VALUE_NAMES[name] ?? 'VALUE'}${repeat}`;
 }
@@ -59,6 +63,9 @@ export const ENTRY_ENDPOINT = {
   server: "Point the client at this server's own endpoint (/servers/ID/mcp): its tools under their own names.",
   profile: "Point the client at this profile's endpoint (/profiles/NAME/mcp), with that profile's token.",
 } as const;
+
+/** The value `--server` takes in a client entry: one server's ID (import's `--server` repeats). */
+export const ENTRY_VALUES = { server: 'ID' } as const;
 
 /** `--json` of a command that can print for programs. */
 export const JSON_OUTPUT = { json: 'Print JSON instead of text.' } as const;

@@ -10,7 +10,14 @@
 import type { CoreHandlers } from '../../shared/contract.js';
 import type { MeServerView, MeView } from '../../shared/model/meViews.js';
 import type { Switchboard } from '../core/api/index.js';
-import { callerIdentityOf, NO_PROFILE, profileFor, requiredScopes, type Principal } from '../core/catalog/index.js';
+import {
+  callerIdentityOf,
+  NO_PROFILE,
+  profileFor,
+  requiredScopes,
+  unboundMessage,
+  type Principal,
+} from '../core/catalog/index.js';
 import { LOCAL_CLIENT } from '../core/platform/index.js';
 import { catalogAccess } from './catalogAccess.js';
 import { logEntryView } from './logEntryView.js';
@@ -71,6 +78,10 @@ export function meHandlers(
         issuer,
       };
       view.profile = profileOf(core, person, defaultProfile);
+      if (view.profile?.by === 'none') {
+        const message = unboundMessage(person);
+        view.unbound = message.charAt(0).toUpperCase() + message.slice(1) + '.';
+      }
       return view;
     },
     'me.calls': async ({ limit }) => {

@@ -5,7 +5,8 @@
  * `maxSessions`, the oldest session ends, so a flood of sign-ins cannot grow
  * it without end. With replicas (the `cluster` section) the sessions are
  * shared (SharedUiSessions, in Redis: redisUiSessions.ts): a session opened
- * on one replica is valid on all, and a sign-out ends it on all. This map is
+ * on one replica is valid on all, a sign-out ends it on all, and the bound
+ * holds for the whole cluster (the oldest beyond it end on every replica). This map is
  * then each replica's copy of what it has looked up, refreshed from the
  * shared store on each page load and bridge connection, and dropped when
  * another replica ends the session (a notice).
@@ -36,8 +37,11 @@ export interface UiSession {
 
 /** Sessions kept where every replica finds them, by cookie digest (never the cookie itself). */
 export interface SharedUiSessions {
-  /** Keeps `session` under `digest` until it expires. */
-  put(digest: string, session: UiSession): Promise<void>;
+  /**
+   * Keeps `session` under `digest` until it expires; past `maxSessions` in
+   * the whole cluster, the oldest to expire end everywhere (as a sign-out).
+   */
+  put(digest: string, session: UiSession, maxSessions: number): Promise<void>;
   /** The session under `digest`, or undefined (unknown, ended or expired). */
   get(digest: string): Promise<UiSession | undefined>;
   /** Ends the session under `digest` on every replica. */
@@ -75,7 +79,7 @@ export class UiSessions {
     const id = this.create(viewer, ttlMs);
     const key = digest(id);
     const session = this.sessions.get(key);
-    if (this.shared && session) await this.shared.put(key, session);
+    if (this.shared && session) await this.shared.put(key, session, this.maxSessions);
     return id;
   }
 

@@ -40,6 +40,8 @@ export interface MeView {
   principal?: MePrincipalView;
   /** The client profile serving them, and how it was chosen. */
   profile?: { id: string; name?: string; by: 'principal' | 'group' | 'default' | 'none' };
+  /** Bound to no profile (`profile.by` is `none`): what to ask the operator for, in one sentence. */
+  unbound?: string;
   /** What their profile lets them use (a signed-in person only; the operator's list is the Catalog screen). */
   servers: MeServerView[];
   connections: ConnectionView[];

@@ -25,7 +25,17 @@ export type ScanRule =
   /** A long encoded blob (base64, hex) in a definition. */
   | 'encoded-blob'
   /** A name that imitates another server's tool (the same name under a look-alike prefix). */
-  | 'name-imitation';
+  | 'name-imitation'
+  /** A command to run that downloads and runs code, opens a shell to another host, destroys data or disables protections. */
+  | 'command-execution'
+  /** Claims that push the model toward this tool or away from others: priority, threats, "the other tool is compromised". */
+  | 'tool-preference'
+  /** Orders that override what the user chose: "whatever the user says", a changed amount, skipped confirmation. */
+  | 'user-override'
+  /** A parameter asking for a secret or personal data the tool has no use for (a weather tool's `password`). */
+  | 'sensitive-parameter'
+  /** Text hidden from people and keyword filters: leetspeak, letter spacing, soft hyphens, escapes, "decode this and follow it". */
+  | 'obfuscated-text';
 
 /** The kind of catalog item a finding is about. */
 export type ScanItemKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';

@@ -1,6 +1,6 @@
 /**
  * A sandboxed `npx -y <package>@<version>` keeps its downloads in the server's
- * private home (sandbox/packageRegistries.ts), so every test that added an npm
+ * private home (sandbox/sandboxedLaunch.ts packageRegistryHosts), so every test that added an npm
  * entry downloaded the package and its whole dependency tree from the npm
  * registry again (20-40 s each on CI's machine). This fills a private home's
  * npx cache (`~/.npm/_npx/<hash>`, the folder npx installs into) the way an

@@ -24,7 +24,7 @@ import {
 } from '../../core/install/index.js';
 import { defaultConfigPath, defaultStateDir, KeytarStore, type SecretStore } from '../../core/platform/index.js';
 import { DEFAULT_PORT } from '../../../shared/endpoint.js';
-import { ENTRY_ENDPOINT, ENTRY_PORT, JSON_OUTPUT, PROJECT, RUNNING_INSTANCE } from '../optionHelp.js';
+import { ENTRY_ENDPOINT, ENTRY_PORT, ENTRY_VALUES, JSON_OUTPUT, PROJECT, RUNNING_INSTANCE } from '../optionHelp.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { selfLauncher } from '../io.js';
 
@@ -39,12 +39,13 @@ export const clientsSpecs: readonly CommandSpec[] = [
   },
   {
     name: 'install',
-    usage: [`install <client> [--server ID | --profile NAME] [--project DIR] [--port ${DEFAULT_PORT}]`],
+    usage: [`install <client> [--server ID | --profile NAME] [--project DIR] [--port ${DEFAULT_PORT}] [--config FILE]`],
     text: [
       "Add the Switchboard entry to the client's config (backed up first; other entries untouched).",
       "With --server or --profile it points at that server's or profile's own endpoint instead of /mcp.",
     ],
     options: { ...ENTRY_ENDPOINT, ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
+    values: ENTRY_VALUES,
     examples: ['install cursor', 'install claude-code --project .', 'install cursor --server github'],
   },
   {
@@ -66,6 +67,7 @@ export const clientsSpecs: readonly CommandSpec[] = [
     usage: [`snippet <client> [--server ID | --profile NAME] [--project DIR] [--port ${DEFAULT_PORT}]`],
     text: ['Print the entry to paste by hand (--server, --profile: as for install).'],
     options: { ...ENTRY_ENDPOINT, ...PROJECT, ...RUNNING_INSTANCE, ...ENTRY_PORT },
+    values: ENTRY_VALUES,
     examples: ['snippet zed', 'snippet vscode --profile reviewer'],
   },
   {
@@ -242,6 +244,10 @@ async function runImport(
   if (options.json) return out(`${JSON.stringify(outcome, null, 2)}\n`);
   for (const item of outcome.imported) {
     out(`imported ${item.name} as ${item.id}\n`);
+    if (item.sandboxBlocked)
+      out(
+        `  sandboxed, as every new server is, but not started here: ${item.sandboxBlocked}. Install that, or set "sandbox": false on ${item.id} to run it with your rights\n`,
+      );
     for (const s of item.secrets) {
       out(`  ${s.field} -> ${s.reference}${s.resolves ? '' : ` (not set: export it before starting Switchboard)`}\n`);
     }

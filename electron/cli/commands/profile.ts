@@ -27,8 +27,8 @@ export const profileSpecs: readonly CommandSpec[] = [
     name: 'profile',
     usage: [
       'profile [list]',
-      'profile export <profile> [--servers] [--out FILE]',
-      'profile import FILE [--as NEWID] [--replace] [--yes]',
+      'profile export <profile> [--servers] [--out FILE] [--config FILE]',
+      'profile import FILE [--as NEWID] [--replace] [--yes] [--config FILE]',
     ],
     text: [
       'Client profiles as files (docs/profiles.md): export writes one with the policies of its servers',
@@ -41,7 +41,7 @@ export const profileSpecs: readonly CommandSpec[] = [
       out: 'Export: write the file here instead of printing it.',
       as: 'Import: under this profile ID instead of the one in the file.',
       replace: 'Import: replace a profile of the same ID.',
-      yes: 'Import: do not ask before writing (needed when stdin is not a terminal).',
+      yes: 'Import: do not ask before writing (needed without a terminal, else nothing is imported).',
       ...RUNNING_INSTANCE,
     },
     examples: [
@@ -145,11 +145,15 @@ async function secretValues(io: ProfileCommandIo, plan: ImportPlan): Promise<Rec
 }
 
 async function runExport(io: ProfileCommandIo, id: string | undefined, flags: ProfileFlags): Promise<number> {
+  const { store } = owner(io);
   if (!id) {
-    io.err(USAGE);
+    const ids = (await listProfiles(store)).map((profile) => profile.id);
+    io.err(
+      `mcp-switchboard: profile export needs the ID of a profile: ${ids.length > 0 ? ids.join(', ') : 'there are none yet (the UI: Clients, Client profiles and tokens)'}\n${USAGE}`,
+    );
     return 2;
   }
-  const text = await exportProfileText(owner(io).store, id, { servers: flags.servers });
+  const text = await exportProfileText(store, id, { servers: flags.servers });
   if (flags.out === undefined) {
     io.out(text);
     return 0;
@@ -168,16 +172,18 @@ async function runImport(io: ProfileCommandIo, path: string | undefined, flags: 
   const target = owner(io);
   const options = { as: flags.as, replace: flags.replace };
   const plan = await previewProfileImport(target, text, options);
+  if (!flags.yes && !io.interactive) {
+    // A script reads stdout: the plan goes to stderr, after the words that say nothing changed.
+    io.err(
+      'mcp-switchboard: not applied: stdin is not a terminal, so run again with --yes to import; it would change:\n',
+    );
+    describePlan(plan, io.err);
+    return 1;
+  }
   describePlan(plan, io.out);
-  if (!flags.yes) {
-    if (!io.interactive) {
-      io.err('mcp-switchboard: nothing imported: run again with --yes to import (stdin is not a terminal)\n');
-      return 1;
-    }
-    if (!(await io.confirm('Import? [y/N] '))) {
-      io.out('nothing imported\n');
-      return 1;
-    }
+  if (!flags.yes && !(await io.confirm('Import? [y/N] '))) {
+    io.out('nothing imported\n');
+    return 1;
   }
   const outcome = await importProfileText(target, text, options, await secretValues(io, plan));
   const added = outcome.plan.servers.filter((server) => server.state === 'added').map((server) => server.id);

@@ -175,6 +175,13 @@ export interface ProfilesService {
   authenticateRechecking(token: string): Promise<string | undefined>;
 }
 
+/** What a session says of itself at initialize (each part only when it says it). */
+export interface SessionIdentity {
+  era?: SessionView['era'];
+  clientName?: string;
+  clientVersion?: string;
+}
+
 /** Frontend sessions connected over HTTP or stdio (no tokens). */
 export interface SessionsService {
   /** Every connected session, for the UI. */
@@ -184,7 +191,7 @@ export interface SessionsService {
   /** Registers a session; returns its ID. */
   open(info: SessionInfo, id?: string): string;
   /** Records what a session said of itself at initialize. */
-  identify(id: string, update: Partial<Pick<SessionView, 'era' | 'clientName' | 'clientVersion'>>): void;
+  identify(id: string, update: SessionIdentity): void;
   /** Records activity on a session. */
   touch(id: string): void;
   /** Records a 2026-07-28 client's request (that era has no session). */

@@ -57,7 +57,7 @@ export {
   listProfiles,
   previewProfileImport,
 } from './profileFiles/profileFileActions.js';
-export { inputVariable } from './profileFiles/inputVariable.js';
+export { inputVariable } from './profileFiles/serverInputs.js';
 export type { ImportOutcome, ImportOwner } from './profileFiles/applyImport.js';
 export { readProfileFile } from './profileFiles/importPlan.js';
 export type { ImportPlan, InputNeed } from './profileFiles/importPlan.js';

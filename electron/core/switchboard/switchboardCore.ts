@@ -169,6 +169,7 @@ export class SwitchboardCore implements FrontendCore {
         const config = this.pool.get(id)?.config;
         return config && isPerCaller(config) ? config : undefined;
       },
+      perCallerBackends: () => this.config.backends.filter(isPerCaller).map((backend) => backend.id),
       secrets: () => this.services.secrets,
       // Replicas: tokens, sign-ins in progress and sign-in notices in the Redis they share.
       shared: services.cluster ? redisCallerState(services.cluster) : undefined,

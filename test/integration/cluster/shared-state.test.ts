@@ -11,6 +11,9 @@
  * token; while Redis is down, `/readyz` says so, calls that need no shared
  * state still work, and a config change is refused with nothing lost. A
  * plain `tools/call` makes no Redis round trip (Redis's own command counts).
+ * The operator's key rotates under a steady load of that person's calls,
+ * as docs/deploy.md says (the new key added for reading, then put first,
+ * then the old one dropped), and nobody signs in again.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -52,6 +55,7 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
   let bridgeA: BridgeClient;
   let probe: Redis;
   let key: Uint8Array;
+  let config: Record<string, unknown>;
 
   const origin = (served: ServedHttp) => new URL(served.url).origin;
   const readyz = async (served: ServedHttp): Promise<{ status: number; body: Ready }> => {
@@ -72,7 +76,7 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
     await writeFile(keyFile, Buffer.from(key).toString('base64'));
     [redis, as] = await Promise.all([startRedis(), startAuthServer()]);
     rs = await startProtectedServer({ issuer: as.issuer });
-    const config = {
+    config = {
       cluster: { redis: { url: redis.url, keyPrefix: 'sb-test:', connectTimeoutMs: 1_000, commandTimeoutMs: 500 } },
       proxy: { credentialKeyFile: keyFile },
       mcpServers: {
@@ -267,4 +271,57 @@ describe.skipIf(missing !== undefined)('replicas sharing state in Redis', () => 
       await redis.start();
     }
   });
+
+  it('the key rotates under load: new key added, put first, old one dropped; nobody signs in again', async () => {
+    const newKey = randomBytes(32);
+    const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+    const replicaWith = async (keys: Uint8Array[]) => {
+      const file = join(dir, `key-${randomBytes(4).toString('hex')}`);
+      await writeFile(file, keys.map(b64).join('\n'));
+      const proxy = { ...(config['proxy'] as object), credentialKeyFile: file };
+      return startServeHttp({ ...config, proxy });
+    };
+    const signInsBefore = as.stats.authorizationCodeGrants;
+    // Step 1 (every replica reads the new key too), step 2 (the new key first, the old one kept for reading).
+    const [reading, writing] = await Promise.all([replicaWith([key, newKey]), replicaWith([newKey, key])]);
+    const replicas = [reading, writing];
+    try {
+      const [onReading, onWriting] = await Promise.all([reading.connect(), writing.connect()]);
+      for (const client of [onReading, onWriting])
+        await waitUntil(async () => (await toolNames(client)).includes('prot__whoami'), {
+          timeoutMs: 15_000,
+          description: 'prot listed on the new replicas',
+        });
+      // The load: the person's calls, one after another through each replica, until the rotation is over.
+      const outcomes: unknown[] = [];
+      let loading = true;
+      const load = Promise.all(
+        [onReading, onWriting].map(async (client) => {
+          while (loading) outcomes.push(await call(client, 'prot__whoami'));
+        }),
+      );
+      await waitUntil(() => outcomes.length >= 10, { timeoutMs: 10_000, description: 'calls under way' });
+      // Step 3: the last replica on step 1 gone, every record is sealed under the new key as it is used.
+      await reading.stop();
+      replicas.shift();
+      loading = false;
+      await load;
+      expect(await call(onWriting, 'prot__whoami')).toMatch(/^operator /);
+      const [sealed] = await probe.hvals('sb-test:callers:prot');
+      await expect(compactDecrypt(sealed!, key)).rejects.toThrow();
+      expect((await compactDecrypt(sealed!, newKey)).plaintext.length).toBeGreaterThan(0);
+      // The old key dropped: a replica with the new key alone still serves the person.
+      const only = await replicaWith([newKey]);
+      replicas.push(only);
+      const onOnly = await only.connect();
+      await waitUntil(async () => (await toolNames(onOnly)).includes('prot__whoami'), { timeoutMs: 15_000 });
+      expect(await call(onOnly, 'prot__whoami')).toMatch(/^operator /);
+      expect(outcomes.length).toBeGreaterThanOrEqual(10);
+      expect(outcomes.filter((outcome) => typeof outcome !== 'string' || !/^operator /.test(outcome))).toEqual([]);
+      expect(as.stats.authorizationCodeGrants).toBe(signInsBefore);
+      expect(writing.stderr()).toMatch(/credential key rotation: \d+ record\(s\) sealed again under the new key/);
+    } finally {
+      await Promise.allSettled(replicas.map((replica) => replica.stop()));
+    }
+  }, 90_000);
 });

@@ -9,13 +9,16 @@
  * approval is taken through the other replica, once; tasks/list through B
  * lists the client's tasks of both replicas, no other client's; a listen
  * through B hears A's task end; a task of a killed replica fails, saying
- * so, instead of hanging.
+ * so, instead of hanging. A 2025-11-25 client's task of a 2025 task server
+ * (the tasks-2025 fixture) and of a 2026 one: its result fetched through B,
+ * before and after A fetched it, and after A's kill -9.
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientTokens } from '../../../electron/core/catalog/index.js';
 import { nodeServer, ROOT } from '../../helpers/harness.js';
@@ -28,7 +31,10 @@ const missing = redisMissing();
 if (missing && process.env['CI']) throw new Error(missing);
 
 const TASKS_2026 = join(ROOT, 'test/fixtures/tasks-2026/server.mjs');
+const JOBS_2025 = join(ROOT, 'test/fixtures/tasks-2025/jobs.mjs');
 const TERMINAL = ['completed', 'failed', 'cancelled'];
+const firstTextOf = (result: CallToolResult): string =>
+  result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 const textOf = (task: unknown): string =>
   ((task as { result?: { content?: { text?: string }[] } }).result?.content ?? []).map((c) => c.text ?? '').join('');
 
@@ -67,6 +73,17 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     legacyClients.push(client);
     return client;
   };
+  /** 2025 tasks that ended through A, with their results' text: fetched again through B after A's kill -9. */
+  const ended2025: { taskId: string; text: string }[] = [];
+  const legacyTask = async (client: V1Client, name: string, args: Record<string, unknown>): Promise<string> =>
+    (
+      await client.request(
+        { method: 'tools/call', params: { name, arguments: args, task: {} } },
+        CreateTaskResultSchema,
+      )
+    ).task.taskId;
+  const legacyResult = async (client: V1Client, taskId: string): Promise<string> =>
+    firstTextOf((await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)) as CallToolResult);
   let ownerA: Tasks2026Client;
   let ownerB: Tasks2026Client;
   let otherB: Tasks2026Client;
@@ -77,7 +94,10 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     otherToken = await new ClientTokens(join(shared, 'client-tokens.json')).issue('other');
     const config = {
       cluster: { redis: { url: '${TEST_REDIS_URL}', keyPrefix: 'replicas-test:' } },
-      mcpServers: { t26: { ...nodeServer(TASKS_2026), protocol: '2026-07-28', env: { TASKS_POLL_MS: '20' } } },
+      mcpServers: {
+        t26: { ...nodeServer(TASKS_2026), protocol: '2026-07-28', env: { TASKS_POLL_MS: '20' } },
+        jobs: nodeServer(JOBS_2025),
+      },
       policy: { clients: { other: { name: 'other' } }, backends: { t26: { tools: { echo: 'ask' } } } },
     };
     // One config, and the same client tokens on both (as a Secret would give them).
@@ -184,6 +204,37 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
     }
   });
 
+  it("a 2025 client's task of a 2025 server, and of a 2026 one: its result through B, before and after A fetched it", async () => {
+    const [viaA, viaB] = await Promise.all([legacyClient(a, a.token), legacyClient(b, b.token)]);
+    await waitUntil(async () => (await viaA.listTools()).tools.some((tool) => tool.name === 'jobs__long'), {
+      timeoutMs: 10_000,
+      description: 'the 2025 task server is listed',
+    });
+    for (const [name, args, text] of [
+      ['jobs__long', { tag: 'shared', steps: 2, stepMs: 50 }, 'long(shared) after 2 steps'],
+      ['t26__long', { steps: 2, stepMs: 20 }, 'long: 2 steps'],
+    ] as const) {
+      const taskId = await legacyTask(viaA, name, args);
+      let status = '';
+      await waitUntil(
+        async () => TERMINAL.includes((status = (await viaB.experimental.tasks.getTask(taskId)).status)),
+        {
+          timeoutMs: 10_000,
+          description: `${name}'s task ends, seen through B`,
+        },
+      );
+      expect(status).toBe('completed');
+      // Through B first (A never fetched it), then through A, then through B again.
+      expect(await legacyResult(viaB, taskId)).toBe(text);
+      expect(await legacyResult(viaA, taskId)).toBe(text);
+      expect(await legacyResult(viaB, taskId)).toBe(text);
+      ended2025.push({ taskId, text });
+    }
+    // Another client's tasks/result through B: unknown, as on one process.
+    const other = await legacyClient(b, otherToken);
+    await expect(legacyResult(other, ended2025[0]!.taskId)).rejects.toMatchObject({ code: -32602 });
+  });
+
   it('a task of a killed replica fails, saying so, to a poll and to a listen through the other', async () => {
     const created = await ownerA.createTask('t26__long', { steps: 400, stepMs: 50 });
     const listen = await ownerB.listen([created.taskId]);
@@ -196,6 +247,10 @@ describe.skipIf(missing !== undefined)('tasks across replicas (Redis)', () => {
       const failed = await ownerB.waitForStatus(created.taskId, TERMINAL, 10_000);
       expect(failed.status).toBe('failed');
       expect(failed.statusMessage).toMatch(/replica \S+, which ran this task, stopped/);
+      // What ended before the kill keeps its result: a 2025 client fetches it through B.
+      expect(ended2025).toHaveLength(2);
+      const viaB = await legacyClient(b, b.token);
+      for (const { taskId, text } of ended2025) expect(await legacyResult(viaB, taskId)).toBe(text);
     } finally {
       listen.close();
     }

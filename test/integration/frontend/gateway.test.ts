@@ -157,7 +157,7 @@ describe('gateway mode: sign-in, principals, scopes', () => {
   });
 
   it('refuses with 401 a token for another audience, an expired one, one of a rotated-away key, a forged one', async () => {
-    const claims = { sub: 'carol', aud: resource, scope: 'mcp:read' };
+    const claims = { sub: 'carol', aud: resource, scope: 'mcp:read', groups: ['team-a'] };
     const good = await issuer.sign(claims);
     expect((await post(good)).status).toBe(200);
     const now = Math.floor(Date.now() / 1000);
@@ -174,6 +174,17 @@ describe('gateway mode: sign-in, principals, scopes', () => {
       const answer = await post(token);
       expect(answer.status, why).toBe(401);
       expect(answer.headers.get('www-authenticate'), why).toContain('error="invalid_token"');
+    }
+  });
+
+  it('tells a person bound to no profile what to ask the operator for (403), instead of an empty list', async () => {
+    const token = await issuer.sign({ sub: 'dave', email: 'dave@example.com', groups: ['sales'], aud: resource });
+    for (const answer of [await post(token), await post(token, 'notes__read')]) {
+      expect(answer.status).toBe(403);
+      const body = (await answer.json()) as { error: { message: string; data: { code: string } } };
+      expect(body.error.data.code).toBe('forbidden');
+      expect(body.error.message).toContain('dave@example.com; groups: sales');
+      expect(body.error.message).toMatch(/policy\.principals.*policy\.groups.*gateway\.defaultProfile/);
     }
   });
 

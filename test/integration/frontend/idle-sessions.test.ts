@@ -3,7 +3,8 @@
  * a session with no request and no open stream for `sessionIdleMs` is ended
  * (its client gets 404 and initializes again), one with an open stream is
  * kept, each client profile keeps at most `maxSessionsPerClient` (the least
- * recently used goes first), and /readyz counts them.
+ * recently used goes first), the process keeps at most `maxSessions` (one
+ * more initialize is refused with 503, saying why), and /readyz counts them.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -106,6 +107,46 @@ describe('idle and capped 2025-era sessions', () => {
     expect(await live()).toBe(3);
     expect((await ping(second)).status).toBe(404);
     for (const session of [first, third, fourth]) expect((await ping(session)).status).toBe(200);
+  });
+});
+
+describe('the bound on every 2025-era session of the process', () => {
+  it('refuses one more initialize at maxSessions with 503 and session_limit; a session ended makes room', async () => {
+    const proxy = await startProxy({
+      proxy: { maxSessions: 2 },
+      mcpServers: { f: nodeServer(fixture('fault-server.mjs'), ['stdio']) },
+    });
+    try {
+      const first = await abandonSession(proxy);
+      await abandonSession(proxy);
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'third', version: '1' } },
+      };
+      const refused = await rawPost(proxy, undefined, initialize);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      const body = (await refused.json()) as { error: { message: string; data: Record<string, unknown> } };
+      expect(body.error.message).toContain('maximum of 2 live 2025-era sessions (proxy.maxSessions)');
+      expect(body.error.data).toEqual({ code: 'session_limit', retryable: true, maxSessions: 2 });
+      expect(await liveSessions(proxy)).toBe(2);
+      // The client that ends its session (DELETE) makes room for the next.
+      const ended = await fetch(proxy.url, {
+        method: 'DELETE',
+        headers: {
+          authorization: `Bearer ${proxy.token}`,
+          'mcp-session-id': first,
+          'mcp-protocol-version': '2025-11-25',
+        },
+      });
+      expect(ended.status).toBe(200);
+      await abandonSession(proxy);
+      expect(await liveSessions(proxy)).toBe(2);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

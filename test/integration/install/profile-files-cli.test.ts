@@ -111,6 +111,25 @@ describe.skipIf(!status.available && !required)(`profile export and import${titl
     expect(await readFile(configOf(homes.to))).toEqual(before);
   });
 
+  it('export without an ID names the profiles there are, exit 2', async () => {
+    const result = await runCli(['profile', 'export'], envOf(homes.from));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^mcp-switchboard: profile export needs the ID of a profile: team\nusage: /);
+  });
+
+  it('import without --yes and without a terminal says "not applied" first, plan on stderr, exit 1', async () => {
+    const before = await readFile(configOf(homes.to));
+    const result = await runCli(['profile', 'import', file()], envOf(homes.to), '');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    const [first, ...plan] = result.stderr.split('\n');
+    expect(first).toMatch(/^mcp-switchboard: not applied: .*--yes/);
+    expect(plan).toContain('profile team: new');
+    expect(plan).toContain('  server notes: added');
+    expect(await readFile(configOf(homes.to))).toEqual(before);
+  });
+
   it('imports into an empty config: same profile, secrets asked for and kept, and serve runs the server', async () => {
     const env = { ...envOf(homes.to), SWITCHBOARD_INPUT_NOTES_TOKEN: KEYCHAIN_SECRET };
     const result = await runCli(['profile', 'import', file(), '--yes'], env, `notes.args1=${INLINE_SECRET}\n`);

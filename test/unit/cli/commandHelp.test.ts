@@ -36,7 +36,9 @@ describe.each(SPECS.map((spec) => [spec.name, spec] as const))('%s --help', (nam
       expect(description.length, `${name} --${option}`).toBeGreaterThan(10);
       expect(options).toContainEqual(
         expect.stringMatching(
-          new RegExp(`^  ${escape(optionSyntax(option as keyof typeof OPTIONS))} +${escape(description)}$`),
+          new RegExp(
+            `^  ${escape(optionSyntax(option as keyof typeof OPTIONS, spec.values?.[option as keyof typeof OPTIONS]))} +${escape(description)}$`,
+          ),
         ),
       );
     }
@@ -60,6 +62,24 @@ describe.each(SPECS.map((spec) => [spec.name, spec] as const))('%s --help', (nam
         `${name} does not take --${option}`,
       );
     }
+  });
+
+  it('lists an option as repeatable (`--x V ...`) exactly when its usage writes it so', () => {
+    const usage = spec.usage.join(' ');
+    for (const option of Object.keys(spec.options).filter((name) => VALUED.includes(name))) {
+      const written = new RegExp(`--${option} [^\\s|\\]]+( \\.\\.\\.)?`).exec(usage);
+      if (!written) continue;
+      const listed = optionSyntax(option as keyof typeof OPTIONS, spec.values?.[option as keyof typeof OPTIONS]);
+      expect(listed.endsWith(' ...'), `${name}: usage "${written[0]}", options "${listed}"`).toBe(
+        written[1] !== undefined,
+      );
+    }
+  });
+
+  it('prints a usage line that continues a form indented, never as a command of its own', () => {
+    const usage = help.slice(0, help.indexOf('\n\n')).split('\n');
+    expect(usage[0]).toMatch(/^Usage: mcp-switchboard \S/);
+    for (const line of usage.slice(1)) expect(line).toMatch(/^ {7}mcp-switchboard \S|^ {25}\S/);
   });
 
   it('gives examples the parser accepts for this command', () => {
@@ -99,6 +119,16 @@ describe('asking for help', () => {
       expect(answerCommandHelp(argv, write), argv.join(' ')).toBe(false);
     }
     expect(printed).toHaveLength(2);
+  });
+
+  it('says install and snippet take one --server ID, import several --server NAME', () => {
+    const optionLine = (command: string) =>
+      commandHelp(findSpec(command)!)
+        .split('\n')
+        .find((line) => line.startsWith('  --server '));
+    expect(optionLine('install')).toMatch(/^ {2}--server ID {2,}Point the client/);
+    expect(optionLine('snippet')).toMatch(/^ {2}--server ID {2,}Point the client/);
+    expect(commandHelp(findSpec('import')!)).toMatch(/\n {2}--server NAME \.\.\. /);
   });
 
   it('says an option of another command as not taken, and a typo with the nearest option', () => {

@@ -32,6 +32,23 @@ describe('the command table', () => {
     expect(help.indexOf('mcp-switchboard search ')).toBeGreaterThan(help.indexOf('MCP registries'));
   });
 
+  it('starts a line with mcp-switchboard only for a command: a long usage continues indented', () => {
+    const lines = usageText().split('\n');
+    const commandLines = lines.filter((line) => line.startsWith('  mcp-switchboard'));
+    for (const line of commandLines) expect(names, line).toContain(/^ {2}mcp-switchboard (\S+)/.exec(line)?.[1]);
+    const override = lines.findIndex((line) => line.startsWith('  mcp-switchboard override '));
+    expect(lines[override + 1]).toMatch(/^ {20}\[--read-only\|--no-read-only \.\.\.\] /);
+    expect(lines[override + 2]).toMatch(/^ {20}\[--clear\] /);
+  });
+
+  it('shows every option of install on its line, --config FILE too', () => {
+    const install = usageText()
+      .split('\n')
+      .find((line) => line.startsWith('  mcp-switchboard install '));
+    for (const option of Object.keys(findSpec('install')!.options)) expect(install).toContain(`--${option} `);
+    expect(install).toContain('[--config FILE]');
+  });
+
   it('suggests any command of the table for a typo', () => {
     expect(unknownCommand('exposre')).toBe('unknown command "exposre" (did you mean exposure?)');
     expect(unknownCommand('outdatd')).toBe('unknown command "outdatd" (did you mean outdated?)');

@@ -16,7 +16,6 @@ import { resolveValues } from '../../platform/secrets/resolve.js';
 import { explainSpawnFailures } from '../process/commandLookup.js';
 import { nodeFetchWithLimit } from './nodeFetch.js';
 import { failRequestsOnStreamEnd, type StreamFailures } from './streamEndWatch.js';
-import { reportingSessionNotFound, type OnSessionNotFound } from './sessionNotFound.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { GroupStdioTransport } from './stdioTransport.js';
 import { withPrincipalId } from '../../platform/config/principalId.js';
@@ -35,7 +34,7 @@ export interface LaunchOptions {
   skipLine?: (head: Buffer) => boolean;
   /** A per-principal stdio server: whose process this is (`${principal.id}` in args, env, cwd; config/principalId.ts). */
   principalId?: string | undefined;
-  /** A Streamable HTTP backend answered 404 to a request carrying this session id (sessionNotFound.ts). */
+  /** A Streamable HTTP backend answered 404 to a request carrying this session id (reportingSessionNotFound, below). */
   onSessionNotFound?: OnSessionNotFound | undefined;
 }
 
@@ -108,13 +107,15 @@ export async function createBackendTransport(
     if (limits.principalId !== undefined) config = withPrincipalId(config, limits.principalId);
     const env = await resolveValues(config.env, environment, secrets, `${field}.env`);
     const line = await launchLine(config, { ...inherited, ...env }, limits.sandbox);
+    const spawnEnv = { ...inherited, ...env, ...line.env };
+    const cwd = line.cwd ?? config.cwd;
     if (process.platform !== 'win32') {
       // Own process group and per-message limit (stdioTransport.ts).
       const group = new GroupStdioTransport({
         command: line.command,
         args: line.args,
-        env: { ...inherited, ...env },
-        ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+        env: spawnEnv,
+        ...(cwd === undefined ? {} : { cwd }),
         maxMessageBytes: limits.maxMessageBytes,
         backendId: config.id,
         ...(limits.skipLine ? { skipLine: limits.skipLine } : {}),
@@ -132,11 +133,15 @@ export async function createBackendTransport(
       maxBufferSize: limits.maxMessageBytes,
       command: line.command,
       args: line.args,
-      env: { ...inherited, ...env },
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      env: spawnEnv,
+      ...(cwd === undefined ? {} : { cwd }),
       stderr: 'pipe',
     });
-    stdio.stderr?.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
+    stdio.stderr?.on('data', (chunk: Buffer | string) => {
+      const text = chunk.toString();
+      stderrTail.push(text);
+      limits.sandbox?.watch.scan(text);
+    });
     explainSpawnFailures(stdio, { ...config, env }, environment); // a missing command said plainly
     return { transport: stdio, pid: () => stdio.pid ?? undefined };
   }
@@ -171,7 +176,7 @@ async function launchLine(
   config: BackendConfig & { transport: 'stdio' },
   env: Record<string, string>,
   sandbox: LaunchOptions['sandbox'],
-): Promise<{ command: string; args: string[] }> {
+): Promise<{ command: string; args: string[]; env?: Record<string, string>; cwd?: string }> {
   if (!sandbox) return { command: config.command, args: config.args };
   const { setting, context, watch } = sandbox;
   try {
@@ -179,10 +184,11 @@ async function launchLine(
       { id: config.id, command: config.command, args: config.args, cwd: config.cwd, env },
       setting,
       context,
+      (line) => watch.violation(line),
     );
     if (launch.policy) await watch.openProxy(launch.policy);
     else await watch.closeProxy();
-    watch.launched(launch.view, launch.policy);
+    watch.launched(launch.view, launch.policy, launch.release);
     return launch;
   } catch (error) {
     if (error instanceof SwitchboardError && error.code === ErrorCode.SandboxUnavailable) {
@@ -234,3 +240,31 @@ const REMOTE_CLIENTS: Record<RemoteTransportKind, (opening: RemoteOpening) => Tr
       },
     }),
 };
+
+/**
+ * Which 2025-era session a Streamable HTTP backend answered HTTP 404 to (it
+ * no longer knows it: MCP 2025-11-25, Streamable HTTP, "Session Management").
+ * A request's own 404 reaches its caller as an error; the listen stream's GET
+ * has no caller (the SDK only retries it a few times and gives up), so the
+ * `fetch` under the transport says which session it carried, and the
+ * connection opens a new one (connection/sessionRenewal.ts). Only a 404 costs
+ * anything here.
+ *
+ * Told the session id (and the HTTP method) of each request answered 404.
+ */
+export type OnSessionNotFound = (sessionId: string, method: string) => void;
+
+/** `fetch`, telling `onNotFound` about each 404 to a request that carried a session id. */
+export function reportingSessionNotFound(
+  fetch: typeof globalThis.fetch,
+  onNotFound: OnSessionNotFound,
+): typeof globalThis.fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await fetch(input, init);
+    if (response.status === 404) {
+      const sessionId = new Headers(init?.headers).get('mcp-session-id');
+      if (sessionId) onNotFound(sessionId, init?.method ?? 'GET');
+    }
+    return response;
+  }) as typeof globalThis.fetch;
+}

@@ -3,8 +3,9 @@
  * `policy.principals` (by subject, then by email), else the first group of
  * `policy.groups`, in config order, that the principal belongs to, else the
  * gateway's `defaultProfile`; with none of those, a profile nobody has, so
- * nothing is listed and every call is refused (policyEngine.ts denies an
- * unknown client).
+ * nothing would be listed and every call refused (policyEngine.ts denies an
+ * unknown client): the gateway refuses such a person's requests with
+ * unboundMessage instead, which names what to ask the operator for.
  */
 import type { Policy } from '../../platform/config/policyConfig.js';
 import type { Principal } from './principal.js';
@@ -37,4 +38,19 @@ export function profileFor(
   }
   if (defaultProfile !== undefined) return { profile: defaultProfile, by: 'default' };
   return { profile: NO_PROFILE, by: 'none' };
+}
+
+/**
+ * What a person bound to no profile is told (the gateway's 403, the
+ * self-service page): who they are as the gateway sees them, and the three
+ * bindings an operator can add.
+ */
+export function unboundMessage(principal: Pick<Principal, 'subject' | 'email' | 'groups'>): string {
+  const who = principal.email ?? principal.subject;
+  const groups = principal.groups.length > 0 ? `groups: ${principal.groups.join(', ')}` : 'no groups';
+  return (
+    `you (${who}; ${groups}) are bound to no profile of this Switchboard gateway, so no server is available to you. ` +
+    `Ask its operator to bind you: your email or subject under policy.principals, one of your groups under ` +
+    `policy.groups, or a gateway.defaultProfile for everyone`
+  );
 }

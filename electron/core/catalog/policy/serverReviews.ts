@@ -32,7 +32,6 @@ import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.j
 import type { ItemKind } from '../../platform/config/policyConfig.js';
 import { scanCatalog, type ScanInput } from '../scan/scanCatalog.js';
 import { promptFields, resourceFields, templateFields, toolFields, type ScanField } from '../scan/scanFields.js';
-import { findingTexts } from './findingTexts.js';
 import { launchLineOf } from './launchLine.js';
 import type { PinChange, PinStore } from './pinStore.js';
 import type { ServerApprovals } from './serverApprovals.js';
@@ -350,4 +349,19 @@ export class ServerReviews {
       ...(findings.length > 0 ? { texts: findingTexts(toolFields(offered as unknown as Tool), findings) } : {}),
     };
   }
+}
+
+/**
+ * The whole text of each field a finding is about (the finding itself keeps
+ * only its span's excerpt), so the review screen can show the span in place
+ * with what surrounds it. Only fields with findings are taken: a review stays
+ * small whatever a server lists.
+ *
+ * `fields`' texts keyed by their dotted path, for the fields `findings` name.
+ */
+export function findingTexts(fields: readonly ScanField[], findings: readonly ScanFinding[]): Record<string, string> {
+  const named = new Set(findings.map((finding) => finding.field));
+  const texts: Record<string, string> = {};
+  for (const field of fields) if (named.has(field.field)) texts[field.field] = field.text;
+  return texts;
 }

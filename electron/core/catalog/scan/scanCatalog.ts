@@ -10,11 +10,11 @@
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { ScanFinding, ScanReport, ScanSeverity } from '../../../../shared/model/scanViews.js';
 import { exposedName } from '../naming.js';
-import { excerptOf } from './excerpt.js';
 import { ALL_RULES } from './rules/allRules.js';
 import { nameSkeleton } from './rules/nameImitation.js';
 import type { ForeignName, RuleContext, ScanRuleCheck } from './rules/rule.js';
 import { promptFields, resourceFields, templateFields, toolFields, type ScanField } from './scanFields.js';
+import { escapeInvisible } from '../../../../shared/model/invisibleText.js';
 
 /** One server's definitions, as the catalog holds them. */
 export interface ScanInput {
@@ -181,4 +181,20 @@ function withoutOverlaps<T extends { severity: ScanSeverity; start: number; end:
     kept.push(hit);
   }
   return kept;
+}
+
+/**
+ * The text of a finding's span as people are shown it: invisible, control
+ * and direction-changing characters written as `\u{...}` escapes (the shared
+ * definition, which the review screen uses too) so that what the model would
+ * read is what the user sees, and very long spans shortened.
+ *
+ * Longest excerpt kept, in characters of the escaped text.
+ */
+export const MAX_EXCERPT_LENGTH = 200;
+
+/** The excerpt of `text[start, end)`: escaped, and cut to {@link MAX_EXCERPT_LENGTH} with an ellipsis. */
+export function excerptOf(text: string, start: number, end: number): string {
+  const escaped = escapeInvisible(text.slice(start, end));
+  return escaped.length <= MAX_EXCERPT_LENGTH ? escaped : `${escaped.slice(0, MAX_EXCERPT_LENGTH - 1)}…`;
 }

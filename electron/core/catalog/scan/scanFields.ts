@@ -19,6 +19,8 @@ export interface ScanField {
   text: string;
   /** Whether the text is a name (an item's name, a prompt argument's name): homoglyph rules read names. */
   isName: boolean;
+  /** What the item says it is: its name, title and description (a rule asks whether a parameter fits the tool). */
+  summary: string;
 }
 
 /** Deepest schema nesting walked; deeper parts are not scanned. */
@@ -30,7 +32,7 @@ type Emit = (field: string, text: unknown, isName?: boolean) => void;
 
 /** The texts of a tool. */
 export function toolFields(tool: Tool): ScanField[] {
-  return collect('tool', tool.name, (emit) => {
+  return collect('tool', tool.name, summaryOf(tool), (emit) => {
     emit('name', tool.name, true);
     emit('title', tool.title, true);
     emit('description', tool.description);
@@ -42,7 +44,7 @@ export function toolFields(tool: Tool): ScanField[] {
 
 /** The texts of a prompt. */
 export function promptFields(prompt: Prompt): ScanField[] {
-  return collect('prompt', prompt.name, (emit) => {
+  return collect('prompt', prompt.name, summaryOf(prompt), (emit) => {
     emit('name', prompt.name, true);
     emit('title', prompt.title, true);
     emit('description', prompt.description);
@@ -56,7 +58,7 @@ export function promptFields(prompt: Prompt): ScanField[] {
 
 /** The texts of a resource. */
 export function resourceFields(resource: Resource): ScanField[] {
-  return collect('resource', resource.name || resource.uri, (emit) => {
+  return collect('resource', resource.name || resource.uri, summaryOf(resource), (emit) => {
     emit('name', resource.name, true);
     emit('title', resource.title, true);
     emit('description', resource.description);
@@ -67,7 +69,7 @@ export function resourceFields(resource: Resource): ScanField[] {
 
 /** The texts of a resource template. */
 export function templateFields(template: ResourceTemplateType): ScanField[] {
-  return collect('resourceTemplate', template.name || template.uriTemplate, (emit) => {
+  return collect('resourceTemplate', template.name || template.uriTemplate, summaryOf(template), (emit) => {
     emit('name', template.name, true);
     emit('title', template.title, true);
     emit('description', template.description);
@@ -76,13 +78,18 @@ export function templateFields(template: ResourceTemplateType): ScanField[] {
   });
 }
 
-function collect(kind: ScanItemKind, item: string, walk: (emit: Emit) => void): ScanField[] {
+function collect(kind: ScanItemKind, item: string, summary: string, walk: (emit: Emit) => void): ScanField[] {
   const fields: ScanField[] = [];
   walk((field, text, isName = false) => {
     if (typeof text !== 'string' || text === '' || fields.length >= MAX_FIELDS_PER_ITEM) return;
-    fields.push({ kind, item, field, text, isName });
+    fields.push({ kind, item, field, text, isName, summary });
   });
   return fields;
+}
+
+/** An item's name, title and description, joined. */
+function summaryOf(item: { name?: unknown; title?: unknown; description?: unknown }): string {
+  return [item.name, item.title, item.description].filter((part) => typeof part === 'string').join(' ');
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -11,9 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
-import { observedRequest } from './observedRequest.js';
-import { withLimitStatus } from './limitStatus.js';
 import { modernNodeHandler } from './modernNodeHandler.js';
 import { SessionTransport } from './sessionTransport.js';
 import { classifiedEra, postEra, type PostEra } from './postEra.js';
@@ -35,9 +34,11 @@ import { EventRetention, RESUME_LIMITS, RESUME_RETRY_MS } from './eventRetention
 import { boundNotifications } from '../relay/notificationQueue.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { header, isInitialize, isMethod, jsonRpcError, readBody, sendJson } from './httpJson.js';
+import { ErrorCode } from '../../../../shared/errors.js';
 import { ParamHeaderCheck } from './paramHeaderCheck.js';
 import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
 import type { Drain } from './drain.js';
+import { limitRefusals, type LimitRefusalSlot } from '../routing/limitGate.js';
 
 /** Options of one MCP route. */
 export interface McpRouteOptions {
@@ -104,7 +105,7 @@ export class McpRoute {
         bus: this.bus,
       },
     );
-    // A request a rate limit refused leaves as HTTP 429 with Retry-After (limitStatus.ts).
+    // A request a rate limit refused leaves as HTTP 429 with Retry-After (withLimitStatus, below).
     this.modernNode = modernNodeHandler(
       withLimitStatus(this.modern, () => (core.policy.current.limits?.length ?? 0) > 0),
     );
@@ -281,6 +282,19 @@ export class McpRoute {
         'Retry-After': '1',
       });
     }
+    // At the bound a new session is refused, not an old one ended: the balancer gives it to another replica.
+    const { maxSessions } = this.core.backends.proxyOptions();
+    if (this.sessions.size >= maxSessions) {
+      return jsonRpcError(
+        res,
+        503,
+        -32000,
+        `Service Unavailable: this Switchboard holds its maximum of ${maxSessions} live 2025-era sessions ` +
+          '(proxy.maxSessions); initialize again later or through another replica',
+        { 'Retry-After': '5' },
+        { code: ErrorCode.SessionLimit, retryable: true, maxSessions },
+      );
+    }
     const server = createFrontendServer(this.core, client, 'session', principal, this.instructions);
     const flow = new ResponseFlow();
     const events = this.retention.forSession();
@@ -362,4 +376,66 @@ export class McpRoute {
     await this.modern.close().catch(() => undefined);
     this.retention.clear();
   }
+}
+
+/**
+ * HTTP 429 for a rate-limited 2026-07-28 request. The SDK answers an error a
+ * handler throws as HTTP 200 with the JSON-RPC error in the body; for a
+ * request a rate limit refused (routing/limitGate.ts notes it in the slot
+ * opened here), the same JSON body leaves as 429 with `Retry-After` (whole
+ * seconds, rounded up), so HTTP clients and proxies back off as they do for
+ * any API. A response already streaming (SSE) keeps its 200: its status left
+ * before the refusal. With no `policy.limits` nothing can refuse, and no slot is
+ * opened: every AsyncLocalStorage in use adds work to each promise made while
+ * a request runs, so a feature that is off costs a call nothing.
+ *
+ * `handler`, with rate-limit refusals answered as HTTP 429 while `limitsOn()` (read per request).
+ */
+export function withLimitStatus(handler: FetchLikeMcpHandler, limitsOn: () => boolean): FetchLikeMcpHandler {
+  return {
+    fetch: async (request, options) => {
+      if (!limitsOn()) return handler.fetch(request, options);
+      const slot: LimitRefusalSlot = {};
+      const response = await limitRefusals.run(slot, () => handler.fetch(request, options));
+      if (slot.retryAfterMs === undefined || response.status !== 200) return response;
+      if (!response.headers.get('content-type')?.includes('application/json')) return response;
+      const headers = new Headers(response.headers);
+      headers.set('Retry-After', String(Math.ceil(slot.retryAfterMs / 1000)));
+      return new Response(response.body, { status: 429, statusText: 'Too Many Requests', headers });
+    },
+  };
+}
+
+/**
+ * A client request as observability sees it (platform/observability): its
+ * method, era, principal (the client profile until the gateway adds people),
+ * and where its trace context is: the `traceparent` header, else the request's
+ * `_meta.traceparent`. Kept apart from the route so every endpoint
+ * (`/mcp`, `/servers/<id>/mcp`, `/profiles/<name>/mcp`) describes requests alike.
+ *
+ * The observed form of one request to an MCP route.
+ */
+export function observedRequest(
+  req: IncomingMessage,
+  body: unknown,
+  era: ClientRequest['era'],
+  caller: { client: string; principal?: Principal | undefined },
+): ClientRequest {
+  const message = typeof body === 'object' && body !== null ? (body as { method?: unknown; params?: unknown }) : {};
+  const method =
+    typeof message.method === 'string' ? message.method : body === undefined ? (req.method ?? 'GET') : 'response';
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const metaParent = meta?.['traceparent'];
+  const headers =
+    req.headers.traceparent === undefined && typeof metaParent === 'string'
+      ? {
+          ...req.headers,
+          traceparent: metaParent,
+          tracestate: typeof meta?.['tracestate'] === 'string' ? meta['tracestate'] : undefined,
+        }
+      : req.headers;
+  const principal = caller.principal
+    ? { kind: 'person' as const, id: principalKey(caller.principal) }
+    : { kind: 'client' as const, id: caller.client };
+  return { method, era, principal, headers };
 }

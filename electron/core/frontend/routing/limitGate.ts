@@ -32,14 +32,21 @@ export interface LimitHost {
 }
 
 /**
- * Takes this request's points; undefined at once when no limit applies, else
+ * Takes this request's points (`exposed`: the name the client used, which a
+ * rule may name instead of the server's own); undefined at once when no limit applies, else
  * a promise that rejects with the protocol error when one refuses.
  */
-export function passLimits(host: LimitHost, caller: CallerIdentity, call: AuditedCall): Promise<void> | undefined {
+export function passLimits(
+  host: LimitHost,
+  caller: CallerIdentity,
+  call: AuditedCall,
+  exposed?: string,
+): Promise<void> | undefined {
   const target = {
     kind: call.kind as LimitedTarget['kind'],
     backend: call.origin.backendId,
     item: call.origin.original,
+    exposed,
   };
   const check = host.limits?.check(caller, target);
   if (!check) return undefined;

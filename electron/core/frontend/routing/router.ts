@@ -204,7 +204,7 @@ export class Router {
       origin: item.origin,
       decision: item.decision,
     };
-    return passLimits(this.source, caller, call);
+    return passLimits(this.source, caller, call, item.exposed);
   }
 
   /**

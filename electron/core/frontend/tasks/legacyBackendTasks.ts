@@ -83,6 +83,26 @@ export async function backendTaskResult(
   return result as CallToolResult;
 }
 
+/**
+ * The result of a backend's task that has ended (tasks/result): answered at
+ * once, with no question to relay, so one short request on the queue.
+ */
+export function endedBackendTaskResult(
+  connection: BackendConnection,
+  backendTaskId: string,
+  signal?: AbortSignal,
+): Promise<CallToolResult> {
+  return connection.run(
+    'tasks/result',
+    ({ signal: taskSignal, sdkTimeoutMs }) =>
+      connection.taskRequest<CallToolResult>('tasks/result', backendTaskId, {
+        signal: taskSignal,
+        timeout: sdkTimeoutMs(),
+      }),
+    signal,
+  );
+}
+
 /** Asks the backend to cancel its task (tasks/cancel); errors are the caller's to judge. */
 export async function cancelBackendTask(connection: BackendConnection, backendTaskId: string): Promise<void> {
   await connection.run('tasks/cancel', ({ signal, sdkTimeoutMs }) =>

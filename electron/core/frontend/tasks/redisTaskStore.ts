@@ -321,7 +321,7 @@ async function serveOwnerCall(ops: OwnerTaskOps, call: OwnerCall, signal: AbortS
     case 'cancel':
       return ops.cancel(call.taskId, call.client);
     case 'outcome':
-      return ops.outcome(call.taskId, call.client);
+      return ops.outcome(call.taskId, call.client, signal);
     default:
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'unknown call between replicas');
   }

@@ -140,6 +140,18 @@ export class TaskRegistry {
     return true;
   }
 
+  /**
+   * Keeps the outcome of a task that ended without one (a backend's result
+   * fetched after its end was seen), told to listeners as a change so the
+   * shared record gets it too. Ignored when the task is open or already has one.
+   */
+  keepOutcome(taskId: string, outcome: TaskOutcome): void {
+    const task = this.tasks.get(taskId)?.task;
+    if (!task || !isTerminal(task.status) || task.outcome) return;
+    task.outcome = outcome;
+    this.emit({ kind: 'status', task });
+  }
+
   /** Drops a client's oldest finished tasks beyond the bound (see MAX_FINISHED_PER_CLIENT). */
   private trimFinished(client: string): void {
     const bound = this.options.maxFinishedPerClient ?? MAX_FINISHED_PER_CLIENT;

@@ -360,8 +360,11 @@ export class TaskService {
       await this.work.answerInputs(task, run.inputs, options);
     else if (!task.outcome && task.backendTaskId && run?.modern)
       await this.work.awaitModern(task, run.connection, options);
-    else if (!task.outcome && task.backendTaskId && run && !run.inputs)
-      await this.work.fetchBackendResult(task, run.connection, options);
+    else if (!task.outcome && task.backendTaskId && run && !run.inputs) {
+      // An end already seen has its result fetched (or being fetched) with it; else wait for the end here.
+      await this.work.outcomeOf(task, options.signal);
+      if (!isTerminal(task.status)) await this.work.fetchBackendResult(task, run.connection, options);
+    }
     await this.registry.settled(taskId);
     allowed();
     const outcome = task.outcome;
@@ -511,9 +514,12 @@ export class TaskService {
     }
   }
 
-  /** A record's outcome, fetched from the owner when it was above the record's bound. */
+  /**
+   * A record's outcome, fetched from the owner when it was above the record's
+   * bound, or when a server's task ended without it (its fetch failed then).
+   */
   private async withOutcome(shared: SharedTask, signal?: AbortSignal): Promise<ProxyTask> {
-    if (shared.outcome || shared.outcomeBytes === undefined) return shared;
+    if (shared.outcome || (shared.outcomeBytes === undefined && shared.runsOn !== 'backend')) return shared;
     const { taskId, client } = shared;
     try {
       const outcome = (await this.store.forward(
@@ -525,9 +531,11 @@ export class TaskService {
     } catch (error) {
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
-        `the task's result (${shared.outcomeBytes} bytes, above what the shared state keeps) stays with replica ${
-          shared.replica
-        }, which could not give it: ${(error as Error).message}`,
+        `the task's result (${
+          shared.outcomeBytes === undefined
+            ? 'not fetched from its server yet'
+            : `${shared.outcomeBytes} bytes, above what the shared state keeps`
+        }) stays with replica ${shared.replica}, which could not give it: ${(error as Error).message}`,
         { code: 'backend_unavailable', replica: shared.replica },
       );
     }
@@ -572,7 +580,7 @@ export class TaskService {
         here(taskId, client);
         return this.cancel(taskId, client);
       },
-      outcome: async (taskId, client) => here(taskId, client).outcome,
+      outcome: async (taskId, client, signal) => this.work.outcomeOf(here(taskId, client), signal),
     };
   }
 

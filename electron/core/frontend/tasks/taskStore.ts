@@ -31,7 +31,7 @@ export interface OwnerTaskOps {
   detail(taskId: string, client: string, signal?: AbortSignal): Promise<TaskDetail>;
   update(taskId: string, client: string, responses: Record<string, unknown>, signal?: AbortSignal): Promise<void>;
   cancel(taskId: string, client: string): Promise<Task>;
-  outcome(taskId: string, client: string): Promise<TaskOutcome | undefined>;
+  outcome(taskId: string, client: string, signal?: AbortSignal): Promise<TaskOutcome | undefined>;
 }
 
 /** One operation handed to the owner, with its arguments. */

@@ -27,9 +27,9 @@ import { SHIM_MAX_ROUNDS, type RelayHost } from '../relay/inputRelay.js';
 import { withForwardedMeta, type ProgressUpdate } from '../routing/forwarding.js';
 import { toProtocolError } from '../routing/protocolErrors.js';
 import type { ResolvedCall, Router } from '../routing/router.js';
-import { backendTaskResult } from './legacyBackendTasks.js';
+import { backendTaskResult, endedBackendTaskResult } from './legacyBackendTasks.js';
 import { callModernBackend, cancelModernTask, followModernTask, modernOutcome } from './backendTasks.js';
-import { isTerminal, type ProxyTask, type TaskOutcome, type TaskOwner } from './proxyTask.js';
+import { CANCELLED_OUTCOME, isTerminal, type ProxyTask, type TaskOutcome, type TaskOwner } from './proxyTask.js';
 import { TaskInputs } from './taskInputs.js';
 import type { TaskRegistry } from './taskRegistry.js';
 
@@ -74,6 +74,8 @@ const TASK_GRACE_MS = 1000;
 export class TaskWork {
   /** Each live task's connection, abort and open questions, by our task id. */
   readonly runs = new Map<string, Run>();
+  /** 2025 backends' tasks that ended, their results being fetched (endWithResult), by our task id. */
+  private readonly ending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly host: TaskWorkHost,
@@ -150,11 +152,72 @@ export class TaskWork {
     return { result: outcome.result };
   }
 
-  /** Takes a backend task's state into ours; a terminal one ends ours (its result stays with the backend). */
+  /**
+   * Takes a backend task's state into ours. A 2025-11-25 backend's task that
+   * ended ends ours only once its result is fetched (endWithResult), so the
+   * end and the result are kept together: in the shared record too, for every
+   * replica, and beyond the death of this one.
+   */
   mirror(task: ProxyTask, status: ProxyTask['status'], statusMessage?: string): void {
     if (status === 'working' || status === 'input_required')
-      this.registry.setStatus(task.taskId, status, statusMessage);
-    else this.registry.finish(task.taskId, status, undefined, statusMessage);
+      return this.registry.setStatus(task.taskId, status, statusMessage);
+    const run = this.runs.get(task.taskId);
+    if (status !== 'cancelled' && !task.outcome && task.backendTaskId && run && !run.modern)
+      return this.endWithResult(task, run.connection, status, statusMessage);
+    this.registry.finish(task.taskId, status, status === 'cancelled' ? CANCELLED_OUTCOME : task.outcome, statusMessage);
+  }
+
+  /**
+   * Fetches the result of a 2025 backend's task that ended (once per task,
+   * bounded by the server's request timeout), then ends ours with it. The
+   * task shows `working` meanwhile (a few milliseconds: the backend answers
+   * an ended task's tasks/result at once). A fetch that fails ends ours
+   * without the result, which outcomeOf fetches again when asked.
+   */
+  private endWithResult(
+    task: ProxyTask,
+    connection: BackendConnection,
+    status: 'completed' | 'failed',
+    statusMessage: string | undefined,
+  ): void {
+    if (this.ending.has(task.taskId)) return;
+    const ending = endedBackendTaskResult(connection, task.backendTaskId!).then(
+      (result) => this.registry.finish(task.taskId, status, { result: this.keptResult(task, result) }, statusMessage),
+      () => this.registry.finish(task.taskId, status, undefined, statusMessage),
+    );
+    this.ending.set(
+      task.taskId,
+      ending.then(
+        () => void this.ending.delete(task.taskId),
+        () => void this.ending.delete(task.taskId),
+      ),
+    );
+  }
+
+  /**
+   * An ended task's outcome for tasks/result (here, or asked by another
+   * replica): the fetch under way awaited, and a 2025 backend's result
+   * fetched when its end came without it (kept, and shared, once fetched).
+   */
+  async outcomeOf(task: ProxyTask, signal?: AbortSignal): Promise<TaskOutcome | undefined> {
+    await this.ending.get(task.taskId);
+    const run = this.runs.get(task.taskId);
+    if (task.outcome || !isTerminal(task.status) || !task.backendTaskId || !run || run.modern) return task.outcome;
+    try {
+      const result = await endedBackendTaskResult(run.connection, task.backendTaskId, signal);
+      this.registry.keepOutcome(task.taskId, { result: this.keptResult(task, result) });
+    } catch (error) {
+      if (signal?.aborted) throw toProtocolError(error);
+      this.registry.keepOutcome(task.taskId, errorOutcome(error));
+    }
+    return task.outcome;
+  }
+
+  /** A backend's task result as we keep it: its names rewritten, its related-task `_meta` (the backend's id) dropped. */
+  private keptResult(task: ProxyTask, result: CallToolResult): CallToolResult {
+    const { [RELATED_TASK_META_KEY]: _theirs, ...meta } = result._meta ?? {};
+    const rewritten = rewriteToolResult(this.host.catalog(), task.backendId, { ...result, _meta: meta });
+    return Object.keys(meta).length ? rewritten : { ...rewritten, _meta: undefined };
   }
 
   /**
@@ -260,21 +323,22 @@ export class TaskWork {
       const result = await backendTaskResult(this.host, connection, task.backendTaskId!, {
         signal: options.signal,
         frontend: options.frontend,
-        // A background fetch ends the task itself, with the result, and shows input_required only
-        // once the question is ours to show (tasks/get must never see either without it).
+        // The end comes below, with the result. A background fetch shows input_required only once
+        // the question is ours to show (tasks/get must never see it without it).
         onStatus: (remote) => {
+          if (isTerminal(remote.status)) return;
           if (remote.status === 'working' || !this.runs.get(task.taskId)?.inputs)
             this.mirror(task, remote.status, remote.statusMessage);
         },
       });
-      const { [RELATED_TASK_META_KEY]: _theirs, ...meta } = result._meta ?? {};
-      const rewritten = rewriteToolResult(this.host.catalog(), task.backendId, { ...result, _meta: meta });
-      task.outcome = { result: Object.keys(meta).length ? rewritten : { ...rewritten, _meta: undefined } };
-      this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', task.outcome);
+      const outcome = { result: this.keptResult(task, result) };
+      if (!this.registry.finish(task.taskId, result.isError === true ? 'failed' : 'completed', outcome))
+        this.registry.keepOutcome(task.taskId, outcome);
     } catch (error) {
       if (options.signal?.aborted) throw toProtocolError(error);
-      task.outcome ??= errorOutcome(error);
-      this.registry.finish(task.taskId, 'failed', task.outcome, (error as Error)?.message);
+      const outcome = errorOutcome(error);
+      if (!this.registry.finish(task.taskId, 'failed', outcome, (error as Error)?.message))
+        this.registry.keepOutcome(task.taskId, outcome);
     }
   }
 

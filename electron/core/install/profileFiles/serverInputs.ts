@@ -120,3 +120,14 @@ export function entryFromInputs(entry: unknown, inlineValues: (name: string) => 
   if (Object.keys(entry).length === 1 && typeof entry['input'] === 'string') return { secret: entry['input'] };
   return Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, entryFromInputs(value, inlineValues)]));
 }
+
+/**
+ * The environment variable that gives a profile file's input without a
+ * prompt: `SWITCHBOARD_INPUT_` and the input's name in capitals, each
+ * character other than a letter or digit as `_` (`github-token` ->
+ * `SWITCHBOARD_INPUT_GITHUB_TOKEN`). Not a command-line flag: other users
+ * could read it from the process list.
+ */
+export function inputVariable(name: string): string {
+  return `SWITCHBOARD_INPUT_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}

@@ -21,7 +21,7 @@ import { boundedFetch } from './authHttp.js';
 import { CallerProvider } from './callerProvider.js';
 import { CALLBACK_PATH, CallerSignIn } from './callerSignIn.js';
 import { CALLER_CREDENTIALS_FILE, CallerTokenStore, UnreadableRecordError } from './callerTokenStore.js';
-import { loadCredentialKey } from './credentialKey.js';
+import { loadCredentialKey, TOKEN_KEY_VARIABLE } from './credentialKey.js';
 import type { SharedCallerState } from './callerRecords.js';
 import { MemoryPendingSignIns } from './memoryPendingSignIns.js';
 import type { VaultTokens } from './vault.js';
@@ -35,6 +35,8 @@ export interface CallerCredentialsOptions {
   keyFile(): string | undefined;
   logger: Logger;
   config(backend: string): RemoteBackendConfig | undefined;
+  /** The IDs of the config's per-caller backends (whose records a key rotation re-seals). */
+  perCallerBackends(): string[];
   secrets(): SecretStore | undefined;
   /** Replicas: the records, sign-ins in progress and sign-in notices they share (absent: the file and memory). */
   shared?: SharedCallerState | undefined;
@@ -85,8 +87,36 @@ export class CallerCredentials {
           loaded.key,
           undefined,
           this.options.shared?.records,
+          loaded.previous,
         )
       : undefined;
+    if (this.store && loaded.previous?.length) this.resealing = this.reseal(this.store, loaded.previous.length);
+  }
+
+  /** Set while a rotation's catch-up runs (tests and the close wait for it). */
+  resealing: Promise<void> | undefined;
+
+  /**
+   * A rotation (previous keys given): every record still under a previous
+   * key is sealed under the new one now, in the background, and the log says
+   * whether the previous keys may be dropped. Records are re-sealed as they
+   * are used meanwhile, so nothing waits for this.
+   */
+  private async reseal(store: CallerTokenStore, previous: number): Promise<void> {
+    const { logger } = this.options;
+    try {
+      const { resealed, unreadable } = await store.reseal(this.options.perCallerBackends());
+      const keys = previous === 1 ? 'the previous credential key' : `the ${previous} previous credential keys`;
+      logger.info(
+        unreadable === 0
+          ? `credential key rotation: ${resealed} record(s) sealed again under the new key; no record needs ${keys} any more: it can be removed from ${TOKEN_KEY_VARIABLE} or proxy.credentialKeyFile`
+          : `credential key rotation: ${resealed} record(s) sealed again under the new key; ${unreadable} record(s) no key given opens (their callers will sign in again)`,
+      );
+    } catch (error) {
+      logger.warn(
+        `credential key rotation: the records could not all be sealed again now (${String(error)}); they are as they are used`,
+      );
+    }
   }
 
   /** Why per-caller servers cannot run (no usable key), or undefined. */

@@ -21,6 +21,13 @@ export interface CallerRecords {
   deleteClient(backend: string): Promise<void>;
   /** Everything of a backend. */
   forgetBackend(backend: string): Promise<void>;
+  /**
+   * Puts `sealed` in a record's place only if it still holds `expected` (a
+   * record re-encrypted under a new key never overwrites one written since,
+   * e.g. by a refresh on another replica). `caller` undefined: the backend's
+   * client registration. Whether it was replaced.
+   */
+  replace(backend: string, caller: string | undefined, expected: string, sealed: string): Promise<boolean>;
 }
 
 /** What a pending entry is: a sign-in link handed out, or a flow sent to the authorization server. */

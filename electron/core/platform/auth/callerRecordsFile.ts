@@ -103,6 +103,18 @@ export class CallerRecordsFile implements CallerRecords {
     });
   }
 
+  async replace(backend: string, caller: string | undefined, expected: string, sealed: string): Promise<boolean> {
+    let replaced = false;
+    await this.update((file) => {
+      const now = caller === undefined ? file.clients[backend] : file.tokens[backend]?.[caller];
+      if (now !== expected) return;
+      if (caller === undefined) file.clients[backend] = sealed;
+      else file.tokens[backend] = { ...file.tokens[backend], [caller]: sealed };
+      replaced = true;
+    });
+    return replaced;
+  }
+
   async forgetBackend(backend: string): Promise<void> {
     await this.update((file) => {
       delete file.tokens[backend];

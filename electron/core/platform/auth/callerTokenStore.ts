@@ -6,9 +6,15 @@
  * with a standard, self-describing header, so no hand-made nonce or tag
  * layout. Each record's plaintext names its backend and caller, checked on
  * reading, so a record moved to another caller's slot is refused rather than
- * used. Records are decrypted on demand and never logged.
+ * used. Records are decrypted on demand and never logged. *
+ * Key rotation: each record's header names its key (`kid`, a digest of the
+ * key, never the key). A record sealed under a previous key (kept for
+ * reading, credentialKey.ts) is opened with it and sealed again under the key
+ * in use, in its place only if nobody wrote it since (CallerRecords.replace):
+ * as records are used, or all at once with `reseal`.
  */
-import { compactDecrypt, CompactEncrypt } from 'jose';
+import { createHash } from 'node:crypto';
+import { compactDecrypt, CompactEncrypt, decodeProtectedHeader } from 'jose';
 import type { StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import { fileWriter, type AtomicWriter } from '../config/atomicWriter.js';
 import type { CallerRecords } from './callerRecords.js';
@@ -37,45 +43,108 @@ export class UnreadableRecordError extends Error {
   }
 }
 
+/** A key's name in a record's header: a digest of it (never the key), 16 hex digits. */
+function keyId(key: Uint8Array): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+/** What resealing every record found: records moved to the key in use, and records no key opens. */
+export interface ResealReport {
+  resealed: number;
+  unreadable: number;
+}
+
 /** Per-caller tokens and per-backend clients, encrypted. */
 export class CallerTokenStore {
   private readonly records: CallerRecords;
+  /** The key in use first, then the previous ones, each with its id. */
+  private readonly keys: { id: string; key: Uint8Array }[];
 
-  /** The file at `path`, unless `records` says where else (Redis, for replicas). */
+  /** The file at `path`, unless `records` says where else (Redis, for replicas); `previous`: keys kept for reading. */
   constructor(
     readonly path: string,
-    private readonly key: Uint8Array,
+    key: Uint8Array,
     writer: AtomicWriter = fileWriter,
     records?: CallerRecords,
+    previous: readonly Uint8Array[] = [],
   ) {
     this.records = records ?? new CallerRecordsFile(path, writer);
+    this.keys = [key, ...previous].map((each) => ({ id: keyId(each), key: each }));
   }
 
-  /** `value` as a JWE under the operator's key (records here, and sign-in flows kept by replicas). */
+  /** `value` as a JWE under the operator's key in use (records here, and sign-in flows kept by replicas). */
   async seal(value: unknown): Promise<string> {
     const plaintext = new TextEncoder().encode(JSON.stringify(value));
-    return new CompactEncrypt(plaintext).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(this.key);
+    const { id, key } = this.keys[0]!;
+    return new CompactEncrypt(plaintext).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: id }).encrypt(key);
   }
 
-  /** What {@link seal} sealed; UnreadableRecordError naming `what` when the key in use cannot open it. */
+  /** What {@link seal} sealed; UnreadableRecordError naming `what` when no key held opens it. */
   async open<T>(jwe: string, what: string): Promise<T> {
+    return (await this.opened<T>(jwe, what)).value;
+  }
+
+  /** What a record holds, and whether the key in use sealed it (false: a previous key did). */
+  private async opened<T>(jwe: string, what: string): Promise<{ value: T; current: boolean }> {
+    let kid: unknown;
     try {
-      const { plaintext } = await compactDecrypt(jwe, this.key, { keyManagementAlgorithms: ['dir'] });
-      return JSON.parse(new TextDecoder().decode(plaintext)) as T;
+      kid = decodeProtectedHeader(jwe).kid;
     } catch {
       throw new UnreadableRecordError(what);
     }
+    // The key the header names first; a record from before key ids (no kid) tries each.
+    const order = [...this.keys].sort((a, b) => Number(b.id === kid) - Number(a.id === kid));
+    for (const { key } of order) {
+      try {
+        const { plaintext } = await compactDecrypt(jwe, key, { keyManagementAlgorithms: ['dir'] });
+        return { value: JSON.parse(new TextDecoder().decode(plaintext)) as T, current: key === this.keys[0]!.key };
+      } catch {
+        // the next key
+      }
+    }
+    throw new UnreadableRecordError(what);
   }
 
-  /** A caller's tokens for a backend (undefined: none stored); rejects with UnreadableRecordError under another key. */
+  /** Seals `value` again under the key in use, in place of `jwe` unless it was written since (best effort). */
+  private async resealed(backend: string, caller: string | undefined, jwe: string, value: unknown): Promise<boolean> {
+    const sealed = await this.seal(value);
+    return this.records.replace(backend, caller, jwe, sealed).catch(() => false);
+  }
+
+  /** A caller's tokens for a backend (undefined: none stored); rejects with UnreadableRecordError when no key opens them. */
   async tokens(backend: string, caller: string): Promise<VaultTokens | undefined> {
     const jwe = await this.records.token(backend, caller);
     if (jwe === undefined) return undefined;
-    const record = await this.open<TokenRecord>(jwe, `the tokens of ${caller} for "${backend}"`);
+    const { value: record, current } = await this.opened<TokenRecord>(jwe, `the tokens of ${caller} for "${backend}"`);
     if (record.backend !== backend || record.caller !== caller) {
       throw new UnreadableRecordError(`the tokens of ${caller} for "${backend}"`);
     }
+    if (!current) await this.resealed(backend, caller, jwe, record);
     return record.tokens;
+  }
+
+  /**
+   * Seals every record of `backends` under the key in use (a rotation's
+   * catch-up: records nobody uses for a while then need the old key no more).
+   * A record no key opens is counted, left as it is.
+   */
+  async reseal(backends: readonly string[]): Promise<ResealReport> {
+    const report: ResealReport = { resealed: 0, unreadable: 0 };
+    const one = async (backend: string, caller: string | undefined, jwe: string | undefined): Promise<void> => {
+      if (jwe === undefined) return;
+      try {
+        const { value, current } = await this.opened(jwe, 'a record');
+        if (!current && (await this.resealed(backend, caller, jwe, value))) report.resealed++;
+      } catch {
+        report.unreadable++;
+      }
+    };
+    for (const backend of backends) {
+      await one(backend, undefined, await this.records.client(backend));
+      for (const caller of await this.records.callers(backend))
+        await one(backend, caller, await this.records.token(backend, caller));
+    }
+    return report;
   }
 
   async saveTokens(backend: string, caller: string, tokens: VaultTokens): Promise<void> {
@@ -96,8 +165,10 @@ export class CallerTokenStore {
   async client(backend: string): Promise<StoredOAuthClientInformation | undefined> {
     const jwe = await this.records.client(backend);
     if (jwe === undefined) return undefined;
-    const record = await this.open<ClientRecord>(jwe, `the client registration of "${backend}"`);
-    return record.backend === backend ? record.client : undefined;
+    const { value: record, current } = await this.opened<ClientRecord>(jwe, `the client registration of "${backend}"`);
+    if (record.backend !== backend) return undefined;
+    if (!current) await this.resealed(backend, undefined, jwe, record);
+    return record.client;
   }
 
   async saveClient(backend: string, client: StoredOAuthClientInformation): Promise<void> {

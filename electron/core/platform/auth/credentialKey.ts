@@ -5,14 +5,23 @@
  * OS keychain: a gateway runs where there is none, and the operator decides
  * where the key lives. A missing or malformed key is a problem that names
  * where a key is looked for; the key itself is never part of a message.
+ *
+ * Rotation: the variable or the file may hold several keys, separated by
+ * whitespace or commas. The first is the key in use (every record written is
+ * sealed with it); the others are kept for reading records sealed before the
+ * rotation, each re-sealed under the key in use when it is read
+ * (callerTokenStore.ts), so nobody signs in again and the old key can be
+ * dropped once no record needs it.
  */
 import { readFile } from 'node:fs/promises';
 
 /** The environment variable that holds the key (it wins over the config's file). */
 export const TOKEN_KEY_VARIABLE = 'SWITCHBOARD_TOKEN_KEY';
 
-/** A usable key, or why there is none. */
-export type CredentialKey = { key: Uint8Array; problem?: undefined } | { key?: undefined; problem: string };
+/** A usable key (and the previous ones, kept for reading), or why there is none. */
+export type CredentialKey =
+  | { key: Uint8Array; previous: Uint8Array[]; problem?: undefined }
+  | { key?: undefined; previous?: undefined; problem: string };
 
 /** The 32 bytes a key's text stands for, or undefined when it stands for none. */
 export function decodeKey(text: string): Uint8Array | undefined {
@@ -23,7 +32,19 @@ export function decodeKey(text: string): Uint8Array | undefined {
   return bytes.length === 32 ? Uint8Array.from(bytes) : undefined;
 }
 
-const MALFORMED = 'must be 32 bytes written as base64 or hex (e.g. `openssl rand -base64 32`)';
+const MALFORMED =
+  'must be 32 bytes written as base64 or hex (e.g. `openssl rand -base64 32`); during a rotation, the new key first, then the old ones, separated by spaces, commas or lines';
+
+/** The keys a text holds (the first in use), or undefined when any of them is malformed (or none is there). */
+function decodeKeys(text: string): CredentialKey | undefined {
+  const keys = text
+    .split(/[\s,]+/)
+    .filter((part) => part !== '')
+    .map(decodeKey);
+  const [key, ...previous] = keys;
+  if (!key || previous.some((other) => other === undefined)) return undefined;
+  return { key, previous: previous as Uint8Array[] };
+}
 
 /** Reads the key: the environment first, then the config's file. */
 export async function loadCredentialKey(
@@ -32,8 +53,7 @@ export async function loadCredentialKey(
 ): Promise<CredentialKey> {
   const fromEnv = environment[TOKEN_KEY_VARIABLE];
   if (fromEnv !== undefined && fromEnv !== '') {
-    const key = decodeKey(fromEnv);
-    return key ? { key } : { problem: `${TOKEN_KEY_VARIABLE} ${MALFORMED}` };
+    return decodeKeys(fromEnv) ?? { problem: `${TOKEN_KEY_VARIABLE} ${MALFORMED}` };
   }
   if (keyFile === undefined) {
     return {
@@ -47,6 +67,5 @@ export async function loadCredentialKey(
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
     return { problem: `proxy.credentialKeyFile: cannot read ${keyFile} (${reason})` };
   }
-  const key = decodeKey(text);
-  return key ? { key } : { problem: `proxy.credentialKeyFile: ${keyFile} ${MALFORMED}` };
+  return decodeKeys(text) ?? { problem: `proxy.credentialKeyFile: ${keyFile} ${MALFORMED}` };
 }

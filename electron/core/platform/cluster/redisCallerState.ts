@@ -56,8 +56,18 @@ function redisCallerRecords(cluster: Cluster): CallerRecords {
     async forgetBackend(backend) {
       await redis.multi().del(callersOf(backend)).hdel(clients, backend).exec();
     },
+    async replace(backend, caller, expected, sealed) {
+      const [key, field] = caller === undefined ? [clients, backend] : [callersOf(backend), caller];
+      return (await redis.eval(REPLACE, 1, key, field, expected, sealed)) === 1;
+    },
   };
 }
+
+/** Sets the hash field (KEYS[1], ARGV[1]) to ARGV[3] only if it holds ARGV[2]; 1 when set. */
+const REPLACE = `
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1`;
 
 /** The credential state the cluster's replicas share. */
 export function redisCallerState(cluster: Cluster): SharedCallerState {

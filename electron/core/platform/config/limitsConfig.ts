@@ -48,7 +48,7 @@ export const LimitRuleSchema = z
     match: LimitMatch,
     /** A server (backend ID): only requests to its items count. Absent: every server. */
     server: z.string().min(1).optional(),
-    /** A tool (the server's own name for it): only calls of it count. Needs `server`. */
+    /** A tool, by the server's own name or as clients see it (`fx__get.weather`): only calls of it count. Needs `server`. */
     tool: z.string().min(1).optional(),
     rate: LimitRate,
     /** Extra requests allowed on top of the rate, refilled once per ten windows. */

@@ -91,6 +91,11 @@ export const ProxyOptionsSchema = z
     /** Live 2025-era HTTP sessions per client profile; a new one ends the least recently used. */
     maxSessionsPerClient: positiveInt.default(256),
     /**
+     * Live 2025-era HTTP sessions on this process, every client together: one more initialize is
+     * refused with 503 (`session_limit`, Retry-After), so a balancer gives it to another replica.
+     */
+    maxSessions: positiveInt.default(1_000),
+    /**
      * Graceful shutdown (SIGTERM): how long the requests in flight get to finish while `/readyz`
      * answers 503 and new sessions are refused, before the sessions close and serve exits (10 s).
      */

@@ -106,7 +106,11 @@ function WhatYouCanUse({ me }: { me: MeView }) {
   return (
     <section className="panel" aria-label="What you can use">
       <h2>What you can use</h2>
-      {me.servers.length === 0 && <p className="muted">No server is available to you.</p>}
+      {me.unbound ? (
+        <p role="alert">{me.unbound}</p>
+      ) : (
+        me.servers.length === 0 && <p className="muted">No server is available to you.</p>
+      )}
       {me.servers.map((server) => (
         <div key={server.id} className="stack" aria-label={`Server ${server.id}`} role="group">
           <h3>{server.id}</h3>

@@ -72,7 +72,7 @@ const SYSTEM_PATHS = [
  * Python interpreters uv installed, and pipx's installs. The download caches
  * (npx's ~/.npm, uv's ~/.cache/uv) are not: a package runner writes to its
  * cache, so a sandboxed one keeps its own in its private home (and fetches
- * its package from its registry: packageRegistries.ts), where nothing it
+ * its package from its registry: sandboxedLaunch.ts packageRegistryHosts), where nothing it
  * writes reaches another server.
  */
 const HOME_CACHES = ['.local/share/uv', '.local/pipx'];

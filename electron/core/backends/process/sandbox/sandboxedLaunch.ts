@@ -2,7 +2,8 @@
  * Turning a stdio server's launch line into its sandboxed one: the seam
  * between the transport (which spawns whatever it is given) and the sandbox.
  * Off: the line as it is. On, where a sandbox runs: `bwrap ... -- command
- * args` under the server's policy. On, where none can run: a
+ * args` under the server's policy on Linux, srt's wrapped line on macOS and
+ * Windows (srtEngine.ts, loaded only then). On, where none can run: a
  * `sandbox_unavailable` error and no process: a server the user asked to
  * sandbox never runs unsandboxed.
  */
@@ -13,8 +14,9 @@ import type { SandboxSetting } from '../../../platform/config/schema.js';
 import { findCommand, searchPath } from '../commandLookup.js';
 import { bubblewrapArgs } from './bubblewrapArgs.js';
 import { sandboxSupport } from './sandboxSupport.js';
-import { packageRegistryHosts } from './packageRegistries.js';
+import { srtLaunch } from './srtEngine.js';
 import { resolveSandboxPolicy, type SandboxPolicy } from './sandboxPolicy.js';
+import { basename } from 'node:path';
 
 /** What every sandboxed launch needs from the proxy. */
 export interface SandboxContext {
@@ -30,6 +32,12 @@ export interface SandboxedLaunch {
   args: string[];
   view: Omit<BackendSandbox, 'blocked'>;
   policy?: SandboxPolicy;
+  /** Variables laid over the server's environment (srt: its private home and temp folder). */
+  env?: Record<string, string>;
+  /** Where it starts, when the engine decides (srt: its private home rather than the hidden real one). */
+  cwd?: string;
+  /** srt: forgets the launch (its host list, its violations) once the server stops or starts again. */
+  release?: () => void;
 }
 
 /** What a setting says before anything was launched under it (health before the first start). */
@@ -38,7 +46,7 @@ export function sandboxView(setting: SandboxSetting): BackendSandbox {
   return { state: setting.enabled ? 'on' : 'off', read, write, network, blocked: [] };
 }
 
-/** A package runner's setting: its network also lets it reach its package registry (packageRegistries.ts). */
+/** A package runner's setting: its network also lets it reach its package registry (packageRegistryHosts, below). */
 function withPackageRegistries(setting: SandboxSetting, command: string, env: Record<string, string>): SandboxSetting {
   const hosts = packageRegistryHosts(command, env);
   if (hosts.length === 0 || setting.network === 'all') return setting;
@@ -51,6 +59,7 @@ export async function sandboxedLaunch(
   launch: { id: string; command: string; args: string[]; cwd: string | undefined; env: Record<string, string> },
   own: SandboxSetting,
   context: SandboxContext,
+  onViolation: (line: string) => void = () => undefined,
 ): Promise<SandboxedLaunch> {
   if (!own.enabled) {
     const granted = { read: own.read, write: own.write, network: own.network };
@@ -65,7 +74,11 @@ export async function sandboxedLaunch(
       `"${launch.id}" is set to run sandboxed, but ${support.reason}; it was not started (turn its sandbox off to run it with your rights)`,
       { backend: launch.id, reason: support.reason },
     );
-  if (Array.isArray(setting.network) && !findCommand('socat', searchPath(launch.env))) {
+  if (
+    support.engine === 'bubblewrap' &&
+    Array.isArray(setting.network) &&
+    !findCommand('socat', searchPath(launch.env))
+  ) {
     const reason =
       'a list of hosts (sandbox.network) needs socat, which is not installed (Debian/Ubuntu: apt install socat)';
     throw new SwitchboardError(
@@ -85,10 +98,56 @@ export async function sandboxedLaunch(
     stateDir: context.stateDir,
     extraPath: context.extraPath,
   });
+  if (support.engine === 'srt') {
+    const srt = await srtLaunch(support.platform, policy, launch, onViolation);
+    // srt brings its own proxies: ours (hostFilterProxy.ts) is bubblewrap's.
+    const srtPolicy: SandboxPolicy = { ...policy };
+    delete srtPolicy.proxySocket;
+    return {
+      command: srt.command,
+      args: srt.args,
+      view: { state: 'on', engine: 'srt', ...granted },
+      policy: srtPolicy,
+      env: srt.env,
+      cwd: srt.cwd,
+      release: srt.release,
+    };
+  }
   return {
     command: support.bwrap,
     args: bubblewrapArgs(policy, launch.command, launch.args),
     view: { state: 'on', engine: support.engine, ...granted },
     policy,
   };
+}
+
+/**
+ * Where a package runner fetches the server it runs: `npx -y pkg@1.2.3`
+ * asks the npm registry for the package at every start, `uvx pkg` asks the
+ * Python index. A sandboxed server started that way may reach exactly those
+ * hosts (through its host list's proxy), however its own network is set, and
+ * keeps its downloads in its private home: it declares its package, so it may
+ * fetch it, and nothing it fetches is shared with other servers.
+ *
+ * The registry hosts a command's package runner needs (empty for any other command).
+ */
+export function packageRegistryHosts(command: string, env: Record<string, string>): string[] {
+  const name = basename(command).replace(/\.(cmd|exe)$/i, '');
+  if (['npx', 'npm', 'pnpm', 'pnpx', 'yarn', 'bunx', 'bun'].includes(name))
+    return [hostOf(env['npm_config_registry'] ?? env['NPM_CONFIG_REGISTRY']) ?? 'registry.npmjs.org'];
+  if (['uvx', 'uv', 'pipx', 'pip'].includes(name)) {
+    const index = hostOf(env['UV_INDEX_URL'] ?? env['UV_DEFAULT_INDEX'] ?? env['PIP_INDEX_URL']);
+    return index ? [index] : ['pypi.org', 'files.pythonhosted.org'];
+  }
+  return [];
+}
+
+/** `host[:port]` of a URL, or undefined. */
+function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,8 @@
  * by subject or email, one of its groups; `{}` everyone) and its `server`
  * and `tool` (if given) name the request's item. A rule without `tool`
  * counts every routed request to its server (or to any server); one with
- * `tool` counts only calls of that tool.
+ * `tool` counts only calls of that tool, named by its server's own name or
+ * as people see it (see namesTool).
  */
 import type { LimitMatch, LimitRule } from '../../../platform/config/limitsConfig.js';
 import { callerKey, type CallerIdentity } from '../callerIdentity.js';
@@ -15,6 +16,8 @@ export interface LimitedTarget {
   backend: string;
   /** The backend's original name or URI. */
   item: string;
+  /** The name clients call it by (the catalog's), when it is a tool. */
+  exposed?: string | undefined;
 }
 
 /** Whether `match` names this caller. */
@@ -31,8 +34,20 @@ export function matchesCaller(match: LimitMatch, caller: CallerIdentity): boolea
 /** Whether `rule` counts this request of this caller. */
 export function ruleApplies(rule: LimitRule, caller: CallerIdentity, target: LimitedTarget): boolean {
   if (rule.server !== undefined && rule.server !== target.backend) return false;
-  if (rule.tool !== undefined && (target.kind !== 'tools/call' || rule.tool !== target.item)) return false;
+  if (rule.tool !== undefined && (target.kind !== 'tools/call' || !namesTool(rule.tool, rule.server, target)))
+    return false;
   return matchesCaller(rule.match, caller);
+}
+
+/**
+ * Whether a rule's `tool` names the target: the server's own name (`get.weather`),
+ * the catalog's name clients call (`fx__get_weather`), or the server's ID and its
+ * own name joined as the catalog joins them (`fx__get.weather`). No allocation.
+ */
+function namesTool(tool: string, server: string | undefined, target: LimitedTarget): boolean {
+  if (tool === target.item || tool === target.exposed) return true;
+  if (server === undefined || tool.length !== server.length + 2 + target.item.length) return false;
+  return tool.startsWith(server) && tool.startsWith('__', server.length) && tool.endsWith(target.item);
 }
 
 /** The bucket of this caller under `rule`: their own, or the rule's one shared bucket. */

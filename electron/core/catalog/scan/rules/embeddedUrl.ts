@@ -7,7 +7,9 @@
  * are the exfiltration rule's.
  */
 import type { ScanSeverity } from '../../../../../shared/model/scanViews.js';
+import { namesPrivateData } from './directives.js';
 import type { RuleHit, ScanRuleCheck } from './rule.js';
+import { sentenceText } from './sentences.js';
 
 const URL_PATTERN = /\b(?:(?:https?|wss?|ftp):\/\/[^\s"'`<>)\]]+|data:[\w/+.-]+;base64,[A-Za-z0-9+/=]{16,})/gi;
 
@@ -16,7 +18,11 @@ const IP_HOST = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])$/i;
 const SHORTENERS = /(?:^|\.)(?:bit\.ly|tinyurl\.com|t\.co|goo\.gl|is\.gd|ow\.ly|cutt\.ly|rebrand\.ly|shorturl\.at)$/i;
 const CATCHERS =
   /(?:^|\.)(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|interact\.sh|oast\.(?:fun|me|pro|live|site|online)|burpcollaborator\.net|beeceptor\.com|hookbin\.com|requestcatcher\.com|localtunnel\.me|serveo\.net)$/i;
-const DATA_PLACEHOLDER = /[?&][\w-]+=(?:\{[^}]*\}|\$\{[^}]*\}|<[^>]*>|%7B)/i;
+const DATA_PLACEHOLDER = /[?&][\w-]+=(?:\{[^}]*\}|\$\{[^}]*\}|<[^>]*>|%7B|[A-Z][A-Z_]{2,}(?=$|&)|(?=$|&))/;
+
+/** A sentence that has the model build the URL from data: "followed by the answer", "replacing SUMMARY with ...". */
+const BUILT =
+  /\b(?:followed\s+by|append(?:ed|ing)?|replac(?:e|ing)|fill(?:ed)?\s+in|set\s+to|url-?encoded|base64\s+of|with\s+(?:the|your)\s+(?:answer|summary|question|reply))\b/i;
 
 /** URLs, and those that point where data is collected. */
 export const embeddedUrl: ScanRuleCheck = {
@@ -26,8 +32,21 @@ export const embeddedUrl: ScanRuleCheck = {
     for (const match of field.text.matchAll(URL_PATTERN)) {
       const url = trimTrailing(match[0]);
       const start = match.index ?? 0;
+      const end = start + url.length;
+      const image = /(?:!\[[^\]]*\]\(|<img\s[^>]*src=["']?)$/i.test(field.text.slice(Math.max(0, start - 80), start));
+      const sentence = sentenceText(field.text, start, end);
+      if ((image || DATA_PLACEHOLDER.test(url)) && (BUILT.test(sentence) || namesPrivateData(sentence))) {
+        const what = image ? 'an image URL' : 'a URL';
+        hits.push({
+          severity: 'high',
+          start,
+          end,
+          message: `${what} the model is to fill with the user's data: loading it sends them away`,
+        });
+        continue;
+      }
       const { severity, why } = judge(url);
-      hits.push({ severity, start, end: start + url.length, message: `a URL${why}` });
+      hits.push({ severity, start, end, message: `a URL${why}` });
     }
     return hits;
   },

@@ -29,6 +29,16 @@ export const nameImitation: ScanRuleCheck = {
     const raw = field.text;
     const exposed = exposedName(context.server, context.prefix, context.separator, raw);
     const whole = { start: 0, end: raw.length };
+    const twin = context.foreignByExposed(exposed);
+    if (twin) {
+      return [
+        {
+          ...whole,
+          severity: 'high',
+          message: `is exposed as "${exposed}", the very name of "${twin.raw}" of server "${twin.server}"`,
+        },
+      ];
+    }
     const squat = namespaceSquat(exposed, context);
     if (squat) return [{ ...whole, ...squat }];
     // Compared before sanitising: exposedName turns a Cyrillic look-alike into `_`.

@@ -16,6 +16,10 @@ const IDENTIFIER = /[A-Za-z][A-Za-z0-9_-]{3,}[A-Za-z0-9]/g;
 const ORDER =
   /\b(?:always|never|instead|must|mandatory|required|important|do\s+not|don't|whenever|every\s+time|override|overrides|redefine[sd]?|replaces?|supersedes?|deprecated|bcc|cc|redirect|forward|change\s+the|make\s+sure|ensure|only\s+use|prefer)\b/i;
 
+/** Weaker signs that the sentence tells the model how to use the other tool. */
+const STEER =
+  /\b(?:has\s+to|have\s+to|needs?\s+to|should|requires?|required|unless|works\s+only|only\s+works|changed|now\s+goes?|any\s+time|each\s+time|when(?:ever)?|after|before|call|pass|send|post|give|collect|route|set\s+to|first|then|also|fails?|will\s+fail|moved|broken|appended|expected)\b/i;
+
 /** References to other servers' tools. */
 export const shadowing: ScanRuleCheck = {
   rule: 'shadowing',
@@ -28,14 +32,18 @@ export const shadowing: ScanRuleCheck = {
       if (!referenced) continue;
       const start = match.index ?? 0;
       const end = start + word.length;
-      const ordered = ORDER.test(sentenceText(field.text, start, end));
+      const sentence = sentenceText(field.text, start, end);
+      const ordered = ORDER.test(sentence);
+      const steered = !ordered && STEER.test(sentence);
       hits.push({
-        severity: ordered ? 'high' : 'low',
+        severity: ordered ? 'high' : steered ? 'medium' : 'low',
         start,
         end,
         message: ordered
           ? `gives orders about "${referenced.raw}" of server "${referenced.server}"`
-          : `mentions "${referenced.raw}" of server "${referenced.server}"`,
+          : steered
+            ? `tells the model how to use "${referenced.raw}" of server "${referenced.server}"`
+            : `mentions "${referenced.raw}" of server "${referenced.server}"`,
       });
     }
     return hits;

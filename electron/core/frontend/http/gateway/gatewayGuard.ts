@@ -18,15 +18,16 @@ import {
   type CallToolRequestParams,
 } from '@modelcontextprotocol/server';
 import * as oidc from 'openid-client';
+import { ErrorCode } from '../../../../../shared/errors.js';
 import type { GatewayConfig } from '../../../platform/config/gatewayConfig.js';
 import { resolveValues } from '../../../platform/secrets/resolve.js';
 import type { FrontendCore } from '../../../api/services.js';
 import type { Principal } from '../../../catalog/policy/principal.js';
-import { profileFor } from '../../../catalog/policy/principalBinding.js';
+import { profileFor, unboundMessage } from '../../../catalog/policy/principalBinding.js';
 import { callerIdentityOf, callerKey } from '../../../catalog/policy/callerIdentity.js';
 import { metaToolOf, unwrapCall } from '../../exposure/metaToolCalls.js';
 import { missingToolScopes } from '../../server/scopeGate.js';
-import { header, isMethod } from '../httpJson.js';
+import { header, isMethod, jsonRpcError } from '../httpJson.js';
 import { AuthorizationServers } from './authorizationServers.js';
 import { ProtectedResource } from './protectedResource.js';
 import { TokenIntrospection } from './tokenIntrospection.js';
@@ -119,7 +120,12 @@ export class GatewayGuard {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
     if (token !== undefined)
       this.core.subjectTokens?.remember(callerKey(callerIdentityOf({ principal })), token, info.extra.expiresAt);
-    const { profile } = profileFor(this.core.policy.current, principal, this.gateway.defaultProfile);
+    const { profile, by } = profileFor(this.core.policy.current, principal, this.gateway.defaultProfile);
+    if (by === 'none') {
+      // Not an empty list: a person no binding names is told what to ask the operator for.
+      jsonRpcError(res, 403, -32000, `Forbidden: ${unboundMessage(principal)}`, {}, { code: ErrorCode.Forbidden });
+      return undefined;
+    }
     return { client: profile, principal };
   }
 

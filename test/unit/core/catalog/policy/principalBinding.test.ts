@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { NO_PROFILE, profileFor } from '../../../../../electron/core/catalog/policy/principalBinding.js';
+import {
+  NO_PROFILE,
+  profileFor,
+  unboundMessage,
+} from '../../../../../electron/core/catalog/policy/principalBinding.js';
 import type { Principal } from '../../../../../electron/core/catalog/policy/principal.js';
 
 const alice: Principal = {
@@ -31,5 +35,13 @@ describe('profileFor', () => {
     const stranger = { ...alice, email: 'x@example.com', groups: ['sales'] };
     expect(profileFor(noOwn, stranger, 'everyone')).toEqual({ profile: 'everyone', by: 'default' });
     expect(profileFor(noOwn, stranger, undefined)).toEqual({ profile: NO_PROFILE, by: 'none' });
+  });
+
+  it('tells a person bound to no profile who they are and the three bindings to ask the operator for', () => {
+    const message = unboundMessage({ subject: 'u-9', email: 'x@example.com', groups: ['sales', 'emea'] });
+    expect(message).toContain('x@example.com; groups: sales, emea');
+    for (const binding of ['policy.principals', 'policy.groups', 'gateway.defaultProfile'])
+      expect(message).toContain(binding);
+    expect(unboundMessage({ subject: 'u-9', groups: [] })).toContain('(u-9; no groups)');
   });
 });

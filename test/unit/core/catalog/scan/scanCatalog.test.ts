@@ -116,14 +116,19 @@ describe('the poisoned corpus (test/fixtures/poison)', () => {
 });
 
 describe('the real LiveMCPBench catalog', () => {
-  it('gets no high and no medium finding (70 servers, 527 tools)', () => {
+  it('gets no high finding (70 servers, 527 tools); its few medium ones are tools that push the model to use them', () => {
     const { servers } = JSON.parse(readFileSync(LIVEMCPBENCH, 'utf8')) as {
       servers: Record<string, { tools: ScanInput['tools'] }>;
     };
     const inputs = Object.entries(servers).map(([id, { tools }]) => server(id, tools));
     const reports = scanCatalog(inputs);
     expect(reports.reduce((n, r) => n + r.items, 0)).toBe(527);
-    const serious = reports.flatMap((r) => r.findings).filter((f) => f.severity !== 'low');
-    expect(serious.map((f) => `${f.severity} ${f.rule} ${f.server}/${f.item.name}: ${f.excerpt}`)).toEqual([]);
+    const findings = reports.flatMap((r) => r.findings);
+    const line = (f: ScanFinding) => `${f.severity} ${f.rule} ${f.server}/${f.item.name}: ${f.excerpt}`;
+    expect(findings.filter((f) => f.severity === 'high').map(line)).toEqual([]);
+    const medium = findings.filter((f) => f.severity === 'medium');
+    expect(new Set(medium.map((f) => f.server)), medium.map(line).join('\n')).toEqual(
+      new Set(['opgg-mcp', 'desktop-commander']),
+    );
   });
 });

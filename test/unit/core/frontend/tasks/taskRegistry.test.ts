@@ -32,6 +32,20 @@ describe('TaskRegistry', () => {
     expect(wireTask(a)).toMatchObject({ taskId: a.taskId, status: 'working', ttl: LIMITS.ttlDefaultMs });
   });
 
+  it("keeps an ended task's result fetched after its end, told as a change, once; never an open task's", () => {
+    const changes: TaskChange['kind'][] = [];
+    registry.onChange((change) => changes.push(change.kind));
+    const open = registry.create(OWNER, undefined, 'backend');
+    registry.keepOutcome(open.taskId, { result: { content: [] } });
+    expect(open.outcome).toBeUndefined();
+    registry.finish(open.taskId, 'completed', undefined);
+    const first = { result: { content: [{ type: 'text' as const, text: 'first' }] } };
+    registry.keepOutcome(open.taskId, first);
+    registry.keepOutcome(open.taskId, { result: { content: [] } });
+    expect(registry.get(open.taskId, 'cursor')?.outcome).toEqual(first);
+    expect(changes).toEqual(['created', 'status', 'status']);
+  });
+
   it('shows a task only to the profile that created it', () => {
     const task = registry.create(OWNER, undefined);
     expect(registry.get(task.taskId, 'cursor')).toBe(task);

@@ -6,7 +6,6 @@
  * left behind swept by the next one. Real zips, real files; the hostile ones
  * from test/helpers/hostileZip.ts.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,7 +140,8 @@ describe('refused while inflating, the temporary folder removed', () => {
 
 describe('leftovers of killed installs', () => {
   it('are removed when their process is gone, and kept while it runs', async () => {
-    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    // No process has this PID: above Linux's largest pid_max (2^22) and any macOS PID.
+    const gone = 4_194_305;
     const dead = join(root, 'bundles', `greeter.installing-${gone}-0123abcd`);
     const live = join(root, 'bundles', `other.installing-${process.ppid}-0123abcd`);
     const unrelated = join(root, 'bundles', 'kept');

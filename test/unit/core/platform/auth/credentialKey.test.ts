@@ -41,3 +41,19 @@ describe('the credential key', () => {
     expect(bad.problem).not.toContain(short);
   });
 });
+
+describe('the credential keys of a rotation', () => {
+  it('reads the new key first and the previous ones after it, from the variable or the file; one bad key is a problem', async () => {
+    const [next, old, older] = [randomBytes(32), randomBytes(32), randomBytes(32)];
+    const env = { SWITCHBOARD_TOKEN_KEY: `${next.toString('base64')} ${old.toString('hex')}` };
+    const fromEnv = await loadCredentialKey(env, undefined);
+    expect(Buffer.from(fromEnv.key ?? [])).toEqual(next);
+    expect(fromEnv.previous?.map((key) => Buffer.from(key))).toEqual([old]);
+    const file = join(dir.path, 'rotating');
+    await writeFile(file, `${next.toString('base64')}\n${old.toString('base64')},${older.toString('base64url')}\n`);
+    expect((await loadCredentialKey({}, file)).previous?.map((key) => Buffer.from(key))).toEqual([old, older]);
+    const bad = await loadCredentialKey({ SWITCHBOARD_TOKEN_KEY: `${next.toString('base64')} c2hvcnQ=` }, undefined);
+    expect(bad.problem).toMatch(/the new key first, then the old ones/);
+    expect(bad.problem).not.toContain(next.toString('base64'));
+  });
+});

@@ -143,6 +143,7 @@ describe('parseConfig', () => {
       bodyTimeoutMs: 30_000,
       sessionIdleMs: 1_800_000,
       maxSessionsPerClient: 256,
+      maxSessions: 1_000,
       drainMs: 10_000,
       defaultStart: 'eager',
       idleTimeoutMs: 600_000,

@@ -53,6 +53,25 @@ describe('RateLimits', () => {
     expect(limits.refusals('github')).toBe(1);
   });
 
+  it("names a tool by its server's name or as clients see it; both count in the one bucket", async () => {
+    const weather: LimitedTarget = {
+      kind: 'tools/call',
+      backend: 'fx',
+      item: 'get.weather',
+      exposed: 'fx__get_weather',
+    };
+    const limits = new RateLimits(() => [
+      rule({ server: 'fx', tool: 'fx__get.weather', rate: { points: 2, perSeconds: 60 } }),
+      rule({ match: { client: 'vscode' }, server: 'fx', tool: 'get.weather', rate: { points: 1, perSeconds: 60 } }),
+      rule({ match: { client: 'zed' }, server: 'fx', tool: 'fx__get_weather', rate: { points: 1, perSeconds: 60 } }),
+    ]);
+    expect(await passing(limits, cursor, weather, 4)).toBe(2);
+    expect(await passing(limits, vscode, weather, 4)).toBe(1);
+    expect(await passing(limits, { clientId: 'zed' }, weather, 4)).toBe(1);
+    // Another tool of the server is not counted, whichever way it is named.
+    expect(await passing(limits, cursor, { ...weather, item: 'get.news', exposed: 'fx__get_news' }, 3)).toBe(3);
+  });
+
   it('matches clients, people by subject or email, and groups; a tool rule never counts prompts', async () => {
     const limits = new RateLimits(() => [
       rule({ match: { principal: 'alice@x' }, rate: { points: 1, perSeconds: 60 } }),

@@ -2,8 +2,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findCommand, missingRuntimeMessage } from '../../../../../electron/core/platform/env/findCommand.js';
-import { resolveLoginEnvironment } from '../../../../../electron/core/platform/env/loginShell.js';
+import { findCommand, missingRuntimeMessage } from '../../../electron/core/platform/env/findCommand.js';
+import { resolveLoginEnvironment } from '../../../electron/core/platform/env/loginShell.js';
 
 let home: string;
 beforeEach(async () => {

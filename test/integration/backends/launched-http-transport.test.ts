@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '@modelcontextprotocol/client';
-import { LaunchedHttpTransport } from '../../../../../electron/core/backends/transport/launchedHttpTransport.js';
+import { LaunchedHttpTransport } from '../../../electron/core/backends/transport/launchedHttpTransport.js';
 
 const url = new URL('http://127.0.0.1:9/mcp'); // the discard port: nothing of ours listens there
 const never = (): Transport => {

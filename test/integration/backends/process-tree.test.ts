@@ -4,8 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { batched, processTree } from '../../../../../electron/core/backends/process/processTree.js';
-import { markedProcesses } from '../../../../../electron/core/backends/process/processGroup.js';
+import { batched, processTree } from '../../../electron/core/backends/process/processTree.js';
+import { markedProcesses } from '../../../electron/core/backends/process/processGroup.js';
 
 describe('batched', () => {
   it('makes one reading for the callers that ask before it begins, and a new one for a caller after', async () => {

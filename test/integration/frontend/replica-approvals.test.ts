@@ -7,11 +7,11 @@
  * approver stops counting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalBroker } from '../../../../../electron/core/catalog/policy/approvals.js';
-import { ReplicaApprovals } from '../../../../../electron/core/frontend/tasks/replicaApprovals.js';
-import { openCluster, type Cluster } from '../../../../../electron/core/platform/index.js';
-import { waitUntil } from '../../../../helpers/processes.js';
-import { redisMissing, startRedis, type RedisServer } from '../../../../helpers/redisServer.js';
+import { ApprovalBroker } from '../../../electron/core/catalog/index.js';
+import { ReplicaApprovals } from '../../../electron/core/frontend/tasks/replicaApprovals.js';
+import { openCluster, type Cluster } from '../../../electron/core/platform/index.js';
+import { waitUntil } from '../../helpers/processes.js';
+import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
 
 const missing = redisMissing();
 if (missing && process.env['CI']) throw new Error(missing);

@@ -5,9 +5,9 @@
  * reader (replica) takes it, and a cursor not handed out is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCluster, type Cluster } from '../../../../../electron/core/platform/index.js';
-import { ownerIndexKey, readOwnerPage } from '../../../../../electron/core/frontend/tasks/taskOwnerIndex.js';
-import { redisMissing, startRedis, type RedisServer } from '../../../../helpers/redisServer.js';
+import { openCluster, type Cluster } from '../../../electron/core/platform/index.js';
+import { ownerIndexKey, readOwnerPage } from '../../../electron/core/frontend/tasks/taskOwnerIndex.js';
+import { redisMissing, startRedis, type RedisServer } from '../../helpers/redisServer.js';
 
 const missing = redisMissing();
 if (missing && process.env['CI']) throw new Error(missing);
