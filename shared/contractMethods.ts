@@ -321,6 +321,8 @@ export const METHODS = {
        * (config.json, plain text). Absent then: refused with `data.field: 'secretStorage'` naming the variables.
        */
       secretStorage: secretStorage.optional(),
+      /** Where no sandbox can run: run it with the user's rights, by choice (saved as `"sandbox": false`). */
+      unsandboxed: z.boolean().optional(),
     }),
   ),
   /**
@@ -357,6 +359,8 @@ export const METHODS = {
       values: inputValues.default({}),
       /** Without an OS keychain, where sensitive user_config values go (as `registry.add`'s). */
       secretStorage: secretStorage.optional(),
+      /** As `registry.add`'s: run it unsandboxed, by choice. */
+      unsandboxed: z.boolean().optional(),
     }),
   ),
 

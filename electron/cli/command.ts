@@ -26,6 +26,7 @@ export const OPTIONS = {
   id: { type: 'string' },
   cursor: { type: 'string' },
   'no-check': { type: 'boolean', default: false },
+  unsandboxed: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
@@ -84,6 +85,7 @@ export interface OptionValues {
   id?: string | undefined;
   cursor?: string | undefined;
   'no-check': boolean;
+  unsandboxed: boolean;
   'dry-run': boolean;
   'secret-storage'?: string | undefined;
   tool?: string | undefined;

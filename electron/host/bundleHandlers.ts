@@ -91,6 +91,7 @@ export function bundleHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 'b
           stateDir: deps.stateDir,
           values,
           ...(params.id ? { id: params.id } : {}),
+          ...(params.unsandboxed ? { unsandboxed: true } : {}),
           // The uploaded file's own name: the temporary copy is gone once installed.
           source: { registry: `file://${fileName}`, name: manifest.name, version: manifest.version },
         });

@@ -131,13 +131,14 @@ export function registryHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 
         failures: page.failures,
       };
     },
-    'registry.add': async ({ ref, values, id, choice, secretStorage }) => {
+    'registry.add': async ({ ref, values, id, choice, secretStorage, unsandboxed }) => {
       const ctx = await registryContext(deps, { ...(secretStorage ? { storage: secretStorage } : {}), ask: true });
       const outcome = await addFromRegistry(ctx, {
         ref,
         values,
         ...(id ? { id } : {}),
         ...(choice ? { choice } : {}),
+        ...(unsandboxed ? { unsandboxed: true } : {}),
       });
       // A remote that answered 401 is saved; its sign-in starts now, as Authorize on its card would.
       const signIn = outcome.needsAuthorization && deps.authorize ? await deps.authorize(outcome.id) : undefined;

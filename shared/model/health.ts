@@ -47,7 +47,7 @@ export interface BackendSandbox {
    * `unavailable`: its sandbox is on but none can run here, so it is not started.
    */
   state: 'on' | 'off' | 'unavailable';
-  engine?: 'bubblewrap';
+  engine?: 'bubblewrap' | 'srt';
   /** Why no sandbox can run here (`unavailable`). */
   reason?: string;
   /** Granted beyond the defaults. */

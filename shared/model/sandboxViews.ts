@@ -6,7 +6,8 @@
  */
 
 /** Whether servers can be sandboxed here: the engine, or why there is none. */
-export type SandboxSupportView = { available: true; engine: 'bubblewrap' } | { available: false; reason: string };
+export type SandboxSupportView =
+  { available: true; engine: 'bubblewrap' | 'srt' } | { available: false; reason: string };
 
 /** What a sandboxed server of a new entry may do beyond the defaults, as the Add flow shows it before starting. */
 export interface SandboxSettingView {

@@ -244,6 +244,10 @@ async function runImport(
   if (options.json) return out(`${JSON.stringify(outcome, null, 2)}\n`);
   for (const item of outcome.imported) {
     out(`imported ${item.name} as ${item.id}\n`);
+    if (item.sandboxBlocked)
+      out(
+        `  sandboxed, as every new server is, but not started here: ${item.sandboxBlocked}. Install that, or set "sandbox": false on ${item.id} to run it with your rights\n`,
+      );
     for (const s of item.secrets) {
       out(`  ${s.field} -> ${s.reference}${s.resolves ? '' : ` (not set: export it before starting Switchboard)`}\n`);
     }

@@ -41,13 +41,14 @@ export const registrySpecs: readonly CommandSpec[] = [
   {
     name: 'add',
     usage: [
-      'add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check]',
-      'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check] [--secret-storage reference|config]',
+      'add <registry-name>[@version] [--env K=V ...] [--header K=V ...] [--arg K=V ...] [--id ID] [--no-check] [--unsandboxed]',
+      'add ./server.mcpb [--arg KEY=V ...] [--id ID] [--no-check] [--unsandboxed] [--secret-storage reference|config]',
     ],
     text: [
       'Add a registry entry as a backend (secrets to the keychain; checked by starting it first),',
       'or install an MCP bundle (.mcpb or .dxt): its user_config values with --arg, sensitive ones to the keychain.',
       'Without a keychain: --secret-storage reference (a ${VAR} you set) or config (config.json, plain text).',
+      'A new stdio server runs sandboxed; where no sandbox can run here, add says what to install or run.',
     ],
     options: {
       env: 'An environment variable the server asks for (repeat for more).',
@@ -55,6 +56,7 @@ export const registrySpecs: readonly CommandSpec[] = [
       arg: "An argument the server asks for, or a bundle's user_config value (repeat for more).",
       id: 'The backend ID to add it under (default: from its name).',
       'no-check': 'Add it without starting it first.',
+      unsandboxed: 'Run it with your rights, by choice, where no sandbox can run (saved as "sandbox": false).',
       'secret-storage': 'Where secrets go without a keychain: a ${VAR} reference you set, or config.json.',
       ...CONFIG_FILE,
     },
@@ -92,6 +94,8 @@ export interface RegistryCommandFlags {
   id?: string;
   cursor?: string;
   noCheck: boolean;
+  /** `--unsandboxed`: run the new server with the user's rights, by choice (saved as `"sandbox": false`). */
+  unsandboxed?: boolean;
   dryRun: boolean;
   json: boolean;
   /** `--secret-storage`: without an OS keychain, where secrets go (`reference` or `config`). */
@@ -197,6 +201,7 @@ async function add(io: RegistryCommandIo, ref: string, flags: RegistryCommandFla
     values,
     ...(flags.id !== undefined ? { id: flags.id } : {}),
     skipCheck: flags.noCheck,
+    ...(flags.unsandboxed ? { unsandboxed: true } : {}),
   });
   io.out(offlineLine(outcome.freshness));
   const source = outcome.entry['source'] as { name: string; version: string };
@@ -217,6 +222,7 @@ async function addBundle(
     stateDir: io.stateDir,
     values,
     skipCheck: flags.noCheck,
+    ...(flags.unsandboxed ? { unsandboxed: true } : {}),
     ...(flags.id !== undefined ? { id: flags.id } : {}),
   });
   const { manifest } = outcome;
@@ -307,6 +313,7 @@ export const registryCli: CliCommand = {
       header: values.header ?? [],
       arg: values.arg ?? [],
       noCheck: values['no-check'],
+      unsandboxed: values.unsandboxed,
       dryRun: values['dry-run'],
       json: values.json,
       ...(values['secret-storage'] !== undefined ? { secretStorage: values['secret-storage'] } : {}),

@@ -192,6 +192,30 @@ describe('the check before a bundle is saved', () => {
   }, 60_000);
 });
 
+describe('running a bundle unsandboxed is a choice, recorded on it', () => {
+  it('--unsandboxed saves "sandbox": false, and its server runs with your rights (it writes to your home)', async () => {
+    const home = join(dir.path, 'home');
+    await mkdir(home);
+    const start = `import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.HOME + '/written-at-start', 'x');\nawait import('./index.mjs');\n`;
+    const path = await bundle(
+      'writer.mcpb',
+      manifest({
+        server: {
+          type: 'node',
+          entry_point: 'server/start.mjs',
+          mcp_config: { command: 'node', args: ['${__dirname}/server/start.mjs'], env: { FIXTURE_TOOLS: 'greet' } },
+        },
+        user_config: undefined,
+      }),
+      { 'server/start.mjs': start },
+    );
+    const result = await runCli(['add', path, '--unsandboxed', '--config', configPath], { ...env, HOME: home });
+    expect(result.stderr).toBe('');
+    expect((await servers())['greeter']?.['sandbox']).toBe(false);
+    expect(existsSync(join(home, 'written-at-start'))).toBe(true);
+  }, 60_000);
+});
+
 describe('a sensitive value without a keychain', () => {
   // D-Bus pointed nowhere: no Secret Service, so no keychain.
   const noKeychain = (args: string[]) =>

@@ -107,13 +107,15 @@ export async function createBackendTransport(
     if (limits.principalId !== undefined) config = withPrincipalId(config, limits.principalId);
     const env = await resolveValues(config.env, environment, secrets, `${field}.env`);
     const line = await launchLine(config, { ...inherited, ...env }, limits.sandbox);
+    const spawnEnv = { ...inherited, ...env, ...line.env };
+    const cwd = line.cwd ?? config.cwd;
     if (process.platform !== 'win32') {
       // Own process group and per-message limit (stdioTransport.ts).
       const group = new GroupStdioTransport({
         command: line.command,
         args: line.args,
-        env: { ...inherited, ...env },
-        ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+        env: spawnEnv,
+        ...(cwd === undefined ? {} : { cwd }),
         maxMessageBytes: limits.maxMessageBytes,
         backendId: config.id,
         ...(limits.skipLine ? { skipLine: limits.skipLine } : {}),
@@ -131,11 +133,15 @@ export async function createBackendTransport(
       maxBufferSize: limits.maxMessageBytes,
       command: line.command,
       args: line.args,
-      env: { ...inherited, ...env },
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      env: spawnEnv,
+      ...(cwd === undefined ? {} : { cwd }),
       stderr: 'pipe',
     });
-    stdio.stderr?.on('data', (chunk: Buffer | string) => stderrTail.push(chunk.toString()));
+    stdio.stderr?.on('data', (chunk: Buffer | string) => {
+      const text = chunk.toString();
+      stderrTail.push(text);
+      limits.sandbox?.watch.scan(text);
+    });
     explainSpawnFailures(stdio, { ...config, env }, environment); // a missing command said plainly
     return { transport: stdio, pid: () => stdio.pid ?? undefined };
   }
@@ -170,7 +176,7 @@ async function launchLine(
   config: BackendConfig & { transport: 'stdio' },
   env: Record<string, string>,
   sandbox: LaunchOptions['sandbox'],
-): Promise<{ command: string; args: string[] }> {
+): Promise<{ command: string; args: string[]; env?: Record<string, string>; cwd?: string }> {
   if (!sandbox) return { command: config.command, args: config.args };
   const { setting, context, watch } = sandbox;
   try {
@@ -178,10 +184,11 @@ async function launchLine(
       { id: config.id, command: config.command, args: config.args, cwd: config.cwd, env },
       setting,
       context,
+      (line) => watch.violation(line),
     );
     if (launch.policy) await watch.openProxy(launch.policy);
     else await watch.closeProxy();
-    watch.launched(launch.view, launch.policy);
+    watch.launched(launch.view, launch.policy, launch.release);
     return launch;
   } catch (error) {
     if (error instanceof SwitchboardError && error.code === ErrorCode.SandboxUnavailable) {

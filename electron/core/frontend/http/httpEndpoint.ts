@@ -162,7 +162,8 @@ export class HttpEndpoint {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const gateway = await this.gateway;
+    // Laptop mode has no guard to wait for: no await, no turn of the event loop's microtasks.
+    const gateway = this.gateway === undefined ? undefined : await this.gateway;
     if (gateway ? !gateway.checkRequest(req, res) : !this.checkHost(req, res) || !this.checkOrigin(req, res)) return;
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (gateway?.resource.serve(req, res, path)) return;

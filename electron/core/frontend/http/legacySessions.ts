@@ -7,14 +7,14 @@
  * one ends that profile's least recently used.
  */
 import type { ServerResponse } from 'node:http';
-import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { Server } from '@modelcontextprotocol/server';
 import type { ResponseFlow } from './responseFlow.js';
 import type { SessionEvents } from './eventRetention.js';
+import type { SessionTransport } from './sessionTransport.js';
 
 /** One 2025-era session. */
 export interface LegacySession {
-  transport: NodeStreamableHTTPServerTransport;
+  transport: SessionTransport;
   server: Server;
   /** The client profile that opened it; every later request must be that client's. */
   client: string;

@@ -11,9 +11,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport, type FetchLikeMcpHandler } from '@modelcontextprotocol/node';
+import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
 import { modernNodeHandler } from './modernNodeHandler.js';
+import { SessionTransport } from './sessionTransport.js';
 import { classifiedEra, postEra, type PostEra } from './postEra.js';
 import { principalKey, type Principal } from '../../catalog/policy/principal.js';
 import type { GatewayGuard } from './gateway/gatewayGuard.js';
@@ -105,7 +106,9 @@ export class McpRoute {
       },
     );
     // A request a rate limit refused leaves as HTTP 429 with Retry-After (withLimitStatus, below).
-    this.modernNode = modernNodeHandler(withLimitStatus(this.modern));
+    this.modernNode = modernNodeHandler(
+      withLimitStatus(this.modern, () => (core.policy.current.limits?.length ?? 0) > 0),
+    );
     const proxy = core.backends.proxyOptions();
     this.sessions = new LegacySessions(
       { idleMs: proxy.sessionIdleMs, maxPerClient: proxy.maxSessionsPerClient },
@@ -268,7 +271,7 @@ export class McpRoute {
       if (this.refuseUnknownLastEvent(req, res, session)) return;
       this.hub.touch(sessionId);
       this.sessions.track(session, res);
-      return session.transport.handleRequest(req, res, body);
+      return session.transport.handleNodeRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitialize(body)) {
       return jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -296,7 +299,7 @@ export class McpRoute {
     const flow = new ResponseFlow();
     const events = this.retention.forSession();
     const transport = guardResponses(
-      new NodeStreamableHTTPServerTransport({
+      new SessionTransport({
         sessionIdGenerator: () => randomUUID(),
         // Each SSE stream opens with a priming event (an id, empty data) and a retry field; a dropped
         // stream is resumed by a GET with Last-Event-ID (spec 2025-11-25 "Resumability and Redelivery").
@@ -328,7 +331,7 @@ export class McpRoute {
       }
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await transport.handleNodeRequest(req, res, body);
   }
 
   /**
@@ -382,13 +385,16 @@ export class McpRoute {
  * opened here), the same JSON body leaves as 429 with `Retry-After` (whole
  * seconds, rounded up), so HTTP clients and proxies back off as they do for
  * any API. A response already streaming (SSE) keeps its 200: its status left
- * before the refusal.
+ * before the refusal. With no `policy.limits` nothing can refuse, and no slot is
+ * opened: every AsyncLocalStorage in use adds work to each promise made while
+ * a request runs, so a feature that is off costs a call nothing.
  *
- * `handler`, with rate-limit refusals answered as HTTP 429.
+ * `handler`, with rate-limit refusals answered as HTTP 429 while `limitsOn()` (read per request).
  */
-export function withLimitStatus(handler: FetchLikeMcpHandler): FetchLikeMcpHandler {
+export function withLimitStatus(handler: FetchLikeMcpHandler, limitsOn: () => boolean): FetchLikeMcpHandler {
   return {
     fetch: async (request, options) => {
+      if (!limitsOn()) return handler.fetch(request, options);
       const slot: LimitRefusalSlot = {};
       const response = await limitRefusals.run(slot, () => handler.fetch(request, options));
       if (slot.retryAfterMs === undefined || response.status !== 200) return response;

@@ -20,7 +20,7 @@ import { backendIdFromName, takenIds } from '../entries/runningBackends.js';
 import { secretChoiceNeeded } from '../entries/secretChoice.js';
 import { validateManifest, type BundleManifest } from './bundleManifest.js';
 import { bundleCommand, bundleGrants, plainUserConfig, userConfigValues } from './bundleEntry.js';
-import { withDefaultSandbox } from '../clientApps/sandboxDefault.js';
+import { refuseWithoutSandbox, withDefaultSandbox } from '../clientApps/sandboxDefault.js';
 import { entryText, walkBundle, type BundleSource } from './bundleArchive.js';
 import { BUNDLE_LIMITS } from './bundleLimits.js';
 import { sweepInstallLeftovers } from './installLeftovers.js';
@@ -93,6 +93,8 @@ export async function installBundle(
     id?: string;
     values: InputValues;
     skipCheck?: boolean;
+    /** Run it with the user's rights, by choice (recorded as `"sandbox": false`). */
+    unsandboxed?: boolean;
     /** Where it came from, when not a local file (a registry entry's mcpb package). */
     source?: { registry: string; name: string; version: string };
   },
@@ -112,7 +114,11 @@ export async function installBundle(
   const directory = join(options.stateDir, 'bundles', id);
   const { command, args, env: plainEnv, sensitive } = bundleCommand(manifest, directory, config);
   // Sandboxed by default: the folders the user gave it may be written, the files read.
-  const entry = withDefaultSandbox({ command, args, cwd: directory }, bundleGrants(manifest, config));
+  const entry = withDefaultSandbox({ command, args, cwd: directory }, bundleGrants(manifest, config), {
+    unsandboxed: options.unsandboxed ?? false,
+  });
+  // Where its sandbox cannot run, the add says what to install, before anything is unpacked or kept.
+  refuseWithoutSandbox(id, entry, ctx.environment);
   const env: Record<string, unknown> = { ...plainEnv };
   // No keychain and no choice made yet: ask, as for registry entries and pasted snippets, before anything is written.
   if (ctx.askSecretStorage && sensitive.length > 0) throw await secretChoiceNeeded(id, sensitive, ctx.environment);

@@ -19,7 +19,7 @@ import {
 import { isSwitchboardEntry, type ClientDefinition } from './definitions.js';
 import { requireClient, targetPath, type ClientsContext, type ScopeOptions } from './install.js';
 import { backendIdFor, normalizeEntry, sameServer } from './normalize.js';
-import { withDefaultSandbox } from './sandboxDefault.js';
+import { sandboxBlocker, withDefaultSandbox } from './sandboxDefault.js';
 import { environmentReferenceSink, looksSecret, type SecretSink } from './secrets.js';
 import { ClientErrorCode, type ImportCandidate, type SecretFinding, type WriteOutcome } from './clientAppTypes.js';
 
@@ -143,7 +143,13 @@ function isOurs(definition: ClientDefinition, name: string, raw: unknown, url: s
 
 /** What an import did. */
 export interface ImportOutcome {
-  imported: { name: string; id: string; secrets: SecretFinding[] }[];
+  imported: {
+    name: string;
+    id: string;
+    secrets: SecretFinding[];
+    /** Saved sandboxed, but no sandbox can run it here yet: why, and what to install or run. */
+    sandboxBlocked?: string;
+  }[];
   skipped: { name: string; reason: string }[];
   /** Set when the client's entries were replaced by the Switchboard entry. */
   client?: WriteOutcome;
@@ -175,7 +181,15 @@ export async function importServers(
       outcome.skipped.push({ name: candidate.name, reason: `already in Switchboard as ${candidate.id}` });
     else if (!candidate.entry)
       outcome.skipped.push({ name: candidate.name, reason: candidate.skipReason ?? 'cannot be imported' });
-    else outcome.imported.push({ name: candidate.name, id: candidate.id, secrets: candidate.secrets });
+    else {
+      const blocked = sandboxBlocker(candidate.entry, ctx.platform.env);
+      outcome.imported.push({
+        name: candidate.name,
+        id: candidate.id,
+        secrets: candidate.secrets,
+        ...(blocked ? { sandboxBlocked: blocked } : {}),
+      });
+    }
   }
   if (outcome.imported.length > 0) {
     // Secrets first: if the keychain refuses one, nothing refers to it yet.

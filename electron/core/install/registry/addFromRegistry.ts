@@ -26,7 +26,7 @@ import {
   type Choice,
   type Option,
 } from './mapping.js';
-import { withDefaultSandbox } from '../clientApps/sandboxDefault.js';
+import { refuseWithoutSandbox, withDefaultSandbox, type SandboxChoice } from '../clientApps/sandboxDefault.js';
 import { parseRegistryRef, type RegistryClient } from './registryClient.js';
 import type { Freshness, RegistryEntry, ServerJson } from './registryTypes.js';
 
@@ -45,6 +45,8 @@ export interface RegistryAddRequest {
   choice?: Choice;
   /** Skip the connect-and-list check (a server that is not reachable yet). */
   skipCheck?: boolean;
+  /** Run it with the user's rights, by choice (recorded as `"sandbox": false`). */
+  unsandboxed?: boolean;
 }
 
 /** What was added. */
@@ -115,9 +117,15 @@ function plainInputs(option: Option, values: InputValues): Record<string, string
  * The entry a new server of `option` gets with `values` (secrets apart), sandboxed by
  * default: the paths given as its `filepath` inputs are what it may write. Throws {@link InputError}.
  */
-export function newRegistryEntry(server: ServerJson, option: Option, values: InputValues): BuiltEntry {
+export function newRegistryEntry(
+  server: ServerJson,
+  option: Option,
+  values: InputValues,
+  choice: SandboxChoice = {},
+): BuiltEntry {
   const built = buildEntry(server, option.choice, values);
-  return { ...built, entry: withDefaultSandbox(built.entry, { write: filepathValues(server, option.choice, values) }) };
+  const grants = { write: filepathValues(server, option.choice, values) };
+  return { ...built, entry: withDefaultSandbox(built.entry, grants, choice) };
 }
 
 /** Builds the entry (secrets through the sink), or throws naming the input. */
@@ -127,15 +135,18 @@ async function composeEntry(
   registryEntry: RegistryEntry & { valid: true },
   option: Option,
   values: InputValues,
+  choice: SandboxChoice,
 ) {
   let built;
   try {
-    built = newRegistryEntry(registryEntry.server, option, values);
+    built = newRegistryEntry(registryEntry.server, option, values, choice);
   } catch (error) {
     if (error instanceof InputError) fail(ErrorCode.InputInvalid, error.message, { key: error.key });
     throw error;
   }
   await requireRuntime(built.runtime, ctx.environment);
+  // Where its sandbox cannot run, the add says what to install, before any secret is kept.
+  refuseWithoutSandbox(id, built.entry, ctx.environment);
   if (ctx.askSecretStorage && built.secrets.length > 0)
     throw await secretChoiceNeeded(id, built.secrets, ctx.environment);
   const entry = built.entry;
@@ -181,7 +192,9 @@ export async function addFromRegistry(
   }
   const id = request.id ?? backendIdFromName(registryEntry.name, taken);
   if (option.kind === 'mcpb') return addRegistryBundle(ctx, request, registryEntry, option, id, freshness);
-  const composed = await composeEntry(ctx, id, registryEntry, option, request.values);
+  const composed = await composeEntry(ctx, id, registryEntry, option, request.values, {
+    unsandboxed: request.unsandboxed ?? false,
+  });
   // Secrets first, so the check can read them; removed again if the check fails.
   for (const save of composed.saves) await save();
   const undo = async (): Promise<void> => {
@@ -234,6 +247,7 @@ async function addRegistryBundle(
       id,
       values: request.values,
       ...(request.skipCheck ? { skipCheck: true } : {}),
+      ...(request.unsandboxed ? { unsandboxed: true } : {}),
       source: { registry: registryEntry.registry, name: registryEntry.name, version: registryEntry.version },
     });
     return {

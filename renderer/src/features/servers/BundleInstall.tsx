@@ -15,7 +15,8 @@ import { useAppStore } from '../../store/context.js';
 import { bundleUpload } from './bundleFile.js';
 import { SecretStorageChoice, secretFieldNote, useSecretStorageChoice } from './SecretStorageChoice.js';
 import { bundlePreview } from './bundlePreview.js';
-import { RunPreview } from './RunPreview.js';
+import { RunPreview, UnsandboxedChoice } from './RunPreview.js';
+import { ErrorCode } from '../../../../shared/errors.js';
 
 /** The file picker, the drop zone and the picked bundle's details and form. */
 export function BundleInstall() {
@@ -79,6 +80,9 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
   const { busy, error, run } = useOutcome();
   // No keychain: the core asks where sensitive values go, as for registry entries and pasted snippets.
   const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
+  // No sandbox can run here: running it unsandboxed is the user's explicit choice (the refusal says what to install).
+  const [unsandboxed, setUnsandboxed] = useState(false);
+  const noSandbox = error?.code === ErrorCode.SandboxUnavailable || unsandboxed;
   const title = view.displayName ?? view.name;
   const ids = useId();
 
@@ -91,6 +95,7 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
           values: given,
           ...(id.trim() !== '' ? { id: id.trim() } : {}),
           ...(storage ? { secretStorage: storage } : {}),
+          ...(unsandboxed ? { unsandboxed: true } : {}),
         }),
       'install',
     );
@@ -163,6 +168,7 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
       ))}
       <RunPreview preview={bundlePreview(view, values)} />
       {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
+      <UnsandboxedChoice shown={noSandbox} checked={unsandboxed} onChange={setUnsandboxed} />
       {!asking && !['id', ...view.fields.map((field) => field.key)].includes(fieldOfError(error) ?? '') && (
         <ErrorNote error={error} title="Not installed" />
       )}

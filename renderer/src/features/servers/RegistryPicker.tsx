@@ -18,7 +18,8 @@ import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { AddErrorNote } from './AddErrorNote.js';
 import { SecretStorageChoice, secretFieldNote, useSecretStorageChoice } from './SecretStorageChoice.js';
-import { RunPreview } from './RunPreview.js';
+import { RunPreview, UnsandboxedChoice } from './RunPreview.js';
+import { ErrorCode } from '../../../../shared/errors.js';
 import type { AddPreviewView } from '../../../../shared/model/sandboxViews.js';
 
 const DEBOUNCE_MS = 300;
@@ -161,6 +162,9 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const onField = fieldOfError(error) === 'id' || option?.fields.some((field) => field.key === fieldOfError(error));
   // Asked once (no keychain): the choice stays shown while the user retries.
   const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
+  // No sandbox can run here: running it unsandboxed is the user's explicit choice (the refusal says what to install).
+  const [unsandboxed, setUnsandboxed] = useState(false);
+  const noSandbox = error?.code === ErrorCode.SandboxUnavailable || unsandboxed;
   const preview = useRegistryPreview(entry, option, values);
 
   const add = async () => {
@@ -174,6 +178,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
           choice: option.choice,
           ...(id.trim() !== '' ? { id: id.trim() } : {}),
           ...(storage ? { secretStorage: storage } : {}),
+          ...(unsandboxed ? { unsandboxed: true } : {}),
         }),
       'add',
     );
@@ -264,6 +269,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
           {preview.view && <RunPreview preview={preview.view} />}
           {preview.problem && <p className="muted small">What will run: {preview.problem}</p>}
           {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
+          <UnsandboxedChoice shown={noSandbox} checked={unsandboxed} onChange={setUnsandboxed} />
           {!asking && !onField && <AddErrorNote error={error} title="Not added" />}
           {signIn && (
             <div className="note tone-warn" role="status">

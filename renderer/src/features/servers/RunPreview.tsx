@@ -74,3 +74,27 @@ export function RunPreview({ preview, label = 'What will run' }: { preview: AddP
     </section>
   );
 }
+
+/**
+ * Where no sandbox can run here (the add was refused with `sandbox_unavailable`,
+ * whose message says what to install or run): the explicit choice to run the
+ * new server with the user's rights, saved on it as `"sandbox": false`.
+ */
+export function UnsandboxedChoice({
+  shown,
+  checked,
+  onChange,
+}: {
+  shown: boolean;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  if (!shown) return null;
+  return (
+    <label className="check note tone-warn">
+      <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+      Run it unsandboxed, with your rights{' '}
+      <span className="help">Your choice, saved on this server as "sandbox": false; turn its sandbox on later.</span>
+    </label>
+  );
+}

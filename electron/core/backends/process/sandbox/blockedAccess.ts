@@ -76,3 +76,19 @@ export function describeBlock(block: SandboxBlock): string {
   if (block.kind === 'connect') return `blocked: connection to ${block.target}`;
   return `blocked: ${block.kind} of ${block.target}`;
 }
+
+/**
+ * One violation srt reported (srtEngine.ts) as a refusal: its proxies'
+ * `deny network-outbound api.github.com:443 (host is not on the allow list)`,
+ * and on macOS the sandbox log's `deny(1) file-read-data /Users/u/.aws/credentials`
+ * (`file-write-*`: a write). Anything else (a signal, an IPC lookup) is no
+ * refusal a grant could lift: undefined.
+ */
+export function blockOfViolation(line: string): SandboxBlock | undefined {
+  const network = /deny network-outbound (\S+)/.exec(line);
+  // host:port, as our own proxy reports it (hostFilterProxy.ts).
+  if (network) return { kind: 'connect', target: network[1] as string };
+  const file = /deny(?:\(\d+\))? (file-read|file-write)[\w*-]* (\/\S.*?)\s*$/.exec(line);
+  if (!file) return undefined;
+  return { kind: file[1] === 'file-write' ? 'write' : 'read', target: file[2] as string };
+}

@@ -3,10 +3,11 @@
  * Owned by the server's supervisor (like its stderr tail, it outlives each
  * connection); each launch says what it ran under, and every line the server
  * writes to stderr, or error it answers with, is read for refusals
- * (blockedAccess.ts). Bounded: the 20 newest refusals.
+ * (blockedAccess.ts), and so is every violation srt reports for it (macOS
+ * and Windows: srtEngine.ts). Bounded: the 20 newest refusals.
  */
 import type { BackendSandbox, SandboxBlock } from '../../../../../shared/model/health.js';
-import { findBlocked } from './blockedAccess.js';
+import { blockOfViolation, findBlocked } from './blockedAccess.js';
 import type { SandboxPolicy } from './sandboxPolicy.js';
 import { HostFilterProxy } from './hostFilterProxy.js';
 
@@ -20,12 +21,16 @@ export class SandboxWatch {
   private policy: SandboxPolicy | undefined;
   /** The filtering proxy of a server whose network is a list of hosts (kept across its restarts). */
   private proxy: Promise<HostFilterProxy> | undefined;
+  /** srt: forgets the current launch (its host list, its violations). */
+  private release: (() => void) | undefined;
 
   /** @param onBlocked told when a new refusal is found (the owner republishes health) */
   constructor(private readonly onBlocked: (block: SandboxBlock) => void = () => undefined) {}
 
   /** A launch: what it runs under (`policy` when sandboxed). Earlier refusals are kept until the setting changes. */
-  launched(view: Omit<BackendSandbox, 'blocked'>, policy?: SandboxPolicy): void {
+  launched(view: Omit<BackendSandbox, 'blocked'>, policy?: SandboxPolicy, release?: () => void): void {
+    if (this.release !== release) this.release?.();
+    this.release = release;
     const same =
       this.view && JSON.stringify({ ...this.view, blocked: [] }) === JSON.stringify({ ...view, blocked: [] });
     this.view = { ...view, blocked: same ? (this.view?.blocked ?? []) : [] };
@@ -36,6 +41,13 @@ export class SandboxWatch {
   scan(text: string): void {
     if (!this.policy || !this.view || text.length === 0) return;
     for (const block of findBlocked(text.slice(0, MAX_SCANNED_CHARS), this.policy)) this.add(block);
+  }
+
+  /** A refusal srt reported for this server (`deny network-outbound host:443 ...`, a sandbox log line). */
+  violation(line: string): void {
+    if (!this.view) return;
+    const block = blockOfViolation(line);
+    if (block) this.add(block);
   }
 
   /**
@@ -55,6 +67,8 @@ export class SandboxWatch {
 
   /** Closes the proxy (the server is stopped for good, or no longer has a host list). */
   async closeProxy(): Promise<void> {
+    this.release?.();
+    this.release = undefined;
     const proxy = this.proxy;
     this.proxy = undefined;
     await (await proxy?.catch(() => undefined))?.close();

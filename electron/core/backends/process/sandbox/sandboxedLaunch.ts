@@ -2,7 +2,8 @@
  * Turning a stdio server's launch line into its sandboxed one: the seam
  * between the transport (which spawns whatever it is given) and the sandbox.
  * Off: the line as it is. On, where a sandbox runs: `bwrap ... -- command
- * args` under the server's policy. On, where none can run: a
+ * args` under the server's policy on Linux, srt's wrapped line on macOS and
+ * Windows (srtEngine.ts, loaded only then). On, where none can run: a
  * `sandbox_unavailable` error and no process: a server the user asked to
  * sandbox never runs unsandboxed.
  */
@@ -13,6 +14,7 @@ import type { SandboxSetting } from '../../../platform/config/schema.js';
 import { findCommand, searchPath } from '../commandLookup.js';
 import { bubblewrapArgs } from './bubblewrapArgs.js';
 import { sandboxSupport } from './sandboxSupport.js';
+import { srtLaunch } from './srtEngine.js';
 import { resolveSandboxPolicy, type SandboxPolicy } from './sandboxPolicy.js';
 import { basename } from 'node:path';
 
@@ -30,6 +32,12 @@ export interface SandboxedLaunch {
   args: string[];
   view: Omit<BackendSandbox, 'blocked'>;
   policy?: SandboxPolicy;
+  /** Variables laid over the server's environment (srt: its private home and temp folder). */
+  env?: Record<string, string>;
+  /** Where it starts, when the engine decides (srt: its private home rather than the hidden real one). */
+  cwd?: string;
+  /** srt: forgets the launch (its host list, its violations) once the server stops or starts again. */
+  release?: () => void;
 }
 
 /** What a setting says before anything was launched under it (health before the first start). */
@@ -51,6 +59,7 @@ export async function sandboxedLaunch(
   launch: { id: string; command: string; args: string[]; cwd: string | undefined; env: Record<string, string> },
   own: SandboxSetting,
   context: SandboxContext,
+  onViolation: (line: string) => void = () => undefined,
 ): Promise<SandboxedLaunch> {
   if (!own.enabled) {
     const granted = { read: own.read, write: own.write, network: own.network };
@@ -65,7 +74,11 @@ export async function sandboxedLaunch(
       `"${launch.id}" is set to run sandboxed, but ${support.reason}; it was not started (turn its sandbox off to run it with your rights)`,
       { backend: launch.id, reason: support.reason },
     );
-  if (Array.isArray(setting.network) && !findCommand('socat', searchPath(launch.env))) {
+  if (
+    support.engine === 'bubblewrap' &&
+    Array.isArray(setting.network) &&
+    !findCommand('socat', searchPath(launch.env))
+  ) {
     const reason =
       'a list of hosts (sandbox.network) needs socat, which is not installed (Debian/Ubuntu: apt install socat)';
     throw new SwitchboardError(
@@ -85,6 +98,21 @@ export async function sandboxedLaunch(
     stateDir: context.stateDir,
     extraPath: context.extraPath,
   });
+  if (support.engine === 'srt') {
+    const srt = await srtLaunch(support.platform, policy, launch, onViolation);
+    // srt brings its own proxies: ours (hostFilterProxy.ts) is bubblewrap's.
+    const srtPolicy: SandboxPolicy = { ...policy };
+    delete srtPolicy.proxySocket;
+    return {
+      command: srt.command,
+      args: srt.args,
+      view: { state: 'on', engine: 'srt', ...granted },
+      policy: srtPolicy,
+      env: srt.env,
+      cwd: srt.cwd,
+      release: srt.release,
+    };
+  }
   return {
     command: support.bwrap,
     args: bubblewrapArgs(policy, launch.command, launch.args),

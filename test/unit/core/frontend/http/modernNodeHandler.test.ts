@@ -1,15 +1,19 @@
 /**
- * The 2026-07-28 handler on node:http: the handler gets the parsed body, the
- * caller's authInfo and a body-less request with the client's headers; a JSON
- * answer arrives whole with its Content-Length, an event stream as it is
- * sent; a throwing handler answers 500 with the request's id; a client that
- * goes away aborts the request's signal.
+ * A web-standard MCP handler on node:http (the 2026-07-28 handler, a 2025-era
+ * session's transport): the handler gets the parsed body, the caller's
+ * authInfo and a body-less request with the client's headers; a JSON answer
+ * arrives whole with its Content-Length, and so does a POST's event stream
+ * that ends at once (priming event and answer in one write); a stream that
+ * lives sends its priming event within the hold bound and then each event as
+ * it is sent; a GET stream shows its headers at once; a throwing handler
+ * answers 500 with the request's id; a client that goes away aborts the
+ * request's signal.
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modernNodeHandler } from '../../../../../electron/core/frontend/http/modernNodeHandler.js';
+import { HOLD_STREAM_MS, modernNodeHandler } from '../../../../../electron/core/frontend/http/modernNodeHandler.js';
 
 /** What the handler saw of the last request. */
 let seen: { request: Request; parsedBody: unknown; authInfo: unknown } | undefined;
@@ -30,7 +34,7 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => {
       (req as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: 'team', scopes: [] };
-      void serve(req, res, JSON.parse(text));
+      void serve(req, res, text ? JSON.parse(text) : undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -104,6 +108,83 @@ describe('modernNodeHandler', () => {
     // The first event arrives while the stream is still open.
     expect(await first).toBe('data: first\n\n');
     end?.();
+  });
+
+  /** A stream the test writes to: `push` an event, `end` it. */
+  function sse(): { response: Response; push: (text: string) => void; end: () => void } {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+    return {
+      response: new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+      push: (text) => controller.enqueue(new TextEncoder().encode(text)),
+      end: () => controller.close(),
+    };
+  }
+
+  const priming = 'id: 1.s.0\nretry: 1000\ndata: \n\n';
+  const answered = 'event: message\nid: 1.s.1\ndata: {"jsonrpc":"2.0","id":7,"result":{}}\n\n';
+
+  it("writes a POST's stream that ends at once whole, priming event and answer, with its Content-Length", async () => {
+    answer = () => {
+      const stream = sse();
+      stream.push(priming);
+      // The answer comes a little later (the backend's round trip), well within the bound.
+      setTimeout(() => {
+        stream.push(answered);
+        stream.end();
+      }, 2);
+      return Promise.resolve(stream.response);
+    };
+    const { res, text } = await post(call);
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(text).toBe(priming + answered);
+  });
+
+  it("sends a living POST stream's priming event once the bound has passed, before the answer", async () => {
+    let stream: ReturnType<typeof sse> | undefined;
+    answer = () => {
+      stream = sse();
+      stream.push(priming);
+      return Promise.resolve(stream.response);
+    };
+    const sent = Date.now();
+    const first = await new Promise<{ chunk: string; at: number; chunked: boolean }>((resolve, reject) => {
+      const req = request(base, { method: 'POST', headers: { 'content-type': 'application/json' } });
+      req.on('response', (res) => {
+        res.once('data', (chunk: Buffer) => {
+          resolve({ chunk: chunk.toString(), at: Date.now(), chunked: res.headers['transfer-encoding'] === 'chunked' });
+          res.resume();
+        });
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(call));
+    });
+    expect(first.chunk).toBe(priming);
+    expect(first.chunked).toBe(true);
+    expect(first.at - sent).toBeGreaterThanOrEqual(HOLD_STREAM_MS - 2);
+    stream?.push(answered);
+    stream?.end();
+  });
+
+  it('shows a GET stream its headers at once, before any event', async () => {
+    let stream: ReturnType<typeof sse> | undefined;
+    answer = () => {
+      stream = sse();
+      return Promise.resolve(stream.response);
+    };
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(base, { method: 'GET' });
+      req.on('response', (res) => {
+        resolve(res.statusCode);
+        res.resume();
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    stream?.end();
   });
 
   it('answers 500 with the request id when the handler throws', async () => {

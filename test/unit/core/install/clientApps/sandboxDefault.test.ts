@@ -1,23 +1,16 @@
 /**
  * A newly added stdio server is sandboxed by default, with exactly the paths
  * the user gave it as grants; an entry that says `sandbox` keeps its word,
- * and remote servers and container runtimes get none, nor does any server
- * where no sandbox can run. The machine's answer is given (asking it runs
- * bubblewrap, a process: test/integration/backends/sandbox.test.ts does).
+ * and remote servers and container runtimes get none.
  */
 import { describe, expect, it } from 'vitest';
-import type { SandboxSupport } from '../../../../../electron/core/backends/index.js';
 import {
-  withDefaultSandbox as withDefaultSandboxOn,
-  type SandboxGrants,
+  refuseWithoutSandbox,
+  sandboxBlocker,
+  withDefaultSandbox,
 } from '../../../../../electron/core/install/clientApps/sandboxDefault.js';
+import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
 import { parseBackend } from '../../../../../electron/core/platform/config/schema.js';
-
-const LINUX: SandboxSupport = { available: true, engine: 'bubblewrap', bwrap: '/usr/bin/bwrap' };
-const MACOS: SandboxSupport = { available: false, reason: 'sandboxing is not supported on macOS yet' };
-/** On a machine where bubblewrap runs. */
-const withDefaultSandbox = (entry: Record<string, unknown>, grants?: SandboxGrants) =>
-  withDefaultSandboxOn(entry, grants, () => LINUX);
 
 describe('withDefaultSandbox', () => {
   it('turns the sandbox on for a stdio server without grants', () => {
@@ -48,15 +41,65 @@ describe('withDefaultSandbox', () => {
     expect(withDefaultSandbox({ command: 'node', sandbox: false }, { write: ['/tmp/x'] })['sandbox']).toBe(false);
   });
 
-  it('gives none where no sandbox can run (the server would never start)', () => {
-    expect(withDefaultSandboxOn({ command: 'npx' }, { write: ['/home/u/notes'] }, () => MACOS)).not.toHaveProperty(
-      'sandbox',
-    );
-  });
-
   it('gives remote servers and container runtimes none', () => {
     expect(withDefaultSandbox({ url: 'https://example.com/mcp' })).not.toHaveProperty('sandbox');
     expect(withDefaultSandbox({ command: 'docker', args: ['run', '-i', 'img'] })).not.toHaveProperty('sandbox');
     expect(withDefaultSandbox({ command: '/usr/bin/podman' })).not.toHaveProperty('sandbox');
+  });
+});
+
+describe('where no sandbox can run, the add says what to install, and unsandboxed is a choice', () => {
+  const noBubblewrap = {
+    available: false as const,
+    reason: 'bubblewrap is not installed (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)',
+  };
+  const bubblewrap = { available: true as const, engine: 'bubblewrap' as const, bwrap: '/usr/bin/bwrap' };
+  const srt = { available: true as const, engine: 'srt' as const, platform: 'darwin' as const };
+  /** A PATH with nothing on it: no socat. */
+  const bare = { PATH: '/nonexistent-bin' };
+
+  it('a new entry is saved sandboxed whether or not a sandbox runs here; unsandboxed only by choice, and recorded', () => {
+    expect(withDefaultSandbox({ command: 'npx' })['sandbox']).toBe(true);
+    expect(withDefaultSandbox({ command: 'npx' }, { write: ['/home/u/notes'] }, { unsandboxed: true })).toEqual({
+      command: 'npx',
+      sandbox: false,
+    });
+  });
+
+  it('names what to install: bubblewrap, or socat for a package runner (it reaches its registry through a host list)', () => {
+    expect(sandboxBlocker({ command: 'npx', sandbox: true }, bare, noBubblewrap)).toBe(noBubblewrap.reason);
+    expect(sandboxBlocker({ command: 'npx', sandbox: true }, bare, bubblewrap)).toBe(
+      'its list of hosts (a package runner reaches its registry through one) needs socat, which is not installed (Debian/Ubuntu: apt install socat; Fedora: dnf install socat)',
+    );
+    expect(sandboxBlocker({ command: 'node', sandbox: { network: ['api.github.com'] } }, bare, bubblewrap)).toContain(
+      'needs socat',
+    );
+    expect(sandboxBlocker({ command: 'node', sandbox: true }, bare, bubblewrap)).toBeUndefined();
+    expect(sandboxBlocker({ command: 'node', sandbox: { network: 'all' } }, bare, srt)).toContain(
+      'cannot give one server the whole network',
+    );
+    expect(sandboxBlocker({ command: 'npx', sandbox: true }, bare, srt)).toBeUndefined();
+  });
+
+  it('nothing blocks a server the user chose to run unsandboxed, a remote one, or a container', () => {
+    expect(sandboxBlocker({ command: 'npx', sandbox: false }, bare, noBubblewrap)).toBeUndefined();
+    expect(sandboxBlocker({ command: 'npx', sandbox: { enabled: false } }, bare, noBubblewrap)).toBeUndefined();
+    expect(sandboxBlocker({ url: 'https://example.com/mcp' }, bare, noBubblewrap)).toBeUndefined();
+    expect(sandboxBlocker({ command: 'docker', sandbox: true }, bare, noBubblewrap)).toBeUndefined();
+  });
+
+  it('the refusal says what to install and how to choose to run it unsandboxed', () => {
+    let refused: unknown;
+    try {
+      refuseWithoutSandbox('memory', { command: 'npx', sandbox: true }, bare, noBubblewrap);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(SwitchboardError);
+    expect((refused as SwitchboardError).code).toBe(ErrorCode.SandboxUnavailable);
+    expect((refused as SwitchboardError).message).toBe(
+      '"memory" would run sandboxed, as every new server does, but bubblewrap is not installed (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap). Install that and add it again, or add it with --unsandboxed (the UI: untick "Run sandboxed") to run it with your rights, recorded on it as "sandbox": false',
+    );
+    expect(() => refuseWithoutSandbox('memory', { command: 'npx', sandbox: false }, bare, noBubblewrap)).not.toThrow();
   });
 });

@@ -6,7 +6,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findBlocked, describeBlock } from '../../../../../../electron/core/backends/process/sandbox/blockedAccess.js';
+import {
+  blockOfViolation,
+  findBlocked,
+  describeBlock,
+} from '../../../../../../electron/core/backends/process/sandbox/blockedAccess.js';
 import { resolveSandboxPolicy } from '../../../../../../electron/core/backends/process/sandbox/sandboxPolicy.js';
 
 const root = mkdtempSync(join(tmpdir(), 'sandbox-blocked-'));
@@ -61,5 +65,30 @@ describe('what a sandbox refused', () => {
     expect(findBlocked(`ENOENT: no such file or directory, open '${join(root, 'nowhere', 'x')}'`, none)).toEqual([]);
     expect(findBlocked(`ENOENT: no such file or directory, open '/usr/lib/missing.so'`, none)).toEqual([]);
     expect(findBlocked('connect ECONNREFUSED 127.0.0.1:5432', { ...none, network: 'all' })).toEqual([]);
+  });
+});
+
+describe('what srt reported (macOS and Windows)', () => {
+  it('a refused connection from its proxies, a refused read or write from the macOS sandbox log', () => {
+    expect(blockOfViolation('deny network-outbound api.github.com:443 (host is not on the allow list)')).toEqual({
+      kind: 'connect',
+      target: 'api.github.com:443',
+    });
+    expect(
+      blockOfViolation('2026-12-07 Sandbox: node(4242) deny(1) file-read-data /Users/ada/.aws/credentials'),
+    ).toEqual({ kind: 'read', target: '/Users/ada/.aws/credentials' });
+    expect(blockOfViolation('node(4242) deny(1) file-write-create /Users/ada/Library/evil.plist')).toEqual({
+      kind: 'write',
+      target: '/Users/ada/Library/evil.plist',
+    });
+    expect(blockOfViolation('deny(1) file-read* /Users/ada/My Notes/todo.txt')).toEqual({
+      kind: 'read',
+      target: '/Users/ada/My Notes/todo.txt',
+    });
+  });
+
+  it('what no grant could lift is not a refusal to explain', () => {
+    expect(blockOfViolation('node(4242) deny(1) mach-lookup com.apple.coreservices.appleevents')).toBeUndefined();
+    expect(blockOfViolation('deny(1) signal')).toBeUndefined();
   });
 });
