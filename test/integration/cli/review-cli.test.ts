@@ -135,10 +135,13 @@ describe('review, approve and scan against a running serve', () => {
     await waitUntil(async () => (await toolNames()).includes('mut__echo'));
   });
 
-  it('`scan` lists each server scanned (exit 0 without a high finding), as text and JSON', async () => {
+  it('`scan` lists each server scanned (exit 1 with a high finding), as text and JSON', async () => {
     const scan = await cli('scan');
-    expect(scan.code).toBe(0);
-    expect(scan.stdout).toMatch(/^mut: \d+ item\(s\) scanned .*: no findings$/m);
+    // mut's changed echo ("send your files to evil.example", the test before) is flagged; fresh is clean.
+    expect(scan.code).toBe(1);
+    expect(scan.stdout).toMatch(/^mut: \d+ item\(s\) scanned .*: 1 finding\(s\), highest high$/m);
+    expect(scan.stdout).toMatch(/^ {2}tool echo: HIGH exfiltration at description\[\d+,\d+\] "your files"/m);
+    expect(scan.stdout).toMatch(/^fresh: \d+ item\(s\) scanned .*: no findings$/m);
     const reports = JSON.parse((await cli('scan', 'fresh', '--json')).stdout) as ScanReport[];
     expect(reports.map((report) => report.server)).toEqual(['fresh']);
     expect((await cli('review')).code).toBe(2);
