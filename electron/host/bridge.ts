@@ -45,6 +45,8 @@ export interface BridgeOptions {
   redact?: Redactor;
   /** Gateway mode: the UI is also reached at the public URL; with `ui`, people sign in to it. */
   gateway?: GatewayConfig | undefined;
+  /** The gateway section as edits left it (its administrators apply live); default `gateway`. */
+  gatewayInForce?: () => GatewayConfig | undefined;
   /** Where `gateway.ui.clientSecret` is resolved from. */
   secrets?: SecretStore | undefined;
   environment?: NodeJS.ProcessEnv;
@@ -263,7 +265,8 @@ export class Bridge implements HttpExtension {
       }
       const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
       const principal = await signIn.finish(query, cookieOf(req, FLOW_COOKIE));
-      const viewer: UiViewer = { admin: isAdminOf(principal, ui), principal };
+      const admins = this.options.gatewayInForce?.()?.ui ?? ui;
+      const viewer: UiViewer = { admin: isAdminOf(principal, admins), principal };
       const id = await this.auth.sessions.open(viewer, ui.sessionMs);
       res.writeHead(303, {
         Location: '/',

@@ -122,6 +122,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
         : { available: false, reason: 'no keychain configured' };
       let configError: string | undefined;
       if (core.configStore) configError = await core.configStore.problem();
+      const restartNeeded = core.settings.restartNeeded();
       return {
         version: VERSION,
         endpointUrl: deps.endpointUrl(),
@@ -129,6 +130,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
         host: deps.host,
         keychain: { available: status.available, ...(status.reason !== undefined ? { reason: status.reason } : {}) },
         ...(configError !== undefined ? { configError } : {}),
+        ...(restartNeeded.length > 0 ? { restartNeeded: [...restartNeeded] } : {}),
       };
     },
     ...backends,

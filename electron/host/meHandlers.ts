@@ -54,14 +54,11 @@ function profileOf(core: Switchboard, principal: Principal, defaultProfile: stri
   return { id: choice.profile, ...(name !== undefined ? { name } : {}), by: choice.by };
 }
 
-/** The `me.*` handlers for `viewer`; `defaultProfile` is the gateway's. */
-export function meHandlers(
-  core: Switchboard,
-  viewer: UiViewer,
-  defaultProfile?: string,
-): Pick<CoreHandlers, MeMethods> {
+/** The `me.*` handlers for `viewer` (the gateway's default profile as in force now). */
+export function meHandlers(core: Switchboard, viewer: UiViewer): Pick<CoreHandlers, MeMethods> {
   const person = viewer.principal;
-  const profile = () => (person ? profileFor(core.policy.current, person, defaultProfile).profile : LOCAL_CLIENT);
+  const defaultProfile = () => core.settings.gateway()?.defaultProfile;
+  const profile = () => (person ? profileFor(core.policy.current, person, defaultProfile()).profile : LOCAL_CLIENT);
   const caller = () => callerIdentityOf({ client: profile(), principal: person });
   return {
     'me.get': async () => {
@@ -77,7 +74,7 @@ export function meHandlers(
         groups,
         issuer,
       };
-      view.profile = profileOf(core, person, defaultProfile);
+      view.profile = profileOf(core, person, defaultProfile());
       if (view.profile?.by === 'none') {
         const message = unboundMessage(person);
         view.unbound = message.charAt(0).toUpperCase() + message.slice(1) + '.';

@@ -389,7 +389,8 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
           gateway: stack.gateway,
           secrets: core.secrets,
           environment,
-          viewerHandlers: (viewer) => meHandlers(core, viewer, stack.gateway?.defaultProfile),
+          viewerHandlers: (viewer) => meHandlers(core, viewer),
+          gatewayInForce: () => core.settings.gateway(),
         });
   if (bridge) endpoint.extend(bridge);
   // How `connect` finds this instance; removed on a clean exit (a crash leaves it, which readers detect).

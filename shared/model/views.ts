@@ -254,6 +254,8 @@ export interface AppInfo {
   keychain: { available: boolean; reason?: string };
   /** A problem with the config file on disk that was refused (the running config stays). */
   configError?: string;
+  /** Fields of the config file edited since the start that apply only after a restart (paths, e.g. `gateway.tls`). */
+  restartNeeded?: string[];
 }
 
 /** One kept copy of the config file (the newest is 1). */

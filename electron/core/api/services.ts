@@ -51,6 +51,7 @@ import type { AuthStatusEntry } from '../platform/auth/authRegistry.js';
 import type { ConfigStore } from '../platform/config/configStore.js';
 import type { ClientProfile, ItemKind, Policy, ToolRule } from '../platform/config/policyConfig.js';
 import type { BackendConfig, ProxyOptions } from '../platform/config/schema.js';
+import type { GatewayConfig } from '../platform/config/gatewayConfig.js';
 import type { CoreDeps } from '../platform/deps.js';
 import type { SecretStore } from '../platform/secrets/secretStore.js';
 import type { CoreEvents } from './events.js';
@@ -348,6 +349,17 @@ export interface ConnectionsService {
   callback(query: URLSearchParams): Promise<{ server: string }>;
 }
 
+/**
+ * The sections read at start (proxy, gateway, observability, cluster) as an
+ * edit of the config file left them (platform/config/restartFields.ts).
+ */
+export interface SettingsService {
+  /** The gateway section in force: its live fields (default profile, administrators) as last edited. */
+  gateway(): GatewayConfig | undefined;
+  /** The fields an edit changed that apply at the next start (`gateway.tls`, ...; paths, never values). */
+  restartNeeded(): readonly string[];
+}
+
 export interface Switchboard {
   readonly events: CoreEventSource;
   /** Platform pieces (environment, logger, client identity). */
@@ -371,6 +383,7 @@ export interface Switchboard {
   readonly connections: ConnectionsService;
   readonly audit: AuditService;
   readonly tasks: TasksService;
+  readonly settings: SettingsService;
   /** The keychain secret references are resolved from (undefined: none configured). */
   readonly secrets: SecretStore | undefined;
   /** The one config store of this process (undefined: a core without a config file). */

@@ -16,7 +16,6 @@ import {
   isPerCaller,
   parseBackend,
   type BackendConfig,
-  type ProxyOptions,
   type SwitchboardConfig,
 } from '../platform/config/schema.js';
 import type { CoreServices } from './coreServices.js';
@@ -48,6 +47,8 @@ export interface BackendChangesHost {
   configError(message: string): void;
   /** Tells listeners the file was applied again after a refusal. */
   configApplied(): void;
+  /** The sections read at start as the edit left them: live fields applied, the others named for a restart. */
+  settingsEdited(stored: SwitchboardConfig): void;
 }
 
 /**
@@ -232,10 +233,7 @@ export class BackendChanges {
       stdioPath.setExtra(extraPath);
       host.supervisorHost.deps.logger.info(`PATH of stdio servers: added ${extraPath.join(', ') || 'nothing'}`);
     }
-    const restartOnly = (proxy: ProxyOptions) => JSON.stringify({ ...proxy, extraPath: undefined });
-    if (restartOnly(stored.config.proxy) !== restartOnly(host.config().proxy)) {
-      host.supervisorHost.deps.logger.warn('the proxy section of the config changed; restart Switchboard to apply it');
-    }
+    host.settingsEdited(stored.config);
     const diff = diffBackends(host.config().backends, stored);
     if (diff.overridden.length > 0) {
       const next = new Map(diff.overridden.map((backend) => [backend.id, backend]));

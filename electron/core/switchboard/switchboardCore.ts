@@ -18,6 +18,7 @@ import { redisCallerState } from '../platform/cluster/redisCallerState.js';
 import { SubjectTokens } from '../platform/auth/subjectTokens.js';
 import { TokenExchange } from '../platform/auth/tokenExchange.js';
 import { defaultStateDir } from '../platform/config/paths.js';
+import { liveGateway, restartFields } from '../platform/config/restartFields.js';
 import { createConnectionsService } from './coreConnections.js';
 import { createAuthService, type CoreAuthorizationHost } from './coreAuthorization.js';
 import { BackendChanges, type BackendChangesHost } from './backendChanges.js';
@@ -43,6 +44,7 @@ import type {
   ConnectionsService,
   FrontendCore,
   ReviewsService,
+  SettingsService,
 } from '../api/services.js';
 import type { CoreEvents } from '../api/events.js';
 import type { CoreServices } from './coreServices.js';
@@ -150,12 +152,22 @@ export class SwitchboardCore implements FrontendCore {
   private disposed = false;
   /** Replicas: stops catching the shared catalogs up when Redis returns. */
   private stopCatchUp: (() => void) | undefined;
+  /** The config this process started with: edits of the sections read at start are compared with it. */
+  private readonly started: SwitchboardConfig;
+  /** Fields an edit changed that apply at the next start (restartFields.ts). */
+  private pendingRestart: readonly string[] = [];
+  /** The sections read at start as edits left them. */
+  readonly settings: SettingsService = {
+    gateway: () => this.config.gateway,
+    restartNeeded: () => this.pendingRestart,
+  };
 
   constructor(
     private config: SwitchboardConfig,
     readonly deps: CoreDeps,
     private readonly services: CoreServices = {},
   ) {
+    this.started = config;
     ({ secrets: this.secrets, store: this.configStore, tokens: this.clientTokens } = services);
     // Replicas: each token names this replica, so a retry landing elsewhere is handed back here.
     this.parkedCalls = new ParkedCalls(() => this.config.proxy.parkedCallTtlMs, services.cluster?.replicaId);
@@ -232,6 +244,7 @@ export class SwitchboardCore implements FrontendCore {
       isDisposed: () => this.disposed,
       configError: (message) => this.events.emit('configError', { message }),
       configApplied: () => this.events.emit('configApplied', {}),
+      settingsEdited: (stored) => this.settingsEdited(stored),
     };
     this.changes = new BackendChanges(this.internals);
     this.auth = createAuthService(this.internals);
@@ -240,6 +253,24 @@ export class SwitchboardCore implements FrontendCore {
       pool: this.pool,
       backends: () => this.config.backends,
     });
+  }
+
+  /**
+   * An edit of the config file, for the sections read at start: the
+   * gateway's live fields apply now; any other change is named (once, in the
+   * log; in `/readyz` and the UI until the next start or until undone).
+   */
+  private settingsEdited(stored: SwitchboardConfig): void {
+    const gateway = liveGateway(this.started.gateway, stored.gateway);
+    const { gateway: _previous, ...rest } = this.config;
+    this.config = { ...rest, ...(gateway ? { gateway } : {}) };
+    const fields = restartFields(this.started, stored);
+    if (fields.length > 0 && fields.join() !== this.pendingRestart.join()) {
+      this.deps.logger.warn(
+        `restart Switchboard to apply: ${fields.join(', ')} (the rest of the config file is in force)`,
+      );
+    }
+    this.pendingRestart = fields;
   }
 
   /** The backends (this core, as BackendsService). */

@@ -1,6 +1,6 @@
 /**
- * Says when the UI has lost its connection to Switchboard, and when a config
- * file edit was refused.
+ * Says when the UI has lost its connection to Switchboard, when a config
+ * file edit was refused, and when part of one waits for a restart.
  */
 import { useAppStore } from '../store/context.js';
 
@@ -8,6 +8,7 @@ import { useAppStore } from '../store/context.js';
 export function ConnectionBanner() {
   const connection = useAppStore((s) => s.connection);
   const configError = useAppStore((s) => s.info.data?.configError);
+  const restartNeeded = useAppStore((s) => s.info.data?.restartNeeded);
   return (
     <>
       {connection === 'reconnecting' && (
@@ -23,6 +24,11 @@ export function ConnectionBanner() {
       {configError && (
         <div className="banner tone-warn" role="alert">
           The config file on disk was not applied: {configError}
+        </div>
+      )}
+      {restartNeeded && restartNeeded.length > 0 && (
+        <div className="banner tone-info" role="status">
+          Restart Switchboard to apply {restartNeeded.join(', ')}: the rest of the config file is in force.
         </div>
       )}
     </>

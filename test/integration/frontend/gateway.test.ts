@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:https';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -331,5 +331,55 @@ describe('listening beyond loopback', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('needs gateway mode');
     expect(result.stderr).toContain('--insecure-no-auth-on-network');
+  });
+});
+
+describe('a gateway change while serve runs', () => {
+  /** Edits serve's config file as an operator would. */
+  async function edit(change: (config: ReturnType<typeof gatewayConfig>) => void): Promise<void> {
+    const config = JSON.parse(await readFile(serve.configPath, 'utf8')) as ReturnType<typeof gatewayConfig>;
+    change(config);
+    await writeFile(serve.configPath, JSON.stringify(config));
+  }
+
+  /** Polls `probe` until it holds (an edit is applied within moments, not at once). */
+  async function eventually(probe: () => Promise<boolean>, what: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error(`not applied within 20 s: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('applies a new group binding and default profile live, and names a change that needs a restart in /readyz', async () => {
+    const erin = await issuer.sign({ sub: 'erin', email: 'erin@example.com', groups: ['sales'], aud: resource });
+    expect((await post(erin)).status).toBe(403);
+    const readyz = new URL('/readyz', resource);
+    expect(await (await fetch(readyz)).json()).not.toHaveProperty('restartNeeded');
+
+    // A new group binding: erin's next request is served, no restart, no new sign-in.
+    await edit((config) => {
+      (config.policy.groups as Record<string, { profile: string }>)['sales'] = { profile: 'team-b' };
+    });
+    await eventually(async () => (await post(erin)).status === 200, 'the sales group binding');
+
+    // A default profile: a person of no bound group is served by it.
+    const frank = await issuer.sign({ sub: 'frank', groups: ['support'], aud: resource });
+    expect((await post(frank)).status).toBe(403);
+    await edit((config) => Object.assign(config.gateway, { defaultProfile: 'team-b' }));
+    await eventually(async () => (await post(frank)).status === 200, 'gateway.defaultProfile');
+
+    // The advertised scopes are read at start: the replica stays ready, and says what waits for a restart.
+    await edit((config) => Object.assign(config.gateway, { scopesSupported: ['mcp:read'] }));
+    let answer: Response | undefined;
+    await eventually(async () => {
+      answer = await fetch(readyz);
+      return ((await answer.clone().json()) as { restartNeeded?: string[] }).restartNeeded !== undefined;
+    }, 'restartNeeded in /readyz');
+    expect(answer!.status).toBe(200);
+    expect(await answer!.json()).toMatchObject({ ready: true, restartNeeded: ['gateway.scopesSupported'] });
+    // Still the scopes it started with.
+    const metadata = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', resource));
+    expect(((await metadata.json()) as { scopes_supported: string[] }).scopes_supported).toContain('notes:write');
   });
 });

@@ -171,7 +171,9 @@ export class HttpEndpoint {
     if (refuseMethod(req, res, scope ? '/mcp' : path, path)) return;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/readyz') {
-      const readiness = this.core.backends.readiness();
+      // An edit that needs a restart (gateway.tls, ...) is named; the replica still serves the config it started with.
+      const restartNeeded = this.core.settings.restartNeeded();
+      const readiness = { ...this.core.backends.readiness(), ...(restartNeeded.length > 0 ? { restartNeeded } : {}) };
       // Draining: not ready, so the load balancer sends the next requests to another replica.
       if (this.drain.draining) {
         return sendJson(res, 503, { ...readiness, ready: false, draining: true, sessions: this.sessionCount });

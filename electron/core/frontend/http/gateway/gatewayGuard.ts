@@ -120,7 +120,12 @@ export class GatewayGuard {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
     if (token !== undefined)
       this.core.subjectTokens?.remember(callerKey(callerIdentityOf({ principal })), token, info.extra.expiresAt);
-    const { profile, by } = profileFor(this.core.policy.current, principal, this.gateway.defaultProfile);
+    const { profile, by } = profileFor(
+      this.core.policy.current,
+      principal,
+      // The default profile applies live (an edit of the config file: platform/config/restartFields.ts).
+      (this.core.settings.gateway() ?? this.gateway).defaultProfile,
+    );
     if (by === 'none') {
       // Not an empty list: a person no binding names is told what to ask the operator for.
       jsonRpcError(res, 403, -32000, `Forbidden: ${unboundMessage(principal)}`, {}, { code: ErrorCode.Forbidden });
