@@ -154,6 +154,8 @@ export const METHOD_NAMES = Object.keys({
   'pins.approve': 1,
   'connections.list': 1,
   'connections.revoke': 1,
+  'connections.everyone': 1,
+  'connections.revokeCaller': 1,
   'reviews.list': 1,
   'reviews.get': 1,
   'reviews.scans': 1,

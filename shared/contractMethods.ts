@@ -20,7 +20,7 @@ import type { TaskView } from './model/taskViews.js';
 import type { ServerReviewSummary, ServerReviewView } from './model/reviewViews.js';
 import type { ScanReport } from './model/scanViews.js';
 import type { ProfileExportView, ProfileImportPreviewView, ProfileImportView } from './model/profileFileViews.js';
-import type { ConnectionView } from './model/connectionViews.js';
+import type { CallerConnectionView, ConnectionView } from './model/connectionViews.js';
 import type { MeView } from './model/meViews.js';
 import {
   LOG_KINDS,
@@ -236,12 +236,16 @@ export const METHODS = {
   'approvals.resolve': method<void>()(z.object({ id: text, decision: z.enum(['once', 'always', 'deny']) })),
   'pins.list': method<PinChangeView[]>()(noParams),
   'pins.approve': method<void>()(z.object({ backendId: text, tool: text })),
-  /** Every server's review state (quarantine, held changes) and scan summary, in config order. */
   /** The local user's connections to per-caller servers (`credentials: "per-caller"`); unconnected ones carry a sign-in link. */
   'connections.list': method<ConnectionView[]>()(noParams),
   /** Forgets the local user's tokens for one per-caller server and closes their upstream connection. */
   'connections.revoke': method<{ revoked: boolean }>()(z.object({ server: text })),
+  /** Administrators: everyone signed in to each per-caller server (who, since when, expiry; never a token). */
+  'connections.everyone': method<CallerConnectionView[]>()(noParams),
+  /** Administrators: forgets one person's tokens for one per-caller server (`caller` from `connections.everyone`) and closes their connection. */
+  'connections.revokeCaller': method<{ revoked: boolean }>()(z.object({ server: text, caller: text })),
 
+  /** Every server's review state (quarantine, held changes) and scan summary, in config order. */
   'reviews.list': method<ServerReviewSummary[]>()(noParams),
   /** One server's review: launch line, sandbox, each item with its findings, held changes with their diffs. */
   'reviews.get': method<ServerReviewView>()(idRef),

@@ -60,6 +60,7 @@ export const OPTIONS = {
   client: { type: 'string' },
   principal: { type: 'string' },
   revoke: { type: 'string' },
+  caller: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -119,6 +120,7 @@ export interface OptionValues {
   client?: string | undefined;
   principal?: string | undefined;
   revoke?: string | undefined;
+  caller?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

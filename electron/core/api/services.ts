@@ -23,7 +23,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { Exposure, ExposureInForce } from '../../../shared/model/exposure.js';
 import type { BackendHealth, Readiness } from '../../../shared/model/health.js';
-import type { ConnectionView } from '../../../shared/model/connectionViews.js';
+import type { CallerConnectionView, ConnectionView } from '../../../shared/model/connectionViews.js';
 import type { PolicyView, SessionView } from '../../../shared/model/views.js';
 import type { ServerReviewSummary, ServerReviewView } from '../../../shared/model/reviewViews.js';
 import type { ScanReport } from '../../../shared/model/scanViews.js';
@@ -343,6 +343,10 @@ export interface ConnectionsService {
   list(caller: CallerIdentity): Promise<ConnectionView[]>;
   /** Forgets the caller's tokens for a server and closes their connection; resolves to whether there were any. */
   revoke(caller: CallerIdentity, server: string): Promise<{ revoked: boolean }>;
+  /** Administrators: everyone's connections to every per-caller server (who, since when, expiry; never a token). */
+  everyone(): Promise<CallerConnectionView[]>;
+  /** Administrators: forgets one caller's tokens (their key, from `everyone`) and closes their connection. */
+  revokeCaller(server: string, caller: string): Promise<{ revoked: boolean }>;
   /** Opens a sign-in link: resolves to the authorization server's URL to redirect to. */
   start(server: string, link: string): Promise<string>;
   /** The authorization server's redirect back: stores the caller's tokens; resolves to the server. */

@@ -37,24 +37,26 @@ export function createConnectionsService(host: CoreConnectionsHost): Connections
       );
     }
   };
+  /** Forgets one caller's tokens and closes their upstream connection (the next call asks them to sign in). */
+  const revokeKey = async (server: string, caller: string): Promise<{ revoked: boolean }> => {
+    requirePerCaller(server);
+    const revoked = await credentials.revoke(server, caller);
+    const reason = new SwitchboardError(ErrorCode.AuthorizationRequired, `the connection to "${server}" was revoked`, {
+      backend: server,
+    });
+    await pool.get(server)?.callers.close(caller, reason);
+    return { revoked };
+  };
   credentials.onSignedIn((backend) => pool.get(backend)?.callerSignedIn());
   return {
     served: (origin) => credentials.signIn.served(origin),
-    list: (caller) => credentials.connections(callerKey(caller), perCaller()),
-    async revoke(identity, server) {
-      requirePerCaller(server);
-      const caller = callerKey(identity);
-      const revoked = await credentials.revoke(server, caller);
-      const reason = new SwitchboardError(
-        ErrorCode.AuthorizationRequired,
-        `the connection to "${server}" was revoked`,
-        {
-          backend: server,
-        },
-      );
-      await pool.get(server)?.callers.close(caller, reason);
-      return { revoked };
+    list: (caller) => {
+      const person = caller.principal && (caller.principal.email ?? caller.principal.subject);
+      return credentials.connections(callerKey(caller), perCaller(), person);
     },
+    revoke: (identity, server) => revokeKey(server, callerKey(identity)),
+    everyone: () => credentials.everyone(perCaller()),
+    revokeCaller: (server, caller) => revokeKey(server, caller),
     start(server, link) {
       requirePerCaller(server);
       return credentials.signIn.start(server, link);

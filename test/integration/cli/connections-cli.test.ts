@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionView } from '../../../shared/model/connectionViews.js';
+import type { CallerConnectionView, ConnectionView } from '../../../shared/model/connectionViews.js';
 import { startAuthServer, type AuthServer } from '../../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/oauth/protectedServer.mjs';
 import { BIN, runCli } from '../../helpers/cli.js';
@@ -87,6 +87,33 @@ describe('connections against a running serve', () => {
     await expect(whoami()).rejects.toThrow(
       /sign in to it as yourself: open http:\/\/127\.0\.0\.1:\d+\/connections\/prot/,
     );
+    expect(JSON.parse((await cli('connections', '--all', '--json')).stdout)).toEqual([]);
+
+    // An operator's view: everyone signed in (here the local user, signed in again), and revoking one of them.
+    const again = /sign in at (\S+)/.exec((await cli('connections')).stdout)?.[1] ?? '';
+    await completeAuthorization(again, { login: 'operator' });
+    const everyone = await cli('connections', '--all', '--json');
+    const [view, ...others] = JSON.parse(everyone.stdout) as CallerConnectionView[];
+    expect(others).toEqual([]);
+    expect(view).toEqual(
+      expect.objectContaining({
+        server: 'prot',
+        caller: 'client:local',
+        person: 'client local',
+        scope: expect.any(String),
+      }),
+    );
+    expect(Date.now() - Date.parse(view!.since!)).toBeLessThan(60_000);
+    for (const token of rs.tokensSeen) expect(everyone.stdout).not.toContain(token);
+    expect((await cli('connections', '--all')).stdout).toMatch(
+      /^prot: client local, since \S+, token expires \S+, scope "[^"]*"\n {2}caller client:local\n$/,
+    );
+    const byOperator = await cli('connections', '--revoke', 'prot', '--caller', 'client:local');
+    expect(byOperator.stdout).toBe('prot: the tokens of client:local are forgotten\n');
+    expect((await cli('connections', '--json')).stdout).toContain('"connected": false');
+    await expect(whoami()).rejects.toThrow(/sign in to it as yourself/);
+    expect((await cli('connections', '--caller', 'client:local')).code).toBe(2);
+
     const unknown = await cli('connections', '--revoke', 'nope');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('"nope" is not a server with per-caller credentials');

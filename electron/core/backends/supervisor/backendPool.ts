@@ -78,13 +78,15 @@ export class BackendPool extends Map<string, BackendSupervisor> {
     backendId: string,
     signal?: AbortSignal,
     caller?: string,
+    /** Who the caller is (email or subject), for a sign-in link a per-caller backend hands out. */
+    person?: string,
   ): BackendConnection | undefined | Promise<BackendConnection | undefined> {
     const supervisor = this.host.isPublished(backendId) ? this.get(backendId) : undefined;
     if (!supervisor) return undefined;
     // A per-caller backend: the caller's own connection (callerKey), never a shared one.
     if (supervisor.perCaller) {
       if (caller === undefined) return undefined;
-      return supervisor.callerConnection(caller, signal);
+      return supervisor.callerConnection(caller, signal, person);
     }
     // A per-principal server: a signed-in person's own process; the local user's is the backend's own.
     if (supervisor.perPrincipal && caller !== undefined && isPrincipalKey(caller)) {

@@ -165,17 +165,17 @@ export class BackendSupervisor {
    * demand; a caller without tokens (or whose tokens stopped working) gets
    * the error carrying their own sign-in link, never another caller's connection.
    */
-  async callerConnection(caller: string, signal?: AbortSignal): Promise<BackendConnection> {
+  async callerConnection(caller: string, signal?: AbortSignal, person?: string): Promise<BackendConnection> {
     if (isTokenExchange(this.config)) return this.exchangedConnection(caller, signal);
     const credentials = this.host.callerCredentials;
     if (!credentials || credentials.problem) throw this.keyMissing();
     if (!(await credentials.tokens(this.id, caller)))
-      throw signInRequired(this.id, await credentials.signIn.link(this.id, caller));
+      throw signInRequired(this.id, await credentials.signIn.link(this.id, caller, person));
     try {
       return await this.callers.acquire(caller, signal);
     } catch (error) {
       if (!authorizationProblem(error)) throw error;
-      throw signInRequired(this.id, await credentials.signIn.link(this.id, caller));
+      throw signInRequired(this.id, await credentials.signIn.link(this.id, caller, person));
     }
   }
 

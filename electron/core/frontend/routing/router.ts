@@ -155,7 +155,10 @@ export class Router {
     const caller = callerKey(options.caller ?? callerIdentityOf({ ...options, client: item.client }));
     let connection: BackendConnection | undefined;
     try {
-      connection = await this.source.pool.connectionFor(item.origin.backendId, options.signal, caller);
+      // Who a sign-in link is for (kept with their tokens for administrators): read only when one is made.
+      const principal = options.caller?.principal;
+      const person = principal && (principal.email ?? principal.subject);
+      connection = await this.source.pool.connectionFor(item.origin.backendId, options.signal, caller, person);
     } catch (error) {
       throw signInAnswer(error, options.frontend);
     }

@@ -13,7 +13,8 @@
 import { join } from 'node:path';
 import { auth, type AuthProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
-import type { ConnectionView } from '../../../../shared/model/connectionViews.js';
+import type { CallerConnectionView, ConnectionView } from '../../../../shared/model/connectionViews.js';
+import { isPrincipalKey } from '../config/principalId.js';
 import type { RemoteBackendConfig } from '../config/schema.js';
 import type { Logger } from '../deps.js';
 import type { SecretStore } from '../secrets/secretStore.js';
@@ -26,6 +27,12 @@ import type { SharedCallerState } from './callerRecords.js';
 import { MemoryPendingSignIns } from './memoryPendingSignIns.js';
 import type { VaultTokens } from './vault.js';
 import { AuthorizationRequiredError, staticClientOf } from './vaultProvider.js';
+
+/** Who a caller key names, for a record without a recorded person: the subject, or the client profile. */
+function personOfKey(caller: string): string {
+  if (isPrincipalKey(caller)) return caller.slice(caller.lastIndexOf('#') + 1) || caller;
+  return caller.replace(/^client:/, 'client ');
+}
 
 /** Options of {@link CallerCredentials}. */
 export interface CallerCredentialsOptions {
@@ -249,16 +256,38 @@ export class CallerCredentials {
   }
 
   /** A caller's connections to the given per-caller backends (state, expiry, scope, else a sign-in link; never a token). */
-  async connections(caller: string, backends: readonly string[]): Promise<ConnectionView[]> {
+  async connections(caller: string, backends: readonly string[], person?: string): Promise<ConnectionView[]> {
     const views: ConnectionView[] = [];
     for (const server of backends) {
       const tokens = await this.tokens(server, caller);
       const view: ConnectionView = { server, connected: tokens !== undefined };
       if (tokens?.expires_at !== undefined) view.expiresAt = new Date(tokens.expires_at).toISOString();
       if (tokens?.scope) view.scope = tokens.scope;
-      const signInUrl = tokens ? undefined : await this.signIn.link(server, caller);
+      const signInUrl = tokens ? undefined : await this.signIn.link(server, caller, person);
       if (signInUrl) view.signInUrl = signInUrl;
       views.push(view);
+    }
+    return views;
+  }
+
+  /**
+   * Every caller signed in to the given backends: who, since when, expiry and
+   * scope (never a token). A record no key opens is left out (its caller
+   * signs in again, as on their next call).
+   */
+  async everyone(backends: readonly string[]): Promise<CallerConnectionView[]> {
+    const views: CallerConnectionView[] = [];
+    for (const server of backends) {
+      for (const caller of await this.callers(server)) {
+        const record = await this.store?.record(server, caller).catch(() => undefined);
+        if (!record) continue;
+        const { tokens, signedIn } = record;
+        const view: CallerConnectionView = { server, caller, person: signedIn?.person ?? personOfKey(caller) };
+        if (signedIn) view.since = new Date(signedIn.at).toISOString();
+        if (tokens.expires_at !== undefined) view.expiresAt = new Date(tokens.expires_at).toISOString();
+        if (tokens.scope) view.scope = tokens.scope;
+        views.push(view);
+      }
     }
     return views;
   }

@@ -35,6 +35,8 @@ export interface CallerProviderOptions {
   staticClient?: StaticClient | undefined;
   /** The backend's discovery state, shared by its callers' providers. */
   discovery: Map<string, OAuthDiscoveryState>;
+  /** Interactive mode: who is signing in (email, else subject), kept with their tokens for administrators. */
+  person?: string | undefined;
 }
 
 /** One caller's OAuth client state for one backend, for the SDK. */
@@ -102,7 +104,10 @@ export class CallerProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    await this.options.store.saveTokens(this.backend, this.options.caller, withExpiry(tokens));
+    const { mode, person } = this.options;
+    // A sign-in records who and when; a refresh keeps what the sign-in recorded.
+    const signedIn = mode === 'interactive' ? { at: Date.now(), ...(person ? { person } : {}) } : undefined;
+    await this.options.store.saveTokens(this.backend, this.options.caller, withExpiry(tokens), signedIn);
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {

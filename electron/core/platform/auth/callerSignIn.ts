@@ -34,6 +34,8 @@ const REUSE_MARGIN_MS = 60_000;
 interface Binding {
   backend: string;
   caller: string;
+  /** Who the link was handed to (email, else subject), recorded with their tokens. */
+  person?: string;
 }
 
 /** A flow sent to the authorization server, as kept (sealed) until its callback. */
@@ -76,7 +78,7 @@ export class CallerSignIn {
    * reused); undefined before serve listens, or when the link cannot be kept
    * (replicas: Redis away).
    */
-  async link(backend: string, caller: string): Promise<string | undefined> {
+  async link(backend: string, caller: string, person?: string): Promise<string | undefined> {
     if (this.origin === undefined) return undefined;
     const key = `${backend}\n${caller}`;
     const found = this.offered.get(key);
@@ -85,7 +87,12 @@ export class CallerSignIn {
       let id = found?.id;
       if (!found || found.expiresAt <= Date.now() + REUSE_MARGIN_MS || !(await pending.has('link', found.id))) {
         id = randomBytes(24).toString('base64url');
-        await pending.put('link', id, JSON.stringify({ backend, caller } satisfies Binding), SIGN_IN_TTL_MS);
+        await pending.put(
+          'link',
+          id,
+          JSON.stringify({ backend, caller, ...(person ? { person } : {}) } satisfies Binding),
+          SIGN_IN_TTL_MS,
+        );
         this.offered.delete(key);
         this.offered.set(key, { id, expiresAt: Date.now() + SIGN_IN_TTL_MS });
         while (this.offered.size > MAX_OFFERED) this.offered.delete(this.offered.keys().next().value as string);
@@ -121,7 +128,7 @@ export class CallerSignIn {
     await auth(provider, config.oauth?.scope ? { ...options, scope: config.oauth.scope } : options);
     const verifier = provider.savedVerifier;
     if (!provider.authorizationUrl || verifier === undefined) throw refused(`"${backend}" did not ask for a sign-in`);
-    const flow: FlowRecord = { backend, caller: link.caller, redirectUrl, verifier };
+    const flow: FlowRecord = { ...link, backend, redirectUrl, verifier };
     await this.host.pending.put('flow', state, await this.host.store().seal(flow), SIGN_IN_TTL_MS);
     return provider.authorizationUrl.href;
   }
@@ -145,6 +152,7 @@ export class CallerSignIn {
       redirectUrl: flow.redirectUrl,
       state,
       codeVerifier: flow.verifier,
+      person: flow.person,
       staticClient: await staticClientOf(config, this.host.secrets()),
       discovery: this.host.discovery,
     });

@@ -24,10 +24,19 @@ import type { VaultTokens } from './vault.js';
 /** The file's name under the state dir. */
 export const CALLER_CREDENTIALS_FILE = 'caller-credentials.json';
 
+/** Who signed in and when, sealed beside their tokens (a refresh keeps it): what an administrator sees. */
+export interface SignedIn {
+  /** When they signed in (ms since the epoch). */
+  at: number;
+  /** Their email, else their subject, as the gateway knew them then. */
+  person?: string;
+}
+
 interface TokenRecord {
   backend: string;
   caller: string;
   tokens: VaultTokens;
+  signedIn?: SignedIn;
 }
 
 interface ClientRecord {
@@ -113,6 +122,11 @@ export class CallerTokenStore {
 
   /** A caller's tokens for a backend (undefined: none stored); rejects with UnreadableRecordError when no key opens them. */
   async tokens(backend: string, caller: string): Promise<VaultTokens | undefined> {
+    return (await this.record(backend, caller))?.tokens;
+  }
+
+  /** A caller's tokens with who signed in when; rejects like `tokens`. */
+  async record(backend: string, caller: string): Promise<Pick<TokenRecord, 'tokens' | 'signedIn'> | undefined> {
     const jwe = await this.records.token(backend, caller);
     if (jwe === undefined) return undefined;
     const { value: record, current } = await this.opened<TokenRecord>(jwe, `the tokens of ${caller} for "${backend}"`);
@@ -120,7 +134,8 @@ export class CallerTokenStore {
       throw new UnreadableRecordError(`the tokens of ${caller} for "${backend}"`);
     }
     if (!current) await this.resealed(backend, caller, jwe, record);
-    return record.tokens;
+    const { tokens, signedIn } = record;
+    return signedIn ? { tokens, signedIn } : { tokens };
   }
 
   /**
@@ -147,8 +162,10 @@ export class CallerTokenStore {
     return report;
   }
 
-  async saveTokens(backend: string, caller: string, tokens: VaultTokens): Promise<void> {
-    const jwe = await this.seal({ backend, caller, tokens } satisfies TokenRecord);
+  /** Saves a caller's tokens; `signedIn` for a sign-in, absent for a refresh (the sign-in's is kept). */
+  async saveTokens(backend: string, caller: string, tokens: VaultTokens, signedIn?: SignedIn): Promise<void> {
+    const kept = signedIn ?? (await this.record(backend, caller).catch(() => undefined))?.signedIn;
+    const jwe = await this.seal({ backend, caller, tokens, ...(kept ? { signedIn: kept } : {}) } satisfies TokenRecord);
     await this.records.saveToken(backend, caller, jwe);
   }
 

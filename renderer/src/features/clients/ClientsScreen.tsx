@@ -1,11 +1,12 @@
 /**
  * How clients reach Switchboard: the endpoint, client apps to install into or
- * import from, connected sessions, client profiles with tokens, and the config
- * file's kept copies (the request log has its own screen).
+ * import from, connected sessions, people signed in to per-caller servers,
+ * client profiles with tokens, and the config file's kept copies (the request log has its own screen).
  */
 import { ClientAppsPanel } from './ClientAppsPanel.js';
 import { ConfigBackupsPanel } from './ConfigBackupsPanel.js';
 import { EndpointPanel } from './EndpointPanel.js';
+import { PeopleConnectionsPanel } from './PeopleConnectionsPanel.js';
 import { ProfilesPanel } from './ProfilesPanel.js';
 import { SessionsPanel } from './SessionsPanel.js';
 
@@ -22,6 +23,7 @@ export function ClientsScreen() {
       <EndpointPanel />
       <ClientAppsPanel />
       <SessionsPanel />
+      <PeopleConnectionsPanel />
       <ProfilesPanel />
       <ConfigBackupsPanel />
     </>

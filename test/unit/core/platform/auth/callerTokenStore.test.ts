@@ -69,3 +69,22 @@ describe('caller records across a key rotation', () => {
     expect(await after.client('gh')).toEqual(client);
   });
 });
+
+describe('who signed in, kept with the tokens', () => {
+  it('records the person and time of a sign-in, keeps them across a refresh, and replaces them at the next sign-in', async () => {
+    const store = new CallerTokenStore(join(dir.path, 'who.json'), randomBytes(32));
+    const caller = 'principal:https://login.example.com#a1';
+    await store.saveTokens('gh', caller, tokens('a-1'), { at: 1_000, person: 'alice@example.com' });
+    // A refresh saves new tokens without a sign-in: who and when stay.
+    await store.saveTokens('gh', caller, tokens('a-2'));
+    expect(await store.record('gh', caller)).toEqual({
+      tokens: tokens('a-2'),
+      signedIn: { at: 1_000, person: 'alice@example.com' },
+    });
+    await store.saveTokens('gh', caller, tokens('a-3'), { at: 2_000 });
+    expect((await store.record('gh', caller))?.signedIn).toEqual({ at: 2_000 });
+    // The file holds neither in the clear.
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(join(dir.path, 'who.json'), 'utf8')).not.toContain('alice@example.com');
+  });
+});
