@@ -62,6 +62,23 @@ describe('connections against a running serve', () => {
     await dir?.cleanup();
   });
 
+  it("offers a sign-in tool before anyone signed in, whose call answers with the caller's own link; the real tools follow", async () => {
+    // Nobody has signed in and nothing is cached: the client still sees how to sign in, no operator needed.
+    const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+    await waitUntil(async () => (await names()).includes('prot__sign_in'), { description: 'the sign-in tool' });
+    expect(await names()).toEqual(['prot__sign_in']);
+    const answer = client.callTool({ name: 'prot__sign_in', arguments: {} });
+    await expect(answer).rejects.toThrow(
+      /sign in to it as yourself: open http:\/\/127\.0\.0\.1:\d+\/connections\/prot/,
+    );
+    const link = /open (\S+) to sign in/.exec(String(await answer.catch((error: unknown) => error)))?.[1] ?? '';
+    await completeAuthorization(link, { login: 'operator' });
+    await waitUntil(async () => (await names()).includes('prot__whoami'), { description: 'the real catalog' });
+    expect(await names()).not.toContain('prot__sign_in');
+    expect(firstText(await whoami())).toMatch(/^operator /);
+    expect((await cli('connections', '--revoke', 'prot')).code).toBe(0);
+  });
+
   it('lists the sign-in link, signs in through it, shows the connection, and revokes it', async () => {
     const listed = await cli('connections');
     expect(listed.code, listed.stderr).toBe(0);

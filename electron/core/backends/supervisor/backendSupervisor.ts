@@ -34,7 +34,7 @@ import { HealthProbe } from './healthProbe.js';
 import { OnDemandStart } from './onDemand.js';
 import { CallerConnections } from './callerConnections.js';
 import { PrincipalProcesses } from './principalProcesses.js';
-import { signInRequired } from './signInRequired.js';
+import { signInCatalog, signInRequired } from './signInRequired.js';
 import { SupervisorAuthorization } from './supervisorAuthorization.js';
 import { SupervisorCatalog } from './supervisorCatalog.js';
 import { SupervisorStatus } from './supervisorStatus.js';
@@ -352,6 +352,12 @@ export class BackendSupervisor {
     if (error.code === ErrorCode.AuthorizationRequired) {
       // What is published (the cache, or the last listing) stays: its callers are asked to sign in.
       this.authorization.required(error);
+      // Nothing published and nobody signed in: one tool whose call answers each caller with their own link.
+      if (this.perCaller && !isTokenExchange(this.config) && !this.catalog.snapshot) {
+        this.catalog.publishStandIn(signInCatalog(this.id)).catch((refused: unknown) => {
+          this.host.deps.logger.warn(`"${this.id}": its sign-in tool was not published: ${String(refused)}`);
+        });
+      }
     } else {
       this.host.unpublish(this.id);
       this.catalog.attemptFailed();

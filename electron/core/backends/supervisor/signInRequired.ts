@@ -3,8 +3,30 @@
  * to (or whose sign-in expired): it carries the caller's own sign-in link, so
  * the frontend can turn it into a URL elicitation or an error that shows it
  * (frontend/routing/signInAnswer.ts). Another caller's token is never used.
+ * Before anyone signed in (and with no cached catalog), such a backend
+ * publishes one tool, {@link SIGN_IN_TOOL}: calling it routes like any call
+ * and so answers with that caller's own link; the first sign-in lists the
+ * real catalog in its place. No operator has to sign in first.
  */
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import type { BackendCatalog } from '../connection/backendRequests.js';
+
+/** The one tool a per-caller backend nobody signed in to yet publishes. */
+export const SIGN_IN_TOOL = 'sign_in';
+
+/** The catalog of a per-caller backend before anyone signed in to it: one tool that answers with the caller's link. */
+export function signInCatalog(backend: string): BackendCatalog {
+  const tool = {
+    name: SIGN_IN_TOOL,
+    title: `Sign in to ${backend}`,
+    description:
+      `Answers with your own link to sign in to the "${backend}" server as yourself. ` +
+      'Its tools are listed here once someone has signed in.',
+    inputSchema: { type: 'object' as const, properties: {} },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+  return { tools: [tool], resources: [], resourceTemplates: [], prompts: [] };
+}
 
 /** Marks the data of a sign-in-required error. */
 export const SIGN_IN_REQUIRED = 'sign_in_required';

@@ -70,6 +70,17 @@ export class SupervisorCatalog {
     this.hooks.host.catalogListed?.(this.hooks.id, snapshot, this.hooks.startMs());
   }
 
+  /**
+   * Publishes a stand-in that is not the backend's listing (a per-caller
+   * backend's sign-in tool before anyone signed in): admitted like a
+   * listing, never saved to the catalog cache, replaced by the first listing.
+   */
+  async publishStandIn(snapshot: BackendCatalog): Promise<void> {
+    await this.hooks.host.admit(this.hooks.id, snapshot);
+    this.published = snapshot;
+    this.seeded = false;
+  }
+
   /** The backend is admitted: a change that came while connecting is listed now. */
   admitted(): void {
     if (this.pending) void this.refresh();
