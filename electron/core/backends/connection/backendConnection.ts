@@ -123,7 +123,11 @@ export class BackendConnection extends BackendRequests {
     this.id = config.id;
     this.limits = new NotificationLimiter(
       config.id,
-      { logsPerSecond: proxy.maxLogsPerSecond, progressPerSecond: proxy.maxProgressPerSecond },
+      {
+        logsPerSecond: proxy.maxLogsPerSecond,
+        logBytesPerSecond: proxy.maxLogBytesPerSecond,
+        progressPerSecond: proxy.maxProgressPerSecond,
+      },
       { log: (params) => options.onLog?.(params), dropping: () => options.onNotificationsLimited?.() },
     );
     this.junk = new StdoutJunk(config.id, {
@@ -214,7 +218,7 @@ export class BackendConnection extends BackendRequests {
           sandbox: this.options.sandbox,
           principalId: this.options.principalId,
           // A stdio server's logs over the rate are skipped before they are even decoded.
-          skipLine: (head) => this.limits.skipsRawLine(head),
+          skipLine: (head, bytes) => this.limits.skipsRawLine(head, bytes),
           onJunk: (line) => this.junk.note(line),
           // The listen stream's GET met a forgotten session (a request's own 404 is handled in run()).
           onSessionNotFound: (sessionId, method) => {

@@ -45,7 +45,7 @@ export interface StdioServerSpec {
   /** Backend ID, for messages and the marker. */
   backendId: string;
   /** Looks at each line's first bytes before it is decoded; true skips it (connection/notificationLimits.ts). */
-  skipLine?: (head: Buffer) => boolean;
+  skipLine?: (head: Buffer, bytes: number) => boolean;
   /** A line that is not JSON-RPC, skipped (stdoutJunk.ts counts and reports them). */
   onJunk?: (line: string) => void;
 }
