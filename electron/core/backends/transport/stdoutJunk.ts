@@ -4,7 +4,9 @@
  * (as the SDK does), which used to leave nothing to diagnose a broken server
  * by. Here they are counted: the first one is kept, shown safely (a bounded
  * head, every byte outside printable ASCII escaped, so no control sequence
- * or bidi override reaches a terminal or the UI), for the server's health
+ * or bidi override reaches a terminal or the UI; a cut leaves out the word it
+ * would split, so a secret is shown whole, for the redaction to catch, or
+ * not at all), for the server's health
  * warning, and a log line says so at most once per interval with the count
  * since the last one. Nothing runs for a line that parses: this costs a
  * working server nothing.
@@ -16,9 +18,14 @@ const SHOWN_CHARS = 80;
 /** The least time between two log lines about one server's junk, ms. */
 export const JUNK_LOG_INTERVAL_MS = 10_000;
 
-/** A line's head with everything outside printable ASCII escaped (\u00XX), quoted, `…` when cut. */
+/**
+ * A line's head with everything outside printable ASCII escaped (\u00XX), quoted, `…` when cut.
+ * A cut never splits a word: a secret cut in half would no longer be recognised by the redaction
+ * every log and health text passes through, so the partial word is left out whole.
+ */
 export function showSafely(line: string, max = SHOWN_CHARS): string {
-  const head = [...line.slice(0, max * 2)].slice(0, max).join('');
+  let head = [...line.slice(0, max * 2)].slice(0, max).join('');
+  if (head.length < line.length) head = head.replace(/[^\s"',;:=&?]+$/u, '');
   const escaped = head.replace(/[^\x20-\x7e]|["\\]/gu, (char) =>
     char === '"' || char === '\\'
       ? `\\${char}`

@@ -8,7 +8,9 @@ describe('showSafely', () => {
     expect(showSafely('hello this is not json')).toBe('"hello this is not json"');
     // Invalid UTF-8 decodes to U+FFFD; a terminal escape and a bidi override stay inert.
     expect(showSafely('\ufffd\ufffd\u001b[31mred\u202e"q"\\')).toBe('"\\ufffd\\ufffd\\u001b[31mred\\u202e\\"q\\"\\\\"');
-    expect(showSafely('x'.repeat(500))).toBe(`"${'x'.repeat(80)}"…`);
+    expect(showSafely(`${'y '.repeat(30)}${'x'.repeat(500)}`)).toBe(`"${'y '.repeat(30)}"…`);
+    // A word the cut would split (a token, say) is left out whole, never shown in part.
+    expect(showSafely(`debug: api_key=${'s3cr3t'.repeat(20)}`)).toBe('"debug: api_key="…');
   });
 });
 
