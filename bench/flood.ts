@@ -5,7 +5,11 @@
 // run has a client that stops reading (its GET stream and its call's stream left unread) while the
 // backend floods STALLED_N logs of 20 KB (400 MB) and as many progress notifications: serve's RSS at
 // the peak and after, the other client's latency meanwhile, and when the stuck session was ended.
-// Run: node --import tsx bench/flood.ts [N=50000] [STALLED_N=20000] (after npm run build:serve)
+// A third run floods 10,000 logs of 20 KB (200 MB) to a client that reads, and samples serve's RSS
+// 1, 3 and 5 s after. With FLOOD_BEFORE=<a checkout's root> (its bin/ and dist/ built, e.g. from main
+// through `git worktree add`), every figure is measured on that build first, then on this one, and
+// printed side by side with the ratio (this/before) in one run.
+// Run: [FLOOD_BEFORE=DIR] node --import tsx bench/flood.ts [N=50000] [STALLED_N=20000] (after npm run build:serve)
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,6 +25,9 @@ const COUNT = Number(process.argv[2] ?? 50_000);
 const STALLED_COUNT = Number(process.argv[3] ?? 20_000);
 const STALLED_BYTES = 20_000;
 const STALLED_WATCH_MS = 45_000;
+const BIG_COUNT = 10_000;
+const EARLY_MS = 1500;
+const BEFORE = process.env['FLOOD_BEFORE'];
 const TOKEN = 'bench-token-flood-0123456789';
 
 const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-flood-'));
@@ -31,7 +38,7 @@ async function rssMb(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function startServe(): Promise<{ url: string; pid: number }> {
+async function startServe(root: string): Promise<{ url: string; pid: number }> {
   const config = {
     mcpServers: {
       noisy: { command: process.execPath, args: [FLOOD] },
@@ -44,8 +51,8 @@ async function startServe(): Promise<{ url: string; pid: number }> {
   const { proc, match } = await spawnUntilLine(
     'serve',
     process.execPath,
-    ['bin/mcp-switchboard.js', 'serve', '--config', configPath, '--port', '0'],
-    { env, cwd: ROOT, pattern: /MCP endpoint: (\S+)/, timeoutMs: 30_000 },
+    [join(root, 'bin/mcp-switchboard.js'), 'serve', '--config', configPath, '--port', '0'],
+    { env, cwd: root, pattern: /MCP endpoint: (\S+)/, timeoutMs: 30_000 },
   );
   serve = proc;
   return { url: match[1]!, pid: proc.child.pid! };
@@ -63,12 +70,19 @@ function stats(samples: number[]): { p50: number; max: number } {
   return { p50: sorted[Math.floor(sorted.length / 2)] ?? NaN, max: sorted.at(-1) ?? NaN };
 }
 
-async function echoTimes(client: Client, until: () => boolean, atLeast = 0): Promise<number[]> {
+/** The quiet server's echo timed again and again; `early` gets those started within EARLY_MS of `since`. */
+async function echoTimes(
+  client: Client,
+  until: () => boolean,
+  atLeast = 0,
+  early?: { since: number; samples: number[] },
+): Promise<number[]> {
   const samples: number[] = [];
   while (samples.length < atLeast || !until()) {
     const start = performance.now();
     await client.callTool({ name: 'quiet__echo', arguments: { text: 'x' } }, { timeout: 120_000 });
     samples.push(performance.now() - start);
+    if (early && start - early.since < EARLY_MS) early.samples.push(performance.now() - start);
     await new Promise((r) => setTimeout(r, 10));
   }
   return samples;
@@ -136,8 +150,13 @@ async function stalledClient(url: string): Promise<{ session: string; end(): voi
   return { session, end: () => opened.forEach((req) => req.destroy()) };
 }
 
-try {
-  const { url, pid } = await startServe();
+/** One build's figures, in the order printed. */
+type Figures = [label: string, value: number, unit: string][];
+
+/** Every scenario against one build (its root's bin/ and dist/), serve started afresh. */
+async function measure(root: string): Promise<Figures> {
+  const figures: Figures = [];
+  const { url, pid } = await startServe(root);
   const flooder = await connect(url);
   const quiet = await connect(url);
   let logs = 0;
@@ -156,32 +175,52 @@ try {
       { timeout: 300_000, onprogress: () => void progress++ },
     )
     .finally(() => (done = true));
-  const during = stats(await echoTimes(quiet, () => done, 20));
+  const early = { since: started, samples: [] as number[] };
+  const during = stats(await echoTimes(quiet, () => done, 20, early));
   await flood;
   const floodMs = performance.now() - started;
   await new Promise((r) => setTimeout(r, 5000));
   const rssPeakMb = await peak.stop();
   const rssAfter = await rssMb(pid);
-  await flooder.close();
-  printTable(
-    `a flooding backend (${COUNT} logs + ${COUNT} progress) beside a quiet one; load ${loadavg()[0]!.toFixed(1)}`,
-    ['measure', 'value'],
-    [
-      ['quiet p50 / max alone', `${alone.p50.toFixed(1)} / ${alone.max.toFixed(1)} ms`],
-      ['quiet p50 / max during the flood', `${during.p50.toFixed(1)} / ${during.max.toFixed(1)} ms`],
-      [
-        'ratio during/alone (p50, max)',
-        `${(during.p50 / alone.p50).toFixed(1)}x / ${(during.max / alone.max).toFixed(1)}x`,
-      ],
-      ['flood call took', `${floodMs.toFixed(0)} ms`],
-      ['reached the client', `${logs} logs, ${progress} progress`],
-      [
-        'serve RSS before / peak / 5 s after',
-        `${rssBefore.toFixed(0)} / ${rssPeakMb.toFixed(0)} / ${rssAfter.toFixed(0)} MB`,
-      ],
-    ],
+  figures.push(
+    ['quiet p50 alone', alone.p50, 'ms'],
+    ['quiet max alone', alone.max, 'ms'],
+    [`quiet p50 during the flood (${COUNT} logs + progress)`, during.p50, 'ms'],
+    ['quiet max during the flood', during.max, 'ms'],
+    [`quiet max in the flood's first ${EARLY_MS / 1000} s`, stats(early.samples).max, 'ms'],
+    ['flood call took', floodMs, 'ms'],
+    ['logs that reached the client', logs, ''],
+    ['progress that reached the client', progress, ''],
+    ['serve RSS before', rssBefore, 'MB'],
+    ['serve RSS peak', rssPeakMb, 'MB'],
+    ['serve RSS 5 s after', rssAfter, 'MB'],
   );
 
+  // A large log flood to a client that reads: how soon serve's memory comes back.
+  const bigBefore = await rssMb(pid);
+  const bigPeak = rssPeak(pid);
+  await flooder.callTool(
+    { name: 'noisy__flood', arguments: { count: BIG_COUNT, bytes: STALLED_BYTES } },
+    { timeout: 300_000 },
+  );
+  const after: number[] = [];
+  for (const wait of [1000, 2000, 2000]) {
+    await new Promise((r) => setTimeout(r, wait));
+    after.push(await rssMb(pid));
+  }
+  figures.push(
+    [
+      `RSS over before, peak (${BIG_COUNT} x ${STALLED_BYTES / 1000} KB logs)`,
+      (await bigPeak.stop()) - bigBefore,
+      'MB',
+    ],
+    ['RSS over before, 1 s after', after[0]! - bigBefore, 'MB'],
+    ['RSS over before, 3 s after', after[1]! - bigBefore, 'MB'],
+    ['RSS over before, 5 s after', after[2]! - bigBefore, 'MB'],
+  );
+  await flooder.close();
+
+  const warningsBefore = serve!.stderr.filter((line) => line.includes('MaxListenersExceededWarning')).length;
   const stalledPeak = rssPeak(pid);
   const stalledBefore = await rssMb(pid);
   const stalled = await stalledClient(url);
@@ -201,20 +240,48 @@ try {
   const stalledPeakMb = await stalledPeak.stop();
   stalled.end();
   await new Promise((r) => setTimeout(r, 3000));
-  printTable(
-    `a client that stops reading while the backend floods (${STALLED_COUNT} x ${STALLED_BYTES / 1000} KB logs + progress)`,
-    ['measure', 'value'],
+  const listenerWarnings =
+    serve!.stderr.filter((line) => line.includes('MaxListenersExceededWarning')).length - warningsBefore;
+  figures.push(
     [
-      ['serve RSS before / peak', `${stalledBefore.toFixed(0)} / ${stalledPeakMb.toFixed(0)} MB`],
-      ['serve RSS 3 s after it left', `${(await rssMb(pid)).toFixed(0)} MB`],
-      ['other client p50 / max meanwhile', `${other.p50.toFixed(1)} / ${other.max.toFixed(1)} ms`],
-      [
-        'stuck session ended after',
-        endedAfter === undefined ? `not within ${STALLED_WATCH_MS / 1000} s` : `${(endedAfter / 1000).toFixed(1)} s`,
-      ],
+      `stalled client (${STALLED_COUNT} x ${STALLED_BYTES / 1000} KB logs): RSS over before, peak`,
+      stalledPeakMb - stalledBefore,
+      'MB',
     ],
+    ['stalled: RSS over before, 3 s after it left', (await rssMb(pid)) - stalledBefore, 'MB'],
+    ['stalled: other client p50', other.p50, 'ms'],
+    ['stalled: other client max', other.max, 'ms'],
+    ['stalled: session ended after', endedAfter ?? STALLED_WATCH_MS, 'ms'],
+    ['stalled: MaxListenersExceededWarning lines', listenerWarnings, ''],
   );
   await quiet.close();
+  await stopChild(serve!.child);
+  serve = undefined;
+  return figures;
+}
+
+const show = (value: number, unit: string): string => `${value.toFixed(unit === '' ? 0 : 1)}${unit ? ` ${unit}` : ''}`;
+
+try {
+  const before = BEFORE === undefined ? undefined : await measure(resolve(BEFORE));
+  const now = await measure(ROOT);
+  const title = `a flooding backend beside a quiet one, a large log flood, a client that stops reading; load ${loadavg()[0]!.toFixed(1)}`;
+  if (before === undefined) {
+    printTable(
+      title,
+      ['measure', 'value'],
+      now.map(([label, value, unit]) => [label, show(value, unit)]),
+    );
+  } else {
+    printTable(
+      `${title} (before: ${BEFORE})`,
+      ['measure', 'before', 'this build', 'this/before'],
+      now.map(([label, value, unit], at) => {
+        const was = before[at]![1];
+        return [label, show(was, unit), show(value, unit), was === 0 ? '-' : `${(value / was).toFixed(2)}x`];
+      }),
+    );
+  }
 } finally {
   if (serve) await stopChild(serve.child);
   await rm(dir, { recursive: true, force: true });

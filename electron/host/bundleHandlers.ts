@@ -92,7 +92,8 @@ export function bundleHandlers(deps: RegistryHandlerDeps): Pick<CoreHandlers, 'b
           values,
           ...(params.id ? { id: params.id } : {}),
           ...(params.unsandboxed ? { unsandboxed: true } : {}),
-          // The uploaded file's own name: the temporary copy is gone once installed.
+          // The uploaded file's own name, in errors and the source: the temporary copy is gone once installed.
+          label: fileName,
           source: { registry: `file://${fileName}`, name: manifest.name, version: manifest.version },
         });
         return {

@@ -10,7 +10,7 @@ import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { SandboxSettingsView, SandboxSupportView } from '../../shared/model/sandboxViews.js';
 import type { Switchboard } from '../core/api/index.js';
-import { sandboxSupport } from '../core/backends/index.js';
+import { machineMissingSandboxPackages, sandboxSupport } from '../core/backends/index.js';
 
 /** Whether servers can be sandboxed here, in the UI's words. */
 export async function supportView(environment: NodeJS.ProcessEnv): Promise<SandboxSupportView> {
@@ -31,11 +31,15 @@ async function savedDefault(core: Switchboard): Promise<boolean> {
 
 /** Handlers of `sandbox.settings` and `sandbox.setDefault`. */
 export function sandboxHandlers(core: Switchboard): Pick<CoreHandlers, 'sandbox.settings' | 'sandbox.setDefault'> {
-  const view = async (): Promise<SandboxSettingsView> => ({
-    support: await supportView(core.deps.environment),
-    defaultSandbox: await savedDefault(core),
-    defaultInForce: core.backends.proxyOptions().defaultSandbox,
-  });
+  const view = async (): Promise<SandboxSettingsView> => {
+    const missing = machineMissingSandboxPackages(core.deps.environment);
+    return {
+      support: await supportView(core.deps.environment),
+      defaultSandbox: await savedDefault(core),
+      defaultInForce: core.backends.proxyOptions().defaultSandbox,
+      ...(missing ? { missingPackages: { packages: missing.packages, command: missing.command } } : {}),
+    };
+  };
   return {
     'sandbox.settings': view,
     'sandbox.setDefault': async ({ enabled }) => {

@@ -24,6 +24,8 @@ export interface SandboxSettingsView {
   defaultSandbox: boolean;
   /** The value the running servers were started with (a change applies once Switchboard restarts). */
   defaultInForce: boolean;
+  /** Linux: the sandbox packages not installed, named together with the one command that installs them. */
+  missingPackages?: { packages: string[]; command: string };
 }
 
 /** What adding a registry entry would run, before anything is started. */

@@ -19,6 +19,7 @@ import {
 import { runningBackends, type RunningBackend } from '../runningStatus.js';
 import { stderrLogger, type CoreDeps } from '../../core/api/index.js';
 import { SwitchboardCore } from '../../core/switchboard/index.js';
+import { machineMissingSandboxPackages } from '../../core/backends/index.js';
 import { browserDisabled, openInBrowser } from '../../host/startHeadless.js';
 import { cliRedaction, keychain, loadOrExit } from '../cliConfig.js';
 import { JSON_OUTPUT, RUNNING_INSTANCE } from '../optionHelp.js';
@@ -182,11 +183,15 @@ export async function doctorCommand(context: AuthCommandContext, json: boolean):
     const health = core.health();
     if (json) context.out(`${JSON.stringify(health, null, 2)}\n`);
     else {
+      // Linux's sandbox packages, both named once with one command, whichever is missing.
+      const packages = machineMissingSandboxPackages(deps.environment);
+      if (packages) context.out(`Sandbox: ${packages.message}\n`);
       for (const backend of health) {
         const detail = backend.lastError ? `: ${backend.lastError.message}` : '';
         const auth = backend.auth ? ` [auth: ${describeAuth(backend)}]` : '';
         const counts = backend.status === 'up' ? ` (${backend.counts.tools} tools)` : '';
         context.out(`${backend.id}: ${backend.status}${counts}${detail}${auth}${describeSandbox(backend)}\n`);
+        for (const warning of backend.warnings) context.out(`  warning: ${warning}\n`);
       }
       if (health.length === 0) context.out('No backends configured.\n');
     }

@@ -11,3 +11,8 @@ export { reapOrphans } from './process/orphanReaper.js';
 export { readinessOf } from './supervisor/backendPool.js';
 export { LineTail } from './transport/transports.js';
 export { sandboxSupport, type SandboxSupport } from './process/sandbox/sandboxSupport.js';
+export {
+  machineMissingSandboxPackages,
+  missingSandboxPackages,
+  type MissingSandboxPackages,
+} from './process/sandbox/sandboxPackages.js';

@@ -200,6 +200,9 @@ describe('through the UI (bundles.install on a running serve)', () => {
         error: { code: 'bundle_invalid', data: { entry: 'server/blob.bin' } },
       });
       expect(!outcome.ok && outcome.error.message).toContain('inflates to more than the 1024 bytes it declares');
+      // Named as the user chose it, not as the temporary copy in the state folder (downloads/upload.installing-...).
+      expect(!outcome.ok && outcome.error.message).toMatch(/^bomb\.mcpb: entry "server\/blob\.bin" /);
+      expect(!outcome.ok && outcome.error.message).not.toMatch(/installing|downloads/);
       const after = (await peakRssOf(served.child.pid!))!;
       expect(after - before).toBeLessThan(100 * MiB);
       expect(await servers()).toEqual([]);

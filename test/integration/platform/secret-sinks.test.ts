@@ -136,6 +136,8 @@ describe('one redaction at every sink', () => {
       expectClean(`${args.join(' ')} stdout`, result.stdout);
       expectClean(`${args.join(' ')} stderr`, result.stderr);
       if (args[0] === 'doctor') expect(result.stdout).toContain('LEAKY_TOKEN=[redacted]');
+      // The fixture's line on stdout that is not JSON-RPC, quoted by the health warning: redacted too.
+      if (args.join(' ') === 'doctor') expect(result.stdout).toContain('on stdout: "debug LEAKY_TOKEN=[redacted]"');
     }
   }, 60_000);
 });

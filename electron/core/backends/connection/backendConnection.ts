@@ -31,6 +31,8 @@ import {
   type LineTail,
 } from '../transport/transports.js';
 import { NotificationLimiter } from './notificationLimits.js';
+import { StdoutJunk } from '../transport/stdoutJunk.js';
+import type { Logger } from '../../platform/deps.js';
 import { SessionRenewal } from './sessionRenewal.js';
 
 export type { BackendCatalog } from './backendRequests.js';
@@ -42,8 +44,10 @@ export interface BackendConnectionOptions extends BackendClientOptions {
   secrets?: SecretStore | undefined;
   /** Where the stdio child's stderr goes; owned by the caller so it outlives the connection. */
   stderrTail: LineTail;
-  /** Log messages or progress went over the backend's rate limits (health changed). */
+  /** Log messages or progress went over the backend's rate limits, or a stdio server wrote junk (health changed). */
   onNotificationsLimited?: () => void;
+  /** Where a stdio server's junk on stdout is logged (stdoutJunk.ts). */
+  logger?: Logger | undefined;
   /** Called once when the connection closes without `close()` being called. */
   onUnexpectedClose?: (error: SwitchboardError) => void;
   /** OAuth bearer tokens for a remote backend. */
@@ -102,6 +106,8 @@ export class BackendConnection extends BackendRequests {
   private upstream: UpstreamSubscriptions | undefined;
   /** The backend's log and progress notifications, held to its rates before the SDK client sees them. */
   readonly limits: NotificationLimiter;
+  /** A stdio server's lines on stdout that are not JSON-RPC, counted for health and the log. */
+  readonly junk: StdoutJunk;
   /** A 2025-era HTTP session the backend forgot, opened anew (sessionRenewal.ts). */
   private readonly renewal: SessionRenewal;
 
@@ -117,9 +123,17 @@ export class BackendConnection extends BackendRequests {
     this.id = config.id;
     this.limits = new NotificationLimiter(
       config.id,
-      { logsPerSecond: proxy.maxLogsPerSecond, progressPerSecond: proxy.maxProgressPerSecond },
+      {
+        logsPerSecond: proxy.maxLogsPerSecond,
+        logBytesPerSecond: proxy.maxLogBytesPerSecond,
+        progressPerSecond: proxy.maxProgressPerSecond,
+      },
       { log: (params) => options.onLog?.(params), dropping: () => options.onNotificationsLimited?.() },
     );
+    this.junk = new StdoutJunk(config.id, {
+      log: (message) => options.logger?.warn(message),
+      first: () => options.onNotificationsLimited?.(),
+    });
     this.stderrTail = options.stderrTail;
     this.inputs = new CallTracker(this.client, config.id);
     this.queue = new RequestQueue({
@@ -204,7 +218,8 @@ export class BackendConnection extends BackendRequests {
           sandbox: this.options.sandbox,
           principalId: this.options.principalId,
           // A stdio server's logs over the rate are skipped before they are even decoded.
-          skipLine: (head) => this.limits.skipsRawLine(head),
+          skipLine: (head, bytes) => this.limits.skipsRawLine(head, bytes),
+          onJunk: (line) => this.junk.note(line),
           // The listen stream's GET met a forgotten session (a request's own 404 is handled in run()).
           onSessionNotFound: (sessionId, method) => {
             if (method === 'GET') this.renewal.listenLost(sessionId);
@@ -425,6 +440,7 @@ export class BackendConnection extends BackendRequests {
     this.closeReason ??= reason;
     this.queue.clear();
     this.limits.stop();
+    this.junk.stop();
     await this.upstream?.close().catch(() => undefined);
     const pid = this.pid;
     // List the tree before anything dies: orphans are re-parented and lost.

@@ -4,7 +4,8 @@
  * (`notifications/progress`) kept the proxy busy for tens of seconds and
  * slowed every other backend's calls. Here, in front of the SDK client (the
  * transport's `onmessage`, before any validation, handler, fan-out or
- * re-encoding; for a stdio server even before a line is decoded), logs pass at a per-backend rate with a burst and the excess
+ * re-encoding; for a stdio server even before a line is decoded), logs pass at a per-backend rate
+ * (a count and, for a stdio server, bytes) with a burst and the excess
  * is dropped and counted, then summarized in one log message; progress passes
  * at a per-backend rate and the excess is coalesced per progress token (the
  * latest wins), the latest value always delivered before the request's
@@ -15,8 +16,17 @@ import { TokenBucket } from 'limiter';
 
 /** The rates one backend's notifications are held to. */
 export interface NotificationRates {
-  /** Log messages per second; a burst of five seconds' worth passes at once. */
+  /**
+   * Log messages per second; a burst of one second's worth passes at once. (Five seconds' worth, 1,000
+   * logs fanned out to every session at the start of a flood, held a quiet server's calls for seconds.)
+   */
   logsPerSecond: number;
+  /**
+   * Bytes of log lines per second, with the same burst, for a stdio server (whose line sizes are
+   * known before decoding); absent: counted only. 200 logs of 20 KB a second were 4 MB/s to parse,
+   * re-encode, fan out and keep for resumption.
+   */
+  logBytesPerSecond?: number | undefined;
   /** Progress notifications per second (all tokens together); the excess is coalesced per token. */
   progressPerSecond: number;
 }
@@ -35,6 +45,9 @@ export interface NotificationLimitReports {
  */
 const LOG_LINE = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"method"\s*:\s*"notifications\/message"/;
 const HEAD_BYTES = 96;
+
+/** The burst the log rates let through at once, in seconds of that rate (progress: two, coalesced past it). */
+const BURST_SECONDS = 1;
 
 /** How often dropped logs are summarized, and how long coalesced progress waits at most. */
 const SUMMARY_MS = 1000;
@@ -61,6 +74,7 @@ function bucket(perSecond: number, burstSeconds: number): TokenBucket {
 export class NotificationLimiter {
   readonly counts: NotificationLimitCounts = { droppedLogs: 0, coalescedProgress: 0 };
   private readonly logs: TokenBucket;
+  private readonly logBytes: TokenBucket | undefined;
   private readonly progress: TokenBucket;
   /** The latest progress per token that waits for the next flush. */
   private readonly pendingProgress = new Map<ProgressToken, { message: JSONRPCMessage; extra: Extra }>();
@@ -76,7 +90,8 @@ export class NotificationLimiter {
     private readonly rates: NotificationRates,
     private readonly reports: NotificationLimitReports,
   ) {
-    this.logs = bucket(rates.logsPerSecond, 5);
+    this.logs = bucket(rates.logsPerSecond, BURST_SECONDS);
+    this.logBytes = rates.logBytesPerSecond === undefined ? undefined : bucket(rates.logBytesPerSecond, BURST_SECONDS);
     this.progress = bucket(rates.progressPerSecond, 2);
   }
 
@@ -110,18 +125,25 @@ export class NotificationLimiter {
   }
 
   /**
-   * Whether a stdio line should be skipped before it is decoded: a log
-   * notification over the rate. One within the rate is charged here and
+   * Whether a stdio line of `bytes` should be skipped before it is decoded: a
+   * log notification over the rates. One within them is charged here and
    * passes `onmessage` free.
    */
-  skipsRawLine(head: Buffer): boolean {
+  skipsRawLine(head: Buffer, bytes = head.length): boolean {
     if (!LOG_LINE.test(head.subarray(0, HEAD_BYTES).toString('latin1'))) return false;
-    if (this.logs.tryRemoveTokens(1)) {
+    if (this.logBytesAdmit(bytes) && this.logs.tryRemoveTokens(1)) {
       this.preAdmitted++;
       return false;
     }
     this.dropLog();
     return true;
+  }
+
+  /** Whether a log line of `bytes` fits the byte rate (charged when it does; one larger than the burst takes it all). */
+  private logBytesAdmit(bytes: number): boolean {
+    const tokens = this.logBytes;
+    if (!tokens) return true;
+    return tokens.tryRemoveTokens(Math.min(bytes, tokens.bucketSize));
   }
 
   private log(message: JSONRPCMessage, extra: Extra): void {
@@ -148,7 +170,7 @@ export class NotificationLimiter {
     this.reports.log({
       level: 'warning',
       logger: 'switchboard',
-      data: `${dropped} log messages from ${this.backendId} dropped (rate limit: ${this.rates.logsPerSecond}/s)`,
+      data: `${dropped} log messages from ${this.backendId} dropped (rate limit: ${this.logRate()})`,
     });
   }
 
@@ -190,13 +212,21 @@ export class NotificationLimiter {
     for (const { message, extra } of waiting) this.deliver!(message, extra);
   }
 
+  /** The log rates in words: `200/s` or `200/s, 256 KB/s`. */
+  private logRate(): string {
+    const { logsPerSecond, logBytesPerSecond } = this.rates;
+    return logBytesPerSecond === undefined
+      ? `${logsPerSecond}/s`
+      : `${logsPerSecond}/s, ${Math.round(logBytesPerSecond / 1024)} KB/s`;
+  }
+
   /** A line for the backend's health warnings, when anything was held back. */
   warning(): string | undefined {
     const { droppedLogs, coalescedProgress } = this.counts;
     if (droppedLogs === 0 && coalescedProgress === 0) return undefined;
-    const { logsPerSecond, progressPerSecond } = this.rates;
+    const { progressPerSecond } = this.rates;
     return (
-      `notifications over the rate limits: ${droppedLogs} log messages dropped (${logsPerSecond}/s), ` +
+      `notifications over the rate limits: ${droppedLogs} log messages dropped (${this.logRate()}), ` +
       `${coalescedProgress} progress notifications coalesced (${progressPerSecond}/s)`
     );
   }

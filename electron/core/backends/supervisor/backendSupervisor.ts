@@ -430,6 +430,7 @@ export class BackendSupervisor {
       onSessionRenewed: () => this.catalog.listChanged(connection),
       onLog: (params) => host.log(config.id, params),
       onNotificationsLimited: () => host.changed(config.id),
+      logger: host.deps.logger,
       onResourceUpdated: (uri) => host.resourceUpdated(config.id, uri),
       onTaskStatus: (params) => host.taskStatus?.(config.id, params),
       authProvider,
@@ -474,6 +475,7 @@ export class BackendSupervisor {
       onListChanged: () => undefined,
       // No onLog: a caller's upstream log lines may carry their data, and logs go to every client.
       onNotificationsLimited: () => host.changed(config.id),
+      logger: host.deps.logger,
       onResourceUpdated: () => undefined,
       authProvider,
       onAuthorizationProblem: (problem) => void this.callers.close(caller, authorizationRequired(config.id, problem)),
@@ -563,10 +565,10 @@ export class BackendSupervisor {
     return this.state.status;
   }
 
-  /** Warnings of the live connection (notifications over the rate limits), beside the catalog's. */
+  /** Warnings of the live connection (notifications over the rate limits, junk on stdout), beside the catalog's. */
   warnings(): string[] {
-    const warning = this.connection?.limits.warning();
-    return warning ? [warning] : [];
+    const connection = this.connection;
+    return [connection?.limits.warning(), connection?.junk.warning()].filter((w): w is string => w !== undefined);
   }
 
   /** Health without catalog counts (the core adds those). */

@@ -70,6 +70,7 @@ export class PrincipalProcesses {
       onUnexpectedClose: onClosed,
       onListChanged: () => undefined,
       onNotificationsLimited: () => host.changed(config.id),
+      logger: host.deps.logger,
       onResourceUpdated: () => undefined,
       principalId: principalIdOf(caller),
     });

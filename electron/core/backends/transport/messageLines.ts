@@ -30,8 +30,8 @@ export class MessageLines {
     private readonly maxBytes: number,
     private readonly onLine: (line: string) => void,
     private readonly onOversize: (line: OversizeLine) => void,
-    /** Looks at a line's first bytes before it is decoded: true skips it unread (a log over the rate). */
-    private readonly skip?: (head: Buffer) => boolean,
+    /** Looks at a line's first bytes (and its size) before it is decoded: true skips it unread (a log over the rate). */
+    private readonly skip?: (head: Buffer, bytes: number) => boolean,
   ) {}
 
   /** Feeds a chunk of stdout. */
@@ -73,7 +73,7 @@ export class MessageLines {
   private finish(): void {
     if (this.skipping) {
       this.onOversize({ bytes: this.size, head: this.head, tail: this.tail.toString('utf8') });
-    } else if (this.size > 0 && this.skip?.(this.parts[0]!)) {
+    } else if (this.size > 0 && this.skip?.(this.parts[0]!, this.size)) {
       // Skipped before any decoding or parsing: the cheapest a flood can be.
     } else if (this.size > 0) {
       const line = Buffer.concat(this.parts).toString('utf8');

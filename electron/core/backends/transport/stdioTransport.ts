@@ -8,6 +8,8 @@
  *   `maxMessageBytes` fails the request it answers (a JSON-RPC error for its
  *   id) and the connection stays up. The SDK's ReadBuffer instead throws at
  *   10 MiB and closes the transport;
+ * - reads the server's stdout for at most a few ms per event-loop turn
+ *   (readBudget.ts), so a flooding server cannot starve the others;
  * - runs the server one step below the core's CPU priority. `serve` is what
  *   every client talks to: while thirty servers load their modules at start
  *   it must still answer a `tools/list` from the cached catalog at once. A
@@ -25,6 +27,7 @@ import {
   type JSONRPCMessage,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { readWithBudget } from './readBudget.js';
 import { MessageLines, oversizeResponseId, type OversizeLine } from './messageLines.js';
 import { ownerEnv } from '../process/instanceOwner.js';
 import { INSTANCE_MARKER, reapBackend, type BackendProcesses } from '../process/processGroup.js';
@@ -42,7 +45,9 @@ export interface StdioServerSpec {
   /** Backend ID, for messages and the marker. */
   backendId: string;
   /** Looks at each line's first bytes before it is decoded; true skips it (connection/notificationLimits.ts). */
-  skipLine?: (head: Buffer) => boolean;
+  skipLine?: (head: Buffer, bytes: number) => boolean;
+  /** A line that is not JSON-RPC, skipped (stdoutJunk.ts counts and reports them). */
+  onJunk?: (line: string) => void;
 }
 
 /**
@@ -128,7 +133,8 @@ export class GroupStdioTransport implements Transport {
     this.processes = { pid: child.pid as number, ownGroup: true, marker: this.marker, recorded: [] };
     child.on('error', (error) => this.onerror?.(error));
     child.stdin?.on('error', (error) => this.onerror?.(error));
-    child.stdout?.on('data', (chunk: Buffer) => this.lines.push(chunk));
+    // At most READ_BUDGET_MS of each event-loop turn on this server's output: a flood never starves the others.
+    if (child.stdout) readWithBudget(child.stdout, (chunk) => this.lines.push(chunk));
     child.stdout?.on('error', (error) => this.onerror?.(error));
     child.stderr?.pipe(this.stderr);
     child.once('exit', () => {
@@ -202,7 +208,8 @@ export class GroupStdioTransport implements Transport {
     try {
       message = deserializeMessage(line);
     } catch (error) {
-      // Not JSON-RPC (a library logging to stdout): skipped, as the SDK does.
+      // Not JSON-RPC (a library logging to stdout): skipped, as the SDK does, and reported.
+      this.spec.onJunk?.(line);
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }

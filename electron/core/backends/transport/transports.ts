@@ -31,7 +31,9 @@ export interface LaunchOptions {
   /** A stdio server's sandbox in force (absent: none, as before sandboxes existed). */
   sandbox?: { setting: SandboxSetting; context: SandboxContext; watch: SandboxWatch } | undefined;
   /** Tells, from a stdio line's first bytes, that it may be skipped undecoded (a log over the rate). */
-  skipLine?: (head: Buffer) => boolean;
+  skipLine?: (head: Buffer, bytes: number) => boolean;
+  /** A stdio line that is not JSON-RPC, skipped (stdoutJunk.ts). */
+  onJunk?: (line: string) => void;
   /** A per-principal stdio server: whose process this is (`${principal.id}` in args, env, cwd; config/principalId.ts). */
   principalId?: string | undefined;
   /** A Streamable HTTP backend answered 404 to a request carrying this session id (reportingSessionNotFound, below). */
@@ -119,6 +121,7 @@ export async function createBackendTransport(
         maxMessageBytes: limits.maxMessageBytes,
         backendId: config.id,
         ...(limits.skipLine ? { skipLine: limits.skipLine } : {}),
+        ...(limits.onJunk ? { onJunk: limits.onJunk } : {}),
       });
       group.stderr.on('data', (chunk: Buffer | string) => {
         const text = chunk.toString();

@@ -8,10 +8,13 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { OutboundFlow } from '../relay/notificationQueue.js';
+import { DrainWait } from '../relay/drainWait.js';
 
 /** Open responses, as the flow a notification queue or a progress relay watches. */
 export class ResponseFlow implements OutboundFlow {
   private readonly open = new Set<ServerResponse>();
+  /** One listener pair per stuck response, however many notifications wait (drainWait.ts). */
+  private readonly drained = new DrainWait();
 
   /** Watches `res` until it closes. */
   add(res: ServerResponse): void {
@@ -27,20 +30,7 @@ export class ResponseFlow implements OutboundFlow {
   whenDrained(then: () => void): void {
     const stuck = [...this.open].filter((res) => res.writableNeedDrain);
     if (stuck.length === 0) return void setImmediate(then);
-    let called = false;
-    const once = (): void => {
-      if (called) return;
-      called = true;
-      for (const res of stuck) {
-        res.off('drain', once);
-        res.off('close', once);
-      }
-      then();
-    };
-    for (const res of stuck) {
-      res.once('drain', once);
-      res.once('close', once);
-    }
+    this.drained.add(stuck, then);
   }
 
   /** Ends every open response (the session was ended): what they hold is freed. */

@@ -51,6 +51,8 @@ export class NotificationQueue {
   private readonly queued = new Map<string, Queued>();
   private seq = 0;
   private pumping = false;
+  /** A drain wait is pending: further offers queue, they do not wait again. */
+  private waitingForDrain = false;
   private stallTimer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Notifications evicted unsent (the oldest, past `max`). */
@@ -126,7 +128,10 @@ export class NotificationQueue {
       if (!this.closed && this.flow.congested()) this.options.onStalled(this.dropped);
     }, this.options.stallMs);
     this.stallTimer.unref();
+    if (this.waitingForDrain) return;
+    this.waitingForDrain = true;
     this.flow.whenDrained(() => {
+      this.waitingForDrain = false;
       this.unstalled();
       if (!this.pumping) void this.pump();
     });

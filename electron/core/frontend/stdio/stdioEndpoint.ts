@@ -16,26 +16,17 @@ import { guardResponses } from '../server/responseGuard.js';
 import { interceptListen } from './stdioListen.js';
 import { openTaskListen } from '../http/taskListen.js';
 import { boundNotifications, type OutboundFlow } from '../relay/notificationQueue.js';
+import { DrainWait } from '../relay/drainWait.js';
 
 /**
  * This process's stdout as a client's wire: backed up while it waits to drain.
  * A stuck stdio client is not ended (its connection is the process's only one);
  * its logs and progress stay bounded and the stall is logged.
  */
+const stdoutDrained = new DrainWait();
 const stdoutFlow: OutboundFlow = {
   congested: () => process.stdout.writableNeedDrain,
-  whenDrained(then) {
-    let called = false;
-    const once = (): void => {
-      if (called) return;
-      called = true;
-      process.stdout.off('drain', once);
-      process.stdout.off('close', once);
-      then();
-    };
-    process.stdout.once('drain', once);
-    process.stdout.once('close', once);
-  },
+  whenDrained: (then) => stdoutDrained.add([process.stdout], then),
 };
 
 /** Serves the core over stdio; returns a function that stops serving. */

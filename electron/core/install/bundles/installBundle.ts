@@ -49,11 +49,14 @@ function invalid(field: string, message: string): never {
   throw new SwitchboardError(ErrorCode.BundleInvalid, `manifest.json: ${field}: ${message}; not installed`, { field });
 }
 
-/** The bundle at `path`, read and checked (see {@link inspectBundle}); its files stay on disk. */
-export async function readBundle(path: string): Promise<ReadBundle> {
+/**
+ * The bundle at `path`, read and checked (see {@link inspectBundle}); its files stay on disk.
+ * `label` names it in errors (an upload's own file name, not the temporary copy in the state folder).
+ */
+export async function readBundle(path: string, label = path): Promise<ReadBundle> {
   const size = (await stat(path)).size;
   if (size > MAX_BUNDLE_BYTES) invalid('(file)', `${size} bytes is more than ${MAX_BUNDLE_BYTES}`);
-  return inspectBundle({ path }, path);
+  return inspectBundle({ path }, label);
 }
 
 /** An uploaded bundle's bytes, read and checked (see {@link inspectBundle}). */
@@ -97,11 +100,13 @@ export async function installBundle(
     unsandboxed?: boolean;
     /** Where it came from, when not a local file (a registry entry's mcpb package). */
     source?: { registry: string; name: string; version: string };
+    /** What errors call the bundle (an upload's file name as the user chose it); `path` by default. */
+    label?: string;
   },
 ): Promise<BundleOutcome> {
   // What an install killed earlier (SIGKILL) left behind goes first.
   await sweepInstallLeftovers(options.stateDir);
-  const { archive, manifest } = await readBundle(path);
+  const { archive, manifest } = await readBundle(path, options.label);
   const config = userConfigValues(manifest, options.values);
   const taken = await takenIds(ctx);
   if (options.id !== undefined && !BACKEND_ID_PATTERN.test(options.id)) {

@@ -70,9 +70,14 @@ export const ProxyOptionsSchema = z
     maxMessageBytes: positiveInt.default(64 * 1024 * 1024),
     /**
      * Log messages (`notifications/message`) one backend may send per second, with a burst of
-     * five seconds' worth; the excess is dropped and summarized (backends/connection/notificationLimits.ts).
+     * one second's worth; the excess is dropped and summarized (backends/connection/notificationLimits.ts).
      */
     maxLogsPerSecond: positiveInt.default(200),
+    /**
+     * Bytes of log messages one stdio backend may send per second (256 KB), with the same burst;
+     * the excess is dropped and summarized with the count's (notificationLimits.ts).
+     */
+    maxLogBytesPerSecond: positiveInt.default(256 * 1024),
     /** Progress notifications one backend may send per second; the excess is coalesced per token (the latest wins). */
     maxProgressPerSecond: positiveInt.default(100),
     /**

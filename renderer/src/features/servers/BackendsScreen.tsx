@@ -8,6 +8,7 @@ import { useAppStore } from '../../store/context.js';
 import { AwaitingReviewPanel } from '../reviews/AwaitingReviewPanel.js';
 import { BackendCard } from './BackendCard.js';
 import { useRegistryUpdates } from './RegistrySource.js';
+import { SandboxPackagesNote } from './SandboxPackagesNote.js';
 
 /** The backend whose last start took longest, for "slowest: github, 8.2 s". */
 export function slowestStart(list: readonly BackendView[]): { id: string; seconds: string } | undefined {
@@ -69,6 +70,7 @@ export function BackendsScreen() {
             Add one from the list of well-known servers, type a command or URL, or paste the `mcpServers` JSON from
             Claude Desktop or Cursor.
           </EmptyState>
+          <SandboxPackagesNote />
         </section>
       )}
       <div className="cards">

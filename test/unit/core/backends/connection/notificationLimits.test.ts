@@ -3,7 +3,9 @@ import type { JSONRPCMessage, LoggingMessageNotification, Transport } from '@mod
 import { NotificationLimiter } from '../../../../../electron/core/backends/connection/notificationLimits.js';
 
 /** A transport stub whose delivery to the SDK client is recorded: only `onmessage` is used. */
-function wired(rates = { logsPerSecond: 10, progressPerSecond: 10 }) {
+function wired(
+  rates: ConstructorParameters<typeof NotificationLimiter>[1] = { logsPerSecond: 10, progressPerSecond: 10 },
+) {
   const delivered: JSONRPCMessage[] = [];
   const summaries: LoggingMessageNotification['params'][] = [];
   let dropping = 0;
@@ -25,17 +27,17 @@ const progress = (token: number, value: number) => ({
 });
 
 describe('NotificationLimiter', () => {
-  it('passes a burst of five seconds of logs, drops the rest and says so once per second', async () => {
+  it('passes a burst of one second of logs, drops the rest and says so once per second', async () => {
     const { delivered, summaries, limiter, receive, droppingReports } = wired();
     for (let i = 0; i < 1000; i++) receive(log(i));
-    expect(delivered).toHaveLength(50);
-    expect(limiter.counts.droppedLogs).toBe(950);
+    expect(delivered).toHaveLength(10);
+    expect(limiter.counts.droppedLogs).toBe(990);
     expect(droppingReports()).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(summaries).toEqual([
-      { level: 'warning', logger: 'switchboard', data: '950 log messages from noisy dropped (rate limit: 10/s)' },
+      { level: 'warning', logger: 'switchboard', data: '990 log messages from noisy dropped (rate limit: 10/s)' },
     ]);
-    expect(limiter.warning()).toMatch(/950 log messages dropped \(10\/s\), 0 progress notifications coalesced/);
+    expect(limiter.warning()).toMatch(/990 log messages dropped \(10\/s\), 0 progress notifications coalesced/);
     limiter.stop();
   });
 
@@ -74,7 +76,7 @@ describe('NotificationLimiter', () => {
   });
 
   it('skips a stdio log line over the rate before it is decoded, charging one within it only once', () => {
-    const { delivered, limiter, receive } = wired({ logsPerSecond: 1, progressPerSecond: 1 });
+    const { delivered, limiter, receive } = wired({ logsPerSecond: 5, progressPerSecond: 1 });
     const line = (i: number) => Buffer.from(JSON.stringify(log(i)));
     const pythonOrder = Buffer.from('{"method": "notifications/message", "params": {"level": "info", "data": 1}}');
     // The burst is five: each admitted line's parsed message then passes onmessage free.
@@ -90,6 +92,22 @@ describe('NotificationLimiter', () => {
     const answer = Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"method":"notifications/message"}}');
     expect(limiter.skipsRawLine(answer)).toBe(false);
     expect(limiter.skipsRawLine(Buffer.from(JSON.stringify(progress(1, 1))))).toBe(false);
+    limiter.stop();
+  });
+
+  it('holds a stdio server’s large log lines to the byte rate as well, saying both rates', async () => {
+    const { limiter, summaries } = wired({ logsPerSecond: 1000, logBytesPerSecond: 100_000, progressPerSecond: 10 });
+    const head = Buffer.from(JSON.stringify(log(0)));
+    // A burst of one second's bytes (100 KB): 5 lines of 20 KB, then the count allows more but the bytes do not.
+    let passed = 0;
+    for (let i = 0; i < 1000; i++) if (!limiter.skipsRawLine(head, 20_000)) passed++;
+    expect(passed).toBe(5);
+    expect(limiter.counts.droppedLogs).toBe(995);
+    expect(limiter.warning()).toMatch(
+      /^notifications over the rate limits: 995 log messages dropped \(1000\/s, 98 KB\/s\)/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(summaries.at(-1)?.data).toBe('995 log messages from noisy dropped (rate limit: 1000/s, 98 KB/s)');
     limiter.stop();
   });
 });

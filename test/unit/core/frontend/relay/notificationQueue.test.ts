@@ -15,6 +15,9 @@ class Wire implements OutboundFlow {
   whenDrained(then: () => void): void {
     this.waiters.push(then);
   }
+  get waiting(): number {
+    return this.waiters.length;
+  }
   drain(): void {
     this.backedUp = false;
     const waiters = this.waiters.splice(0);
@@ -63,6 +66,20 @@ describe('NotificationQueue', () => {
     wire.drain();
     await settle();
     expect(sent).toEqual([log(96), log(97), log(98), log(99)]);
+  });
+
+  it('waits for one drain however many notifications a stalled client is offered', async () => {
+    const { sent, wire, send } = queued({ max: 4 });
+    wire.backedUp = true;
+    for (let i = 0; i < 1000; i++) await send(log(i));
+    // One wait, not one per notification (each was a drain/close listener pair on the response).
+    expect(wire.waiting).toBe(1);
+    wire.drain();
+    await settle();
+    expect(sent).toHaveLength(4);
+    wire.backedUp = true;
+    for (let i = 0; i < 100; i++) await send(log(i));
+    expect(wire.waiting).toBe(1);
   });
 
   it('coalesces a request’s progress (the latest wins) and never holds back an answer', async () => {

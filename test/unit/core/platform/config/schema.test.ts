@@ -136,6 +136,7 @@ describe('parseConfig', () => {
       maxTasksPerClient: 100,
       maxMessageBytes: 64 * 1024 * 1024,
       maxLogsPerSecond: 200,
+      maxLogBytesPerSecond: 256 * 1024,
       maxProgressPerSecond: 100,
       maxClientNotifications: 256,
       clientStallMs: 30_000,
