@@ -13,6 +13,7 @@ export const REASON_WORDS: Record<QuarantineReason, string> = {
   new: 'new server, never approved',
   'launch-changed': 'its command or settings changed since you approved it',
   'high-finding': 'a high-severity finding',
+  requested: 'you put it back under review',
 };
 
 /** How each severity looks: only `high` is an alarm. */
