@@ -114,7 +114,7 @@ function stateLine(review: ServerReviewView): string {
       'high-finding': 'never approved, and the scan found something high-severity',
       requested: 'you put it back under review',
     }[review.reason ?? 'new'];
-    return `quarantined (${why}): its tools, prompts and resources are hidden from every client until you approve it`;
+    return `QUARANTINED (${why}): its tools, prompts and resources are hidden from every client until you approve it`;
   }
   if (review.approvedAt) return `approved ${review.approvedAt}`;
   return review.quarantineOn ? 'served' : 'served (quarantine is off)';

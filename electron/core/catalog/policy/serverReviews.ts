@@ -32,7 +32,8 @@ import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.j
 import type { ItemKind } from '../../platform/config/policyConfig.js';
 import { scanCatalog, type ScanInput } from '../scan/scanCatalog.js';
 import { promptFields, resourceFields, templateFields, toolFields, type ScanField } from '../scan/scanFields.js';
-import { launchLineOf } from './launchLine.js';
+import { maskedLaunch } from './approvalFile.js';
+import { backendLaunchHash, launchLineOf } from './launchLine.js';
 import type { PinChange, PinStore } from './pinStore.js';
 import type { ServerApprovals } from './serverApprovals.js';
 
@@ -233,7 +234,7 @@ export class ServerReviews {
   /** One server's review: launch line, items with findings, held changes with their diffs. */
   review(backendId: string): ServerReviewView {
     const backend = this.requireBackend(backendId);
-    const launch = launchLineOf(backend);
+    const launch = maskedLaunch(launchLineOf(backend));
     const record = this.host.approvals?.get(backendId);
     const report = this.reportOf(backendId);
     return {
@@ -241,7 +242,7 @@ export class ServerReviews {
       ...(this.state(backendId) ?? { quarantined: false, pending: this.changesOf(backendId).length }),
       quarantineOn: this.host.proxy().quarantine,
       launch,
-      ...(record && !this.host.approvals?.isApproved(backend) ? { approvedLaunch: record.launch } : {}),
+      ...(record && record.hash !== backendLaunchHash(backend) ? { approvedLaunch: record.launch } : {}),
       items: this.items(backendId),
       changes: this.changesOf(backendId).map((change) => this.changeView(change)),
       ...(report ? { scan: report } : {}),
