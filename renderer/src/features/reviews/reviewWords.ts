@@ -45,3 +45,13 @@ export function scanTone(scan: Pick<ScanSummaryView, 'highest'>): Tone {
 export function quarantineTone(reason: QuarantineReason | undefined): Tone {
   return reason === 'high-finding' ? 'bad' : 'warn';
 }
+
+/** How severe, for ordering: high first, then medium, low, none. */
+export function severityRank(severity: ScanSeverity | undefined): number {
+  return severity === 'high' ? 0 : severity === 'medium' ? 1 : severity === 'low' ? 2 : 3;
+}
+
+/** The worst severity of some findings (undefined: none). */
+export function worstSeverity(findings: readonly { severity: ScanSeverity }[]): ScanSeverity | undefined {
+  return [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity))[0]?.severity;
+}
