@@ -161,6 +161,8 @@ export const METHOD_NAMES = Object.keys({
   'reviews.scans': 1,
   'reviews.approveServer': 1,
   'reviews.approveChange': 1,
+  'reviews.quarantine': 1,
+  'reviews.startUnsandboxed': 1,
   'profiles.list': 1,
   'profiles.createToken': 1,
   'profiles.rotateToken': 1,

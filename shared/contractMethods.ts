@@ -251,8 +251,15 @@ export const METHODS = {
   'reviews.get': method<ServerReviewView>()(idRef),
   /** The scan's reports: one server's (`id`), or every server's. */
   'reviews.scans': method<ScanReport[]>()(optionalFields({ id: text.optional() })),
-  /** Approves a quarantined server (its launch line and the tool changes held for it); its items are served at once. */
-  'reviews.approveServer': method<ServerReviewView>()(idRef),
+  /**
+   * Approves a quarantined server (its launch line and the tool changes held for it); its items are served at once.
+   * A server with a high-severity finding needs `confirmHigh: true` (else `confirmation_required` naming them).
+   */
+  'reviews.approveServer': method<ServerReviewView>()(z.object({ id: text, confirmHigh: z.boolean().optional() })),
+  /** Puts an approved server back under review (quarantined, under the strict sandbox) until approved again. */
+  'reviews.quarantine': method<ServerReviewView>()(idRef),
+  /** Records the choice to start a quarantined server unsandboxed where no sandbox can run. */
+  'reviews.startUnsandboxed': method<ServerReviewView>()(idRef),
   /** Approves one held tool change of a server (`unknown_change` when none is held). */
   'reviews.approveChange': method<ServerReviewView>()(z.object({ id: text, tool: text })),
 

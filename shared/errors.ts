@@ -65,6 +65,11 @@ export const ErrorCode = {
   DuplicateClient: 'duplicate_client',
   /** No pending tool-definition change to approve for that backend and tool. */
   UnknownChange: 'unknown_change',
+  /**
+   * An approval past high-severity scan findings was asked without confirming them: nothing was
+   * approved (`data.findings` names them; ask again confirming, e.g. `approve <id> --confirm-high`).
+   */
+  ConfirmationRequired: 'confirmation_required',
   /** No pending approval with that ID (answered, timed out or cancelled). */
   UnknownApproval: 'unknown_approval',
   /** A query's filter cannot be used (e.g. a `since` that is not a date). */

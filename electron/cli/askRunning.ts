@@ -20,8 +20,10 @@ export async function askRunning<M extends MethodName>(
   context: RunningCommandContext,
   method: M,
   params?: ParamsOf<M>,
+  /** The call already made (its outcome read first by the caller). */
+  made?: RunningCall<ResultOf<M>>,
 ): Promise<ResultOf<M> | undefined> {
-  const call = await context.call(method, params);
+  const call = made ?? (await context.call(method, params));
   if (!call.reached) {
     context.err(`mcp-switchboard: ${call.reason}\n`);
     return undefined;

@@ -30,6 +30,8 @@ export const OPTIONS = {
   'dry-run': { type: 'boolean', default: false },
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
+  'confirm-high': { type: 'boolean', default: false },
+  'start-unsandboxed': { type: 'boolean', default: false },
   profile: { type: 'string' },
   servers: { type: 'boolean', default: false },
   out: { type: 'string' },
@@ -90,6 +92,8 @@ export interface OptionValues {
   'dry-run': boolean;
   'secret-storage'?: string | undefined;
   tool?: string | undefined;
+  'confirm-high': boolean;
+  'start-unsandboxed': boolean;
   profile?: string | undefined;
   servers: boolean;
   out?: string | undefined;

@@ -158,8 +158,8 @@ export async function tryTool(
     throw new SwitchboardError(
       ErrorCode.PolicyDenied,
       quarantined
-        ? `${name}: withheld: server "${item.backendId}" is quarantined until you approve it (mcp-switchboard approve ${item.backendId})`
-        : `${name}: withheld: its definition changed and awaits your approval (Authorization screen)`,
+        ? `${name}: quarantined: server "${item.backendId}" is hidden from clients until you approve it (Review on its card, or mcp-switchboard review ${item.backendId})`
+        : `${name}: quarantined: its definition changed since you approved it (Review on the card of "${item.backendId}", or mcp-switchboard review ${item.backendId})`,
       { tool: name, client },
     );
   }

@@ -56,6 +56,21 @@ export interface BackendSandbox {
   network: 'none' | 'all' | string[];
   /** What it was refused since it started (newest last, at most 20). */
   blocked: SandboxBlock[];
+  /** Quarantined (absent: not): how it is contained while it is reviewed. */
+  quarantine?: QuarantineContainment;
+}
+
+/**
+ * How a quarantined stdio server is contained while it is reviewed:
+ * `strict`: under the strict sandbox (no network, no home, no grant),
+ * whatever its own setting; `held`: no sandbox can run here, so it is not
+ * started until the user runs `command` (a recorded choice); `unsandboxed`:
+ * the user chose that; `container`: a container runtime, contained by itself.
+ */
+export interface QuarantineContainment {
+  mode: 'strict' | 'held' | 'unsandboxed' | 'container';
+  /** `held`: the exact command that starts it unsandboxed while it is reviewed. */
+  command?: string;
 }
 
 /** What the core reports about one backend. Contains no secrets. */

@@ -36,10 +36,11 @@ export interface LaunchLineView {
 
 /**
  * Why a server is quarantined: never approved; approved, but its launch line
- * changed since; or never approved and a high-severity finding keeps it
- * (even with `proxy.quarantine` off).
+ * changed since; never approved and a high-severity finding keeps it (even
+ * with `proxy.quarantine` off); or the user put it back under review
+ * ("Quarantine again").
  */
-export type QuarantineReason = 'new' | 'launch-changed' | 'high-finding';
+export type QuarantineReason = 'new' | 'launch-changed' | 'high-finding' | 'requested';
 
 /** A server's review state, for health and lists. */
 export interface ReviewStateView {

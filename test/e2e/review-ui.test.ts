@@ -3,8 +3,11 @@
  * `serve` (issue #25): a server added by a hand edit of config.json while
  * serve runs shows as quarantined on its card, and an SDK client through /mcp
  * does not see its tools; its Review screen shows the exact command and the
- * scan's finding in a poisoned description, the span marked; Approve server
- * makes the SDK client see its tools. A changed definition of an approved
+ * scan's finding in a poisoned description, the span marked, and that it runs
+ * under the strict sandbox while quarantined; Approve server, after that
+ * evidence, asks to confirm in a dialog naming the high-severity findings, and
+ * confirmed makes the SDK client see its tools; Quarantine again hides them
+ * again (issue #37). A changed definition of an approved
  * server (mutable.mjs' redescribe) is held: its Review screen shows old and
  * new side by side with the difference marked, and Approve change serves the
  * new one. Both screens pass axe in both colour schemes.
@@ -69,7 +72,8 @@ describe.skipIf(chromium.skip)(`reviewing servers in the UI${chromium.titleSuffi
     const toolsFile = join(served.dir, 'poisoned-tools.json');
     await writeFile(toolsFile, JSON.stringify([{ name: 'add', description: POISONED }]));
     const config = JSON.parse(await readFile(served.configPath, 'utf8')) as { mcpServers: Record<string, unknown> };
-    config.mcpServers['adder'] = nodeServer(fixture('configurable.mjs'), [], {
+    // Quarantined, it runs under the strict sandbox, which shows it what its arguments name: its tools file.
+    config.mcpServers['adder'] = nodeServer(fixture('configurable.mjs'), [toolsFile], {
       env: { FIXTURE_TOOLS_FILE: toolsFile },
     });
     await writeFile(served.configPath, JSON.stringify(config, null, 2));
@@ -90,9 +94,9 @@ describe.skipIf(chromium.skip)(`reviewing servers in the UI${chromium.titleSuffi
     await review.whatRuns.getByText(process.execPath, { exact: true }).waitFor();
     expect(
       await review.whatRuns.getByRole('list', { name: 'Arguments' }).getByRole('listitem').allInnerTexts(),
-    ).toEqual([fixture('configurable.mjs')]);
+    ).toEqual([fixture('configurable.mjs'), join(served.dir, 'poisoned-tools.json')]);
     await review.whatRuns.getByText('FIXTURE_TOOLS_FILE', { exact: true }).waitFor();
-    await review.whatRuns.getByText('Not sandboxed: runs with your rights').waitFor();
+    await review.whatRuns.getByText(/^Quarantined: runs under the strict sandbox/).waitFor();
 
     const add = review.item('tool', 'add');
     await add.getByText('Hidden from clients').waitFor();
@@ -110,7 +114,30 @@ describe.skipIf(chromium.skip)(`reviewing servers in the UI${chromium.titleSuffi
     const heldNew = review.change('add');
     await heldNew.getByText('new tool').waitFor();
     expect(await heldNew.getByRole('group', { name: 'Approved' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Approve server' }).click();
+    // The decision comes after the evidence: the items with their findings, then the buttons.
+    const decision = page.getByRole('region', { name: 'Decision' });
+    expect(
+      await page.evaluate(() => {
+        const items = document.querySelector('[aria-label="Tools, prompts and resources"]');
+        const buttons = document.querySelector('[aria-label="Decision"]');
+        return !!items && !!buttons && !!(items.compareDocumentPosition(buttons) & Node.DOCUMENT_POSITION_FOLLOWING);
+      }),
+    ).toBe(true);
+    // Past a high finding, a dialog names the findings; cancelled, nothing is approved.
+    await decision.getByRole('button', { name: 'Approve server' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Approve adder despite \d+ high-severity findings\?$/ });
+    await dialog.waitFor();
+    const named = await dialog
+      .getByRole('list', { name: 'High-severity findings' })
+      .getByRole('listitem')
+      .allInnerTexts();
+    expect(named.some((line) => line.includes('id_rsa'))).toBe(true);
+    expect(named.every((line) => line.includes('tool add'))).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await toolNames()).not.toContain('adder__add');
+    await decision.getByRole('button', { name: 'Approve server' }).click();
+    await dialog.getByRole('button', { name: 'Approve anyway' }).click();
     await page.getByRole('button', { name: 'Approve server' }).waitFor({ state: 'detached', ...SLOW });
     await page.getByText(/^Approved \d+ s ago\.$/).waitFor();
     await expect.poll(toolNames, SLOW).toContain('adder__add');
@@ -122,6 +149,23 @@ describe.skipIf(chromium.skip)(`reviewing servers in the UI${chromium.titleSuffi
       .getByText(/^Scan: \d+ findings?, highest high$/)
       .waitFor(SLOW);
     expect(await servers.card('adder').getByRole('button', { name: 'Quarantined — review' }).count()).toBe(0);
+  }, 60_000);
+
+  it('the scan pill opens the review, and Quarantine again hides an approved server until approved again', async () => {
+    await servers
+      .card('adder')
+      .getByRole('button', { name: /^Scan: \d+ findings?, highest high$/ })
+      .click();
+    await review.waitFor('adder');
+    await page.getByRole('button', { name: 'Quarantine again' }).click();
+    await page.getByRole('button', { name: 'Approve server' }).waitFor(SLOW);
+    await page.getByText(/you put it back under review/).waitFor();
+    await expect.poll(toolNames, SLOW).not.toContain('adder__add');
+    await page.getByRole('button', { name: 'Approve server' }).click();
+    await page.getByRole('button', { name: 'Approve anyway' }).click();
+    await page.getByRole('button', { name: 'Quarantine again' }).waitFor(SLOW);
+    await expect.poll(toolNames, SLOW).toContain('adder__add');
+    await page.getByRole('button', { name: 'Back to Servers' }).click();
   }, 60_000);
 
   it("shows a changed definition's diff side by side, and Approve change serves the new one", async () => {

@@ -165,13 +165,19 @@ export async function authStatusCommand(context: AuthCommandContext, json: boole
 function describeSandbox(backend: BackendHealth): string {
   const sandbox = backend.sandbox;
   if (!sandbox) return '';
-  if (sandbox.state === 'off') return ' [not sandboxed]';
-  if (sandbox.state === 'unavailable') return ` [sandbox unavailable: ${sandbox.reason ?? 'unknown'}]`;
+  const quarantine = sandbox.quarantine;
+  if (sandbox.state === 'off')
+    return quarantine?.mode === 'unsandboxed' ? ' [quarantined, not sandboxed by your choice]' : ' [not sandboxed]';
+  if (sandbox.state === 'unavailable')
+    return quarantine?.command
+      ? ` [quarantined, not started: ${sandbox.reason ?? 'no sandbox runs here'}; to start it unsandboxed: ${quarantine.command}]`
+      : ` [sandbox unavailable: ${sandbox.reason ?? 'unknown'}]`;
   const network = Array.isArray(sandbox.network) ? sandbox.network.join(', ') : sandbox.network;
   const blocked = sandbox.blocked.map((block) =>
     block.kind === 'connect' ? `connection to ${block.target}` : `${block.kind} of ${block.target}`,
   );
-  return ` [sandboxed (${sandbox.engine ?? 'on'}), network ${network}${blocked.length > 0 ? `; blocked: ${blocked.join(', ')}` : ''}]`;
+  const strict = quarantine?.mode === 'strict' ? 'quarantined: strict ' : '';
+  return ` [${strict}sandboxed (${sandbox.engine ?? 'on'}), network ${network}${blocked.length > 0 ? `; blocked: ${blocked.join(', ')}` : ''}]`;
 }
 
 /** `doctor`: connects every enabled backend once and reports what fails; never opens a browser. */

@@ -1,8 +1,11 @@
 /**
  * Quarantine and reviewed changes on the command line: `review <id>` (the
  * launch line, the sandbox, each item with the scan's findings, the held
- * changes with their diffs), `approve <id> [--tool NAME]` (a quarantined
- * server, or one held change) and `scan [id]` (the scan's findings). They ask
+ * changes with their diffs; `--start-unsandboxed`: the recorded choice to
+ * start a quarantined server where no sandbox runs), `approve <id> [--tool
+ * NAME] [--confirm-high]` (a quarantined server, past high findings only
+ * confirmed, or one held change), `quarantine <id>` (put an approved server
+ * back under review) and `scan [id]` (the scan's findings). They ask
  * the running Switchboard (it holds the scan and the held changes in memory),
  * over its UI bridge with the main token, and say so when none runs.
  */
@@ -20,20 +23,43 @@ import { callRunning } from '../runningBridge.js';
 export const reviewSpecs: readonly CommandSpec[] = [
   {
     name: 'review',
-    usage: ['review <id> [--json]'],
+    usage: ['review <id> [--json] [--start-unsandboxed]'],
     text: [
       "A server's review: its command, arguments and sandbox, each tool with the scan's findings,",
-      'and the changed definitions held for approval, as a unified diff.',
+      'and the changed definitions held for approval, as a unified diff. A quarantined server runs',
+      'under the strict sandbox while you review it; where none can run it is not started until',
+      'you choose to start it unsandboxed (--start-unsandboxed, recorded for its launch line).',
     ],
-    options: { ...JSON_OUTPUT },
-    examples: ['review github', 'review github --json'],
+    options: {
+      ...JSON_OUTPUT,
+      'start-unsandboxed':
+        'Start this quarantined server without a sandbox while you review it (only where none can run).',
+    },
+    examples: ['review github', 'review github --json', 'review github --start-unsandboxed'],
   },
   {
     name: 'approve',
-    usage: ['approve <id> [--tool NAME]'],
-    text: ['Approve a quarantined server (its items are served at once), or one held tool change.'],
-    options: { tool: "Approve only this tool's held change, not the whole server." },
-    examples: ['approve github', 'approve github --tool create_issue'],
+    usage: ['approve <id> [--confirm-high] [--tool NAME]'],
+    text: [
+      'Approve a quarantined server (its items are served at once), or one held tool change.',
+      'A server whose scan found something high-severity is refused, naming the findings,',
+      'unless --confirm-high says you read them.',
+    ],
+    options: {
+      tool: "Approve only this tool's held change, not the whole server.",
+      'confirm-high': 'Approve even though the scan found something high-severity (you read the findings).',
+    },
+    examples: ['approve github', 'approve github --confirm-high', 'approve github --tool create_issue'],
+  },
+  {
+    name: 'quarantine',
+    usage: ['quarantine <id>'],
+    text: [
+      'Put an approved server back under review: its items are hidden from every client and it',
+      'runs under the strict sandbox until you approve it again.',
+    ],
+    options: {},
+    examples: ['quarantine github'],
   },
   {
     name: 'scan',
@@ -86,8 +112,9 @@ function stateLine(review: ServerReviewView): string {
       new: 'never approved',
       'launch-changed': 'its launch line changed since it was approved',
       'high-finding': 'never approved, and the scan found something high-severity',
+      requested: 'you put it back under review',
     }[review.reason ?? 'new'];
-    return `QUARANTINED (${why}): its tools, prompts and resources are hidden from every client`;
+    return `QUARANTINED (${why}): its tools, prompts and resources are hidden from every client until you approve it`;
   }
   if (review.approvedAt) return `approved ${review.approvedAt}`;
   return review.quarantineOn ? 'served' : 'served (quarantine is off)';
@@ -115,27 +142,60 @@ export function reviewText(review: ServerReviewView): string {
     lines.push(`held changes (${review.changes.length}):`);
     for (const change of review.changes) lines.push(...changeLines(change));
   }
-  if (review.quarantined) lines.push(`approve with: mcp-switchboard approve ${review.server}`);
-  else if (review.changes[0]) {
+  const high = (review.scan?.findings ?? []).some((finding) => finding.severity === 'high');
+  if (review.quarantined)
+    lines.push(`approve with: mcp-switchboard approve ${review.server}${high ? ' --confirm-high' : ''}`);
+  else lines.push(`put back under review with: mcp-switchboard quarantine ${review.server}`);
+  if (!review.quarantined && review.changes[0]) {
     lines.push(`approve a change with: mcp-switchboard approve ${review.server} --tool ${review.changes[0].tool}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** `review <id> [--json]`. */
-export async function reviewCommand(context: ReviewCommandContext, id: string, json: boolean): Promise<number> {
-  const review = await askRunning(context, 'reviews.get', { id });
+/** `review <id> [--json] [--start-unsandboxed]`. */
+export async function reviewCommand(
+  context: ReviewCommandContext,
+  id: string,
+  json: boolean,
+  startUnsandboxed = false,
+): Promise<number> {
+  const review = await askRunning(context, startUnsandboxed ? 'reviews.startUnsandboxed' : 'reviews.get', { id });
   if (!review) return 1;
+  if (startUnsandboxed && !json)
+    context.out(`${id}: starts without a sandbox while you review it (your choice, recorded for this launch line)\n`);
   context.out(json ? `${JSON.stringify(review, null, 2)}\n` : reviewText(review));
   return 0;
 }
 
-/** `approve <id> [--tool NAME]`. */
-export async function approveCommand(context: ReviewCommandContext, id: string, tool?: string): Promise<number> {
-  const review =
-    tool === undefined
-      ? await askRunning(context, 'reviews.approveServer', { id })
-      : await askRunning(context, 'reviews.approveChange', { id, tool });
+/** The refusal of an approval past high findings, each finding on its line. */
+function confirmationText(id: string, data: Record<string, unknown> | undefined): string {
+  const findings = Array.isArray(data?.['findings']) ? (data['findings'] as Record<string, unknown>[]) : [];
+  const lines = [
+    `mcp-switchboard: ${id} was not approved: the scan found ${findings.length} high-severity finding(s):`,
+    ...findings.map(
+      (finding) => `  HIGH ${String(finding['rule'])} in ${String(finding['item'])}: "${String(finding['excerpt'])}"`,
+    ),
+    `Read them (mcp-switchboard review ${id}); to approve it anyway: mcp-switchboard approve ${id} --confirm-high`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** `approve <id> [--tool NAME] [--confirm-high]`. */
+export async function approveCommand(
+  context: ReviewCommandContext,
+  id: string,
+  tool?: string,
+  confirmHigh = false,
+): Promise<number> {
+  let review: ServerReviewView | undefined;
+  if (tool === undefined) {
+    const call = await context.call('reviews.approveServer', { id, ...(confirmHigh ? { confirmHigh } : {}) });
+    if (call.reached && !call.outcome.ok && call.outcome.error.code === 'confirmation_required') {
+      context.err(confirmationText(id, call.outcome.error.data));
+      return 1;
+    }
+    review = await askRunning(context, 'reviews.approveServer', { id, ...(confirmHigh ? { confirmHigh } : {}) }, call);
+  } else review = await askRunning(context, 'reviews.approveChange', { id, tool });
   if (!review) return 1;
   const served = review.items.filter((item) => item.kind === 'tool').length;
   context.out(
@@ -173,7 +233,17 @@ export async function scanCommand(
   return reports.some((report) => report.highest === 'high') ? 1 : 0;
 }
 
-/** The `review`, `approve` and `scan` commands. */
+/** `quarantine <id>`: an approved server back under review. */
+export async function quarantineCommand(context: ReviewCommandContext, id: string): Promise<number> {
+  const review = await askRunning(context, 'reviews.quarantine', { id });
+  if (!review) return 1;
+  context.out(
+    `${id}: quarantined: its items are hidden from every client and it runs under the strict sandbox until you approve it again (mcp-switchboard approve ${id})\n`,
+  );
+  return 0;
+}
+
+/** The `review`, `approve`, `quarantine` and `scan` commands. */
 export const reviewCli: CliCommand = {
   section: 'review',
   positionals: true,
@@ -191,11 +261,12 @@ export const reviewCli: CliCommand = {
     const id = positionals[0];
     if (command === 'scan') return scanCommand(context, id, values.json);
     if (!id) {
-      context.err(
-        `usage: mcp-switchboard ${command === 'review' ? 'review <id> [--json]' : 'approve <id> [--tool NAME]'}\n`,
-      );
+      const usage = reviewSpecs.find((spec) => spec.name === command)?.usage[0] ?? command;
+      context.err(`usage: mcp-switchboard ${usage}\n`);
       return 2;
     }
-    return command === 'review' ? reviewCommand(context, id, values.json) : approveCommand(context, id, values.tool);
+    if (command === 'review') return reviewCommand(context, id, values.json, values['start-unsandboxed']);
+    if (command === 'quarantine') return quarantineCommand(context, id);
+    return approveCommand(context, id, values.tool, values['confirm-high']);
   },
 };

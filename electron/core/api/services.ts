@@ -142,8 +142,15 @@ export interface ReviewsService {
   review(backendId: string): ServerReviewView;
   /** Scan reports: one server's, or every server's. */
   scans(backendId?: string): ScanReport[];
-  /** Approves a server (its launch line and the tool changes held for it); its items are served at once. */
-  approveServer(backendId: string): Promise<ServerReviewView>;
+  /**
+   * Approves a server (its launch line and the tool changes held for it); its items are served at once.
+   * Past a high-severity finding only with `confirmHigh` (else `confirmation_required`, naming them).
+   */
+  approveServer(backendId: string, options?: { confirmHigh?: boolean }): Promise<ServerReviewView>;
+  /** Puts a server back under review (quarantined, under the strict sandbox) until approved again. */
+  quarantineAgain(backendId: string): Promise<ServerReviewView>;
+  /** Records the choice to start a quarantined server unsandboxed where no sandbox runs. */
+  startUnsandboxed(backendId: string): Promise<ServerReviewView>;
   /** Approves one held tool change (throws `unknown_change`). */
   approveChange(backendId: string, tool: string): Promise<ServerReviewView>;
 }

@@ -119,8 +119,12 @@ export class BackendChanges {
     host.supervisors.set(id, supervisor);
     const error = await supervisor.start();
     try {
-      // A server that needs OAuth is added: authorizing it comes next.
-      const needsUser = error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired;
+      // A server that needs OAuth is added: authorizing it comes next. So is a quarantined one that
+      // its containment stopped (held where no sandbox runs, or refused something by the strict
+      // sandbox): it starts under its own setting once approved.
+      const needsUser =
+        (error instanceof SwitchboardError && error.code === ErrorCode.AuthorizationRequired) ||
+        heldByQuarantine(supervisor);
       if (error !== undefined && !needsUser && options.persist !== false) throw error;
       if (options.persist !== false) await host.services.store?.updateServers((servers) => (servers[id] = entry));
     } catch (failure) {
@@ -258,4 +262,10 @@ export class BackendChanges {
     this.host.supervisorHost.deps.logger.error(`config change not applied: ${message}`);
     this.host.configError(message);
   }
+}
+
+/** Whether a quarantined server's start was stopped by its containment (not by a fault of its own we can tell). */
+function heldByQuarantine(supervisor: BackendSupervisor): boolean {
+  const sandbox = supervisor.sandboxWatch.snapshot();
+  return sandbox?.quarantine !== undefined && (sandbox.state === 'unavailable' || sandbox.blocked.length > 0);
 }

@@ -71,6 +71,8 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     proxy: context.proxy,
     scanner: services.scanner,
     changed: (backendId) => {
+      // Approved or quarantined again: a server running under the other containment starts again.
+      context.pool.get(backendId)?.containmentChanged();
       access.engine.invalidate();
       events.emit('catalogChanged', { tools: true, prompts: true, resources: true });
       events.emit('healthChanged', { backendId });

@@ -96,6 +96,7 @@ export function createSupervisorHost(parts: SupervisorHostParts): SupervisorHost
       if (backend) void parts.services.catalogCache?.save(backend, snapshot, startMs);
     },
     inUse: (backendId) => subscriptions.holds(backendId),
+    quarantine: (backendId) => parts.reviews.containment(backendId),
     authFor: (backendId) => parts.authFor(backendId),
     callerCredentials: parts.callerCredentials,
     tokenExchange: parts.tokenExchange,

@@ -143,8 +143,13 @@ export interface ReviewsSlice {
   fetchReview(): Promise<void>;
   /** Opens the Review screen on server `id`. */
   openReview(id: string): void;
-  /** Approves a quarantined server (its launch line and the changes held for it). */
-  approveServer(id: string): Promise<CallOutcome<ServerReviewView>>;
+  /**
+   * Approves a quarantined server (its launch line and the changes held for it); past a
+   * high-severity finding only with `confirmHigh` (else `confirmation_required`).
+   */
+  approveServer(id: string, options?: { confirmHigh?: boolean }): Promise<CallOutcome<ServerReviewView>>;
+  /** Puts an approved server back under review (quarantined, under the strict sandbox). */
+  quarantineServer(id: string): Promise<CallOutcome<ServerReviewView>>;
   /** Approves one held tool change. */
   approveChange(id: string, tool: string): Promise<CallOutcome<ServerReviewView>>;
 }

@@ -140,7 +140,13 @@ describe('quarantine', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['plain__echo']);
     expect(core.reviews.scans('evil')[0]?.highest).toBe('high');
 
-    await core.reviews.approveServer('evil');
+    // Past a high finding, only confirmed: refused naming the finding, nothing approved.
+    await expect(core.reviews.approveServer('evil')).rejects.toMatchObject({
+      code: 'confirmation_required',
+      data: { findings: [{ rule: 'hidden-instruction', severity: 'high', item: 'tool echo' }] },
+    });
+    expect(core.reviews.review('evil')).toMatchObject({ quarantined: true });
+    await core.reviews.approveServer('evil', { confirmHigh: true });
     await waitUntil(async () => (await client.listTools()).tools.some((t) => t.name === 'evil__echo'));
   });
 
@@ -290,7 +296,7 @@ describe('quarantine with the real poisoning scan', () => {
         expect.arrayContaining(['hidden-instruction', 'exfiltration']),
       );
       expect(findings.find((finding) => finding.rule === 'hidden-instruction')?.excerpt).toBeTruthy();
-      await proxy.core.reviews.approveServer('adder');
+      await proxy.core.reviews.approveServer('adder', { confirmHigh: true });
       await waitUntil(async () => (await client.listTools()).tools.some((tool) => tool.name === 'adder__add'));
     } finally {
       await proxy.close();
@@ -318,9 +324,11 @@ describe("a review's field texts", () => {
     const approvals = new ServerApprovals(join(dir.path, 'server-approvals.json'));
     const proxy = await startProxy({ mcpServers: {} }, { approvals });
     try {
+      // Quarantined, it runs under the strict sandbox, which shows it the folders its arguments name
+      // (and nothing else outside the project): its tools file is named there.
       await proxy.core.addBackend(
         'opener',
-        nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS_FILE: tools } }),
+        nodeServer(fixture('configurable.mjs'), [tools], { env: { FIXTURE_TOOLS_FILE: tools } }),
       );
       const [open, plain] = proxy.core.reviews.review('opener').items;
       expect(open?.texts).toEqual({ 'inputSchema.properties.path.description': hint });

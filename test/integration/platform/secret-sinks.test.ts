@@ -6,8 +6,10 @@
  * backend whose failure quotes its secret; then `doctor` and `auth-status`
  * (plain and `--json`) and `check-config` on the same config. No secret may
  * appear in the audit log, a bridge frame, an MCP answer of a captured call's
- * audit, serve's log, or any CLI output; the echoes themselves must arrive
- * (as `[redacted]`), so the scan cannot pass by nothing having been echoed.
+ * audit, serve's log, any CLI output, or the server approvals file
+ * (`server-approvals.json`, which keeps each approved launch line masked); the
+ * echoes themselves must arrive (as `[redacted]`), so the scan cannot pass by
+ * nothing having been echoed.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,7 +26,8 @@ const URL_SECRET = 'url-query-secret-2b8d61';
 const LEAKY = 'leaky-env-token-81c2d4aa';
 const OWN_ENV = 'serve-own-api-token-3e9a0c';
 const SHAPED = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
-const SECRETS = { BEARER, URL_SECRET, LEAKY, OWN_ENV, SHAPED };
+const ARG_SECRET = 'argument-api-key-7d1e09';
+const SECRETS = { BEARER, URL_SECRET, LEAKY, OWN_ENV, SHAPED, ARG_SECRET };
 
 const FRONTEND_TOKEN = 'frontend-token-for-sinks-test';
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -60,7 +63,7 @@ beforeAll(async () => {
       proxy: { reconnectInitialMs: 200, reconnectMaxMs: 400 },
       policy: { backends: { local: { capture: true }, web: { capture: true } } },
       mcpServers: {
-        local: nodeServer(fixture('echo-secrets.mjs'), [], { env: { LEAKY_TOKEN: LEAKY } }),
+        local: nodeServer(fixture('echo-secrets.mjs'), ['--api-key', ARG_SECRET], { env: { LEAKY_TOKEN: LEAKY } }),
         web: { url: `${remote.match[1]}?api_key=${URL_SECRET}`, headers: { Authorization: `Bearer ${BEARER}` } },
         broken: { command: process.execPath, args: ['-e', leakyScript], env: { LEAKY_TOKEN: LEAKY } },
       },
@@ -122,6 +125,16 @@ describe('one redaction at every sink', () => {
     expect(audit).toContain('echo_request');
     expect(audit).toContain('[redacted]');
     expectClean('audit.jsonl', audit);
+    // Every server of the first start was approved: its launch line is kept, masked.
+    const approvals = await readFile(join(dir.path, 'config', 'mcp-switchboard', 'server-approvals.json'), 'utf8');
+    expect(JSON.parse(approvals)).toMatchObject({
+      version: 2,
+      servers: {
+        local: { launch: { args: [expect.any(String), '--api-key', '****'] } },
+        web: { launch: { url: expect.stringContaining('api_key=****') } },
+      },
+    });
+    expectClean('server-approvals.json', approvals);
   }, 60_000);
 
   it('keeps them out of doctor, auth-status and check-config output, --json included', async () => {

@@ -324,6 +324,8 @@ export class BackendSupervisor {
       this.host.online(this.id);
       if (startModeOf(this.config, this.host.proxyOptions()) === 'on-demand') this.demand.armIdle();
       this.catalog.admitted();
+      // Its listing was scanned: a never-approved server found high-severity is contained from now on.
+      if (this.host.quarantine) this.containmentChanged();
       return undefined;
     } catch (error) {
       release?.();
@@ -494,12 +496,30 @@ export class BackendSupervisor {
     return host.callerCredentials.transportAuth(config, caller);
   }
 
+  /**
+   * Its quarantine changed (approved, put back under review, a high finding
+   * on a never-approved server): a stdio server running under the other
+   * containment starts again under the one in force now.
+   */
+  containmentChanged(): void {
+    if (this.config.transport !== 'stdio' || this.stopped || !this.started) return;
+    const now = JSON.stringify(this.host.quarantine?.(this.id) ?? null);
+    if (now === this.launchedQuarantine) return;
+    if (this.connection || this.state.status === 'down') void this.restart();
+  }
+
+  /** The quarantine its last launch ran under (JSON; undefined: not launched yet). */
+  private launchedQuarantine: string | undefined;
+
   /** A stdio server's sandbox for its next launch (remote servers have none). */
   private sandboxLaunch(): LaunchOptions['sandbox'] {
     const { config, host } = this;
     if (config.transport !== 'stdio') return undefined;
     const proxy = host.proxyOptions();
+    const quarantine = host.quarantine?.(this.id);
+    this.launchedQuarantine = JSON.stringify(quarantine ?? null);
     return {
+      ...(quarantine ? { quarantine } : {}),
       setting: sandboxOf(config, proxy),
       context: {
         stateDir: host.deps.stateDir ?? defaultStateDir(process.platform, host.deps.environment),

@@ -12,6 +12,7 @@ import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import type { BackendTaskStatus } from '../connection/backendClient.js';
 import type { BackendCatalog } from '../connection/backendConnection.js';
 import type { IBackendEras } from '../connection/backendEras.js';
+import type { QuarantineLaunch } from '../process/sandbox/sandboxedLaunch.js';
 
 /** What a supervisor needs from the core. */
 export interface SupervisorHost {
@@ -48,6 +49,12 @@ export interface SupervisorHost {
   startSlot?(signal?: AbortSignal, pidOf?: () => number | undefined): Promise<() => void>;
   /** A live catalog was published (the core caches it, with the last start's duration). */
   catalogListed?(backendId: string, snapshot: BackendCatalog, startMs?: number): void;
+  /**
+   * Whether the backend is quarantined (never approved, or its launch line
+   * changed since): a stdio one then runs under the strict sandbox
+   * (undefined: it is not, or no approvals are kept).
+   */
+  quarantine?(backendId: string): QuarantineLaunch | undefined;
   /** Whether frontends hold resource subscriptions or streams on the backend (keeps an on-demand server running). */
   inUse?(backendId: string): boolean;
 }

@@ -20,7 +20,7 @@ import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { GroupStdioTransport } from './stdioTransport.js';
 import { withPrincipalId } from '../../platform/config/principalId.js';
 import { LaunchedHttpTransport } from './launchedHttpTransport.js';
-import { sandboxedLaunch, type SandboxContext } from '../process/sandbox/sandboxedLaunch.js';
+import { sandboxedLaunch, type QuarantineLaunch, type SandboxContext } from '../process/sandbox/sandboxedLaunch.js';
 import type { SandboxWatch } from '../process/sandbox/sandboxWatch.js';
 import type { SandboxSetting } from '../../platform/config/schema.js';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
@@ -29,7 +29,15 @@ import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 export interface LaunchOptions {
   maxMessageBytes: number;
   /** A stdio server's sandbox in force (absent: none, as before sandboxes existed). */
-  sandbox?: { setting: SandboxSetting; context: SandboxContext; watch: SandboxWatch } | undefined;
+  sandbox?:
+    | {
+        setting: SandboxSetting;
+        context: SandboxContext;
+        watch: SandboxWatch;
+        /** Quarantined: it runs under the strict sandbox while reviewed (sandboxedLaunch.ts). */
+        quarantine?: QuarantineLaunch | undefined;
+      }
+    | undefined;
   /** Tells, from a stdio line's first bytes, that it may be skipped undecoded (a log over the rate). */
   skipLine?: (head: Buffer, bytes: number) => boolean;
   /** A stdio line that is not JSON-RPC, skipped (stdoutJunk.ts). */
@@ -181,13 +189,14 @@ async function launchLine(
   sandbox: LaunchOptions['sandbox'],
 ): Promise<{ command: string; args: string[]; env?: Record<string, string>; cwd?: string }> {
   if (!sandbox) return { command: config.command, args: config.args };
-  const { setting, context, watch } = sandbox;
+  const { setting, context, watch, quarantine } = sandbox;
   try {
     const launch = await sandboxedLaunch(
       { id: config.id, command: config.command, args: config.args, cwd: config.cwd, env },
       setting,
       context,
       (line) => watch.violation(line),
+      quarantine,
     );
     if (launch.policy) await watch.openProxy(launch.policy);
     else await watch.closeProxy();
@@ -196,12 +205,14 @@ async function launchLine(
   } catch (error) {
     if (error instanceof SwitchboardError && error.code === ErrorCode.SandboxUnavailable) {
       const reason = String(error.data?.['reason'] ?? error.message);
+      const command = error.data?.['command'];
       watch.launched({
         state: 'unavailable',
         reason,
         read: setting.read,
         write: setting.write,
         network: setting.network,
+        ...(typeof command === 'string' ? { quarantine: { mode: 'held' as const, command } } : {}),
       });
     }
     throw error;

@@ -1,35 +1,81 @@
 /**
  * The server approvals file's format (`server-approvals.json`, beside
  * tool-pins.json): per server, the hash of the launch line the user approved,
- * that launch line (to show what changed) and when. Anything else in the file
- * is refused rather than guessed at: a silently emptied file would quarantine
- * every server, a silently widened one would trust them.
+ * that launch line with its secrets masked (to show what changed; never a
+ * secret: a URL's query values and password, a secret-looking flag's value are
+ * `****`) and when; the servers the user put back under review; and the
+ * servers the user chose to start unsandboxed while quarantined, for the
+ * launch line they chose it for. Version 1 (before version 2) kept the launch
+ * line in plain text: it is read, masked and written again as version 2.
+ * Anything else in the file is refused rather than guessed at: a silently
+ * emptied file would quarantine every server, a silently widened one would
+ * trust them.
  */
 import { z } from 'zod';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import type { LaunchLineView } from '../../../../shared/model/reviewViews.js';
+import { inspectArgs, inspectUrl } from '../../platform/config/inlineSecrets.js';
 
 /** One server's approval. */
 export interface ApprovalRecord {
   hash: string;
+  /** The launch line approved, its secrets masked (maskedLaunch). */
   launch: LaunchLineView;
   approvedAt: string;
 }
 
-const ApprovalFile = z.object({
-  version: z.literal(1),
-  servers: z.record(
-    z.string(),
-    z.object({
-      hash: z.string().regex(/^[0-9a-f]{64}$/),
-      launch: z.object({ transport: z.string() }).loose(),
-      approvedAt: z.string(),
-    }),
-  ),
+/** A recorded choice of the user's about one server, for one launch line (its hash). */
+export interface ChoiceRecord {
+  hash?: string;
+  at: string;
+}
+
+/** Everything the file holds. */
+export interface ApprovalsState {
+  approvals: Map<string, ApprovalRecord>;
+  /** Servers the user put back under review ("Quarantine again"), until approved again. */
+  held: Map<string, ChoiceRecord>;
+  /** Quarantined servers the user chose to start unsandboxed where no sandbox runs (for that launch line). */
+  unsandboxed: Map<string, ChoiceRecord>;
+}
+
+/** The file's current version. */
+export const APPROVALS_VERSION = 2;
+
+const Record_ = z.object({
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  launch: z.object({ transport: z.string() }).loose(),
+  approvedAt: z.string(),
+});
+const Choice = z.object({
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  at: z.string(),
 });
 
-/** Parses the file's text; throws `config_invalid` naming the file. */
-export function parseApprovals(text: string, file: string): Map<string, ApprovalRecord> {
+const ApprovalFile = z.discriminatedUnion('version', [
+  z.object({ version: z.literal(1), servers: z.record(z.string(), Record_) }),
+  z.object({
+    version: z.literal(2),
+    servers: z.record(z.string(), Record_),
+    held: z.record(z.string(), Choice).default({}),
+    startUnsandboxed: z.record(z.string(), Choice).default({}),
+  }),
+]);
+
+/** A launch line with the secrets of its URL and arguments masked (`****`), as the backups mask them. */
+export function maskedLaunch(line: LaunchLineView): LaunchLineView {
+  return {
+    ...line,
+    ...(line.url !== undefined ? { url: inspectUrl(line.url).masked } : {}),
+    ...(line.args !== undefined ? { args: inspectArgs(line.args).masked } : {}),
+  };
+}
+
+/** Parses the file's text; throws `config_invalid` naming the file. `migrated`: it was an older version. */
+export function parseApprovals(text: string, file: string): ApprovalsState & { migrated: boolean } {
   let parsed: z.infer<typeof ApprovalFile>;
   try {
     parsed = ApprovalFile.parse(JSON.parse(text));
@@ -39,15 +85,36 @@ export function parseApprovals(text: string, file: string): Map<string, Approval
       path: file,
     });
   }
-  return new Map(
+  const approvals = new Map(
     Object.entries(parsed.servers).map(([server, record]) => [
       server,
-      { hash: record.hash, launch: record.launch as LaunchLineView, approvedAt: record.approvedAt },
+      { hash: record.hash, launch: maskedLaunch(record.launch as LaunchLineView), approvedAt: record.approvedAt },
     ]),
   );
+  const choices = (map: Record<string, z.infer<typeof Choice>>): Map<string, ChoiceRecord> =>
+    new Map(Object.entries(map).map(([server, choice]) => [server, { ...choice }]));
+  if (parsed.version === 1) return { approvals, held: new Map(), unsandboxed: new Map(), migrated: true };
+  return {
+    approvals,
+    held: choices(parsed.held),
+    unsandboxed: choices(parsed.startUnsandboxed),
+    migrated: false,
+  };
 }
 
-/** The file's text for a set of approvals. */
-export function formatApprovals(all: ReadonlyMap<string, ApprovalRecord>): string {
-  return `${JSON.stringify({ version: 1, servers: Object.fromEntries(all) }, null, 2)}\n`;
+/** The file's text (always the current version). */
+export function formatApprovals(state: ApprovalsState): string {
+  const servers = Object.fromEntries(
+    [...state.approvals].map(([server, record]) => [server, { ...record, launch: maskedLaunch(record.launch) }]),
+  );
+  return `${JSON.stringify(
+    {
+      version: APPROVALS_VERSION,
+      servers,
+      held: Object.fromEntries(state.held),
+      startUnsandboxed: Object.fromEntries(state.unsandboxed),
+    },
+    null,
+    2,
+  )}\n`;
 }

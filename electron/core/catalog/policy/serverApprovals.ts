@@ -2,25 +2,38 @@
  * The user's approvals of servers (quarantine): per server, the hash of the
  * launch line approved. A server whose current launch line has no matching
  * approval is quarantined (catalog/policy/serverReviews.ts decides). One JSON
- * file in the config dir, written atomically (mode 0600).
+ * file in the config dir, written atomically (mode 0600), never holding a
+ * secret (approvalFile.ts masks the launch lines it keeps). Beside the
+ * approvals, two recorded choices: servers put back under review
+ * ("Quarantine again") and quarantined servers the user chose to start
+ * unsandboxed where no sandbox runs.
  *
  * Migration: when the file does not exist yet (the first run of a version with
  * quarantine, or a brand-new config), every server in the config at that
  * start is recorded as approved, so existing setups keep working; from then
- * on, a server not in the file is quarantined.
+ * on, a server not in the file is quarantined. A version 1 file (launch lines
+ * in plain text) is written again as version 2 when read.
  */
 import { readFile } from 'node:fs/promises';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { fileWriter, type AtomicWriter } from '../../platform/config/configStore.js';
 import type { BackendConfig } from '../../platform/config/schema.js';
-import { formatApprovals, parseApprovals, type ApprovalRecord } from './approvalFile.js';
+import {
+  formatApprovals,
+  maskedLaunch,
+  parseApprovals,
+  type ApprovalRecord,
+  type ApprovalsState,
+} from './approvalFile.js';
 import { backendLaunchHash, launchLineOf } from './launchLine.js';
 
 export type { ApprovalRecord };
 
+const empty = (): ApprovalsState => ({ approvals: new Map(), held: new Map(), unsandboxed: new Map() });
+
 /** Approved launch lines per server, kept in one file. */
 export class ServerApprovals {
-  private approvals = new Map<string, ApprovalRecord>();
+  private state: ApprovalsState = empty();
   private loadError: unknown;
   /** Operations run one at a time, so each saves a state no other operation is halfway through. */
   private chain: Promise<unknown> = Promise.resolve();
@@ -45,14 +58,20 @@ export class ServerApprovals {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         const now = new Date().toISOString();
-        const adopted = new Map(initial.map((backend) => [backend.id, recordOf(backend, now)]));
+        const adopted = {
+          ...empty(),
+          approvals: new Map(initial.map((backend) => [backend.id, recordOf(backend, now)])),
+        };
         await this.save(adopted);
-        this.approvals = adopted;
+        this.state = adopted;
         this.loadError = undefined;
         return;
       }
       try {
-        this.approvals = parseApprovals(text, this.file);
+        const { migrated, ...state } = parseApprovals(text, this.file);
+        // An older file kept launch lines in plain text: written again, masked.
+        if (migrated) await this.save(state);
+        this.state = state;
         this.loadError = undefined;
       } catch (error) {
         this.loadError = error;
@@ -63,34 +82,81 @@ export class ServerApprovals {
 
   /** A server's approval, whatever launch line it covers. */
   get(server: string): ApprovalRecord | undefined {
-    return this.approvals.get(server);
+    return this.state.approvals.get(server);
   }
 
-  /** Whether `backend`'s current launch line is the one approved. */
+  /** Whether `backend`'s current launch line is the one approved (and it was not put back under review). */
   isApproved(backend: BackendConfig): boolean {
-    return this.approvals.get(backend.id)?.hash === backendLaunchHash(backend);
+    return (
+      !this.state.held.has(backend.id) && this.state.approvals.get(backend.id)?.hash === backendLaunchHash(backend)
+    );
   }
 
-  /** Approves `backend`'s current launch line and saves. */
+  /** Whether the user put the server back under review. */
+  isHeld(server: string): boolean {
+    return this.state.held.has(server);
+  }
+
+  /** Whether the user chose to start `backend` unsandboxed while quarantined (for its current launch line). */
+  startsUnsandboxed(backend: BackendConfig): boolean {
+    return this.state.unsandboxed.get(backend.id)?.hash === backendLaunchHash(backend);
+  }
+
+  /** Approves `backend`'s current launch line and saves (a hold or an unsandboxed start is over). */
   approve(backend: BackendConfig): Promise<ApprovalRecord> {
     return this.mutate(async () => {
       const record = recordOf(backend, new Date().toISOString());
-      const next = new Map(this.approvals).set(backend.id, record);
-      await this.save(next);
-      this.approvals = next;
+      const next = this.copy();
+      next.approvals.set(backend.id, record);
+      next.held.delete(backend.id);
+      next.unsandboxed.delete(backend.id);
+      await this.commit(next);
       return record;
+    });
+  }
+
+  /** Puts a server back under review: quarantined until approved again. */
+  hold(backend: BackendConfig): Promise<void> {
+    return this.mutate(async () => {
+      const next = this.copy();
+      next.held.set(backend.id, { at: new Date().toISOString() });
+      await this.commit(next);
+    });
+  }
+
+  /** Records the user's choice to start a quarantined `backend` unsandboxed (for its current launch line). */
+  allowUnsandboxed(backend: BackendConfig): Promise<void> {
+    return this.mutate(async () => {
+      const next = this.copy();
+      next.unsandboxed.set(backend.id, { hash: backendLaunchHash(backend), at: new Date().toISOString() });
+      await this.commit(next);
     });
   }
 
   /** Forgets a removed server: added again, it is new again. */
   forget(server: string): Promise<void> {
     return this.mutate(async () => {
-      if (!this.approvals.has(server)) return;
-      const next = new Map(this.approvals);
-      next.delete(server);
-      await this.save(next);
-      this.approvals = next;
+      const { approvals, held, unsandboxed } = this.state;
+      if (!approvals.has(server) && !held.has(server) && !unsandboxed.has(server)) return;
+      const next = this.copy();
+      next.approvals.delete(server);
+      next.held.delete(server);
+      next.unsandboxed.delete(server);
+      await this.commit(next);
     });
+  }
+
+  private copy(): ApprovalsState {
+    return {
+      approvals: new Map(this.state.approvals),
+      held: new Map(this.state.held),
+      unsandboxed: new Map(this.state.unsandboxed),
+    };
+  }
+
+  private async commit(next: ApprovalsState): Promise<void> {
+    await this.save(next);
+    this.state = next;
   }
 
   private run<T>(task: () => Promise<T>): Promise<T> {
@@ -107,9 +173,9 @@ export class ServerApprovals {
     });
   }
 
-  private async save(all: ReadonlyMap<string, ApprovalRecord>): Promise<void> {
+  private async save(state: ApprovalsState): Promise<void> {
     try {
-      await this.writer.write(this.file, formatApprovals(all));
+      await this.writer.write(this.file, formatApprovals(state));
     } catch (error) {
       throw new SwitchboardError(
         ErrorCode.ConfigUnreadable,
@@ -121,5 +187,5 @@ export class ServerApprovals {
 }
 
 function recordOf(backend: BackendConfig, approvedAt: string): ApprovalRecord {
-  return { hash: backendLaunchHash(backend), launch: launchLineOf(backend), approvedAt };
+  return { hash: backendLaunchHash(backend), launch: maskedLaunch(launchLineOf(backend)), approvedAt };
 }

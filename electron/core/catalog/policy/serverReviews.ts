@@ -32,7 +32,8 @@ import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.j
 import type { ItemKind } from '../../platform/config/policyConfig.js';
 import { scanCatalog, type ScanInput } from '../scan/scanCatalog.js';
 import { promptFields, resourceFields, templateFields, toolFields, type ScanField } from '../scan/scanFields.js';
-import { launchLineOf } from './launchLine.js';
+import { maskedLaunch } from './approvalFile.js';
+import { backendLaunchHash, launchLineOf } from './launchLine.js';
 import type { PinChange, PinStore } from './pinStore.js';
 import type { ServerApprovals } from './serverApprovals.js';
 
@@ -98,9 +99,21 @@ export class ServerReviews {
     const { approvals } = this.host;
     const backend = this.host.backend(backendId);
     if (!approvals || !backend || approvals.isApproved(backend)) return undefined;
+    if (approvals.isHeld(backendId)) return 'requested';
     const record = approvals.get(backendId);
     if (this.host.proxy().quarantine) return record ? 'launch-changed' : 'new';
     return record === undefined && this.reportOf(backendId)?.highest === 'high' ? 'high-finding' : undefined;
+  }
+
+  /**
+   * How a quarantined server is launched (undefined: it is not quarantined, so
+   * it runs under its own setting): under the strict sandbox, or unsandboxed
+   * where none runs if the user chose that for its launch line.
+   */
+  containment(backendId: string): { startUnsandboxed: boolean } | undefined {
+    if (this.quarantineReason(backendId) === undefined) return undefined;
+    const backend = this.host.backend(backendId);
+    return { startUnsandboxed: backend !== undefined && this.host.approvals?.startsUnsandboxed(backend) === true };
   }
 
   /**
@@ -221,7 +234,7 @@ export class ServerReviews {
   /** One server's review: launch line, items with findings, held changes with their diffs. */
   review(backendId: string): ServerReviewView {
     const backend = this.requireBackend(backendId);
-    const launch = launchLineOf(backend);
+    const launch = maskedLaunch(launchLineOf(backend));
     const record = this.host.approvals?.get(backendId);
     const report = this.reportOf(backendId);
     return {
@@ -229,7 +242,7 @@ export class ServerReviews {
       ...(this.state(backendId) ?? { quarantined: false, pending: this.changesOf(backendId).length }),
       quarantineOn: this.host.proxy().quarantine,
       launch,
-      ...(record && !this.host.approvals?.isApproved(backend) ? { approvedLaunch: record.launch } : {}),
+      ...(record && record.hash !== backendLaunchHash(backend) ? { approvedLaunch: record.launch } : {}),
       items: this.items(backendId),
       changes: this.changesOf(backendId).map((change) => this.changeView(change)),
       ...(report ? { scan: report } : {}),
@@ -238,19 +251,57 @@ export class ServerReviews {
 
   /**
    * Approves a server: its current launch line, and every tool change held
-   * for it (what its review showed); its items are served at once.
+   * for it (what its review showed); its items are served at once. A server
+   * whose scan has a high-severity finding is approved only with `confirmHigh`
+   * (else `confirmation_required`, naming those findings).
    */
-  async approveServer(backendId: string): Promise<ServerReviewView> {
+  async approveServer(backendId: string, options: { confirmHigh?: boolean } = {}): Promise<ServerReviewView> {
     const backend = this.requireBackend(backendId);
-    const { approvals } = this.host;
-    if (!approvals) {
-      throw new SwitchboardError(ErrorCode.NotSupported, 'server approvals are not kept in this mode');
-    }
+    const approvals = this.requireApprovals();
+    const high = (this.reportOf(backendId)?.findings ?? []).filter((finding) => finding.severity === 'high');
+    if (high.length > 0 && !options.confirmHigh) throw confirmationRequired(backendId, high);
     await approvals.approve(backend);
     const pins = this.host.pins();
     for (const change of this.changesOf(backendId)) await pins?.approve(backendId, change.tool);
     this.host.changed(backendId);
     return this.review(backendId);
+  }
+
+  /**
+   * Puts a server back under review ("Quarantine again"): its items are
+   * withheld, and it runs under the strict sandbox, until approved again.
+   */
+  async quarantineAgain(backendId: string): Promise<ServerReviewView> {
+    const backend = this.requireBackend(backendId);
+    const approvals = this.requireApprovals();
+    if (!approvals.isHeld(backendId)) await approvals.hold(backend);
+    this.host.changed(backendId);
+    return this.review(backendId);
+  }
+
+  /**
+   * Records the user's choice to start a quarantined server unsandboxed where
+   * no sandbox can run (for its current launch line); refused for a server
+   * that is not quarantined (it runs under its own setting).
+   */
+  async startUnsandboxed(backendId: string): Promise<ServerReviewView> {
+    const backend = this.requireBackend(backendId);
+    const approvals = this.requireApprovals();
+    if (this.quarantineReason(backendId) === undefined)
+      throw new SwitchboardError(
+        ErrorCode.InvalidParams,
+        `"${backendId}" is not quarantined: it runs under its own sandbox setting`,
+        { backend: backendId },
+      );
+    await approvals.allowUnsandboxed(backend);
+    this.host.changed(backendId);
+    return this.review(backendId);
+  }
+
+  private requireApprovals(): ServerApprovals {
+    const { approvals } = this.host;
+    if (!approvals) throw new SwitchboardError(ErrorCode.NotSupported, 'server approvals are not kept in this mode');
+    return approvals;
   }
 
   /** Approves one held tool change; throws `unknown_change` when none is held. */
@@ -349,6 +400,26 @@ export class ServerReviews {
       ...(findings.length > 0 ? { texts: findingTexts(toolFields(offered as unknown as Tool), findings) } : {}),
     };
   }
+}
+
+/** The refusal of an approval past high-severity findings: it names them (rule, item, excerpt). */
+function confirmationRequired(backendId: string, high: readonly ScanFinding[]): SwitchboardError {
+  const named = high.map((finding) => `${finding.rule} in ${finding.item.kind} ${finding.item.name}`);
+  const shown = named.slice(0, 5).join('; ') + (named.length > 5 ? `; and ${named.length - 5} more` : '');
+  return new SwitchboardError(
+    ErrorCode.ConfirmationRequired,
+    `"${backendId}" has ${high.length} high-severity finding${high.length === 1 ? '' : 's'} (${shown}): approve it only if you trust it, confirming those findings`,
+    {
+      backend: backendId,
+      findings: high.map((finding) => ({
+        rule: finding.rule,
+        severity: finding.severity,
+        item: `${finding.item.kind} ${finding.item.name}`,
+        field: finding.field,
+        excerpt: finding.excerpt,
+      })),
+    },
+  );
 }
 
 /**

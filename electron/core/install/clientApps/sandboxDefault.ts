@@ -18,6 +18,7 @@
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { findCommand, searchPath } from '../../backends/process/commandLookup.js';
 import { packageRegistryHosts } from '../../backends/process/sandbox/sandboxedLaunch.js';
+import { isContainerRuntime } from '../../backends/process/sandbox/sandboxPolicy.js';
 import { sandboxSupportNow, type SandboxSupport } from '../../backends/process/sandbox/sandboxSupport.js';
 
 /** The paths the user gave an entry: folders it may write to, files it may read. */
@@ -25,9 +26,6 @@ export interface SandboxGrants {
   read?: string[];
   write?: string[];
 }
-
-/** Commands that run a container: isolated by their runtime, not sandboxed again. */
-const CONTAINER_RUNTIMES = new Set(['docker', 'podman', 'nerdctl']);
 
 /** A path the config's `sandbox` lists accept: absolute or under `~/`, without `..`. */
 export function grantablePath(path: string): boolean {
@@ -39,8 +37,7 @@ export function grantablePath(path: string): boolean {
 export function sandboxable(entry: Record<string, unknown>): boolean {
   const command = entry['command'];
   if (typeof command !== 'string' || entry['url'] !== undefined) return false;
-  const name = command.split(/[\\/]/).pop() ?? command;
-  return !CONTAINER_RUNTIMES.has(name.replace(/\.exe$/i, ''));
+  return !isContainerRuntime(command);
 }
 
 /** The grants without duplicates or paths a config cannot hold (trailing slashes dropped). */

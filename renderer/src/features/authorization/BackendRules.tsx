@@ -41,6 +41,7 @@ export function BackendRules({
   const setBackendPolicy = useAppStore((s) => s.setBackendPolicy);
   const setRule = useAppStore((s) => s.setRule);
   const setRules = useAppStore((s) => s.setRules);
+  const openReview = useAppStore((s) => s.openReview);
   // Not exclusive: each switch saves on its own (disabling them would take the focus away mid-keyboard use).
   const { error, run: change } = useOutcome({ exclusive: false });
   const toggle = (patch: Partial<Omit<BackendPolicy, 'id'>>) =>
@@ -138,7 +139,17 @@ export function BackendRules({
         items.map((item) => (
           <tr key={`${item.kind}:${item.original}`}>
             <td className="mono">
-              {item.exposed} {item.withheld && <Badge tone="warn">withheld: changed</Badge>}
+              {item.exposed}{' '}
+              {item.withheld && (
+                <button
+                  type="button"
+                  className="badge badge-button tone-warn"
+                  aria-label={`Quarantined — review ${backend.id}`}
+                  onClick={() => openReview(backend.id)}
+                >
+                  quarantined — review
+                </button>
+              )}
               {item.readOnly && <Badge tone="ok">read-only</Badge>}
             </td>
             <td>{KIND_LABEL[item.kind]}</td>

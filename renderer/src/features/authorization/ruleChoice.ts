@@ -68,7 +68,11 @@ export function stateLook(
     case 'denied':
       return { label: 'denied', detail: `denied by your rule for ${name}`, tone: 'bad' };
     case 'withheld':
-      return { label: 'withheld', detail: 'withheld: its definition changed and awaits your approval', tone: 'warn' };
+      return {
+        label: 'quarantined',
+        detail: 'quarantined: hidden from clients until you approve it (Review)',
+        tone: 'warn',
+      };
     case 'server-off':
       return { label: 'hidden', detail: 'hidden: the server is off for every client', tone: 'idle' };
     case 'server-hidden':

@@ -1,12 +1,11 @@
 /**
  * A server's review state on its card: "Quarantined — review" with the
- * reason, the changes held, each a button to its Review screen, and the
- * scan's summary (plain for no findings or only low ones). The server's
+ * reason, the changes held, and the scan's summary (plain for no findings
+ * or only low ones), each a button to its Review screen. The server's
  * entry in reviews.list is read first (re-fetched at every catalog and pin
  * change, which health is not), health until that list has it.
  */
 import type { BackendHealth } from '../../../../shared/model/health.js';
-import { Badge } from '../../components/HealthBadge.js';
 import { useAppStore } from '../../store/context.js';
 import { heldWords, quarantineTone, REASON_WORDS, scanTone, scanWords } from './reviewWords.js';
 
@@ -40,9 +39,14 @@ export function ReviewBadges({ health }: { health: BackendHealth }) {
         </button>
       )}
       {scan && (
-        <Badge tone={scanTone(scan)} title={`Scanned ${new Date(scan.scannedAt).toLocaleString()}`}>
+        <button
+          type="button"
+          className={`badge badge-button tone-${scanTone(scan)}`}
+          title={`Scanned ${new Date(scan.scannedAt).toLocaleString()}: open the review`}
+          onClick={() => openReview(health.id)}
+        >
           {scanWords(scan)}
-        </Badge>
+        </button>
       )}
     </div>
   );

@@ -1,13 +1,15 @@
 /**
  * Every tool, prompt and resource a server under review lists, each with the
- * scan's findings; items hidden from clients (all of a quarantined server's,
- * a tool whose change is held) are marked so.
+ * scan's findings, ordered and coloured by their worst severity (high first);
+ * items hidden from clients (all of a quarantined server's, a tool whose
+ * change is held) are marked so.
  */
 import type { ReviewItemView } from '../../../../shared/model/reviewViews.js';
 import type { ScanItemKind } from '../../../../shared/model/scanViews.js';
 import { escapeInvisible } from '../../../../shared/model/invisibleText.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { FindingList } from './FindingList.js';
+import { SEVERITY_TONE, severityRank, worstSeverity } from './reviewWords.js';
 
 const KIND_WORD: Record<ScanItemKind, string> = {
   tool: 'tool',
@@ -32,29 +34,36 @@ export function ReviewItemList({
   held: ReadonlySet<string>;
 }) {
   const flagged = items.filter((item) => item.findings.length > 0).length;
+  // Worst first; a stable sort keeps the server's order among equals.
+  const ordered = [...items].sort(
+    (a, b) => severityRank(worstSeverity(a.findings)) - severityRank(worstSeverity(b.findings)),
+  );
   return (
     <section className="panel stack" aria-label="Tools, prompts and resources">
       <h2>
         Tools, prompts and resources ({items.length}){flagged > 0 ? `, ${flagged} with findings` : ''}
       </h2>
       {items.length === 0 && <p className="muted">Nothing listed yet.</p>}
-      {items.map((item) => (
-        <article
-          key={`${item.kind} ${item.name}`}
-          className="review-item stack"
-          aria-label={`${KIND_WORD[item.kind]} ${item.name}`}
-        >
-          <div className="row">
-            <code>{item.name}</code>
-            <span className="chip">{KIND_WORD[item.kind]}</span>
-            {isHidden(item, quarantined, held) && <Badge tone="warn">Hidden from clients</Badge>}
-          </div>
-          {item.description !== undefined && (
-            <p className="small review-description">{escapeInvisible(item.description)}</p>
-          )}
-          <FindingList name={item.name} findings={item.findings} texts={item.texts} />
-        </article>
-      ))}
+      {ordered.map((item) => {
+        const worst = worstSeverity(item.findings);
+        return (
+          <article
+            key={`${item.kind} ${item.name}`}
+            className={`review-item stack${worst ? ` severity-${worst} tone-border-${SEVERITY_TONE[worst]}` : ''}`}
+            aria-label={`${KIND_WORD[item.kind]} ${item.name}`}
+          >
+            <div className="row">
+              <code>{item.name}</code>
+              <span className="chip">{KIND_WORD[item.kind]}</span>
+              {isHidden(item, quarantined, held) && <Badge tone="warn">Hidden from clients</Badge>}
+            </div>
+            {item.description !== undefined && (
+              <p className="small review-description">{escapeInvisible(item.description)}</p>
+            )}
+            <FindingList name={item.name} findings={item.findings} texts={item.texts} />
+          </article>
+        );
+      })}
     </section>
   );
 }

@@ -1,15 +1,21 @@
 /**
  * The Review screen for one server (issue #25): why it waits (quarantined:
- * new, its launch line changed, or a high-severity finding; changes held),
- * exactly what runs and under which sandbox, the tool changes held with what
- * changed, and every item with the scan's findings. Approve server serves its
- * items (and the changes held for it); Keep quarantined leaves it as it is.
+ * new, its launch line changed, a high-severity finding, or put back under
+ * review; changes held), exactly what runs and under which sandbox, the tool
+ * changes held with what changed, and every item with the scan's findings,
+ * worst first. The decision comes after that evidence (issue #37): Approve
+ * server serves its items (and the changes held for it), past a high-severity
+ * finding only once a dialog naming those findings is confirmed; Keep
+ * quarantined leaves it as it is; an approved server offers Quarantine again.
  */
+import { useState } from 'react';
+import { ConfirmDialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { timeAgo } from '../../components/time.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore, useShown } from '../../store/context.js';
 import type { ServerReviewView } from '../../../../shared/model/reviewViews.js';
+import type { ScanFinding } from '../../../../shared/model/scanViews.js';
 import { HeldChange } from './HeldChange.js';
 import { LaunchLinePanel } from './LaunchLinePanel.js';
 import { ReviewItemList } from './ReviewItemList.js';
@@ -25,20 +31,76 @@ export function reviewStateLine(review: ServerReviewView): string {
   return review.pending > 0 ? `${approved}; ${heldWords(review.pending)} until you approve them.` : `${approved}.`;
 }
 
-/** Approve server / Keep quarantined, for a quarantined server. */
+/** The high-severity findings of a review, which an approval must confirm. */
+function highFindings(review: ServerReviewView): ScanFinding[] {
+  return (review.scan?.findings ?? []).filter((finding) => finding.severity === 'high');
+}
+
+/** The dialog that names the high-severity findings an approval goes past. */
+function ConfirmHighDialog({
+  review,
+  findings,
+  onConfirm,
+  onCancel,
+}: {
+  review: ServerReviewView;
+  findings: readonly ScanFinding[];
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      title={`Approve ${review.server} despite ${findings.length} high-severity ${findings.length === 1 ? 'finding' : 'findings'}?`}
+      message={
+        <div className="stack">
+          <p>The scan found these in what {review.server} tells the model. Approve it only if you trust it.</p>
+          <ul aria-label="High-severity findings" className="stack">
+            {findings.map((finding, at) => (
+              <li key={`${at} ${finding.rule} ${finding.item.name}`}>
+                <strong>{finding.rule}</strong> in {finding.item.kind} <code>{finding.item.name}</code>:{' '}
+                <q>{finding.excerpt}</q>
+              </li>
+            ))}
+          </ul>
+        </div>
+      }
+      confirmLabel="Approve anyway"
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
+  );
+}
+
+/** Approve server / Keep quarantined, for a quarantined server (after the evidence). */
 function ServerDecision({ review }: { review: ServerReviewView }) {
   const approveServer = useAppStore((s) => s.approveServer);
   const setScreen = useAppStore((s) => s.setScreen);
   const { busy, error, run } = useOutcome();
+  const [confirming, setConfirming] = useState(false);
+  const high = highFindings(review);
+  const approve = (confirmHigh: boolean) => {
+    setConfirming(false);
+    void run(() => approveServer(review.server, confirmHigh ? { confirmHigh } : {}), 'approve').then((outcome) => {
+      // Refused for a finding this screen had not seen yet: the dialog names it.
+      if (outcome && !outcome.ok && outcome.error.code === 'confirmation_required') setConfirming(true);
+    });
+  };
   return (
     <section className="panel stack" aria-label="Decision">
-      <ErrorNote error={error} title="Could not approve" />
+      <h2>Decision</h2>
+      <ErrorNote error={error?.code === 'confirmation_required' ? undefined : error} title="Could not approve" />
+      {high.length > 0 && (
+        <p className="note tone-bad">
+          The scan found {high.length} high-severity {high.length === 1 ? 'finding' : 'findings'} above: approving asks
+          you to confirm them.
+        </p>
+      )}
       <div className="row" role="group" aria-label={`Decision on ${review.server}`}>
         <button
           type="button"
           className="primary"
           disabled={busy}
-          onClick={() => void run(() => approveServer(review.server), 'approve')}
+          onClick={() => (high.length > 0 ? setConfirming(true) : approve(false))}
         >
           {busy ? 'Approving…' : 'Approve server'}
         </button>
@@ -48,8 +110,42 @@ function ServerDecision({ review }: { review: ServerReviewView }) {
       </div>
       <p className="small muted">
         Approving serves its items to clients now
-        {review.changes.length > 0 ? `, with the ${review.changes.length} held below` : ''}. A later change of its
-        command, arguments, environment, URL or sandbox quarantines it again.
+        {review.changes.length > 0 ? `, with the ${review.changes.length} held above` : ''}, and starts it under its own
+        sandbox setting. A later change of its command, arguments, environment, URL or sandbox quarantines it again.
+      </p>
+      {confirming && (
+        <ConfirmHighDialog
+          review={review}
+          findings={high}
+          onConfirm={() => approve(true)}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+    </section>
+  );
+}
+
+/** Quarantine again, for an approved server. */
+function QuarantineAgain({ review }: { review: ServerReviewView }) {
+  const quarantineServer = useAppStore((s) => s.quarantineServer);
+  const { busy, error, run } = useOutcome();
+  return (
+    <section className="panel stack" aria-label="Decision">
+      <h2>Decision</h2>
+      <ErrorNote error={error} title="Could not quarantine" />
+      <div className="row" role="group" aria-label={`Decision on ${review.server}`}>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => void run(() => quarantineServer(review.server), 'quarantine')}
+        >
+          {busy ? 'Quarantining…' : 'Quarantine again'}
+        </button>
+      </div>
+      <p className="small muted">
+        Hides its tools, prompts and resources from every client and runs it under the strict sandbox until you approve
+        it again.
       </p>
     </section>
   );
@@ -86,7 +182,6 @@ export function ReviewScreen() {
       {!view && !review.error && <p className="muted">Loading…</p>}
       {view && (
         <>
-          {view.quarantined && <ServerDecision review={view} />}
           <LaunchLinePanel launch={view.launch} approvedLaunch={view.approvedLaunch} sandbox={health?.sandbox} />
           {view.changes.length > 0 && (
             <section className="panel stack" aria-label="Changes held">
@@ -97,6 +192,7 @@ export function ReviewScreen() {
             </section>
           )}
           <ReviewItemList items={view.items} quarantined={view.quarantined} held={held} />
+          {view.quarantined ? <ServerDecision review={view} /> : view.approvedAt && <QuarantineAgain review={view} />}
         </>
       )}
     </>

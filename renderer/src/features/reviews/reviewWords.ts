@@ -13,6 +13,7 @@ export const REASON_WORDS: Record<QuarantineReason, string> = {
   new: 'new server, never approved',
   'launch-changed': 'its command or settings changed since you approved it',
   'high-finding': 'a high-severity finding',
+  requested: 'you put it back under review',
 };
 
 /** How each severity looks: only `high` is an alarm. */
@@ -43,4 +44,14 @@ export function scanTone(scan: Pick<ScanSummaryView, 'highest'>): Tone {
 /** The tone of a quarantine: an alarm only for a high-severity finding. */
 export function quarantineTone(reason: QuarantineReason | undefined): Tone {
   return reason === 'high-finding' ? 'bad' : 'warn';
+}
+
+/** How severe, for ordering: high first, then medium, low, none. */
+export function severityRank(severity: ScanSeverity | undefined): number {
+  return severity === 'high' ? 0 : severity === 'medium' ? 1 : severity === 'low' ? 2 : 3;
+}
+
+/** The worst severity of some findings (undefined: none). */
+export function worstSeverity(findings: readonly { severity: ScanSeverity }[]): ScanSeverity | undefined {
+  return [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity))[0]?.severity;
 }

@@ -24,6 +24,12 @@ export function networkWords(network: SandboxSettingView['network']): string {
 
 /** The sandbox a server runs under, in one line: never claims more than health says. */
 export function sandboxLine(sandbox: BackendSandbox): string {
+  const quarantine = sandbox.quarantine;
+  if (quarantine?.mode === 'strict')
+    return `Quarantined: runs under the strict sandbox (${sandbox.engine ?? 'bubblewrap'}; no network, no home, no grant) until you approve it`;
+  if (quarantine?.mode === 'held')
+    return `Quarantined: not started, since no sandbox can run here (${sandbox.reason ?? 'unknown'}); to start it unsandboxed while you review it: ${quarantine.command ?? ''}`;
+  if (quarantine?.mode === 'unsandboxed') return 'Quarantined, not sandboxed: you chose to start it with your rights';
   if (sandbox.state === 'off') return 'Not sandboxed: runs with your rights';
   if (sandbox.state === 'unavailable')
     return `Sandbox unavailable: ${sandbox.reason ?? 'no sandbox can run here'} — not started`;

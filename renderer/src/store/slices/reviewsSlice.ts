@@ -38,8 +38,18 @@ export function createReviewsSlice(client: CoreClient): SliceCreator<ReviewsSlic
       get().setScreen('review');
       get().invalidate('review');
     },
-    async approveServer(id) {
-      const outcome = await client.call('reviews.approveServer', { id });
+    async approveServer(id, options = {}) {
+      const outcome = await client.call('reviews.approveServer', {
+        id,
+        ...(options.confirmHigh ? { confirmHigh: true } : {}),
+      });
+      if (outcome.ok && get().reviewServer === id)
+        set({ review: { data: outcome.result, error: undefined, loading: false } });
+      if (outcome.ok) get().invalidate('reviews', 'backends');
+      return outcome;
+    },
+    async quarantineServer(id) {
+      const outcome = await client.call('reviews.quarantine', { id });
       if (outcome.ok && get().reviewServer === id)
         set({ review: { data: outcome.result, error: undefined, loading: false } });
       if (outcome.ok) get().invalidate('reviews', 'backends');

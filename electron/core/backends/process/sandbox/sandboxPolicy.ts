@@ -14,6 +14,31 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxNetwork, SandboxSetting } from '../../../platform/config/schema.js';
 
+/**
+ * The strict sandbox a quarantined server runs under while it is reviewed
+ * (never approved, or its launch line changed since), whatever its own
+ * `sandbox` setting: the defaults only (the system's files, its command's
+ * folder and runtime, the scripts its arguments name, all read-only), a
+ * private empty home and temp folder as the only places it may write, no
+ * grant of the user's, and no network (a package runner may still reach the
+ * registry of the package its reviewed launch line names: sandboxedLaunch.ts).
+ */
+export const STRICT_SANDBOX: Readonly<SandboxSetting> = Object.freeze({
+  enabled: true,
+  read: [],
+  write: [],
+  network: 'none',
+});
+
+/** Commands that run a container: contained by their runtime, never wrapped in a sandbox of ours. */
+const CONTAINER_RUNTIMES = new Set(['docker', 'podman', 'nerdctl']);
+
+/** Whether `command` (a name or a path, `.exe` on Windows) is a container runtime. */
+export function isContainerRuntime(command: string): boolean {
+  const name = command.split(/[\\/]/).pop() ?? command;
+  return CONTAINER_RUNTIMES.has(name.replace(/\.exe$/i, '').toLowerCase());
+}
+
 /** One folder or file made visible inside the sandbox. */
 export interface SandboxMount {
   /** The path on the host. */
@@ -124,6 +149,13 @@ function installFolderOf(command: string): string | undefined {
   return dirname(dirname(real));
 }
 
+/** The folder holding a command as PATH found it (not its link's target), unless it is a system folder. */
+function commandFolderOf(command: string): string | undefined {
+  if (!isAbsolute(command)) return undefined;
+  const folder = dirname(command);
+  return SYSTEM_PATHS.some((system) => isUnder(folder, system)) ? undefined : folder;
+}
+
 /**
  * The folder an argument names, read-only: a script's project (for a
  * package's script, the folder holding the outermost node_modules, where its
@@ -230,6 +262,9 @@ export function resolveSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   };
   const install = input.resolvedCommand ? installFolderOf(input.resolvedCommand) : undefined;
   if (install) readOnly(install);
+  // The folder the command was found in (a link to a runtime elsewhere, in a PATH entry of the user's).
+  const found = input.resolvedCommand ? commandFolderOf(input.resolvedCommand) : undefined;
+  if (found) readOnly(found);
   for (const cache of HOME_CACHES) readOnly(join(home, cache));
   for (const folder of input.extraPath) readOnly(expandHome(folder, home));
   for (const arg of input.args) {

@@ -6,6 +6,12 @@
  * Windows (srtEngine.ts, loaded only then). On, where none can run: a
  * `sandbox_unavailable` error and no process: a server the user asked to
  * sandbox never runs unsandboxed.
+ *
+ * A quarantined server (`quarantine` given: never approved, or its launch line
+ * changed since) runs under STRICT_SANDBOX instead of its own setting; where
+ * no engine can run it is not started, and the error names the command that
+ * starts it unsandboxed (the user's recorded choice, `startUnsandboxed`). A
+ * container runtime is contained by itself and keeps its own setting.
  */
 import { homedir } from 'node:os';
 import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
@@ -15,7 +21,8 @@ import { findCommand, searchPath } from '../commandLookup.js';
 import { bubblewrapArgs } from './bubblewrapArgs.js';
 import { sandboxSupport } from './sandboxSupport.js';
 import { srtLaunch } from './srtEngine.js';
-import { resolveSandboxPolicy, type SandboxPolicy } from './sandboxPolicy.js';
+import { isContainerRuntime, resolveSandboxPolicy, STRICT_SANDBOX, type SandboxPolicy } from './sandboxPolicy.js';
+import type { QuarantineContainment } from '../../../../../shared/model/health.js';
 import { basename } from 'node:path';
 
 /** What every sandboxed launch needs from the proxy. */
@@ -40,6 +47,16 @@ export interface SandboxedLaunch {
   release?: () => void;
 }
 
+/** A quarantined server's launch: whether the user chose to start it unsandboxed while it is reviewed. */
+export interface QuarantineLaunch {
+  startUnsandboxed: boolean;
+}
+
+/** The command that starts a held quarantined server unsandboxed while it is reviewed. */
+export function startUnsandboxedCommand(id: string): string {
+  return `mcp-switchboard review ${/^[A-Za-z0-9_.-]+$/.test(id) ? id : `'${id.replace(/'/g, `'\\''`)}'`} --start-unsandboxed`;
+}
+
 /** What a setting says before anything was launched under it (health before the first start). */
 export function sandboxView(setting: SandboxSetting): BackendSandbox {
   const { read, write, network } = setting;
@@ -54,39 +71,64 @@ function withPackageRegistries(setting: SandboxSetting, command: string, env: Re
   return { ...setting, network: [...listed, ...hosts.filter((host) => !listed.includes(host))] };
 }
 
-/** The line a stdio server is started with under `setting`. */
+/** The line a stdio server is started with under `setting` (a quarantined one: see the top of this file). */
 export async function sandboxedLaunch(
   launch: { id: string; command: string; args: string[]; cwd: string | undefined; env: Record<string, string> },
   own: SandboxSetting,
   context: SandboxContext,
   onViolation: (line: string) => void = () => undefined,
+  quarantine?: QuarantineLaunch,
 ): Promise<SandboxedLaunch> {
-  if (!own.enabled) {
+  const container = quarantine !== undefined && isContainerRuntime(launch.command);
+  const strict = quarantine !== undefined && !container;
+  const held: QuarantineContainment | undefined = quarantine && {
+    mode: container ? 'container' : 'strict',
+  };
+  const chosen = strict ? STRICT_SANDBOX : own;
+  if (!chosen.enabled) {
     const granted = { read: own.read, write: own.write, network: own.network };
-    return { command: launch.command, args: launch.args, view: { state: 'off', ...granted } };
+    return {
+      command: launch.command,
+      args: launch.args,
+      view: { state: 'off', ...granted, ...(held ? { quarantine: held } : {}) },
+    };
   }
-  const setting = withPackageRegistries(own, launch.command, launch.env);
+  const setting = withPackageRegistries(chosen, launch.command, launch.env);
   const granted = { read: setting.read, write: setting.write, network: setting.network };
   const support = await sandboxSupport(launch.env);
-  if (!support.available)
+  /** No sandbox can run it: not started (a quarantined one: unless the user chose to start it unsandboxed). */
+  const unavailable = (reason: string, turnOff: string): SandboxedLaunch => {
+    if (!strict)
+      throw new SwitchboardError(
+        ErrorCode.SandboxUnavailable,
+        `"${launch.id}" is set to run sandboxed, but ${reason}; it was not started${turnOff}`,
+        { backend: launch.id, reason },
+      );
+    if (quarantine.startUnsandboxed) {
+      const off = { read: own.read, write: own.write, network: own.network };
+      return {
+        command: launch.command,
+        args: launch.args,
+        view: { state: 'off', ...off, quarantine: { mode: 'unsandboxed' } },
+      };
+    }
+    const command = startUnsandboxedCommand(launch.id);
     throw new SwitchboardError(
       ErrorCode.SandboxUnavailable,
-      `"${launch.id}" is set to run sandboxed, but ${support.reason}; it was not started (turn its sandbox off to run it with your rights)`,
-      { backend: launch.id, reason: support.reason },
+      `"${launch.id}" is quarantined: it runs only under the strict sandbox until you approve it, but ${reason}; it was not started (to start it unsandboxed while you review it: ${command})`,
+      { backend: launch.id, reason, command },
     );
+  };
+  if (!support.available) return unavailable(support.reason, ' (turn its sandbox off to run it with your rights)');
   if (
     support.engine === 'bubblewrap' &&
     Array.isArray(setting.network) &&
     !findCommand('socat', searchPath(launch.env))
-  ) {
-    const reason =
-      'a list of hosts (sandbox.network) needs socat, which is not installed (Debian/Ubuntu: apt install socat)';
-    throw new SwitchboardError(
-      ErrorCode.SandboxUnavailable,
-      `"${launch.id}" is set to run sandboxed, but ${reason}; it was not started`,
-      { backend: launch.id, reason },
+  )
+    return unavailable(
+      'a list of hosts (sandbox.network) needs socat, which is not installed (Debian/Ubuntu: apt install socat)',
+      '',
     );
-  }
   const home = launch.env['HOME'] || homedir();
   const policy = resolveSandboxPolicy({
     backendId: launch.id,
@@ -106,7 +148,7 @@ export async function sandboxedLaunch(
     return {
       command: srt.command,
       args: srt.args,
-      view: { state: 'on', engine: 'srt', ...granted },
+      view: { state: 'on', engine: 'srt', ...granted, ...(held ? { quarantine: held } : {}) },
       policy: srtPolicy,
       env: srt.env,
       cwd: srt.cwd,
@@ -116,7 +158,7 @@ export async function sandboxedLaunch(
   return {
     command: support.bwrap,
     args: bubblewrapArgs(policy, launch.command, launch.args),
-    view: { state: 'on', engine: support.engine, ...granted },
+    view: { state: 'on', engine: support.engine, ...granted, ...(held ? { quarantine: held } : {}) },
     policy,
   };
 }

@@ -56,7 +56,7 @@ describe("a server's review state on the Servers screen", () => {
     const adder = within(reviewOf('adder')!);
     expect(adder.getByRole('button', { name: 'Quarantined — review' }).className).toContain('tone-bad');
     expect(adder.getByText('a high-severity finding')).toBeTruthy();
-    expect(adder.getByText('Scan: 2 findings, highest high').className).toContain('tone-bad');
+    expect(adder.getByRole('button', { name: 'Scan: 2 findings, highest high' }).className).toContain('tone-bad');
 
     const mut = within(reviewOf('mut')!);
     expect(mut.queryByRole('button', { name: 'Quarantined — review' })).toBeNull();
@@ -65,7 +65,8 @@ describe("a server's review state on the Servers screen", () => {
     expect(mut.getByText('Scan: 1 finding, highest low').className).toContain('tone-idle');
 
     const clean = within(reviewOf('clean')!);
-    expect(clean.queryAllByRole('button')).toHaveLength(0);
+    // The scan pill is its only button: it opens the review.
+    expect(clean.queryAllByRole('button').map((button) => button.textContent)).toEqual(['Scan: no findings']);
     expect(clean.getByText('Scan: no findings').className).toContain('tone-idle');
   });
 
@@ -103,7 +104,7 @@ describe("a server's review state on the Servers screen", () => {
       c.handle('backends.list', () => [BACKENDS[2]!]);
       c.handle('reviews.list', () => [{ ...SUMMARIES[2]!, pending }]);
     });
-    expect(within(reviewOf('clean')!).queryByRole('button')).toBeNull();
+    expect(within(reviewOf('clean')!).queryByRole('button', { name: /held/ })).toBeNull();
     pending = 1;
     act(() => client.emit('pinsChanged', {}));
     await act(() => store.getState().settled());

@@ -4,7 +4,8 @@
  * command and each argument, the names (never values) of its environment,
  * its sandbox as health says; each item with its findings (severity, rule,
  * message, the field's text with the exact span marked and an invisible
- * character escaped) and marked hidden from clients. Approve server calls
+ * character escaped) and marked hidden from clients. Approve server, past a
+ * high finding once a dialog naming it is confirmed, calls
  * reviews.approveServer and shows the answer; Keep quarantined goes back
  * without calling anything; a failed approval says why.
  */
@@ -84,9 +85,14 @@ describe('the Review screen of a quarantined server', () => {
     };
     delete approved.reason;
     const { client } = await openReview((c) => c.handle('reviews.approveServer', () => approved));
+    // Its scan found something high-severity: a dialog names it first, and nothing is called until confirmed.
     await user.click(screen.getByRole('button', { name: 'Approve server' }));
+    const dialog = within(screen.getByRole('dialog', { name: /^Approve adder despite \d+ high-severity finding/ }));
+    expect(dialog.getByRole('list', { name: 'High-severity findings' }).textContent).toContain('tool add');
+    expect(client.count('reviews.approveServer')).toBe(0);
+    await user.click(dialog.getByRole('button', { name: 'Approve anyway' }));
     expect(client.calls.filter((c) => c.method === 'reviews.approveServer').map((c) => c.params)).toEqual([
-      { id: 'adder' },
+      { id: 'adder', confirmHigh: true },
     ]);
     expect(await screen.findByText(/^Approved \d+ s ago\.$/)).toBeTruthy();
     expect(screen.queryByText('Hidden from clients')).toBeNull();
@@ -101,6 +107,7 @@ describe('the Review screen of a quarantined server', () => {
       })),
     );
     await user.click(screen.getByRole('button', { name: 'Approve server' }));
+    await user.click(screen.getByRole('button', { name: 'Approve anyway' }));
     expect((await screen.findByRole('alert')).textContent).toContain('server approvals are not kept in this mode');
     await user.click(screen.getByRole('button', { name: 'Keep quarantined' }));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Servers');

@@ -1,0 +1,114 @@
+/**
+ * A quarantined server is contained, not only hidden (issue 37): with the
+ * default sandbox off, a server added at run time (never approved) runs
+ * under the strict sandbox with real bubblewrap, so the hostile fixture's
+ * canary read of a key in its home is refused before approval, and works
+ * once approved (its own setting: no sandbox); put back under review
+ * ("Quarantine again") it is contained again. Where no sandbox can run, a
+ * quarantined server is not started, and says the exact command that starts
+ * it unsandboxed; run, that recorded choice starts it.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PinStore, ServerApprovals } from '../../../electron/core/catalog/index.js';
+import { sandboxSupport } from '../../../electron/core/backends/index.js';
+import { fixture, firstText, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
+
+const support = await sandboxSupport();
+const why = support.available ? '' : ` (skipped: ${support.reason})`;
+const mustRun = process.env['CI'] === 'true';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let home: string;
+let key: string;
+let proxy: Harness;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  home = join(dir.path, 'home');
+  key = join(home, '.ssh', 'id_rsa');
+  await mkdir(join(home, '.ssh'), { recursive: true });
+  await writeFile(key, 'PRIVATE KEY CANARY\n');
+  const pins = new PinStore(join(dir.path, 'tool-pins.json'));
+  await pins.load();
+  const approvals = new ServerApprovals(join(dir.path, 'server-approvals.json'));
+  // The default sandbox is off (the proxy's default): only quarantine contains anything here.
+  proxy = await startProxy(
+    { mcpServers: { known: nodeServer(fixture('hostile.mjs'), [], { env: { HOME: home } }) } },
+    { pins, approvals },
+  );
+}, 60_000);
+afterAll(async () => {
+  await proxy.close();
+  await dir.cleanup();
+});
+
+const health = (id: string) => proxy.core.health().find((backend) => backend.id === id);
+
+describe.skipIf(!support.available && !mustRun)(`a never-approved server${why}`, () => {
+  it('runs under the strict sandbox whatever the default: its canary read is refused until approved', async () => {
+    // Reads the key before serving, and exits saying why when it cannot.
+    const hostile = nodeServer(fixture('hostile.mjs'), [], { env: { HOME: home, HOSTILE_READ_AT_START: key } });
+    await proxy.core.addBackend('newcomer', hostile);
+    expect(health('newcomer')).toMatchObject({
+      quarantined: true,
+      review: { reason: 'new' },
+      sandbox: { state: 'on', engine: 'bubblewrap', network: 'none', quarantine: { mode: 'strict' } },
+    });
+    expect(health('newcomer')?.status).not.toBe('up');
+    await expect.poll(() => health('newcomer')?.sandbox?.blocked ?? []).toContainEqual({ kind: 'read', target: key });
+    // The approved server beside it runs as its own setting says (no sandbox), reading the same file.
+    expect(health('known')?.sandbox).toMatchObject({ state: 'off' });
+    expect(health('known')?.sandbox?.quarantine).toBeUndefined();
+    const client = await proxy.connect();
+    expect(firstText(await client.callTool({ name: 'known__read_file', arguments: { path: key } }))).toBe(
+      'PRIVATE KEY CANARY\n',
+    );
+
+    await proxy.core.reviews.approveServer('newcomer');
+    await expect.poll(() => health('newcomer')?.status, { timeout: 20_000 }).toBe('up');
+    expect(health('newcomer')?.sandbox).toMatchObject({ state: 'off' });
+    expect(health('newcomer')?.sandbox?.quarantine).toBeUndefined();
+    await expect
+      .poll(async () => (await client.listTools()).tools.some((tool) => tool.name === 'newcomer__read_file'))
+      .toBe(true);
+    expect(firstText(await client.callTool({ name: 'newcomer__read_file', arguments: { path: key } }))).toBe(
+      'PRIVATE KEY CANARY\n',
+    );
+  }, 60_000);
+
+  it('put back under review, is hidden and contained again until approved again', async () => {
+    const review = await proxy.core.reviews.quarantineAgain('newcomer');
+    expect(review).toMatchObject({ quarantined: true, reason: 'requested' });
+    const client = await proxy.connect();
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('newcomer__read_file');
+    await expect.poll(() => health('newcomer')?.sandbox?.quarantine, { timeout: 20_000 }).toEqual({ mode: 'strict' });
+    await expect.poll(() => health('newcomer')?.status, { timeout: 20_000 }).not.toBe('up');
+    await proxy.core.reviews.approveServer('newcomer');
+    await expect.poll(() => health('newcomer')?.status, { timeout: 20_000 }).toBe('up');
+  }, 60_000);
+});
+
+describe('a quarantined server where no sandbox can run', () => {
+  it('is not started; its status names the command that starts it unsandboxed, and that choice starts it', async () => {
+    // No bubblewrap on this server's PATH: as on a machine without it.
+    await proxy.core.addBackend(
+      'nowhere',
+      nodeServer(fixture('hostile.mjs'), [], { env: { HOME: home, PATH: '/nonexistent' } }),
+    );
+    const command = 'mcp-switchboard review nowhere --start-unsandboxed';
+    expect(health('nowhere')?.pid).toBeUndefined();
+    expect(health('nowhere')).toMatchObject({
+      quarantined: true,
+      sandbox: { state: 'unavailable', quarantine: { mode: 'held', command } },
+      lastError: { code: 'sandbox_unavailable', message: expect.stringContaining(command) },
+    });
+    await proxy.core.reviews.startUnsandboxed('nowhere');
+    await expect.poll(() => health('nowhere')?.status, { timeout: 20_000 }).toBe('up');
+    expect(health('nowhere')).toMatchObject({
+      quarantined: true,
+      sandbox: { state: 'off', quarantine: { mode: 'unsandboxed' } },
+    });
+  }, 60_000);
+});
