@@ -56,6 +56,8 @@ export interface BackendSandbox {
   network: 'none' | 'all' | string[];
   /** What it was refused since it started (newest last, at most 20). */
   blocked: SandboxBlock[];
+  /** The home folder it was given (refusals under it are said as `~/...`: sandboxBlock.ts). */
+  home?: string;
 }
 
 /** What the core reports about one backend. Contains no secrets. */

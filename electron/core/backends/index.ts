@@ -11,3 +11,5 @@ export { reapOrphans } from './process/orphanReaper.js';
 export { readinessOf } from './supervisor/backendPool.js';
 export { LineTail } from './transport/transports.js';
 export { sandboxSupport, type SandboxSupport } from './process/sandbox/sandboxSupport.js';
+export { outsidePaths } from './process/sandbox/outsidePaths.js';
+export { refusalsOf } from './process/sandbox/callRefusals.js';
