@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { EXPOSURES } from './model/exposure.js';
 import { ItemAsToolSchema, OVERRIDE_SECTIONS, ToolOverrideSchema, type OverrideView } from './model/overrides.js';
 import type { BundleView } from './model/bundleViews.js';
-import type { AddPreviewView, SandboxSettingsView } from './model/sandboxViews.js';
+import type { AddPreviewView, SandboxServerView, SandboxSettingsView } from './model/sandboxViews.js';
 import type { SnippetView } from './model/snippetViews.js';
 import type { PathView, RegistryPageView, RegistryUpdatePlanView, RegistryUpdateView } from './model/registryViews.js';
 import type { BackendHealth } from './model/health.js';
@@ -78,6 +78,8 @@ const bundleUpload = z.object({ fileName: text, data: z.string() });
 const secretStorage = z.enum(['reference', 'config']);
 const entry = z.record(z.string(), z.unknown());
 const idRef = z.object({ id: text });
+/** One grant on a server's sandbox: a path to read or write (absolute or `~/...`), or a host. */
+const sandboxGrant = z.object({ kind: z.enum(['read', 'write', 'host']), target: text });
 /** Which override: a server's item (original name or URI) in one section, and optionally a profile's level. */
 const overrideTarget = z.object({
   backendId: text,
@@ -361,6 +363,14 @@ export const METHODS = {
   'sandbox.settings': method<SandboxSettingsView>()(noParams),
   /** Saves `proxy.defaultSandbox`: servers without a sandbox setting of their own run sandboxed (after a restart). */
   'sandbox.setDefault': method<SandboxSettingsView>()(z.object({ enabled: z.boolean() })),
+  /** One server's sandbox: its setting, what it was refused, its grants and what its launch points at outside it. */
+  'sandbox.server': method<SandboxServerView>()(idRef),
+  /** Adds one grant to a server's sandbox (`sandbox.read`, `sandbox.write` or its hosts); saved, and the server restarts. */
+  'sandbox.grant': method<SandboxServerView>()(z.object({ id: text, grant: sandboxGrant })),
+  /** Takes one grant away from a server's sandbox; saved, and the server restarts. */
+  'sandbox.revoke': method<SandboxServerView>()(z.object({ id: text, grant: sandboxGrant })),
+  /** Turns a server's sandbox on or off (grants kept); saved, and the server restarts. */
+  'sandbox.setEnabled': method<SandboxServerView>()(z.object({ id: text, enabled: z.boolean() })),
   /** Reads a .mcpb bundle's manifest (validated; nothing installed), for the Add server screen. */
   'bundles.inspect': method<BundleView>()(bundleUpload),
   /** Installs a .mcpb bundle: unpacked, checked by starting it, then saved (a bad one leaves nothing behind). */

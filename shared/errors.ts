@@ -36,6 +36,8 @@ export const ErrorCode = {
   ProbeFailed: 'probe_failed',
   /** A server's sandbox is on, but no sandbox can run on this machine (`data.reason` says why): it is not started. */
   SandboxUnavailable: 'sandbox_unavailable',
+  /** A tool failed and its sandbox refused it something during the call (a Request log entry's code; `detail` says what). */
+  SandboxBlocked: 'sandbox_blocked',
   /** A tool answered `isError: true` (an audit entry's code). */
   ToolError: 'tool_error',
   /** A backend's answer cannot be relayed to the frontend (e.g. not serializable). */

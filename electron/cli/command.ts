@@ -9,7 +9,7 @@ import type { Target } from '../core/install/index.js';
 /** Every option the parser knows; each command takes the ones its {@link CommandSpec} lists. */
 export const OPTIONS = {
   config: { type: 'string' },
-  host: { type: 'string', default: '127.0.0.1' },
+  host: { type: 'string' }, // no default: serve's is 127.0.0.1; `sandbox allow --host` must tell a given one apart
   port: { type: 'string' }, // no default: a given --port is told apart from none (running-instance target)
   stdio: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
@@ -63,6 +63,8 @@ export const OPTIONS = {
   principal: { type: 'string' },
   revoke: { type: 'string' },
   caller: { type: 'string' },
+  read: { type: 'string' },
+  write: { type: 'string' },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -71,7 +73,7 @@ export const VALUED = Object.entries(OPTIONS).flatMap(([name, option]) => (optio
 /** The parsed options, as node:util's parseArgs returns them for {@link OPTIONS}. */
 export interface OptionValues {
   config?: string | undefined;
-  host: string;
+  host?: string | undefined;
   port?: string | undefined;
   stdio: boolean;
   quiet: boolean;
@@ -125,6 +127,8 @@ export interface OptionValues {
   principal?: string | undefined;
   revoke?: string | undefined;
   caller?: string | undefined;
+  read?: string | undefined;
+  write?: string | undefined;
 }
 
 /** One command line, parsed and checked. */

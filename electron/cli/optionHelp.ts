@@ -32,6 +32,8 @@ const VALUE_NAMES: Partial<Record<OptionName, string>> = {
   since: 'ISO',
   client: 'ID',
   principal: 'P',
+  read: 'PATH',
+  write: 'PATH',
 };
 
 /**

@@ -8,6 +8,7 @@ import type { Catalog } from '../core/catalog/index.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { Switchboard } from '../core/api/index.js';
 import type { InputRequestMessage, RouteOptions } from '../core/frontend/index.js';
+import { refusalsOf } from '../core/backends/index.js';
 import { clientName, clientOf, policyItems } from './catalogAccess.js';
 import type { TryCall } from './tryCalls.js';
 
@@ -173,7 +174,16 @@ export async function tryTool(
     ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
     durationMs,
     ...notes,
+    ...sandboxOf(value),
   };
+}
+
+/** What the call's sandbox refused it (a failed call only: callRefusals.ts), for the Try-it panel's Allow. */
+function sandboxOf(value: unknown): Pick<TryResult, 'sandbox'> {
+  const refused = refusalsOf(value);
+  if (!refused) return {};
+  const { server, blocked, home } = refused;
+  return { sandbox: { server, blocked, ...(home ? { home } : {}) } };
 }
 
 /** Gets a prompt as the local user: its messages' content in order; roles in `structuredContent`. */

@@ -4,13 +4,27 @@
  * `proxy.defaultSandbox` (servers without a sandbox setting of their own run
  * sandboxed). The switch is saved to the config file; the proxy section is
  * read at start, so it applies once Switchboard restarts, and the view says
- * which value is in force.
+ * which value is in force. And one server's sandbox (issue #37): its grants,
+ * each added from a refusal ("blocked by the sandbox: read of ...") and
+ * revocable, and what its launch points at outside it, for the card's Allow
+ * and Revoke buttons and `mcp-switchboard sandbox`: each change is saved to
+ * the server's entry and restarts it (`backends.updateBackend`).
  */
 import type { CoreHandlers } from '../../shared/contract.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
-import type { SandboxSettingsView, SandboxSupportView } from '../../shared/model/sandboxViews.js';
+import { homedir } from 'node:os';
+import {
+  entrySandbox,
+  grantsOf,
+  sandboxValue,
+  withGrant,
+  withoutGrant,
+  type SandboxGrant,
+} from '../../shared/model/sandboxGrants.js';
+import type { SandboxServerView, SandboxSettingsView, SandboxSupportView } from '../../shared/model/sandboxViews.js';
 import type { Switchboard } from '../core/api/index.js';
-import { machineMissingSandboxPackages, sandboxSupport } from '../core/backends/index.js';
+import { machineMissingSandboxPackages, outsidePaths, sandboxSupport } from '../core/backends/index.js';
+import { rawEntry } from './backendViews.js';
 
 /** Whether servers can be sandboxed here, in the UI's words. */
 export async function supportView(environment: NodeJS.ProcessEnv): Promise<SandboxSupportView> {
@@ -29,8 +43,61 @@ async function savedDefault(core: Switchboard): Promise<boolean> {
   }
 }
 
-/** Handlers of `sandbox.settings` and `sandbox.setDefault`. */
-export function sandboxHandlers(core: Switchboard): Pick<CoreHandlers, 'sandbox.settings' | 'sandbox.setDefault'> {
+type Entry = Record<string, unknown>;
+
+/** A string-valued field of an entry (`env`), else nothing. */
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** One server's sandbox, from its entry as saved and its health. */
+function serverView(core: Switchboard, id: string, entry: Entry): SandboxServerView {
+  const own = entrySandbox(entry);
+  const env = record(entry['env']);
+  const home = typeof env['HOME'] === 'string' ? env['HOME'] : (core.deps.environment['HOME'] ?? homedir());
+  const args = Array.isArray(entry['args'])
+    ? entry['args'].filter((arg): arg is string => typeof arg === 'string')
+    : [];
+  const sandbox = core.backends.health().find((backend) => backend.id === id)?.sandbox;
+  return {
+    id,
+    ...(own ? { own } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    grants: grantsOf(own),
+    warnings:
+      typeof entry['command'] === 'string' ? outsidePaths({ args, env }, own ?? { read: [], write: [] }, home) : [],
+  };
+}
+
+/** A grant the entry cannot hold: a remote server has no sandbox. */
+function stdioOnly(id: string, entry: Entry): void {
+  if (typeof entry['command'] !== 'string')
+    throw new SwitchboardError(ErrorCode.NotSupported, `"${id}" is not a local (stdio) server: it has no sandbox`, {
+      backend: id,
+    });
+}
+
+/** Handlers of the sandbox methods. */
+export function sandboxHandlers(
+  core: Switchboard,
+  configPath?: string,
+): Pick<
+  CoreHandlers,
+  | 'sandbox.settings'
+  | 'sandbox.setDefault'
+  | 'sandbox.server'
+  | 'sandbox.grant'
+  | 'sandbox.revoke'
+  | 'sandbox.setEnabled'
+> {
+  /** Saves the edited entry (the server restarts with it) and answers its view. */
+  const change = async (id: string, edit: (entry: Entry) => Entry): Promise<SandboxServerView> => {
+    const entry = await rawEntry(core, configPath, id);
+    stdioOnly(id, entry);
+    const next = edit(entry);
+    await core.backends.updateBackend(id, next);
+    return serverView(core, id, next);
+  };
   const view = async (): Promise<SandboxSettingsView> => {
     const missing = machineMissingSandboxPackages(core.deps.environment);
     return {
@@ -53,5 +120,16 @@ export function sandboxHandlers(core: Switchboard): Pick<CoreHandlers, 'sandbox.
       });
       return view();
     },
+    'sandbox.server': async ({ id }) => serverView(core, id, await rawEntry(core, configPath, id)),
+    'sandbox.grant': ({ id, grant }) => {
+      const inForce = core.backends.health().find((backend) => backend.id === id)?.sandbox?.state !== 'off';
+      return change(id, (entry) => withGrant(entry, grant as SandboxGrant, inForce));
+    },
+    'sandbox.revoke': ({ id, grant }) => change(id, (entry) => withoutGrant(entry, grant as SandboxGrant)),
+    'sandbox.setEnabled': ({ id, enabled }) =>
+      change(id, (entry) => {
+        const own = entrySandbox(entry) ?? { enabled, read: [], write: [], network: 'none' as const };
+        return { ...entry, sandbox: sandboxValue({ ...own, enabled }) };
+      }),
   };
 }

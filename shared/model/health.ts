@@ -58,6 +58,8 @@ export interface BackendSandbox {
   blocked: SandboxBlock[];
   /** Quarantined (absent: not): how it is contained while it is reviewed. */
   quarantine?: QuarantineContainment;
+  /** The home folder it was given (refusals under it are said as `~/...`: sandboxBlock.ts). */
+  home?: string;
 }
 
 /**

@@ -46,8 +46,11 @@ export function decisionText(decision: NonNullable<LogEntryView['decision']>): s
   return `${decision.rule}, by ${LOG_DECISION_SOURCES[decision.source] ?? decision.source}`;
 }
 
-/** How a logged request ended. */
-export const LOG_OUTCOMES = ['ok', 'error', 'denied', 'timeout', 'cancelled'] as const;
+/**
+ * How a logged request ended. `sandbox_blocked`: the tool failed, and its
+ * sandbox refused it something during the call (`detail` says what).
+ */
+export const LOG_OUTCOMES = ['ok', 'error', 'sandbox_blocked', 'denied', 'timeout', 'cancelled'] as const;
 /** How a logged request ended. */
 export type LogOutcome = (typeof LOG_OUTCOMES)[number];
 

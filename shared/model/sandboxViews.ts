@@ -4,6 +4,7 @@
  * and the Add server flow. A server's own sandbox is in its health
  * (health.ts `BackendSandbox`). Plain data.
  */
+import type { BackendSandbox } from './health.js';
 
 /** Whether servers can be sandboxed here: the engine, or why there is none. */
 export type SandboxSupportView =
@@ -38,4 +39,36 @@ export interface AddPreviewView {
   note?: string;
   /** The entry's `sandbox` as it will be saved (absent: not a sandboxed kind, e.g. remote or a container). */
   sandbox?: SandboxSettingView;
+}
+
+/** One grant on a server's sandbox (sandboxGrants.ts adds and takes them away). */
+export interface SandboxGrant {
+  kind: 'read' | 'write' | 'host';
+  /** A path (absolute or `~/...`), or a host (`api.github.com`, `*.example.com`, `127.0.0.1:5432`). */
+  target: string;
+}
+
+/**
+ * A path a server's launch points at that its sandbox would hide (shown
+ * before the sandbox is turned on): the variable (`MEMORY_FILE_PATH`) or the
+ * argument (`args[2]`) naming it, and the grant that would let it through.
+ */
+export interface SandboxPathWarning {
+  source: 'env' | 'arg';
+  name: string;
+  path: string;
+  grant: SandboxGrant;
+}
+
+/** One server's sandbox, for `mcp-switchboard sandbox show` and the card's grant list. */
+export interface SandboxServerView {
+  id: string;
+  /** Its own setting (absent: it has none, and `proxy.defaultSandbox` decides). */
+  own?: SandboxSettingView;
+  /** What it runs under now, and what it was refused (health's view). */
+  sandbox?: BackendSandbox;
+  /** Its grants beyond the defaults, each revocable. */
+  grants: SandboxGrant[];
+  /** What its launch points at outside its sandbox. */
+  warnings: SandboxPathWarning[];
 }

@@ -2,6 +2,7 @@
  * What the UI sees of a "try it" call: its result's content, its progress and
  * the input requests it waits on (elicitation answered in the UI).
  */
+import type { SandboxBlock } from './health.js';
 /** A content block of a tool, prompt or resource result, as far as the UI renders it. */
 export type ContentView =
   | { type: 'text'; text: string }
@@ -20,6 +21,8 @@ export interface TryResult {
   cancelled?: boolean;
   /** What happened along the way that the result alone does not say (e.g. a sampling request declined). */
   notes?: string[];
+  /** A failed call during which the server's sandbox refused something: the server, and what (each with its Allow). */
+  sandbox?: { server: string; blocked: SandboxBlock[]; home?: string };
 }
 
 /** The latest progress of a "try it" call (from the server's `notifications/progress`). */

@@ -3,7 +3,10 @@
  * run sandboxed by a real `serve` shows its sandbox on its card; a read it is
  * refused (asked by an SDK client through serve's /mcp) appears on the card
  * with a button that grants exactly that path, and after the restart that
- * save causes, the same read works. The Add server form shows the command, its
+ * save causes, the same read works, and the grant is listed with Revoke. A
+ * write refused in Try it says so there ("blocked by the sandbox: write to
+ * ..."), its Allow makes the same call work, and Revoke on the card takes the
+ * grant away. The Add server form shows the command, its
  * arguments and the sandbox before anything is started, sandbox on. Skips
  * (saying why) outside CI when bubblewrap cannot run here or Chromium is missing.
  */
@@ -19,6 +22,8 @@ import { fixture, ROOT } from '../helpers/harness.js';
 import { chromiumForTests, launchChromium } from './browser.js';
 import { AddServerPage } from './pages/AddServerPage.js';
 import { AppPage } from './pages/AppPage.js';
+import { CatalogPage } from './pages/CatalogPage.js';
+import { TryItPanel } from './pages/TryItPanel.js';
 import { ServersPage } from './pages/ServersPage.js';
 import { serveUi, type ServedUi } from './serveUi.js';
 
@@ -46,11 +51,14 @@ describe.skipIf(chromium.skip || (!support.available && !mustRun))(
     /** A file outside everything the sandbox shows (its /tmp is private). */
     let secretDir: string;
     let canary: string;
+    /** A folder the server may write to only once granted. */
+    let outDir: string;
 
     beforeAll(async () => {
       secretDir = await mkdtemp(join(tmpdir(), 'switchboard-e2e-canary-'));
       canary = join(secretDir, 'credentials');
       await writeFile(canary, 'CANARY CREDENTIALS\n');
+      outDir = await mkdtemp(join(tmpdir(), 'switchboard-e2e-out-'));
       served = await serveUi({
         mcpServers: { jailed: { command: process.execPath, args: HOSTILE, sandbox: true } },
       });
@@ -71,6 +79,7 @@ describe.skipIf(chromium.skip || (!support.available && !mustRun))(
       await browser?.close();
       await served?.stop();
       await rm(secretDir, { recursive: true, force: true });
+      if (outDir) await rm(outDir, { recursive: true, force: true });
     });
 
     const readCanary = async () => {
@@ -94,7 +103,7 @@ describe.skipIf(chromium.skip || (!support.available && !mustRun))(
       expect(refused.text).not.toContain('CANARY');
 
       const card = servers.card('jailed');
-      await card.getByText(`blocked: read of ${canary}`).waitFor(SLOW);
+      await card.getByText(`blocked by the sandbox: read of ${canary}`).waitFor(SLOW);
       const pidBefore = await servers.pid('jailed');
       await card.getByRole('button', { name: `Allow reading ${canary}` }).click();
 
@@ -106,10 +115,57 @@ describe.skipIf(chromium.skip || (!support.available && !mustRun))(
       await expect.poll(() => servers.pid('jailed').catch(() => pidBefore), SLOW).not.toBe(pidBefore);
       await servers.badge('jailed').filter({ hasText: 'Up' }).waitFor(SLOW);
       await card.getByText(`Sandboxed (bubblewrap): network none; reads ${canary}; writes defaults only`).waitFor(SLOW);
-      expect(await card.getByText(`blocked: read of ${canary}`).count()).toBe(0);
+      expect(await card.getByText(`blocked by the sandbox: read of ${canary}`).count()).toBe(0);
+      // The grant is listed on the card, revocable.
+      const grants = card.getByRole('list', { name: 'Grants of jailed' });
+      await grants.getByText(`read ${canary}`).waitFor(SLOW);
+      expect(await grants.getByRole('button', { name: `Revoke read ${canary}` }).count()).toBe(1);
       // The user widened it in the UI, seeing what: it stays approved, and the read works at once.
       await expect.poll(readCanary, SLOW).toEqual({ ok: true, text: 'CANARY CREDENTIALS\n' });
     }, 90_000);
+
+    it('explains a refused write in Try it; its Allow makes the call work, and the card lists the grant with Revoke', async () => {
+      const target = join(outDir, 'written.txt');
+      await new AppPage(page).open('Catalog');
+      const catalog = new CatalogPage(page);
+      await catalog.search.fill('jailed__write_file');
+      await catalog.option('jailed__write_file').click();
+      const panel = new TryItPanel(page, 'jailed__write_file');
+      const fill = async () => {
+        await panel.detail.getByRole('textbox', { name: 'path' }).fill(target);
+        await panel.detail.getByRole('textbox', { name: 'content' }).fill('from Try it');
+      };
+      await fill();
+      await panel.submit();
+      // The result starts with the sentence, then the server's own error; the refusal with its Allow below it.
+      await panel.result.getByText(`blocked by the sandbox: write to ${target}`).waitFor(SLOW);
+      expect(await panel.result.innerText()).toContain('ENOENT');
+      const refused = panel.detail.getByRole('list', { name: 'Refused to jailed' });
+      expect(await refused.getByRole('listitem').innerText()).toContain(`blocked by the sandbox: write to ${target}`);
+      await refused.getByRole('button', { name: `Allow writing to ${target}` }).click();
+      await expect
+        .poll(async () => JSON.parse(await readFile(served.configPath, 'utf8')).mcpServers.jailed.sandbox, SLOW)
+        .toEqual({ read: [canary], write: [target] });
+
+      // The same call, again from Try it, now works.
+      await expect
+        .poll(async () => {
+          await fill();
+          await panel.submit();
+          await panel.result.waitFor(SLOW);
+          return panel.result.innerText();
+        }, SLOW)
+        .toContain(`wrote ${target}`);
+      expect(await readFile(target, 'utf8')).toBe('from Try it');
+
+      await new AppPage(page).open('Servers');
+      const grants = servers.card('jailed').getByRole('list', { name: 'Grants of jailed' });
+      await grants.getByText(`write ${target}`).waitFor(SLOW);
+      await grants.getByRole('button', { name: `Revoke write ${target}` }).click();
+      await expect
+        .poll(async () => JSON.parse(await readFile(served.configPath, 'utf8')).mcpServers.jailed.sandbox, SLOW)
+        .toEqual({ read: [canary] });
+    }, 120_000);
 
     it('shows the command, its arguments and the sandbox before adding, sandbox on by default', async () => {
       await page.getByRole('button', { name: '+ Add server' }).click();

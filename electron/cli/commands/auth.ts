@@ -5,8 +5,11 @@
  * and `sign-out <id>`. Each runs its own core on the config file; a running
  * `serve` picks new tokens up from the keychain by itself.
  */
-import type { BackendHealth } from '../../../shared/model/health.js';
+import type { BackendHealth, SandboxBlock } from '../../../shared/model/health.js';
+import { blockSentence } from '../../../shared/model/sandboxBlock.js';
+import { grantFor } from '../../../shared/model/sandboxGrants.js';
 import { VERSION } from '../../../shared/version.js';
+import { allowCommand } from './sandbox.js';
 import {
   readAuthStatus,
   usesOAuth,
@@ -173,11 +176,26 @@ function describeSandbox(backend: BackendHealth): string {
       ? ` [quarantined, not started: ${sandbox.reason ?? 'no sandbox runs here'}; to start it unsandboxed: ${quarantine.command}]`
       : ` [sandbox unavailable: ${sandbox.reason ?? 'unknown'}]`;
   const network = Array.isArray(sandbox.network) ? sandbox.network.join(', ') : sandbox.network;
-  const blocked = sandbox.blocked.map((block) =>
-    block.kind === 'connect' ? `connection to ${block.target}` : `${block.kind} of ${block.target}`,
-  );
+  // Refusals follow on lines of their own (refusalLines), each with the command that grants it.
   const strict = quarantine?.mode === 'strict' ? 'quarantined: strict ' : '';
-  return ` [${strict}sandboxed (${sandbox.engine ?? 'on'}), network ${network}${blocked.length > 0 ? `; blocked: ${blocked.join(', ')}` : ''}]`;
+  return ` [${strict}sandboxed (${sandbox.engine ?? 'on'}), network ${network}]`;
+}
+
+/**
+ * What a server's sandbox refused it, here and in the running Switchboard
+ * (where its calls were made), one indented line each, with the command
+ * that grants it.
+ */
+function refusalLines(backend: BackendHealth, running: RunningBackend | undefined): string[] {
+  const line = (block: SandboxBlock, home: string | undefined, where: string): string =>
+    `  ${blockSentence(block, home)}${where} (allow with: ${allowCommand(backend.id, grantFor(block))})\n`;
+  const here = backend.sandbox?.blocked ?? [];
+  const seen = (block: SandboxBlock) => here.some((own) => own.kind === block.kind && own.target === block.target);
+  const there = (running?.sandbox?.blocked ?? []).filter((block) => !seen(block));
+  return [
+    ...here.map((block) => line(block, backend.sandbox?.home, '')),
+    ...there.map((block) => line(block, running?.sandbox?.home, ' (in the running Switchboard)')),
+  ];
 }
 
 /** `doctor`: connects every enabled backend once and reports what fails; never opens a browser. */
@@ -192,12 +210,15 @@ export async function doctorCommand(context: AuthCommandContext, json: boolean):
       // Linux's sandbox packages, both named once with one command, whichever is missing.
       const packages = machineMissingSandboxPackages(deps.environment);
       if (packages) context.out(`Sandbox: ${packages.message}\n`);
+      const sandboxed = health.some((backend) => backend.sandbox?.state === 'on');
+      const running = sandboxed ? await context.running?.().catch(() => undefined) : undefined;
       for (const backend of health) {
         const detail = backend.lastError ? `: ${backend.lastError.message}` : '';
         const auth = backend.auth ? ` [auth: ${describeAuth(backend)}]` : '';
         const counts = backend.status === 'up' ? ` (${backend.counts.tools} tools)` : '';
         context.out(`${backend.id}: ${backend.status}${counts}${detail}${auth}${describeSandbox(backend)}\n`);
         for (const warning of backend.warnings) context.out(`  warning: ${warning}\n`);
+        for (const line of refusalLines(backend, running?.get(backend.id))) context.out(line);
       }
       if (health.length === 0) context.out('No backends configured.\n');
     }

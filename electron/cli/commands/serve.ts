@@ -240,7 +240,7 @@ export const serveCli: CliCommand = {
     return serve({
       config,
       explicitConfig: values.config !== undefined,
-      host: values.host,
+      host: values.host ?? '127.0.0.1',
       port,
       stdio: values.stdio,
       quiet: values.quiet,

@@ -16,3 +16,5 @@ export {
   missingSandboxPackages,
   type MissingSandboxPackages,
 } from './process/sandbox/sandboxPackages.js';
+export { outsidePaths } from './process/sandbox/outsidePaths.js';
+export { refusalsOf } from './process/sandbox/callRefusals.js';

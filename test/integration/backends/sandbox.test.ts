@@ -136,7 +136,7 @@ describe.skipIf(!support.available && !mustRun)(`a sandboxed server${why}`, () =
       { persist: false },
     );
     expect(health.status).not.toBe('up');
-    expect(health.lastError?.message).toContain(`blocked: read of ${key}`);
+    expect(health.lastError?.message).toContain('blocked by the sandbox: read of ~/.ssh/id_rsa');
     await proxy.core.removeBackend('needy', { persist: false });
   });
 

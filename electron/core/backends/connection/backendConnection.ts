@@ -24,6 +24,7 @@ import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.j
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { liftTaskResults } from './taskResultLift.js';
 import { describeBlock } from '../process/sandbox/blockedAccess.js';
+import { withRefusals } from '../process/sandbox/callRefusals.js';
 import {
   createBackendTransport,
   type BackendTransport,
@@ -153,16 +154,22 @@ export class BackendConnection extends BackendRequests {
 
   /**
    * tools/call; a sandboxed server's error answer is also read for what its
-   * sandbox refused (a server that catches its EACCES and answers with it).
+   * sandbox refused (a server that catches its EACCES and answers with it),
+   * and an error during which the sandbox refused something starts with
+   * saying so (callRefusals.ts). Nothing more for a server without a sandbox.
    */
   override async callTool(
     params: CallToolRequestParams,
     options: ToolCallOptions,
   ): Promise<CallToolResult | InputRequiredResult> {
-    const result = await super.callTool(params, options);
     const watch = this.options.sandbox?.watch;
-    if (watch && (result as CallToolResult).isError === true) watch.scan(errorText(result as CallToolResult));
-    return result;
+    if (!watch) return super.callTool(params, options);
+    const mark = watch.mark();
+    const result = await super.callTool(params, options);
+    if ((result as CallToolResult).isError !== true) return result;
+    watch.scan(errorText(result as CallToolResult));
+    const blocked = watch.since(mark);
+    return blocked.length === 0 ? result : withRefusals(result as CallToolResult, blocked, this.id, watch.home);
   }
 
   private get timeoutMs(): number {
@@ -293,7 +300,11 @@ export class BackendConnection extends BackendRequests {
     // A sandboxed server that could not start for something its sandbox refused: say what.
     const blocked = this.options.sandbox?.watch.snapshot()?.blocked ?? [];
     if (blocked.length === 0) return described;
-    return `${described}; ${blocked.slice(-3).map(describeBlock).join('; ')}`;
+    const home = this.options.sandbox?.watch.home;
+    return `${described}; ${blocked
+      .slice(-3)
+      .map((block) => describeBlock(block, home))
+      .join('; ')}`;
   }
 
   /** Fetches every page of every list the backend advertises. */

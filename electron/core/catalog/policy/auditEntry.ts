@@ -27,8 +27,8 @@ export type AuditKind =
   | 'task'
   | 'audit/dropped';
 
-/** How it ended. */
-export type AuditOutcome = 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
+/** How it ended (`sandbox_blocked`: a tool failed, and its sandbox refused it something during the call). */
+export type AuditOutcome = 'ok' | 'error' | 'sandbox_blocked' | 'denied' | 'timeout' | 'cancelled';
 
 /** The person a request acted for (gateway mode): never a token. */
 export interface AuditPrincipal {

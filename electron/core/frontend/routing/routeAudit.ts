@@ -12,6 +12,7 @@ import type {
   AuditPrincipal,
 } from '../../catalog/policy/auditLog.js';
 import { toProtocolError } from './protocolErrors.js';
+import { refusalsOf } from '../../backends/process/sandbox/callRefusals.js';
 import { principalRef, type Principal } from '../../catalog/policy/principal.js';
 
 /** Where audit entries go (absent: no audit log). */
@@ -79,10 +80,12 @@ export async function recordedRequest<T>(
   try {
     const result = await run();
     const toolError = (result as { isError?: unknown }).isError === true;
+    const refused = toolError ? refusalsOf(result) : undefined;
     audit?.({
       ...base,
-      outcome: toolError ? 'error' : 'ok',
-      ...(toolError ? { errorCode: ErrorCode.ToolError } : {}),
+      ...(refused
+        ? { outcome: 'sandbox_blocked', errorCode: ErrorCode.SandboxBlocked, detail: refused.sentences.join('; ') }
+        : { outcome: toolError ? 'error' : 'ok', ...(toolError ? { errorCode: ErrorCode.ToolError } : {}) }),
       durationMs: Date.now() - started,
       result,
     });

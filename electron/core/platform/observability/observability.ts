@@ -44,7 +44,7 @@ export interface RoutedOutcome {
   backend: string;
   kind: string;
   item: string;
-  outcome: 'ok' | 'error' | 'denied' | 'timeout' | 'cancelled';
+  outcome: 'ok' | 'error' | 'sandbox_blocked' | 'denied' | 'timeout' | 'cancelled';
   errorCode?: string | number | undefined;
   durationMs: number;
 }

@@ -1,12 +1,14 @@
 /**
  * Calls a tool from a form generated from its input schema, validated first;
- * while it runs, its progress, a Cancel button and the server's questions.
+ * while it runs, its progress, a Cancel button and the server's questions;
+ * a call its sandbox refused something says what, with **Allow**.
  */
 import { useMemo, useState } from 'react';
 import type { CatalogEntry, TryResult } from '../../../../shared/model/views.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { TryFooter } from './TryParts.js';
 import { useAppStore } from '../../store/context.js';
+import { BlockedAccessList } from '../servers/BlockedAccess.js';
 import { SchemaFields } from './SchemaFields.js';
 import { fieldsFromSchema, initialValues, readForm, type FormValues } from './schemaForm.js';
 import { useTryCall } from './useTryCall.js';
@@ -60,6 +62,9 @@ export function TryTool({ entry }: { entry: CatalogEntry }) {
         result={result}
         running={running}
       />
+      {result?.sandbox && (
+        <BlockedAccessList id={result.sandbox.server} blocked={result.sandbox.blocked} home={result.sandbox.home} />
+      )}
     </form>
   );
 }

@@ -6,11 +6,12 @@
  */
 import { useEffect, useState } from 'react';
 import type { LogQueryView } from '../../../../shared/contractMethods.js';
+import { LOG_OUTCOMES } from '../../../../shared/model/logViews.js';
 import type { LogEntryView } from '../../../../shared/model/views.js';
 import { useAppStore } from '../../store/context.js';
 
 /** The outcomes a call can have. */
-export const OUTCOMES: LogEntryView['outcome'][] = ['ok', 'error', 'denied', 'timeout', 'cancelled'];
+export const OUTCOMES: LogEntryView['outcome'][] = [...LOG_OUTCOMES];
 
 /** How long typing in the client filter pauses before it applies (ms). */
 export const CLIENT_FILTER_DELAY_MS = 500;

@@ -17,6 +17,7 @@ export { CLIENT_FILTER_DELAY_MS } from './LogFilters.js';
 const OUTCOME_TONE: Record<LogEntryView['outcome'], Tone> = {
   ok: 'ok',
   error: 'bad',
+  sandbox_blocked: 'bad',
   denied: 'warn',
   timeout: 'bad',
   cancelled: 'idle',
@@ -81,7 +82,9 @@ export function RequestLog() {
                   </td>
                   <td>
                     <Badge tone={OUTCOME_TONE[entry.outcome]}>{entry.outcome}</Badge>
-                    {entry.errorCode !== undefined && <span className="small muted"> {entry.errorCode}</span>}
+                    {entry.errorCode !== undefined && entry.errorCode !== entry.outcome && (
+                      <span className="small muted"> {entry.errorCode}</span>
+                    )}
                     {entry.detail && <div className="small muted">{entry.detail}</div>}
                   </td>
                   <td>{Math.round(entry.durationMs)}</td>

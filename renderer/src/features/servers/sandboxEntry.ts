@@ -1,12 +1,16 @@
 /**
  * A server's sandbox in words and as edits of its config entry (issue #25):
- * the one line a card shows ("Sandboxed (bubblewrap): network none; …"), a
- * refusal ("blocked: read of …"), and the entry with the sandbox turned on or
- * off, or with exactly one refusal granted. Pure functions; the UI saves the
- * entry through `backends.update`, which restarts the server with it.
+ * the one line a card shows ("Sandboxed (bubblewrap): network none; …"), the
+ * label of the button that grants one refusal, and the entry with the sandbox
+ * turned on or off. The refusal's sentence and the grants themselves are
+ * shared with the host and the CLI (shared/model/sandboxBlock.ts,
+ * sandboxGrants.ts). Pure functions.
  */
 import type { BackendSandbox, SandboxBlock } from '../../../../shared/model/health.js';
+import { entrySandbox, grantFor, holds, sandboxValue } from '../../../../shared/model/sandboxGrants.js';
 import type { SandboxSettingView } from '../../../../shared/model/sandboxViews.js';
+
+export { entrySandbox } from '../../../../shared/model/sandboxGrants.js';
 
 type Entry = Record<string, unknown>;
 
@@ -41,49 +45,11 @@ export function settingWords(setting: Pick<SandboxSettingView, 'read' | 'write' 
   return `${networkWords(setting.network)}; reads ${paths(setting.read)}; writes ${paths(setting.write)}`;
 }
 
-/** One refusal, as a line. */
-export function blockLine(block: SandboxBlock): string {
-  if (block.kind === 'connect') return `blocked: connection to ${block.target}`;
-  return `blocked: ${block.kind} of ${block.target}`;
-}
-
-/** The folder a path is in (`/` for a top-level one). */
-export function folderOf(path: string): string {
-  const at = path.replace(/\/+$/, '').lastIndexOf('/');
-  return at <= 0 ? '/' : path.slice(0, at);
-}
-
-/** What the grant of one refusal adds, in words (the button's label). */
+/** What the grant of one refusal adds, in words (the Allow button's accessible name). */
 export function grantLabel(block: SandboxBlock): string {
   if (block.kind === 'read') return `Allow reading ${block.target}`;
-  if (block.kind === 'write') return `Allow writing in ${folderOf(block.target)}`;
+  if (block.kind === 'write') return `Allow writing to ${block.target}`;
   return `Allow connections to ${block.target}`;
-}
-
-/** The entry's own sandbox setting, normalized (undefined: it has none, so `proxy.defaultSandbox` decides). */
-export function entrySandbox(entry: Entry): SandboxSettingView | undefined {
-  const value = entry['sandbox'];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return { enabled: value, read: [], write: [], network: 'none' };
-  const raw = value as Partial<SandboxSettingView>;
-  return {
-    enabled: raw.enabled !== false,
-    read: Array.isArray(raw.read) ? raw.read : [],
-    write: Array.isArray(raw.write) ? raw.write : [],
-    network: raw.network ?? 'none',
-  };
-}
-
-/** The `sandbox` value for a setting: `true`/`false` when it has no grants, else the object. */
-function sandboxValue(setting: SandboxSettingView): unknown {
-  const plain = setting.read.length === 0 && setting.write.length === 0 && setting.network === 'none';
-  if (plain) return setting.enabled;
-  return {
-    ...(setting.enabled ? {} : { enabled: false }),
-    ...(setting.read.length > 0 ? { read: setting.read } : {}),
-    ...(setting.write.length > 0 ? { write: setting.write } : {}),
-    ...(setting.network !== 'none' ? { network: setting.network } : {}),
-  };
 }
 
 /** `entry` with its sandbox turned on or off (its grants kept). */
@@ -92,36 +58,7 @@ export function withSandboxEnabled(entry: Entry, enabled: boolean): Entry {
   return { ...entry, sandbox: sandboxValue({ ...current, enabled }) };
 }
 
-/**
- * `entry` with exactly what `block` was refused granted: a read adds the path
- * to `read`; a write adds the path's folder to `write` (a new file needs its
- * folder writable); a connection adds its host to the network's list (no
- * change when the network is already `all`).
- */
-export function withGrant(entry: Entry, block: SandboxBlock): Entry {
-  const current = entrySandbox(entry) ?? { enabled: true, read: [], write: [], network: 'none' as const };
-  const add = (list: string[], path: string) => (list.includes(path) ? list : [...list, path]);
-  const next: SandboxSettingView =
-    block.kind === 'read'
-      ? { ...current, read: add(current.read, block.target) }
-      : block.kind === 'write'
-        ? { ...current, write: add(current.write, folderOf(block.target)) }
-        : { ...current, network: withHost(current.network, block.target) };
-  return { ...entry, sandbox: sandboxValue(next) };
-}
-
-/** A network setting that also lets `host` through. */
-function withHost(network: SandboxSettingView['network'], host: string): SandboxSettingView['network'] {
-  if (network === 'all') return 'all';
-  if (network === 'none') return [host];
-  return network.includes(host) ? network : [...network, host];
-}
-
 /** Whether a refusal is already granted by `entry` (its button is then not offered again). */
 export function granted(entry: Entry, block: SandboxBlock): boolean {
-  const setting = entrySandbox(entry);
-  if (!setting) return false;
-  if (block.kind === 'read') return setting.read.includes(block.target);
-  if (block.kind === 'write') return setting.write.includes(folderOf(block.target));
-  return setting.network === 'all' || (Array.isArray(setting.network) && setting.network.includes(block.target));
+  return holds(entry, grantFor(block));
 }

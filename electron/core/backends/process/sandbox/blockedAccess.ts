@@ -1,7 +1,7 @@
 /**
  * Telling, from what a sandboxed server says, what the sandbox refused it:
- * "blocked: read of /home/u/.aws/credentials", "blocked: connection to
- * api.github.com". bubblewrap refuses silently (a path that is not mounted
+ * "blocked by the sandbox: read of ~/.aws/credentials", "blocked by the
+ * sandbox: connection to api.github.com". bubblewrap refuses silently (a path that is not mounted
  * does not exist; a write to a read-only mount fails with EROFS; in an empty
  * network namespace names do not resolve and connections are refused), so the
  * words come from the server's own error messages (stderr, a failed start, a
@@ -13,6 +13,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SandboxBlock } from '../../../../../shared/model/health.js';
+import { blockSentence } from '../../../../../shared/model/sandboxBlock.js';
 import { accessOf, type SandboxPolicy } from './sandboxPolicy.js';
 
 const PATH = String.raw`((?:/|~/)[^\s'"\`,;:)]*)`;
@@ -71,10 +72,9 @@ export function findBlocked(text: string, policy: SandboxPolicy): SandboxBlock[]
   return [...found.values()];
 }
 
-/** The sentence for one refusal. */
-export function describeBlock(block: SandboxBlock): string {
-  if (block.kind === 'connect') return `blocked: connection to ${block.target}`;
-  return `blocked: ${block.kind} of ${block.target}`;
+/** The sentence for one refusal ("blocked by the sandbox: read of ~/.aws/credentials"). */
+export function describeBlock(block: SandboxBlock, home?: string): string {
+  return blockSentence(block, home);
 }
 
 /**

@@ -78,7 +78,7 @@ export interface SandboxPolicy {
 }
 
 /** The system's read-only folders (those present are mounted). */
-const SYSTEM_PATHS = [
+export const SYSTEM_PATHS = [
   '/usr',
   '/bin',
   '/sbin',

@@ -5,6 +5,10 @@
  * writes to stderr, or error it answers with, is read for refusals
  * (blockedAccess.ts), and so is every violation srt reports for it (macOS
  * and Windows: srtEngine.ts). Bounded: the 20 newest refusals.
+ *
+ * A call asks what was refused while it ran (`mark`, then `since`): every
+ * refusal heard, a repeat of one already listed too, is counted, so a tool
+ * that fails for a refusal its server met before is still told why.
  */
 import type { BackendSandbox, SandboxBlock } from '../../../../../shared/model/health.js';
 import { blockOfViolation, findBlocked } from './blockedAccess.js';
@@ -23,6 +27,9 @@ export class SandboxWatch {
   private proxy: Promise<HostFilterProxy> | undefined;
   /** srt: forgets the current launch (its host list, its violations). */
   private release: (() => void) | undefined;
+  /** Refusals as they were heard (repeats included), numbered, for the calls that ask (the 20 newest). */
+  private heardSince: { at: number; block: SandboxBlock }[] = [];
+  private heardCount = 0;
 
   /** @param onBlocked told when a new refusal is found (the owner republishes health) */
   constructor(private readonly onBlocked: (block: SandboxBlock) => void = () => undefined) {}
@@ -33,14 +40,35 @@ export class SandboxWatch {
     this.release = release;
     const same =
       this.view && JSON.stringify({ ...this.view, blocked: [] }) === JSON.stringify({ ...view, blocked: [] });
-    this.view = { ...view, blocked: same ? (this.view?.blocked ?? []) : [] };
+    this.view = { ...view, blocked: same ? (this.view?.blocked ?? []) : [], ...(policy ? { home: policy.home } : {}) };
     this.policy = policy;
   }
 
-  /** Reads a server's words for refusals (only while it runs sandboxed). */
-  scan(text: string): void {
-    if (!this.policy || !this.view || text.length === 0) return;
-    for (const block of findBlocked(text.slice(0, MAX_SCANNED_CHARS), this.policy)) this.add(block);
+  /** Reads a server's words for refusals (only while it runs sandboxed); answers those it found. */
+  scan(text: string): SandboxBlock[] {
+    if (!this.policy || !this.view || text.length === 0) return [];
+    const found = findBlocked(text.slice(0, MAX_SCANNED_CHARS), this.policy);
+    for (const block of found) this.add(block);
+    return found;
+  }
+
+  /** Where a call starts counting refusals from (see `since`). */
+  mark(): number {
+    return this.heardCount;
+  }
+
+  /** The refusals heard after `mark` (each once). */
+  since(mark: number): SandboxBlock[] {
+    const found: SandboxBlock[] = [];
+    for (const { at, block } of this.heardSince)
+      if (at >= mark && !found.some((seen) => seen.kind === block.kind && seen.target === block.target))
+        found.push(block);
+    return found;
+  }
+
+  /** The home folder the server was given (refusals under it are said as `~/...`). */
+  get home(): string | undefined {
+    return this.policy?.home;
   }
 
   /** A refusal srt reported for this server (`deny network-outbound host:443 ...`, a sandbox log line). */
@@ -76,6 +104,7 @@ export class SandboxWatch {
 
   private add(block: SandboxBlock): void {
     if (!this.view) return;
+    this.heardSince = [...this.heardSince, { at: this.heardCount++, block }].slice(-MAX_BLOCKS);
     const view = this.view;
     if (view.blocked.some((seen) => seen.kind === block.kind && seen.target === block.target)) return;
     view.blocked = [...view.blocked, block].slice(-MAX_BLOCKS);

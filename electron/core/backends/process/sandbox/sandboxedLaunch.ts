@@ -19,6 +19,7 @@ import type { BackendSandbox } from '../../../../../shared/model/health.js';
 import type { SandboxSetting } from '../../../platform/config/schema.js';
 import { findCommand, searchPath } from '../commandLookup.js';
 import { bubblewrapArgs } from './bubblewrapArgs.js';
+import { settleMountPoints } from './mountPoints.js';
 import { sandboxSupport } from './sandboxSupport.js';
 import { srtLaunch } from './srtEngine.js';
 import { isContainerRuntime, resolveSandboxPolicy, STRICT_SANDBOX, type SandboxPolicy } from './sandboxPolicy.js';
@@ -155,6 +156,8 @@ export async function sandboxedLaunch(
       release: srt.release,
     };
   }
+  // A grant revoked since the last launch: the empty stand-in of its mount must not answer for it.
+  settleMountPoints(policy);
   return {
     command: support.bwrap,
     args: bubblewrapArgs(policy, launch.command, launch.args),

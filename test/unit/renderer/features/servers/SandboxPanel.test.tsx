@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 /**
  * A stdio server's sandbox on its card: said plainly in each state (on, off,
- * unavailable with the reason: never pretending), each refusal listed with a
- * button that saves exactly that grant through backends.update (the rest of
- * the entry kept), the network grant's title saying why it is all of it, and
- * the switch turning the sandbox off with its grants kept.
+ * unavailable with the reason: never pretending), each refusal in the one
+ * sentence ("blocked by the sandbox: ...") with an Allow button that saves
+ * exactly that grant (`sandbox.grant`), the grants listed with Revoke, and the
+ * switch turning the sandbox off, or on once it said what the server's launch
+ * points at outside it.
  */
 import { cleanup, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
@@ -81,43 +82,78 @@ describe("a stdio server's sandbox on its card", () => {
     );
   });
 
-  it('lists each refusal, and its button saves exactly that grant', async () => {
+  it('lists each refusal in one sentence, and its Allow saves exactly that grant on the server', async () => {
     const user = userEvent.setup();
-    const { client } = await show(stdio(ON, ENTRY));
+    const { client } = await show(stdio({ ...ON, home: '/home/u' }, ENTRY));
     const refused = within(screen.getByRole('list', { name: 'Refused to fs' }));
     expect(refused.getAllByRole('listitem').map((item) => item.querySelector('code')?.textContent)).toEqual([
-      'blocked: read of /home/u/.aws/credentials',
-      'blocked: write of /home/u/out/report.txt',
-      'blocked: connection to 127.0.0.1:5432',
+      'blocked by the sandbox: read of ~/.aws/credentials',
+      'blocked by the sandbox: write to ~/out/report.txt',
+      'blocked by the sandbox: connection to 127.0.0.1:5432',
     ]);
     await user.click(refused.getByRole('button', { name: 'Allow reading /home/u/.aws/credentials' }));
-    await user.click(refused.getByRole('button', { name: 'Allow writing in /home/u/out' }));
+    await user.click(refused.getByRole('button', { name: 'Allow writing to /home/u/out/report.txt' }));
     const network = refused.getByRole('button', { name: 'Allow connections to 127.0.0.1:5432' });
+    expect(network.textContent).toBe('Allow');
     expect(network.getAttribute('title')).toMatch(/through Switchboard’s proxy/);
     await user.click(network);
-    const updates = client.calls.filter((c) => c.method === 'backends.update').map((c) => c.params);
-    expect(updates).toEqual([
-      { id: 'fs', entry: { ...ENTRY, sandbox: { read: ['/home/u/docs', '/home/u/.aws/credentials'] } } },
-      { id: 'fs', entry: { ...ENTRY, sandbox: { read: ['/home/u/docs'], write: ['/home/u/out'] } } },
-      { id: 'fs', entry: { ...ENTRY, sandbox: { read: ['/home/u/docs'], network: ['127.0.0.1:5432'] } } },
+    expect(client.calls.filter((c) => c.method === 'sandbox.grant').map((c) => c.params)).toEqual([
+      { id: 'fs', grant: { kind: 'read', target: '/home/u/.aws/credentials' } },
+      { id: 'fs', grant: { kind: 'write', target: '/home/u/out/report.txt' } },
+      { id: 'fs', grant: { kind: 'host', target: '127.0.0.1:5432' } },
     ]);
   });
 
-  it('turns the sandbox off with its grants kept, and on for a server without a setting of its own', async () => {
+  it('lists the grants it holds, each with Revoke, and offers no Allow for what is granted', async () => {
+    const user = userEvent.setup();
+    const entry = { ...ENTRY, sandbox: { read: ['/home/u/docs', '/home/u/.aws/credentials'], network: ['a.example'] } };
+    const { client } = await show(stdio(ON, entry));
+    const grants = within(screen.getByRole('list', { name: 'Grants of fs' }));
+    expect(grants.getAllByRole('listitem').map((item) => item.querySelector('code')?.textContent)).toEqual([
+      'read /home/u/docs',
+      'read /home/u/.aws/credentials',
+      'host a.example',
+    ]);
+    expect(screen.queryByRole('button', { name: 'Allow reading /home/u/.aws/credentials' })).toBeNull();
+    await user.click(grants.getByRole('button', { name: 'Revoke host a.example' }));
+    expect(client.calls.find((c) => c.method === 'sandbox.revoke')?.params).toEqual({
+      id: 'fs',
+      grant: { kind: 'host', target: 'a.example' },
+    });
+  });
+
+  it('turns the sandbox off, and on after saying what its launch points at outside it', async () => {
     const user = userEvent.setup();
     const { client } = await show(stdio(ON, ENTRY));
     await user.click(within(region()).getByRole('checkbox', { name: 'Run sandboxed' }));
-    expect(client.calls.find((c) => c.method === 'backends.update')?.params).toEqual({
-      id: 'fs',
-      entry: { ...ENTRY, sandbox: { enabled: false, read: ['/home/u/docs'] } },
-    });
+    expect(client.calls.find((c) => c.method === 'sandbox.setEnabled')?.params).toEqual({ id: 'fs', enabled: false });
     cleanup();
-    const off = await show(stdio({ ...ON, state: 'off', blocked: [] }, { command: 'npx' }));
+    const warning = {
+      source: 'env' as const,
+      name: 'MEMORY_FILE_PATH',
+      path: '/home/u/notes.json',
+      grant: { kind: 'write' as const, target: '/home/u/notes.json' },
+    };
+    const off = await renderWithStore(<BackendsScreen />, (c) => {
+      c.handle('backends.list', () => [stdio({ ...ON, state: 'off', blocked: [] }, { command: 'npx' })]);
+      c.handle('sandbox.server', () => ({ id: 'fs', grants: [], warnings: [warning] }));
+      c.handle('sandbox.grant', () => ({ id: 'fs', grants: [warning.grant], warnings: [] }));
+      c.handle('sandbox.setEnabled', () => ({ id: 'fs', grants: [], warnings: [] }));
+    });
     expect(within(region()).getByRole('status').textContent).toContain('the default in Settings');
     await user.click(within(region()).getByRole('checkbox', { name: 'Run sandboxed' }));
-    expect(off.client.calls.find((c) => c.method === 'backends.update')?.params).toEqual({
+    const alert = within(screen.getByRole('alert', { name: 'Outside the sandbox of fs' }));
+    alert.getByText('MEMORY_FILE_PATH = /home/u/notes.json');
+    expect(off.client.calls.some((c) => c.method === 'sandbox.setEnabled')).toBe(false);
+    // Allowed: nothing left outside, so it is turned on as asked.
+    await user.click(alert.getByRole('button', { name: 'Allow write /home/u/notes.json' }));
+    expect(off.client.calls.find((c) => c.method === 'sandbox.grant')?.params).toEqual({
       id: 'fs',
-      entry: { command: 'npx', sandbox: true },
+      grant: warning.grant,
+    });
+    expect(off.client.calls.find((c) => c.method === 'sandbox.setEnabled')?.params).toEqual({
+      id: 'fs',
+      enabled: true,
     });
   });
 

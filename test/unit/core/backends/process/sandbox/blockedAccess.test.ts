@@ -11,6 +11,7 @@ import {
   findBlocked,
   describeBlock,
 } from '../../../../../../electron/core/backends/process/sandbox/blockedAccess.js';
+import { grantFor } from '../../../../../../shared/model/sandboxGrants.js';
 import { resolveSandboxPolicy } from '../../../../../../electron/core/backends/process/sandbox/sandboxPolicy.js';
 
 const root = mkdtempSync(join(tmpdir(), 'sandbox-blocked-'));
@@ -57,8 +58,14 @@ describe('what a sandbox refused', () => {
     expect(findBlocked('connect ECONNREFUSED 127.0.0.1:5432', none)).toEqual([
       { kind: 'connect', target: '127.0.0.1:5432' },
     ]);
-    expect(describeBlock({ kind: 'connect', target: 'api.github.com' })).toBe('blocked: connection to api.github.com');
-    expect(describeBlock({ kind: 'read', target: secret })).toBe(`blocked: read of ${secret}`);
+    expect(describeBlock({ kind: 'connect', target: 'api.github.com' })).toBe(
+      'blocked by the sandbox: connection to api.github.com',
+    );
+    expect(describeBlock({ kind: 'read', target: secret })).toBe(`blocked by the sandbox: read of ${secret}`);
+    expect(describeBlock({ kind: 'read', target: secret }, home)).toBe(
+      'blocked by the sandbox: read of ~/.aws/credentials',
+    );
+    expect(describeBlock({ kind: 'write', target: '/x' }, home)).toBe('blocked by the sandbox: write to /x');
   });
 
   it('not a file that is missing on the host too, nor what the sandbox shows, nor a connection when the network is allowed', () => {
@@ -84,6 +91,29 @@ describe('what srt reported (macOS and Windows)', () => {
     expect(blockOfViolation('deny(1) file-read* /Users/ada/My Notes/todo.txt')).toEqual({
       kind: 'read',
       target: '/Users/ada/My Notes/todo.txt',
+    });
+  });
+
+  it('says each in the same sentence as on Linux, and offers the grant that lifts exactly it', () => {
+    const said = (line: string) => {
+      const block = blockOfViolation(line);
+      return block && { sentence: describeBlock(block, '/Users/ada'), grant: grantFor(block) };
+    };
+    expect(said('deny network-outbound api.github.com:443 (host is not on the allow list)')).toEqual({
+      sentence: 'blocked by the sandbox: connection to api.github.com:443',
+      grant: { kind: 'host', target: 'api.github.com:443' },
+    });
+    expect(said('2026-12-07 Sandbox: node(4242) deny(1) file-read-data /Users/ada/.aws/credentials')).toEqual({
+      sentence: 'blocked by the sandbox: read of ~/.aws/credentials',
+      grant: { kind: 'read', target: '/Users/ada/.aws/credentials' },
+    });
+    expect(said('node(4242) deny(1) file-write-create /Users/ada/Library/evil.plist')).toEqual({
+      sentence: 'blocked by the sandbox: write to ~/Library/evil.plist',
+      grant: { kind: 'write', target: '/Users/ada/Library/evil.plist' },
+    });
+    expect(said('deny(1) file-write-unlink /private/tmp/x')).toEqual({
+      sentence: 'blocked by the sandbox: write to /private/tmp/x',
+      grant: { kind: 'write', target: '/private/tmp/x' },
     });
   });
 
