@@ -255,9 +255,12 @@ export const METHODS = {
   'reviews.scans': method<ScanReport[]>()(optionalFields({ id: text.optional() })),
   /**
    * Approves a quarantined server (its launch line and the tool changes held for it); its items are served at once.
-   * A server with a high-severity finding needs `confirmHigh: true` (else `confirmation_required` naming them).
+   * A server with a high-severity finding needs `confirmHigh: true` (else `confirmation_required` naming them);
+   * `holdFlagged: true` keeps its tools with a finding (medium or higher) held, to approve one by one.
    */
-  'reviews.approveServer': method<ServerReviewView>()(z.object({ id: text, confirmHigh: z.boolean().optional() })),
+  'reviews.approveServer': method<ServerReviewView>()(
+    z.object({ id: text, confirmHigh: z.boolean().optional(), holdFlagged: z.boolean().optional() }),
+  ),
   /** Puts an approved server back under review (quarantined, under the strict sandbox) until approved again. */
   'reviews.quarantine': method<ServerReviewView>()(idRef),
   /** Records the choice to start a quarantined server unsandboxed where no sandbox can run. */

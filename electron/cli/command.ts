@@ -31,6 +31,7 @@ export const OPTIONS = {
   'secret-storage': { type: 'string' },
   tool: { type: 'string' },
   'confirm-high': { type: 'boolean', default: false },
+  'hold-flagged': { type: 'boolean', default: false },
   'start-unsandboxed': { type: 'boolean', default: false },
   profile: { type: 'string' },
   servers: { type: 'boolean', default: false },
@@ -95,6 +96,7 @@ export interface OptionValues {
   'secret-storage'?: string | undefined;
   tool?: string | undefined;
   'confirm-high': boolean;
+  'hold-flagged': boolean;
   'start-unsandboxed': boolean;
   profile?: string | undefined;
   servers: boolean;

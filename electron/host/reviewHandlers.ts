@@ -24,8 +24,11 @@ export function reviewHandlers(core: Switchboard): Pick<CoreHandlers, ReviewMeth
     'reviews.list': async () => core.reviews.list(),
     'reviews.get': async ({ id }) => core.reviews.review(id),
     'reviews.scans': async ({ id }) => core.reviews.scans(id),
-    'reviews.approveServer': async ({ id, confirmHigh }) =>
-      core.reviews.approveServer(id, confirmHigh === undefined ? {} : { confirmHigh }),
+    'reviews.approveServer': async ({ id, confirmHigh, holdFlagged }) =>
+      core.reviews.approveServer(id, {
+        ...(confirmHigh === undefined ? {} : { confirmHigh }),
+        ...(holdFlagged === undefined ? {} : { holdFlagged }),
+      }),
     'reviews.quarantine': async ({ id }) => core.reviews.quarantineAgain(id),
     'reviews.startUnsandboxed': async ({ id }) => core.reviews.startUnsandboxed(id),
     'reviews.approveChange': async ({ id, tool }) => core.reviews.approveChange(id, tool),

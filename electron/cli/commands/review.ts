@@ -39,7 +39,7 @@ export const reviewSpecs: readonly CommandSpec[] = [
   },
   {
     name: 'approve',
-    usage: ['approve <id> [--confirm-high] [--tool NAME]'],
+    usage: ['approve <id> [--confirm-high] [--hold-flagged] [--tool NAME]'],
     text: [
       'Approve a quarantined server (its items are served at once), or one held tool change.',
       'A server whose scan found something high-severity is refused, naming the findings,',
@@ -48,8 +48,15 @@ export const reviewSpecs: readonly CommandSpec[] = [
     options: {
       tool: "Approve only this tool's held change, not the whole server.",
       'confirm-high': 'Approve even though the scan found something high-severity (you read the findings).',
+      'hold-flagged':
+        'Approve the server but keep each tool with a finding (medium or higher) held, to approve one by one with --tool.',
     },
-    examples: ['approve github', 'approve github --confirm-high', 'approve github --tool create_issue'],
+    examples: [
+      'approve github',
+      'approve github --confirm-high',
+      'approve github --hold-flagged',
+      'approve github --tool create_issue',
+    ],
   },
   {
     name: 'quarantine',
@@ -175,7 +182,8 @@ function confirmationText(id: string, data: Record<string, unknown> | undefined)
     ...findings.map(
       (finding) => `  HIGH ${String(finding['rule'])} in ${String(finding['item'])}: "${String(finding['excerpt'])}"`,
     ),
-    `Read them (mcp-switchboard review ${id}); to approve it anyway: mcp-switchboard approve ${id} --confirm-high`,
+    `Read them (mcp-switchboard review ${id}); to approve it anyway: mcp-switchboard approve ${id} --confirm-high,`,
+    `or only its tools without findings: mcp-switchboard approve ${id} --hold-flagged`,
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -186,18 +194,20 @@ export async function approveCommand(
   id: string,
   tool?: string,
   confirmHigh = false,
+  holdFlagged = false,
 ): Promise<number> {
   let review: ServerReviewView | undefined;
   if (tool === undefined) {
-    const call = await context.call('reviews.approveServer', { id, ...(confirmHigh ? { confirmHigh } : {}) });
+    const params = { id, ...(confirmHigh ? { confirmHigh } : {}), ...(holdFlagged ? { holdFlagged } : {}) };
+    const call = await context.call('reviews.approveServer', params);
     if (call.reached && !call.outcome.ok && call.outcome.error.code === 'confirmation_required') {
       context.err(confirmationText(id, call.outcome.error.data));
       return 1;
     }
-    review = await askRunning(context, 'reviews.approveServer', { id, ...(confirmHigh ? { confirmHigh } : {}) }, call);
+    review = await askRunning(context, 'reviews.approveServer', params, call);
   } else review = await askRunning(context, 'reviews.approveChange', { id, tool });
   if (!review) return 1;
-  const served = review.items.filter((item) => item.kind === 'tool').length;
+  const served = review.items.filter((item) => item.kind === 'tool').length - review.changes.length;
   context.out(
     tool === undefined
       ? `${id}: approved; its ${served} tool(s) are served${review.changes.length ? `, ${review.changes.length} change(s) still held` : ''}\n`
@@ -267,6 +277,6 @@ export const reviewCli: CliCommand = {
     }
     if (command === 'review') return reviewCommand(context, id, values.json, values['start-unsandboxed']);
     if (command === 'quarantine') return quarantineCommand(context, id);
-    return approveCommand(context, id, values.tool, values['confirm-high']);
+    return approveCommand(context, id, values.tool, values['confirm-high'], values['hold-flagged']);
   },
 };

@@ -144,9 +144,13 @@ export interface ReviewsService {
   scans(backendId?: string): ScanReport[];
   /**
    * Approves a server (its launch line and the tool changes held for it); its items are served at once.
-   * Past a high-severity finding only with `confirmHigh` (else `confirmation_required`, naming them).
+   * Past a high-severity finding only with `confirmHigh` (else `confirmation_required`, naming them);
+   * `holdFlagged`: the tools with a finding of medium or higher stay held, to approve one by one.
    */
-  approveServer(backendId: string, options?: { confirmHigh?: boolean }): Promise<ServerReviewView>;
+  approveServer(
+    backendId: string,
+    options?: { confirmHigh?: boolean; holdFlagged?: boolean },
+  ): Promise<ServerReviewView>;
   /** Puts a server back under review (quarantined, under the strict sandbox) until approved again. */
   quarantineAgain(backendId: string): Promise<ServerReviewView>;
   /** Records the choice to start a quarantined server unsandboxed where no sandbox runs. */

@@ -55,7 +55,9 @@ async function reviewPins(parts: SupervisorHostParts, backendId: string, snapsho
   const flagged = parts.reviews.scan(backendId, parts.backend(backendId)?.prefix ?? backendId, snapshot);
   const { pins } = parts.services;
   if (pins && parts.access.policy.backends[backendId]?.pinning !== false) {
-    await pins.review(backendId, snapshot.tools, { hold: flagged });
+    // A tool the user held when approving its server stays held, like a new one with a high finding.
+    const hold = (tool: string): boolean => flagged(tool) || parts.reviews.toolHeld(backendId, tool);
+    await pins.review(backendId, snapshot.tools, { hold });
   }
 }
 

@@ -147,7 +147,7 @@ describe('review, approve and scan against a running serve', () => {
     expect((await cli('review')).code).toBe(2);
   });
 
-  it('`approve` refuses past a high finding, naming it, until `--confirm-high`; `quarantine` puts it back under review', async () => {
+  it('`approve` refuses past a high finding, naming it, until `--confirm-high`; `quarantine` puts it back under review; `--hold-flagged` approves the rest', async () => {
     const tools = join(dir.path, 'poisoned-tools.json');
     await writeFile(
       tools,
@@ -188,7 +188,14 @@ describe('review, approve and scan against a running serve', () => {
     expect((await cli('review', 'poisoned')).stdout).toContain('poisoned: QUARANTINED (you put it back under review)');
     await waitUntil(async () => !(await toolNames()).includes('poisoned__add'));
     expect(await cli('approve', 'poisoned')).toMatchObject({ code: 1 });
-    expect(await cli('approve', 'poisoned', '--confirm-high')).toMatchObject({ code: 0 });
+    // Only the tools without findings: the server is approved, its flagged tool stays held until approved alone.
+    expect(await cli('approve', 'poisoned', '--hold-flagged')).toMatchObject({
+      code: 0,
+      stdout: 'poisoned: approved; its 0 tool(s) are served, 1 change(s) still held\n',
+    });
+    expect((await cli('review', 'poisoned')).stdout).toContain('tool add: new tool held for its findings');
+    expect(await toolNames()).not.toContain('poisoned__add');
+    expect(await cli('approve', 'poisoned', '--tool', 'add')).toMatchObject({ code: 0 });
     await waitUntil(async () => (await toolNames()).includes('poisoned__add'));
   });
 

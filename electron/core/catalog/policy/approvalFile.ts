@@ -37,6 +37,8 @@ export interface ApprovalsState {
   held: Map<string, ChoiceRecord>;
   /** Quarantined servers the user chose to start unsandboxed where no sandbox runs (for that launch line). */
   unsandboxed: Map<string, ChoiceRecord>;
+  /** Tools the user held when approving their server (`--hold-flagged`), until approved one by one. */
+  heldTools: Map<string, string[]>;
 }
 
 /** The file's current version. */
@@ -62,6 +64,7 @@ const ApprovalFile = z.discriminatedUnion('version', [
     servers: z.record(z.string(), Record_),
     held: z.record(z.string(), Choice).default({}),
     startUnsandboxed: z.record(z.string(), Choice).default({}),
+    heldTools: z.record(z.string(), z.array(z.string())).default({}),
   }),
 ]);
 
@@ -93,11 +96,13 @@ export function parseApprovals(text: string, file: string): ApprovalsState & { m
   );
   const choices = (map: Record<string, z.infer<typeof Choice>>): Map<string, ChoiceRecord> =>
     new Map(Object.entries(map).map(([server, choice]) => [server, { ...choice }]));
-  if (parsed.version === 1) return { approvals, held: new Map(), unsandboxed: new Map(), migrated: true };
+  if (parsed.version === 1)
+    return { approvals, held: new Map(), unsandboxed: new Map(), heldTools: new Map(), migrated: true };
   return {
     approvals,
     held: choices(parsed.held),
     unsandboxed: choices(parsed.startUnsandboxed),
+    heldTools: new Map(Object.entries(parsed.heldTools).map(([server, tools]) => [server, [...tools]])),
     migrated: false,
   };
 }
@@ -113,6 +118,7 @@ export function formatApprovals(state: ApprovalsState): string {
       servers,
       held: Object.fromEntries(state.held),
       startUnsandboxed: Object.fromEntries(state.unsandboxed),
+      heldTools: Object.fromEntries(state.heldTools),
     },
     null,
     2,

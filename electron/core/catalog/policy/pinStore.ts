@@ -152,6 +152,30 @@ export class PinStore {
     });
   }
 
+  /**
+   * Holds pinned tools as new ones, unpinned (approving a server while holding
+   * its flagged tools): each is withheld as a change without an approved
+   * definition until approved one by one. A tool not pinned is left as it is.
+   */
+  hold(backend: string, tools: readonly string[]): Promise<void> {
+    return this.mutate(async () => {
+      const current = this.pins.get(backend);
+      const held = tools.filter((tool) => current?.has(tool));
+      if (!current || held.length === 0) return;
+      const next = new Map(current);
+      const pending = new Map(this.pending.get(backend));
+      const now = new Date().toISOString();
+      for (const tool of held) {
+        const pin = next.get(tool)!;
+        next.delete(tool);
+        pending.set(tool, { backend, tool, offered: pin, detectedAt: now });
+      }
+      await this.save(backend, next);
+      this.pins.set(backend, next);
+      this.pending.set(backend, pending);
+    });
+  }
+
   /** Drops every pin and pending change of a removed backend. */
   forget(backend: string): Promise<void> {
     return this.mutate(async () => {

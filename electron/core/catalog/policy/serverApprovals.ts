@@ -29,7 +29,12 @@ import { backendLaunchHash, launchLineOf } from './launchLine.js';
 
 export type { ApprovalRecord };
 
-const empty = (): ApprovalsState => ({ approvals: new Map(), held: new Map(), unsandboxed: new Map() });
+const empty = (): ApprovalsState => ({
+  approvals: new Map(),
+  held: new Map(),
+  unsandboxed: new Map(),
+  heldTools: new Map(),
+});
 
 /** Approved launch lines per server, kept in one file. */
 export class ServerApprovals {
@@ -102,14 +107,37 @@ export class ServerApprovals {
     return this.state.unsandboxed.get(backend.id)?.hash === backendLaunchHash(backend);
   }
 
-  /** Approves `backend`'s current launch line and saves (a hold or an unsandboxed start is over). */
-  approve(backend: BackendConfig): Promise<ApprovalRecord> {
+  /** Whether the user held this tool when approving its server (until approved one by one). */
+  isToolHeld(server: string, tool: string): boolean {
+    return this.state.heldTools.get(server)?.includes(tool) ?? false;
+  }
+
+  /** Releases a held tool (approved one by one). */
+  releaseTool(server: string, tool: string): Promise<void> {
+    return this.mutate(async () => {
+      const tools = this.state.heldTools.get(server);
+      if (!tools?.includes(tool)) return;
+      const next = this.copy();
+      const rest = tools.filter((name) => name !== tool);
+      if (rest.length > 0) next.heldTools.set(server, rest);
+      else next.heldTools.delete(server);
+      await this.commit(next);
+    });
+  }
+
+  /**
+   * Approves `backend`'s current launch line and saves (a hold or an unsandboxed start is over);
+   * `holdTools`: the tools kept held until approved one by one.
+   */
+  approve(backend: BackendConfig, holdTools: readonly string[] = []): Promise<ApprovalRecord> {
     return this.mutate(async () => {
       const record = recordOf(backend, new Date().toISOString());
       const next = this.copy();
       next.approvals.set(backend.id, record);
       next.held.delete(backend.id);
       next.unsandboxed.delete(backend.id);
+      if (holdTools.length > 0) next.heldTools.set(backend.id, [...holdTools]);
+      else next.heldTools.delete(backend.id);
       await this.commit(next);
       return record;
     });
@@ -136,12 +164,13 @@ export class ServerApprovals {
   /** Forgets a removed server: added again, it is new again. */
   forget(server: string): Promise<void> {
     return this.mutate(async () => {
-      const { approvals, held, unsandboxed } = this.state;
-      if (!approvals.has(server) && !held.has(server) && !unsandboxed.has(server)) return;
+      const { approvals, held, unsandboxed, heldTools } = this.state;
+      if (!approvals.has(server) && !held.has(server) && !unsandboxed.has(server) && !heldTools.has(server)) return;
       const next = this.copy();
       next.approvals.delete(server);
       next.held.delete(server);
       next.unsandboxed.delete(server);
+      next.heldTools.delete(server);
       await this.commit(next);
     });
   }
@@ -151,6 +180,7 @@ export class ServerApprovals {
       approvals: new Map(this.state.approvals),
       held: new Map(this.state.held),
       unsandboxed: new Map(this.state.unsandboxed),
+      heldTools: new Map(this.state.heldTools),
     };
   }
 

@@ -255,16 +255,40 @@ export class ServerReviews {
    * whose scan has a high-severity finding is approved only with `confirmHigh`
    * (else `confirmation_required`, naming those findings).
    */
-  async approveServer(backendId: string, options: { confirmHigh?: boolean } = {}): Promise<ServerReviewView> {
+  async approveServer(
+    backendId: string,
+    options: { confirmHigh?: boolean; holdFlagged?: boolean } = {},
+  ): Promise<ServerReviewView> {
     const backend = this.requireBackend(backendId);
     const approvals = this.requireApprovals();
-    const high = (this.reportOf(backendId)?.findings ?? []).filter((finding) => finding.severity === 'high');
+    const findings = this.reportOf(backendId)?.findings ?? [];
+    // With holdFlagged: the tools with a finding of medium or higher stay held, approved one by one.
+    const flagged = options.holdFlagged
+      ? [
+          ...new Set(
+            findings
+              .filter((finding) => finding.item.kind === 'tool' && finding.severity !== 'low')
+              .map((finding) => this.originalName(finding)),
+          ),
+        ]
+      : [];
+    const high = findings.filter(
+      (finding) =>
+        finding.severity === 'high' && !(finding.item.kind === 'tool' && flagged.includes(this.originalName(finding))),
+    );
     if (high.length > 0 && !options.confirmHigh) throw confirmationRequired(backendId, high);
-    await approvals.approve(backend);
+    await approvals.approve(backend, flagged);
     const pins = this.host.pins();
-    for (const change of this.changesOf(backendId)) await pins?.approve(backendId, change.tool);
+    for (const change of this.changesOf(backendId))
+      if (!flagged.includes(change.tool)) await pins?.approve(backendId, change.tool);
+    if (flagged.length > 0) await pins?.hold(backendId, flagged);
     this.host.changed(backendId);
     return this.review(backendId);
+  }
+
+  /** Whether the user held a tool when approving its server (`holdFlagged`), until approved one by one. */
+  toolHeld(backendId: string, tool: string): boolean {
+    return this.host.approvals?.isToolHeld(backendId, tool) ?? false;
   }
 
   /**
@@ -310,6 +334,7 @@ export class ServerReviews {
     const pins = this.host.pins();
     if (!pins) throw new SwitchboardError(ErrorCode.UnknownChange, 'tool pinning is not enabled');
     await pins.approve(backendId, tool);
+    await this.host.approvals?.releaseTool(backendId, tool);
     this.host.changed(backendId);
     return this.review(backendId);
   }
