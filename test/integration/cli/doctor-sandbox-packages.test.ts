@@ -5,9 +5,9 @@
  * installed), and says nothing of them when both are there.
  */
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCommand } from '../../../electron/core/backends/process/commandLookup.js';
 import { tempDir } from '../../helpers/harness.js';
 import { runCli } from '../../helpers/cli.js';
 
@@ -23,7 +23,10 @@ describe.runIf(linux)('doctor on a machine missing a sandbox package', () => {
     const bin = join(dir.path, `bin-${commands.join('-') || 'none'}`);
     await mkdir(bin);
     for (const command of commands) {
-      const real = findCommand(command, process.env['PATH'] ?? '');
+      const real = (process.env['PATH'] ?? '')
+        .split(delimiter)
+        .map((folder) => join(folder, command))
+        .find((path) => existsSync(path));
       if (!real) throw new Error(`this test needs ${command} installed`);
       await symlink(real, join(bin, command));
     }
