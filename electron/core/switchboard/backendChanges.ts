@@ -12,12 +12,7 @@ import type { SupervisorHost } from '../backends/supervisor/supervisorHost.js';
 import type { BackendPool } from '../backends/supervisor/backendPool.js';
 import { diffBackends } from '../platform/config/configDiff.js';
 import type { StoredConfig } from '../platform/config/configStore.js';
-import {
-  isPerCaller,
-  parseBackend,
-  type BackendConfig,
-  type SwitchboardConfig,
-} from '../platform/config/schema.js';
+import { isPerCaller, parseBackend, type BackendConfig, type SwitchboardConfig } from '../platform/config/schema.js';
 import type { CoreServices } from './coreServices.js';
 import type { AccessControl } from '../catalog/policy/accessControl.js';
 import type { ServerReviews } from '../catalog/policy/serverReviews.js';
