@@ -1,8 +1,10 @@
 /**
- * Debian's Chromium driven by playwright-core (no browser download).
+ * Debian's Chromium driven by playwright-core (no browser download). playwright-core is loaded
+ * only to launch: the unit test of chromiumForTests reads this file, and the unit tier would
+ * otherwise import all of Playwright for it.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /** Where the browser is expected. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -32,8 +34,18 @@ export function chromiumForTests(
   return { skip, titleSuffix: skip ? ` (SKIPPED: ${skip})` : '' };
 }
 
-/** Launches headless Chromium. */
-export function launchChromium(): Promise<Browser> {
+/** One Chromium per test process (vitest worker), started by the first file that asks for it. */
+let shared: Promise<Browser> | undefined;
+/**
+ * The leases open on it. When the last one closes, the browser goes after IDLE_CLOSE_MS unless a file
+ * asks again: long enough for the next file to start its serve first (seconds on a loaded machine).
+ */
+let leases = 0;
+let idleClose: NodeJS.Timeout | undefined;
+const IDLE_CLOSE_MS = 30_000;
+
+async function launch(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -46,6 +58,61 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
     ],
+  });
+}
+
+/**
+ * Headless Chromium for one test file: a lease on the browser the worker's files share. The e2e
+ * files run one after the other in a worker (vitest.config.ts: isolate false), and each launched
+ * its own browser (about 1.5 s of CPU each, most of it in Chromium's start); a file now gets its
+ * own contexts in a shared one, which isolate cookies, storage and pages as a new browser did.
+ * close() closes what the lease opened; the browser itself closes once no file has used it for
+ * a few seconds (a timer that keeps no process alive: Playwright kills it when the worker exits).
+ */
+export async function launchChromium(): Promise<Browser> {
+  clearTimeout(idleClose);
+  if (shared && !(await shared.catch(() => undefined))?.isConnected()) shared = undefined;
+  shared ??= launch();
+  const pending = shared;
+  let browser: Browser;
+  try {
+    browser = await pending;
+  } catch (error) {
+    if (shared === pending) shared = undefined;
+    throw error;
+  }
+  leases++;
+  const contexts = new Set<BrowserContext>();
+  let closed = false;
+  const lease: Partial<Browser> = {
+    newContext: async (options) => {
+      const context = await browser.newContext(options);
+      contexts.add(context);
+      return context;
+    },
+    newPage: async (options) => {
+      const context = await lease.newContext!(options);
+      return context.newPage();
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
+      if (--leases > 0) return;
+      idleClose = setTimeout(() => {
+        const closing = shared;
+        shared = undefined;
+        void closing?.then((done) => done.close()).catch(() => undefined);
+      }, IDLE_CLOSE_MS);
+      idleClose.unref();
+    },
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (Object.hasOwn(lease, property)) return lease[property as keyof Browser];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }
 

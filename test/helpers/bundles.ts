@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import JSZip from 'jszip';
-import { fixture } from './harness.js';
+import { fixture } from './basics.js';
 
 let serverSource: Promise<string> | undefined;
 

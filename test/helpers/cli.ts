@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { ROOT } from './harness.js';
+import { ROOT } from './basics.js';
 
 /** The command's entry point (needs `npm run build`). */
 export const BIN = join(ROOT, 'bin/mcp-switchboard.js');

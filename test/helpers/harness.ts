@@ -1,48 +1,20 @@
 /**
  * Starts the real core and HTTP endpoint in this process (backends are real
  * child processes or servers), and connects real SDK clients of each era.
+ * What needs none of that (paths, a scratch folder, a config) is in basics.ts,
+ * re-exported here.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CatalogCache, AuditLog, ClientTokens, PinStore } from '../../electron/core/catalog/index.js';
-import {
-  type ConfigStore,
-  type SecretStore,
-  parseConfig,
-  type SwitchboardConfig,
-} from '../../electron/core/platform/index.js';
+import type { ConfigStore, SecretStore } from '../../electron/core/platform/index.js';
 import { silentLogger, type CoreDeps } from '../../electron/core/api/index.js';
 import { HttpEndpoint } from '../../electron/core/frontend/index.js';
 import { SwitchboardCore, type CoreServices } from '../../electron/core/switchboard/index.js';
+import { makeConfig } from './basics.js';
 
-/** Absolute path of the repository. */
-export const ROOT = resolve(import.meta.dirname, '../..');
-/** Absolute path of a fixture server. */
-export const fixture = (name: string): string => join(ROOT, 'test/fixtures/servers', name);
-/** server-everything's entry point (run with node, not npx: no network here). */
-export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-/** server-memory's entry point. */
-export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
-
-/** A stdio backend entry running `node <script> ...args`. */
-export function nodeServer(
-  script: string,
-  args: string[] = [],
-  extra: Record<string, unknown> = {},
-): Record<string, unknown> {
-  return { command: process.execPath, args: [script, ...args], ...extra };
-}
-
-/** Validates a raw config object, failing loudly if it is invalid. */
-export function makeConfig(raw: Record<string, unknown>): SwitchboardConfig {
-  const { config, problems } = parseConfig(raw);
-  if (!config) throw new Error(`bad test config: ${JSON.stringify(problems)}`);
-  return config;
-}
+export { EVERYTHING, MEMORY, ROOT, firstText, fixture, makeConfig, nodeServer, tempDir } from './basics.js';
 
 /** A running proxy with helpers to connect clients. */
 export interface Harness {
@@ -135,18 +107,4 @@ export async function startProxy(
       await core.dispose();
     },
   };
-}
-
-/** A temporary directory removed by the returned cleanup. */
-export async function tempDir(): Promise<{ path: string; cleanup: () => Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), 'switchboard-test-'));
-  return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
-}
-
-/** The text of the first text block of a tool or prompt result. */
-export function firstText(result: { content?: unknown }): string {
-  const content = result.content as { type: string; text?: string }[] | undefined;
-  const block = content?.find((item) => item.type === 'text');
-  if (!block?.text) throw new Error(`no text block in ${JSON.stringify(result)}`);
-  return block.text;
 }

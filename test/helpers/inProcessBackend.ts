@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BackendConnection, type BackendCatalog, LineTail } from '../../electron/core/backends/index.js';
 import { CatalogPublisher, type Catalog } from '../../electron/core/catalog/index.js';
-import { makeConfig } from './harness.js';
+import { makeConfig } from './basics.js';
 
 /** A connected in-process backend and the catalog it was published into. */
 export interface InProcessBackend {

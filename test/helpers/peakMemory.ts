@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from './harness.js';
+import { ROOT } from './basics.js';
 
 /** Peak resident set size of live process `pid` in bytes (VmHWM), or undefined where /proc has none. */
 export async function peakRssOf(pid: number): Promise<number | undefined> {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs build script without types
 import { OUTPUTS, SOURCES, staleness } from '../../../build/buildState.mjs';
-import { tempDir } from '../../helpers/harness.js';
+import { tempDir } from '../../helpers/basics.js';
 
 const stale = staleness as (root: string) => string | undefined;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../helpers/harness.js';
+import { ROOT } from '../../helpers/basics.js';
 
 const require = createRequire(import.meta.url);
 

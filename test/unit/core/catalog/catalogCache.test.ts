@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogCache } from '../../../../electron/core/catalog/catalogCache.js';
 import type { Logger } from '../../../../electron/core/platform/deps.js';
-import { makeConfig, tempDir } from '../../../helpers/harness.js';
+import { makeConfig, tempDir } from '../../../helpers/basics.js';
 
 const catalog = {
   tools: [{ name: 'echo', description: 'echo', inputSchema: { type: 'object' as const } }],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BackendEras, launchKey } from '../../../../../electron/core/backends/connection/backendEras.js';
 import type { BackendConfig } from '../../../../../electron/core/platform/config/schema.js';
-import { makeConfig } from '../../../../helpers/harness.js';
+import { makeConfig } from '../../../../helpers/basics.js';
 
 function backend(entry: Record<string, unknown>): BackendConfig {
   return makeConfig({ mcpServers: { srv: entry } }).backends[0]!;

@@ -8,7 +8,7 @@ import {
   findCommand,
   searchPath,
 } from '../../../../../electron/core/backends/process/commandLookup.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 
 describe('command lookup', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

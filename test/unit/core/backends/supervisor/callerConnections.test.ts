@@ -11,7 +11,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BackendConnection } from '../../../../../electron/core/backends/connection/backendConnection.js';
 import { CallerConnections } from '../../../../../electron/core/backends/supervisor/callerConnections.js';
 import { LineTail } from '../../../../../electron/core/backends/transport/transports.js';
-import { makeConfig } from '../../../../helpers/harness.js';
+import { makeConfig } from '../../../../helpers/basics.js';
 import { waitUntil } from '../../../../helpers/processes.js';
 
 const config = makeConfig({ mcpServers: { notes: { command: 'in-process', protocol: 'legacy' } } });

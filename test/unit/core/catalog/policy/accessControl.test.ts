@@ -12,7 +12,7 @@ import { ConfigStore } from '../../../../../electron/core/platform/config/config
 import { AccessControl, type AccessControlHost } from '../../../../../electron/core/catalog/policy/accessControl.js';
 import { ClientTokens } from '../../../../../electron/core/catalog/policy/clientTokens.js';
 import { PolicySchema } from '../../../../../electron/core/platform/config/policyConfig.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 import { exposedOf, twoBackendCatalog } from '../../../../helpers/policyCatalog.js';
 
 /** Hooks that record what the core was told. */

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientTokens } from '../../../../../electron/core/catalog/policy/clientTokens.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(() => cleanup?.());

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServerApprovals } from '../../../../../electron/core/catalog/policy/serverApprovals.js';
 import { parseBackend, type BackendConfig } from '../../../../../electron/core/platform/config/schema.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 
 function backend(id: string, entry: Record<string, unknown>): BackendConfig {
   const { backend: parsed, problems } = parseBackend(id, entry);

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RECHECK_BURST, UnknownTokenRecheck } from '../../../../../electron/core/catalog/policy/unknownTokenRecheck.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 
 describe('UnknownTokenRecheck', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

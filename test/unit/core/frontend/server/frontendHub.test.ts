@@ -12,7 +12,7 @@ import { silentLogger } from '../../../../../electron/core/platform/deps.js';
 import { FrontendHub } from '../../../../../electron/core/frontend/server/frontendHub.js';
 import { createFrontendServer } from '../../../../../electron/core/frontend/server/mcpServer.js';
 import { SwitchboardCore } from '../../../../../electron/core/switchboard/switchboardCore.js';
-import { makeConfig } from '../../../../helpers/harness.js';
+import { makeConfig } from '../../../../helpers/basics.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -15,7 +15,7 @@ import {
   takenIds,
   type RunningBackends,
 } from '../../../../../electron/core/install/entries/runningBackends.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 
 const SOURCE = { registry: 'http://registry.test', name: 'io.github.test/memory', version: '1.0.0', inputs: {} };
 const entries: Record<string, Record<string, unknown>> = {

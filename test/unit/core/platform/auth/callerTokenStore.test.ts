@@ -14,7 +14,7 @@ import {
   UnreadableRecordError,
 } from '../../../../../electron/core/platform/auth/callerTokenStore.js';
 import { CallerRecordsFile } from '../../../../../electron/core/platform/auth/callerRecordsFile.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 
 const dir = await tempDir();
 afterAll(() => dir.cleanup());

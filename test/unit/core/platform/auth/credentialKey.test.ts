@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeKey, loadCredentialKey } from '../../../../../electron/core/platform/auth/credentialKey.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 
 const dir = await tempDir();
 afterAll(() => dir.cleanup());

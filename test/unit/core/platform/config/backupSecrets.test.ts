@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../../../electron/core/platform/config/configStore.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 import { waitUntil } from '../../../../helpers/processes.js';
 
 const VALUE = 'sk-live-4f9c2e7a1b3d5f60';

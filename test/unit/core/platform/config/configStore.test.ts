@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KEPT_BACKUPS } from '../../../../../electron/core/platform/config/configBackups.js';
 import { ConfigStore } from '../../../../../electron/core/platform/config/configStore.js';
-import { tempDir } from '../../../../helpers/harness.js';
+import { tempDir } from '../../../../helpers/basics.js';
 
 describe('ConfigStore', () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createRedaction, environmentSecrets } from '../../../../../electron/core/platform/secrets/redaction.js';
 import { secretVariants } from '../../../../../electron/core/platform/secrets/secretVariants.js';
 import type { Logger } from '../../../../../electron/core/platform/deps.js';
-import { makeConfig } from '../../../../helpers/harness.js';
+import { makeConfig } from '../../../../helpers/basics.js';
 
 describe('secretVariants', () => {
   it('adds the credential after an auth scheme, and a decoded Basic credential', () => {
