@@ -133,6 +133,7 @@ describe.skipIf(chromium.skip)(`reviewing servers in the UI${chromium.titleSuffi
       .allInnerTexts();
     expect(named.some((line) => line.includes('id_rsa'))).toBe(true);
     expect(named.every((line) => line.includes('tool add'))).toBe(true);
+    expect(await violationsInBothSchemes(page, 'Confirming an approval past high findings')).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await toolNames()).not.toContain('adder__add');
