@@ -60,6 +60,9 @@ export const OPTIONS = {
   client: { type: 'string' },
   principal: { type: 'string' },
   revoke: { type: 'string' },
+  window: { type: 'string' },
+  call: { type: 'string', multiple: true },
+  accept: { type: 'boolean', default: false },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -119,6 +122,9 @@ export interface OptionValues {
   client?: string | undefined;
   principal?: string | undefined;
   revoke?: string | undefined;
+  window?: string | undefined;
+  call?: string[] | undefined;
+  accept: boolean;
 }
 
 /** One command line, parsed and checked. */

@@ -19,6 +19,7 @@ import { profileCli } from './commands/profile.js';
 import { overrideCli } from './commands/override.js';
 import { registryCli } from './commands/registry.js';
 import { reviewCli } from './commands/review.js';
+import { sandboxCli } from './commands/sandbox.js';
 import { secretCli } from './commands/secret.js';
 import { serveCli } from './commands/serve.js';
 import { uiCli } from './commands/ui.js';
@@ -35,6 +36,7 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   configCli,
   exposureCli,
   overrideCli,
+  sandboxCli,
   reviewCli,
   auditCli,
   clientsCli,

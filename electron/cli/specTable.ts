@@ -19,6 +19,7 @@ import { profileSpecs } from './commands/profile.js';
 import { overrideSpecs } from './commands/override.js';
 import { registrySpecs } from './commands/registry.js';
 import { reviewSpecs } from './commands/review.js';
+import { sandboxSpecs } from './commands/sandbox.js';
 import { secretSpecs } from './commands/secret.js';
 import { serveSpecs } from './commands/serve.js';
 import { uiSpecs } from './commands/ui.js';
@@ -35,6 +36,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   ...configSpecs,
   ...exposureSpecs,
   ...overrideSpecs,
+  ...sandboxSpecs,
   ...reviewSpecs,
   ...auditSpecs,
   ...clientsSpecs,

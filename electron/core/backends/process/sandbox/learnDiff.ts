@@ -31,16 +31,23 @@ function covers(granted: string, learned: string): boolean {
   return learned === granted || learned.startsWith(granted.endsWith('/') ? granted : `${granted}/`);
 }
 
+/**
+ * One field's lines: each current grant used (`=`: a learned path falls under
+ * it, `used` says which count) or not (`?`), then each learned path not
+ * already covered (`+`; `covered` says what else covers it).
+ */
 function fieldDiff(
   current: readonly string[],
   learned: readonly string[],
-  match: (a: string, b: string) => boolean,
+  match: (granted: string, path: string) => boolean,
+  used: readonly string[] = learned,
+  covered: (path: string) => boolean = () => false,
 ): DiffLine[] {
   const lines: DiffLine[] = [];
   for (const granted of current)
-    lines.push({ mark: learned.some((path) => match(granted, path)) ? '=' : '?', value: granted });
+    lines.push({ mark: used.some((path) => match(granted, path)) ? '=' : '?', value: granted });
   for (const path of learned)
-    if (!current.some((granted) => match(granted, path))) lines.push({ mark: '+', value: path });
+    if (!current.some((granted) => match(granted, path)) && !covered(path)) lines.push({ mark: '+', value: path });
   return lines;
 }
 
@@ -53,12 +60,11 @@ function hostCovers(granted: string, learned: string): boolean {
 /** The diff between `current` (undefined: no setting of its own) and the learned grant. */
 export function grantDiff(current: SandboxSetting | undefined, learned: LearnedGrant): GrantDiff {
   const setting = current ?? { enabled: false, read: [], write: [], network: 'none' as const };
-  const read = fieldDiff(
-    setting.read,
-    learned.read,
-    (granted, path) => covers(granted, path) || setting.write.some((w) => covers(w, path)),
+  // A write grant also covers reading: a learned read under one needs nothing more, and uses it.
+  const read = fieldDiff(setting.read, learned.read, covers, learned.read, (path) =>
+    setting.write.some((granted) => covers(granted, path)),
   );
-  const write = fieldDiff(setting.write, learned.write, covers);
+  const write = fieldDiff(setting.write, learned.write, covers, [...learned.write, ...learned.read]);
   let network: DiffLine[];
   if (setting.network === 'all')
     network = [{ mark: learned.network.length > 0 || learned.addresses.length > 0 ? '=' : '?', value: 'all' }];

@@ -187,6 +187,16 @@ describe('grantDiff', () => {
     });
   });
 
+  it('a read under a write grant needs nothing more, and uses that grant', () => {
+    const diff = grantDiff(
+      { enabled: true, read: [], write: ['~/notes'], network: 'none' },
+      { read: ['~/notes/memory.json'], write: [], network: [], addresses: [] },
+    );
+    expect(diff.read).toEqual([]);
+    expect(diff.write).toEqual([{ mark: '=', value: '~/notes' }]);
+    expect(diff.unchanged).toBe(true);
+  });
+
   it('nothing learned and the sandbox on: unchanged', () => {
     const diff = grantDiff(
       { enabled: true, read: [], write: [], network: 'none' },
