@@ -188,6 +188,8 @@ export const METHOD_NAMES = Object.keys({
   'env.setExtraPath': 1,
   'sandbox.settings': 1,
   'sandbox.setDefault': 1,
+  'sandbox.learn': 1,
+  'sandbox.acceptLearned': 1,
   'bundles.inspect': 1,
   'bundles.install': 1,
   'me.get': 1,

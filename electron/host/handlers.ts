@@ -194,7 +194,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
       envHandlers({ stdioPath: deps.stdioPath, store: core.configStore, environment: core.deps.environment }),
     ),
     // Whether bubblewrap runs depends on the PATH the login shell gives.
-    ...afterEnvironment(ready, sandboxHandlers(core)),
+    ...afterEnvironment(ready, sandboxHandlers(core, deps.configPath)),
   };
   return handlers;
 }

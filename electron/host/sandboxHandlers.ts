@@ -11,6 +11,12 @@ import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { SandboxSettingsView, SandboxSupportView } from '../../shared/model/sandboxViews.js';
 import type { Switchboard } from '../core/api/index.js';
 import { sandboxSupport } from '../core/backends/index.js';
+import { learnBackend } from '../core/backends/process/sandbox/learnBackend.js';
+import { defaultStateDir } from '../core/platform/index.js';
+import { rawEntries } from './backendViews.js';
+
+/** How long a learned run may take beyond its window (start, lists, calls). */
+const LEARN_TIMEOUT_MS = 120_000;
 
 /** Whether servers can be sandboxed here, in the UI's words. */
 export async function supportView(environment: NodeJS.ProcessEnv): Promise<SandboxSupportView> {
@@ -29,8 +35,11 @@ async function savedDefault(core: Switchboard): Promise<boolean> {
   }
 }
 
-/** Handlers of `sandbox.settings` and `sandbox.setDefault`. */
-export function sandboxHandlers(core: Switchboard): Pick<CoreHandlers, 'sandbox.settings' | 'sandbox.setDefault'> {
+/** Handlers of `sandbox.settings`, `sandbox.setDefault`, and learn mode's `sandbox.learn` and `sandbox.acceptLearned`. */
+export function sandboxHandlers(
+  core: Switchboard,
+  configPath: string | undefined,
+): Pick<CoreHandlers, 'sandbox.settings' | 'sandbox.setDefault' | 'sandbox.learn' | 'sandbox.acceptLearned'> {
   const view = async (): Promise<SandboxSettingsView> => ({
     support: await supportView(core.deps.environment),
     defaultSandbox: await savedDefault(core),
@@ -48,6 +57,34 @@ export function sandboxHandlers(core: Switchboard): Pick<CoreHandlers, 'sandbox.
         return proxy;
       });
       return view();
+    },
+    ...learnHandlers(core, configPath),
+  };
+}
+
+/** Learn mode: learning runs the server apart from the running one; accepting saves and restarts it. */
+function learnHandlers(
+  core: Switchboard,
+  configPath: string | undefined,
+): Pick<CoreHandlers, 'sandbox.learn' | 'sandbox.acceptLearned'> {
+  return {
+    'sandbox.learn': async ({ id, calls = [], windowMs = 2000 }, { signal }) =>
+      learnBackend({
+        backends: core.backends.backendConfigs(),
+        extraPath: core.backends.proxyOptions().extraPath,
+        id,
+        environment: core.deps.environment,
+        secrets: core.secrets,
+        stateDir: core.deps.stateDir ?? defaultStateDir(process.platform, core.deps.environment),
+        calls: calls.map((call) => ({ name: call.name, arguments: call.arguments ?? {} })),
+        windowMs,
+        timeoutMs: windowMs + LEARN_TIMEOUT_MS,
+        signal,
+      }),
+    'sandbox.acceptLearned': async ({ id, read, write, network }) => {
+      const entry = (await rawEntries(core, configPath)).get(id);
+      if (!entry) throw new SwitchboardError(ErrorCode.UnknownBackend, `no server "${id}"`, { backend: id });
+      return core.backends.updateBackend(id, { ...entry, sandbox: { read, write, network } });
     },
   };
 }

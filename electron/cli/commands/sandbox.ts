@@ -138,7 +138,8 @@ export async function learnCommand(
   const store = openConfigStore(context.configPath);
   const { config } = await store.read();
   const view = await learnBackend({
-    config,
+    backends: config.backends,
+    extraPath: config.proxy.extraPath,
     id,
     environment: process.env,
     secrets: keychain(),

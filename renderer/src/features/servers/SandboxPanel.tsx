@@ -4,13 +4,15 @@
  * rights", "Sandbox unavailable: <reason> — not started"), a switch to turn
  * it on or off, and what the sandbox refused, one line each with a button
  * that grants exactly that. Each change is saved through `backends.update`,
- * which restarts the server with it.
+ * which restarts the server with it. **Learn permissions** (LearnPermissions.tsx)
+ * proposes a grant from a recorded run.
  */
 import type { SandboxBlock } from '../../../../shared/model/health.js';
 import type { BackendView } from '../../../../shared/model/views.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
+import { LearnPermissions } from './LearnPermissions.js';
 import {
   blockLine,
   entrySandbox,
@@ -77,6 +79,7 @@ export function SandboxPanel({ backend }: { backend: BackendView }) {
         </label>
         {busy && <span className="muted small">Saving and restarting…</span>}
       </div>
+      <LearnPermissions id={id} />
       <ErrorNote error={error} title="Sandbox not changed" />
     </section>
   );

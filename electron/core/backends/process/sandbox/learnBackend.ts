@@ -9,7 +9,7 @@
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
 import type { LearnView, SandboxSettingView } from '../../../../../shared/model/sandboxViews.js';
-import type { SwitchboardConfig } from '../../../platform/config/schema.js';
+import type { BackendConfig } from '../../../platform/config/schema.js';
 import { resolveValues } from '../../../platform/secrets/resolve.js';
 import type { SecretStore } from '../../../platform/secrets/secretStore.js';
 import { acceptedSetting, grantDiff } from './learnDiff.js';
@@ -17,7 +17,10 @@ import { learnPermissions, type LearnCall } from './learnRun.js';
 
 /** What learning a configured server takes. */
 export interface LearnBackendInput {
-  config: SwitchboardConfig;
+  /** The configured servers. */
+  backends: readonly BackendConfig[];
+  /** `proxy.extraPath`. */
+  extraPath: string[];
   id: string;
   environment: NodeJS.ProcessEnv;
   secrets: SecretStore | undefined;
@@ -30,7 +33,7 @@ export interface LearnBackendInput {
 
 /** Learns `id`'s permissions and sets them against its current sandbox. */
 export async function learnBackend(input: LearnBackendInput): Promise<LearnView> {
-  const backend = input.config.backends.find((item) => item.id === input.id);
+  const backend = input.backends.find((item) => item.id === input.id);
   if (!backend)
     throw new SwitchboardError(ErrorCode.UnknownBackend, `no server "${input.id}" in the config`, {
       backend: input.id,
@@ -53,7 +56,7 @@ export async function learnBackend(input: LearnBackendInput): Promise<LearnView>
       env: { ...inherited, ...own },
     },
     stateDir: input.stateDir,
-    extraPath: input.config.proxy.extraPath,
+    extraPath: input.extraPath,
     calls: input.calls,
     windowMs: input.windowMs,
     timeoutMs: input.timeoutMs,
