@@ -92,7 +92,9 @@ export function LearnPermissions({ id }: { id: string }) {
 
   const accept = async () => {
     const hosts = lines(edit.network);
-    const network = hosts.length === 0 ? 'none' : hosts.length === 1 && hosts[0] === 'all' ? 'all' : hosts;
+    // One line `none` or `all` is that setting; anything else, a list of hosts.
+    const single = hosts.length === 1 ? hosts[0] : undefined;
+    const network = hosts.length === 0 || single === 'none' ? 'none' : single === 'all' ? 'all' : hosts;
     const outcome = await accepting.run(
       () => call('sandbox.acceptLearned', { id, read: lines(edit.read), write: lines(edit.write), network }),
       'accept',
