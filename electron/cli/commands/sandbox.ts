@@ -280,22 +280,25 @@ function printed(context: SandboxCommandContext, view: SandboxServerView, json: 
   return 0;
 }
 
+/** The options of `allow` and `revoke`. */
+const GRANT_SUBCOMMAND: readonly OptionName[] = ['read', 'write', 'host', 'json'];
+
 /** One grant added or taken away. */
-function grantChange(method: 'sandbox.grant' | 'sandbox.revoke'): Subcommand {
-  return {
-    options: ['read', 'write', 'host', 'json'],
-    run: async (context, id, values) => {
-      const grant = grantOf(values);
-      if (!grant) {
-        context.err(`mcp-switchboard: give exactly one of --read PATH, --write PATH, --host HOST\n${USAGE}`);
-        return 2;
-      }
-      const view = await askRunning(context, method, { id, grant });
-      if (!view) return 1;
-      const did = method === 'sandbox.grant' ? 'allowed' : 'revoked';
-      return printed(context, view, values.json, `${id}: ${did} ${grantWords(grant)}; the server restarts with it`);
-    },
-  };
+async function grantChange(
+  method: 'sandbox.grant' | 'sandbox.revoke',
+  context: SandboxCommandContext,
+  id: string,
+  values: OptionValues,
+): Promise<number> {
+  const grant = grantOf(values);
+  if (!grant) {
+    context.err(`mcp-switchboard: give exactly one of --read PATH, --write PATH, --host HOST\n${USAGE}`);
+    return 2;
+  }
+  const view = await askRunning(context, method, { id, grant });
+  if (!view) return 1;
+  const did = method === 'sandbox.grant' ? 'allowed' : 'revoked';
+  return printed(context, view, values.json, `${id}: ${did} ${grantWords(grant)}; the server restarts with it`);
 }
 
 /** `sandbox learn` from the table: a refusal (no such server, no sandbox, a failed start) is exit 1. */
@@ -327,7 +330,11 @@ async function learnSubcommand(
   }
 }
 
-/** The subcommands, by name. */
+/**
+ * The subcommands, by name. Only plain values here, no call: the help bundle
+ * (build/vite.help.config.ts) keeps a module's calls, and a call in this
+ * table would keep the table, and learn mode's core with it.
+ */
 export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   show: {
     options: ['json'],
@@ -338,8 +345,14 @@ export const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
       return 0;
     },
   },
-  allow: grantChange('sandbox.grant'),
-  revoke: grantChange('sandbox.revoke'),
+  allow: {
+    options: GRANT_SUBCOMMAND,
+    run: (context, id, values) => grantChange('sandbox.grant', context, id, values),
+  },
+  revoke: {
+    options: GRANT_SUBCOMMAND,
+    run: (context, id, values) => grantChange('sandbox.revoke', context, id, values),
+  },
   on: {
     options: ['json'],
     run: async (context, id, values) => {
