@@ -196,6 +196,8 @@ export const METHOD_NAMES = Object.keys({
   'sandbox.grant': 1,
   'sandbox.revoke': 1,
   'sandbox.setEnabled': 1,
+  'sandbox.learn': 1,
+  'sandbox.acceptLearned': 1,
   'bundles.inspect': 1,
   'bundles.install': 1,
   'me.get': 1,

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { EXPOSURES } from './model/exposure.js';
 import { ItemAsToolSchema, OVERRIDE_SECTIONS, ToolOverrideSchema, type OverrideView } from './model/overrides.js';
 import type { BundleView } from './model/bundleViews.js';
-import type { AddPreviewView, SandboxServerView, SandboxSettingsView } from './model/sandboxViews.js';
+import type { AddPreviewView, LearnView, SandboxServerView, SandboxSettingsView } from './model/sandboxViews.js';
 import type { SnippetView } from './model/snippetViews.js';
 import type { PathView, RegistryPageView, RegistryUpdatePlanView, RegistryUpdateView } from './model/registryViews.js';
 import type { BackendHealth } from './model/health.js';
@@ -374,6 +374,30 @@ export const METHODS = {
   'sandbox.revoke': method<SandboxServerView>()(z.object({ id: text, grant: sandboxGrant })),
   /** Turns a server's sandbox on or off (grants kept); saved, and the server restarts. */
   'sandbox.setEnabled': method<SandboxServerView>()(z.object({ id: text, enabled: z.boolean() })),
+  /**
+   * Learns a stdio server's permissions (Linux; `not_supported` naming the platform elsewhere): runs it
+   * once recorded, lists everything, makes `calls`, keeps it up `windowMs`, and proposes the smallest
+   * grant covering what it did, as a diff against its `sandbox`. Nothing is saved.
+   */
+  'sandbox.learn': method<LearnView>()(
+    z.object({
+      id: text,
+      calls: z
+        .array(z.object({ name: text, arguments: z.record(z.string(), z.unknown()).optional() }))
+        .max(50)
+        .optional(),
+      windowMs: z.number().int().min(0).max(600_000).optional(),
+    }),
+  ),
+  /** Saves a (learned, possibly edited) grant as the server's `sandbox`, on; the server restarts under it. */
+  'sandbox.acceptLearned': method<BackendHealth>()(
+    z.object({
+      id: text,
+      read: z.array(text).max(200),
+      write: z.array(text).max(200),
+      network: z.union([z.enum(['none', 'all']), z.array(text).max(200)]),
+    }),
+  ),
   /** Reads a .mcpb bundle's manifest (validated; nothing installed), for the Add server screen. */
   'bundles.inspect': method<BundleView>()(bundleUpload),
   /** Installs a .mcpb bundle: unpacked, checked by starting it, then saved (a bad one leaves nothing behind). */

@@ -66,6 +66,9 @@ export const OPTIONS = {
   caller: { type: 'string' },
   read: { type: 'string' },
   write: { type: 'string' },
+  window: { type: 'string' },
+  call: { type: 'string', multiple: true },
+  accept: { type: 'boolean', default: false },
 } as const;
 
 /** The options that take a value (the argument after one is never an option). */
@@ -131,6 +134,9 @@ export interface OptionValues {
   caller?: string | undefined;
   read?: string | undefined;
   write?: string | undefined;
+  window?: string | undefined;
+  call?: string[] | undefined;
+  accept: boolean;
 }
 
 /** One command line, parsed and checked. */

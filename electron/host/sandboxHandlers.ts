@@ -24,7 +24,12 @@ import {
 import type { SandboxServerView, SandboxSettingsView, SandboxSupportView } from '../../shared/model/sandboxViews.js';
 import type { Switchboard } from '../core/api/index.js';
 import { machineMissingSandboxPackages, outsidePaths, sandboxSupport } from '../core/backends/index.js';
-import { rawEntry } from './backendViews.js';
+import { learnBackend } from '../core/backends/process/sandbox/learnBackend.js';
+import { defaultStateDir } from '../core/platform/index.js';
+import { rawEntries, rawEntry } from './backendViews.js';
+
+/** How long a learned run may take beyond its window (start, lists, calls). */
+const LEARN_TIMEOUT_MS = 120_000;
 
 /** Whether servers can be sandboxed here, in the UI's words. */
 export async function supportView(environment: NodeJS.ProcessEnv): Promise<SandboxSupportView> {
@@ -77,7 +82,7 @@ function stdioOnly(id: string, entry: Entry): void {
     });
 }
 
-/** Handlers of the sandbox methods. */
+/** Handlers of the sandbox methods: settings, one server's grants, and learn mode's. */
 export function sandboxHandlers(
   core: Switchboard,
   configPath?: string,
@@ -89,6 +94,8 @@ export function sandboxHandlers(
   | 'sandbox.grant'
   | 'sandbox.revoke'
   | 'sandbox.setEnabled'
+  | 'sandbox.learn'
+  | 'sandbox.acceptLearned'
 > {
   /** Saves the edited entry (the server restarts with it) and answers its view. */
   const change = async (id: string, edit: (entry: Entry) => Entry): Promise<SandboxServerView> => {
@@ -131,5 +138,33 @@ export function sandboxHandlers(
         const own = entrySandbox(entry) ?? { enabled, read: [], write: [], network: 'none' as const };
         return { ...entry, sandbox: sandboxValue({ ...own, enabled }) };
       }),
+    ...learnHandlers(core, configPath),
+  };
+}
+
+/** Learn mode: learning runs the server apart from the running one; accepting saves and restarts it. */
+function learnHandlers(
+  core: Switchboard,
+  configPath: string | undefined,
+): Pick<CoreHandlers, 'sandbox.learn' | 'sandbox.acceptLearned'> {
+  return {
+    'sandbox.learn': async ({ id, calls = [], windowMs = 2000 }, { signal }) =>
+      learnBackend({
+        backends: core.backends.backendConfigs(),
+        extraPath: core.backends.proxyOptions().extraPath,
+        id,
+        environment: core.deps.environment,
+        secrets: core.secrets,
+        stateDir: core.deps.stateDir ?? defaultStateDir(process.platform, core.deps.environment),
+        calls: calls.map((call) => ({ name: call.name, arguments: call.arguments ?? {} })),
+        windowMs,
+        timeoutMs: windowMs + LEARN_TIMEOUT_MS,
+        signal,
+      }),
+    'sandbox.acceptLearned': async ({ id, read, write, network }) => {
+      const entry = (await rawEntries(core, configPath)).get(id);
+      if (!entry) throw new SwitchboardError(ErrorCode.UnknownBackend, `no server "${id}"`, { backend: id });
+      return core.backends.updateBackend(id, { ...entry, sandbox: { read, write, network } });
+    },
   };
 }

@@ -72,3 +72,34 @@ export interface SandboxServerView {
   /** What its launch points at outside its sandbox. */
   warnings: SandboxPathWarning[];
 }
+
+/** One line of a learned grant's diff: `+` added by accepting, `=` granted and used, `?` granted, unused in the run. */
+export interface LearnDiffLineView {
+  mark: '+' | '=' | '?';
+  value: string;
+}
+
+/**
+ * What learning a server's permissions found (`sandbox learn`, the card's
+ * Learn permissions): the smallest grant covering what it did, as a diff
+ * against its current `sandbox`, and how the run went. Paths under the home
+ * are `~/...`; nothing of its env or arguments is in it.
+ */
+export interface LearnView {
+  id: string;
+  durationMs: number;
+  listed: { tools: number; resources: number; prompts: number };
+  /** Each call made while learning: whether it worked (its result is not kept). */
+  calls: { name: string; ok: boolean; error?: string }[];
+  /** The learned grant on its own. */
+  grant: { read: string[]; write: string[]; network: string[]; addresses: string[] };
+  diff: {
+    read: LearnDiffLineView[];
+    write: LearnDiffLineView[];
+    network: LearnDiffLineView[];
+    turnsOn: boolean;
+    unchanged: boolean;
+  };
+  /** The setting Accept writes (current grants kept, learned ones added). */
+  proposed: SandboxSettingView;
+}

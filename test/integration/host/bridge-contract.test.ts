@@ -51,6 +51,8 @@ describe('the contract over the bridge', () => {
       'clients.importable': { client: 'no-such-client' },
       'clients.import': { client: 'no-such-client', names: [] },
       'config.restore': { index: 999 },
+      'sandbox.learn': { id: 'nope' },
+      'sandbox.acceptLearned': { id: 'nope', read: [], write: [], network: 'none' },
     };
     for (const method of METHOD_NAMES) {
       const outcome = await (client.call as unknown as (m: string, p?: unknown) => Promise<Record<string, unknown>>)(
@@ -73,6 +75,11 @@ describe('the contract over the bridge', () => {
       ok: false,
       error: { code: 'unknown_client' },
     });
+    for (const method of ['sandbox.learn', 'sandbox.acceptLearned'] as const)
+      expect(await client.call(method, params[method] as never), method).toMatchObject({
+        ok: false,
+        error: { code: 'unknown_backend' },
+      });
   });
 
   it('shows a client snippet with a placeholder, creating no profile or token', async () => {

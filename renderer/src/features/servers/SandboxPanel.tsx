@@ -7,6 +7,8 @@
  * **Revoke**. Turning the sandbox on first says what the server's launch
  * points at outside it (`MEMORY_FILE_PATH=/home/u/notes.json`), offering the
  * grant. Each change is saved on the server (`sandbox.*`), which restarts.
+ * **Learn permissions** (LearnPermissions.tsx) proposes a grant from a
+ * recorded run.
  */
 import { useState } from 'react';
 import type { SandboxBlock } from '../../../../shared/model/health.js';
@@ -17,6 +19,7 @@ import { ErrorNote } from '../../components/ErrorNote.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { BlockedAccessList } from './BlockedAccess.js';
+import { LearnPermissions } from './LearnPermissions.js';
 import { granted, sandboxLine } from './sandboxEntry.js';
 
 const TONE = { on: 'tone-ok', off: 'tone-warn', unavailable: 'tone-bad' } as const;
@@ -127,6 +130,7 @@ export function SandboxPanel({ backend }: { backend: BackendView }) {
         </label>
         {busy && <span className="muted small">Saving and restarting…</span>}
       </div>
+      <LearnPermissions id={id} />
       <ErrorNote error={error} title="Sandbox not changed" />
     </section>
   );

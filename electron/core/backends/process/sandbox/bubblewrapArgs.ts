@@ -13,16 +13,25 @@ import type { SandboxMount, SandboxPolicy } from './sandboxPolicy.js';
 const PROXY_SOCKET_INSIDE = '/run/switchboard/proxy.sock';
 const PROXY_PORT_INSIDE = 3128;
 
+/** A path as one shell word (quoted only when it needs to be). */
+function shellWord(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 /**
  * With a list of hosts: socat serves the proxy's socket on 127.0.0.1 inside
  * (waiting, at most a second, until it answers), then the server replaces the
  * shell; HTTP clients find the proxy through the usual variables (Node 22.21+
  * through NODE_USE_ENV_PROXY).
  */
-function throughProxy(command: string, args: string[]): { argv: string[]; env: string[] } {
+function throughProxy(
+  command: string,
+  args: string[],
+  socket = PROXY_SOCKET_INSIDE,
+): { argv: string[]; env: string[] } {
   const proxy = `http://127.0.0.1:${PROXY_PORT_INSIDE}`;
   const script = [
-    `socat TCP-LISTEN:${PROXY_PORT_INSIDE},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_SOCKET_INSIDE} &`,
+    `socat TCP-LISTEN:${PROXY_PORT_INSIDE},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${shellWord(socket)} &`,
     'i=0; while [ $i -lt 50 ] && ! socat -u OPEN:/dev/null TCP:127.0.0.1:' +
       PROXY_PORT_INSIDE +
       ' 2>/dev/null; do sleep 0.02; i=$((i+1)); done',
@@ -77,5 +86,64 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: string, args: str
   const proxied = throughProxy(command, args);
   argv.push('--bind', policy.proxySocket, PROXY_SOCKET_INSIDE, ...proxied.env);
   argv.push('--chdir', policy.cwd, '--', ...proxied.argv);
+  return argv;
+}
+
+/** The address learn mode's proxy listens on inside (its own connections to it are not the server's). */
+export const LEARN_PROXY_ADDRESS = `127.0.0.1:${PROXY_PORT_INSIDE}`;
+
+/** What learn mode's permissive sandbox is run with (learnRun.ts). */
+export interface LearningLine {
+  /** Where the server starts. */
+  cwd: string;
+  /** The recording proxy's socket, on the host (visible at the same path inside). */
+  proxySocket: string;
+  /** strace's path, and the file it writes its record to (at the same path inside). */
+  strace: string;
+  traceFile: string;
+}
+
+/**
+ * Learn mode's command line: the server sees the machine's files as it would
+ * unsandboxed (`/` bound at `/`, with a minimal /dev and its own /proc), so
+ * it does what it needs, under strace recording each file system call and
+ * connect(); its network is the recording proxy only (an empty network
+ * namespace otherwise), which yields the names of the hosts it asks for. No
+ * argument or variable of the server is in strace's record (`raw=execve`).
+ */
+export function learningBubblewrapArgs(line: LearningLine, command: string, args: string[]): string[] {
+  const argv = [
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+  ];
+  const traced = [
+    '-f',
+    '-qq',
+    '-y',
+    '-s',
+    '4096',
+    '-e',
+    'trace=%file,connect',
+    '-e',
+    'raw=execve',
+    '-e',
+    'signal=none',
+    '-o',
+    line.traceFile,
+    '--',
+    command,
+    ...args,
+  ];
+  const proxied = throughProxy(line.strace, traced, line.proxySocket);
+  argv.push('--unsetenv', 'npm_config_cache', '--unsetenv', 'NPM_CONFIG_CACHE', ...proxied.env);
+  argv.push('--chdir', line.cwd, '--', ...proxied.argv);
   return argv;
 }

@@ -7,6 +7,8 @@
  * allows and refuses the rest, reporting each refusal by name ("blocked:
  * connection to api.github.com"): the proxy sees the host a client asked for,
  * before any name is resolved. Other protocols have no way out at all.
+ * Learn mode (learnRun.ts) opens one that lets everything through and
+ * reports each destination instead (`record`), for the names it yields.
  */
 import { createServer } from 'node:http';
 import { rmSync } from 'node:fs';
@@ -24,17 +26,26 @@ export class HostFilterProxy {
     this.list = new HostList(entries);
   }
 
-  /** Listens on `socketPath` (an old socket there is replaced), allowing `entries`. */
+  /**
+   * Listens on `socketPath` (an old socket there is replaced), allowing
+   * `entries`; with `record`, allowing every destination and telling it
+   * `host:port` (learn mode).
+   */
   static async open(
     socketPath: string,
     entries: readonly string[],
     onBlocked: (target: string) => void,
+    record?: (target: string) => void,
   ): Promise<HostFilterProxy> {
     rmSync(socketPath, { force: true });
     const server = createProxy(createServer());
     const proxy = new HostFilterProxy(server, socketPath, entries);
     server.authenticate = (req) => {
       const target = proxyTarget(req.method, req.url);
+      if (record && target) {
+        record(`${target.host}:${target.port}`);
+        return true;
+      }
       if (target && proxy.list.allows(target.host, target.port)) return true;
       onBlocked(target ? `${target.host}:${target.port}` : String(req.url));
       return false;
