@@ -72,10 +72,11 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     scanner: services.scanner,
     changed: (backendId) => {
       // Approved or quarantined again: a server running under the other containment starts again.
-      context.pool.get(backendId)?.containmentChanged();
+      const restarted = context.pool.get(backendId)?.containmentChanged();
       access.engine.invalidate();
       events.emit('catalogChanged', { tools: true, prompts: true, resources: true });
       events.emit('healthChanged', { backendId });
+      return restarted;
     },
     scanned: (backendId) => events.emit('healthChanged', { backendId }),
   });

@@ -325,7 +325,7 @@ export class BackendSupervisor {
       if (startModeOf(this.config, this.host.proxyOptions()) === 'on-demand') this.demand.armIdle();
       this.catalog.admitted();
       // Its listing was scanned: a never-approved server found high-severity is contained from now on.
-      if (this.host.quarantine) this.containmentChanged();
+      if (this.host.quarantine) void this.containmentChanged();
       return undefined;
     } catch (error) {
       release?.();
@@ -499,13 +499,15 @@ export class BackendSupervisor {
   /**
    * Its quarantine changed (approved, put back under review, a high finding
    * on a never-approved server): a stdio server running under the other
-   * containment starts again under the one in force now.
+   * containment starts again under the one in force now; resolves once that
+   * start settled (its own connect timeout bounds it), so an approval answers
+   * with the server serving again.
    */
-  containmentChanged(): void {
+  async containmentChanged(): Promise<void> {
     if (this.config.transport !== 'stdio' || this.stopped || !this.started) return;
     const now = JSON.stringify(this.host.quarantine?.(this.id) ?? null);
     if (now === this.launchedQuarantine) return;
-    if (this.connection || this.state.status === 'down') void this.restart();
+    if (this.connection || this.state.status === 'down') await this.restart();
   }
 
   /** The quarantine its last launch ran under (JSON; undefined: not launched yet). */

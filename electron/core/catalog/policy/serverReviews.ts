@@ -56,8 +56,11 @@ export interface ServerReviewsHost {
   backendIds(): readonly string[];
   proxy(): ProxyOptions;
   scanner?: Scanner | undefined;
-  /** A server's review changed: views are rebuilt, clients told their lists changed, health re-read. */
-  changed(backendId: string): void;
+  /**
+   * A server's review changed: views are rebuilt, clients told their lists changed, health re-read;
+   * resolves once a server whose containment changed runs again under the new one (bounded by its start).
+   */
+  changed(backendId: string): void | Promise<void>;
   /** A server's scan report changed (nothing else did): its health is re-read. */
   scanned?(backendId: string): void;
 }
@@ -166,7 +169,7 @@ export class ServerReviews {
       for (const report of this.scanner([...this.inputs.values()])) this.reports.set(report.server, report);
       for (const [id, report] of this.reports) {
         if (before.get(id) === summaryKey(report)) continue;
-        if (quarantinedBefore.get(id) !== this.quarantineReason(id)) this.host.changed(id);
+        if (quarantinedBefore.get(id) !== this.quarantineReason(id)) void this.host.changed(id);
         else this.host.scanned?.(id);
       }
     }, RESCAN_AFTER_MS);
@@ -282,7 +285,7 @@ export class ServerReviews {
     for (const change of this.changesOf(backendId))
       if (!flagged.includes(change.tool)) await pins?.approve(backendId, change.tool);
     if (flagged.length > 0) await pins?.hold(backendId, flagged);
-    this.host.changed(backendId);
+    await this.host.changed(backendId);
     return this.review(backendId);
   }
 
@@ -299,7 +302,7 @@ export class ServerReviews {
     const backend = this.requireBackend(backendId);
     const approvals = this.requireApprovals();
     if (!approvals.isHeld(backendId)) await approvals.hold(backend);
-    this.host.changed(backendId);
+    await this.host.changed(backendId);
     return this.review(backendId);
   }
 
@@ -318,7 +321,7 @@ export class ServerReviews {
         { backend: backendId },
       );
     await approvals.allowUnsandboxed(backend);
-    this.host.changed(backendId);
+    await this.host.changed(backendId);
     return this.review(backendId);
   }
 
@@ -335,7 +338,7 @@ export class ServerReviews {
     if (!pins) throw new SwitchboardError(ErrorCode.UnknownChange, 'tool pinning is not enabled');
     await pins.approve(backendId, tool);
     await this.host.approvals?.releaseTool(backendId, tool);
-    this.host.changed(backendId);
+    await this.host.changed(backendId);
     return this.review(backendId);
   }
 
