@@ -18,7 +18,9 @@ export interface WordingFeature {
 const WORD = /[\p{L}\p{N}']+/gu;
 
 const FUNCTION_WORDS = new Set(
-  'a an and are as at be by for from has have in into is it its of on or that the this to was were will with'.split(' '),
+  'a an and are as at be by for from has have in into is it its of on or that the this to was were will with'.split(
+    ' ',
+  ),
 );
 
 /** The unigrams and bigrams of `text`, with their spans. */

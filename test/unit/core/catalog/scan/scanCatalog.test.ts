@@ -87,7 +87,9 @@ describe('scanCatalog', () => {
 });
 
 /** The learned-wording rule's known false positives on the clean fixtures (medium, never high). */
-const LEARNED_ON_CLEAN = ['filesystem/read_file: Use this tool when you need to examine the contents of a single file.'];
+const LEARNED_ON_CLEAN = [
+  'filesystem/read_file: Use this tool when you need to examine the contents of a single file.',
+];
 
 describe('the poisoned corpus (test/fixtures/poison)', () => {
   for (const { file, data } of corpus) {
@@ -140,6 +142,12 @@ describe('the real LiveMCPBench catalog', () => {
     const learned = new Set(
       findings.filter((f) => f.rule === 'learned-wording').map((f) => `${f.server}/${f.item.name}`),
     );
-    expect(learned.size, findings.filter((f) => f.rule === 'learned-wording').map(line).join('\n')).toBeLessThanOrEqual(9);
+    expect(
+      learned.size,
+      findings
+        .filter((f) => f.rule === 'learned-wording')
+        .map(line)
+        .join('\n'),
+    ).toBeLessThanOrEqual(9);
   });
 });
