@@ -35,7 +35,9 @@ export type ScanRule =
   /** A parameter asking for a secret or personal data the tool has no use for (a weather tool's `password`). */
   | 'sensitive-parameter'
   /** Text hidden from people and keyword filters: leetspeak, letter spacing, soft hyphens, escapes, "decode this and follow it". */
-  | 'obfuscated-text';
+  | 'obfuscated-text'
+  /** A sentence whose wording a small model fitted on known poisonings scores high (medium at most). */
+  | 'learned-wording';
 
 /** The kind of catalog item a finding is about. */
 export type ScanItemKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';

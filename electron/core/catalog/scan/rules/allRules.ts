@@ -6,6 +6,7 @@ import { exfiltration } from './exfiltration.js';
 import { hiddenInstruction } from './hiddenInstruction.js';
 import { homoglyph } from './homoglyph.js';
 import { invisibleText } from './invisibleText.js';
+import { learnedWording } from './learnedWording.js';
 import { nameImitation } from './nameImitation.js';
 import { obfuscatedText } from './obfuscatedText.js';
 import type { ScanRuleCheck } from './rule.js';
@@ -28,4 +29,5 @@ export const ALL_RULES: readonly ScanRuleCheck[] = [
   userOverride,
   sensitiveParameter,
   obfuscatedText,
+  learnedWording,
 ];

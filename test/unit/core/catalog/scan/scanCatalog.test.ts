@@ -86,6 +86,11 @@ describe('scanCatalog', () => {
   });
 });
 
+/** The learned-wording rule's known false positives on the clean fixtures (medium, never high). */
+const LEARNED_ON_CLEAN = [
+  'filesystem/read_file: Use this tool when you need to examine the contents of a single file.',
+];
+
 describe('the poisoned corpus (test/fixtures/poison)', () => {
   for (const { file, data } of corpus) {
     for (const scenario of data.scenarios) {
@@ -104,8 +109,11 @@ describe('the poisoned corpus (test/fixtures/poison)', () => {
           if (label.atLeast)
             expect(worst(findings), `${where} at least ${label.atLeast}`).toBeGreaterThanOrEqual(RANK[label.atLeast]);
           if (label.atMost) {
+            // The learned-wording model's medium findings on clean items are listed exactly, so a new one fails.
+            const learned = findings.filter((f) => f.rule === 'learned-wording').map((f) => `${where}: ${f.excerpt}`);
+            expect(learned).toEqual(LEARNED_ON_CLEAN.filter((line) => line.startsWith(`${where}:`)));
             expect(
-              worst(findings),
+              worst(findings.filter((f) => f.rule !== 'learned-wording')),
               `${where} at most ${label.atMost}: ${JSON.stringify(findings)}`,
             ).toBeLessThanOrEqual(RANK[label.atMost]);
           }
@@ -116,7 +124,7 @@ describe('the poisoned corpus (test/fixtures/poison)', () => {
 });
 
 describe('the real LiveMCPBench catalog', () => {
-  it('gets no high finding (70 servers, 527 tools); its few medium ones are tools that push the model to use them', () => {
+  it('gets no high finding (70 servers, 527 tools); its few medium ones are tools that push the model to use them, and a few the learned model flags', () => {
     const { servers } = JSON.parse(readFileSync(LIVEMCPBENCH, 'utf8')) as {
       servers: Record<string, { tools: ScanInput['tools'] }>;
     };
@@ -126,9 +134,20 @@ describe('the real LiveMCPBench catalog', () => {
     const findings = reports.flatMap((r) => r.findings);
     const line = (f: ScanFinding) => `${f.severity} ${f.rule} ${f.server}/${f.item.name}: ${f.excerpt}`;
     expect(findings.filter((f) => f.severity === 'high').map(line)).toEqual([]);
-    const medium = findings.filter((f) => f.severity === 'medium');
+    const medium = findings.filter((f) => f.severity === 'medium' && f.rule !== 'learned-wording');
     expect(new Set(medium.map((f) => f.server)), medium.map(line).join('\n')).toEqual(
       new Set(['opgg-mcp', 'desktop-commander']),
     );
+    // The learned-wording model flags a few plain tools medium (its threshold keeps it to at most 2%).
+    const learned = new Set(
+      findings.filter((f) => f.rule === 'learned-wording').map((f) => `${f.server}/${f.item.name}`),
+    );
+    expect(
+      learned.size,
+      findings
+        .filter((f) => f.rule === 'learned-wording')
+        .map(line)
+        .join('\n'),
+    ).toBeLessThanOrEqual(9);
   });
 });
