@@ -22,6 +22,7 @@ import {
   type SandboxGrant,
 } from '../../shared/model/sandboxGrants.js';
 import type { SandboxServerView, SandboxSettingsView, SandboxSupportView } from '../../shared/model/sandboxViews.js';
+import type { ServerReviewSummary } from '../../shared/model/reviewViews.js';
 import type { Switchboard } from '../core/api/index.js';
 import { machineMissingSandboxPackages, outsidePaths, sandboxSupport } from '../core/backends/index.js';
 import { learnBackend } from '../core/backends/process/sandbox/learnBackend.js';
@@ -142,14 +143,31 @@ export function sandboxHandlers(
   };
 }
 
+/**
+ * Learning runs a server with the user's files visible: a quarantined one
+ * (never approved, changed, or put back under review) is reviewed and
+ * approved first, as the quarantine promises it runs under the strict
+ * sandbox until then.
+ */
+function refuseQuarantined(reviews: readonly ServerReviewSummary[], id: string): void {
+  if (!reviews.find((review) => review.server === id)?.quarantined) return;
+  throw new SwitchboardError(
+    ErrorCode.PolicyDenied,
+    `"${id}" is quarantined: learning runs it with your files visible, so review and approve it first ` +
+      `(mcp-switchboard review ${id}, then approve ${id})`,
+    { backend: id },
+  );
+}
+
 /** Learn mode: learning runs the server apart from the running one; accepting saves and restarts it. */
 function learnHandlers(
   core: Switchboard,
   configPath: string | undefined,
 ): Pick<CoreHandlers, 'sandbox.learn' | 'sandbox.acceptLearned'> {
   return {
-    'sandbox.learn': async ({ id, calls = [], windowMs = 2000 }, { signal }) =>
-      learnBackend({
+    'sandbox.learn': async ({ id, calls = [], windowMs = 2000 }, { signal }) => {
+      refuseQuarantined(core.reviews.list(), id);
+      return learnBackend({
         backends: core.backends.backendConfigs(),
         extraPath: core.backends.proxyOptions().extraPath,
         id,
@@ -160,7 +178,8 @@ function learnHandlers(
         windowMs,
         timeoutMs: windowMs + LEARN_TIMEOUT_MS,
         signal,
-      }),
+      });
+    },
     'sandbox.acceptLearned': async ({ id, read, write, network }) => {
       const entry = (await rawEntries(core, configPath)).get(id);
       if (!entry) throw new SwitchboardError(ErrorCode.UnknownBackend, `no server "${id}"`, { backend: id });

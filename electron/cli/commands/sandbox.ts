@@ -313,6 +313,16 @@ async function learnSubcommand(
   if (controller) process.once('SIGINT', stop);
   const signal = context.signal ?? controller?.signal;
   try {
+    // Learning runs it with your files visible: a quarantined server is reviewed and approved first
+    // (the running Switchboard knows its review state; with none running, nothing says it is held).
+    const reviews = await context.call('reviews.list');
+    if (reviews.reached && reviews.outcome.ok && reviews.outcome.result.find((r) => r.server === id)?.quarantined) {
+      context.err(
+        `mcp-switchboard: "${id}" is quarantined: learning runs it with your files visible, so review and approve ` +
+          `it first (mcp-switchboard review ${id}, then approve ${id})\n`,
+      );
+      return 1;
+    }
     const configPath = await context.configPath();
     const learning: LearnCommandContext = {
       configPath,

@@ -261,6 +261,20 @@ describe.skipIf(!support.available && !mustRun)(`a refusal explained, and grante
       stderr: expect.stringContaining('sandbox show does not take --window'),
     });
   }, 90_000);
+  it('refuses to learn a quarantined server (it would run with your files visible), in the CLI and the UI alike', async () => {
+    const held = await bridge.call('reviews.quarantine', { id: 'jailed' });
+    expect(held.ok).toBe(true);
+    try {
+      const learned = await cli('sandbox', 'learn', 'jailed', '--config', configPath);
+      expect(learned.code).toBe(1);
+      expect(learned.stderr).toContain('"jailed" is quarantined: learning runs it with your files visible');
+      const refused = await bridge.call('sandbox.learn', { id: 'jailed' });
+      expect(refused.ok ? undefined : refused.error.code).toBe('policy_denied');
+    } finally {
+      const approved = await bridge.call('reviews.approveServer', { id: 'jailed', confirmHigh: true });
+      expect(approved.ok).toBe(true);
+    }
+  }, 90_000);
 });
 
 describe.skipIf((!support.available || !strace) && !mustRun)('sandbox learn', () => {
