@@ -89,7 +89,11 @@ beforeAll(async () => {
   ]);
   // The backend is up once its tools are listed through serve.
   const client = await modernClient(serve);
-  await vi.waitFor(async () => expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('h__echo'));
+  // vi.waitFor gives up after 1 s by default: a loaded machine takes longer to start two serves and list.
+  await vi.waitFor(async () => expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('h__echo'), {
+    timeout: 30_000,
+    interval: 100,
+  });
   await client.close();
 });
 
