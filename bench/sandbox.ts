@@ -14,8 +14,7 @@ import { silentLogger } from '../electron/core/api/index.js';
 import { parseConfig } from '../electron/core/platform/index.js';
 import { SwitchboardCore } from '../electron/core/switchboard/index.js';
 import { sandboxSupport } from '../electron/core/backends/index.js';
-import { findCommand } from '../electron/core/backends/process/commandLookup.js';
-import { learnPermissions, type LearnCall } from '../electron/core/backends/process/sandbox/learnRun.js';
+import { findCommand, learnPermissions, type LearnCall } from '../electron/core/backends/index.js';
 import { printTable, summarize, type LatencyStats } from './lib.js';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -14,8 +14,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
-import { promptFields, resourceFields, templateFields, toolFields } from '../electron/core/catalog/scan/scanFields.js';
-import { sentenceSpans, wordingFeatures } from '../electron/core/catalog/scan/model/wordingFeatures.js';
+import {
+  promptFields,
+  resourceFields,
+  sentenceSpans,
+  templateFields,
+  toolFields,
+  wordingFeatures,
+} from '../electron/core/catalog/index.js';
 import { loadCorpus, loadLiveMcpBench, type CorpusEntry } from '../test/helpers/scanCorpus.js';
 
 const OUT = join(import.meta.dirname, '..', 'electron/core/catalog/scan/model/wordingWeights.ts');

@@ -24,8 +24,7 @@ import {
 import type { SandboxServerView, SandboxSettingsView, SandboxSupportView } from '../../shared/model/sandboxViews.js';
 import type { ServerReviewSummary } from '../../shared/model/reviewViews.js';
 import type { Switchboard } from '../core/api/index.js';
-import { machineMissingSandboxPackages, outsidePaths, sandboxSupport } from '../core/backends/index.js';
-import { learnBackend } from '../core/backends/process/sandbox/learnBackend.js';
+import { learnBackend, machineMissingSandboxPackages, outsidePaths, sandboxSupport } from '../core/backends/index.js';
 import { defaultStateDir } from '../core/platform/index.js';
 import { rawEntries, rawEntry } from './backendViews.js';
 

@@ -13,7 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSupport } from '../../electron/core/backends/index.js';
-import { findCommand } from '../../electron/core/backends/process/commandLookup.js';
+import { findCommand } from '../../electron/core/backends/index.js';
 import { MEMORY } from '../helpers/harness.js';
 import { chromiumForTests, launchChromium } from './browser.js';
 import { AppPage } from './pages/AppPage.js';

@@ -19,9 +19,13 @@ import { blockSentence } from '../../../shared/model/sandboxBlock.js';
 import { grantFor, grantWords, type SandboxGrant } from '../../../shared/model/sandboxGrants.js';
 import type { SandboxPathWarning, SandboxServerView } from '../../../shared/model/sandboxViews.js';
 import { defaultConfigDir, defaultStateDir, openConfigStore } from '../../core/platform/index.js';
-import { learnBackend, writeSandboxSetting } from '../../core/backends/process/sandbox/learnBackend.js';
-import type { LearnCall } from '../../core/backends/process/sandbox/learnRun.js';
-import { acceptedSetting, renderDiff } from '../../core/backends/process/sandbox/learnDiff.js';
+import {
+  acceptedSetting,
+  learnBackend,
+  renderDiff,
+  writeSandboxSetting,
+  type LearnCall,
+} from '../../core/backends/index.js';
 import { JSON_OUTPUT, RUNNING_INSTANCE } from '../optionHelp.js';
 import { keychain } from '../cliConfig.js';
 import type { CliCommand, CommandSpec, OptionName, OptionValues } from '../command.js';

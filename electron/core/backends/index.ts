@@ -18,3 +18,7 @@ export {
 } from './process/sandbox/sandboxPackages.js';
 export { outsidePaths } from './process/sandbox/outsidePaths.js';
 export { refusalsOf } from './process/sandbox/callRefusals.js';
+export { learnBackend, writeSandboxSetting } from './supervisor/learnBackend.js';
+export { learnPermissions, type LearnCall } from './supervisor/learnRun.js';
+export { acceptedSetting, grantDiff, renderDiff } from './process/sandbox/learnDiff.js';
+export { findCommand } from './process/commandLookup.js';

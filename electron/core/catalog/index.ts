@@ -30,3 +30,5 @@ export type { Principal } from './policy/principal.js';
 export { NO_PROFILE, profileFor, unboundMessage } from './policy/principalBinding.js';
 export type { ProfileChoice } from './policy/principalBinding.js';
 export { requiredScopes } from './policy/toolScopes.js';
+export { promptFields, resourceFields, templateFields, toolFields } from './scan/scanFields.js';
+export { sentenceSpans, wordingFeatures } from './scan/model/wordingFeatures.js';

@@ -19,7 +19,7 @@ import {
   learnPermissions,
   type LearnCall,
   type LearnResult,
-} from '../../../electron/core/backends/process/sandbox/learnRun.js';
+} from '../../../electron/core/backends/supervisor/learnRun.js';
 import { acceptedSetting, grantDiff } from '../../../electron/core/backends/process/sandbox/learnDiff.js';
 
 const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxBlock } from '../../../shared/model/health.js';
 import { grantFor } from '../../../shared/model/sandboxGrants.js';
 import { sandboxSupport } from '../../../electron/core/backends/index.js';
-import { findCommand } from '../../../electron/core/backends/process/commandLookup.js';
+import { findCommand } from '../../../electron/core/backends/index.js';
 import { connectBridge, type BridgeClient } from '../../helpers/bridgeClient.js';
 import { BIN, runCli } from '../../helpers/cli.js';
 import { fixture, MEMORY, nodeServer, tempDir } from '../../helpers/harness.js';

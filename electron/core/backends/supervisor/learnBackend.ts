@@ -7,12 +7,12 @@
  * `sandbox` setting to its entry in the config document.
  */
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
-import type { LearnView, SandboxSettingView } from '../../../../../shared/model/sandboxViews.js';
-import type { BackendConfig } from '../../../platform/config/schema.js';
-import { resolveValues } from '../../../platform/secrets/resolve.js';
-import type { SecretStore } from '../../../platform/secrets/secretStore.js';
-import { acceptedSetting, grantDiff } from './learnDiff.js';
+import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import type { LearnView, SandboxSettingView } from '../../../../shared/model/sandboxViews.js';
+import type { BackendConfig } from '../../platform/config/schema.js';
+import { resolveValues } from '../../platform/secrets/resolve.js';
+import type { SecretStore } from '../../platform/secrets/secretStore.js';
+import { acceptedSetting, grantDiff } from '../process/sandbox/learnDiff.js';
 import { learnPermissions, type LearnCall } from './learnRun.js';
 
 /** What learning a configured server takes. */

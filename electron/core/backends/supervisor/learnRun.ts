@@ -19,17 +19,17 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
-import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
-import { VERSION } from '../../../../../shared/version.js';
-import { findCommand, searchPath } from '../commandLookup.js';
-import { GroupStdioTransport } from '../../transport/stdioTransport.js';
-import { LEARN_PROXY_ADDRESS, learningBubblewrapArgs } from './bubblewrapArgs.js';
-import { HostFilterProxy } from './hostFilterProxy.js';
-import { parseTrace } from './learnTrace.js';
-import { proposeGrant, type LearnedGrant } from './learnProposal.js';
-import { privateFolders, resolveSandboxPolicy } from './sandboxPolicy.js';
-import { packageRegistryHosts } from './sandboxedLaunch.js';
-import { sandboxSupport } from './sandboxSupport.js';
+import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import { VERSION } from '../../../../shared/version.js';
+import { findCommand, searchPath } from '../process/commandLookup.js';
+import { GroupStdioTransport } from '../transport/stdioTransport.js';
+import { LEARN_PROXY_ADDRESS, learningBubblewrapArgs } from '../process/sandbox/bubblewrapArgs.js';
+import { HostFilterProxy } from '../process/sandbox/hostFilterProxy.js';
+import { parseTrace } from '../process/sandbox/learnTrace.js';
+import { proposeGrant, type LearnedGrant } from '../process/sandbox/learnProposal.js';
+import { privateFolders, resolveSandboxPolicy } from '../process/sandbox/sandboxPolicy.js';
+import { packageRegistryHosts } from '../process/sandbox/sandboxedLaunch.js';
+import { sandboxSupport } from '../process/sandbox/sandboxSupport.js';
 
 /** One call to make while learning. */
 export interface LearnCall {
