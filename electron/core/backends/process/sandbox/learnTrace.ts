@@ -35,40 +35,6 @@ export interface TraceSummary {
   connects: AddressConnect[];
 }
 
-/** Calls that change what they name (the last path argument, or each for rename and link). */
-const WRITE_CALLS = new Set([
-  'mkdir',
-  'mkdirat',
-  'rmdir',
-  'unlink',
-  'unlinkat',
-  'rename',
-  'renameat',
-  'renameat2',
-  'link',
-  'linkat',
-  'symlink',
-  'symlinkat',
-  'chmod',
-  'fchmodat',
-  'fchmodat2',
-  'chown',
-  'lchown',
-  'fchownat',
-  'truncate',
-  'utime',
-  'utimes',
-  'utimensat',
-  'futimesat',
-  'mknod',
-  'mknodat',
-  'setxattr',
-  'lsetxattr',
-  'removexattr',
-  'lremovexattr',
-  'creat',
-]);
-
 /** Calls that make or remove an entry of the named path's folder. */
 const ENTRY_CALLS = new Set([
   'mkdir',
@@ -86,6 +52,26 @@ const ENTRY_CALLS = new Set([
   'mknod',
   'mknodat',
   'creat',
+]);
+
+/** Calls that change what they name (the last path argument, or each for rename and link): entries, and attributes. */
+const WRITE_CALLS = new Set([
+  ...ENTRY_CALLS,
+  'chmod',
+  'fchmodat',
+  'fchmodat2',
+  'chown',
+  'lchown',
+  'fchownat',
+  'truncate',
+  'utime',
+  'utimes',
+  'utimensat',
+  'futimesat',
+  'setxattr',
+  'lsetxattr',
+  'removexattr',
+  'lremovexattr',
 ]);
 
 /** Calls whose path tells nothing a grant is needed for. */
