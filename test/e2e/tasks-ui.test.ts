@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextp
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { fixture } from '../helpers/harness.js';
+import { waitUntil } from '../helpers/processes.js';
 import { chromiumForTests } from './browser.js';
 import type { AppPage } from './pages/AppPage.js';
 import { RequestLogPage } from './pages/RequestLogPage.js';
@@ -36,6 +37,11 @@ describe.skipIf(chromium.skip)(`Tasks on the Request log screen${chromium.titleS
         requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
       }),
     );
+    // The call below names asks__hold: wait until serve lists it (its server may still be starting).
+    await waitUntil(async () => (await client.listTools()).tools.some((tool) => tool.name === 'asks__hold'), {
+      description: 'asks__hold to be listed',
+      timeoutMs: 30_000,
+    });
   }, 60_000);
 
   afterAll(async () => {
