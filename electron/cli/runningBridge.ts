@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { WebSocket } from 'ws';
 import type { CallOutcome, MethodName, ParamsOf, ResultOf } from '../../shared/contract.js';
 import { findRunningInstance } from '../core/install/index.js';
-import { frontendTokenPath } from '../core/platform/index.js';
+import { defaultConfigDir, defaultStateDir, frontendTokenPath } from '../core/platform/index.js';
 
 /** Where to look, and for how long. */
 export interface RunningBridgeOptions {
@@ -90,4 +90,13 @@ export async function callRunning<M extends MethodName>(
   if (!outcome)
     return { reached: false, reason: `the running Switchboard at ${info.url} did not answer in ${timeoutMs} ms` };
   return { reached: true, outcome: outcome as CallOutcome<ResultOf<M>> };
+}
+
+/** Calls `method` on the running instance of this user (the default config and state folders, this environment). */
+export function callUsersRunning<M extends MethodName>(
+  method: M,
+  params?: ParamsOf<M>,
+): Promise<RunningCall<ResultOf<M>>> {
+  const options = { stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env };
+  return callRunning(options, method, params);
 }

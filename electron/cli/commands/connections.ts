@@ -7,12 +7,11 @@
  * its), over its UI bridge with the main token, and says so when none runs.
  */
 import type { CallerConnectionView, ConnectionView } from '../../../shared/model/connectionViews.js';
-import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
 import { JSON_OUTPUT } from '../optionHelp.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { askRunning, type RunningCommandContext } from '../askRunning.js';
 import { stdio } from '../io.js';
-import { callRunning } from '../runningBridge.js';
+import { callUsersRunning } from '../runningBridge.js';
 
 /** The command. */
 export const connectionsSpecs: readonly CommandSpec[] = [
@@ -117,12 +116,7 @@ export const connectionsCli: CliCommand = {
   run: async ({ values }) => {
     const context: ConnectionsCommandContext = {
       ...stdio(),
-      call: (method, params) =>
-        callRunning(
-          { stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env },
-          method,
-          params,
-        ),
+      call: callUsersRunning,
     };
     return connectionsCommand(context, {
       revoke: values.revoke,

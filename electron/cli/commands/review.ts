@@ -12,12 +12,11 @@
 import { unifiedDiffLines } from '../../../shared/model/definitionDiff.js';
 import type { LaunchLineView, PendingChangeView, ServerReviewView } from '../../../shared/model/reviewViews.js';
 import type { ScanFinding, ScanReport } from '../../../shared/model/scanViews.js';
-import { defaultConfigDir, defaultStateDir } from '../../core/platform/index.js';
 import { JSON_OUTPUT } from '../optionHelp.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { askRunning, type RunningCommandContext } from '../askRunning.js';
 import { stdio } from '../io.js';
-import { callRunning } from '../runningBridge.js';
+import { callUsersRunning } from '../runningBridge.js';
 
 /** The commands, in help order. */
 export const reviewSpecs: readonly CommandSpec[] = [
@@ -261,12 +260,7 @@ export const reviewCli: CliCommand = {
   run: async ({ command, positionals, values }) => {
     const context: ReviewCommandContext = {
       ...stdio(),
-      call: (method, params) =>
-        callRunning(
-          { stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env },
-          method,
-          params,
-        ),
+      call: callUsersRunning,
     };
     const id = positionals[0];
     if (command === 'scan') return scanCommand(context, id, values.json);

@@ -18,7 +18,7 @@
 import { blockSentence } from '../../../shared/model/sandboxBlock.js';
 import { grantFor, grantWords, type SandboxGrant } from '../../../shared/model/sandboxGrants.js';
 import type { SandboxPathWarning, SandboxServerView } from '../../../shared/model/sandboxViews.js';
-import { defaultConfigDir, defaultStateDir, openConfigStore } from '../../core/platform/index.js';
+import { defaultStateDir, openConfigStore } from '../../core/platform/index.js';
 import {
   acceptedSetting,
   learnBackend,
@@ -31,7 +31,7 @@ import { keychain } from '../cliConfig.js';
 import type { CliCommand, CommandSpec, OptionName, OptionValues } from '../command.js';
 import { askRunning, type RunningCommandContext } from '../askRunning.js';
 import { stdio, type Write } from '../io.js';
-import { callRunning } from '../runningBridge.js';
+import { callUsersRunning } from '../runningBridge.js';
 
 const GRANT_OPTIONS = {
   read: 'allow: let it read this path (a file or a folder; absolute or ~/...).',
@@ -435,12 +435,7 @@ export const sandboxCli: CliCommand = {
   run: async ({ positionals, values, runningTarget }) => {
     const context: SandboxCommandContext = {
       ...stdio(),
-      call: (method, params) =>
-        callRunning(
-          { stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env },
-          method,
-          params,
-        ),
+      call: callUsersRunning,
       configPath: async () => (await runningTarget(true)).config,
       stateDir: defaultStateDir(),
       argv: process.argv.slice(2),
