@@ -26,7 +26,7 @@ export interface LogEntryView {
 
 /**
  * The policy levels a decision can come from, in words (the core's
- * DecisionSource, plus `hidden`; checked against it at compile time).
+ * DecisionSource, plus `hidden`, `quarantined` and `held`; checked against it at compile time).
  */
 export const LOG_DECISION_SOURCES = {
   backendDisabled: 'the server is disabled',
@@ -36,7 +36,9 @@ export const LOG_DECISION_SOURCES = {
   item: "this item's rule for every client",
   backendDefault: "the server's default rule",
   globalDefault: 'the global default rule',
-  hidden: 'not visible to this client (withheld by pinning, hidden server-wide, or over its tool cap)',
+  hidden: 'not visible to this client (hidden server-wide, or over its tool cap)',
+  quarantined: 'quarantined: its server waits for review',
+  held: 'held for review: its definition changed since it was approved',
 } as const;
 /** One level a decision can come from. */
 export type LogDecisionSource = keyof typeof LOG_DECISION_SOURCES;

@@ -92,6 +92,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
       tokens,
       approvalTimeoutMs: initial.proxy.approvalTimeoutMs,
       withheld: (backend, kind, original) => reviews.withheld(backend, kind, original),
+      whyWithheld: (backend, kind, original) => reviews.whyWithheld(backend, kind, original),
     },
   );
   const recordRouted = (entry: Parameters<NonNullable<RouterSource['audit']>>[0]): void => {

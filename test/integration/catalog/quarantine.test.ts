@@ -83,8 +83,22 @@ describe('quarantine', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['old__echo']);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['old__greet']);
     expect((await client.listResources()).resources).toHaveLength(1);
-    await expect(client.callTool({ name: 'fresh__echo', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.getPrompt({ name: 'fresh__greet' })).rejects.toBeDefined();
+    // Called anyway (a name from before, a guess): the client is told why and where to review, not "unknown".
+    await expect(client.callTool({ name: 'fresh__echo', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(
+        'Tool fresh__echo is quarantined: its server "fresh" waits for review; review it in Switchboard',
+      ),
+    });
+    await expect(client.getPrompt({ name: 'fresh__greet' })).rejects.toMatchObject({
+      message: expect.stringContaining('mcp-switchboard review fresh'),
+    });
+    // A client whose own rules deny the tool learns nothing of it: unknown, as before.
+    await core.policy.setRule('fresh', 'tools', 'echo', 'deny');
+    await expect(client.callTool({ name: 'fresh__echo', arguments: {} })).rejects.toMatchObject({
+      message: 'Unknown tool: fresh__echo',
+    });
+    await core.policy.setRule('fresh', 'tools', 'echo', null);
     expect(core.exposure.search('local', 'echo', 10).map((found) => found.name)).toEqual(['old__echo']);
     const modern = await connect('modern');
     expect((await modern.listTools()).tools.map((t) => t.name)).toEqual(['old__echo']);
@@ -164,6 +178,9 @@ describe('quarantine', () => {
     });
     expect(held?.approved).toBeUndefined();
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('mut__extra_1');
+    await expect(client.callTool({ name: 'mut__extra_1', arguments: {} })).rejects.toMatchObject({
+      message: expect.stringContaining('Tool mut__extra_1 is held for review: its definition changed'),
+    });
 
     await core.reviews.approveChange('mut', 'extra_1');
     await waitUntil(async () => (await client.listTools()).tools.some((t) => t.name === 'mut__extra_1'));

@@ -70,6 +70,8 @@ export class AccessControl {
       tokens?: ClientTokens | undefined;
       approvalTimeoutMs?: number;
       withheld?: WithheldItems;
+      /** Why an item is withheld (quarantine, a held change), for the answer to a client that calls it. */
+      whyWithheld?: (backendId: string, kind: ItemKind, original: string) => 'quarantined' | 'held' | undefined;
     } = {},
   ) {
     this.engine = new PolicyEngine(policy, options.withheld);
@@ -101,7 +103,9 @@ export class AccessControl {
     const decision = this.engine.decide(client, ruleKindOf(kind, origin), origin.backendId, origin.original);
     // A rule of deny is the reason itself; anything else the view left out was hidden by something other than a rule.
     if (decision.rule === 'deny' || this.engine.view(client, catalog).allowed[kind].has(key)) return decision;
-    return { rule: 'deny', source: 'hidden' };
+    // Withheld for review while the client's rules allow it: its answer may say why (never for a denied item).
+    const why = this.options.whyWithheld?.(origin.backendId, ruleKindOf(kind, origin), origin.original);
+    return { rule: 'deny', source: why ?? 'hidden' };
   }
 
   /** The override in force for one client's call of a tool (catalog name): the server's, with the profile's on top. */

@@ -9,7 +9,12 @@ import type { DecisionSource } from './policyEngine.js';
  */
 export interface AuditDecision {
   rule: ToolRule;
-  source: DecisionSource | 'hidden';
+  /**
+   * `quarantined` and `held`: hidden because the item is withheld for review
+   * (its server quarantined; a tool's changed definition held), while the
+   * client's own rules would allow it, so its answer may say so.
+   */
+  source: DecisionSource | 'hidden' | 'quarantined' | 'held';
 }
 
 /** What was done. `audit/dropped` is the log's own note of entries it could not write. */

@@ -97,6 +97,16 @@ export class ServerReviews {
     return kind === 'tools' && (this.host.pins()?.isWithheld(backendId, original) ?? false);
   }
 
+  /**
+   * Why an item is withheld, for the answer a client gets when it calls one
+   * anyway: its server is quarantined, or (a tool) its changed definition is
+   * held for review; undefined when it is not withheld.
+   */
+  whyWithheld(backendId: string, kind: ItemKind, original: string): 'quarantined' | 'held' | undefined {
+    if (this.quarantineReason(backendId) !== undefined) return 'quarantined';
+    return kind === 'tools' && this.host.pins()?.isWithheld(backendId, original) === true ? 'held' : undefined;
+  }
+
   /** Why a server is quarantined (undefined: it is not). */
   quarantineReason(backendId: string): QuarantineReason | undefined {
     const { approvals } = this.host;

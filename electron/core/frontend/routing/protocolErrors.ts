@@ -36,3 +36,23 @@ export function toProtocolError(error: unknown): unknown {
 export function unknownItem(kind: string, name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${kind}: ${name}`);
 }
+
+/**
+ * The answer to an item withheld for review that the client's rules would
+ * allow (a quarantined server's, or a tool whose changed definition is held):
+ * invalid params like an unknown item, but saying why and where to review it,
+ * in the same words as the UI, `doctor` and the CLI.
+ */
+export function withheldItem(kind: string, name: string, server: string, why: 'quarantined' | 'held'): ProtocolError {
+  const state =
+    why === 'quarantined'
+      ? `is quarantined: its server "${server}" waits for review`
+      : `is held for review: its definition changed since it was approved`;
+  const where = `review it in Switchboard (Servers, then Review on "${server}") or run: mcp-switchboard review ${server}`;
+  const capital = kind.charAt(0).toUpperCase() + kind.slice(1);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `${capital} ${name} ${state}; ${where}`, {
+    code: ErrorCode.PolicyDenied,
+    reason: why,
+    server,
+  });
+}

@@ -28,7 +28,7 @@ import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import type { AuditEntry, AuditKind } from '../../catalog/policy/auditLog.js';
 import { askApproval, type ApprovalHost } from './askApproval.js';
 import { withForwardedMeta } from './forwarding.js';
-import { unknownItem } from './protocolErrors.js';
+import { unknownItem, withheldItem } from './protocolErrors.js';
 import { signInAnswer } from './signInAnswer.js';
 import type { AccessControl } from '../../catalog/policy/accessControl.js';
 import type { Principal } from '../../catalog/policy/principal.js';
@@ -178,6 +178,8 @@ export class Router {
     if (item.rule === 'deny') {
       const { client, origin, decision } = item;
       recordDenied(this.source.audit, { kind, client, origin, decision, principal: options.principal });
+      if (decision.source === 'quarantined' || decision.source === 'held')
+        throw withheldItem(noun, name, origin.backendId, decision.source);
       throw unknownItem(noun, name);
     }
     return item;
