@@ -152,7 +152,7 @@ describe.skipIf(chromium.skip)(`reviewing servers in the UI${chromium.titleSuffi
     expect(await servers.card('adder').getByRole('button', { name: 'Quarantined — review' }).count()).toBe(0);
   }, 60_000);
 
-  it('the scan pill opens the review, and Quarantine again hides an approved server until approved again', async () => {
+  it('the scan pill opens the review; Quarantine again hides an approved server until approved again, holding its flagged tool', async () => {
     await servers
       .card('adder')
       .getByRole('button', { name: /^Scan: \d+ findings?, highest high$/ })
@@ -162,9 +162,15 @@ describe.skipIf(chromium.skip)(`reviewing servers in the UI${chromium.titleSuffi
     await page.getByRole('button', { name: 'Approve server' }).waitFor(SLOW);
     await page.getByText(/you put it back under review/).waitFor();
     await expect.poll(toolNames, SLOW).not.toContain('adder__add');
-    await page.getByRole('button', { name: 'Approve server' }).click();
-    await page.getByRole('button', { name: 'Approve anyway' }).click();
+    // Approve, holding the flagged tool: the server is served, its flagged tool stays held for its own approval.
+    await page.getByRole('button', { name: 'Approve, holding 1 flagged tool' }).click();
     await page.getByRole('button', { name: 'Quarantine again' }).waitFor(SLOW);
+    const held = review.change('add');
+    await held.waitFor(SLOW);
+    expect(await toolNames()).not.toContain('adder__add');
+    await review.item('tool', 'add').getByText('Hidden from clients').waitFor();
+    await held.getByRole('button', { name: 'Approve change' }).click();
+    await held.waitFor({ state: 'detached', ...SLOW });
     await expect.poll(toolNames, SLOW).toContain('adder__add');
     await page.getByRole('button', { name: 'Back to Servers' }).click();
   }, 60_000);

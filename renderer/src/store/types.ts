@@ -147,7 +147,10 @@ export interface ReviewsSlice {
    * Approves a quarantined server (its launch line and the changes held for it); past a
    * high-severity finding only with `confirmHigh` (else `confirmation_required`).
    */
-  approveServer(id: string, options?: { confirmHigh?: boolean }): Promise<CallOutcome<ServerReviewView>>;
+  approveServer(
+    id: string,
+    options?: { confirmHigh?: boolean; holdFlagged?: boolean },
+  ): Promise<CallOutcome<ServerReviewView>>;
   /** Puts an approved server back under review (quarantined, under the strict sandbox). */
   quarantineServer(id: string): Promise<CallOutcome<ServerReviewView>>;
   /** Approves one held tool change. */

@@ -5,8 +5,10 @@
  * changes held with what changed, and every item with the scan's findings,
  * worst first. The decision comes after that evidence (issue #37): Approve
  * server serves its items (and the changes held for it), past a high-severity
- * finding only once a dialog naming those findings is confirmed; Keep
- * quarantined leaves it as it is; an approved server offers Quarantine again.
+ * finding only once a dialog naming those findings is confirmed; Approve,
+ * holding flagged tools serves the rest and keeps each flagged tool held for
+ * its own Approve change; Keep quarantined leaves it as it is; an approved
+ * server offers Quarantine again.
  */
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/Dialog.js';
@@ -34,6 +36,14 @@ export function reviewStateLine(review: ServerReviewView): string {
 /** The high-severity findings of a review, which an approval must confirm. */
 function highFindings(review: ServerReviewView): ScanFinding[] {
   return (review.scan?.findings ?? []).filter((finding) => finding.severity === 'high');
+}
+
+/** The tools with a finding of medium or higher: what Approve, holding flagged tools keeps held. */
+function flaggedTools(review: ServerReviewView): string[] {
+  const flagged = (review.scan?.findings ?? []).filter(
+    (finding) => finding.item.kind === 'tool' && finding.severity !== 'low',
+  );
+  return [...new Set(flagged.map((finding) => finding.item.name))];
 }
 
 /** The dialog that names the high-severity findings an approval goes past. */
@@ -76,13 +86,18 @@ function ServerDecision({ review }: { review: ServerReviewView }) {
   const approveServer = useAppStore((s) => s.approveServer);
   const setScreen = useAppStore((s) => s.setScreen);
   const { busy, error, run } = useOutcome();
-  const [confirming, setConfirming] = useState(false);
+  // The approval a dialog confirms: of the whole server, or holding its flagged tools.
+  const [confirming, setConfirming] = useState<'all' | 'hold' | undefined>();
   const high = highFindings(review);
-  const approve = (confirmHigh: boolean) => {
-    setConfirming(false);
-    void run(() => approveServer(review.server, confirmHigh ? { confirmHigh } : {}), 'approve').then((outcome) => {
+  const flagged = flaggedTools(review);
+  // High findings left once the flagged tools are held (a prompt's or a resource's): holding still asks to confirm them.
+  const highUnheld = high.filter((finding) => finding.item.kind !== 'tool');
+  const approve = (options: { confirmHigh?: boolean; holdFlagged?: boolean }) => {
+    setConfirming(undefined);
+    void run(() => approveServer(review.server, options), 'approve').then((outcome) => {
       // Refused for a finding this screen had not seen yet: the dialog names it.
-      if (outcome && !outcome.ok && outcome.error.code === 'confirmation_required') setConfirming(true);
+      if (outcome && !outcome.ok && outcome.error.code === 'confirmation_required')
+        setConfirming(options.holdFlagged ? 'hold' : 'all');
     });
   };
   return (
@@ -100,10 +115,20 @@ function ServerDecision({ review }: { review: ServerReviewView }) {
           type="button"
           className="primary"
           disabled={busy}
-          onClick={() => (high.length > 0 ? setConfirming(true) : approve(false))}
+          onClick={() => (high.length > 0 ? setConfirming('all') : approve({}))}
         >
           {busy ? 'Approving…' : 'Approve server'}
         </button>
+        {flagged.length > 0 && (
+          <button
+            type="button"
+            disabled={busy}
+            title={`Serves the server, but keeps ${flagged.join(', ')} held until you approve each one`}
+            onClick={() => (highUnheld.length > 0 ? setConfirming('hold') : approve({ holdFlagged: true }))}
+          >
+            Approve, holding {flagged.length} flagged {flagged.length === 1 ? 'tool' : 'tools'}
+          </button>
+        )}
         <button type="button" disabled={busy} onClick={() => setScreen('backends')}>
           Keep quarantined
         </button>
@@ -112,13 +137,15 @@ function ServerDecision({ review }: { review: ServerReviewView }) {
         Approving serves its items to clients now
         {review.changes.length > 0 ? `, with the ${review.changes.length} held above` : ''}, and starts it under its own
         sandbox setting. A later change of its command, arguments, environment, URL or sandbox quarantines it again.
+        {flagged.length > 0 &&
+          ` Approve, holding flagged tools serves the rest and keeps the tools the scan flagged (medium or higher) held, each with its own Approve change.`}
       </p>
       {confirming && (
         <ConfirmHighDialog
           review={review}
-          findings={high}
-          onConfirm={() => approve(true)}
-          onCancel={() => setConfirming(false)}
+          findings={confirming === 'hold' ? highUnheld : high}
+          onConfirm={() => approve({ confirmHigh: true, holdFlagged: confirming === 'hold' })}
+          onCancel={() => setConfirming(undefined)}
         />
       )}
     </section>

@@ -42,6 +42,7 @@ export function createReviewsSlice(client: CoreClient): SliceCreator<ReviewsSlic
       const outcome = await client.call('reviews.approveServer', {
         id,
         ...(options.confirmHigh ? { confirmHigh: true } : {}),
+        ...(options.holdFlagged ? { holdFlagged: true } : {}),
       });
       if (outcome.ok && get().reviewServer === id)
         set({ review: { data: outcome.result, error: undefined, loading: false } });
