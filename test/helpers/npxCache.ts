@@ -5,8 +5,10 @@
  * registry again (20-40 s each on CI's machine). This fills a private home's
  * npx cache (`~/.npm/_npx/<hash>`, the folder npx installs into) the way an
  * earlier `npx -y` of the same package would have, before the server's first
- * start: npx then still resolves the package against the registry (through
- * the sandbox's host list proxy) and runs it sandboxed, but installs nothing.
+ * start, and its npm cache (`~/.npm/_cacache`) with the package's tree: npx
+ * then still resolves the package against the registry (through the sandbox's
+ * host list proxy; quarantined, offline from that cache) and runs it
+ * sandboxed, but installs nothing.
  * The filled folder is made once per machine (a lock keeps parallel test
  * files from making it twice) by `npm install` from npm's own cache, which
  * `npm ci` filled with these devDependencies, and each home gets hard links
@@ -43,7 +45,7 @@ async function exists(path: string): Promise<boolean> {
 
 /** A `.npm` folder whose npx cache holds `spec` installed, made once per machine; returns its path. */
 async function filledNpmFolder(spec: string): Promise<string> {
-  const root = join(tmpdir(), 'switchboard-test-npx-cache');
+  const root = join(tmpdir(), 'switchboard-test-npx-cache-3');
   const npmFolder = join(root, npxFolderName([spec]), '.npm');
   if (await exists(npmFolder)) return npmFolder;
   await mkdir(root, { recursive: true });
@@ -54,10 +56,13 @@ async function filledNpmFolder(spec: string): Promise<string> {
     await rm(making, { recursive: true, force: true });
     const installDir = join(making, '_npx', npxFolderName([spec]));
     await mkdir(installDir, { recursive: true });
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--prefix', installDir, spec], {
-      timeout: FILL_TIMEOUT_MS,
-      env: { ...process.env, npm_config_update_notifier: 'false' },
-    });
+    // Its own cache (`_cacache` beside `_npx`): a quarantined start fetches the tree into the private
+    // cache first (packagePrefetch.ts), and finds it all there, with no download.
+    const args = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--cache', making, '--prefix', installDir];
+    const env = { ...process.env, npm_config_update_notifier: 'false' };
+    await run('npm', [...args, spec], { timeout: FILL_TIMEOUT_MS, env });
+    // And the registry's abbreviated document of the package itself, which npx reads to resolve it.
+    await run('npm', ['cache', 'add', '--prefer-offline', '--cache', making, spec], { timeout: FILL_TIMEOUT_MS, env });
     await rename(making, npmFolder);
     return npmFolder;
   } finally {

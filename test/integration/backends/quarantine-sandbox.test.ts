@@ -6,14 +6,16 @@
  * once approved (its own setting: no sandbox); put back under review
  * ("Quarantine again") it is contained again. Where no sandbox can run, a
  * quarantined server is not started, and says the exact command that starts
- * it unsandboxed; run, that recorded choice starts it.
+ * it unsandboxed; run, that recorded choice starts it. A quarantined npx
+ * server has no network either: it starts offline from its private cache.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinStore, ServerApprovals } from '../../../electron/core/catalog/index.js';
 import { sandboxSupport } from '../../../electron/core/backends/index.js';
 import { fixture, firstText, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
+import { fillSandboxNpxCache } from '../../helpers/npxCache.js';
 
 const support = await sandboxSupport();
 const why = support.available ? '' : ` (skipped: ${support.reason})`;
@@ -88,6 +90,33 @@ describe.skipIf(!support.available && !mustRun)(`a never-approved server${why}`,
     await proxy.core.reviews.approveServer('newcomer');
     await expect.poll(() => health('newcomer')?.status, { timeout: 20_000 }).toBe('up');
   }, 60_000);
+});
+
+describe.skipIf(!support.available && !mustRun)(`a never-approved npx server${why}`, () => {
+  const SPEC = '@modelcontextprotocol/server-memory@2026.8.31';
+  it('has no network while quarantined: its packages are fetched into its private cache first, and npx runs offline', async () => {
+    const stateDir = join(dir.path, 'npx-state');
+    // As an earlier start leaves its private home (no download in this test): the fetch then finds it all cached.
+    await fillSandboxNpxCache(stateDir, 'memnew', SPEC);
+    const approvals = new ServerApprovals(join(dir.path, 'npx-approvals.json'));
+    const harness = await startProxy({ mcpServers: {} }, { approvals, deps: { stateDir } });
+    try {
+      await harness.core.addBackend('memnew', { command: 'npx', args: ['-y', SPEC] });
+      const started = harness.core.health().find((backend) => backend.id === 'memnew');
+      // No registry in its host list (npx used to reach it): no network at all, and it started.
+      expect(started).toMatchObject({
+        status: 'up',
+        quarantined: true,
+        sandbox: { state: 'on', engine: 'bubblewrap', network: 'none', quarantine: { mode: 'strict' } },
+      });
+      expect(started?.counts.tools).toBeGreaterThan(0);
+      // The fetch's cache is the private home's, where npx reads it offline.
+      const index = await readdir(join(stateDir, 'sandboxes', 'memnew', 'home', '.npm', '_cacache'));
+      expect(index).toContain('index-v5');
+    } finally {
+      await harness.close();
+    }
+  }, 120_000);
 });
 
 describe('a quarantined server where no sandbox can run', () => {

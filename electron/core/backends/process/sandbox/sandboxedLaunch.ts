@@ -11,7 +11,9 @@
  * changed since) runs under STRICT_SANDBOX instead of its own setting; where
  * no engine can run it is not started, and the error names the command that
  * starts it unsandboxed (the user's recorded choice, `startUnsandboxed`). A
- * container runtime is contained by itself and keeps its own setting.
+ * container runtime is contained by itself and keeps its own setting. A
+ * quarantined npx server gets no network either: its packages are fetched
+ * into its private cache first and it runs offline (packagePrefetch.ts).
  */
 import { homedir } from 'node:os';
 import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
@@ -24,7 +26,8 @@ import { sandboxSupport } from './sandboxSupport.js';
 import { srtLaunch } from './srtEngine.js';
 import { isContainerRuntime, resolveSandboxPolicy, STRICT_SANDBOX, type SandboxPolicy } from './sandboxPolicy.js';
 import type { QuarantineContainment } from '../../../../../shared/model/health.js';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
+import { npxPackages, prefetchPackages } from './packagePrefetch.js';
 
 /** What every sandboxed launch needs from the proxy. */
 export interface SandboxContext {
@@ -86,6 +89,8 @@ export async function sandboxedLaunch(
     mode: container ? 'container' : 'strict',
   };
   const chosen = strict ? STRICT_SANDBOX : own;
+  // Quarantined npx: its packages are fetched first and it runs offline, with no network (packagePrefetch.ts).
+  const offlinePackages = strict ? npxPackages(launch.command, launch.args) : undefined;
   if (!chosen.enabled) {
     const granted = { read: own.read, write: own.write, network: own.network };
     return {
@@ -94,7 +99,7 @@ export async function sandboxedLaunch(
       view: { state: 'off', ...granted, ...(held ? { quarantine: held } : {}) },
     };
   }
-  const setting = withPackageRegistries(chosen, launch.command, launch.env);
+  const setting = offlinePackages ? chosen : withPackageRegistries(chosen, launch.command, launch.env);
   const granted = { read: setting.read, write: setting.write, network: setting.network };
   const support = await sandboxSupport(launch.env);
   /** No sandbox can run it: not started (a quarantined one: unless the user chose to start it unsandboxed). */
@@ -141,8 +146,18 @@ export async function sandboxedLaunch(
     stateDir: context.stateDir,
     extraPath: context.extraPath,
   });
+  let offline: Record<string, string> | undefined;
+  if (offlinePackages) {
+    await prefetchPackages(offlinePackages, {
+      cacheDir: join(policy.privateHome, '.npm'),
+      env: launch.env,
+      resolvedNpx: findCommand(launch.command, searchPath(launch.env), launch.cwd ? { cwd: launch.cwd } : {}),
+    });
+    offline = { npm_config_offline: 'true' };
+  }
   if (support.engine === 'srt') {
-    const srt = await srtLaunch(support.platform, policy, launch, onViolation);
+    const line = offline ? { ...launch, env: { ...launch.env, ...offline } } : launch;
+    const srt = await srtLaunch(support.platform, policy, line, onViolation);
     // srt brings its own proxies: ours (hostFilterProxy.ts) is bubblewrap's.
     const srtPolicy: SandboxPolicy = { ...policy };
     delete srtPolicy.proxySocket;
@@ -151,7 +166,7 @@ export async function sandboxedLaunch(
       args: srt.args,
       view: { state: 'on', engine: 'srt', ...granted, ...(held ? { quarantine: held } : {}) },
       policy: srtPolicy,
-      env: srt.env,
+      env: { ...offline, ...srt.env },
       cwd: srt.cwd,
       release: srt.release,
     };
@@ -163,6 +178,7 @@ export async function sandboxedLaunch(
     args: bubblewrapArgs(policy, launch.command, launch.args),
     view: { state: 'on', engine: support.engine, ...granted, ...(held ? { quarantine: held } : {}) },
     policy,
+    ...(offline ? { env: offline } : {}),
   };
 }
 
