@@ -100,3 +100,18 @@ export function callUsersRunning<M extends MethodName>(
   const options = { stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env };
   return callRunning(options, method, params);
 }
+
+/**
+ * The same, waiting up to two minutes: for a method that answers once a
+ * server has started again (approving or quarantining restarts it under its
+ * new containment; an npx server's quarantined start first fetches its
+ * packages), where the 3 s a read gets would report a change that is being
+ * made as a failure.
+ */
+export function callUsersRunningPatiently<M extends MethodName>(
+  method: M,
+  params?: ParamsOf<M>,
+): Promise<RunningCall<ResultOf<M>>> {
+  const options = { stateDir: defaultStateDir(), configDir: defaultConfigDir(), environment: process.env };
+  return callRunning({ ...options, timeoutMs: 120_000 }, method, params);
+}

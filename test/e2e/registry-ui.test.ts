@@ -18,6 +18,7 @@ import { ServersPage } from './pages/ServersPage.js';
 import type { ServedUi } from './serveUi.js';
 import { openUiSession, type UiSession } from './uiSession.js';
 import { approveServer } from './approveServer.js';
+import { fillSandboxNpxCache } from '../helpers/npxCache.js';
 
 const SLOW = { timeout: 45_000 };
 const fixtures = join(import.meta.dirname, '../fixtures/registry');
@@ -64,6 +65,9 @@ describe.skipIf(chromium.skip)(`MCP Registry in the Add server screen${chromium.
     const form = page.getByRole('form', { name: 'Add Memory' });
     await form.getByText('npx @modelcontextprotocol/server-memory@2026.8.31').waitFor();
     await form.getByRole('textbox', { name: /MEMORY_FILE_PATH \(required\)/ }).fill(join(served.dir, 'memory.json'));
+    // Its private npm cache as an earlier start leaves it: quarantined, it starts offline from there, with no download.
+    const stateDir = join(served.dir, 'xdg-state', 'mcp-switchboard');
+    await fillSandboxNpxCache(stateDir, 'server-memory', '@modelcontextprotocol/server-memory@2026.8.31');
     await form.getByRole('button', { name: 'Add' }).click();
     const servers = new ServersPage(page);
     await servers.badge('server-memory').filter({ hasText: 'Up' }).waitFor(SLOW);

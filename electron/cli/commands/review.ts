@@ -16,7 +16,7 @@ import { JSON_OUTPUT } from '../optionHelp.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { askRunning, type RunningCommandContext } from '../askRunning.js';
 import { stdio } from '../io.js';
-import { callUsersRunning } from '../runningBridge.js';
+import { callUsersRunningPatiently } from '../runningBridge.js';
 
 /** The commands, in help order. */
 export const reviewSpecs: readonly CommandSpec[] = [
@@ -260,7 +260,8 @@ export const reviewCli: CliCommand = {
   run: async ({ command, positionals, values }) => {
     const context: ReviewCommandContext = {
       ...stdio(),
-      call: callUsersRunning,
+      // Approve and quarantine answer once the server runs again under its new containment.
+      call: callUsersRunningPatiently,
     };
     const id = positionals[0];
     if (command === 'scan') return scanCommand(context, id, values.json);
