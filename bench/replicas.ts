@@ -1,8 +1,11 @@
 // Replicas behind a load balancer (issue 28), saved to bench/results/replicas.json:
-// (1) throughput and p50/p99 of 2026-07-28 tools/call, one replica reached directly against three
-//     behind a real HAProxy, the same client load (CONCURRENCY calls in flight), alternating rounds,
-//     with the CPU each side's processes used: calls per serve CPU-second is what one core gives,
-//     and the scaling over the direct replica says how much of this machine's cores three use;
+// (1) throughput and p50/p99 of 2026-07-28 tools/call, one replica reached directly, one behind its
+//     own HAProxy and three behind a real HAProxy, the same client load (CONCURRENCY calls in
+//     flight), alternating rounds, with the CPU each side's processes used: calls per serve
+//     CPU-second is what one core gives; three replicas' against one replica's behind the same kind
+//     of balancer is what running replicas costs per core (the balancer's own hop, a new connection
+//     per request, is in both). The replicas run in cluster mode (a `cluster` section, one real
+//     Redis) when redis-server is installed, as a team deploys them;
 // (2) the time from a replica's kill -9 to HAProxy taking it out (health checks every 200 ms), and
 //     to the last call that failed, under a small steady load;
 // (3) 2025-era sessions: the share whose next request finds its session gone (404) when HAProxy keeps
@@ -20,6 +23,7 @@ import { fixture, nodeServer } from '../test/helpers/harness.js';
 import { freePort, HAPROXY, haproxyAvailable, haproxyConfig, startCluster } from '../test/helpers/replicas.js';
 import type { Cluster } from '../test/helpers/replicas.js';
 import { eraClient, pause, REPLICA_TOOL, sessionGone, startLoad } from '../test/helpers/replicaLoad.js';
+import { redisMissing, startRedis } from '../test/helpers/redisServer.js';
 import { printTable, summarize } from './lib.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -58,38 +62,52 @@ async function round(clients: Client[], pids: number[]) {
   return { calls: samples.length, seconds, cpu, samples };
 }
 
-/** (1) Direct to r1 against all three through HAProxy, alternating rounds. */
+/** (1) Direct to r1, r1 alone behind its own HAProxy, and all three through HAProxy, alternating rounds. */
 async function throughputRounds(cluster: Cluster) {
   const replicaUrl = `http://127.0.0.1:${cluster.replicas[0]!.port}/mcp`;
-  const direct = await Promise.all(Array.from({ length: 4 }, () => eraClient(replicaUrl, 'modern')));
-  const balanced = await Promise.all(Array.from({ length: 4 }, () => eraClient(cluster.url, 'modern')));
+  const lone = await balancer(cluster.replicas.slice(0, 1), 'stick');
+  const clientsOf = (url: string) => Promise.all(Array.from({ length: 4 }, () => eraClient(url, 'modern')));
+  const [direct, alone, balanced] = await Promise.all([
+    clientsOf(replicaUrl),
+    clientsOf(lone.url),
+    clientsOf(cluster.url),
+  ]);
   const servePids = cluster.replicas.map((replica) => replica.child!.pid!);
-  const sides = {
-    direct: { calls: 0, seconds: 0, cpu: 0, samples: [] as number[] },
-    haproxy: { calls: 0, seconds: 0, cpu: 0, haproxyCpu: 0, samples: [] as number[] },
-  };
-  await round(direct, servePids.slice(0, 1)); // warm-up: JIT, connections
-  await round(balanced, servePids);
+  const empty = () => ({ calls: 0, seconds: 0, cpu: 0, balancerCpu: 0, samples: [] as number[] });
+  const sides = { direct: empty(), alone: empty(), haproxy: empty() };
+  const replicasOf = new Map([
+    [sides.direct, 1],
+    [sides.alone, 1],
+    [sides.haproxy, servePids.length],
+  ]);
+  const plan = [
+    { side: sides.direct, clients: direct, pids: servePids.slice(0, 1), balancerPid: undefined },
+    { side: sides.alone, clients: alone, pids: servePids.slice(0, 1), balancerPid: lone.pid },
+    { side: sides.haproxy, clients: balanced, pids: servePids, balancerPid: cluster.haproxyPid },
+  ];
+  for (const step of plan) await round(step.clients, step.pids); // warm-up: JIT, connections
+  // What each replica uses with no call at all (HAProxy's health checks of it, its timers), per second.
+  const idleBefore = await Promise.all(servePids.map(cpuSeconds));
+  const idleStarted = performance.now();
+  await pause(ROUND_MS);
+  const idleSeconds = (performance.now() - idleStarted) / 1000;
+  const idleAfter = await Promise.all(servePids.map(cpuSeconds));
+  const idlePerReplica =
+    idleAfter.reduce((sum, value, i) => sum + value - (idleBefore[i] ?? 0), 0) / servePids.length / idleSeconds;
   for (let i = 0; i < ROUNDS; i++) {
-    const one = await round(direct, servePids.slice(0, 1));
-    Object.assign(sides.direct, {
-      calls: sides.direct.calls + one.calls,
-      seconds: sides.direct.seconds + one.seconds,
-      cpu: sides.direct.cpu + one.cpu,
-      samples: sides.direct.samples.concat(one.samples),
-    });
-    const haproxyBefore = await cpuSeconds(cluster.haproxyPid);
-    const three = await round(balanced, servePids);
-    Object.assign(sides.haproxy, {
-      calls: sides.haproxy.calls + three.calls,
-      seconds: sides.haproxy.seconds + three.seconds,
-      cpu: sides.haproxy.cpu + three.cpu,
-      haproxyCpu: sides.haproxy.haproxyCpu + (await cpuSeconds(cluster.haproxyPid)) - haproxyBefore,
-      samples: sides.haproxy.samples.concat(three.samples),
-    });
+    for (const { side, clients, pids, balancerPid } of plan) {
+      const balancerBefore = balancerPid === undefined ? 0 : await cpuSeconds(balancerPid);
+      const one = await round(clients, pids);
+      side.calls += one.calls;
+      side.seconds += one.seconds;
+      side.cpu += one.cpu;
+      side.balancerCpu += balancerPid === undefined ? 0 : (await cpuSeconds(balancerPid)) - balancerBefore;
+      side.samples = side.samples.concat(one.samples);
+    }
   }
-  await Promise.all([...direct, ...balanced].map((client) => client.close()));
-  const figures = (side: { calls: number; seconds: number; cpu: number; samples: number[] }) => {
+  await Promise.all([...direct, ...alone, ...balanced].map((client) => client.close()));
+  await lone.stop();
+  const figures = (side: ReturnType<typeof empty>) => {
     const stats = summarize(side.samples);
     return {
       callsPerSecond: side.calls / side.seconds,
@@ -97,11 +115,27 @@ async function throughputRounds(cluster: Cluster) {
       p99: stats.p99,
       serveCpuCores: side.cpu / side.seconds,
       callsPerServeCpuSecond: side.calls / side.cpu,
+      /** The same above what the replicas use idle (the CPU the calls themselves cost). */
+      callsPerCallCpuSecond: side.calls / (side.cpu - idlePerReplica * replicasOf.get(side)! * side.seconds),
+      haproxyCpuCores: side.balancerCpu / side.seconds,
     };
   };
   const one = figures(sides.direct);
-  const three = { ...figures(sides.haproxy), haproxyCpuCores: sides.haproxy.haproxyCpu / sides.haproxy.seconds };
-  return { direct: one, haproxy: three, scaling: three.callsPerSecond / one.callsPerSecond };
+  const oneBehind = figures(sides.alone);
+  const three = figures(sides.haproxy);
+  return {
+    direct: one,
+    alone: oneBehind,
+    haproxy: three,
+    scaling: three.callsPerSecond / one.callsPerSecond,
+    /** Calls per serve CPU-second, three behind HAProxy over one behind HAProxy (the target: at least 0.8). */
+    perCoreRatio: three.callsPerServeCpuSecond / oneBehind.callsPerServeCpuSecond,
+    /** The same over one reached directly (the figure earlier runs gave). */
+    perCoreRatioDirect: three.callsPerServeCpuSecond / one.callsPerServeCpuSecond,
+    /** Each replica's CPU with no calls (cores), and the ratio above it (the calls' own CPU). */
+    idleCoresPerReplica: idlePerReplica,
+    perCoreRatioAboveIdle: three.callsPerCallCpuSecond / oneBehind.callsPerCallCpuSecond,
+  };
 }
 
 /** (2) kill -9 of a replica under load: to DOWN in HAProxy, and to the last failed call. */
@@ -157,15 +191,16 @@ async function sessionsLost(url: string): Promise<number> {
   return lost / SESSIONS;
 }
 
-/** A second HAProxy before the same replicas that hashes the session header; resolves its URL and a stop. */
-async function hashingBalancer(cluster: Cluster) {
-  const dir = await mkdtemp(join(tmpdir(), 'switchboard-hash-lb-'));
+/** Another HAProxy before `replicas` (`hash`: hashing the session header); resolves its URL, its pid and a stop. */
+async function balancer(replicas: Cluster['replicas'], sessions: 'stick' | 'hash') {
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-lb-'));
   const [port, statsPort] = [await freePort(), await freePort()];
-  await writeFile(join(dir, 'haproxy.cfg'), haproxyConfig(port, statsPort, cluster.replicas, '200ms', 'hash'));
+  await writeFile(join(dir, 'haproxy.cfg'), haproxyConfig(port, statsPort, replicas, '200ms', sessions));
   const haproxy = spawn(HAPROXY, ['-f', join(dir, 'haproxy.cfg'), '-db'], { stdio: 'ignore' });
   await pause(1500); // its first health checks (rise 1)
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    pid: haproxy.pid!,
     stop: async () => {
       const exited = once(haproxy, 'exit');
       haproxy.kill('SIGTERM');
@@ -180,8 +215,13 @@ async function main(): Promise<void> {
     console.log(`\n== Replicas behind HAProxy ==\nskipped: no ${HAPROXY}`);
     return;
   }
+  // Cluster mode, as a team runs replicas: one real Redis (the run says when it is not installed).
+  const missing = redisMissing();
+  const redis = missing ? undefined : await startRedis();
+  if (missing) console.log(`replicas without Redis (${missing})`);
   const cluster = await startCluster({
     config: {
+      ...(redis ? { cluster: { redis: { url: redis.url, keyPrefix: 'bench-replicas:' } } } : {}),
       mcpServers: {
         echo: nodeServer(fixture('echo-secrets.mjs'), [], { env: { REPLICA: '${REPLICA}' }, sandbox: false }),
       },
@@ -193,7 +233,7 @@ async function main(): Promise<void> {
     const rounds = await throughputRounds(cluster);
     const kills = await killTrials(cluster);
     const stick = await sessionsLost(cluster.url);
-    const hashing = await hashingBalancer(cluster);
+    const hashing = await balancer(cluster.replicas, 'hash');
     const hashed = await sessionsLost(hashing.url).finally(() => hashing.stop());
     const cores = cpus().length;
     const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -202,6 +242,7 @@ async function main(): Promise<void> {
       ['', 'calls/s', 'p50', 'p99', 'serve CPU (cores)', 'calls per serve CPU-s'],
       [
         ['one replica, direct', rounds.direct, ''],
+        ['one behind HAProxy', rounds.alone, ` (+HAProxy ${rounds.alone.haproxyCpuCores.toFixed(2)})`],
         ['three behind HAProxy', rounds.haproxy, ` (+HAProxy ${rounds.haproxy.haproxyCpuCores.toFixed(2)})`],
       ].map(([name, side, extra]) => {
         const s = side as typeof rounds.direct;
@@ -220,6 +261,12 @@ async function main(): Promise<void> {
       `three replicas give ${rounds.scaling.toFixed(2)}x one replica's throughput: ` +
         `${((rounds.scaling / usable) * 100).toFixed(0)}% of linear over the ${usable} cores they can use here; ` +
         `projected: ~${rounds.haproxy.callsPerServeCpuSecond.toFixed(0)} calls/s per core given to serve`,
+    );
+    console.log(
+      `calls per serve CPU-second, three replicas over one${redis ? ' (cluster mode, one Redis)' : ''}: ` +
+        `${rounds.perCoreRatio.toFixed(2)} behind HAProxy both (target 0.8), ${rounds.perCoreRatioDirect.toFixed(2)} over one reached directly; ` +
+        `each replica uses ${rounds.idleCoresPerReplica.toFixed(3)} cores with no call (health checks, timers): ` +
+        `above that, ${rounds.perCoreRatioAboveIdle.toFixed(2)}`,
     );
     printTable(
       'kill -9 of a replica under load (health checks every 200 ms)',
@@ -243,10 +290,22 @@ async function main(): Promise<void> {
     await mkdir(join(ROOT, 'bench/results'), { recursive: true });
     await writeFile(
       RESULTS,
-      JSON.stringify({ cores, rounds, kills, sessions: { stick, hashed }, at: new Date().toISOString() }, null, 2),
+      JSON.stringify(
+        {
+          cores,
+          clusterMode: redis !== undefined,
+          rounds,
+          kills,
+          sessions: { stick, hashed },
+          at: new Date().toISOString(),
+        },
+        null,
+        2,
+      ),
     );
   } finally {
     await cluster.close();
+    await redis?.stop();
   }
 }
 

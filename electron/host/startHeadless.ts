@@ -36,7 +36,13 @@ import {
 } from '../core/platform/index.js';
 import { claimOwnership, reapOrphans } from '../core/backends/index.js';
 import type { TokenKeyLocation } from '../core/catalog/index.js';
-import { openCoreServices, sharedCatalogCache, SwitchboardCore, type CoreServices } from '../core/switchboard/index.js';
+import {
+  openCoreServices,
+  sharedCatalogCache,
+  shareReviewState,
+  SwitchboardCore,
+  type CoreServices,
+} from '../core/switchboard/index.js';
 import { stderrLogger, type Logger } from '../core/api/index.js';
 import { HttpEndpoint, type DrainOutcome } from '../core/frontend/index.js';
 import { Bridge, type BridgeOptions } from './bridge.js';
@@ -187,6 +193,8 @@ export async function buildCore(options: CoreStackOptions): Promise<CoreStack> {
     );
     config = shared.config;
   }
+  // Replicas share quarantine too: server approvals and tool pins in Redis (read by the core's start).
+  if (cluster) shareReviewState(coreServices, cluster);
   const { observability } = opened;
   const services = {
     ...coreServices,

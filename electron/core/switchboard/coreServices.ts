@@ -18,6 +18,7 @@ import type { SecretStore } from '../platform/secrets/secretStore.js';
 import type { Observability } from '../platform/observability/observability.js';
 import type { Cluster } from '../platform/cluster/cluster.js';
 import { redisCatalogPlace } from '../platform/cluster/redisCatalogPlace.js';
+import { redisReviewState } from '../catalog/policy/redisReviewState.js';
 
 /** Optional services of the core: persistence, client tokens, tool pins, the audit log. */
 export interface CoreServices {
@@ -62,4 +63,15 @@ export async function openCoreServices(
 /** The catalog cache replicas share: its entries in the cluster's Redis instead of this replica's state dir. */
 export function sharedCatalogCache(cluster: Cluster, logger: Logger): CatalogCache {
   return new CatalogCache(join(defaultStateDir(), 'catalogs'), { logger, place: redisCatalogPlace(cluster) });
+}
+
+/**
+ * Replicas keep the server approvals and tool pins in Redis: an approval or a
+ * quarantine through one replica holds on every replica, and a replica with
+ * an empty state dir approves nothing of its own (catalog/policy/redisReviewState.ts).
+ */
+export function shareReviewState(services: CoreServices, cluster: Cluster): void {
+  const shared = redisReviewState(cluster);
+  services.approvals?.share(shared.approvals);
+  services.pins?.share(shared.pins);
 }

@@ -3,6 +3,6 @@
  * door's services, and the file-backed services a headless or desktop run
  * opens for it.
  */
-export { openCoreServices, sharedCatalogCache } from './coreServices.js';
+export { openCoreServices, sharedCatalogCache, shareReviewState } from './coreServices.js';
 export type { CoreServices } from './coreServices.js';
 export { SwitchboardCore } from './switchboardCore.js';

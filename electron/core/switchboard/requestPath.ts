@@ -63,6 +63,17 @@ export interface RequestPath {
 export function buildRequestPath(context: RequestPathContext): RequestPath {
   const { initial, events, services } = context;
   const { store, tokens, pins, audit, observability } = services;
+  const reviewChanged = (backendId: string): Promise<void> | undefined => {
+    // Approved or quarantined again: a server running under the other containment starts again.
+    const restarted = context.pool.get(backendId)?.containmentChanged();
+    access.engine.invalidate();
+    events.emit('catalogChanged', { tools: true, prompts: true, resources: true });
+    events.emit('healthChanged', { backendId });
+    return restarted;
+  };
+  // Replicas: an approval, a quarantine or an approved change made through another replica applies here at once.
+  services.approvals?.onChange((backendId) => void reviewChanged(backendId));
+  pins?.onChange((backendId) => void reviewChanged(backendId));
   const reviews = new ServerReviews({
     approvals: services.approvals,
     pins: () => pins,
@@ -70,14 +81,7 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     backendIds: () => context.backendConfigs().map((backend) => backend.id),
     proxy: context.proxy,
     scanner: services.scanner,
-    changed: (backendId) => {
-      // Approved or quarantined again: a server running under the other containment starts again.
-      const restarted = context.pool.get(backendId)?.containmentChanged();
-      access.engine.invalidate();
-      events.emit('catalogChanged', { tools: true, prompts: true, resources: true });
-      events.emit('healthChanged', { backendId });
-      return restarted;
-    },
+    changed: (backendId) => reviewChanged(backendId),
     scanned: (backendId) => events.emit('healthChanged', { backendId }),
   });
   const access = new AccessControl(

@@ -105,6 +105,17 @@ export class BackendPool extends Map<string, BackendSupervisor> {
     return supervisor?.perCaller || supervisor?.perPrincipal ? undefined : supervisor?.liveConnection;
   }
 
+  /**
+   * Whether `connection` still serves `backendId`: its live connection, or a
+   * caller's own (a per-caller or per-principal backend) not closed since.
+   * A task run on a connection no longer held has lost its work.
+   */
+  holds(backendId: string, connection: BackendConnection): boolean {
+    const supervisor = this.get(backendId);
+    if (!supervisor) return false;
+    return supervisor.liveConnection === connection || supervisor.callers.holds(connection);
+  }
+
   /** The backend's supervisor; throws `unknown_backend` when there is none. */
   require(id: string): BackendSupervisor {
     const supervisor = this.get(id);

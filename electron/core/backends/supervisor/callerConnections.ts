@@ -75,6 +75,12 @@ export class CallerConnections {
     return entry.ready;
   }
 
+  /** Whether `connection` is one of the callers' connections now (not closed, evicted or replaced). */
+  holds(connection: BackendConnection): boolean {
+    for (const entry of this.entries.values()) if (entry.connection === connection) return true;
+    return false;
+  }
+
   /** Closes the caller's connection (revoked, signed out), failing its requests with `reason`. */
   async close(caller: string, reason?: SwitchboardError): Promise<void> {
     const entry = this.entries.get(caller);

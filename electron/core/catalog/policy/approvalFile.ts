@@ -41,6 +41,14 @@ export interface ApprovalsState {
   heldTools: Map<string, string[]>;
 }
 
+/** One server's part of the state (replicas share it in Redis, one entry per server). */
+export interface ServerEntry {
+  approval?: ApprovalRecord;
+  held?: ChoiceRecord;
+  unsandboxed?: ChoiceRecord;
+  heldTools?: string[];
+}
+
 /** The file's current version. */
 export const APPROVALS_VERSION = 2;
 
@@ -67,6 +75,63 @@ const ApprovalFile = z.discriminatedUnion('version', [
     heldTools: z.record(z.string(), z.array(z.string())).default({}),
   }),
 ]);
+
+const Entry = z.object({
+  approval: Record_.optional(),
+  held: Choice.optional(),
+  unsandboxed: Choice.optional(),
+  heldTools: z.array(z.string()).optional(),
+});
+
+/** A server's entry as replicas share it (JSON; undefined: nothing recorded). */
+export function formatEntry(entry: ServerEntry): string {
+  return JSON.stringify({
+    ...entry,
+    ...(entry.approval ? { approval: { ...entry.approval, launch: maskedLaunch(entry.approval.launch) } } : {}),
+  });
+}
+
+/** A shared entry's text, checked; throws `config_invalid` naming the server. */
+export function parseEntry(text: string, server: string): ServerEntry {
+  const parsed = Entry.safeParse(JSON.parse(text));
+  if (!parsed.success)
+    throw new SwitchboardError(
+      ErrorCode.ConfigInvalid,
+      `the shared approval of ${server} is not valid: ${z.prettifyError(parsed.error)}`,
+    );
+  const { approval, held, unsandboxed, heldTools } = parsed.data;
+  return {
+    ...(approval ? { approval: { ...approval, launch: maskedLaunch(approval.launch as LaunchLineView) } } : {}),
+    ...(held ? { held } : {}),
+    ...(unsandboxed ? { unsandboxed } : {}),
+    ...(heldTools ? { heldTools } : {}),
+  };
+}
+
+/** One server's entry of the state (undefined: nothing recorded for it). */
+export function entryOf(state: ApprovalsState, server: string): ServerEntry | undefined {
+  const approval = state.approvals.get(server);
+  const held = state.held.get(server);
+  const unsandboxed = state.unsandboxed.get(server);
+  const heldTools = state.heldTools.get(server);
+  if (!approval && !held && !unsandboxed && !heldTools) return undefined;
+  return {
+    ...(approval ? { approval } : {}),
+    ...(held ? { held } : {}),
+    ...(unsandboxed ? { unsandboxed } : {}),
+    ...(heldTools ? { heldTools } : {}),
+  };
+}
+
+/** Sets (or, undefined, clears) one server's entry of the state, in place. */
+export function setEntry(state: ApprovalsState, server: string, entry: ServerEntry | undefined): void {
+  const put = <T>(map: Map<string, T>, value: T | undefined) =>
+    value === undefined ? map.delete(server) : map.set(server, value);
+  put(state.approvals, entry?.approval);
+  put(state.held, entry?.held);
+  put(state.unsandboxed, entry?.unsandboxed);
+  put(state.heldTools, entry?.heldTools);
+}
 
 /** A launch line with the secrets of its URL and arguments masked (`****`), as the backups mask them. */
 export function maskedLaunch(line: LaunchLineView): LaunchLineView {

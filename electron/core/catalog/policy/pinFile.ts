@@ -18,20 +18,33 @@ export interface PinRecord {
   pinnedAt: string;
 }
 
+const Pin = z.object({
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  definition: z.object({ name: z.string() }).loose(),
+  pinnedAt: z.string(),
+});
+
 const PinFile = z.object({
   version: z.literal(1),
-  pins: z.record(
-    z.string(),
-    z.record(
-      z.string(),
-      z.object({
-        hash: z.string().regex(/^[0-9a-f]{64}$/),
-        definition: z.object({ name: z.string() }).loose(),
-        pinnedAt: z.string(),
-      }),
-    ),
-  ),
+  pins: z.record(z.string(), z.record(z.string(), Pin)),
 });
+
+/** One pin as replicas share it (JSON: hash, definition, pinnedAt). */
+export function formatPin(pin: PinRecord): string {
+  return JSON.stringify({ hash: pin.hash, definition: pin.definition, pinnedAt: pin.pinnedAt });
+}
+
+/** A shared pin's text, checked; throws `config_invalid` naming the tool. */
+export function parsePin(backend: string, tool: string, text: string): PinRecord {
+  const parsed = Pin.safeParse(JSON.parse(text));
+  if (!parsed.success)
+    throw new SwitchboardError(
+      ErrorCode.ConfigInvalid,
+      `the shared pin of ${backend}'s tool ${tool} is not valid: ${z.prettifyError(parsed.error)}`,
+    );
+  const { hash, definition, pinnedAt } = parsed.data;
+  return { backend, tool, hash, definition: definition as PinnedDefinition, pinnedAt };
+}
 
 /** Parses the file's text into pins per backend; throws `config_invalid` naming the file. */
 export function parsePins(text: string, file: string): Map<string, Map<string, PinRecord>> {

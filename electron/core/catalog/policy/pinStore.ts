@@ -8,6 +8,14 @@
  *
  * The per-backend switch (`policy.backends.<id>.pinning: false`) lives with
  * the caller: it simply does not review that backend's tools.
+ *
+ * Replicas (`share`): the pins live in Redis and the file is this replica's
+ * copy. A tool seen for the first time is pinned there only where no replica
+ * pinned it yet (the first sight across the cluster wins); an approval or a
+ * hold is written there and announced, and every replica reads that
+ * backend's pins again, reviews the tools it last listed against them and
+ * tells `onChange`. With Redis away, first sights are pinned here alone and
+ * shared when it answers again; an approval is refused meanwhile.
  */
 import { readFile } from 'node:fs/promises';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
@@ -33,6 +41,22 @@ export interface PinChange {
   detectedAt: string;
 }
 
+/** The pins as replicas share them (catalog/policy/redisReviewState.ts). */
+export interface SharedPins {
+  /** Every backend's pins. Rejects while Redis is away. */
+  loadAll(): Promise<Map<string, Map<string, PinRecord>>>;
+  /** One backend's pins. */
+  read(backend: string): Promise<Map<string, PinRecord>>;
+  /** Pins `records` where no replica pinned that tool yet (announced if any was); the backend's pins after. */
+  pinFirst(backend: string, records: readonly PinRecord[]): Promise<Map<string, PinRecord>>;
+  /** Pins `record` whatever was pinned (an approval), and announces it. */
+  set(backend: string, record: PinRecord): Promise<void>;
+  /** Unpins `tools` (undefined: every tool of the backend), and announces it. */
+  remove(backend: string, tools?: readonly string[]): Promise<void>;
+  /** Calls `listener` with a backend whose pins changed, or undefined when Redis answers again (read all). */
+  onChange(listener: (backend: string | undefined) => void): () => void;
+}
+
 /** Optional collaborators. */
 export interface PinStoreOptions {
   /** Where detected changes and approvals are recorded. */
@@ -49,6 +73,10 @@ export class PinStore {
   private loadError: unknown;
   /** Operations run one at a time, so each saves a state no other operation is halfway through. */
   private chain: Promise<unknown> = Promise.resolve();
+  private shared: SharedPins | undefined;
+  /** What each backend listed last, and what it held: reviewed again when another replica changes its pins. */
+  private readonly listed = new Map<string, { tools: PinnedDefinition[]; hold: (tool: string) => boolean }>();
+  private readonly listeners = new Set<(backend: string) => void>();
 
   /** @param file the pin file (JSON, written atomically with mode 0600) */
   constructor(
@@ -74,47 +102,67 @@ export class PinStore {
     tools: PinnedDefinition[],
     options: { hold?: ReadonlySet<string> | ((tool: string) => boolean) } = {},
   ): Promise<{ withheld: Set<string>; pinned: string[]; changes: PinChange[] }> {
-    return this.mutate(async () => {
-      const now = new Date().toISOString();
-      const current = this.pins.get(backend) ?? new Map<string, PinRecord>();
-      const next = new Map(current);
-      const before = this.pending.get(backend) ?? new Map<string, PinChange>();
-      const changes = new Map<string, PinChange>();
-      const pinned: string[] = [];
-      const { hold } = options;
-      const held = (name: string): boolean => (typeof hold === 'function' ? hold(name) : (hold?.has(name) ?? false));
-      for (const tool of tools) {
-        const definition = pinnedFields(tool);
-        const offered: PinRecord = {
-          backend,
-          tool: tool.name,
-          hash: definitionHash(definition),
-          definition,
-          pinnedAt: now,
-        };
-        const pin = next.get(tool.name);
-        if (!pin && !held(tool.name)) {
-          next.set(tool.name, offered);
-          pinned.push(tool.name);
-        } else if (pin?.hash !== offered.hash) {
-          const seen = before.get(tool.name);
-          // The same offered definition keeps its first detection (and is audited once).
-          changes.set(
-            tool.name,
-            seen?.offered.hash === offered.hash
-              ? seen
-              : { backend, tool: tool.name, pinned: pin, offered, detectedAt: now },
-          );
-        }
-      }
-      if (pinned.length > 0) await this.save(backend, next);
-      this.pins.set(backend, next);
-      this.pending.set(backend, changes);
-      for (const change of changes.values()) {
-        if (before.get(change.tool) !== change) this.audit('pin/changed', change, 'denied');
-      }
-      return { withheld: new Set(changes.keys()), pinned, changes: [...changes.values()] };
+    const { hold } = options;
+    const held = (name: string): boolean => (typeof hold === 'function' ? hold(name) : (hold?.has(name) ?? false));
+    return this.mutate(() => this.reviewNow(backend, tools, held));
+  }
+
+  private async reviewNow(
+    backend: string,
+    tools: PinnedDefinition[],
+    held: (tool: string) => boolean,
+  ): Promise<{ withheld: Set<string>; pinned: string[]; changes: PinChange[] }> {
+    const now = new Date().toISOString();
+    if (this.shared) this.listed.set(backend, { tools, hold: held });
+    const current = this.pins.get(backend) ?? new Map<string, PinRecord>();
+    const before = this.pending.get(backend) ?? new Map<string, PinChange>();
+    const offers = tools.map((tool): PinRecord => {
+      const definition = pinnedFields(tool);
+      return { backend, tool: tool.name, hash: definitionHash(definition), definition, pinnedAt: now };
     });
+    const first = offers.filter((offered) => !current.has(offered.tool) && !held(offered.tool));
+    const next = first.length > 0 ? await this.pinFirst(backend, current, first) : current;
+    const pinned = first.filter((offered) => next.get(offered.tool)?.hash === offered.hash).map((o) => o.tool);
+    const changes = new Map<string, PinChange>();
+    for (const offered of offers) {
+      const pin = next.get(offered.tool);
+      if (pin?.hash === offered.hash) continue;
+      const seen = before.get(offered.tool);
+      // The same offered definition keeps its first detection (and is audited once).
+      changes.set(
+        offered.tool,
+        seen?.offered.hash === offered.hash
+          ? seen
+          : { backend, tool: offered.tool, pinned: pin, offered, detectedAt: now },
+      );
+    }
+    this.pins.set(backend, next);
+    this.pending.set(backend, changes);
+    for (const change of changes.values()) {
+      if (before.get(change.tool) !== change) this.audit('pin/changed', change, 'denied');
+    }
+    return { withheld: new Set(changes.keys()), pinned, changes: [...changes.values()] };
+  }
+
+  /** Pins first sights: in the file, or where no replica pinned them yet (Redis away: here alone, shared later). */
+  private async pinFirst(
+    backend: string,
+    current: Map<string, PinRecord>,
+    first: PinRecord[],
+  ): Promise<Map<string, PinRecord>> {
+    const local = new Map(current);
+    for (const offered of first) local.set(offered.tool, offered);
+    if (!this.shared) {
+      await this.save(backend, local);
+      return local;
+    }
+    try {
+      const after = await this.shared.pinFirst(backend, first);
+      await this.saveCopy(backend, after);
+      return after;
+    } catch {
+      return local;
+    }
   }
 
   /** Whether a tool is withheld (a pending change); one half of the policy engine's `WithheldItems`. */
@@ -144,7 +192,10 @@ export class PinStore {
       const record: PinRecord = { ...change.offered, pinnedAt: new Date().toISOString() };
       const next = new Map(this.pins.get(backend));
       next.set(tool, record);
-      await this.save(backend, next);
+      if (this.shared) {
+        await this.sharedWrite(() => this.shared!.set(backend, record));
+        await this.saveCopy(backend, next);
+      } else await this.save(backend, next);
       this.pins.set(backend, next);
       this.pending.get(backend)?.delete(tool);
       this.audit('pin/approved', change, 'ok');
@@ -170,7 +221,10 @@ export class PinStore {
         next.delete(tool);
         pending.set(tool, { backend, tool, offered: pin, detectedAt: now });
       }
-      await this.save(backend, next);
+      if (this.shared) {
+        await this.sharedWrite(() => this.shared!.remove(backend, held));
+        await this.saveCopy(backend, next);
+      } else await this.save(backend, next);
       this.pins.set(backend, next);
       this.pending.set(backend, pending);
     });
@@ -180,10 +234,90 @@ export class PinStore {
   forget(backend: string): Promise<void> {
     return this.mutate(async () => {
       this.pending.delete(backend);
+      this.listed.delete(backend);
+      // Replicas: each forgets a removed backend; one that cannot reach Redis leaves it to the others.
+      if (this.shared) await this.shared.remove(backend).catch(() => undefined);
       if (!this.pins.has(backend)) return;
-      await this.save(backend, undefined);
+      if (this.shared) await this.saveCopy(backend, undefined);
+      else await this.save(backend, undefined);
       this.pins.delete(backend);
     });
+  }
+
+  /**
+   * Keeps the pins in the replicas' shared state: read from there now (this
+   * replica's file stays its copy for a start while Redis is away).
+   */
+  share(shared: SharedPins): void {
+    this.shared = shared;
+    // Not through `run`: a change waiting on the chain awaits `loaded`.
+    this.loaded = (this.loaded ?? this.run(() => this.read())).catch(() => undefined).then(() => this.readShared());
+    shared.onChange(
+      (backend) => void this.run(() => (backend === undefined ? this.readShared() : this.refresh(backend))),
+    );
+  }
+
+  /** Calls `listener` with a backend whose withheld tools changed through another replica. Returns the unsubscribe. */
+  onChange(listener: (backend: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Reads every pin from the shared state and reviews every listed backend again (sharing its first sights). */
+  private async readShared(): Promise<void> {
+    if (!this.shared) return;
+    let all: Map<string, Map<string, PinRecord>>;
+    try {
+      all = await this.shared.loadAll();
+    } catch {
+      return; // read when Redis answers
+    }
+    this.pins = all;
+    this.loadError = undefined;
+    await this.saveCopy(undefined, undefined);
+    for (const backend of this.listed.keys()) await this.reviewAgain(backend);
+  }
+
+  /** Another replica changed `backend`'s pins: read them, review what it listed last against them. */
+  private async refresh(backend: string): Promise<void> {
+    if (!this.shared) return;
+    try {
+      this.pins.set(backend, await this.shared.read(backend));
+    } catch {
+      return; // Redis away again: everything is read when it answers
+    }
+    await this.saveCopy(undefined, undefined);
+    await this.reviewAgain(backend);
+  }
+
+  private async reviewAgain(backend: string): Promise<void> {
+    const last = this.listed.get(backend);
+    if (!last) return;
+    const withheld = (): string =>
+      JSON.stringify(
+        [...(this.pending.get(backend)?.values() ?? [])].map((change) => [change.tool, change.offered.hash]),
+      );
+    const before = withheld();
+    await this.reviewNow(backend, last.tools, last.hold);
+    if (withheld() !== before) for (const listener of this.listeners) listener(backend);
+  }
+
+  /** A write to the shared state; Redis away refuses it (`config_unreadable`), nothing changed. */
+  private async sharedWrite(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      throw new SwitchboardError(
+        ErrorCode.ConfigUnreadable,
+        `tool pins are shared by the replicas through Redis, which this replica cannot reach now (${error instanceof Error ? error.message : String(error)}); nothing was changed`,
+        { path: this.file },
+      );
+    }
+  }
+
+  /** This replica's copy of the shared pins, with `backend`'s replaced (best effort: Redis holds them). */
+  private async saveCopy(backend: string | undefined, next: Map<string, PinRecord> | undefined): Promise<void> {
+    await (backend === undefined ? this.saveAll(this.pins) : this.save(backend, next)).catch(() => undefined);
   }
 
   private run<T>(task: () => Promise<T>): Promise<T> {
@@ -226,6 +360,10 @@ export class PinStore {
     const all = new Map(this.pins);
     if (next) all.set(backend, next);
     else all.delete(backend);
+    await this.saveAll(all);
+  }
+
+  private async saveAll(all: ReadonlyMap<string, ReadonlyMap<string, PinRecord>>): Promise<void> {
     try {
       await (this.options.writer ?? fileWriter).write(this.file, formatPins(all));
     } catch (error) {

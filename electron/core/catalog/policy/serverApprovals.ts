@@ -19,15 +19,30 @@ import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { fileWriter, type AtomicWriter } from '../../platform/config/configStore.js';
 import type { BackendConfig } from '../../platform/config/schema.js';
 import {
+  entryOf,
   formatApprovals,
   maskedLaunch,
   parseApprovals,
+  setEntry,
   type ApprovalRecord,
   type ApprovalsState,
+  type ServerEntry,
 } from './approvalFile.js';
 import { backendLaunchHash, launchLineOf } from './launchLine.js';
 
-export type { ApprovalRecord };
+export type { ApprovalRecord, ServerEntry };
+
+/** The approvals as replicas share them (catalog/policy/redisReviewState.ts). */
+export interface SharedApprovals {
+  /** Every server's entry; the cluster's first start writes `seed` first. Rejects while Redis is away. */
+  load(seed: ReadonlyMap<string, ServerEntry>): Promise<Map<string, ServerEntry>>;
+  /** One server's entry. */
+  read(server: string): Promise<ServerEntry | undefined>;
+  /** Writes (undefined: removes) one server's entry and announces it, in one step. */
+  write(server: string, entry: ServerEntry | undefined): Promise<void>;
+  /** Calls `listener` with a server whose entry changed, or undefined when Redis answers again (read all). */
+  onChange(listener: (server: string | undefined) => void): () => void;
+}
 
 const empty = (): ApprovalsState => ({
   approvals: new Map(),
@@ -42,6 +57,10 @@ export class ServerApprovals {
   private loadError: unknown;
   /** Operations run one at a time, so each saves a state no other operation is halfway through. */
   private chain: Promise<unknown> = Promise.resolve();
+  private shared: SharedApprovals | undefined;
+  /** Whether the state was read from the shared one (false: this replica's copy, Redis away since the start). */
+  private sharedRead = false;
+  private readonly listeners = new Set<(server: string) => void>();
 
   /** @param file the approvals file (JSON) */
   constructor(
@@ -67,9 +86,12 @@ export class ServerApprovals {
           ...empty(),
           approvals: new Map(initial.map((backend) => [backend.id, recordOf(backend, now)])),
         };
-        await this.save(adopted);
+        await this.save(adopted).catch((error: unknown) => {
+          if (!this.shared) throw error;
+        });
         this.state = adopted;
         this.loadError = undefined;
+        await this.readShared();
         return;
       }
       try {
@@ -80,9 +102,83 @@ export class ServerApprovals {
         this.loadError = undefined;
       } catch (error) {
         this.loadError = error;
-        throw error;
+        // Replicas: the file is only this replica's copy; the shared state decides.
+        if (!this.shared) throw error;
       }
+      await this.readShared();
+      if (this.loadError !== undefined) throw this.loadError;
     });
+  }
+
+  /** Keeps the approvals in the replicas' shared state (before `load`). */
+  share(shared: SharedApprovals): void {
+    this.shared = shared;
+    shared.onChange((server) => void this.run(() => this.refresh(server)));
+  }
+
+  /** Calls `listener` with a server whose approval another replica changed. Returns the unsubscribe. */
+  onChange(listener: (server: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Reads the shared state, seeding it with this replica's on the cluster's first start; Redis away: kept as it is. */
+  private async readShared(): Promise<void> {
+    if (!this.shared) return;
+    const seed = new Map(this.servers(this.state).map((server) => [server, entryOf(this.state, server)!]));
+    let all: Map<string, ServerEntry>;
+    try {
+      all = await this.shared.load(seed);
+    } catch {
+      return; // read when Redis answers (refresh)
+    }
+    const next = empty();
+    for (const [server, entry] of all) setEntry(next, server, entry);
+    const before = this.state;
+    this.state = next;
+    this.sharedRead = true;
+    this.loadError = undefined;
+    await this.saveCopy(next);
+    for (const server of new Set([...this.servers(before), ...this.servers(next)]))
+      if (!sameEntry(entryOf(before, server), entryOf(next, server))) this.tell(server);
+  }
+
+  /** Another replica changed `server`'s entry (undefined: Redis answers again, read everything). */
+  private async refresh(server: string | undefined): Promise<void> {
+    if (!this.shared) return;
+    if (server === undefined) return this.readShared();
+    let entry: ServerEntry | undefined;
+    try {
+      entry = await this.shared.read(server);
+    } catch {
+      return; // Redis away again: everything is read when it answers
+    }
+    if (sameEntry(entryOf(this.state, server), entry)) return;
+    const next = this.copy();
+    setEntry(next, server, entry);
+    this.state = next;
+    await this.saveCopy(next);
+    this.tell(server);
+  }
+
+  private tell(server: string): void {
+    for (const listener of this.listeners) listener(server);
+  }
+
+  private servers(state: ApprovalsState): string[] {
+    return [
+      ...new Set([
+        ...state.approvals.keys(),
+        ...state.held.keys(),
+        ...state.unsandboxed.keys(),
+        ...state.heldTools.keys(),
+      ]),
+    ];
+  }
+
+  /** This replica's copy of the shared state (best effort: Redis holds it). */
+  private async saveCopy(state: ApprovalsState): Promise<void> {
+    await this.save(state).catch(() => undefined);
   }
 
   /** A server's approval, whatever launch line it covers. */
@@ -121,7 +217,7 @@ export class ServerApprovals {
       const rest = tools.filter((name) => name !== tool);
       if (rest.length > 0) next.heldTools.set(server, rest);
       else next.heldTools.delete(server);
-      await this.commit(next);
+      await this.commit(next, server);
     });
   }
 
@@ -138,7 +234,7 @@ export class ServerApprovals {
       next.unsandboxed.delete(backend.id);
       if (holdTools.length > 0) next.heldTools.set(backend.id, [...holdTools]);
       else next.heldTools.delete(backend.id);
-      await this.commit(next);
+      await this.commit(next, backend.id);
       return record;
     });
   }
@@ -148,7 +244,7 @@ export class ServerApprovals {
     return this.mutate(async () => {
       const next = this.copy();
       next.held.set(backend.id, { at: new Date().toISOString() });
-      await this.commit(next);
+      await this.commit(next, backend.id);
     });
   }
 
@@ -157,7 +253,7 @@ export class ServerApprovals {
     return this.mutate(async () => {
       const next = this.copy();
       next.unsandboxed.set(backend.id, { hash: backendLaunchHash(backend), at: new Date().toISOString() });
-      await this.commit(next);
+      await this.commit(next, backend.id);
     });
   }
 
@@ -171,7 +267,7 @@ export class ServerApprovals {
       next.held.delete(server);
       next.unsandboxed.delete(server);
       next.heldTools.delete(server);
-      await this.commit(next);
+      await this.commit(next, server);
     });
   }
 
@@ -184,7 +280,24 @@ export class ServerApprovals {
     };
   }
 
-  private async commit(next: ApprovalsState): Promise<void> {
+  /** Saves `next`, a change of `server`'s entry: to the shared state first when replicas share it. */
+  private async commit(next: ApprovalsState, server: string): Promise<void> {
+    if (this.shared) {
+      if (!this.sharedRead) await this.readShared();
+      try {
+        if (!this.sharedRead) throw new Error('not read yet');
+        await this.shared.write(server, entryOf(next, server));
+      } catch (error) {
+        throw new SwitchboardError(
+          ErrorCode.ConfigUnreadable,
+          `server approvals are shared by the replicas through Redis, which this replica cannot reach now (${error instanceof Error ? error.message : String(error)}); nothing was changed`,
+          { path: this.file },
+        );
+      }
+      this.state = next;
+      await this.saveCopy(next);
+      return;
+    }
     await this.save(next);
     this.state = next;
   }
@@ -214,6 +327,13 @@ export class ServerApprovals {
       );
     }
   }
+}
+
+/** Whether two entries say the same (their JSON, fields in one order). */
+function sameEntry(a: ServerEntry | undefined, b: ServerEntry | undefined): boolean {
+  const text = (entry: ServerEntry | undefined) =>
+    entry === undefined ? '' : JSON.stringify([entry.approval, entry.held, entry.unsandboxed, entry.heldTools]);
+  return text(a) === text(b);
 }
 
 function recordOf(backend: BackendConfig, approvedAt: string): ApprovalRecord {

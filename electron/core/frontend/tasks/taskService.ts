@@ -456,14 +456,15 @@ export class TaskService {
 
   /**
    * A backend's health changed: open tasks whose connection is no longer
-   * its live one (it crashed, restarted, stopped or was removed) fail now,
+   * its live one, nor a caller's own it still holds (it crashed, restarted,
+   * stopped or was removed) fail now,
    * saying so, instead of waiting for a result that cannot come.
    */
   backendChanged(backendId: string): void {
-    const live = this.host.pool.liveConnection(backendId);
+    // A per-caller server's task runs on its caller's own connection: gone only once that one is.
     const gone = (task: ProxyTask): boolean => {
       const run = this.work.runs.get(task.taskId);
-      return run !== undefined && run.connection !== live;
+      return run !== undefined && !this.host.pool.holds(backendId, run.connection);
     };
     const message = `server ${backendId} stopped, restarted or was removed while the task ran: its work is lost`;
     for (const task of this.registry.failBackend(backendId, message, gone)) {

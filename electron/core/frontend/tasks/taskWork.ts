@@ -38,7 +38,7 @@ export interface TaskWorkHost extends RelayHost {
   router: Pick<Router, 'callTool' | 'resolveToolCall' | 'mayCallTool'>;
   catalog(): Catalog;
   /** The backends' connections: a backend's live one now, if any (a new one after a restart). */
-  pool: Pick<BackendPool, 'liveConnection'>;
+  pool: Pick<BackendPool, 'liveConnection' | 'holds'>;
 }
 
 /** Who asks, and from where (the frontend request making it). */
@@ -222,16 +222,17 @@ export class TaskWork {
 
   /**
    * A 2025-11-25 backend pushed its task's status (`notifications/tasks/status`):
-   * taken into ours as a poll's answer would be, for our tasks on its live
-   * connection (those of a connection since gone are failed by backendChanged).
+   * taken into ours as a poll's answer would be, for our tasks on a connection
+   * it still holds, its live one or a caller's own (those of a connection since
+   * gone are failed by backendChanged).
    * Under a background fetch only `working` counts: the end comes with the result.
    */
   pushed(backendId: string, remote: { taskId: string; status: ProxyTask['status']; statusMessage?: string }): void {
-    const live = this.host.pool.liveConnection(backendId);
     for (const [taskId, run] of this.runs) {
       const task = this.registry.find(taskId);
       if (task?.backendId !== backendId || task.backendTaskId !== remote.taskId) continue;
-      if (run.modern || run.connection !== live || (remote.status !== 'working' && run.inputs)) continue;
+      if (run.modern || (remote.status !== 'working' && run.inputs)) continue;
+      if (!this.host.pool.holds(backendId, run.connection)) continue;
       this.mirror(task, remote.status, remote.statusMessage);
     }
   }
