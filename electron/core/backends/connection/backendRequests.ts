@@ -32,6 +32,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
+import { SKILLS_EXTENSION_ID, SkillsClient, type Skill } from '@modelcontextprotocol/client/ext/skills';
 import { paramHeadersOf, paramHeaderValues } from '../transport/paramHeaders.js';
 
 /** Everything a backend offers, every page of every list. */
@@ -40,7 +41,16 @@ export interface BackendCatalog {
   resources: Resource[];
   resourceTemplates: ResourceTemplateType[];
   prompts: Prompt[];
+  /**
+   * Its skills (SEP-2640, `io.modelcontextprotocol/skills`), every page;
+   * absent when it does not declare the extension. Entries the SDK finds
+   * invalid are left out.
+   */
+  skills?: Skill[];
 }
+
+/** At most this many skills are taken from one backend (memory stays bounded whatever it lists). */
+export const MAX_BACKEND_SKILLS = 1000;
 
 /** How one backend request is made (from the queued task that carries it). */
 export interface BackendRequestOptions {
@@ -196,6 +206,23 @@ export class BackendRequests {
     return this.client.readResource(params, { ...options, cacheMode: 'bypass' });
   }
 
+  /** Whether the backend declared the skills extension, and whether it serves `resources/directory/read`. */
+  get skillsCapability(): { directoryRead?: boolean } | undefined {
+    const extensions = (this.capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+    const entry = extensions?.[SKILLS_EXTENSION_ID];
+    return typeof entry === 'object' && entry !== null ? entry : undefined;
+  }
+
+  /** skills/get under the backend's own SKILL.md URI: its entry, checked by the SDK. */
+  async getSkill(uri: string, options: BackendRequestOptions): Promise<Skill> {
+    return (await new SkillsClient(this.client).get(uri, options)).skill;
+  }
+
+  /** resources/directory/read of one of the backend's skill folders (every page). */
+  readSkillDirectory(uri: string, options: BackendRequestOptions) {
+    return new SkillsClient(this.client).readDirectory(uri, options);
+  }
+
   /** completion/complete (ask only a backend whose `capabilities` include completions). */
   complete(params: CompleteRequestParams, options: BackendRequestOptions): Promise<CompleteResult> {
     return this.client.complete(params, options);
@@ -217,14 +244,19 @@ export class BackendRequests {
   async listAll(options: BackendRequestOptions): Promise<BackendCatalog> {
     const capabilities = this.capabilities ?? {};
     const common = { ...options, cacheMode: 'bypass' as const };
-    const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    const [tools, resources, resourceTemplates, prompts, skills] = await Promise.all([
       capabilities.tools ? this.client.listTools(undefined, common).then((r) => r.tools) : [],
       capabilities.resources ? this.client.listResources(undefined, common).then((r) => r.resources) : [],
       capabilities.resources
         ? this.client.listResourceTemplates(undefined, common).then((r) => r.resourceTemplates)
         : [],
       capabilities.prompts ? this.client.listPrompts(undefined, common).then((r) => r.prompts) : [],
+      this.skillsCapability
+        ? new SkillsClient(this.client, { skipInvalid: true })
+            .list(undefined, common)
+            .then((r) => r.skills.slice(0, MAX_BACKEND_SKILLS))
+        : undefined,
     ]);
-    return { tools, resources, resourceTemplates, prompts };
+    return { tools, resources, resourceTemplates, prompts, ...(skills && { skills }) };
   }
 }

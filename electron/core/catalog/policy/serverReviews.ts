@@ -76,6 +76,7 @@ const SCAN_KIND: Record<ItemKind, ScanItemKind> = {
   prompts: 'prompt',
   resources: 'resource',
   resourceTemplates: 'resourceTemplate',
+  skills: 'skill',
 };
 
 /** A server's definitions as it listed them last. */

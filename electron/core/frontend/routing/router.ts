@@ -38,6 +38,8 @@ import type { RouteOptions } from './routeOptions.js';
 import type { BackendCall, Observability } from '../../platform/observability/observability.js';
 import { callerIdentityOf, callerKey } from '../../catalog/policy/callerIdentity.js';
 import { passLimits, type LimitHost } from './limitGate.js';
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
+import { advertisedSkill } from '../../catalog/skills.js';
 
 export type { RouteOptions } from './routeOptions.js';
 
@@ -378,6 +380,36 @@ export class Router {
         rewrite: rewriteReadResult,
       },
       options,
+    );
+  }
+
+  /**
+   * skills/get (SEP-2640): advertised SKILL.md URI -> the owning backend's
+   * entry, under advertised URIs. An unknown or denied skill answers -32602,
+   * as the extension asks.
+   */
+  async getSkill(uri: string, options: RouteOptions = {}): Promise<Skill> {
+    const client = options.client ?? LOCAL_CLIENT;
+    const catalog = this.source.catalog();
+    const origin = catalog.skillIndex.get(uri);
+    const found = origin && catalog.skillFolders.resolve(uri);
+    const decision = origin ? this.source.access.decide(client, catalog, 'skills', uri) : undefined;
+    const item: Resolution | undefined =
+      origin && found && decision
+        ? { catalog, client, exposed: uri, origin, rule: decision.rule, decision }
+        : undefined;
+    const call = await this.connected(this.allowed(item, 'skills/get', 'skill', uri, options), 'skill', options);
+    const original = `${found!.folder.original}/SKILL.md`;
+    const audited = { kind: 'skills/get' as const, client, origin: call.origin, decision: call.decision };
+    return recordedRequest(this.source.audit, { ...audited, principal: options.principal }, options.signal, () =>
+      this.observed(call, 'skills/get', async () => {
+        const skill = await call.connection.run(
+          'skills/get',
+          ({ signal, sdkTimeoutMs }) => call.connection.getSkill(original, { signal, timeout: sdkTimeoutMs() }),
+          options.signal,
+        );
+        return advertisedSkill(found!.folder, skill);
+      }),
     );
   }
 
