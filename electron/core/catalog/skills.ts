@@ -14,6 +14,7 @@
  * warning naming both, as tools are.
  */
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
+import type { PinnedDefinition } from './definitionHash.js';
 
 /** Where a skill comes from: its backend and its name (the catalog's ItemOrigin, structurally). */
 interface ItemOrigin {
@@ -103,6 +104,31 @@ export function stageSkills(
     staged.push({ exposed: { ...skill, uri: folder.skill, resources }, origin, folder });
   }
   return staged;
+}
+
+/**
+ * Skills are pinned with their server's tools (policy/pinStore.ts), under
+ * this prefix and their name: the pinned definition is the frontmatter and
+ * every file's digest, so a skill whose text changes after it was approved is
+ * withheld, with the diff shown, until the user approves the change.
+ */
+export const SKILL_PIN_PREFIX = 'skill:';
+
+/** The pin name of a skill. */
+export function skillPinName(name: string): string {
+  return `${SKILL_PIN_PREFIX}${name}`;
+}
+
+/** A skill as the pin store keeps it (a tool-shaped definition: name, description, and the rest as its schema). */
+export function skillPin(skill: Skill): PinnedDefinition {
+  const files = Array.isArray(skill.resources)
+    ? skill.resources.map(({ uri, digest, size }) => ({ uri, digest, size }))
+    : skill.resources;
+  return {
+    name: skillPinName(skill.frontmatter.name),
+    description: skill.frontmatter.description,
+    inputSchema: { frontmatter: skill.frontmatter, files },
+  };
 }
 
 /** A backend's entry for the skill in `folder`, under advertised URIs (files outside the folder are left out). */

@@ -47,7 +47,16 @@ export interface BackendCatalog {
    * invalid are left out.
    */
   skills?: Skill[];
+  /**
+   * The text of each listed skill file, by the backend's own URI, read and
+   * verified against its entry's digest when listed, for the poisoning scan
+   * (catalog/scan): files up to SKILL_TEXT_LIMITS, the rest left unread.
+   */
+  skillFiles?: Record<string, string>;
 }
+
+/** How much skill text one listing reads for the scan: per file, and in all. */
+export const SKILL_TEXT_LIMITS = { fileBytes: 256 * 1024, totalBytes: 2 * 1024 * 1024 };
 
 /** At most this many skills are taken from one backend (memory stays bounded whatever it lists). */
 export const MAX_BACKEND_SKILLS = 1000;
@@ -257,6 +266,28 @@ export class BackendRequests {
             .then((r) => r.skills.slice(0, MAX_BACKEND_SKILLS))
         : undefined,
     ]);
-    return { tools, resources, resourceTemplates, prompts, ...(skills && { skills }) };
+    const skillFiles = skills && (await this.readSkillTexts(skills, common));
+    return { tools, resources, resourceTemplates, prompts, ...(skills && { skills, skillFiles }) };
+  }
+
+  /**
+   * The text of every listed file of `skills` within SKILL_TEXT_LIMITS, each
+   * checked by the SDK against its entry (size, digest, SKILL.md's
+   * frontmatter); a file that fails the check, or is not text, is left out.
+   */
+  private async readSkillTexts(skills: Skill[], options: BackendRequestOptions): Promise<Record<string, string>> {
+    const reader = new SkillsClient(this.client);
+    const texts: Record<string, string> = {};
+    let budget = SKILL_TEXT_LIMITS.totalBytes;
+    for (const skill of skills) {
+      if (!Array.isArray(skill.resources)) continue;
+      for (const file of skill.resources) {
+        if (file.size > SKILL_TEXT_LIMITS.fileBytes || file.size > budget) continue;
+        budget -= file.size;
+        const read = await reader.read(skill, file.uri, options).catch(() => undefined);
+        if (read?.text !== undefined) texts[file.uri] = read.text;
+      }
+    }
+    return texts;
   }
 }
