@@ -18,6 +18,8 @@ export { detectClients, installClient, undoLastWrite, uninstallClient } from './
 export type { ClientsContext } from './clientApps/install.js';
 export { backendIdFor, normalizeEntry } from './clientApps/normalize.js';
 export { readProfileExposure, writeProfileExposure } from './clientApps/profileExposure.js';
+export { installSkills, SKILL_MARKER, skillsFolderOf, uninstallSkills } from './clientApps/skillsInstall.js';
+export type { SkillsInstallOutcome } from './clientApps/skillsInstall.js';
 export {
   answersHealth,
   findRunningInstance,
