@@ -36,6 +36,7 @@ export { gatewayContext, gatewayResourceOf } from './clientApps/gatewayEntries.j
 export type { EndpointChoice } from './clientApps/endpointChoice.js';
 export { resolveTarget } from './clientApps/target.js';
 export type { Target } from './clientApps/target.js';
+export { CLIENT_IDS } from './clientApps/clientAppTypes.js';
 export type { ClientId, ClientStatus, Launcher, PlatformEnv, WriteOutcome } from './clientApps/clientAppTypes.js';
 export { addFromRegistry, newRegistryEntry, pickOption, resolveEntry } from './registry/addFromRegistry.js';
 export { InputError } from './registry/inputs.js';
