@@ -63,6 +63,8 @@ export interface CatalogEntry {
   /** Prompts: their arguments. */
   arguments?: { name: string; description?: string; required?: boolean }[];
   mimeType?: string;
+  /** Skills (SEP-2640): each file under its advertised URI, with its size in bytes (absent: "dynamic"). */
+  files?: { uri: string; size: number }[];
 }
 
 /** The rules: `ask` (tools only) prompts the user per call; other items are allow/deny. */
