@@ -16,6 +16,7 @@ export const EXTENSION = 'extension';
 export const SCORED_EXTENSION_SCENARIOS: ReadonlySet<string> = new Set([
   'sep-2640-skills-enumeration',
   'sep-2640-skills-manifest',
+  'sep-2640-skills-directory',
 ]);
 
 /** The targets behind Switchboard, each compared with `direct`. */

@@ -19,6 +19,7 @@ import type {
   InputRequiredResult,
   ReadResourceRequestParams,
   ReadResourceResult,
+  Resource,
   Task,
   Tool,
 } from '@modelcontextprotocol/server';
@@ -101,6 +102,8 @@ export interface CallsService {
   complete(params: CompleteRequestParams, options?: RouteOptions): Promise<CompleteResult>;
   /** skills/get (SEP-2640): an advertised SKILL.md URI to its owner's entry, under advertised URIs. */
   getSkill(uri: string, options?: RouteOptions): Promise<Skill>;
+  /** resources/directory/read of a folder inside a skill: its children under advertised URIs. */
+  readSkillDirectory(uri: string, options?: RouteOptions): Promise<{ resources: Resource[] }>;
 }
 
 /** The policy in force, its decisions and its changes; tool pins. */

@@ -91,6 +91,8 @@ export class Catalog {
   readonly skillFolders = new SkillFolders();
   /** Backends that declared the skills extension (with or without skills). */
   readonly skillBackends = new Set<string>();
+  /** Those of them that serve `resources/directory/read` on their skill folders. */
+  readonly skillDirectoryBackends = new Set<string>();
   readonly toolIndex = new Map<string, ItemOrigin>();
   readonly promptIndex = new Map<string, ItemOrigin>();
   readonly resourceIndex = new Map<string, ItemOrigin>();
@@ -225,6 +227,7 @@ export class Catalog {
       this.skillFolders.add(skill.folder);
     }
     if (input.snapshot.skills) this.skillBackends.add(input.backendId);
+    if (input.snapshot.skills && input.snapshot.skillsDirectoryRead) this.skillDirectoryBackends.add(input.backendId);
     this.byBackend.set(input.backendId, {
       uris: new Set(staged.uris),
       templates: staged.templates.map((template) => template.routed),

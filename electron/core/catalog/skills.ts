@@ -56,7 +56,7 @@ export function advertisedSkillFolder(backendId: string, original: string): stri
 }
 
 /** `uri` moved from folder `from` to folder `to`, or undefined when it is not inside `from`. */
-function moved(uri: string, from: string, to: string): string | undefined {
+export function moved(uri: string, from: string, to: string): string | undefined {
   if (uri === from) return to;
   return uri.startsWith(`${from}/`) ? to + uri.slice(from.length) : undefined;
 }

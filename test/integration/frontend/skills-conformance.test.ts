@@ -13,7 +13,7 @@ import { startBearerForwarder } from '../../conformance/bearerForwarder.js';
 import { runSuite } from '../../conformance/suite.js';
 import { CONFORMANCE_SERVER } from '../../conformance/targets.js';
 
-const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest'];
+const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 

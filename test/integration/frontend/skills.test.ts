@@ -31,7 +31,7 @@ describe('skills through the switchboard', () => {
       const proxy = await startProxy({ mcpServers: { docs: nodeServer(SKILLS) } });
       try {
         const client = await proxy.connect(era);
-        expect(declared(client)).toEqual({});
+        expect(declared(client)).toEqual({ directoryRead: true });
         const skills = new SkillsClient(client);
         const { skills: listed } = await skills.list();
         expect(listed.map((skill) => skill.uri)).toEqual([
@@ -53,6 +53,15 @@ describe('skills through the switchboard', () => {
         const got = await skills.get('skill://docs/release-notes/SKILL.md');
         expect(got.skill).toEqual(listed[1]);
         await expect(skills.get('skill://docs/nothing-here/SKILL.md')).rejects.toMatchObject({ code: -32602 });
+        // A skill's folders are listed through the owner (the extension's directoryRead), under advertised URIs.
+        const { resources: children } = await skills.readDirectory('skill://docs/pdf-processing');
+        expect(children.map((child) => [child.uri, child.mimeType])).toEqual(
+          expect.arrayContaining([
+            ['skill://docs/pdf-processing/SKILL.md', 'text/markdown'],
+            ['skill://docs/pdf-processing/references', 'inode/directory'],
+          ]),
+        );
+        await expect(skills.readDirectory('skill://docs/nowhere')).rejects.toMatchObject({ code: -32602 });
         // The SKILL.md resources the backend lists are advertised under the skill's URI too.
         const { resources } = await client.listResources();
         expect(resources.map((resource) => resource.uri)).toContain('skill://docs/pdf-processing/SKILL.md');

@@ -53,6 +53,8 @@ export interface BackendCatalog {
    * (catalog/scan): files up to SKILL_TEXT_LIMITS, the rest left unread.
    */
   skillFiles?: Record<string, string>;
+  /** Whether it serves `resources/directory/read` on its skill folders (the extension's `directoryRead`). */
+  skillsDirectoryRead?: boolean;
 }
 
 /** How much skill text one listing reads for the scan: per file, and in all. */
@@ -267,7 +269,14 @@ export class BackendRequests {
         : undefined,
     ]);
     const skillFiles = skills && (await this.readSkillTexts(skills, common));
-    return { tools, resources, resourceTemplates, prompts, ...(skills && { skills, skillFiles }) };
+    const skillsDirectoryRead = this.skillsCapability?.directoryRead === true;
+    return {
+      tools,
+      resources,
+      resourceTemplates,
+      prompts,
+      ...(skills && { skills, skillFiles, ...(skillsDirectoryRead && { skillsDirectoryRead }) }),
+    };
   }
 
   /**

@@ -15,6 +15,7 @@ import type {
   InputRequiredResult,
   ReadResourceRequestParams,
   ReadResourceResult,
+  Resource,
 } from '@modelcontextprotocol/server';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { rewriteArguments } from '../../catalog/overrides/callArguments.js';
@@ -39,7 +40,7 @@ import type { BackendCall, Observability } from '../../platform/observability/ob
 import { callerIdentityOf, callerKey } from '../../catalog/policy/callerIdentity.js';
 import { passLimits, type LimitHost } from './limitGate.js';
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
-import { advertisedSkill } from '../../catalog/skills.js';
+import { advertisedSkill, moved } from '../../catalog/skills.js';
 
 export type { RouteOptions } from './routeOptions.js';
 
@@ -409,6 +410,40 @@ export class Router {
           options.signal,
         );
         return advertisedSkill(found!.folder, skill);
+      }),
+    );
+  }
+
+  /**
+   * resources/directory/read of a folder inside a skill (SEP-2640's
+   * `directoryRead`): to its owner under the backend's own URI, children
+   * under advertised URIs (a child outside the skill's folder is left out).
+   * A URI in no skill folder, or of a denied skill, answers -32602.
+   */
+  async readSkillDirectory(uri: string, options: RouteOptions = {}): Promise<{ resources: Resource[] }> {
+    const client = options.client ?? LOCAL_CLIENT;
+    const catalog = this.source.catalog();
+    const item = this.resolver.skillFile(catalog, client, uri);
+    const call = await this.connected(
+      this.allowed(item, 'resources/read', 'resource', uri, options),
+      'resource',
+      options,
+    );
+    const folder = catalog.skillFolders.resolve(uri)!.folder;
+    const audited = { kind: 'resources/read' as const, client, origin: call.origin, decision: call.decision };
+    return recordedRequest(this.source.audit, { ...audited, principal: options.principal }, options.signal, () =>
+      this.observed(call, 'resources/directory/read', async () => {
+        const listing = await call.connection.run(
+          'resources/directory/read',
+          ({ signal, sdkTimeoutMs }) =>
+            call.connection.readSkillDirectory(call.origin.original, { signal, timeout: sdkTimeoutMs() }),
+          options.signal,
+        );
+        const resources = listing.resources.flatMap((child) => {
+          const advertised = moved(child.uri, folder.original, folder.advertised);
+          return advertised === undefined ? [] : [{ ...child, uri: advertised }];
+        });
+        return { resources };
       }),
     );
   }

@@ -203,7 +203,7 @@ export function createFrontendServer(
       )
       .then(checked('completion/complete')),
   );
-  if (skills) registerSkillMethods(server, core, client, principal);
+  if (skills) registerSkillMethods(server, core, client, principal, core.catalog().skillDirectoryBackends.size > 0);
   registerSubscriptionHandlers(server, core.subscriptions, client);
   registerTaskHandlers(server, core, client);
   registerHealthMethod(

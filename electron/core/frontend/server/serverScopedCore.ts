@@ -156,6 +156,7 @@ function scopedRouter(router: CallsService, scoped: () => ServerCatalog, merged:
     },
     // A server's own endpoint lists no skills (their URIs are the merged catalog's): every one is unknown here.
     getSkill: (uri) => Promise.reject(unknownItem('skill', uri)),
+    readSkillDirectory: (uri) => Promise.reject(unknownItem('resource', uri)),
   };
 }
 

@@ -16,13 +16,21 @@ import type { Principal } from '../../catalog/policy/principal.js';
 /** Skills per skills/list page; an entry is never split across pages. */
 export const SKILLS_PAGE_SIZE = 100;
 
-/** The extension's capability entry while a backend declares it, else undefined (nothing registered: no cost). */
+/**
+ * The extension's capability entry while a backend declares it, else
+ * undefined (nothing registered: no cost). `directoryRead` when every such
+ * backend serves it.
+ */
 export function skillsCapability(core: FrontendCore): Record<string, object> | undefined {
-  return core.catalog().skillBackends.size > 0 ? { [SKILLS_EXTENSION_ID]: {} } : undefined;
+  const catalog = core.catalog();
+  if (catalog.skillBackends.size === 0) return undefined;
+  const directoryRead = catalog.skillDirectoryBackends.size === catalog.skillBackends.size;
+  return { [SKILLS_EXTENSION_ID]: directoryRead ? { directoryRead } : {} };
 }
 
 const ListParams = z.object({ cursor: z.string().optional() }).loose();
 const GetParams = z.object({ uri: z.string() }).loose();
+const DirectoryParams = z.object({ uri: z.string(), cursor: z.string().optional() }).loose();
 /** Answers carry the 2026-07-28 caching fields; our lists change with the catalog, so nothing is cached. */
 const NOT_CACHED = { ttlMs: 0, cacheScope: 'private' as const };
 
@@ -36,7 +44,13 @@ function offsetOf(cursor: string | undefined, total: number): number {
 }
 
 /** Registers skills/list and skills/get on a frontend server instance for one client profile. */
-export function registerSkillMethods(server: Server, core: FrontendCore, client: string, principal?: Principal): void {
+export function registerSkillMethods(
+  server: Server,
+  core: FrontendCore,
+  client: string,
+  principal?: Principal,
+  directoryRead = false,
+): void {
   server.setRequestHandler('skills/list', { params: ListParams }, (params) => {
     const skills = core.policy.view(client, core.catalog()).skills;
     const offset = offsetOf(params.cursor, skills.length);
@@ -48,4 +62,10 @@ export function registerSkillMethods(server: Server, core: FrontendCore, client:
     skill: await core.router.getSkill(params.uri, { signal: ctx.mcpReq.signal, client, principal }),
     ...NOT_CACHED,
   }));
+  // One page: the owner's pages are walked upstream (the SDK's walk, bounded by its page limit).
+  if (directoryRead)
+    server.setRequestHandler('resources/directory/read', { params: DirectoryParams }, async (params, ctx) => ({
+      ...(await core.router.readSkillDirectory(params.uri, { signal: ctx.mcpReq.signal, client, principal })),
+      ...NOT_CACHED,
+    }));
 }
