@@ -22,6 +22,7 @@ import { reviewCli } from './commands/review.js';
 import { sandboxCli } from './commands/sandbox.js';
 import { secretCli } from './commands/secret.js';
 import { serveCli } from './commands/serve.js';
+import { skillsCli } from './commands/skills.js';
 import { uiCli } from './commands/ui.js';
 
 /** The commands, in help order within each section. */
@@ -40,6 +41,7 @@ export const COMMAND_TABLE: readonly CliCommand[] = [
   sandboxCli,
   auditCli,
   clientsCli,
+  skillsCli,
   profileCli,
   registryCli,
 ];

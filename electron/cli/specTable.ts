@@ -22,6 +22,7 @@ import { reviewSpecs } from './commands/review.js';
 import { sandboxSpecs } from './commands/sandbox.js';
 import { secretSpecs } from './commands/secret.js';
 import { serveSpecs } from './commands/serve.js';
+import { skillsSpecs } from './commands/skills.js';
 import { uiSpecs } from './commands/ui.js';
 
 /** Every command, in help order. */
@@ -40,6 +41,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   ...sandboxSpecs,
   ...auditSpecs,
   ...clientsSpecs,
+  ...skillsSpecs,
   ...profileSpecs,
   ...registrySpecs,
 ];

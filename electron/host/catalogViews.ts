@@ -76,6 +76,20 @@ export function catalogEntries(catalog: Catalog): CatalogEntry[] {
       ...(template.mimeType !== undefined ? { mimeType: template.mimeType } : {}),
     });
   }
+  for (const skill of catalog.skills) {
+    const origin = catalog.skillIndex.get(skill.uri);
+    if (!origin) continue;
+    entries.push({
+      kind: 'skill',
+      backendId: origin.backendId,
+      exposed: skill.uri,
+      original: origin.original,
+      description: skill.frontmatter.description,
+      ...(Array.isArray(skill.resources)
+        ? { files: skill.resources.map((file) => ({ uri: file.uri, size: file.size })) }
+        : {}),
+    });
+  }
   return entries;
 }
 

@@ -62,6 +62,7 @@ export const LOG_KINDS = [
   'resources/read',
   'prompts/get',
   'completion/complete',
+  'skills/get',
   'resources/subscribe',
   'resources/unsubscribe',
   'pin/changed',

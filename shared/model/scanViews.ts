@@ -40,7 +40,7 @@ export type ScanRule =
   | 'learned-wording';
 
 /** The kind of catalog item a finding is about. */
-export type ScanItemKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+export type ScanItemKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate' | 'skill';
 
 /** One thing the scan found. */
 export interface ScanFinding {

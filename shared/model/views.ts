@@ -33,7 +33,7 @@ export interface BackendView {
 }
 
 /** The kinds of catalog items. */
-export type CatalogKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate';
+export type CatalogKind = 'tool' | 'prompt' | 'resource' | 'resourceTemplate' | 'skill';
 
 /** Behaviour hints of a tool (MCP `ToolAnnotations`). */
 export interface ToolAnnotationsView {
@@ -63,6 +63,8 @@ export interface CatalogEntry {
   /** Prompts: their arguments. */
   arguments?: { name: string; description?: string; required?: boolean }[];
   mimeType?: string;
+  /** Skills (SEP-2640): each file under its advertised URI, with its size in bytes (absent: "dynamic"). */
+  files?: { uri: string; size: number }[];
 }
 
 /** The rules: `ask` (tools only) prompts the user per call; other items are allow/deny. */
@@ -71,7 +73,7 @@ export const RULES = ['allow', 'deny', 'ask'] as const;
 export type RuleView = (typeof RULES)[number];
 
 /** The catalog kinds as the policy keys them. */
-export const POLICY_KINDS = ['tools', 'prompts', 'resources', 'resourceTemplates'] as const;
+export const POLICY_KINDS = ['tools', 'prompts', 'resources', 'resourceTemplates', 'skills'] as const;
 /** The catalog kinds as the policy keys them. */
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 

@@ -3,12 +3,21 @@
  * our conformance server alone (direct) and through Switchboard on each proxied target (proxied:
  * the backend spoken to in its own era; bridged: the backend pinned to 2025-11-25, so 2026 clients
  * go through the era bridge), and which cells are regressions (pass direct, fail through
- * Switchboard) not excused as by design. Extension scenarios (skills, tasks) are reported but not
- * scored.
+ * Switchboard) not excused as by design. Extension scenarios are reported but not scored, except
+ * the skills ones Switchboard serves (SCORED_EXTENSION_SCENARIOS): those must pass through it
+ * whenever they pass direct (a skip through Switchboard is a regression too: it would mean the
+ * extension went undeclared).
  */
 import type { ScenarioResult, Verdict } from './suite.js';
 
 export const EXTENSION = 'extension';
+
+/** Extension scenarios scored like spec ones: Switchboard merges skills (SEP-2640, docs/skills.md). */
+export const SCORED_EXTENSION_SCENARIOS: ReadonlySet<string> = new Set([
+  'sep-2640-skills-enumeration',
+  'sep-2640-skills-manifest',
+  'sep-2640-skills-directory',
+]);
 
 /** The targets behind Switchboard, each compared with `direct`. */
 export const PROXIED_TARGETS = ['proxied', 'bridged'] as const;
@@ -19,7 +28,7 @@ export interface Cell {
   verdict: Verdict | 'n/a';
   /** Failing checks (empty when it passes). */
   failures: string[];
-  /** pass direct, fail here, and not by design nor an extension. */
+  /** pass direct, fail here, and not by design nor an unscored extension. */
   regression: boolean;
   /** Failed here, then passed when run again alone: reported, not failed. */
   flaky?: boolean;
@@ -87,13 +96,17 @@ function cell(
   here: ScenarioResult | undefined,
   entry: ByDesignEntry | undefined,
   version: string,
+  scenario: string,
 ): Cell {
-  const failsOnlyHere = direct?.verdict === 'pass' && here?.verdict === 'fail';
+  const scored = version !== EXTENSION || SCORED_EXTENSION_SCENARIOS.has(scenario);
+  const failsOnlyHere =
+    direct?.verdict === 'pass' &&
+    (here?.verdict === 'fail' || (version === EXTENSION && scored && here?.verdict !== 'pass'));
   const excuse = entry && covers(entry, here?.failures ?? []) ? entry : undefined;
   return {
     verdict: here?.verdict ?? 'n/a',
     failures: here?.failures ?? [],
-    regression: failsOnlyHere && version !== EXTENSION && !excuse,
+    regression: failsOnlyHere && scored && !excuse,
     ...(failsOnlyHere && excuse ? { byDesign: excuse.reason } : {}),
   };
 }
@@ -111,7 +124,7 @@ export function compare(
     const targets = Object.fromEntries(
       PROXIED_TARGETS.map((target) => [
         target,
-        cell(d, proxied[target].get(scenario), excuseFor(byDesign, scenario, version, target), version),
+        cell(d, proxied[target].get(scenario), excuseFor(byDesign, scenario, version, target), version, scenario),
       ]),
     ) as Record<ProxiedTargetName, Cell>;
     return { scenario, version, direct: d?.verdict ?? 'n/a', directFailures: d?.failures ?? [], targets };

@@ -7,6 +7,7 @@
  * (core/switchboard/switchboardCore.ts) implements them with its parts (the
  * router, access control, the task service ...), which stay behind this surface.
  */
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -18,6 +19,7 @@ import type {
   InputRequiredResult,
   ReadResourceRequestParams,
   ReadResourceResult,
+  Resource,
   Task,
   Tool,
 } from '@modelcontextprotocol/server';
@@ -98,6 +100,10 @@ export interface CallsService {
   ): Promise<ReadResourceResult | InputRequiredResult>;
   /** completion/complete for a prompt argument or a resource template variable. */
   complete(params: CompleteRequestParams, options?: RouteOptions): Promise<CompleteResult>;
+  /** skills/get (SEP-2640): an advertised SKILL.md URI to its owner's entry, under advertised URIs. */
+  getSkill(uri: string, options?: RouteOptions): Promise<Skill>;
+  /** resources/directory/read of a folder inside a skill: its children under advertised URIs. */
+  readSkillDirectory(uri: string, options?: RouteOptions): Promise<{ resources: Resource[] }>;
 }
 
 /** The policy in force, its decisions and its changes; tool pins. */

@@ -18,6 +18,7 @@
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { UriTemplate } from '@modelcontextprotocol/client';
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
 import { exposedName } from './naming.js';
@@ -25,6 +26,7 @@ import type { ServerOverrides } from '../platform/config/overridesConfig.js';
 import { argumentProblems } from './overrides/argumentValues.js';
 import { exposedTool, type AnyToolOverride, type ToolSource } from './overrides/toolSource.js';
 import { advertisedUri, parseAdvertisedUri, unsupportedTemplateReason } from './uris.js';
+import { SkillFolders, stageSkills } from './skills.js';
 
 /** Where an exposed item comes from. */
 export interface ItemOrigin {
@@ -79,6 +81,18 @@ export class Catalog {
   readonly prompts: Prompt[] = [];
   readonly resources: Resource[] = [];
   readonly resourceTemplates: ResourceTemplateType[] = [];
+  /** Skills (SEP-2640) under advertised URIs (skills.ts). */
+  readonly skills: Skill[] = [];
+  /** Advertised SKILL.md URI -> origin (`original` is the skill's name, which its rules name). */
+  readonly skillIndex = new Map<string, ItemOrigin>();
+  /** Skill name -> origin: names are unique across the catalog. */
+  readonly skillNames = new Map<string, ItemOrigin>();
+  /** Where each skill folder lives, for reads of its files. */
+  readonly skillFolders = new SkillFolders();
+  /** Backends that declared the skills extension (with or without skills). */
+  readonly skillBackends = new Set<string>();
+  /** Those of them that serve `resources/directory/read` on their skill folders. */
+  readonly skillDirectoryBackends = new Set<string>();
   readonly toolIndex = new Map<string, ItemOrigin>();
   readonly promptIndex = new Map<string, ItemOrigin>();
   readonly resourceIndex = new Map<string, ItemOrigin>();
@@ -97,7 +111,13 @@ export class Catalog {
 
   /** Total number of exposed items. */
   get size(): number {
-    return this.tools.length + this.prompts.length + this.resources.length + this.resourceTemplates.length;
+    return (
+      this.tools.length +
+      this.prompts.length +
+      this.resources.length +
+      this.resourceTemplates.length +
+      this.skills.length
+    );
   }
 
   /** Item counts of one backend. */
@@ -157,7 +177,21 @@ export class Catalog {
     // Original URIs may repeat across backends (two memory servers, two accounts of one service): each is
     // advertised as mcp-proxy://<id>/<uri>, so they never clash, and reads, links and subscriptions
     // resolve against the backend that produced them.
-    const added = staged.tools.size + staged.prompts.size + staged.resources.length + staged.templates.length;
+    const skills = stageSkills(
+      input.backendId,
+      input.snapshot.skills ?? [],
+      (name) => this.skillNames.get(name),
+      staged.warnings,
+    );
+    // A listed file of a skill is advertised under the skill's URI, as skills/list names it.
+    const folders = new SkillFolders();
+    for (const skill of skills) folders.add(skill.folder);
+    for (const resource of staged.resources) {
+      const uri = folders.advertise(input.backendId, resource.original);
+      if (uri !== undefined) resource.exposed = { ...resource.exposed, uri };
+    }
+    const added =
+      staged.tools.size + staged.prompts.size + staged.resources.length + staged.templates.length + skills.length;
     if (this.size + added > options.maxItems) {
       throw new SwitchboardError(
         ErrorCode.CatalogLimit,
@@ -186,6 +220,14 @@ export class Catalog {
       this.resourceTemplates.push(template.exposed);
       this.templateIndex.set(template.routed.advertised, template.routed);
     }
+    for (const skill of skills) {
+      this.skills.push(skill.exposed);
+      this.skillIndex.set(skill.folder.skill, skill.origin);
+      this.skillNames.set(skill.origin.original, skill.origin);
+      this.skillFolders.add(skill.folder);
+    }
+    if (input.snapshot.skills) this.skillBackends.add(input.backendId);
+    if (input.snapshot.skills && input.snapshot.skillsDirectoryRead) this.skillDirectoryBackends.add(input.backendId);
     this.byBackend.set(input.backendId, {
       uris: new Set(staged.uris),
       templates: staged.templates.map((template) => template.routed),

@@ -149,9 +149,10 @@ export class CatalogPublisher {
     const change = {
       tools: !same(previous.tools, catalog.tools),
       prompts: !same(previous.prompts, catalog.prompts),
+      // Skills are resources too (SEP-2640): their changes go out as resources/list_changed.
       resources: !same(
-        [previous.resources, previous.resourceTemplates],
-        [catalog.resources, catalog.resourceTemplates],
+        [previous.resources, previous.resourceTemplates, previous.skills],
+        [catalog.resources, catalog.resourceTemplates, catalog.skills],
       ),
     };
     if (change.tools || change.prompts || change.resources) this.onChange(change);

@@ -12,6 +12,8 @@ import { advertisedUri } from './uris.js';
 export function advertise(catalog: Catalog, backendId: string, uri: string): string | undefined {
   const entry = catalog.byBackend.get(backendId);
   if (!entry) return undefined;
+  const skillFile = catalog.skillFolders.advertise(backendId, uri);
+  if (skillFile !== undefined) return skillFile;
   if (entry.uris.has(uri) || matchingTemplates(entry.templates, uri).length > 0) {
     return advertisedUri(backendId, uri);
   }

@@ -18,6 +18,8 @@ export { detectClients, installClient, undoLastWrite, uninstallClient } from './
 export type { ClientsContext } from './clientApps/install.js';
 export { backendIdFor, normalizeEntry } from './clientApps/normalize.js';
 export { readProfileExposure, writeProfileExposure } from './clientApps/profileExposure.js';
+export { installSkills, SKILL_MARKER, skillsFolderOf, uninstallSkills } from './clientApps/skillsInstall.js';
+export type { SkillsInstallOutcome } from './clientApps/skillsInstall.js';
 export {
   answersHealth,
   findRunningInstance,
@@ -34,6 +36,7 @@ export { gatewayContext, gatewayResourceOf } from './clientApps/gatewayEntries.j
 export type { EndpointChoice } from './clientApps/endpointChoice.js';
 export { resolveTarget } from './clientApps/target.js';
 export type { Target } from './clientApps/target.js';
+export { CLIENT_IDS } from './clientApps/clientAppTypes.js';
 export type { ClientId, ClientStatus, Launcher, PlatformEnv, WriteOutcome } from './clientApps/clientAppTypes.js';
 export { addFromRegistry, newRegistryEntry, pickOption, resolveEntry } from './registry/addFromRegistry.js';
 export { InputError } from './registry/inputs.js';

@@ -16,6 +16,7 @@ import type { BackendCatalog } from '../backends/connection/backendConnection.js
 import type { StartLimiter } from '../backends/process/startLimiter.js';
 import type { SupervisorHost } from '../backends/supervisor/supervisorHost.js';
 import type { CatalogPublisher } from '../catalog/catalogPublisher.js';
+import { skillPin } from '../catalog/skills.js';
 import type { BackendConfig, ProxyOptions } from '../platform/config/schema.js';
 import type { CoreEvents } from '../api/events.js';
 import type { CoreServices } from './coreServices.js';
@@ -57,7 +58,9 @@ async function reviewPins(parts: SupervisorHostParts, backendId: string, snapsho
   if (pins && parts.access.policy.backends[backendId]?.pinning !== false) {
     // A tool the user held when approving its server stays held, like a new one with a high finding.
     const hold = (tool: string): boolean => flagged(tool) || parts.reviews.toolHeld(backendId, tool);
-    await pins.review(backendId, snapshot.tools, { hold });
+    // Skills are pinned beside the tools, by name (catalog/skills.ts).
+    const skills = (snapshot.skills ?? []).map(skillPin);
+    await pins.review(backendId, skills.length > 0 ? [...snapshot.tools, ...skills] : snapshot.tools, { hold });
   }
 }
 

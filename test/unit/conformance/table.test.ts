@@ -118,6 +118,21 @@ describe('compare', () => {
     expect(failing[0]?.targets.bridged.regression).toBe(false);
   });
 
+  it('scores the skills scenarios Switchboard serves: failing or skipped through it while passing direct', () => {
+    const direct = results({ 'sep-2640-skills-enumeration': 'pass', 'sep-2640-skills-manifest': 'pass' });
+    const rows = compare(
+      EXTENSION,
+      direct,
+      {
+        proxied: results({ 'sep-2640-skills-enumeration': 'skip', 'sep-2640-skills-manifest': 'pass' }),
+        bridged: results({ 'sep-2640-skills-enumeration': 'pass', 'sep-2640-skills-manifest': 'fail' }),
+      },
+      [],
+    );
+    expect(regressed(rows, 'proxied')).toEqual(['sep-2640-skills-enumeration']);
+    expect(regressed(rows, 'bridged')).toEqual(['sep-2640-skills-manifest']);
+  });
+
   it('counts per version and target and renders every row with its failing checks', () => {
     const bridged = new Map([
       ['a', result('pass')],

@@ -32,6 +32,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
+import { SKILLS_EXTENSION_ID, SkillsClient, type Skill } from '@modelcontextprotocol/client/ext/skills';
 import { paramHeadersOf, paramHeaderValues } from '../transport/paramHeaders.js';
 
 /** Everything a backend offers, every page of every list. */
@@ -40,7 +41,27 @@ export interface BackendCatalog {
   resources: Resource[];
   resourceTemplates: ResourceTemplateType[];
   prompts: Prompt[];
+  /**
+   * Its skills (SEP-2640, `io.modelcontextprotocol/skills`), every page;
+   * absent when it does not declare the extension. Entries the SDK finds
+   * invalid are left out.
+   */
+  skills?: Skill[];
+  /**
+   * The text of each listed skill file, by the backend's own URI, read and
+   * verified against its entry's digest when listed, for the poisoning scan
+   * (catalog/scan): files up to SKILL_TEXT_LIMITS, the rest left unread.
+   */
+  skillFiles?: Record<string, string>;
+  /** Whether it serves `resources/directory/read` on its skill folders (the extension's `directoryRead`). */
+  skillsDirectoryRead?: boolean;
 }
+
+/** How much skill text one listing reads for the scan: per file, and in all. */
+export const SKILL_TEXT_LIMITS = { fileBytes: 256 * 1024, totalBytes: 2 * 1024 * 1024 };
+
+/** At most this many skills are taken from one backend (memory stays bounded whatever it lists). */
+export const MAX_BACKEND_SKILLS = 1000;
 
 /** How one backend request is made (from the queued task that carries it). */
 export interface BackendRequestOptions {
@@ -196,6 +217,23 @@ export class BackendRequests {
     return this.client.readResource(params, { ...options, cacheMode: 'bypass' });
   }
 
+  /** Whether the backend declared the skills extension, and whether it serves `resources/directory/read`. */
+  get skillsCapability(): { directoryRead?: boolean } | undefined {
+    const extensions = (this.capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+    const entry = extensions?.[SKILLS_EXTENSION_ID];
+    return typeof entry === 'object' && entry !== null ? entry : undefined;
+  }
+
+  /** skills/get under the backend's own SKILL.md URI: its entry, checked by the SDK. */
+  async getSkill(uri: string, options: BackendRequestOptions): Promise<Skill> {
+    return (await new SkillsClient(this.client).get(uri, options)).skill;
+  }
+
+  /** resources/directory/read of one of the backend's skill folders (every page). */
+  readSkillDirectory(uri: string, options: BackendRequestOptions) {
+    return new SkillsClient(this.client).readDirectory(uri, options);
+  }
+
   /** completion/complete (ask only a backend whose `capabilities` include completions). */
   complete(params: CompleteRequestParams, options: BackendRequestOptions): Promise<CompleteResult> {
     return this.client.complete(params, options);
@@ -217,14 +255,48 @@ export class BackendRequests {
   async listAll(options: BackendRequestOptions): Promise<BackendCatalog> {
     const capabilities = this.capabilities ?? {};
     const common = { ...options, cacheMode: 'bypass' as const };
-    const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    const [tools, resources, resourceTemplates, prompts, skills] = await Promise.all([
       capabilities.tools ? this.client.listTools(undefined, common).then((r) => r.tools) : [],
       capabilities.resources ? this.client.listResources(undefined, common).then((r) => r.resources) : [],
       capabilities.resources
         ? this.client.listResourceTemplates(undefined, common).then((r) => r.resourceTemplates)
         : [],
       capabilities.prompts ? this.client.listPrompts(undefined, common).then((r) => r.prompts) : [],
+      this.skillsCapability
+        ? new SkillsClient(this.client, { skipInvalid: true })
+            .list(undefined, common)
+            .then((r) => r.skills.slice(0, MAX_BACKEND_SKILLS))
+        : undefined,
     ]);
-    return { tools, resources, resourceTemplates, prompts };
+    const skillFiles = skills && (await this.readSkillTexts(skills, common));
+    const skillsDirectoryRead = this.skillsCapability?.directoryRead === true;
+    return {
+      tools,
+      resources,
+      resourceTemplates,
+      prompts,
+      ...(skills && { skills, skillFiles, ...(skillsDirectoryRead && { skillsDirectoryRead }) }),
+    };
+  }
+
+  /**
+   * The text of every listed file of `skills` within SKILL_TEXT_LIMITS, each
+   * checked by the SDK against its entry (size, digest, SKILL.md's
+   * frontmatter); a file that fails the check, or is not text, is left out.
+   */
+  private async readSkillTexts(skills: Skill[], options: BackendRequestOptions): Promise<Record<string, string>> {
+    const reader = new SkillsClient(this.client);
+    const texts: Record<string, string> = {};
+    let budget = SKILL_TEXT_LIMITS.totalBytes;
+    for (const skill of skills) {
+      if (!Array.isArray(skill.resources)) continue;
+      for (const file of skill.resources) {
+        if (file.size > SKILL_TEXT_LIMITS.fileBytes || file.size > budget) continue;
+        budget -= file.size;
+        const read = await reader.read(skill, file.uri, options).catch(() => undefined);
+        if (read?.text !== undefined) texts[file.uri] = read.text;
+      }
+    }
+    return texts;
   }
 }

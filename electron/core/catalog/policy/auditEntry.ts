@@ -23,6 +23,7 @@ export type AuditKind =
   | 'resources/read'
   | 'prompts/get'
   | 'completion/complete'
+  | 'skills/get'
   | 'resources/subscribe'
   | 'resources/unsubscribe'
   | 'pin/changed'

@@ -7,14 +7,14 @@ import type { Catalog, ItemOrigin } from '../catalog.js';
 import type { ItemKind } from '../../platform/config/policyConfig.js';
 
 /** Every item kind, in the order the policy view lists them. */
-export const ITEM_KINDS: readonly ItemKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+export const ITEM_KINDS: readonly ItemKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates', 'skills'];
 
 /** Whether a value names an item kind. */
 export function isItemKind(value: unknown): value is ItemKind {
   return typeof value === 'string' && (ITEM_KINDS as readonly string[]).includes(value);
 }
 
-/** The catalog's index of one kind: exposed name (tools, prompts) or URI (resources, templates) -> origin. */
+/** The catalog's index of one kind: exposed name (tools, prompts) or URI (resources, templates, skills) -> origin. */
 export function itemIndex(catalog: Catalog, kind: ItemKind): ReadonlyMap<string, ItemOrigin> {
   switch (kind) {
     case 'tools':
@@ -25,6 +25,8 @@ export function itemIndex(catalog: Catalog, kind: ItemKind): ReadonlyMap<string,
       return catalog.resourceIndex;
     case 'resourceTemplates':
       return catalog.templateIndex;
+    case 'skills':
+      return catalog.skillIndex;
   }
 }
 

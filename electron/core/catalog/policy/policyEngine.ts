@@ -19,6 +19,7 @@
  * tool of its view already has is not taken (the tool keeps its catalog name).
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import type { Catalog, ItemOrigin } from '../catalog.js';
 import { exposedName, fitName } from '../naming.js';
 import { ruleKindOf } from './itemKinds.js';
@@ -40,6 +41,8 @@ export interface ClientView {
   prompts: Prompt[];
   resources: Resource[];
   resourceTemplates: ResourceTemplateType[];
+  /** Skills (SEP-2640) under advertised URIs. */
+  skills: Skill[];
   /** Exposed names / advertised URIs the client may use (catalog names, before `aliases`). */
   allowed: Record<ItemKind, Set<string>>;
   /** Tool and prompt names shortened for this client's `maxNameLength`: client name -> catalog name. */
@@ -215,11 +218,13 @@ export class PolicyEngine {
     const resourceTemplates = catalog.resourceTemplates.filter((template) =>
       visible('resourceTemplates', catalog.templateIndex.get(template.uriTemplate)),
     );
+    const skills = catalog.skills.filter((skill) => visible('skills', catalog.skillIndex.get(skill.uri)));
     const allowed = {
       tools: new Set(tools.map((tool) => aliases.get(tool.name) ?? tool.name)),
       prompts: new Set(prompts.map((prompt) => prompt.name)),
       resources: new Set(resources.map((resource) => resource.uri)),
       resourceTemplates: new Set(resourceTemplates.map((template) => template.uriTemplate)),
+      skills: new Set(skills.map((skill) => skill.uri)),
     };
     const budget = client === LOCAL_CLIENT ? undefined : this.policy.clients[client]?.maxNameLength;
     if (budget !== undefined) {
@@ -231,9 +236,9 @@ export class PolicyEngine {
         return { ...item, name };
       };
       tools = tools.map(fit);
-      return { tools, prompts: prompts.map(fit), resources, resourceTemplates, allowed, aliases, exposure };
+      return { tools, prompts: prompts.map(fit), resources, resourceTemplates, skills, allowed, aliases, exposure };
     }
-    return { tools, prompts, resources, resourceTemplates, allowed, aliases, exposure };
+    return { tools, prompts, resources, resourceTemplates, skills, allowed, aliases, exposure };
   }
 
   /**

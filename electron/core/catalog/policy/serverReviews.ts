@@ -15,6 +15,7 @@
  * On an approved server, a new tool with a high-severity finding is held like
  * a pinned change (tool pins), until approved.
  */
+import { skillPinName } from '../skills.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
 import { definitionDiff } from '../../../../shared/model/definitionDiff.js';
@@ -31,7 +32,14 @@ import type { ScanFinding, ScanItemKind, ScanReport } from '../../../../shared/m
 import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
 import type { ItemKind } from '../../platform/config/policyConfig.js';
 import { scanCatalog, type ScanInput } from '../scan/scanCatalog.js';
-import { promptFields, resourceFields, templateFields, toolFields, type ScanField } from '../scan/scanFields.js';
+import {
+  promptFields,
+  resourceFields,
+  skillFields,
+  templateFields,
+  toolFields,
+  type ScanField,
+} from '../scan/scanFields.js';
 import { maskedLaunch } from './approvalFile.js';
 import { backendLaunchHash, launchLineOf } from './launchLine.js';
 import type { PinChange, PinStore } from './pinStore.js';
@@ -76,6 +84,7 @@ const SCAN_KIND: Record<ItemKind, ScanItemKind> = {
   prompts: 'prompt',
   resources: 'resource',
   resourceTemplates: 'resourceTemplate',
+  skills: 'skill',
 };
 
 /** A server's definitions as it listed them last. */
@@ -94,6 +103,7 @@ export class ServerReviews {
   /** Whether an item is withheld from every client (the policy engine's `WithheldItems`). */
   withheld(backendId: string, kind: ItemKind, original: string): boolean {
     if (this.quarantineReason(backendId) !== undefined) return true;
+    if (kind === 'skills') return this.host.pins()?.isWithheld(backendId, skillPinName(original)) ?? false;
     return kind === 'tools' && (this.host.pins()?.isWithheld(backendId, original) ?? false);
   }
 
@@ -144,7 +154,7 @@ export class ServerReviews {
     this.rescanLater();
     return (tool) =>
       (this.reportOf(backendId)?.findings ?? []).some(
-        (finding) => finding.severity === 'high' && finding.item.kind === 'tool' && this.originalName(finding) === tool,
+        (finding) => finding.severity === 'high' && this.pinNameOf(finding) === tool,
       );
   }
 
@@ -275,20 +285,20 @@ export class ServerReviews {
     const backend = this.requireBackend(backendId);
     const approvals = this.requireApprovals();
     const findings = this.reportOf(backendId)?.findings ?? [];
-    // With holdFlagged: the tools with a finding of medium or higher stay held, approved one by one.
+    // With holdFlagged: the tools and skills with a finding of medium or higher stay held, approved one by one.
     const flagged = options.holdFlagged
       ? [
           ...new Set(
             findings
-              .filter((finding) => finding.item.kind === 'tool' && finding.severity !== 'low')
-              .map((finding) => this.originalName(finding)),
+              .filter((finding) => finding.severity !== 'low')
+              .flatMap((finding) => this.pinNameOf(finding) ?? []),
           ),
         ]
       : [];
-    const high = findings.filter(
-      (finding) =>
-        finding.severity === 'high' && !(finding.item.kind === 'tool' && flagged.includes(this.originalName(finding))),
-    );
+    const high = findings.filter((finding) => {
+      const pinned = this.pinNameOf(finding);
+      return finding.severity === 'high' && !(pinned !== undefined && flagged.includes(pinned));
+    });
     if (high.length > 0 && !options.confirmHigh) throw confirmationRequired(backendId, high);
     await approvals.approve(backend, flagged);
     const pins = this.host.pins();
@@ -374,6 +384,12 @@ export class ServerReviews {
     return !ownName && name.startsWith(prefix) ? name.slice(prefix.length) : name;
   }
 
+  /** The name a finding's item is pinned (and held) under: a tool's own name, a skill's pin name; else none. */
+  private pinNameOf(finding: ScanFinding): string | undefined {
+    if (finding.item.kind === 'tool') return this.originalName(finding);
+    return finding.item.kind === 'skill' ? skillPinName(finding.item.name) : undefined;
+  }
+
   private findingsOf(backendId: string, kind: ScanItemKind, name: string): ScanFinding[] {
     return (this.reportOf(backendId)?.findings ?? []).filter(
       (finding) => finding.item.kind === kind && this.originalName(finding) === name,
@@ -419,6 +435,11 @@ export class ServerReviews {
           template.description,
           () => templateFields(template),
           template.name || template.uriTemplate,
+        ),
+      ),
+      ...(input.skills ?? []).map((skill) =>
+        item('skills', skill.frontmatter.name, skill.frontmatter.description, () =>
+          skillFields(skill, input.skillFiles ?? {}),
         ),
       ),
     ];

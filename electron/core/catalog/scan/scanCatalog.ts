@@ -1,7 +1,7 @@
 /**
  * The poisoning scan: reads every tool, prompt, resource and resource
  * template definition of each server (names, descriptions, schema texts,
- * defaults, enums, annotations) and reports what looks aimed at the model
+ * defaults, enums, annotations), and every skill's frontmatter and file texts and reports what looks aimed at the model
  * rather than at the user, one finding per rule hit with the exact span of
  * text. Offline and deterministic: the same definitions give the same
  * report, in the same order. Cross-server rules (shadowing, name imitation)
@@ -13,7 +13,8 @@ import { exposedName } from '../naming.js';
 import { ALL_RULES } from './rules/allRules.js';
 import { nameSkeleton } from './rules/nameImitation.js';
 import type { ForeignName, RuleContext, ScanRuleCheck } from './rules/rule.js';
-import { promptFields, resourceFields, templateFields, toolFields, type ScanField } from './scanFields.js';
+import { promptFields, resourceFields, skillFields, templateFields, toolFields, type ScanField } from './scanFields.js';
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import { escapeInvisible } from '../../../../shared/model/invisibleText.js';
 
 /** One server's definitions, as the catalog holds them. */
@@ -24,6 +25,9 @@ export interface ScanInput {
   prompts: Prompt[];
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
+  /** Skills (SEP-2640), and the text of their files as listed (by the backend's own URI). */
+  skills?: Skill[];
+  skillFiles?: Record<string, string>;
 }
 
 /** The separator the cross-server rules join prefixes and names with (the config's default). */
@@ -55,7 +59,12 @@ export function scanCatalogWith(
     const context = contextFor(input, index, inputs, separator);
     const fields = fieldsOf(input);
     const findings = fields.flatMap((field) => findingsIn(field, rules, context));
-    const items = input.tools.length + input.prompts.length + input.resources.length + input.resourceTemplates.length;
+    const items =
+      input.tools.length +
+      input.prompts.length +
+      input.resources.length +
+      input.resourceTemplates.length +
+      (input.skills?.length ?? 0);
     const report: ScanReport = { server: input.server, scannedAt, items, findings };
     const highest = highestOf(findings);
     if (highest) report.highest = highest;
@@ -78,6 +87,7 @@ function fieldsOf(input: ScanInput): ScanField[] {
     ...input.prompts.flatMap(promptFields),
     ...input.resources.flatMap(resourceFields),
     ...input.resourceTemplates.flatMap(templateFields),
+    ...(input.skills ?? []).flatMap((skill) => skillFields(skill, input.skillFiles ?? {})),
   ];
 }
 

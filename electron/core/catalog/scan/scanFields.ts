@@ -7,6 +7,7 @@
  * of them. Walking is bounded (depth and count) whatever a server sends.
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import type { ScanItemKind } from '../../../../shared/model/scanViews.js';
 
 /** One text the rules read. */
@@ -75,6 +76,28 @@ export function templateFields(template: ResourceTemplateType): ScanField[] {
     emit('description', template.description);
     emit('uriTemplate', template.uriTemplate);
     walkStrings(template.annotations, 'annotations', emit, 0);
+  });
+}
+
+/**
+ * The texts of a skill (SEP-2640): its frontmatter (name, description, every
+ * other string in it) and the text of each of its files the listing read
+ * (`files.<path in the skill>`), SKILL.md's body included.
+ */
+export function skillFields(skill: Skill, texts: Record<string, string>): ScanField[] {
+  const { frontmatter } = skill;
+  const summary = `${frontmatter.name} ${frontmatter.description}`;
+  const folder = skill.uri.slice(0, skill.uri.lastIndexOf('/') + 1);
+  return collect('skill', frontmatter.name, summary, (emit) => {
+    emit('frontmatter.name', frontmatter.name, true);
+    emit('frontmatter.description', frontmatter.description);
+    const { name: _name, description: _description, ...rest } = frontmatter;
+    walkStrings(rest, 'frontmatter', emit, 0);
+    if (!Array.isArray(skill.resources)) return;
+    for (const file of skill.resources) {
+      const path = file.uri.startsWith(folder) ? file.uri.slice(folder.length) : file.uri;
+      emit(`files.${path}`, texts[file.uri]);
+    }
   });
 }
 

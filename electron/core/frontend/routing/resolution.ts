@@ -90,6 +90,8 @@ export class ItemResolver {
       if (decision.rule !== 'deny')
         return { catalog, client, exposed: uri, origin: exact, rule: decision.rule, decision };
     }
+    const inSkill = this.skillFile(catalog, client, uri);
+    if (inSkill) return inSkill;
     const parsed = catalog.templatesMatching(uri);
     if (!parsed) throw unknownItem('resource', uri);
     const matches = parsed.templates
@@ -107,6 +109,20 @@ export class ItemResolver {
     }
     const origin = { backendId: parsed.backendId, original: parsed.original };
     const { decision } = matches[0]!;
+    return { catalog, client, exposed: uri, origin, rule: decision.rule, decision };
+  }
+
+  /**
+   * A file of a skill (its SKILL.md or one below its folder) by advertised
+   * URI, decided by the skill's rule; undefined when the URI is in no skill
+   * folder or the skill is denied (answered as unknown).
+   */
+  skillFile(catalog: Catalog, client: string, uri: string): Resolution | undefined {
+    const found = catalog.skillFolders.resolve(uri);
+    if (!found) return undefined;
+    const decision = this.authorize(client, catalog, 'skills', found.folder.skill);
+    if (decision.rule === 'deny') return undefined;
+    const origin = { backendId: found.folder.backendId, original: found.original };
     return { catalog, client, exposed: uri, origin, rule: decision.rule, decision };
   }
 

@@ -15,6 +15,7 @@ import type {
   InputRequiredResult,
   ReadResourceRequestParams,
   ReadResourceResult,
+  Resource,
 } from '@modelcontextprotocol/server';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { rewriteArguments } from '../../catalog/overrides/callArguments.js';
@@ -38,6 +39,8 @@ import type { RouteOptions } from './routeOptions.js';
 import type { BackendCall, Observability } from '../../platform/observability/observability.js';
 import { callerIdentityOf, callerKey } from '../../catalog/policy/callerIdentity.js';
 import { passLimits, type LimitHost } from './limitGate.js';
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
+import { advertisedSkill, moved } from '../../catalog/skills.js';
 
 export type { RouteOptions } from './routeOptions.js';
 
@@ -380,6 +383,70 @@ export class Router {
         rewrite: rewriteReadResult,
       },
       options,
+    );
+  }
+
+  /**
+   * skills/get (SEP-2640): advertised SKILL.md URI -> the owning backend's
+   * entry, under advertised URIs. An unknown or denied skill answers -32602,
+   * as the extension asks.
+   */
+  async getSkill(uri: string, options: RouteOptions = {}): Promise<Skill> {
+    const client = options.client ?? LOCAL_CLIENT;
+    const catalog = this.source.catalog();
+    const origin = catalog.skillIndex.get(uri);
+    const found = origin && catalog.skillFolders.resolve(uri);
+    const decision = origin ? this.source.access.decide(client, catalog, 'skills', uri) : undefined;
+    const item: Resolution | undefined =
+      origin && found && decision
+        ? { catalog, client, exposed: uri, origin, rule: decision.rule, decision }
+        : undefined;
+    const call = await this.connected(this.allowed(item, 'skills/get', 'skill', uri, options), 'skill', options);
+    const original = `${found!.folder.original}/SKILL.md`;
+    const audited = { kind: 'skills/get' as const, client, origin: call.origin, decision: call.decision };
+    return recordedRequest(this.source.audit, { ...audited, principal: options.principal }, options.signal, () =>
+      this.observed(call, 'skills/get', async () => {
+        const skill = await call.connection.run(
+          'skills/get',
+          ({ signal, sdkTimeoutMs }) => call.connection.getSkill(original, { signal, timeout: sdkTimeoutMs() }),
+          options.signal,
+        );
+        return advertisedSkill(found!.folder, skill);
+      }),
+    );
+  }
+
+  /**
+   * resources/directory/read of a folder inside a skill (SEP-2640's
+   * `directoryRead`): to its owner under the backend's own URI, children
+   * under advertised URIs (a child outside the skill's folder is left out).
+   * A URI in no skill folder, or of a denied skill, answers -32602.
+   */
+  async readSkillDirectory(uri: string, options: RouteOptions = {}): Promise<{ resources: Resource[] }> {
+    const client = options.client ?? LOCAL_CLIENT;
+    const catalog = this.source.catalog();
+    const item = this.resolver.skillFile(catalog, client, uri);
+    const call = await this.connected(
+      this.allowed(item, 'resources/read', 'resource', uri, options),
+      'resource',
+      options,
+    );
+    const folder = catalog.skillFolders.resolve(uri)!.folder;
+    const audited = { kind: 'resources/read' as const, client, origin: call.origin, decision: call.decision };
+    return recordedRequest(this.source.audit, { ...audited, principal: options.principal }, options.signal, () =>
+      this.observed(call, 'resources/directory/read', async () => {
+        const listing = await call.connection.run(
+          'resources/directory/read',
+          ({ signal, sdkTimeoutMs }) =>
+            call.connection.readSkillDirectory(call.origin.original, { signal, timeout: sdkTimeoutMs() }),
+          options.signal,
+        );
+        const resources = listing.resources.flatMap((child) => {
+          const advertised = moved(child.uri, folder.original, folder.advertised);
+          return advertised === undefined ? [] : [{ ...child, uri: advertised }];
+        });
+        return { resources };
+      }),
     );
   }
 

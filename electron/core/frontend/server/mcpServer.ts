@@ -25,6 +25,7 @@ import type { FrontendCore } from '../../api/services.js';
 import type { CoreEvents } from '../../api/events.js';
 import type { Principal } from '../../catalog/policy/principal.js';
 import { checkToolScopes, toolsWithinScopes } from './scopeGate.js';
+import { registerSkillMethods, skillsCapability } from './skillMethods.js';
 
 /** Identity of the proxy as an MCP server. */
 export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
@@ -60,6 +61,7 @@ export function createFrontendServer(
   principal?: Principal,
   instructions: string = INSTRUCTIONS,
 ): Server {
+  const skills = skillsCapability(core);
   const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
@@ -70,7 +72,8 @@ export function createFrontendServer(
       completions: {},
       logging: {},
       // 2026-07-28 tasks (io.modelcontextprotocol/tasks): shown in server/discover.
-      extensions: { ...EXTENSION_CAPABILITY, [TASKS_EXTENSION_ID]: {} },
+      // io.modelcontextprotocol/skills, while a backend declares it (skillMethods.ts).
+      extensions: { ...EXTENSION_CAPABILITY, [TASKS_EXTENSION_ID]: {}, ...skills },
     },
     instructions,
     // A person answers each round the shim puts to a 2025 client: give them the input timeout.
@@ -200,6 +203,7 @@ export function createFrontendServer(
       )
       .then(checked('completion/complete')),
   );
+  if (skills) registerSkillMethods(server, core, client, principal, core.catalog().skillDirectoryBackends.size > 0);
   registerSubscriptionHandlers(server, core.subscriptions, client);
   registerTaskHandlers(server, core, client);
   registerHealthMethod(

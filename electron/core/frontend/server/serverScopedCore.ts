@@ -154,6 +154,9 @@ function scopedRouter(router: CallsService, scoped: () => ServerCatalog, merged:
         return router.complete({ ...params, ref: { ...ref, uri: scoped().advertised(ref.uri) } }, options);
       return merged('prompts', ref.name, (name) => router.complete({ ...params, ref: { ...ref, name } }, options));
     },
+    // A server's own endpoint lists no skills (their URIs are the merged catalog's): every one is unknown here.
+    getSkill: (uri) => Promise.reject(unknownItem('skill', uri)),
+    readSkillDirectory: (uri) => Promise.reject(unknownItem('resource', uri)),
   };
 }
 

@@ -60,11 +60,14 @@ export function narrowView(
     prompts,
     resources,
     resourceTemplates,
+    // A server's own endpoint serves no skills (yet): their URIs are the merged catalog's.
+    skills: [],
     allowed: {
       tools: new Set(ownTools.map((tool) => catalogName(tool.name))),
       prompts: new Set(prompts.map((prompt) => catalogName(prompt.name))),
       resources: new Set(resources.map((resource) => resource.uri)),
       resourceTemplates: new Set(resourceTemplates.map((template) => template.uriTemplate)),
+      skills: new Set<string>(),
     },
     aliases,
     exposure: 'all',

@@ -41,6 +41,8 @@ const ItemRules = z.strictObject({
   prompts: z.record(z.string(), ItemRule).optional(),
   resources: z.record(z.string(), ItemRule).optional(),
   resourceTemplates: z.record(z.string(), ItemRule).optional(),
+  /** Skills (SEP-2640) by name. */
+  skills: z.record(z.string(), ItemRule).optional(),
 });
 
 const BackendPolicy = ItemRules.extend({
@@ -130,7 +132,7 @@ export type ClientProfile = z.output<typeof ClientProfile>;
 export type ToolRule = z.output<typeof ToolRule>;
 export type ItemRule = z.output<typeof ItemRule>;
 /** The kinds of catalog item a rule can name. */
-export type ItemKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+export type ItemKind = 'tools' | 'prompts' | 'resources' | 'resourceTemplates' | 'skills';
 
 /** The client ID of requests made with the main token (the local user, stdio). */
 export const LOCAL_CLIENT = 'local';

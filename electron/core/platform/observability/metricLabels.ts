@@ -25,6 +25,8 @@ const METHODS = new Set([
   'resources/subscribe',
   'resources/unsubscribe',
   'completion/complete',
+  'skills/list',
+  'skills/get',
   'logging/setLevel',
   'subscriptions/listen',
   'tasks/get',

@@ -13,7 +13,13 @@ import { RuleSelect } from './RuleSelect.js';
 
 type BackendPolicy = PolicyView['backends'][number];
 
-const KIND_LABEL = { tools: 'tool', prompts: 'prompt', resources: 'resource', resourceTemplates: 'template' } as const;
+const KIND_LABEL = {
+  tools: 'tool',
+  prompts: 'prompt',
+  resources: 'resource',
+  resourceTemplates: 'template',
+  skills: 'skill',
+} as const;
 const SOURCE_LABEL = { client: 'this profile', item: 'set here', backend: 'server default', default: 'global default' };
 const BULK: { action: BulkAction; label: string }[] = [
   { action: 'allow', label: 'Allow all' },

@@ -83,6 +83,25 @@ export function CatalogDetail({
           <TryTool entry={entry} />
         </>
       )}
+      {entry.kind === 'skill' && (
+        <>
+          <h3>Files</h3>
+          {entry.files ? (
+            <table className="table" aria-label="Skill files">
+              <tbody>
+                {entry.files.map((file) => (
+                  <tr key={file.uri}>
+                    <td className="mono">{file.uri}</td>
+                    <td>{file.size} bytes</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="muted">Its server lists its files on demand (&quot;dynamic&quot;).</p>
+          )}
+        </>
+      )}
       {entry.kind === 'prompt' && (
         <>
           <h3>Try it</h3>

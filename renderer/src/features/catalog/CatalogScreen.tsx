@@ -23,6 +23,7 @@ const KIND_TABS: { kind: CatalogKind | 'all'; label: string }[] = [
   { kind: 'prompt', label: 'Prompts' },
   { kind: 'resource', label: 'Resources' },
   { kind: 'resourceTemplate', label: 'Templates' },
+  { kind: 'skill', label: 'Skills' },
 ];
 
 /** The Catalog screen. */

@@ -12,6 +12,7 @@ const CATALOG_KIND: Record<PolicyKind, CatalogKind> = {
   prompts: 'prompt',
   resources: 'resource',
   resourceTemplates: 'resourceTemplate',
+  skills: 'skill',
 };
 
 /** Each item's access, by the catalog key of its entry. */

@@ -40,7 +40,7 @@ export function filterCatalog(
 
 /** Counts per kind (for the filter tabs). */
 export function countByKind(entries: readonly CatalogEntry[]): Record<CatalogKind | 'all', number> {
-  const counts = { all: entries.length, tool: 0, prompt: 0, resource: 0, resourceTemplate: 0 };
+  const counts = { all: entries.length, tool: 0, prompt: 0, resource: 0, resourceTemplate: 0, skill: 0 };
   for (const entry of entries) counts[entry.kind] += 1;
   return counts;
 }
@@ -70,4 +70,5 @@ export const KIND_LABELS: Record<CatalogKind, string> = {
   prompt: 'Prompt',
   resource: 'Resource',
   resourceTemplate: 'Template',
+  skill: 'Skill',
 };

@@ -16,6 +16,7 @@ const KIND_WORD: Record<ScanItemKind, string> = {
   prompt: 'prompt',
   resource: 'resource',
   resourceTemplate: 'resource template',
+  skill: 'skill',
 };
 
 /** Whether `item` is hidden from clients: every item of a quarantined server, or a tool with a held change. */

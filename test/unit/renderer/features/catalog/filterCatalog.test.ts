@@ -40,6 +40,6 @@ describe('catalog filtering', () => {
     const rows = groupRows(entries);
     expect(rows.filter((r) => r.type === 'group')).toHaveLength(10);
     expect(rows[0]).toEqual({ type: 'group', backendId: 'server0', count: 2 });
-    expect(countByKind(entries)).toEqual({ all: 20, tool: 5, prompt: 5, resource: 5, resourceTemplate: 5 });
+    expect(countByKind(entries)).toEqual({ all: 20, tool: 5, prompt: 5, resource: 5, resourceTemplate: 5, skill: 0 });
   });
 });
