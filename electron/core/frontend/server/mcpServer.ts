@@ -136,15 +136,28 @@ export function createFrontendServer(
       const frontend = frontendChannel(server, ctx);
       // A 2026-07-28 retry's answers belong to run_code itself, never to the program's calls.
       const programFrontend = { ...frontend, inputResponses: undefined, requestState: undefined };
-      const direct: DirectCall = (inner, { signal, run }) => {
+      const direct: DirectCall = (inner, { signal, run, answers }) => {
         const params = named(inner);
         checkToolScopes(core, client, principal, params.name);
-        const options = { client, principal, signal, frontend: programFrontend, run };
+        const options = {
+          client,
+          principal,
+          signal,
+          frontend: answers ? { ...frontend, ...answers } : programFrontend,
+          run,
+        };
         const call = () => core.tasks.callPlainly(params, options);
         const gate = router.limitTool(params, options);
         return gate ? gate.then(call) : call();
       };
-      return runCode(exposure.codeTools(client)!, request.params.arguments, direct, ctx.mcpReq.signal);
+      const caller = {
+        owner: principal ? `${client}\u0000${principal.subject}` : client,
+        retry:
+          frontend.era === 'modern'
+            ? { inputResponses: frontend.inputResponses, requestState: frontend.requestState }
+            : undefined,
+      };
+      return runCode(exposure.codeTools(client)!, request.params.arguments, direct, ctx.mcpReq.signal, caller);
     }
     const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
     checkToolScopes(core, client, principal, params.name);

@@ -100,20 +100,32 @@ describe('code mode', () => {
     expect(text(result)).toMatch(/\\"region\\" is fixed by the configuration/);
   });
 
-  it('asks the legacy client for an ask tool called by the program, and goes on with its answer', async () => {
-    const client = await proxy.connect('legacy', token, { capabilities: { elicitation: {} } });
-    const asked: string[] = [];
-    client.setRequestHandler('elicitation/create', async (request) => {
-      asked.push((request.params as { message: string }).message);
-      return { action: 'accept', content: { decision: 'once' } };
-    });
-    const result = await client.callTool({
-      name: 'run_code',
-      arguments: { code: `return await tools.slow.echo({ text: 'approved' });` },
-    });
-    expect(text(result)).toContain('Returned: "approved"');
-    expect(asked[0]).toContain('allow slow__echo');
-  });
+  it.each(ERAS)(
+    'asks the %s client for an ask tool called by the program, and goes on with its answer',
+    async (era) => {
+      const client = await proxy.connect(era, token, { capabilities: { elicitation: {} } });
+      const asked: string[] = [];
+      client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push((request.params as { message: string }).message);
+        return { action: 'accept', content: { decision: 'once' } };
+      });
+      const result = await client.callTool({
+        name: 'run_code',
+        arguments: {
+          code: `const before = await tools.cfg.lookup({ q: 'before-${era}' });\nreturn [before, await tools.slow.echo({ text: 'approved' })];`,
+        },
+      });
+      expect(text(result)).toContain(
+        `Returned: ["lookup:{\\"q\\":\\"before-${era}\\",\\"region\\":\\"eu\\"}","approved"]`,
+      );
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain('allow slow__echo');
+      // The call made before the question reached its server once, also when a 2026-07-28 retry ran the program again.
+      const id = /^(run-\w+)/.exec(text(result))![1]!;
+      await waitUntil(async () => (await audit.query({})).some((e) => e.run === id && e.item === 'echo'));
+      expect((await audit.query({})).filter((e) => e.run === id && e.item === 'lookup')).toHaveLength(1);
+    },
+  );
 
   it.each(ERAS)('cancelling run_code cancels the call its program is waiting for (%s)', async (era) => {
     const client = await proxy.connect(era, token);

@@ -8,6 +8,14 @@
  * cancellation), and what the program returns comes back, cut to a bound
  * with its size stated, with its logs. Intermediate results stay in the
  * sandbox: only the returned value reaches the model.
+ *
+ * A 2026-07-28 client is asked for input (an `ask` approval, a backend's
+ * elicitation) in a result, and retries: a program whose call needs input
+ * stops, run_code answers `input_required` with that call's questions, and
+ * the retry runs the program again, each call already made answered from the
+ * first attempt's journal (matched by tool and arguments), the waiting call
+ * given the client's answers. The journal is kept in memory (at most
+ * MAX_SUSPENDED runs, SUSPEND_TTL_MS each), bound to the profile and program.
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
@@ -81,11 +89,67 @@ export function boundedValue(json: string | undefined, max = MAX_RESULT_CHARS): 
   return `${json.slice(0, max)}… [truncated: the returned value is ${json.length} characters of JSON; return a smaller part or a summary]`;
 }
 
+/** A 2026-07-28 retry's answers, for the one call that asked. */
+export interface InputAnswers {
+  inputResponses: Record<string, unknown> | undefined;
+  requestState: string | undefined;
+}
+
 /** One direct tools/call made for a program, on the frontend's path, naming its run. */
 export type DirectCall = (
   params: CallToolRequestParams,
-  options: { signal: AbortSignal; run: string },
+  options: { signal: AbortSignal; run: string; answers?: InputAnswers | undefined },
 ) => Promise<CallToolResult | InputRequiredResult>;
+
+/** What a call of a suspended run returned (replayed on the retry). */
+type Recorded = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** A run waiting for a 2026-07-28 client's answers. */
+interface Suspended {
+  owner: string;
+  code: string;
+  run: string;
+  /** Tool and arguments -> what each such call returned, in order. */
+  journal: Map<string, Recorded[]>;
+  /** The call that asked, and the requestState its answer must carry. */
+  pending: string;
+  state: string | undefined;
+  expires: number;
+}
+
+/** Runs waiting for answers, by the token in run_code's requestState. */
+const suspended = new Map<string, Suspended>();
+const MAX_SUSPENDED = 256;
+const SUSPEND_TTL_MS = 10 * 60_000;
+const STATE_PREFIX = 'sb-code:';
+
+/** Who a run is, for its retry: the profile (and in gateway mode the person), and the client's era. */
+export interface RunCaller {
+  owner: string;
+  /** A 2026-07-28 request's answers and state (absent: a 2025-era request). */
+  retry?: InputAnswers | undefined;
+}
+
+/** The suspended run a retry's requestState names (taken: a state is used once). */
+function resumed(caller: RunCaller, code: string): Suspended | undefined {
+  const state = caller.retry?.requestState;
+  if (!state?.startsWith(STATE_PREFIX)) return undefined;
+  const found = suspended.get(state);
+  suspended.delete(state);
+  if (!found || found.owner !== caller.owner || found.code !== code || found.expires < Date.now()) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState');
+  }
+  return found;
+}
+
+/** Keeps a run for its retry; returns the requestState naming it. */
+function suspend(entry: Suspended): string {
+  const now = Date.now();
+  for (const [key, old] of suspended) if (old.expires < now || suspended.size >= MAX_SUSPENDED) suspended.delete(key);
+  const token = `${STATE_PREFIX}${randomUUID()}`;
+  suspended.set(token, entry);
+  return token;
+}
 
 /** Runs one `run_code` call; see the file header. */
 export async function runCode(
@@ -93,8 +157,9 @@ export async function runCode(
   args: Record<string, unknown> | undefined,
   direct: DirectCall,
   signal: AbortSignal,
+  caller: RunCaller,
   limits?: Partial<SandboxLimits>,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | InputRequiredResult> {
   const code = args?.code;
   if (typeof code !== 'string' || code.trim() === '') {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${RUN_CODE_TOOL}: "code" must be a non-empty string`);
@@ -105,18 +170,62 @@ export async function runCode(
       `${RUN_CODE_TOOL}: "code" is over ${MAX_PROGRAM_CHARS} characters`,
     );
   }
-  const run = `run-${randomUUID().slice(0, 8)}`;
+  const replay = resumed(caller, code);
+  const run = replay?.run ?? `run-${randomUUID().slice(0, 8)}`;
+  const journal = new Map<string, Recorded[]>();
+  const record = (key: string, entry: Recorded) => journal.set(key, [...(journal.get(key) ?? []), entry]);
+  let asking: { key: string; result: InputRequiredResult } | undefined;
+  let answered = false;
+  const stopper = new AbortController();
   const { runProgram, DEFAULT_LIMITS } = await import('./sandboxRunner.js');
   const outcome = await runProgram(
     code,
     tools.namespaces,
     async (name, callArgs, callSignal) => {
+      const key = `${name}\u0000${JSON.stringify(callArgs ?? null)}`;
+      const earlier = replay?.journal.get(key)?.shift();
+      if (earlier) {
+        record(key, earlier);
+        if (earlier.ok) return earlier.value;
+        throw new Error(earlier.message);
+      }
       const params: CallToolRequestParams = callArgs === undefined ? { name } : { name, arguments: callArgs };
-      return programValue(name, await direct(params, { signal: callSignal, run }));
+      const answers =
+        replay && !answered && key === replay.pending
+          ? { inputResponses: caller.retry?.inputResponses, requestState: replay.state }
+          : undefined;
+      if (answers) answered = true;
+      const result = await direct(params, { signal: callSignal, run, answers });
+      if (caller.retry && isInputRequiredResult(result)) {
+        asking ??= { key, result };
+        stopper.abort();
+        throw new Error(`${name} is waiting for input`);
+      }
+      try {
+        const value = programValue(name, result);
+        record(key, { ok: true, value });
+        return value;
+      } catch (error) {
+        record(key, { ok: false, message: (error as Error).message });
+        throw error;
+      }
     },
     { ...DEFAULT_LIMITS, ...limits },
-    signal,
+    AbortSignal.any([signal, stopper.signal]),
   );
+  if (asking && !signal.aborted) {
+    const { result } = asking;
+    const state = suspend({
+      owner: caller.owner,
+      code,
+      run,
+      journal,
+      pending: asking.key,
+      state: result.requestState,
+      expires: Date.now() + SUSPEND_TTL_MS,
+    });
+    return { ...result, requestState: state };
+  }
   const head = `${run}: ${outcome.calls} tool call${outcome.calls === 1 ? '' : 's'}`;
   const logs = outcome.logs.length === 0 ? '' : `\nLogs:\n${outcome.logs.join('\n')}`;
   if (outcome.ok) {
