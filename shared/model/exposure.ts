@@ -8,10 +8,12 @@
  * `all`: every tool it may use. `search`: the `search_tools` and `call_tool`
  * meta-tools (plus tools pinned to always show). `search+load`: as `search`,
  * and the tools a session finds join that session's own tools/list (for
- * clients that re-list on `notifications/tools/list_changed`). `auto`: `all`
- * while the list fits the client's caps, `search` beyond.
+ * clients that re-list on `notifications/tools/list_changed`). `code`: the
+ * `run_code` tool (code mode: a program calls the tools as functions), with
+ * `search_tools` beside it when the catalog is too large to declare in its
+ * description. `auto`: `all` while the list fits the client's caps, `search` beyond.
  */
-export const EXPOSURES = ['all', 'search', 'search+load', 'auto'] as const;
+export const EXPOSURES = ['all', 'search', 'search+load', 'code', 'auto'] as const;
 
 /** An exposure setting. */
 export type Exposure = (typeof EXPOSURES)[number];
@@ -19,7 +21,7 @@ export type Exposure = (typeof EXPOSURES)[number];
 /** An exposure in force (`auto` resolved against the client's caps). */
 export type ExposureInForce = Exclude<Exposure, 'auto'>;
 
-/** "all, search, search+load or auto": the choices, for error messages. */
+/** "all, search, search+load, code or auto": the choices, for error messages. */
 export const EXPOSURE_CHOICES = `${EXPOSURES.slice(0, -1).join(', ')} or ${EXPOSURES[EXPOSURES.length - 1]}`;
 
 /** Whether a value is an exposure setting. */

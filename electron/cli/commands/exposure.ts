@@ -1,5 +1,5 @@
 /**
- * `mcp-switchboard exposure <client|default> [all|search|search+load|auto]`: shows or sets
+ * `mcp-switchboard exposure <client|default> [all|search|search+load|code|auto]`: shows or sets
  * how a client gets its tools (see core/install/clientApps/profileExposure.ts).
  */
 import { EXPOSURE_CHOICES, EXPOSURES, isExposure } from '../../../shared/model/exposure.js';
@@ -12,7 +12,7 @@ import { fail, stdio, type Write } from '../io.js';
 export const exposureSpecs: readonly CommandSpec[] = [
   {
     name: 'exposure',
-    usage: ['exposure <client|default> [all|search|search+load|auto] [--config FILE]'],
+    usage: ['exposure <client|default> [all|search|search+load|code|auto] [--config FILE]'],
     text: [
       'Show or set how a client gets its tools: all of them, or search_tools and call_tool',
       '(search), or all while they fit its maxTools/maxToolTokens and search beyond (auto).',

@@ -41,6 +41,7 @@ import type { PinChange } from '../catalog/policy/pinStore.js';
 import type { BackendSettings, RuleChange } from '../catalog/policy/policyService.js';
 import type { LoadedTools } from '../frontend/exposure/loadedTools.js';
 import type { FoundTool } from '../frontend/exposure/toolExposure.js';
+import type { CodeTools } from '../frontend/exposure/code/codeRun.js';
 import type { UpdateSink } from '../frontend/relay/coalescingSink.js';
 import type { RouteOptions } from '../frontend/routing/router.js';
 import type { CallerIdentity } from '../catalog/policy/callerIdentity.js';
@@ -233,6 +234,10 @@ export interface ExposureService {
   search(client: string, query: string, limit: number): FoundTool[];
   /** Adds found tools to a session's list (`search+load`); true when it changed. */
   load(client: string, loaded: LoadedTools, found: readonly FoundTool[]): boolean;
+  /** Whether a client has code mode's `run_code`. */
+  runsCode(client: string): boolean;
+  /** Code mode's functions for a client (undefined: it has no `run_code`). */
+  codeTools(client: string): CodeTools | undefined;
   /** The tools each 2026-07-28 profile loaded (that era has no session). */
   readonly profiles: ProfileLoadsService;
   /** A fingerprint of what a profile loaded. */

@@ -59,7 +59,7 @@ describe('exposure settings', () => {
     const before = await readFile(configPath, 'utf8');
     const bad = await run('exposure', 'bot', 'some');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('exposure must be all, search, search+load or auto, not "some"');
+    expect(bad.stderr).toContain('exposure must be all, search, search+load, code or auto, not "some"');
     const unknown = await run('exposure', 'nobody', 'all');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no client profile "nobody"');

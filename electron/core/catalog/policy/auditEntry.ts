@@ -66,4 +66,6 @@ export interface AuditEntry {
   detail?: string;
   /** The rule that decided a routed request, and its level. */
   decision?: AuditDecision;
+  /** Code mode: the `run_code` run whose program made this call (its id, also in that run's result). */
+  run?: string;
 }

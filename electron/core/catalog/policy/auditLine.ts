@@ -80,6 +80,7 @@ export function toLine(entry: AuditEntry, secrets: readonly string[], limits: Li
   if (entry.result !== undefined) line['result'] = capture(entry.result, secrets, limits.captureBytes);
   if (entry.detail !== undefined) line['detail'] = text(entry.detail);
   if (entry.decision !== undefined) line['decision'] = { rule: entry.decision.rule, source: entry.decision.source };
+  if (entry.run !== undefined) line['run'] = text(entry.run);
   if (entry.principal !== undefined) {
     const { subject, email, issuer } = entry.principal;
     line['principal'] = {

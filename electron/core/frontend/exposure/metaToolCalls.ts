@@ -12,6 +12,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { LoadedTools } from './loadedTools.js';
 import { CALL_TOOL, DEFAULT_LIMIT, MAX_LIMIT, SEARCH_TOOL } from './metaTools.js';
 import type { ToolExposure } from './toolExposure.js';
+import { RUN_CODE_TOOL } from './code/codeRun.js';
 
 /** The session a search runs in, for `search+load`. */
 export interface SearchSession {
@@ -72,13 +73,14 @@ export function unwrapCall(params: CallToolRequestParams): CallToolRequestParams
   return inner;
 }
 
-/** Which meta-tool a call names, for a client in search mode. */
+/** Which meta-tool a call names, for a client in search or code mode. */
 export function metaToolOf(
-  exposure: Pick<ToolExposure, 'mode'>,
+  exposure: Pick<ToolExposure, 'mode' | 'runsCode'>,
   client: string,
   name: string,
-): 'search' | 'call' | undefined {
-  if (name !== SEARCH_TOOL && name !== CALL_TOOL) return undefined;
+): 'search' | 'call' | 'code' | undefined {
+  if (name !== SEARCH_TOOL && name !== CALL_TOOL && name !== RUN_CODE_TOOL) return undefined;
   if (exposure.mode(client) === 'all') return undefined;
+  if (name === RUN_CODE_TOOL) return exposure.runsCode(client) ? 'code' : undefined;
   return name === SEARCH_TOOL ? 'search' : 'call';
 }

@@ -11,6 +11,11 @@
  * modes the meta-tool holds the name in tools/list and for direct calls, and
  * the backend tool is found by search and called through `call_tool`.
  *
+ * Code mode (`code`, or `runCode` on a profile in a search mode) lists
+ * `run_code`; its functions are the client's reachable tools, declared in
+ * its description while they fit a budget, else found by search (whose
+ * results then carry each function's `call` declaration).
+ *
  * Search uses one index of the catalog's tools (servers' overrides applied),
  * except for a profile with tool overrides of its own: it gets its own index
  * of its view (kept in step with it), so it finds tools by what it sees.
@@ -25,8 +30,12 @@ import { ToolSearchIndex } from './search/toolSearchIndex.js';
 import type { LoadedTools } from './loadedTools.js';
 import { ProfileLoads } from './profileLoads.js';
 import { ALWAYS_LOAD_META, CALL_TOOL, callToolDefinition, SEARCH_TOOL, searchToolDefinition } from './metaTools.js';
+import { RUN_CODE_TOOL, runCodeDefinition, type CodeTools } from './code/codeRun.js';
+import { accessPath, declareFunction, declareTools, type DeclaredTool } from './code/declarations.js';
 
-const META_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOL, CALL_TOOL]);
+const META_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOL, CALL_TOOL, RUN_CODE_TOOL]);
+/** Code mode declares its functions in run_code's description up to this many characters; beyond, search finds them. */
+export const DECLARATIONS_BUDGET = 12_000;
 
 /** One search result, as `search_tools` returns it. */
 export interface FoundTool {
@@ -38,6 +47,8 @@ export interface FoundTool {
   description: string;
   inputSchema: Tool['inputSchema'];
   annotations?: Tool['annotations'];
+  /** Code mode: how a program calls it, as a TypeScript declaration (`tools.gh.add(args: {...}): Promise<any>`). */
+  call?: string;
 }
 
 /** What the exposure reads from the core. */
@@ -56,6 +67,8 @@ interface ListedTools {
   names: Set<string>;
   /** Backend tools whose names the meta-tools hold in this list (reachable through call_tool only). */
   shadowed: Tool[];
+  /** Code mode's functions (built with the list when the client uses code mode). */
+  code?: CodeTools & { byCatalogName: Map<string, DeclaredTool> };
 }
 
 /** Tool exposure for every client. */
@@ -73,6 +86,16 @@ export class ToolExposure {
   /** The exposure in force for a client. */
   mode(client: string): ExposureInForce {
     return this.source.view(client).exposure;
+  }
+
+  /** Whether a client has `run_code`: code mode, or a search mode with the profile's `runCode`. */
+  runsCode(client: string): boolean {
+    return this.listedFor(client).code !== undefined;
+  }
+
+  /** Code mode's functions for a client (undefined: it has no `run_code`). */
+  codeTools(client: string): CodeTools | undefined {
+    return this.listedFor(client).code;
   }
 
   /** The client's tools/list; with `loaded`, that session's (its loaded tools listed under `search+load`). */
@@ -124,7 +147,7 @@ export class ToolExposure {
   /** The best matches for `query` among the tools the client may use, best first. */
   search(client: string, query: string, limit: number): FoundTool[] {
     const index = this.indexFor(client);
-    const { byCatalogName } = this.listedFor(client);
+    const { byCatalogName, code } = this.listedFor(client);
     const catalog = this.source.catalog();
     return index
       .search(query, limit, (name) => byCatalogName.has(name))
@@ -138,6 +161,9 @@ export class ToolExposure {
         };
         if (tool.title) found.title = tool.title;
         if (tool.annotations) found.annotations = tool.annotations;
+        const declared = code?.byCatalogName.get(name);
+        if (declared)
+          found.call = `${accessPath(declared.namespace, declared.fn)}: ${declareFunction(declared).split('\n').pop()}`;
         return found;
       });
   }
@@ -179,13 +205,13 @@ export class ToolExposure {
     const view = this.source.view(client);
     let listed = this.listed.get(view);
     if (!listed) {
-      listed = this.build(view);
+      listed = this.build(view, client);
       this.listed.set(view, listed);
     }
     return listed;
   }
 
-  private build(view: ClientView): ListedTools {
+  private build(view: ClientView, client: string): ListedTools {
     const catalog = this.source.catalog();
     const policy = this.source.policy();
     const byCatalogName = new Map<string, Tool>();
@@ -202,11 +228,23 @@ export class ToolExposure {
     }
     const search = view.exposure !== 'all';
     const shadowed = search ? view.tools.filter((tool) => META_NAMES.has(tool.name)) : [];
-    const tools = search
-      ? [searchToolDefinition, callToolDefinition, ...pinned.filter((tool) => !META_NAMES.has(tool.name))]
-      : shown;
+    const runCode = view.exposure === 'code' || (search && policy.clients[client]?.runCode === true);
+    const code = runCode ? codeToolsOf(catalog, byCatalogName) : undefined;
+    const metaTools =
+      view.exposure === 'code'
+        ? [...(code!.declarations ? [] : [searchToolDefinition]), runCodeDefinition(code!.declarations)]
+        : [searchToolDefinition, callToolDefinition, ...(code ? [runCodeDefinition(undefined)] : [])];
+    const tools = search ? [...metaTools, ...pinned.filter((tool) => !META_NAMES.has(tool.name))] : shown;
     const fingerprint = createHash('sha256').update(JSON.stringify(tools)).digest('base64url');
-    return { tools, fingerprint, byCatalogName, names: new Set(tools.map((tool) => tool.name)), shadowed };
+    const listed: ListedTools = {
+      tools,
+      fingerprint,
+      byCatalogName,
+      names: new Set(tools.map((tool) => tool.name)),
+      shadowed,
+    };
+    if (code) listed.code = code;
+    return listed;
   }
 
   /** The loaded tools a session's list adds: still visible to the client, not listed already. */
@@ -219,4 +257,34 @@ export class ToolExposure {
     }
     return extra;
   }
+}
+
+/**
+ * Code mode's functions over the tools a client may use: `tools.<server>.<name
+ * without the server's prefix>` calling the name the client sees; declared in
+ * full while they fit DECLARATIONS_BUDGET.
+ */
+function codeToolsOf(
+  catalog: Catalog,
+  byCatalogName: Map<string, Tool>,
+): CodeTools & { byCatalogName: Map<string, DeclaredTool> } {
+  const namespaces: Record<string, Record<string, string>> = {};
+  const declared = new Map<string, DeclaredTool>();
+  for (const [catalogName, tool] of byCatalogName) {
+    const origin = catalog.toolIndex.get(catalogName);
+    if (!origin) continue;
+    const prefix = `${catalog.prefixes.get(origin.backendId) ?? origin.backendId}${catalog.separator}`;
+    const fn =
+      tool.name.startsWith(prefix) && tool.name.length > prefix.length ? tool.name.slice(prefix.length) : tool.name;
+    const namespace = (namespaces[origin.backendId] ??= {});
+    namespace[fn] = tool.name;
+    declared.set(catalogName, { namespace: origin.backendId, fn, tool });
+  }
+  const all = declareTools([...declared.values()]);
+  return {
+    namespaces,
+    declarations: all.length <= DECLARATIONS_BUDGET ? all : undefined,
+    count: declared.size,
+    byCatalogName: declared,
+  };
 }

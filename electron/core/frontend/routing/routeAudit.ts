@@ -30,6 +30,8 @@ export interface AuditedCall {
   arguments?: unknown;
   /** The rule that let it through (or refused it), taken when it was routed. */
   decision?: AuditDecision | undefined;
+  /** Code mode: the run whose program made the call. */
+  run?: string | undefined;
 }
 
 /** The audit entry's `principal` field of a call, when it has one. */
@@ -76,6 +78,7 @@ export async function recordedRequest<T>(
     arguments: call.arguments,
     ...(call.decision ? { decision: call.decision } : {}),
     ...principalField(call),
+    ...(call.run !== undefined ? { run: call.run } : {}),
   };
   try {
     const result = await run();
@@ -120,5 +123,6 @@ function deniedEntry(call: AuditedCall, detail: string | undefined): AuditEntry 
     ...(detail ? { detail } : {}),
     ...(call.decision ? { decision: call.decision } : {}),
     ...principalField(call),
+    ...(call.run !== undefined ? { run: call.run } : {}),
   };
 }

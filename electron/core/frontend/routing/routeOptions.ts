@@ -30,4 +30,6 @@ export interface RouteOptions {
    * client no longer waits on the request (a 20-minute job must not be cut at 60 s).
    */
   timeoutMs?: number | undefined;
+  /** Code mode: the `run_code` run making this call, named in its audit entry. */
+  run?: string | undefined;
 }

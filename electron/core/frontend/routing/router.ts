@@ -180,7 +180,14 @@ export class Router {
     if (!item) throw unknownItem(noun, name);
     if (item.rule === 'deny') {
       const { client, origin, decision } = item;
-      recordDenied(this.source.audit, { kind, client, origin, decision, principal: options.principal });
+      recordDenied(this.source.audit, {
+        kind,
+        client,
+        origin,
+        decision,
+        principal: options.principal,
+        run: options.run,
+      });
       if (decision.source === 'quarantined' || decision.source === 'held')
         throw withheldItem(noun, name, origin.backendId, decision.source);
       throw unknownItem(noun, name);
@@ -211,6 +218,7 @@ export class Router {
       principal: options.principal,
       origin: item.origin,
       decision: item.decision,
+      run: options.run,
     };
     return passLimits(this.source, caller, call, item.exposed);
   }
@@ -247,6 +255,7 @@ export class Router {
       arguments: request.arguments,
       decision: call.decision,
       principal: options.principal,
+      run: options.run,
     };
     return recordedRequest(this.source.audit, audited, options.signal, async () => {
       const result = await this.observed(call, request.kind, () =>
@@ -278,13 +287,20 @@ export class Router {
     const client = options.client ?? LOCAL_CLIENT;
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
     const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name, options), 'tool', options);
-    const overridden = this.overridden(call, params, options.principal);
+    const overridden = this.overridden(call, params, options.principal, options.run);
     if (call.rule === 'ask') {
       const approval = await askApproval(this.source, { ...call, arguments: overridden.arguments }, options);
       if (approval.kind === 'input') return approval.result;
       if (approval.kind === 'refused') {
         const { origin, decision } = call;
-        const refused = { kind: 'tools/call' as const, client, origin, decision, principal: options.principal };
+        const refused = {
+          kind: 'tools/call' as const,
+          client,
+          origin,
+          decision,
+          principal: options.principal,
+          run: options.run,
+        };
         recordDenied(this.source.audit, { ...refused, exposed: overridden.exposed }, approval.text);
         return { content: [{ type: 'text', text: approval.text }], isError: true };
       }
@@ -298,7 +314,12 @@ export class Router {
    * (fixed values injected, defaults filled; setting a fixed one is refused,
    * naming it), and the client's name for the log when an override applies.
    */
-  private overridden(call: ResolvedCall, params: CallToolRequestParams, principal?: Principal): OverriddenCall {
+  private overridden(
+    call: ResolvedCall,
+    params: CallToolRequestParams,
+    principal?: Principal,
+    run?: string,
+  ): OverriddenCall {
     const override = this.source.access.toolOverride?.(call.client, call.catalog, call.exposed);
     if (!override && call.origin.via === undefined) return { arguments: params.arguments, exposed: undefined };
     const rewritten = rewriteArguments(
@@ -310,7 +331,15 @@ export class Router {
       const text = `Invalid arguments for tool ${params.name}: "${rewritten.hidden}" is fixed by the configuration and cannot be set`;
       recordDenied(
         this.source.audit,
-        { kind: 'tools/call', client: call.client, origin: call.origin, exposed, decision: call.decision, principal },
+        {
+          kind: 'tools/call',
+          client: call.client,
+          origin: call.origin,
+          exposed,
+          decision: call.decision,
+          principal,
+          run,
+        },
         text,
       );
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, text);
@@ -327,7 +356,7 @@ export class Router {
     const item = this.resolver.tool(this.source.catalog(), client, params.name);
     const call = await this.connected(this.allowed(item, 'tools/call', 'tool', params.name, options), 'tool', options);
     // A hidden argument set by the client is refused here too; an overridden call runs through callTool.
-    const overridden = this.overridden(call, params, options.principal).exposed !== undefined;
+    const overridden = this.overridden(call, params, options.principal, options.run).exposed !== undefined;
     return overridden ? { ...call, overridden } : call;
   }
 

@@ -8,6 +8,7 @@ import type { CallToolRequestParams, CallToolResult, Server } from '@modelcontex
 import { VERSION } from '../../../../shared/version.js';
 import { LoadedTools } from '../exposure/loadedTools.js';
 import { metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
+import { runCode, type DirectCall } from '../exposure/code/codeRun.js';
 import { rememberToolList, toolListChanged } from './listTracking.js';
 import { logShadowedTools } from '../exposure/shadowedTools.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
@@ -133,6 +134,34 @@ export function createFrontendServer(
     // Search mode: search_tools answers here; call_tool is the direct call it names, on the same path.
     const meta = metaToolOf(exposure, client, request.params.name);
     if (meta === 'search') return searchTools(exposure, client, request.params.arguments, session);
+    if (meta === 'code') {
+      // Code mode: each call of the program is a direct call below (policy, ask, limits, audit naming the run).
+      const frontend = frontendChannel(server, ctx);
+      // A 2026-07-28 retry's answers belong to run_code itself, never to the program's calls.
+      const programFrontend = { ...frontend, inputResponses: undefined, requestState: undefined };
+      const direct: DirectCall = (inner, { signal, run, answers }) => {
+        const params = named(inner);
+        checkToolScopes(core, client, principal, params.name);
+        const options = {
+          client,
+          principal,
+          signal,
+          frontend: answers ? { ...frontend, ...answers } : programFrontend,
+          run,
+        };
+        const call = () => core.tasks.callPlainly(params, options);
+        const gate = router.limitTool(params, options);
+        return gate ? gate.then(call) : call();
+      };
+      const caller = {
+        owner: principal ? `${client}\u0000${principal.subject}` : client,
+        retry:
+          frontend.era === 'modern'
+            ? { inputResponses: frontend.inputResponses, requestState: frontend.requestState }
+            : undefined,
+      };
+      return runCode(exposure.codeTools(client)!, request.params.arguments, direct, ctx.mcpReq.signal, caller);
+    }
     const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
     checkToolScopes(core, client, principal, params.name);
     loaded.touch(params.name);

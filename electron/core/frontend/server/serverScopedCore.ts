@@ -122,6 +122,8 @@ function scopedExposure(exposure: ExposureService, view: (client: string) => Ser
     reachable: (client) => list(client).length,
     search: () => [],
     load: () => false,
+    runsCode: () => false,
+    codeTools: () => undefined,
     profiles: exposure.profiles,
     profileFingerprint: (client) => view(client).fingerprint,
     shadowed: () => [],

@@ -82,6 +82,8 @@ const ClientProfile = z.strictObject({
   maxNameLength: z.number().int().min(16).max(64).optional(),
   /** This client's exposure (default: the policy's `exposure`). */
   exposure: Exposure.optional(),
+  /** In the search modes: offer code mode's `run_code` beside `search_tools` and `call_tool`. */
+  runCode: z.boolean().optional(),
   /** With `exposure: "auto"`: the most tokens (o200k) the full tools/list may take before search takes over. */
   maxToolTokens: z.number().int().positive().optional(),
   /** This client's tool overrides per backend, merged field by field over the server's own (overridesConfig.ts). */

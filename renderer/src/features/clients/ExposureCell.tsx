@@ -12,6 +12,7 @@ const EXPOSURE_LABELS: Record<Exposure, string> = {
   all: 'all tools',
   search: 'search',
   'search+load': 'search + load found tools',
+  code: 'code (run_code)',
   auto: 'auto (fits its caps)',
 };
 
