@@ -110,7 +110,7 @@ describe.skipIf(chromium.skip)(`errors in the UI's own terms${chromium.titleSuff
     await form.getByRole('combobox', { name: 'Transport' }).selectOption({ index: 1 });
     await form.getByRole('textbox', { name: /^Name/ }).fill('nobody');
     await form.getByRole('textbox', { name: 'URL' }).fill('http://127.0.0.1:9/mcp');
-    await form.getByRole('button', { name: 'Check and add' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
     const alert = form.getByRole('alert').filter({ hasText: /^Not saved:/ });
     await alert.waitFor(SLOW);
     const texts = await alertTexts(page);
@@ -126,8 +126,8 @@ describe.skipIf(chromium.skip)(`errors in the UI's own terms${chromium.titleSuff
     const form = add.bundleForm('Greeter');
     await form.waitFor(SLOW);
     await form.getByRole('textbox', { name: /Tools \(required\)/ }).fill('greet');
-    await form.getByRole('button', { name: 'Install' }).click();
-    const alert = form.getByRole('alert').filter({ hasText: /^Not installed:/ });
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    const alert = form.getByRole('alert').filter({ hasText: /^Not added:/ });
     await alert.waitFor(SLOW);
     const texts = await alertTexts(page);
     const sentence = texts.map((text) => text.sentence).join('\n');
