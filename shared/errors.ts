@@ -149,6 +149,31 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && CODES.has(value);
 }
 
+/**
+ * What the user can do about an error, as data (`data.fix`), so each front
+ * end names its own control: the CLI its flag (`--replace`), the UI its box
+ * ("Replace a profile of the same ID"). A core message never names either.
+ */
+export const ErrorFix = {
+  /** A profile of that ID exists: replace it, or import under another ID. */
+  ReplaceOrRename: 'replace_or_rename',
+  /** No sandbox can run here: install what `data.reason` says, or add the server unsandboxed. */
+  RunUnsandboxed: 'run_unsandboxed',
+  /** A value the entry needs was not given (`data.key` names it): give it. */
+  GiveValue: 'give_value',
+} as const;
+
+/** One of the fixes above. */
+export type ErrorFix = (typeof ErrorFix)[keyof typeof ErrorFix];
+
+const FIXES: ReadonlySet<string> = new Set(Object.values(ErrorFix));
+
+/** The fix `error` carries (`data.fix`), if any. */
+export function fixOf(error: ErrorData | undefined): ErrorFix | undefined {
+  const fix = error?.data?.['fix'];
+  return typeof fix === 'string' && FIXES.has(fix) ? (fix as ErrorFix) : undefined;
+}
+
 /** The shape in which an error crosses any boundary (IPC, bridge, status APIs). */
 export interface ErrorData {
   code: ErrorCode;

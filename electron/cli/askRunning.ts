@@ -5,7 +5,7 @@
  * error) was printed on stderr.
  */
 import type { MethodName, ParamsOf, ResultOf } from '../../shared/contract.js';
-import type { Write } from './io.js';
+import { errorLine, type Write } from './io.js';
 import type { RunningCall } from './runningBridge.js';
 
 /** What such a command needs from the CLI. */
@@ -29,7 +29,7 @@ export async function askRunning<M extends MethodName>(
     return undefined;
   }
   if (!call.outcome.ok) {
-    context.err(`mcp-switchboard: ${call.outcome.error.message}\n`);
+    context.err(`mcp-switchboard: ${errorLine(call.outcome.error)}\n`);
     return undefined;
   }
   return call.outcome.result;

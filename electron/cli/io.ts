@@ -4,6 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import type { Launcher } from '../core/install/index.js';
+import { ErrorFix, fixOf, type ErrorData } from '../../shared/errors.js';
 
 /** Writes text somewhere (stdout, stderr, or a redaction in front of one). */
 export type Write = (text: string) => void;
@@ -68,5 +69,24 @@ export async function confirm(question: string): Promise<boolean> {
     return /^y(es)?$/i.test((await reader.question(question)).trim());
   } finally {
     reader.close();
+  }
+}
+
+/**
+ * An error's message as the CLI says it: with the flag that fixes it, when
+ * the error carries its fix as data (the UI names its own control instead).
+ */
+export function errorLine(error: ErrorData): string {
+  switch (fixOf(error)) {
+    case ErrorFix.ReplaceOrRename:
+      return `${error.message}: import it with --replace, or under another ID with --as NEWID`;
+    case ErrorFix.RunUnsandboxed:
+      return `${error.message}; to add it unsandboxed, pass --unsandboxed`;
+    case ErrorFix.GiveValue: {
+      const key = String(error.data?.['key'] ?? '').replace(/^(var|arg):/, '');
+      return `${error.message}: pass --arg ${key}=...`;
+    }
+    default:
+      return error.message;
   }
 }

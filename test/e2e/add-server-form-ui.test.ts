@@ -55,7 +55,7 @@ describe.skipIf(chromium.skip)(`the Add server form${chromium.titleSuffix}`, () 
     expect(await add.secretSwitch(token).isChecked()).toBe(false);
     expect(await form.getByLabel(`Variable ${token} value`).getAttribute('type')).toBe('text');
     await form.getByLabel(`Variable ${token} value`).fill('not-really-secret');
-    await form.getByRole('button', { name: 'Check and add' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
     const status = form.getByRole('status');
     await status.filter({ hasText: 'Starting… listing tools… 0 s' }).waitFor();
     await status.filter({ hasText: /Starting… listing tools… [1-9]\d* s/ }).waitFor(SLOW);

@@ -54,7 +54,7 @@ describe.skipIf(chromium.skip)(`.mcpb bundles in the Add server screen${chromium
       .getByRole('alert')
       .getByText('manifest.json: colour: is not a manifest field; not installed')
       .waitFor(SLOW);
-    expect(await page.getByRole('button', { name: 'Install' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add', exact: true }).count()).toBe(0);
     expect(await servers()).toEqual({});
     expect(await readdir(bundlesDir()).catch(() => [])).toEqual([]);
   }, 60_000);
@@ -72,7 +72,7 @@ describe.skipIf(chromium.skip)(`.mcpb bundles in the Add server screen${chromium
     expect(await form.getByLabel(/API key/).getAttribute('type')).toBe('password');
     await app.screenshots('bundle-install');
     await form.getByRole('textbox', { name: /Tools \(required\)/ }).fill('greet,wave');
-    await form.getByRole('button', { name: 'Install' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
     await new ServersPage(page).badge('greeter').filter({ hasText: 'Up' }).waitFor(SLOW);
     expect(await readdir(join(bundlesDir(), 'greeter'))).toEqual(expect.arrayContaining(['manifest.json', 'server']));
     expect((await servers())['greeter']).toMatchObject({
@@ -126,7 +126,7 @@ describe.skipIf(chromium.skip)(`a bundle with a sensitive value, without a keych
     await form.waitFor(SLOW);
     await form.getByRole('textbox', { name: /Tools \(required\)/ }).fill('greet');
     await form.getByLabel(/API key/).fill('typed-in-key');
-    await form.getByRole('button', { name: 'Install' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
     const choice = form.getByRole('group', { name: 'No OS keychain: where should the secrets go?' });
     await choice.waitFor(SLOW);
     expect(await choice.innerText()).toContain('API_KEY for env.API_KEY (set now)');
@@ -134,7 +134,7 @@ describe.skipIf(chromium.skip)(`a bundle with a sensitive value, without a keych
     expect(JSON.parse(await config())).toEqual({ mcpServers: {} });
     await choice.scrollIntoViewIfNeeded();
     await app.screenshots('bundle-secret-choice');
-    const install = form.getByRole('button', { name: 'Install' });
+    const install = form.getByRole('button', { name: 'Add', exact: true });
     expect(await install.isDisabled()).toBe(true); // until a choice is made
     await choice.getByRole('radio', { name: /An environment variable/ }).check();
     await install.click();

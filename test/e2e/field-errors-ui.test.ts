@@ -70,7 +70,7 @@ describe.skipIf(chromium.skip)(`field errors sit on their field, in every form${
     await name.fill('9lives');
     const row = await add.addVariable('');
     await form.getByLabel(`Variable ${row} value`).fill('orphan');
-    await form.getByRole('button', { name: 'Check and add' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
     expect(await app.fieldError(name)).toBe('The name must start with a letter and use only letters, digits, _ and -.');
     expect(await app.fieldError(command)).toBe('Enter the command that starts the server.');
     expect(await app.fieldError(form.getByLabel(`Variable ${row} value`))).toBe(
@@ -84,7 +84,7 @@ describe.skipIf(chromium.skip)(`field errors sit on their field, in every form${
     await form.getByRole('button', { name: `Remove variable ${row}` }).click();
     await name.fill('everything');
     await command.fill(process.execPath);
-    await form.getByRole('button', { name: 'Check and add' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => app.fieldError(name), SLOW).toBe('a backend with ID "everything" already exists');
     expect(await app.fieldError(command)).toBeUndefined();
     expect(await command.inputValue()).toBe(process.execPath);
@@ -97,7 +97,7 @@ describe.skipIf(chromium.skip)(`field errors sit on their field, in every form${
     await form.getByRole('textbox', { name: /^Name/ }).fill('remote');
     const url = form.getByRole('textbox', { name: 'URL' });
     await url.fill('ftp://example.com/mcp');
-    await form.getByRole('button', { name: 'Check and add' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
     expect(await app.fieldError(url)).toBe('Enter an http:// or https:// URL.');
     expect(await serverIds()).toEqual(['everything']);
   });
@@ -154,7 +154,7 @@ describe.skipIf(chromium.skip)(`field errors sit on their field, in every form${
     await add.chooseBundle(path);
     const form = add.bundleForm('Greeter');
     await form.waitFor(SLOW);
-    await form.getByRole('button', { name: 'Install' }).click();
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
     const tools = form.getByRole('textbox', { name: /Tools \(required\)/ });
     await expect.poll(() => app.fieldError(tools), SLOW).toMatch(/user_config\.tools \(Tools\) is required/);
     expect(await banners(form).count()).toBe(0);

@@ -186,7 +186,7 @@ describe.skipIf(chromium.skip || (!support.available && !mustRun))(
       await form.getByRole('checkbox', { name: 'Run sandboxed' }).uncheck();
       await preview.getByText('Not sandboxed: runs with your rights').waitFor();
       await form.getByRole('checkbox', { name: 'Run sandboxed' }).check();
-      await form.getByRole('button', { name: 'Check and add' }).click();
+      await form.getByRole('button', { name: 'Add', exact: true }).click();
       await servers.badge('second').filter({ hasText: 'Up' }).waitFor(SLOW);
       expect(JSON.parse(await readFile(served.configPath, 'utf8')).mcpServers.second).toMatchObject({
         command: process.execPath,

@@ -19,7 +19,7 @@ import { defaultConfigDir, defaultStateDir, toErrorData, type SecretStore } from
 import { keychain } from '../cliConfig.js';
 import { RUNNING_INSTANCE } from '../optionHelp.js';
 import type { CliCommand, CommandSpec } from '../command.js';
-import { askHidden, confirm, readStdin, stdio, type Write } from '../io.js';
+import { askHidden, confirm, errorLine, readStdin, stdio, type Write } from '../io.js';
 
 /** The command, in help order. */
 export const profileSpecs: readonly CommandSpec[] = [
@@ -215,7 +215,7 @@ export async function profileCommand(
     io.err(USAGE);
     return 2;
   } catch (error) {
-    io.err(`mcp-switchboard: ${toErrorData(error).message}\n`);
+    io.err(`mcp-switchboard: ${errorLine(toErrorData(error))}\n`);
     return 1;
   }
 }

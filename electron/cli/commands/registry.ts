@@ -23,7 +23,7 @@ import {
 import { keychain } from '../cliConfig.js';
 import { CONFIG_FILE, JSON_OUTPUT } from '../optionHelp.js';
 import type { CliCommand, CommandSpec } from '../command.js';
-import { stdio } from '../io.js';
+import { errorLine, stdio } from '../io.js';
 
 /** The commands, in help order. */
 export const registrySpecs: readonly CommandSpec[] = [
@@ -290,7 +290,7 @@ export async function registryCommand(
       data.data?.['field'] === 'secretStorage'
         ? ': pass --secret-storage reference (set the variables where Switchboard starts) or --secret-storage config'
         : '';
-    io.err(`mcp-switchboard: ${data.message}${choose}\n`);
+    io.err(`mcp-switchboard: ${errorLine(data)}${choose}\n`);
     return 1;
   }
 }

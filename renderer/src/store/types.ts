@@ -169,6 +169,10 @@ export interface AppSlice {
   call: CoreClient['call'];
   fetchInfo(): Promise<void>;
   setScreen(screen: ScreenId): void;
+  /** The server just added by a route that leaves for the Servers screen (its note there), until the screen changes. */
+  added: string | undefined;
+  /** Ends an add: the Servers screen, saying `id` was added and waits for review. */
+  showAdded(id: string): void;
   setConnection(state: ConnectionState): void;
   /** Marks resources stale; they are re-fetched together shortly after. */
   invalidate(...keys: ResourceKey[]): void;

@@ -72,6 +72,6 @@ export class AddServerPage {
 
   /** The install form of the bundle titled `title`. */
   bundleForm(title: string): Locator {
-    return this.page.getByRole('form', { name: `Install ${title}` });
+    return this.page.getByRole('form', { name: `Add ${title}` });
   }
 }

@@ -7,7 +7,7 @@
  */
 import { homedir } from 'node:os';
 import { sep } from 'node:path';
-import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import { ErrorCode, ErrorFix, SwitchboardError } from '../../../../shared/errors.js';
 import type { InputValues } from '../entries/saveEntry.js';
 import type { BundleManifest, UserConfigField } from './bundleManifest.js';
 
@@ -25,11 +25,10 @@ export function userConfigValues(manifest: BundleManifest, values: InputValues):
       field.default === undefined ? [] : Array.isArray(field.default) ? field.default : [String(field.default)];
     const chosen = given.length > 0 ? given : fallback;
     if (chosen.length === 0 && field.required) {
-      throw new SwitchboardError(
-        ErrorCode.InputInvalid,
-        `user_config.${key} (${field.title}) is required: pass --arg ${key}=...`,
-        { key: `var:${key}` },
-      );
+      throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} (${field.title}) is required`, {
+        key: `var:${key}`,
+        fix: ErrorFix.GiveValue,
+      });
     }
     if (!field.multiple && chosen.length > 1) {
       throw new SwitchboardError(ErrorCode.InputInvalid, `user_config.${key} takes one value`, { key: `var:${key}` });

@@ -15,7 +15,7 @@
  * it unsandboxed is the user's explicit choice, recorded on that server as
  * `"sandbox": false` (`--unsandboxed`, or the UI's unticked "Run sandboxed").
  */
-import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import { ErrorCode, ErrorFix, SwitchboardError } from '../../../../shared/errors.js';
 import { findCommand, searchPath } from '../../backends/process/commandLookup.js';
 import { packageRegistryHosts } from '../../backends/process/sandbox/sandboxedLaunch.js';
 import { isContainerRuntime } from '../../backends/process/sandbox/sandboxPolicy.js';
@@ -119,7 +119,7 @@ export function refuseWithoutSandbox(
   if (reason === undefined) return;
   throw new SwitchboardError(
     ErrorCode.SandboxUnavailable,
-    `"${id}" would run sandboxed, as every new server does, but ${reason}. Install that and add it again, or add it with --unsandboxed (the UI: untick "Run sandboxed") to run it with your rights, recorded on it as "sandbox": false`,
-    { backend: id, reason },
+    `"${id}" would run sandboxed, as every new server does, but ${reason}. Install that and add it again, or add it unsandboxed: it then runs with your rights, recorded on it as "sandbox": false`,
+    { backend: id, reason, fix: ErrorFix.RunUnsandboxed },
   );
 }

@@ -9,7 +9,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
-import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import { ErrorCode, ErrorFix, SwitchboardError } from '../../../../shared/errors.js';
 import { BACKEND_ID_PATTERN } from '../../../../shared/ids.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
 import { parseBackend, type ConfigProblem } from '../../platform/config/schema.js';
@@ -125,11 +125,10 @@ function importedId(file: ProfileFile, options: ImportOptions, clients: Record<s
     );
   }
   if (id in clients && !options.replace) {
-    throw new SwitchboardError(
-      ErrorCode.DuplicateClient,
-      `a client profile "${id}" exists already: import it with --replace, or under another ID with --as NEWID`,
-      { client: id },
-    );
+    throw new SwitchboardError(ErrorCode.DuplicateClient, `a client profile "${id}" exists already`, {
+      client: id,
+      fix: ErrorFix.ReplaceOrRename,
+    });
   }
   return id;
 }

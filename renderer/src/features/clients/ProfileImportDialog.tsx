@@ -108,12 +108,10 @@ export function ProfileImportDialog({ onClose }: { onClose: () => void }) {
             />
           </label>
           <div className="row">
-            <input
-              aria-label="Import as"
-              placeholder="import as (ID; default: the file's)"
-              value={as}
-              onChange={(e) => setAs(e.target.value)}
-            />
+            <label className="row">
+              Import as
+              <input placeholder="the file's ID" value={as} onChange={(e) => setAs(e.target.value)} />
+            </label>
             <label className="row">
               <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} />
               Replace a profile of the same ID

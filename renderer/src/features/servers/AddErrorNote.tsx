@@ -4,7 +4,7 @@
  * Retry, for after installing it.
  */
 import type { ErrorData } from '../../../../shared/errors.js';
-import { ErrorNote } from '../../components/ErrorNote.js';
+import { ErrorDetails, ErrorNote, errorSentence } from '../../components/ErrorNote.js';
 
 /** The install link of a missing runtime, when `error` is that. */
 export function missingRuntimeOf(error: ErrorData | undefined): { url: string; name: string } | undefined {
@@ -20,10 +20,11 @@ export function AddErrorNote({ error, title }: { error: ErrorData | undefined; t
   if (!error || !runtime) return <ErrorNote error={error} title={title} />;
   return (
     <div className="note tone-bad" role="alert">
-      <strong>{title}:</strong> {error.message}{' '}
+      <strong>{title}:</strong> {errorSentence(error)}{' '}
       <a href={runtime.url} target="_blank" rel="noreferrer">
         Install {runtime.name}
       </a>
+      <ErrorDetails error={error} />
     </div>
   );
 }

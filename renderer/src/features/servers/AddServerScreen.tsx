@@ -29,7 +29,7 @@ export function AddServerScreen() {
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
   const updateBackend = useAppStore((s) => s.updateBackend);
-  const setScreen = useAppStore((s) => s.setScreen);
+  const showAdded = useAppStore((s) => s.showAdded);
 
   return (
     <>
@@ -51,12 +51,12 @@ export function AddServerScreen() {
           <ServerForm
             form={customForm}
             onChange={setCustomForm}
-            submitLabel="Check and add"
+            submitLabel="Add"
             onSubmit={async (submit, onPhase) => {
               const outcome = await saveBackend({ call, addBackend, updateBackend }, submit, onPhase);
               if (!outcome.ok) return outcome.error;
               setCustomForm(emptyServerForm());
-              setScreen('backends');
+              showAdded(submit.id);
               return undefined;
             }}
           />

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useAppStore } from '../../store/context.js';
 import { AwaitingReviewPanel } from '../reviews/AwaitingReviewPanel.js';
+import { AddedNote } from './AddedNote.js';
 import { BackendCard } from './BackendCard.js';
 import { useRegistryUpdates } from './RegistrySource.js';
 import { SandboxPackagesNote } from './SandboxPackagesNote.js';
@@ -26,6 +27,7 @@ export function BackendsScreen() {
   const backends = useAppStore((s) => s.backends);
   const endpoint = useAppStore((s) => s.info.data?.endpointUrl);
   const setScreen = useAppStore((s) => s.setScreen);
+  const added = useAppStore((s) => s.added);
   const list = backends.data ?? [];
   const up = list.filter((b) => b.health.status === 'up').length;
   const idle = list.filter((b) => b.health.status === 'idle').length;
@@ -54,6 +56,7 @@ export function BackendsScreen() {
           + Add server
         </button>
       </header>
+      {added && <AddedNote id={added} />}
       <ErrorNote error={backends.error} title="Could not load servers" />
       <AwaitingReviewPanel />
       {backends.data === undefined && backends.loading && <p className="muted">Loading…</p>}

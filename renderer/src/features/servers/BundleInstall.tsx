@@ -2,7 +2,7 @@
  * Installing a .mcpb (or .dxt) bundle: pick the file or drop it here; the
  * core reads and validates its manifest, and this shows its name, author,
  * version, the tools it declares and what it asks for (sensitive values go
- * to the OS keychain; without one, the user chooses where) before Install. A bad bundle is refused with the field
+ * to the OS keychain; without one, the user chooses where) before Add. A bad bundle is refused with the field
  * named, and nothing is installed.
  */
 import { useId, useState, type DragEvent } from 'react';
@@ -74,7 +74,7 @@ export function BundleInstall() {
 
 function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }) {
   const call = useAppStore((s) => s.call);
-  const setScreen = useAppStore((s) => s.setScreen);
+  const showAdded = useAppStore((s) => s.showAdded);
   const [values, setValues] = useState<Record<string, string>>({});
   const [id, setId] = useState('');
   const { busy, error, run } = useOutcome();
@@ -99,13 +99,13 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
         }),
       'install',
     );
-    if (outcome?.ok) setScreen('backends');
+    if (outcome?.ok) showAdded(outcome.result.id);
   };
 
   return (
     <form
       className="stack panel"
-      aria-label={`Install ${title}`}
+      aria-label={`Add ${title}`}
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
@@ -170,10 +170,10 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
       {askedVariables && <SecretStorageChoice variables={askedVariables} value={storage} onChange={setStorage} />}
       <UnsandboxedChoice shown={noSandbox} checked={unsandboxed} onChange={setUnsandboxed} />
       {!asking && !['id', ...view.fields.map((field) => field.key)].includes(fieldOfError(error) ?? '') && (
-        <ErrorNote error={error} title="Not installed" />
+        <ErrorNote error={error} title="Not added" />
       )}
       <button type="submit" className="primary" disabled={busy || (askedVariables !== undefined && !storage)}>
-        {busy ? 'Checking…' : error && !asking ? 'Retry' : 'Install'}
+        {busy ? 'Checking…' : error && !asking ? 'Retry' : 'Add'}
       </button>
     </form>
   );

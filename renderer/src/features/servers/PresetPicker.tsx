@@ -2,6 +2,8 @@
  * The Featured row: the built-in list of well-known servers (no registry
  * needed, so it works offline). Pick one, fill in what it needs, add; a
  * runtime that is not installed is named with its install link and Retry.
+ * A preset already added (a server of its ID) says so: picking it again
+ * offers its review, and a second copy only when asked for.
  */
 import { useId, useMemo, useState } from 'react';
 import { badIdMessage } from '../../../../shared/ids.js';
@@ -27,6 +29,8 @@ export function PresetPicker() {
   const [id, setId] = useState('');
   /** A stdio preset runs sandboxed unless the user turns it off here. */
   const [sandboxed, setSandboxed] = useState(true);
+  /** The user asked for a second copy of a preset already added. */
+  const [another, setAnother] = useState(false);
   /** The form's own problems by field (`id` or a preset field's key), shown on the field. */
   const [problems, setProblems] = useState<Record<string, string>>({});
   const ids = useId();
@@ -35,12 +39,14 @@ export function PresetPicker() {
   const call = useAppStore((s) => s.call);
   const addBackend = useAppStore((s) => s.addBackend);
   const updateBackend = useAppStore((s) => s.updateBackend);
-  const setScreen = useAppStore((s) => s.setScreen);
+  const showAdded = useAppStore((s) => s.showAdded);
+  const openReview = useAppStore((s) => s.openReview);
   const backends = useAppStore((s) => s.backends.data);
   const taken = useMemo(() => new Set((backends ?? []).map((b) => b.health.id)), [backends]);
 
   const choose = (preset: ServerPreset) => {
     setSelected(preset);
+    setAnother(false);
     setId(freeBackendId(preset.id, taken));
     setAnswers({});
     setSandboxed(true);
@@ -58,7 +64,7 @@ export function PresetPicker() {
     const outcome = await run(() =>
       saveBackend({ call, addBackend, updateBackend }, { id: id.trim(), ...built, force }),
     );
-    if (outcome?.ok) setScreen('backends');
+    if (outcome?.ok) showAdded(id.trim());
   };
 
   return (
@@ -77,12 +83,28 @@ export function PresetPicker() {
               <strong>{preset.name}</strong>
               {preset.oauth && <Badge tone="info">OAuth</Badge>}
               {preset.transport === 'http' && <Badge>remote</Badge>}
+              {taken.has(preset.id) && <Badge tone="ok">added</Badge>}
             </span>
             <span className="desc">{preset.description}</span>
           </button>
         ))}
       </div>
-      {selected && (
+      {selected && taken.has(selected.id) && !another && (
+        <div className="stack panel" role="region" aria-label={`${selected.name} is added`}>
+          <p>
+            {selected.name} is added already, as <strong>{selected.id}</strong>.
+          </p>
+          <div className="row">
+            <button type="button" className="primary" onClick={() => openReview(selected.id)}>
+              Review
+            </button>
+            <button type="button" onClick={() => setAnother(true)}>
+              Add another {selected.name}
+            </button>
+          </div>
+        </div>
+      )}
+      {selected && (!taken.has(selected.id) || another) && (
         <form
           className="stack panel"
           aria-label={`Add ${selected.name}`}

@@ -148,6 +148,7 @@ function RegistryList(props: {
 function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const call = useAppStore((s) => s.call);
   const setScreen = useAppStore((s) => s.setScreen);
+  const showAdded = useAppStore((s) => s.showAdded);
   const installable = entry.options.filter((option) => !option.unsupported);
   const [optionIndex, setOptionIndex] = useState(0);
   const option = installable[optionIndex];
@@ -185,7 +186,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
     if (!outcome?.ok) return;
     // A server that answered 401 is saved; its sign-in (OAuth) has started: say where to finish it.
     if (outcome.result.needsAuthorization) setSignIn({ id: outcome.result.id, url: outcome.result.authorizationUrl });
-    else setScreen('backends');
+    else showAdded(outcome.result.id);
   };
 
   return (

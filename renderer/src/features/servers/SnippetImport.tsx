@@ -2,6 +2,7 @@
  * Paste a Claude Desktop / Cursor / VS Code `mcpServers` snippet, review the
  * servers found, and add the chosen ones (each checked before it is saved).
  */
+import { AddedNote } from './AddedNote.js';
 import { useId, useState } from 'react';
 import type { ErrorData } from '../../../../shared/errors.js';
 import type { ResultOf } from '../../../../shared/contract.js';
@@ -151,7 +152,7 @@ export function SnippetImport() {
                 <RunPreview preview={previewOfEntry(entryToAdd(server))} label={`What ${server.id} will run`} />
                 <SnippetSecretsNote secrets={server.secrets} />
                 {result?.state === 'adding' && <AddProgress phase="checking" since={result.since} />}
-                {result?.state === 'added' && <p role="status">✓ Added {server.id}</p>}
+                {result?.state === 'added' && <AddedNote id={server.id} />}
                 {result?.state === 'failed' && (
                   <>
                     <ErrorNote error={result.error} title={`${server.id} not added`} />

@@ -50,7 +50,9 @@ export function createAppSlice(client: CoreClient, coalesceMs: number): SliceCre
           (info) => set({ info }),
           () => client.call('app.info'),
         ),
-      setScreen: (screen) => set({ screen }),
+      added: undefined,
+      setScreen: (screen) => set({ screen, added: undefined }),
+      showAdded: (id) => set({ screen: 'backends', added: id }),
       setConnection: (connection) => set({ connection }),
       invalidate: (...keys) => scheduler.invalidate(keys),
       show(key) {

@@ -9,7 +9,8 @@ import {
   sandboxBlocker,
   withDefaultSandbox,
 } from '../../../../../electron/core/install/clientApps/sandboxDefault.js';
-import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
+import { ErrorCode, ErrorFix, SwitchboardError } from '../../../../../shared/errors.js';
+import { errorLine } from '../../../../../electron/cli/io.js';
 import { parseBackend } from '../../../../../electron/core/platform/config/schema.js';
 
 describe('withDefaultSandbox', () => {
@@ -98,8 +99,11 @@ describe('where no sandbox can run, the add says what to install, and unsandboxe
     expect(refused).toBeInstanceOf(SwitchboardError);
     expect((refused as SwitchboardError).code).toBe(ErrorCode.SandboxUnavailable);
     expect((refused as SwitchboardError).message).toBe(
-      '"memory" would run sandboxed, as every new server does, but bubblewrap is not installed (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap). Install that and add it again, or add it with --unsandboxed (the UI: untick "Run sandboxed") to run it with your rights, recorded on it as "sandbox": false',
+      '"memory" would run sandboxed, as every new server does, but bubblewrap is not installed (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap). Install that and add it again, or add it unsandboxed: it then runs with your rights, recorded on it as "sandbox": false',
     );
+    // The fix as data: the CLI names its flag, the UI its box; the message neither.
+    expect((refused as SwitchboardError).data?.['fix']).toBe(ErrorFix.RunUnsandboxed);
+    expect(errorLine((refused as SwitchboardError).toData())).toMatch(/; to add it unsandboxed, pass --unsandboxed$/);
     expect(() => refuseWithoutSandbox('memory', { command: 'npx', sandbox: false }, bare, noBubblewrap)).not.toThrow();
   });
 });

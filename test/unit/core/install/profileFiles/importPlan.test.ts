@@ -5,6 +5,7 @@
  * give) against the config as it is, and refuses a profile ID that is taken.
  */
 import { describe, expect, it } from 'vitest';
+import { ErrorFix } from '../../../../../shared/errors.js';
 import { planImport, readProfileFile } from '../../../../../electron/core/install/profileFiles/importPlan.js';
 import { entryFromInputs } from '../../../../../electron/core/install/profileFiles/serverInputs.js';
 
@@ -97,7 +98,13 @@ describe('planImport', () => {
 
   it('refuses a profile ID that is taken unless replaced, and says which fields a replace changes', () => {
     const document = { policy: { clients: { cursor: { name: 'Cursor', maxTools: 80 } } } };
-    expect(() => planImport(read(file), { document, stored: () => false })).toThrow(/--replace.*--as NEWID/);
+    // The fix as data (the CLI says --replace / --as, the UI its box and field), not in the message.
+    expect(() => planImport(read(file), { document, stored: () => false })).toThrow(
+      expect.objectContaining({
+        message: 'a client profile "cursor" exists already',
+        data: { client: 'cursor', fix: ErrorFix.ReplaceOrRename },
+      }),
+    );
     const replaced = planImport(read(file), { document, stored: () => false }, { replace: true });
     expect(replaced.profile).toEqual({ state: 'replaced', changedFields: ['maxTools', 'backends'] });
     const renamed = planImport(read(file), { document, stored: () => false }, { as: 'cursor-work' });
