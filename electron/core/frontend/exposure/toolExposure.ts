@@ -24,9 +24,9 @@ import type { ClientView } from '../../catalog/policy/policyEngine.js';
 import { ToolSearchIndex } from './search/toolSearchIndex.js';
 import type { LoadedTools } from './loadedTools.js';
 import { ProfileLoads } from './profileLoads.js';
-import { ALWAYS_LOAD_META, CALL_TOOL, callToolDefinition, SEARCH_TOOL, searchToolDefinition } from './metaTools.js';
+import { ALWAYS_LOAD_META, META_TOOLS } from './metaTools.js';
 
-const META_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOL, CALL_TOOL]);
+const META_NAMES: ReadonlySet<string> = new Set(META_TOOLS.map((tool) => tool.name));
 
 /** One search result, as `search_tools` returns it. */
 export interface FoundTool {
@@ -125,21 +125,36 @@ export class ToolExposure {
   search(client: string, query: string, limit: number): FoundTool[] {
     const index = this.indexFor(client);
     const { byCatalogName } = this.listedFor(client);
-    const catalog = this.source.catalog();
     return index
       .search(query, limit, (name) => byCatalogName.has(name))
-      .map(({ name }) => {
-        const tool = byCatalogName.get(name)!;
-        const found: FoundTool = {
-          name: tool.name,
-          server: catalog.toolIndex.get(name)!.backendId,
-          description: tool.description ?? '',
-          inputSchema: tool.inputSchema,
-        };
-        if (tool.title) found.title = tool.title;
-        if (tool.annotations) found.annotations = tool.annotations;
-        return found;
-      });
+      .map(({ name }) => this.found(name, byCatalogName.get(name)!));
+  }
+
+  /** A tool the client may use, by the name it sees (a shortened one included); undefined for any other name. */
+  visible(client: string, name: string): Tool | undefined {
+    const catalogName = this.source.view(client).aliases.get(name) ?? name;
+    return this.listedFor(client).byCatalogName.get(catalogName);
+  }
+
+  /** The named tools in full (names the client does not see are left out), as `describe_tools` returns them. */
+  describe(client: string, names: readonly string[]): FoundTool[] {
+    const aliases = this.source.view(client).aliases;
+    return names.flatMap((name) => {
+      const tool = this.visible(client, name);
+      return tool ? [this.found(aliases.get(name) ?? name, tool)] : [];
+    });
+  }
+
+  private found(catalogName: string, tool: Tool): FoundTool {
+    const found: FoundTool = {
+      name: tool.name,
+      server: this.source.catalog().toolIndex.get(catalogName)!.backendId,
+      description: tool.description ?? '',
+      inputSchema: tool.inputSchema,
+    };
+    if (tool.title) found.title = tool.title;
+    if (tool.annotations) found.annotations = tool.annotations;
+    return found;
   }
 
   /** Brings the search index in line with the published catalog (only changed tools are re-indexed). */
@@ -202,9 +217,7 @@ export class ToolExposure {
     }
     const search = view.exposure !== 'all';
     const shadowed = search ? view.tools.filter((tool) => META_NAMES.has(tool.name)) : [];
-    const tools = search
-      ? [searchToolDefinition, callToolDefinition, ...pinned.filter((tool) => !META_NAMES.has(tool.name))]
-      : shown;
+    const tools = search ? [...META_TOOLS, ...pinned.filter((tool) => !META_NAMES.has(tool.name))] : shown;
     const fingerprint = createHash('sha256').update(JSON.stringify(tools)).digest('base64url');
     return { tools, fingerprint, byCatalogName, names: new Set(tools.map((tool) => tool.name)), shadowed };
   }

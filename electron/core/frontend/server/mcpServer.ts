@@ -7,7 +7,8 @@
 import type { CallToolRequestParams, CallToolResult, Server } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../../shared/version.js';
 import { LoadedTools } from '../exposure/loadedTools.js';
-import { metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
+import { describeTools, metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
+import { argumentsError } from '../exposure/callArguments.js';
 import { rememberToolList, toolListChanged } from './listTracking.js';
 import { logShadowedTools } from '../exposure/shadowedTools.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
@@ -130,7 +131,15 @@ export function createFrontendServer(
     // Search mode: search_tools answers here; call_tool is the direct call it names, on the same path.
     const meta = metaToolOf(exposure, client, request.params.name);
     if (meta === 'search') return searchTools(exposure, client, request.params.arguments, session);
-    const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
+    if (meta === 'describe') return describeTools(exposure, client, request.params.arguments);
+    const unwrapped = meta === 'call' ? unwrapCall(request.params) : request.params;
+    if (meta === 'call') {
+      // Arguments that do not fit answer with what was wrong and the schema (the model saw a compact form).
+      const tool = exposure.visible(client, unwrapped.name);
+      const wrong = tool && argumentsError(tool, unwrapped.arguments);
+      if (wrong) return wrong;
+    }
+    const params = named(unwrapped);
     checkToolScopes(core, client, principal, params.name);
     loaded.touch(params.name);
     // Past its rate limits: made as a task, or routed as a call (tasks/ decides which).

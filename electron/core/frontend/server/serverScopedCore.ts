@@ -121,6 +121,8 @@ function scopedExposure(exposure: ExposureService, view: (client: string) => Ser
     fingerprint: (client) => view(client).fingerprint,
     reachable: (client) => list(client).length,
     search: () => [],
+    visible: () => undefined,
+    describe: () => [],
     load: () => false,
     profiles: exposure.profiles,
     profileFingerprint: (client) => view(client).fingerprint,
