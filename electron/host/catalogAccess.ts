@@ -14,7 +14,7 @@ import type {
   ItemAccessView,
   PolicyItemView,
 } from '../../shared/model/views.js';
-import { ALWAYS_LOAD_META, META_TOOLS, searchTools } from '../core/frontend/index.js';
+import { ALWAYS_LOAD_META, searchTools } from '../core/frontend/index.js';
 import { toolListTokens, toolTokens } from '../core/catalog/index.js';
 import { LOCAL_CLIENT } from '../core/platform/index.js';
 import type { Switchboard } from '../core/api/index.js';
@@ -95,7 +95,7 @@ export function catalogAccess(core: Switchboard, profile: string | undefined): C
       searchTokens: toolListTokens(
         view.exposure === 'search'
           ? listed
-          : [...META_TOOLS, ...listed.filter((tool) => tool._meta?.[ALWAYS_LOAD_META])],
+          : [...core.exposure.metaToolsFor(client), ...listed.filter((tool) => tool._meta?.[ALWAYS_LOAD_META])],
       ),
     },
     items,

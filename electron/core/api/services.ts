@@ -225,6 +225,8 @@ export interface ExposureService {
   reachable(client: string): number;
   /** Search over the tools the client may use. */
   search(client: string, query: string, limit: number): FoundTool[];
+  /** The meta-tools the client's search-mode list starts with (`search_tools` naming its servers). */
+  metaToolsFor(client: string): Tool[];
   /** A tool the client may use, by the name it sees; undefined for any other name. */
   visible(client: string, name: string): Tool | undefined;
   /** The named tools in full (`describe_tools`); names the client does not see are left out. */

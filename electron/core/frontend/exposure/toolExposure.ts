@@ -24,7 +24,8 @@ import type { ClientView } from '../../catalog/policy/policyEngine.js';
 import { ToolSearchIndex } from './search/toolSearchIndex.js';
 import type { LoadedTools } from './loadedTools.js';
 import { ProfileLoads } from './profileLoads.js';
-import { ALWAYS_LOAD_META, META_TOOLS } from './metaTools.js';
+import { ALWAYS_LOAD_META, META_TOOLS, SEARCH_TOOL } from './metaTools.js';
+import { serverDirectory } from './serverDirectory.js';
 
 const META_NAMES: ReadonlySet<string> = new Set(META_TOOLS.map((tool) => tool.name));
 
@@ -217,9 +218,32 @@ export class ToolExposure {
     }
     const search = view.exposure !== 'all';
     const shadowed = search ? view.tools.filter((tool) => META_NAMES.has(tool.name)) : [];
-    const tools = search ? [...META_TOOLS, ...pinned.filter((tool) => !META_NAMES.has(tool.name))] : shown;
+    const tools = search ? [...this.metaTools(view), ...pinned.filter((tool) => !META_NAMES.has(tool.name))] : shown;
     const fingerprint = createHash('sha256').update(JSON.stringify(tools)).digest('base64url');
     return { tools, fingerprint, byCatalogName, names: new Set(tools.map((tool) => tool.name)), shadowed };
+  }
+
+  /** The meta-tools the client's search-mode list starts with (whatever its exposure now). */
+  metaToolsFor(client: string): Tool[] {
+    return this.metaTools(this.source.view(client));
+  }
+
+  /** The meta-tools of a search-mode list, `search_tools` naming the servers the client may use (serverDirectory.ts). */
+  private metaTools(view: ClientView): Tool[] {
+    const toolIndex = this.source.catalog().toolIndex;
+    const byServer = new Map<string, string[]>();
+    for (const tool of view.tools) {
+      const origin = toolIndex.get(view.aliases.get(tool.name) ?? tool.name);
+      if (!origin) continue;
+      const names = byServer.get(origin.backendId) ?? [];
+      if (names.length === 0) byServer.set(origin.backendId, names);
+      names.push(origin.original);
+    }
+    const directory = serverDirectory([...byServer].map(([id, tools]) => ({ id, tools })));
+    if (directory === '') return [...META_TOOLS];
+    return META_TOOLS.map((tool) =>
+      tool.name === SEARCH_TOOL ? { ...tool, description: `${tool.description ?? ''}\n${directory}` } : tool,
+    );
   }
 
   /** The loaded tools a session's list adds: still visible to the client, not listed already. */

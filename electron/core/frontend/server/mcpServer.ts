@@ -4,7 +4,7 @@
  * backends) and route everything else through the router. One instance serves
  * one 2025-era session or one 2026-07-28 request.
  */
-import type { CallToolRequestParams, CallToolResult, Server } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../../shared/version.js';
 import { LoadedTools } from '../exposure/loadedTools.js';
 import { describeTools, metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
@@ -12,7 +12,7 @@ import { argumentsError } from '../exposure/callArguments.js';
 import { rememberToolList, toolListChanged } from './listTracking.js';
 import { logShadowedTools } from '../exposure/shadowedTools.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
-import { frontendChannel } from '../relay/frontendChannel.js';
+import { frontendChannel, requestEra } from '../relay/frontendChannel.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
 import { afterProgress, progressRelay } from '../routing/forwarding.js';
@@ -26,6 +26,13 @@ import type { FrontendCore } from '../../api/services.js';
 import type { CoreEvents } from '../../api/events.js';
 import type { Principal } from '../../catalog/policy/principal.js';
 import { checkToolScopes, toolsWithinScopes } from './scopeGate.js';
+
+/**
+ * How long a 2026-07-28 client may keep a list result (tools, prompts, resources, templates) and
+ * for whom: a minute, for the caller only (`private`: a list holds what the caller's profile may
+ * use). A change within that minute reaches a client that listens (`subscriptions/listen`).
+ */
+const LIST_CACHE = { ttlMs: 60_000, cacheScope: 'private' } as const;
 
 /** Identity of the proxy as an MCP server. */
 export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
@@ -96,11 +103,14 @@ export function createFrontendServer(
   clients.set(server, { client, loaded });
   rememberToolList(server, exposure.fingerprint(client, loaded));
   // During the startup grace a list waits for backends on their first attempt (see startupGrace.ts).
+  // A 2026-07-28 list result says how long it may be cached and for whom (LIST_CACHE).
   const listed =
-    <R>(answer: () => R) =>
-    (_request: unknown, ctx: { mcpReq: { signal: AbortSignal } }): R | Promise<R> => {
+    <R extends object>(answer: () => R) =>
+    (_request: unknown, ctx: ServerContext): R | Promise<R> => {
+      const cached = requestEra(ctx) === 'modern' ? (result: R): R => ({ ...result, ...LIST_CACHE }) : undefined;
       const waiting = core.grace.wait(ctx.mcpReq.signal);
-      return waiting ? waiting.then(answer) : answer();
+      if (waiting) return waiting.then(() => (cached ? cached(answer()) : answer()));
+      return cached ? cached(answer()) : answer();
     };
   server.setRequestHandler(
     'tools/list',

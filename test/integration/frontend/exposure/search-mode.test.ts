@@ -179,6 +179,21 @@ describe('search mode', () => {
     );
   });
 
+  it.each(['legacy', 'modern'] as const)(
+    "search_tools's description names the servers the profile may see, with their tools (%s)",
+    async (era) => {
+      const describe = async (token: string | undefined) =>
+        (await (await proxy.connect(era, token)).listTools()).tools.find((t) => t.name === 'search_tools')!
+          .description!;
+      const searcher = await describe(tokens['searcher']);
+      expect(searcher).toContain('- slow (');
+      expect(searcher).toMatch(/- memory \(\d+\): .*create_entities/);
+      const hidden = await describe(tokens['hidden']);
+      expect(hidden).toMatch(/- slow \(\d+\): /);
+      expect(hidden).not.toContain('memory');
+    },
+  );
+
   it('searches only the servers a profile may see', async () => {
     const client = await proxy.connect('modern', tokens['hidden']);
     expect((await search(client, 'knowledge graph entities', 50)).map((t) => t.server)).not.toContain('memory');
@@ -304,13 +319,15 @@ describe('auto exposure', () => {
       tools: Found[];
     };
     expect(found.tools.map((t) => t.name)).toContain('two__e');
-    // The search-mode client's list (two meta-tools) did not change: no list_changed for it.
-    expect(searcherNotified).toBe(0);
-    // Pinning a tool to always show does change it: now it is told.
+    // The search-mode client's list changed too: search_tools names the new server.
+    await waitUntil(() => searcherNotified === 1, { description: 'list_changed for the new server' });
+    const described = (await searcher.listTools()).tools[0]!.description;
+    expect(described).toContain('- two (2): d, e');
+    // Pinning a tool to always show changes it again.
     await proxy.core.policy.update((policy) => {
       policy.backends['two'] = { alwaysShow: ['d'] };
     });
-    await waitUntil(() => searcherNotified === 1, { description: 'list_changed for the search-mode client' });
+    await waitUntil(() => searcherNotified === 2, { description: 'list_changed for the search-mode client' });
     expect(await names(searcher)).toEqual(['search_tools', 'call_tool', 'describe_tools', 'two__d']);
   });
 });
@@ -342,6 +359,58 @@ describe('tokens', () => {
     } finally {
       await proxy.close();
       await dir.cleanup();
+    }
+  });
+});
+
+describe('list order and caching', () => {
+  const start = async (order: string) => {
+    const dir = await tempDir();
+    const proxy = await startProxy(
+      {
+        mcpServers: {
+          zed: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: order } }),
+          abe: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'y,x' } }),
+        },
+      },
+      { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },
+    );
+    return {
+      proxy,
+      close: async () => {
+        await proxy.close();
+        await dir.cleanup();
+      },
+    };
+  };
+
+  it('lists tools in the same order across restarts whatever order a server lists them in, in both eras', async () => {
+    const lists: string[][] = [];
+    for (const order of ['delta,alpha,charlie', 'charlie,delta,alpha']) {
+      const { proxy, close } = await start(order);
+      try {
+        for (const era of ['legacy', 'modern'] as const) lists.push(await names(await proxy.connect(era)));
+      } finally {
+        await close();
+      }
+    }
+    // Config order of the servers, each server's tools by name.
+    const expected = ['zed__alpha', 'zed__charlie', 'zed__delta', 'abe__x', 'abe__y'];
+    expect(lists).toEqual([expected, expected, expected, expected]);
+  });
+
+  it('gives 2026-07-28 list results a private cache lifetime, and 2025-era ones none', async () => {
+    const { proxy, close } = await start('a');
+    try {
+      const modern = (await (await proxy.connect('modern')).listTools()) as Record<string, unknown>;
+      expect(modern).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+      const prompts = (await (await proxy.connect('modern')).listPrompts()) as Record<string, unknown>;
+      expect(prompts).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+      const legacy = (await (await proxy.connect('legacy')).listTools()) as Record<string, unknown>;
+      expect(legacy).not.toHaveProperty('ttlMs');
+      expect(legacy).not.toHaveProperty('cacheScope');
+    } finally {
+      await close();
     }
   });
 });
