@@ -138,6 +138,22 @@ async function main(): Promise<void> {
     ranked.set(task.query, found.map((t) => origin.get(t.name)!).filter(Boolean));
   }
   const ours = score(tasks, (query) => ranked.get(query) ?? []);
+
+  // Tokens of a 5-result answer (content and structured content, as the client received them), compact vs full.
+  const answerTokens = { compact: [] as number[], full: [] as number[] };
+  for (const task of tasks) {
+    for (const detail of ['compact', 'full'] as const) {
+      const result = await searcher.callTool({
+        name: 'search_tools',
+        arguments: { query: task.query, limit: 5, detail },
+      });
+      answerTokens[detail].push(
+        countTokens(JSON.stringify({ content: result.content, structuredContent: result.structuredContent })),
+      );
+    }
+  }
+  const compactTokens = [...answerTokens.compact].sort((a, b) => a - b);
+  const fullTokens = [...answerTokens.full].sort((a, b) => a - b);
   const baseline = score(tasks, baselineRanker(servers));
 
   // In process, on 1000+ tools (the catalog twice under other server IDs): build and search time.
@@ -226,6 +242,19 @@ async function main(): Promise<void> {
     ],
   );
   printTable(
+    `tokens of a 5-result search_tools answer (o200k, ${tasks.length} tasks)`,
+    ['detail', 'median', 'p95', 'max', 'target'],
+    [
+      ['compact (default)', ...[50, 95, 100].map((p) => String(percentile(compactTokens, p))), 'median <= 1000'],
+      ['full', ...[50, 95, 100].map((p) => String(percentile(fullTokens, p))), ''],
+      [
+        'compact / full',
+        ...[50, 95, 100].map((p) => pct(percentile(compactTokens, p) / percentile(fullTokens, p))),
+        '',
+      ],
+    ],
+  );
+  printTable(
     `speed (index of ${doubled.length} tools, in process; search_tools through serve)`,
     ['what', 'p50', 'p95', 'target'],
     [
@@ -248,6 +277,14 @@ async function main(): Promise<void> {
         baseline,
         recall5Ratio: ours.recall5 / baseline.recall5,
         tokens: { all: tokensAll, search: tokensSearch, ratio: tokensSearch / tokensAll },
+        answerTokens: {
+          compact: {
+            median: percentile(compactTokens, 50),
+            p95: percentile(compactTokens, 95),
+            max: compactTokens.at(-1),
+          },
+          full: { median: percentile(fullTokens, 50), p95: percentile(fullTokens, 95), max: fullTokens.at(-1) },
+        },
         speed: {
           indexedTools: doubled.length,
           buildMs,

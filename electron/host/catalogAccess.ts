@@ -14,7 +14,7 @@ import type {
   ItemAccessView,
   PolicyItemView,
 } from '../../shared/model/views.js';
-import { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition, searchTools } from '../core/frontend/index.js';
+import { ALWAYS_LOAD_META, searchTools } from '../core/frontend/index.js';
 import { toolListTokens, toolTokens } from '../core/catalog/index.js';
 import { LOCAL_CLIENT } from '../core/platform/index.js';
 import type { Switchboard } from '../core/api/index.js';
@@ -95,7 +95,7 @@ export function catalogAccess(core: Switchboard, profile: string | undefined): C
       searchTokens: toolListTokens(
         view.exposure === 'search'
           ? listed
-          : [searchToolDefinition, callToolDefinition, ...listed.filter((tool) => tool._meta?.[ALWAYS_LOAD_META])],
+          : [...core.exposure.metaToolsFor(client), ...listed.filter((tool) => tool._meta?.[ALWAYS_LOAD_META])],
       ),
     },
     items,
@@ -111,7 +111,8 @@ export function searchAs(
 ): FoundToolView[] {
   const client = clientOf(core, profile);
   try {
-    const result = searchTools(core.exposure, client, { query, ...(limit !== undefined ? { limit } : {}) });
+    const args = { query, detail: 'full', ...(limit !== undefined ? { limit } : {}) };
+    const result = searchTools(core.exposure, client, args);
     return (result.structuredContent as { tools: FoundToolView[] }).tools;
   } catch (error) {
     if (error instanceof ProtocolError) throw new SwitchboardError(ErrorCode.InvalidParams, error.message);

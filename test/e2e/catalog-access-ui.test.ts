@@ -145,9 +145,9 @@ describe.skipIf(chromium.skip)(`Catalog and Authorization joined, in Chromium${c
 
   it('sets Cursor to search mode here, and the catalog search finds what its search_tools finds', async () => {
     await authorization.exposure('Cursor').selectOption('search');
-    await expect.poll(() => names(cursor), SLOW).toEqual(['search_tools', 'call_tool']);
+    await expect.poll(() => names(cursor), SLOW).toEqual(['search_tools', 'call_tool', 'describe_tools']);
     await app.open('Catalog');
-    await catalog.cost.filter({ hasText: 'Cursor is in search mode: 2 tools listed' }).waitFor(SLOW);
+    await catalog.cost.filter({ hasText: 'Cursor is in search mode: 3 tools listed' }).waitFor(SLOW);
     // Not in its tools/list any more, but found by its search_tools.
     await catalog.search.fill('echo');
     await catalog.row('everything__echo').filter({ hasText: 'via search' }).waitFor(SLOW);
@@ -172,7 +172,7 @@ describe.skipIf(chromium.skip)(`Catalog and Authorization joined, in Chromium${c
     expect(await authorization.inheritLabel('everything__echo')).toBe('inherit (allow)');
     await expect.poll(() => names(main), SLOW).not.toContain('everything__echo');
     await authorization.exposure('the main token').selectOption('search');
-    await expect.poll(() => names(main), SLOW).toEqual(['search_tools', 'call_tool']);
+    await expect.poll(() => names(main), SLOW).toEqual(['search_tools', 'call_tool', 'describe_tools']);
     await authorization.exposure('the main token').selectOption('default');
     await expect.poll(async () => (await names(main)).length, SLOW).toBeGreaterThan(2);
   }, 60_000);

@@ -232,6 +232,12 @@ export interface ExposureService {
   reachable(client: string): number;
   /** Search over the tools the client may use. */
   search(client: string, query: string, limit: number): FoundTool[];
+  /** The meta-tools the client's search-mode list starts with (`search_tools` naming its servers). */
+  metaToolsFor(client: string): Tool[];
+  /** A tool the client may use, by the name it sees; undefined for any other name. */
+  visible(client: string, name: string): Tool | undefined;
+  /** The named tools in full (`describe_tools`); names the client does not see are left out. */
+  describe(client: string, names: readonly string[]): FoundTool[];
   /** Adds found tools to a session's list (`search+load`); true when it changed. */
   load(client: string, loaded: LoadedTools, found: readonly FoundTool[]): boolean;
   /** Whether a client has code mode's `run_code`. */

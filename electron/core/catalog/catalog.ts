@@ -9,6 +9,9 @@
  * and the winner. An item with an empty name is refused the same way. Two
  * names of one backend that sanitise to one still refuse that backend.
  *
+ * Tools are listed backend by backend in config order, each backend's in name
+ * order, so a tools/list does not depend on the order a server lists in.
+ *
  * A backend's overrides (CatalogInput.overrides, catalog/overrides/) are
  * applied here, so every catalog built from an input shows them: a tool's
  * override name replaces its original before the prefix, and prompts and
@@ -199,7 +202,11 @@ export class Catalog {
         { backend: input.backendId, items: added, maxCatalogItems: options.maxItems },
       );
     }
-    for (const [name, origin] of staged.tools) this.toolIndex.set(name, origin);
+    // A backend's tools in name order (code points), whatever order it lists them in: every tools/list is
+    // the same across restarts and replicas (the 2026-07-28 specification recommends it for prompt caching).
+    const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+    staged.exposedTools.sort((a, b) => byName(a.name, b.name));
+    for (const name of [...staged.tools.keys()].sort(byName)) this.toolIndex.set(name, staged.tools.get(name)!);
     for (const tool of staged.exposedTools) {
       const source = staged.sources.get(tool.name);
       if (source) this.toolSources.set(tool.name, source);

@@ -4,7 +4,7 @@
  * views share with the endpoints (and the event retention, for its bench).
  */
 export { searchTools } from './exposure/metaToolCalls.js';
-export { ALWAYS_LOAD_META, callToolDefinition, searchToolDefinition } from './exposure/metaTools.js';
+export { ALWAYS_LOAD_META } from './exposure/metaTools.js';
 export { ToolSearchIndex } from './exposure/search/toolSearchIndex.js';
 export { bearerToken, tokenMatcher } from './http/bearer.js';
 export { EventRetention } from './http/eventRetention.js';

@@ -88,7 +88,7 @@ describe('the catalog as one profile gets it', () => {
   it('runs search_tools as the profile would: the same results as its real meta-tool, never a denied tool', async () => {
     expect(await bridge.call('profiles.setExposure', { id: 'cursor', exposure: 'search' })).toMatchObject({ ok: true });
     const view = await access('cursor');
-    expect(view.tools).toMatchObject({ exposure: 'search', inForce: 'search', listed: 2 });
+    expect(view.tools).toMatchObject({ exposure: 'search', inForce: 'search', listed: 3 });
     expect(view.tools.tokens).toBe(view.tools.searchTokens);
     for (const query of ['read the knowledge graph', 'add observations to entities', 'echo']) {
       const found = await bridge.call('catalog.search', { profile: 'cursor', query, limit: 5 });
@@ -112,9 +112,13 @@ describe('the catalog as one profile gets it', () => {
     expect(await bridge.call('profiles.setExposure', { id: '*', exposure: 'search' })).toMatchObject({ ok: true });
     expect((await access()).tools).toMatchObject({ exposure: 'search', inForce: 'search' });
     const policy = await bridge.call('policy.get', {});
-    expect(policy.ok && policy.result.tools).toMatchObject({ exposure: 'search', inForce: 'search', listed: 2 });
+    expect(policy.ok && policy.result.tools).toMatchObject({ exposure: 'search', inForce: 'search', listed: 3 });
     const main = await harness.mcpClient('legacy');
-    expect((await main.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'call_tool']);
+    expect((await main.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'search_tools',
+      'call_tool',
+      'describe_tools',
+    ]);
     expect(await bridge.call('profiles.setExposure', { id: '*', exposure: null })).toMatchObject({ ok: true });
     expect((await access()).tools.inForce).toBe('all');
     expect((await access()).tools.exposure).toBeUndefined();

@@ -196,10 +196,10 @@ describe('tool overrides', () => {
       name: 'search_tools',
       arguments: { query: 'note of the day notebook', limit: 3 },
     });
-    const found = (result.structuredContent as { tools: { name: string; description: string }[] }).tools;
+    const found = (result.structuredContent as { tools: { name: string; purpose: string }[] }).tools;
     expect(found[0]).toMatchObject({
       name: 'fs__read_note',
-      description: 'Reads the note of the day from the notebook',
+      purpose: 'Reads the note of the day from the notebook',
     });
   });
 
@@ -207,11 +207,11 @@ describe('tool overrides', () => {
     const query = async (token: string | undefined) => {
       const client = await proxy.connect('legacy', token);
       const result = await client.callTool({ name: 'search_tools', arguments: { query: 'grocery shopping list' } });
-      return (result.structuredContent as { tools: { name: string; description: string }[] }).tools;
+      return (result.structuredContent as { tools: { name: string; purpose: string }[] }).tools;
     };
     expect((await query(tokens['grocer']))[0]).toMatchObject({
       name: 'fs__write_file',
-      description: 'Adds an item to the grocery shopping list',
+      purpose: 'Adds an item to the grocery shopping list',
     });
     expect((await query(tokens['searcher'])).map((tool) => tool.name)).not.toContain('fs__write_file');
   });

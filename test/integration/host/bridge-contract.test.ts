@@ -198,11 +198,15 @@ describe('catalog, policy, approvals, profiles, sessions and the log', () => {
     expect(names.some((name) => name.startsWith('mem__'))).toBe(false);
     // Search mode from the Clients screen: the profile's list becomes the two meta-tools.
     expect(await client.call('profiles.setExposure', { id: 'tester', exposure: 'search' })).toMatchObject({ ok: true });
-    expect((await tester.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool']);
+    expect((await tester.listTools()).tools.map((t) => t.name)).toEqual([
+      'search_tools',
+      'call_tool',
+      'describe_tools',
+    ]);
     const searching = await client.call('profiles.list');
     expect(searching).toMatchObject({
       ok: true,
-      result: [{ id: 'tester', tools: { exposure: 'search', inForce: 'search', listed: 2, reachable: names.length } }],
+      result: [{ id: 'tester', tools: { exposure: 'search', inForce: 'search', listed: 3, reachable: names.length } }],
     });
     expect(await client.call('profiles.setExposure', { id: 'tester', exposure: 'most' as 'all' })).toMatchObject({
       ok: false,

@@ -1,6 +1,7 @@
 /**
- * The tools/call side of search mode. `search_tools` is answered here;
- * `call_tool` is unwrapped into the direct tools/call it stands for, which
+ * The tools/call side of search mode. `search_tools` (compact entries unless
+ * `detail: "full"`) and `describe_tools` are answered here; `call_tool` is
+ * checked against the named tool's input schema (callArguments.ts) and unwrapped into the direct tools/call it stands for, which
  * then takes the router's one path (policy, approvals, pinning, audit,
  * progress, cancellation, input requests, queue and timeout). Only clients in
  * search mode have these tools: for others the names are unknown like any other.
@@ -10,7 +11,8 @@
 import type { CallToolRequestParams, CallToolResult } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { LoadedTools } from './loadedTools.js';
-import { CALL_TOOL, DEFAULT_LIMIT, MAX_LIMIT, SEARCH_TOOL } from './metaTools.js';
+import { compactLine, compactTool } from './compactTool.js';
+import { CALL_TOOL, DEFAULT_LIMIT, DESCRIBE_TOOL, MAX_LIMIT, SEARCH_TOOL } from './metaTools.js';
 import type { ToolExposure } from './toolExposure.js';
 import { RUN_CODE_TOOL } from './code/codeRun.js';
 
@@ -35,24 +37,61 @@ export function searchTools(
   args: Record<string, unknown> = {},
   session?: SearchSession,
 ): CallToolResult {
-  const { query, limit = DEFAULT_LIMIT } = args;
+  const { query, limit = DEFAULT_LIMIT, detail = 'compact' } = args;
   if (typeof query !== 'string' || query.trim() === '') {
     throw invalid(`${SEARCH_TOOL}: "query" must be a non-empty string`);
   }
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw invalid(`${SEARCH_TOOL}: "limit" must be an integer from 1 to ${MAX_LIMIT}`);
   }
+  if (detail !== 'compact' && detail !== 'full') throw invalid(`${SEARCH_TOOL}: "detail" must be "compact" or "full"`);
   const tools = exposure.search(client, query, limit);
   const loads = session !== undefined && exposure.mode(client) === 'search+load' && session.relists();
   if (loads && exposure.load(client, session.loaded, tools)) session.listChanged();
   const how = loads
     ? `call one directly (they are in your tools list now) or with ${CALL_TOOL}`
     : `call one with ${CALL_TOOL}`;
+  if (tools.length === 0) {
+    return {
+      content: [{ type: 'text', text: `No tools match "${query}". Try other words.` }],
+      structuredContent: { tools },
+    };
+  }
+  if (detail === 'full') {
+    const text = `${tools.length} tools, best first; ${how}:\n${JSON.stringify(tools)}`;
+    return { content: [{ type: 'text', text }], structuredContent: { tools } };
+  }
+  const compact = tools.map(compactTool);
   const text =
-    tools.length === 0
-      ? `No tools match "${query}". Try other words.`
-      : `${tools.length} tools, best first; ${how}:\n${JSON.stringify(tools)}`;
-  return { content: [{ type: 'text', text }], structuredContent: { tools } };
+    `${tools.length} tools, best first; ${how} (${DESCRIBE_TOOL} gives full schemas):\n` +
+    compact.map(compactLine).join('\n');
+  return { content: [{ type: 'text', text }], structuredContent: { tools: compact } };
+}
+
+/** `describe_tools`: the named tools' full descriptions and input schemas, and the names that match none. */
+export function describeTools(
+  exposure: Pick<ToolExposure, 'describe'>,
+  client: string,
+  args: Record<string, unknown> = {},
+): CallToolResult {
+  const { names } = args;
+  if (
+    !Array.isArray(names) ||
+    names.length === 0 ||
+    names.length > MAX_LIMIT ||
+    !names.every((name): name is string => typeof name === 'string')
+  ) {
+    throw invalid(`${DESCRIBE_TOOL}: "names" must be 1 to ${MAX_LIMIT} tool names from ${SEARCH_TOOL}`);
+  }
+  const tools = exposure.describe(client, names);
+  const described = new Set(tools.map((tool) => tool.name));
+  const unknown = names.filter((name) => !described.has(name));
+  const text =
+    JSON.stringify(tools) + (unknown.length > 0 ? `\nNo tool you may use is named: ${unknown.join(', ')}` : '');
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: unknown.length > 0 ? { tools, unknown } : { tools },
+  };
 }
 
 /**
@@ -78,9 +117,9 @@ export function metaToolOf(
   exposure: Pick<ToolExposure, 'mode' | 'runsCode'>,
   client: string,
   name: string,
-): 'search' | 'call' | 'code' | undefined {
-  if (name !== SEARCH_TOOL && name !== CALL_TOOL && name !== RUN_CODE_TOOL) return undefined;
+): 'search' | 'call' | 'describe' | 'code' | undefined {
+  if (name !== SEARCH_TOOL && name !== CALL_TOOL && name !== DESCRIBE_TOOL && name !== RUN_CODE_TOOL) return undefined;
   if (exposure.mode(client) === 'all') return undefined;
   if (name === RUN_CODE_TOOL) return exposure.runsCode(client) ? 'code' : undefined;
-  return name === SEARCH_TOOL ? 'search' : 'call';
+  return name === SEARCH_TOOL ? 'search' : name === CALL_TOOL ? 'call' : 'describe';
 }

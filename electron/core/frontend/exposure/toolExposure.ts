@@ -29,11 +29,12 @@ import type { ClientView } from '../../catalog/policy/policyEngine.js';
 import { ToolSearchIndex } from './search/toolSearchIndex.js';
 import type { LoadedTools } from './loadedTools.js';
 import { ProfileLoads } from './profileLoads.js';
-import { ALWAYS_LOAD_META, CALL_TOOL, callToolDefinition, SEARCH_TOOL, searchToolDefinition } from './metaTools.js';
+import { ALWAYS_LOAD_META, DESCRIBE_TOOL, META_TOOLS, SEARCH_TOOL } from './metaTools.js';
+import { serverDirectory } from './serverDirectory.js';
 import { RUN_CODE_TOOL, runCodeDefinition, type CodeTools } from './code/codeRun.js';
 import { accessPath, declareFunction, declareTools, type DeclaredTool } from './code/declarations.js';
 
-const META_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOL, CALL_TOOL, RUN_CODE_TOOL]);
+const META_NAMES: ReadonlySet<string> = new Set([...META_TOOLS.map((tool) => tool.name), RUN_CODE_TOOL]);
 /** Code mode declares its functions in run_code's description up to this many characters; beyond, search finds them. */
 export const DECLARATIONS_BUDGET = 12_000;
 
@@ -148,24 +149,43 @@ export class ToolExposure {
   search(client: string, query: string, limit: number): FoundTool[] {
     const index = this.indexFor(client);
     const { byCatalogName, code } = this.listedFor(client);
-    const catalog = this.source.catalog();
     return index
       .search(query, limit, (name) => byCatalogName.has(name))
       .map(({ name }) => {
-        const tool = byCatalogName.get(name)!;
-        const found: FoundTool = {
-          name: tool.name,
-          server: catalog.toolIndex.get(name)!.backendId,
-          description: tool.description ?? '',
-          inputSchema: tool.inputSchema,
-        };
-        if (tool.title) found.title = tool.title;
-        if (tool.annotations) found.annotations = tool.annotations;
+        const found = this.found(name, byCatalogName.get(name)!);
+        // Code mode: how the program calls it, for a catalog too large to declare in run_code's description.
         const declared = code?.byCatalogName.get(name);
         if (declared)
           found.call = `${accessPath(declared.namespace, declared.fn)}: ${declareFunction(declared).split('\n').pop()}`;
         return found;
       });
+  }
+
+  /** A tool the client may use, by the name it sees (a shortened one included); undefined for any other name. */
+  visible(client: string, name: string): Tool | undefined {
+    const catalogName = this.source.view(client).aliases.get(name) ?? name;
+    return this.listedFor(client).byCatalogName.get(catalogName);
+  }
+
+  /** The named tools in full (names the client does not see are left out), as `describe_tools` returns them. */
+  describe(client: string, names: readonly string[]): FoundTool[] {
+    const aliases = this.source.view(client).aliases;
+    return names.flatMap((name) => {
+      const tool = this.visible(client, name);
+      return tool ? [this.found(aliases.get(name) ?? name, tool)] : [];
+    });
+  }
+
+  private found(catalogName: string, tool: Tool): FoundTool {
+    const found: FoundTool = {
+      name: tool.name,
+      server: this.source.catalog().toolIndex.get(catalogName)!.backendId,
+      description: tool.description ?? '',
+      inputSchema: tool.inputSchema,
+    };
+    if (tool.title) found.title = tool.title;
+    if (tool.annotations) found.annotations = tool.annotations;
+    return found;
   }
 
   /** Brings the search index in line with the published catalog (only changed tools are re-indexed). */
@@ -230,10 +250,17 @@ export class ToolExposure {
     const shadowed = search ? view.tools.filter((tool) => META_NAMES.has(tool.name)) : [];
     const runCode = view.exposure === 'code' || (search && policy.clients[client]?.runCode === true);
     const code = runCode ? codeToolsOf(catalog, byCatalogName) : undefined;
+    const meta = search ? this.metaTools(view) : [];
+    // Code mode: run_code, with search_tools and describe_tools only when its declarations do not fit.
     const metaTools =
       view.exposure === 'code'
-        ? [...(code!.declarations ? [] : [searchToolDefinition]), runCodeDefinition(code!.declarations)]
-        : [searchToolDefinition, callToolDefinition, ...(code ? [runCodeDefinition(undefined)] : [])];
+        ? [
+            ...(code!.declarations
+              ? []
+              : meta.filter((tool) => tool.name === SEARCH_TOOL || tool.name === DESCRIBE_TOOL)),
+            runCodeDefinition(code!.declarations),
+          ]
+        : [...meta, ...(code ? [runCodeDefinition(undefined)] : [])];
     const tools = search ? [...metaTools, ...pinned.filter((tool) => !META_NAMES.has(tool.name))] : shown;
     const fingerprint = createHash('sha256').update(JSON.stringify(tools)).digest('base64url');
     const listed: ListedTools = {
@@ -245,6 +272,29 @@ export class ToolExposure {
     };
     if (code) listed.code = code;
     return listed;
+  }
+
+  /** The meta-tools the client's search-mode list starts with (whatever its exposure now). */
+  metaToolsFor(client: string): Tool[] {
+    return this.metaTools(this.source.view(client));
+  }
+
+  /** The meta-tools of a search-mode list, `search_tools` naming the servers the client may use (serverDirectory.ts). */
+  private metaTools(view: ClientView): Tool[] {
+    const toolIndex = this.source.catalog().toolIndex;
+    const byServer = new Map<string, string[]>();
+    for (const tool of view.tools) {
+      const origin = toolIndex.get(view.aliases.get(tool.name) ?? tool.name);
+      if (!origin) continue;
+      const names = byServer.get(origin.backendId) ?? [];
+      if (names.length === 0) byServer.set(origin.backendId, names);
+      names.push(origin.original);
+    }
+    const directory = serverDirectory([...byServer].map(([id, tools]) => ({ id, tools })));
+    if (directory === '') return [...META_TOOLS];
+    return META_TOOLS.map((tool) =>
+      tool.name === SEARCH_TOOL ? { ...tool, description: `${tool.description ?? ''}\n${directory}` } : tool,
+    );
   }
 
   /** The loaded tools a session's list adds: still visible to the client, not listed already. */

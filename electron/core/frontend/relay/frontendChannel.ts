@@ -43,6 +43,12 @@ export interface FrontendChannel {
   requestState: string | undefined;
 }
 
+/** The era of one request: a 2026-07-28 request carries its protocol version in its envelope. */
+export function requestEra(ctx: ServerContext): ProtocolEra {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined ? 'modern' : 'legacy';
+}
+
 /**
  * Describes the frontend behind one request to `server`. The server instance
  * is its key: one per 2025 session, one per 2026-07-28 request.

@@ -4,15 +4,16 @@
  * backends) and route everything else through the router. One instance serves
  * one 2025-era session or one 2026-07-28 request.
  */
-import type { CallToolRequestParams, CallToolResult, Server } from '@modelcontextprotocol/server';
+import type { CallToolRequestParams, CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { VERSION } from '../../../../shared/version.js';
 import { LoadedTools } from '../exposure/loadedTools.js';
-import { metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
+import { describeTools, metaToolOf, searchTools, unwrapCall, type SearchSession } from '../exposure/metaToolCalls.js';
+import { argumentsError } from '../exposure/callArguments.js';
 import { runCode, type DirectCall } from '../exposure/code/codeRun.js';
 import { rememberToolList, toolListChanged } from './listTracking.js';
 import { logShadowedTools } from '../exposure/shadowedTools.js';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
-import { frontendChannel } from '../relay/frontendChannel.js';
+import { frontendChannel, requestEra } from '../relay/frontendChannel.js';
 import { requestFlow } from '../relay/requestFlow.js';
 import { SHIM_MAX_ROUNDS } from '../relay/inputRelay.js';
 import { afterProgress, progressRelay } from '../routing/forwarding.js';
@@ -27,6 +28,13 @@ import type { CoreEvents } from '../../api/events.js';
 import type { Principal } from '../../catalog/policy/principal.js';
 import { checkToolScopes, toolsWithinScopes } from './scopeGate.js';
 import { registerSkillMethods, skillsCapability } from './skillMethods.js';
+
+/**
+ * How long a 2026-07-28 client may keep a list result (tools, prompts, resources, templates) and
+ * for whom: a minute, for the caller only (`private`: a list holds what the caller's profile may
+ * use). A change within that minute reaches a client that listens (`subscriptions/listen`).
+ */
+const LIST_CACHE = { ttlMs: 60_000, cacheScope: 'private' } as const;
 
 /** Identity of the proxy as an MCP server. */
 export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };
@@ -99,11 +107,14 @@ export function createFrontendServer(
   clients.set(server, { client, loaded });
   rememberToolList(server, exposure.fingerprint(client, loaded));
   // During the startup grace a list waits for backends on their first attempt (see startupGrace.ts).
+  // A 2026-07-28 list result says how long it may be cached and for whom (LIST_CACHE).
   const listed =
-    <R>(answer: () => R) =>
-    (_request: unknown, ctx: { mcpReq: { signal: AbortSignal } }): R | Promise<R> => {
+    <R extends object>(answer: () => R) =>
+    (_request: unknown, ctx: ServerContext): R | Promise<R> => {
+      const cached = requestEra(ctx) === 'modern' ? (result: R): R => ({ ...result, ...LIST_CACHE }) : undefined;
       const waiting = core.grace.wait(ctx.mcpReq.signal);
-      return waiting ? waiting.then(answer) : answer();
+      if (waiting) return waiting.then(() => (cached ? cached(answer()) : answer()));
+      return cached ? cached(answer()) : answer();
     };
   server.setRequestHandler(
     'tools/list',
@@ -162,7 +173,15 @@ export function createFrontendServer(
       };
       return runCode(exposure.codeTools(client)!, request.params.arguments, direct, ctx.mcpReq.signal, caller);
     }
-    const params = named(meta === 'call' ? unwrapCall(request.params) : request.params);
+    if (meta === 'describe') return describeTools(exposure, client, request.params.arguments);
+    const unwrapped = meta === 'call' ? unwrapCall(request.params) : request.params;
+    if (meta === 'call') {
+      // Arguments that do not fit answer with what was wrong and the schema (the model saw a compact form).
+      const tool = exposure.visible(client, unwrapped.name);
+      const wrong = tool && argumentsError(tool, unwrapped.arguments);
+      if (wrong) return wrong;
+    }
+    const params = named(unwrapped);
     checkToolScopes(core, client, principal, params.name);
     loaded.touch(params.name);
     // Past its rate limits: made as a task, or routed as a call (tasks/ decides which).

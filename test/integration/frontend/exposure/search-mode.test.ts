@@ -1,7 +1,8 @@
 /**
  * Search mode through the real endpoint and real SDK clients of both eras:
  * each exposure's tools/list, search_tools over exactly what a client may
- * use, and call_tool on every path a direct call has (deny, ask, pinning,
+ * use (compact entries, full ones on request), describe_tools, call_tool's
+ * answer to arguments that do not fit, and call_tool on every path a direct call has (deny, ask, pinning,
  * progress, cancellation, elicitation, shortened names); auto switching to
  * search with list_changed when a server pushes a client past its cap.
  */
@@ -14,12 +15,13 @@ import { waitUntil } from '../../../helpers/processes.js';
 
 const LONG = 'a_really_long_tool_name_for_the_name_budget';
 type Found = { name: string; server: string; description: string; inputSchema: object };
+type Compact = { name: string; server: string; purpose: string; args: string; readOnly?: true; destructive?: true };
 
 const names = async (client: Client): Promise<string[]> => (await client.listTools()).tools.map((t) => t.name);
 const text = (result: unknown): string => firstText(result as { content?: unknown });
-const search = async (client: Client, query: string, limit?: number): Promise<Found[]> => {
+const search = async (client: Client, query: string, limit?: number): Promise<Compact[]> => {
   const result = await client.callTool({ name: 'search_tools', arguments: { query, ...(limit ? { limit } : {}) } });
-  return (result.structuredContent as { tools: Found[] }).tools;
+  return (result.structuredContent as { tools: Compact[] }).tools;
 };
 const callThrough = (client: Client, name: string, args?: Record<string, unknown>, options = {}) =>
   client.callTool({ name: 'call_tool', arguments: { name, ...(args ? { arguments: args } : {}) } }, options);
@@ -78,8 +80,8 @@ describe('search mode', () => {
 
       const searcher = await proxy.connect(era, tokens['searcher']);
       const listed = (await searcher.listTools()).tools;
-      expect(listed.map((t) => t.name)).toEqual(['search_tools', 'call_tool', 'cfg__plain']);
-      expect(listed[2]?._meta?.['anthropic/alwaysLoad']).toBe(true);
+      expect(listed.map((t) => t.name)).toEqual(['search_tools', 'call_tool', 'describe_tools', 'cfg__plain']);
+      expect(listed[3]?._meta?.['anthropic/alwaysLoad']).toBe(true);
       expect(listed[0]?.description).toMatch(/call_tool/);
     },
   );
@@ -90,8 +92,9 @@ describe('search mode', () => {
     expect(found[0]).toMatchObject({
       name: 'memory__delete_observations',
       server: 'memory',
-      description: expect.stringContaining('observations'),
-      inputSchema: { type: 'object' },
+      purpose: expect.stringContaining('observations'),
+      args: 'deletions: object[]',
+      destructive: true,
     });
     const raw = await client.callTool({ name: 'search_tools', arguments: { query: 'sleep for a while' } });
     expect(text(raw)).toContain('slow__sleep');
@@ -99,6 +102,67 @@ describe('search mode', () => {
       { code: -32602 },
     );
   });
+
+  it.each(['legacy', 'modern'] as const)(
+    'search_tools answers compactly, in full on request, and describe_tools gives full schemas (%s)',
+    async (era) => {
+      const client = await proxy.connect(era, tokens['searcher']);
+      const query = 'sleep for a while';
+      const compact = await client.callTool({ name: 'search_tools', arguments: { query, limit: 5 } });
+      const full = await client.callTool({ name: 'search_tools', arguments: { query, limit: 5, detail: 'full' } });
+      const compactTools = (compact.structuredContent as { tools: Compact[] }).tools;
+      const fullTools = (full.structuredContent as { tools: Found[] }).tools;
+      // The same tools in the same order; the compact answer has no schemas and is smaller.
+      expect(compactTools.map((t) => t.name)).toEqual(fullTools.map((t) => t.name));
+      expect(compactTools.find((t) => t.name === 'slow__sleep')).toEqual({
+        name: 'slow__sleep',
+        server: 'slow',
+        purpose: expect.any(String),
+        args: expect.stringMatching(/^ms: (number|integer)/),
+      });
+      expect(compactTools.every((t) => !('inputSchema' in t))).toBe(true);
+      expect(text(compact)).toMatch(/- slow__sleep \(slow\): .* Args: ms: /);
+      expect(JSON.stringify(compact).length).toBeLessThan(JSON.stringify(full).length);
+      // The read-only hint reaches the model.
+      const reads = await search(client, 'open specific nodes in the knowledge graph by name', 3);
+      expect(reads.find((t) => t.name === 'memory__open_nodes')).toMatchObject({ readOnly: true });
+
+      const described = await client.callTool({
+        name: 'describe_tools',
+        arguments: { names: ['slow__sleep', 'memory__read_graph', 'nope__never'] },
+      });
+      const structured = described.structuredContent as { tools: Found[]; unknown: string[] };
+      expect(structured.tools).toEqual([fullTools.find((t) => t.name === 'slow__sleep')]);
+      // A denied tool is described like one that does not exist.
+      expect(structured.unknown).toEqual(['memory__read_graph', 'nope__never']);
+      await expect(client.callTool({ name: 'describe_tools', arguments: { names: [] } })).rejects.toMatchObject({
+        code: -32602,
+      });
+    },
+  );
+
+  it.each(['legacy', 'modern'] as const)(
+    'call_tool with arguments that do not fit answers with what was wrong and the exact schema (%s)',
+    async (era) => {
+      const client = await proxy.connect(era, tokens['searcher']);
+      const [described] = (
+        (await client.callTool({ name: 'describe_tools', arguments: { names: ['memory__create_entities'] } }))
+          .structuredContent as { tools: Found[] }
+      ).tools;
+      const wrong = await callThrough(client, 'memory__create_entities', { entities: 'Alice' });
+      expect(wrong.isError).toBe(true);
+      expect(text(wrong)).toContain('arguments.entities must be array');
+      expect(text(wrong)).toContain(JSON.stringify(described!.inputSchema));
+      const missing = await callThrough(client, 'memory__create_entities', {});
+      expect(text(missing)).toContain("must have required property 'entities'");
+      // Recovered in one step: the same call with arguments that fit works.
+      const fixed = await callThrough(client, 'memory__create_entities', {
+        entities: [{ name: `Alice-${era}`, entityType: 'person', observations: [] }],
+      });
+      expect(fixed.isError).toBeFalsy();
+      expect(text(fixed)).toContain(`Alice-${era}`);
+    },
+  );
 
   it('never finds a denied tool, and call_tool answers it exactly like an unknown one', async () => {
     const client = await proxy.connect('legacy', tokens['searcher']);
@@ -114,6 +178,21 @@ describe('search mode', () => {
       (unknown as Error).message.replace('memory__never_existed', 'X'),
     );
   });
+
+  it.each(['legacy', 'modern'] as const)(
+    "search_tools's description names the servers the profile may see, with their tools (%s)",
+    async (era) => {
+      const describe = async (token: string | undefined) =>
+        (await (await proxy.connect(era, token)).listTools()).tools.find((t) => t.name === 'search_tools')!
+          .description!;
+      const searcher = await describe(tokens['searcher']);
+      expect(searcher).toContain('- slow (');
+      expect(searcher).toMatch(/- memory \(\d+\): .*create_entities/);
+      const hidden = await describe(tokens['hidden']);
+      expect(hidden).toMatch(/- slow \(\d+\): /);
+      expect(hidden).not.toContain('memory');
+    },
+  );
 
   it('searches only the servers a profile may see', async () => {
     const client = await proxy.connect('modern', tokens['hidden']);
@@ -234,20 +313,22 @@ describe('auto exposure', () => {
 
     await proxy.core.addBackend('two', nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'd,e' } }));
     await waitUntil(() => legacyNotified > 0 && modernNotified > 0, { description: 'list_changed on both eras' });
-    expect(await names(legacy)).toEqual(['search_tools', 'call_tool']);
-    expect(await names(modern)).toEqual(['search_tools', 'call_tool']);
+    expect(await names(legacy)).toEqual(['search_tools', 'call_tool', 'describe_tools']);
+    expect(await names(modern)).toEqual(['search_tools', 'call_tool', 'describe_tools']);
     const found = (await legacy.callTool({ name: 'search_tools', arguments: { query: 'e' } })).structuredContent as {
       tools: Found[];
     };
     expect(found.tools.map((t) => t.name)).toContain('two__e');
-    // The search-mode client's list (two meta-tools) did not change: no list_changed for it.
-    expect(searcherNotified).toBe(0);
-    // Pinning a tool to always show does change it: now it is told.
+    // The search-mode client's list changed too: search_tools names the new server.
+    await waitUntil(() => searcherNotified === 1, { description: 'list_changed for the new server' });
+    const described = (await searcher.listTools()).tools[0]!.description;
+    expect(described).toContain('- two (2): d, e');
+    // Pinning a tool to always show changes it again.
     await proxy.core.policy.update((policy) => {
       policy.backends['two'] = { alwaysShow: ['d'] };
     });
-    await waitUntil(() => searcherNotified === 1, { description: 'list_changed for the search-mode client' });
-    expect(await names(searcher)).toEqual(['search_tools', 'call_tool', 'two__d']);
+    await waitUntil(() => searcherNotified === 2, { description: 'list_changed for the search-mode client' });
+    expect(await names(searcher)).toEqual(['search_tools', 'call_tool', 'describe_tools', 'two__d']);
   });
 });
 
@@ -269,11 +350,67 @@ describe('tokens', () => {
         exposure: 'auto',
         maxToolTokens: 4000,
       });
-      expect(await names(await proxy.connect('legacy', token))).toEqual(['search_tools', 'call_tool']);
+      expect(await names(await proxy.connect('legacy', token))).toEqual([
+        'search_tools',
+        'call_tool',
+        'describe_tools',
+      ]);
       expect(await names(await proxy.connect('legacy', roomy))).toEqual(['one__a', 'one__b', 'one__c']);
     } finally {
       await proxy.close();
       await dir.cleanup();
+    }
+  });
+});
+
+describe('list order and caching', () => {
+  const start = async (order: string) => {
+    const dir = await tempDir();
+    const proxy = await startProxy(
+      {
+        mcpServers: {
+          zed: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: order } }),
+          abe: nodeServer(fixture('configurable.mjs'), [], { env: { FIXTURE_TOOLS: 'y,x' } }),
+        },
+      },
+      { tokens: new ClientTokens(join(dir.path, 'client-tokens.json')) },
+    );
+    return {
+      proxy,
+      close: async () => {
+        await proxy.close();
+        await dir.cleanup();
+      },
+    };
+  };
+
+  it('lists tools in the same order across restarts whatever order a server lists them in, in both eras', async () => {
+    const lists: string[][] = [];
+    for (const order of ['delta,alpha,charlie', 'charlie,delta,alpha']) {
+      const { proxy, close } = await start(order);
+      try {
+        for (const era of ['legacy', 'modern'] as const) lists.push(await names(await proxy.connect(era)));
+      } finally {
+        await close();
+      }
+    }
+    // Config order of the servers, each server's tools by name.
+    const expected = ['zed__alpha', 'zed__charlie', 'zed__delta', 'abe__x', 'abe__y'];
+    expect(lists).toEqual([expected, expected, expected, expected]);
+  });
+
+  it('gives 2026-07-28 list results a private cache lifetime, and 2025-era ones none', async () => {
+    const { proxy, close } = await start('a');
+    try {
+      const modern = (await (await proxy.connect('modern')).listTools()) as Record<string, unknown>;
+      expect(modern).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+      const prompts = (await (await proxy.connect('modern')).listPrompts()) as Record<string, unknown>;
+      expect(prompts).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+      const legacy = (await (await proxy.connect('legacy')).listTools()) as Record<string, unknown>;
+      expect(legacy).not.toHaveProperty('ttlMs');
+      expect(legacy).not.toHaveProperty('cacheScope');
+    } finally {
+      await close();
     }
   });
 });

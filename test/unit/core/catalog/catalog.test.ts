@@ -140,3 +140,20 @@ describe('overrides in the catalog build', () => {
     ]);
   });
 });
+
+describe('tools/list order', () => {
+  it('lists backends in config order and each backend by name, whatever order its server lists in', () => {
+    const owners = [
+      { backendId: 'zeta', prefix: 'zeta' },
+      { backendId: 'alpha', prefix: 'alpha' },
+    ];
+    const names = (zeta: string[], alpha: string[], started: 'zeta' | 'alpha') => {
+      const inputs = [backend('zeta', 'zeta', zeta), backend('alpha', 'alpha', alpha)];
+      if (started === 'alpha') inputs.reverse();
+      return routes(inputs, owners).catalog.tools.map((t) => t.name);
+    };
+    const expected = ['zeta__Upper', 'zeta__b', 'zeta__c', 'alpha__a', 'alpha__y'];
+    expect(names(['c', 'Upper', 'b'], ['y', 'a'], 'zeta')).toEqual(expected);
+    expect(names(['b', 'c', 'Upper'], ['a', 'y'], 'alpha')).toEqual(expected);
+  });
+});

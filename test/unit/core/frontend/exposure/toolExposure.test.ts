@@ -46,10 +46,15 @@ describe('ToolExposure under search+load', () => {
     const before = exposure.fingerprint('bot', loaded);
     const found = exposure.search('bot', 'feed the koala', 1);
     expect(exposure.load('bot', loaded, found)).toBe(true);
-    expect(names(exposure.list('bot', loaded))).toEqual(['search_tools', 'call_tool', 'zoo__feed_koala']);
+    expect(names(exposure.list('bot', loaded))).toEqual([
+      'search_tools',
+      'call_tool',
+      'describe_tools',
+      'zoo__feed_koala',
+    ]);
     expect(exposure.fingerprint('bot', loaded)).not.toBe(before);
     // Other sessions, and the profile's own view, are untouched.
-    expect(names(exposure.list('bot', new LoadedTools()))).toEqual(['search_tools', 'call_tool']);
+    expect(names(exposure.list('bot', new LoadedTools()))).toEqual(['search_tools', 'call_tool', 'describe_tools']);
     expect(exposure.fingerprint('bot')).toBe(before);
     expect(exposure.load('bot', loaded, found)).toBe(false);
   });
@@ -58,7 +63,7 @@ describe('ToolExposure under search+load', () => {
     const exposure = exposureOver({ clients: { bot: { name: 'Bot', exposure: 'search' } } });
     const loaded = new LoadedTools();
     expect(exposure.load('bot', loaded, exposure.search('bot', 'feed the koala', 1))).toBe(false);
-    expect(names(exposure.list('bot', loaded))).toEqual(['search_tools', 'call_tool']);
+    expect(names(exposure.list('bot', loaded))).toEqual(['search_tools', 'call_tool', 'describe_tools']);
   });
 
   it('finds a backend tool named like a meta-tool but never lists or loads it beside the meta-tool', () => {
@@ -78,6 +83,11 @@ describe('ToolExposure under search+load', () => {
     const exposure = exposureOver({ ...loader, backends: { zoo: { tools: { feed_yak: 'deny' } } } });
     const loaded = new LoadedTools();
     loaded.load(['zoo__feed_koala', 'zoo__feed_yak']);
-    expect(names(exposure.list('bot', loaded))).toEqual(['search_tools', 'call_tool', 'zoo__feed_koala']);
+    expect(names(exposure.list('bot', loaded))).toEqual([
+      'search_tools',
+      'call_tool',
+      'describe_tools',
+      'zoo__feed_koala',
+    ]);
   });
 });
