@@ -81,6 +81,72 @@ async function recordingClient(proxy: Harness, era: 'legacy' | 'modern', answers
   return client;
 }
 
+/** A 2026-07-28 tools/call as an SDK client sends it, with `change` applied to its headers and body. */
+async function rawCall(
+  proxy: Harness,
+  label: string,
+  change: (headers: Record<string, string>, body: { params: Record<string, unknown> }) => void,
+): Promise<Answer> {
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${proxy.token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': 'cfg__plain',
+  };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+  };
+  const body = {
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'cfg__plain', arguments: { text: 'raw' }, _meta: meta } as Record<string, unknown>,
+  };
+  change(headers, body);
+  const response = await fetch(proxy.url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const type = response.headers.get('content-type');
+  return { call: label, status: response.status, type, body: comparable(await response.text()) };
+}
+
+/** Requests off the plain path's shape: each must get the full path's answer, byte for byte. */
+function oddRequests(proxy: Harness): Promise<Answer>[] {
+  const meta = (body: { params: Record<string, unknown> }) => body.params['_meta'] as Record<string, unknown>;
+  return [
+    rawCall(proxy, 'plain', () => undefined),
+    rawCall(proxy, 'bad capabilities', (_, body) => {
+      meta(body)['io.modelcontextprotocol/clientCapabilities'] = { roots: 'yes' };
+    }),
+    rawCall(proxy, 'no clientInfo', (_, body) => {
+      delete meta(body)['io.modelcontextprotocol/clientInfo'];
+    }),
+    rawCall(proxy, 'no Mcp-Name', (headers) => {
+      delete headers['mcp-name'];
+    }),
+    rawCall(proxy, 'other Mcp-Name', (headers) => {
+      headers['mcp-name'] = 'cfg__read_note';
+    }),
+    rawCall(proxy, 'header version', (headers) => {
+      headers['mcp-protocol-version'] = '2025-11-25';
+    }),
+    rawCall(proxy, 'null id', (_, body) => {
+      (body as unknown as { id: unknown }).id = null;
+    }),
+    rawCall(proxy, 'arguments array', (_, body) => {
+      body.params['arguments'] = ['x'];
+    }),
+    rawCall(proxy, 'extra param', (_, body) => {
+      body.params['requestState'] = 'forged';
+    }),
+    rawCall(proxy, 'text/plain', (headers) => {
+      headers['content-type'] = 'text/plain';
+    }),
+  ];
+}
+
 /** The same calls, in the same order, on one proxy; what each answered. */
 async function callAll(proxy: Harness, era: 'legacy' | 'modern'): Promise<Answer[]> {
   const answers: Promise<Answer>[] = [];
@@ -123,6 +189,7 @@ async function callAll(proxy: Harness, era: 'legacy' | 'modern'): Promise<Answer
   await hanging;
   await waitUntil(async () => (await count()) === before + 1);
   await client.close();
+  if (era === 'modern') answers.push(...oddRequests(proxy));
   // The cancelled call's own answer never arrives on either path; the count calls compare too.
   return (await Promise.all(answers)).filter((answer) => answer.call !== 'slow__hang');
 }

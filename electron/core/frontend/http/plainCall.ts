@@ -5,7 +5,8 @@
  * message again inside it, and closes it with an error object: the profile of
  * a proxied call (bench/hopProfile.ts, docs/benchmarks.md) put a third of
  * serve's CPU there. A call that needs nothing of that machinery skips it:
- * the envelope is validated once (the SDK's own `classifyInboundRequest`),
+ * the envelope is validated once (the SDK's own `classifyInboundRequest`;
+ * once per distinct envelope, which a client repeats on every call),
  * and the call takes the very handler body the full path runs
  * (`core.tasks.callPlainly`: policy, `ask`, overrides, task-only tools,
  * audit, the backend's connection, resource links rewritten), so what the
@@ -81,8 +82,20 @@ function single(req: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * Envelopes (a request's whole `_meta`, as JSON) the SDK classified as a valid
+ * 2026-07-28 tools/call: a client sends the same one with every call, and its
+ * validation (zod over the client's capabilities) was the largest single cost
+ * left on the fast path. Bounded: at most this many, each at most
+ * {@link MAX_ENVELOPE_CHARS}; when full it starts again.
+ */
+const MAX_ENVELOPES = 256;
+const MAX_ENVELOPE_CHARS = 8192;
+
 /** The fast path of one MCP route; see the module comment. */
 export class PlainCalls {
+  private readonly envelopes = new Set<string>();
+
   constructor(private readonly core: FrontendCore) {}
 
   /**
@@ -120,21 +133,38 @@ export class PlainCalls {
     const { exposure } = this.core;
     if (metaToolOf(exposure, client, name) !== undefined) return undefined;
     if (this.core.policy.view(client, this.core.catalog()).aliases.has(name)) return undefined;
-    // The one validation of the envelope: the SDK's own classification, as its handler makes it.
-    const route = classifyInboundRequest({
-      httpMethod: 'POST',
-      protocolVersionHeader: version,
-      mcpMethodHeader: 'tools/call',
-      mcpNameHeader: name,
-      body,
-    });
-    if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== version) {
-      return undefined;
-    }
+    if (!this.validEnvelope(req, body, meta)) return undefined;
     const handled: CallToolRequestParams = { name };
     if (args !== undefined) handled.arguments = args;
     if (Object.keys(kept).length > 0) handled._meta = kept;
     return { id, params: handled, capabilities: capabilities as ClientCapabilities };
+  }
+
+  /**
+   * Whether the SDK classifies this request as a valid 2026-07-28 request (its
+   * own `classifyInboundRequest`, as its handler runs it). Past the structure
+   * `accepts` checked, the outcome depends on `_meta` alone, so an envelope
+   * found valid once is known valid when it comes again, byte for byte.
+   */
+  private validEnvelope(req: IncomingMessage, body: Record<string, unknown>, meta: Record<string, unknown>): boolean {
+    const key = JSON.stringify(meta);
+    if (this.envelopes.has(key)) return true;
+    const version = meta[PROTOCOL_VERSION_META_KEY] as string;
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: version,
+      mcpMethodHeader: 'tools/call',
+      mcpNameHeader: single(req, 'mcp-name'),
+      body,
+    });
+    if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== version) {
+      return false;
+    }
+    if (key.length <= MAX_ENVELOPE_CHARS) {
+      if (this.envelopes.size >= MAX_ENVELOPES) this.envelopes.clear();
+      this.envelopes.add(key);
+    }
+    return true;
   }
 
   /**
