@@ -184,6 +184,7 @@ export class PlainCalls {
     const abort = new AbortController();
     const onClose = (): void => abort.abort();
     res.once('close', onClose);
+    if (res.destroyed) abort.abort();
     const frontend: FrontendChannel = {
       era: 'modern',
       key: {},
