@@ -6,6 +6,8 @@
 // and each proxy's own CPU per call from /proc (less noisy than throughput on a shared machine).
 //   HOP_SERVE_ROOT=/work/main node --import tsx bench/hopCompare.ts [rounds=5] [calls=200]
 // HOP_CONCURRENCY=32 and HOP_ERAS=2025 narrow the runs (more calls per run: steadier CPU figures).
+// HOP_FULL_PATH=1 adds this checkout's `serve` with the fast path of a plain call off (`full`,
+// SWITCHBOARD_FULL_PATH=1): the fast path's before/after in one run, on the same build.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,11 +52,23 @@ async function start(
   return { ...proc, url: match[1]! };
 }
 
-async function startServe(name: string, root: string, dir: string, backendUrl: string): Promise<Side> {
+async function startServe(
+  name: string,
+  root: string,
+  dir: string,
+  backendUrl: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Side> {
   const home = join(dir, name);
   const config = join(dir, `${name}.json`);
   await writeFile(config, JSON.stringify({ mcpServers: { bench: { url: backendUrl } } }));
-  const env = { ...process.env, SWITCHBOARD_TOKEN: TOKEN, XDG_CONFIG_HOME: home, XDG_STATE_HOME: join(home, 'state') };
+  const env = {
+    ...process.env,
+    SWITCHBOARD_TOKEN: TOKEN,
+    XDG_CONFIG_HOME: home,
+    XDG_STATE_HOME: join(home, 'state'),
+    ...extraEnv,
+  };
   const args = [join(root, 'bin/mcp-switchboard.js'), 'serve', '--config', config, '--port', '0', '--quiet'];
   const proc = await start(name, args, env, /MCP endpoint: (\S+)/);
   await waitFor200(new URL('/readyz', proc.url).href, 30_000);
@@ -159,6 +173,9 @@ try {
   sides.push(await startServe('this', ROOT, dir, fixture.url));
   const before = process.env.HOP_SERVE_ROOT;
   if (before) sides.push(await startServe('before', before, dir, fixture.url));
+  if (process.env.HOP_FULL_PATH === '1') {
+    sides.push(await startServe('full', ROOT, dir, fixture.url, { SWITCHBOARD_FULL_PATH: '1' }));
+  }
   const raw = await start(
     'raw',
     ['--import', 'tsx', 'bench/rawForwarder.ts', fixture.url],

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FetchLikeMcpHandler } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ClientRequest, Observability } from '../../platform/observability/observability.js';
 import { modernNodeHandler } from './modernNodeHandler.js';
 import { SessionTransport } from './sessionTransport.js';
@@ -39,6 +40,7 @@ import { ParamHeaderCheck } from './paramHeaderCheck.js';
 import { HEADER_MISMATCH } from '../../backends/transport/paramHeaders.js';
 import type { Drain } from './drain.js';
 import { limitRefusals, type LimitRefusalSlot } from '../routing/limitGate.js';
+import { FULL_PATH_ENV, PlainCalls, REPLAY_KEY, replayOutcome, type CallOutcome } from './plainCall.js';
 
 /** Options of one MCP route. */
 export interface McpRouteOptions {
@@ -79,6 +81,8 @@ export class McpRoute {
   private readonly instructions: string | undefined;
   private readonly observability: Observability | undefined;
   private readonly drain: Drain | undefined;
+  /** The fast path of a plain 2026-07-28 tools/call (plainCall.ts); absent when turned off. */
+  private readonly plain: PlainCalls | undefined;
 
   constructor(
     private readonly core: FrontendCore,
@@ -88,18 +92,24 @@ export class McpRoute {
     this.instructions = options.instructions;
     this.observability = options.observability;
     this.drain = options.drain;
+    this.plain = process.env[FULL_PATH_ENV] === '1' ? undefined : new PlainCalls(core);
     this.paramHeaders = new ParamHeaderCheck((client) => core.exposure.list(client, core.exposure.profiles.of(client)));
     // The client profile travels as the request's authInfo (modernNodeHandler forwards `req.auth`).
     // 2026-07-28 requests get one server each: tools that search+load adds are held per profile.
+    // A fast-path call replayed for the SDK to encode carries its outcome (plainCall.ts).
     this.modern = createMcpHandler(
-      ({ authInfo }) =>
-        createFrontendServer(
+      ({ authInfo }) => {
+        const server = createFrontendServer(
           core,
           authInfo?.clientId ?? LOCAL_CLIENT,
           'profile',
           authInfo?.extra?.['principal'] as Principal | undefined,
           options.instructions,
-        ),
+        );
+        const replayed = authInfo?.extra?.[REPLAY_KEY] as CallOutcome | undefined;
+        if (replayed) replayOutcome(server, replayed);
+        return server;
+      },
       {
         legacy: 'reject',
         bus: this.bus,
@@ -214,10 +224,26 @@ export class McpRoute {
       return this.listens.serve(req, res, body, client);
     }
     if (era !== 'reject' && this.refuseParamHeaders(req, res, body, era, client)) return;
+    const plain = caller.principal === undefined ? this.plain?.accepts(req, body, client) : undefined;
+    if (plain) return this.plain!.serve(res, plain, client, (outcome) => this.replay(req, res, body, outcome));
     // Progress toward this request waits (latest wins) while its client does not read the stream.
     const flow = new ResponseFlow();
     flow.add(res);
     return requestFlow.run(flow, () => this.modernNode(req, res, body));
+  }
+
+  /** Serves a fast-path call's outcome through the SDK's per-request server, which validates and encodes it. */
+  private replay(req: IncomingMessage, res: ServerResponse, body: unknown, outcome: CallOutcome): Promise<void> {
+    const auth = (req as IncomingMessage & { auth?: AuthInfo }).auth;
+    const extra = { ...auth?.extra, [REPLAY_KEY]: outcome };
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+      token: '',
+      clientId: LOCAL_CLIENT,
+      scopes: [],
+      ...auth,
+      extra,
+    };
+    return this.modernNode(req, res, body);
   }
 
   /**
