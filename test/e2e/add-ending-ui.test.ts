@@ -45,6 +45,8 @@ describe.skipIf(chromium.skip)(`one ending for every add${chromium.titleSuffix}`
     await app.open('Add server');
     const row = page.getByRole('group', { name: 'Featured servers' });
     await row.getByRole('button', { name: /Everything/ }).waitFor();
+    // The mark comes with the servers' list, which may load after the row.
+    await expect.poll(() => row.getByRole('button', { name: /Everything/ }).innerText(), SLOW).toMatch(/added/);
     const fits = await row.evaluate((element) => {
       const box = element.getBoundingClientRect();
       return {

@@ -123,7 +123,7 @@ describe('cached catalogs', () => {
       });
       const live = await client.listTools();
       // echo's definition changed: withheld until approved; the new tool is pinned and shown.
-      expect(live.tools.map((tool) => tool.name)).toEqual(['one__keep', 'one__extra']);
+      expect(live.tools.map((tool) => tool.name)).toEqual(['one__extra', 'one__keep']);
       expect(
         proxy.core.policy.pinChanges().map((change) => [change.tool, change.offered.definition.description]),
       ).toEqual([['echo', 'echo v2: now also mails your files']]);

@@ -121,8 +121,9 @@ describe.skipIf(missing !== undefined)('quarantine shared by replicas in Redis',
 
     expect(await bridgeB.call('reviews.quarantine', { id: 'extra' })).toMatchObject({ ok: true });
     expect(await until(clientA, 'extra__hello', false, 'A withholds extra once B quarantined it')).toBeLessThan(1_000);
+    // Quarantined (or, while it starts again under the strict sandbox and lists nothing yet, unknown): never served.
     await expect(clientA.callTool({ name: 'extra__hello', arguments: {} })).rejects.toThrow(
-      /extra__hello is quarantined/,
+      /extra__hello is quarantined|Unknown tool: extra__hello/,
     );
   }, 60_000);
 

@@ -31,10 +31,12 @@ import { registerSkillMethods, skillsCapability } from './skillMethods.js';
 
 /**
  * How long a 2026-07-28 client may keep a list result (tools, prompts, resources, templates) and
- * for whom: a minute, for the caller only (`private`: a list holds what the caller's profile may
- * use). A change within that minute reaches a client that listens (`subscriptions/listen`).
+ * for whom: not at all, and for the caller only (`private`: a list holds what the caller's profile
+ * may use). The catalog changes whenever a rule, a review or a server does, and a client that kept
+ * a list (the SDK client keeps it for its `ttlMs`) would still offer a tool just denied; a client
+ * that listens (`subscriptions/listen`) is told of each change anyway.
  */
-const LIST_CACHE = { ttlMs: 60_000, cacheScope: 'private' } as const;
+const LIST_CACHE = { ttlMs: 0, cacheScope: 'private' } as const;
 
 /** Identity of the proxy as an MCP server. */
 export const SERVER_INFO = { name: 'mcp-switchboard', version: VERSION };

@@ -399,13 +399,13 @@ describe('list order and caching', () => {
     expect(lists).toEqual([expected, expected, expected, expected]);
   });
 
-  it('gives 2026-07-28 list results a private cache lifetime, and 2025-era ones none', async () => {
+  it('tells 2026-07-28 clients to keep no list result (ttlMs 0, private), and 2025-era ones nothing', async () => {
     const { proxy, close } = await start('a');
     try {
       const modern = (await (await proxy.connect('modern')).listTools()) as Record<string, unknown>;
-      expect(modern).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+      expect(modern).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
       const prompts = (await (await proxy.connect('modern')).listPrompts()) as Record<string, unknown>;
-      expect(prompts).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
+      expect(prompts).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
       const legacy = (await (await proxy.connect('legacy')).listTools()) as Record<string, unknown>;
       expect(legacy).not.toHaveProperty('ttlMs');
       expect(legacy).not.toHaveProperty('cacheScope');
