@@ -114,7 +114,9 @@ describe('a client that stops reading', () => {
     rssPeak = Math.max(rssPeak, await serve.rssMb());
     // The flood is 400 MB of log text: the stalled client cost serve little more than a reading one,
     // and a fraction of the flood (before the bounds, serve held what the client did not read).
-    expect(rssPeak - rssBefore).toBeLessThan(Math.max(readPeak - rssBefore, 0) + 40);
+    // The margin over a reading client: 40 MB was missed by 4-14 MB in 5 of 9 runs on this 2-core machine,
+    // builds of the same serve code passing and failing alike (GC timing); the absolute bound below holds.
+    expect(rssPeak - rssBefore).toBeLessThan(Math.max(readPeak - rssBefore, 0) + 60);
     expect(rssPeak - rssBefore).toBeLessThan(150);
     expect(firstText(await other.callTool({ name: 'quiet__echo', arguments: { text: 'still' } }))).toBe('still');
     // However many notifications waited for the stalled streams, one drain/close listener pair per response:

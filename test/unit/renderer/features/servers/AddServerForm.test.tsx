@@ -44,7 +44,7 @@ it('secret-looking names default to secret; the switch makes a row plain and a r
   await u.type(within(form).getByRole('textbox', { name: /^Name/ }), 'srv');
   await u.type(within(form).getByRole('textbox', { name: 'Command' }), 'node');
   for (const n of [1, 2, 3, 4, 5]) await u.type(within(form).getByLabelText(`Variable ${n} value`), `v${n}`);
-  await u.click(within(form).getByRole('button', { name: 'Check and add' }));
+  await u.click(within(form).getByRole('button', { name: 'Add' }));
   await waitFor(() => expect(client.calls.some((c) => c.method === 'backends.add')).toBe(true));
   expect(client.calls.filter((c) => c.method === 'secrets.set').map((c) => c.params)).toEqual([
     { name: 'srv.OPENAI_KEY', value: 'v2' },
@@ -72,7 +72,7 @@ it('shows the step of an add while it runs, with the seconds counting', async ()
   const form = screen.getByRole('form', { name: 'Server settings' });
   await u.type(within(form).getByRole('textbox', { name: /^Name/ }), 'srv');
   await u.type(within(form).getByRole('textbox', { name: 'Command' }), 'node');
-  await u.click(within(form).getByRole('button', { name: 'Check and add' }));
+  await u.click(within(form).getByRole('button', { name: 'Add' }));
   const status = await within(form).findByRole('status');
   expect(status.textContent).toBe('Starting… listing tools… 0 s');
   await waitFor(() => expect(status.textContent).toBe('Starting… listing tools… 1 s'), { timeout: 3000 });

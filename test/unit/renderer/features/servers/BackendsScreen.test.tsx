@@ -125,7 +125,7 @@ describe('Add server', () => {
     // A secret-looking name: secret (a masked value, stored in the keychain) without touching the switch.
     expect(screen.getByRole<HTMLInputElement>('switch', { name: 'Variable 1 secret' }).checked).toBe(true);
     await user.type(screen.getByLabelText('Variable 1 value'), 'abc');
-    await user.click(screen.getByRole('button', { name: 'Check and add' }));
+    await user.click(screen.getByRole('button', { name: 'Add' }));
     expect((await screen.findByRole('alert')).textContent).toContain('spawn nope ENOENT');
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Command' }).value).toBe('nope');
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: /Name/ }).value).toBe('mine');
