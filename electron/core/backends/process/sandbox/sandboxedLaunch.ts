@@ -136,9 +136,10 @@ export async function sandboxedLaunch(
       '',
     );
   const home = launch.env['HOME'] || homedir();
+  const resolvedCommand = findCommand(launch.command, searchPath(launch.env), launch.cwd ? { cwd: launch.cwd } : {});
   const policy = resolveSandboxPolicy({
     backendId: launch.id,
-    resolvedCommand: findCommand(launch.command, searchPath(launch.env), launch.cwd ? { cwd: launch.cwd } : {}),
+    resolvedCommand,
     args: launch.args,
     cwd: launch.cwd,
     setting,
@@ -151,7 +152,7 @@ export async function sandboxedLaunch(
     await prefetchPackages(offlinePackages, {
       cacheDir: join(policy.privateHome, '.npm'),
       env: launch.env,
-      resolvedNpx: findCommand(launch.command, searchPath(launch.env), launch.cwd ? { cwd: launch.cwd } : {}),
+      resolvedNpx: resolvedCommand,
     });
     offline = { npm_config_offline: 'true' };
   }
