@@ -6,8 +6,8 @@
  * once approved (its own setting: no sandbox); put back under review
  * ("Quarantine again") it is contained again. Where no sandbox can run, a
  * quarantined server is not started, and says the exact command that starts
- * it unsandboxed; run, that recorded choice starts it. A quarantined npx
- * server has no network either: it starts offline from its private cache.
+ * it unsandboxed; run, that recorded choice starts it. A quarantined npx or
+ * pnpm dlx server has no network either: it starts offline from its private cache.
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -113,6 +113,29 @@ describe.skipIf(!support.available && !mustRun)(`a never-approved npx server${wh
       // The fetch's cache is the private home's, where npx reads it offline.
       const index = await readdir(join(stateDir, 'sandboxes', 'memnew', 'home', '.npm', '_cacache'));
       expect(index).toContain('index-v5');
+    } finally {
+      await harness.close();
+    }
+  }, 120_000);
+
+  it('pnpm dlx too: its packages are fetched into its private pnpm store first, and dlx runs offline', async () => {
+    const stateDir = join(dir.path, 'pnpm-state');
+    const approvals = new ServerApprovals(join(dir.path, 'pnpm-approvals.json'));
+    const harness = await startProxy({ mcpServers: {} }, { approvals, deps: { stateDir } });
+    // pnpm as a user has it: on the server's PATH (this repository's dev dependency, pnpm 10).
+    const path = `${join(process.cwd(), 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}`;
+    try {
+      await harness.core.addBackend('mempnpm', { command: 'pnpm', args: ['dlx', SPEC], env: { PATH: path } });
+      const started = harness.core.health().find((backend) => backend.id === 'mempnpm');
+      expect(started).toMatchObject({
+        status: 'up',
+        quarantined: true,
+        sandbox: { state: 'on', engine: 'bubblewrap', network: 'none', quarantine: { mode: 'strict' } },
+      });
+      expect(started?.counts.tools).toBeGreaterThan(0);
+      // The fetch filled the private home's pnpm store, where dlx reads it offline.
+      const store = await readdir(join(stateDir, 'sandboxes', 'mempnpm', 'home', '.local', 'share', 'pnpm', 'store'));
+      expect(store.length).toBeGreaterThan(0);
     } finally {
       await harness.close();
     }

@@ -1,5 +1,5 @@
 /**
- * A quarantined npx server with no network at all. The strict sandbox a
+ * A quarantined npx or pnpm dlx server with no network at all. The strict sandbox a
  * server is reviewed under allows no host, yet `npx -y pkg@1.2.3` fetches its
  * package (and every dependency) from the registry at its first start, so it
  * used to be let through to the registry while quarantined: a way out for
@@ -9,8 +9,14 @@
  * downloads and unpacks: no code of the package runs there), and npx then
  * runs offline inside the sandbox (`npm_config_offline`), installing from that
  * cache and running the package's install scripts, if it has any, contained.
- * The commands that run other package managers (uvx, pnpm dlx) keep their
- * registry (sandboxedLaunch.ts packageRegistryHosts).
+ * `pnpm dlx` (and `pnpx`) the same way: `pnpm add --ignore-scripts` fills the
+ * private home's pnpm store and metadata cache, and dlx runs offline from them
+ * (both generations of pnpm's settings in the environment: `npm_config_*` up to
+ * pnpm 10, `pnpm_config_*` after). The commands that run other package
+ * managers (uvx, bunx) keep their registry (sandboxedLaunch.ts
+ * packageRegistryHosts): bunx asks the registry for a package's latest version
+ * even when it has it, and no Python index can be reached from here to build
+ * and test uvx's.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -53,23 +59,111 @@ export function npxPackages(command: string, args: readonly string[]): string[] 
   return specs.length > 0 ? specs : undefined;
 }
 
+/** `pnpm`'s options before its command that take a value (the next argument). */
+const PNPM_VALUED = new Set(['--dir', '-C', '--filter', '-F', '--workspace-root', '--loglevel', '--reporter']);
+
+/**
+ * The packages `pnpm dlx <args>` (or `pnpx <args>`) runs (undefined: not a
+ * dlx line, or no package named): each `--package`, else the command named.
+ */
+export function pnpmDlxPackages(command: string, args: readonly string[]): string[] | undefined {
+  const name = basename(command).replace(/\.(cmd|exe)$/i, '');
+  let rest: readonly string[];
+  if (name === 'pnpx') rest = args;
+  else if (name === 'pnpm') {
+    let at = 0;
+    while (at < args.length && args[at]!.startsWith('-')) at += PNPM_VALUED.has(args[at]!) ? 2 : 1;
+    if (args[at] !== 'dlx') return undefined;
+    rest = args.slice(at + 1);
+  } else return undefined;
+  const packages: string[] = [];
+  let first: string | undefined;
+  for (let at = 0; at < rest.length; at++) {
+    const arg = rest[at]!;
+    if (arg === '--package') {
+      const value = rest[++at];
+      if (value !== undefined) packages.push(value);
+    } else if (arg.startsWith('--package=')) packages.push(arg.slice('--package='.length));
+    else if (arg === '--allow-build') at++;
+    else if (!arg.startsWith('-')) {
+      first = arg;
+      break;
+    }
+  }
+  const specs = packages.length > 0 ? packages : first === undefined ? [] : [first];
+  return specs.length > 0 ? specs : undefined;
+}
+
+/** A package runner whose packages can be fetched first, and the packages its line names. */
+export interface OfflineRunner {
+  runner: 'npx' | 'pnpm';
+  packages: string[];
+}
+
+/** The runner of a launch line that can run offline once its packages are fetched (undefined: none). */
+export function offlineRunner(command: string, args: readonly string[]): OfflineRunner | undefined {
+  const npx = npxPackages(command, args);
+  if (npx) return { runner: 'npx', packages: npx };
+  const pnpm = pnpmDlxPackages(command, args);
+  return pnpm ? { runner: 'pnpm', packages: pnpm } : undefined;
+}
+
 /** What a prefetch needs: the server's environment (its PATH finds npm; its npm settings apply). */
 export interface PrefetchOptions {
-  /** The npm cache the sandboxed npx will read (the private home's `.npm`). */
-  cacheDir: string;
+  /** The server's private home, as this process sees it (the fetch fills its caches). */
+  privateHome: string;
+  /** The same home as the sandboxed process sees it (its `HOME` inside). */
+  insideHome: string;
   env: Record<string, string>;
-  /** The npx that will run, resolved: the npm beside it does the fetching. */
-  resolvedNpx?: string | undefined;
+  /** The runner that will run, resolved: npx's npm (or pnpm itself) does the fetching. */
+  resolvedCommand?: string | undefined;
   timeoutMs?: number;
 }
 
-/** The npm to fetch with: the one beside npx (same installation), else npm on the server's PATH. */
-function npmBeside(options: PrefetchOptions): string {
-  if (options.resolvedNpx) {
-    const beside = findCommand('npm', dirname(options.resolvedNpx));
-    if (beside) return beside;
+/** `name` beside the resolved runner (same installation), else on the server's PATH. */
+function beside(name: string, options: PrefetchOptions): string {
+  if (options.resolvedCommand) {
+    const found = findCommand(name, dirname(options.resolvedCommand));
+    if (found) return found;
   }
-  return findCommand('npm', searchPath(options.env)) ?? 'npm';
+  return findCommand(name, searchPath(options.env)) ?? name;
+}
+
+/** pnpm's store and metadata cache under a home: where a fetch puts them and dlx reads them. */
+function pnpmFolders(home: string): Record<string, string> {
+  const store = join(home, '.local', 'share', 'pnpm', 'store');
+  const cache = join(home, '.cache', 'pnpm');
+  return {
+    npm_config_store_dir: store,
+    pnpm_config_store_dir: store,
+    npm_config_cache_dir: cache,
+    pnpm_config_cache_dir: cache,
+  };
+}
+
+/**
+ * Fetches what `runner` runs into the server's private home, running none of
+ * its scripts, and answers the variables that make the runner use what was
+ * fetched, offline, inside the sandbox.
+ */
+export async function prefetchForOffline(
+  runner: OfflineRunner,
+  options: PrefetchOptions,
+): Promise<Record<string, string>> {
+  if (runner.runner === 'npx') {
+    await prefetchPackages(runner.packages, { ...options, cacheDir: join(options.privateHome, '.npm') });
+    return { npm_config_offline: 'true' };
+  }
+  const fetchFolders = pnpmFolders(options.privateHome);
+  await mkdir(fetchFolders['npm_config_store_dir']!, { recursive: true, mode: 0o700 });
+  const scratch = await mkdtemp(join(tmpdir(), 'switchboard-prefetch-'));
+  try {
+    const add = ['add', '--ignore-scripts', '--prefer-offline', ...runner.packages];
+    await runFetcher(beside('pnpm', options), add, runner.packages, options, fetchFolders, scratch);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return { ...pnpmFolders(options.insideHome), npm_config_offline: 'true', pnpm_config_offline: 'true' };
 }
 
 /**
@@ -79,32 +173,44 @@ function npmBeside(options: PrefetchOptions): string {
  * `connect_failed`, naming the package and npm's own last line, when npm
  * cannot (offline, an unknown package, a timeout).
  */
-export async function prefetchPackages(specs: readonly string[], options: PrefetchOptions): Promise<void> {
+export async function prefetchPackages(
+  specs: readonly string[],
+  options: PrefetchOptions & { cacheDir: string },
+): Promise<void> {
   await mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
   const scratch = await mkdtemp(join(tmpdir(), 'switchboard-prefetch-'));
   const common = ['--prefer-offline', '--no-audit', '--no-fund', '--cache', options.cacheDir];
   try {
     // The whole tree, unpacked in a scratch folder and dropped: what stays is the cache.
     const install = ['install', '--ignore-scripts', '--no-save', '--no-package-lock', '--prefix', scratch];
-    await runNpm([...install, ...common, ...specs], specs, options);
+    const npm = beside('npm', options);
+    await runFetcher(npm, [...install, ...common, ...specs], specs, options);
     // npx resolves the packages it runs with the registry's abbreviated documents, which install does not keep.
-    await runNpm(['cache', 'add', ...common, ...specs], specs, options);
+    await runFetcher(npm, ['cache', 'add', ...common, ...specs], specs, options);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-/** One npm command of a prefetch; rejects with `connect_failed` naming the packages and npm's last line. */
-function runNpm(args: string[], specs: readonly string[], options: PrefetchOptions): Promise<void> {
+/** One command of a prefetch; rejects with `connect_failed` naming the packages and the fetcher's last line. */
+function runFetcher(
+  fetcher: string,
+  args: string[],
+  specs: readonly string[],
+  options: PrefetchOptions,
+  extraEnv: Record<string, string> = {},
+  cwd?: string,
+): Promise<void> {
   const timeout = options.timeoutMs ?? PREFETCH_TIMEOUT_MS;
   return new Promise<void>((resolve, reject) => {
     execFile(
-      npmBeside(options),
+      fetcher,
       args,
       {
-        env: { ...options.env, npm_config_update_notifier: 'false', npm_config_loglevel: 'error' },
+        env: { ...options.env, ...extraEnv, npm_config_update_notifier: 'false', npm_config_loglevel: 'error' },
         timeout,
         maxBuffer: 4 * 1024 * 1024,
+        ...(cwd ? { cwd } : {}),
       },
       (error, _stdout, stderr) => {
         if (!error) return resolve();
@@ -113,7 +219,7 @@ function runNpm(args: string[], specs: readonly string[], options: PrefetchOptio
         reject(
           new SwitchboardError(
             ErrorCode.ConnectFailed,
-            `could not fetch ${specs.join(', ')} for its start under the strict sandbox (which has no network): npm ${args[0]} said: ${why}`,
+            `could not fetch ${specs.join(', ')} for its start under the strict sandbox (which has no network): ${basename(fetcher).replace(/\.(cmd|exe)$/i, '')} ${args[0]} said: ${why}`,
             { packages: [...specs] },
           ),
         );

@@ -12,8 +12,8 @@
  * no engine can run it is not started, and the error names the command that
  * starts it unsandboxed (the user's recorded choice, `startUnsandboxed`). A
  * container runtime is contained by itself and keeps its own setting. A
- * quarantined npx server gets no network either: its packages are fetched
- * into its private cache first and it runs offline (packagePrefetch.ts).
+ * quarantined npx or pnpm dlx server gets no network either: its packages are
+ * fetched into its private home first and it runs offline (packagePrefetch.ts).
  */
 import { homedir } from 'node:os';
 import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
@@ -26,8 +26,8 @@ import { sandboxSupport } from './sandboxSupport.js';
 import { srtLaunch } from './srtEngine.js';
 import { isContainerRuntime, resolveSandboxPolicy, STRICT_SANDBOX, type SandboxPolicy } from './sandboxPolicy.js';
 import type { QuarantineContainment } from '../../../../../shared/model/health.js';
-import { basename, join } from 'node:path';
-import { npxPackages, prefetchPackages } from './packagePrefetch.js';
+import { basename } from 'node:path';
+import { offlineRunner, prefetchForOffline } from './packagePrefetch.js';
 
 /** What every sandboxed launch needs from the proxy. */
 export interface SandboxContext {
@@ -89,8 +89,8 @@ export async function sandboxedLaunch(
     mode: container ? 'container' : 'strict',
   };
   const chosen = strict ? STRICT_SANDBOX : own;
-  // Quarantined npx: its packages are fetched first and it runs offline, with no network (packagePrefetch.ts).
-  const offlinePackages = strict ? npxPackages(launch.command, launch.args) : undefined;
+  // Quarantined npx or pnpm dlx: its packages are fetched first and it runs offline, with no network (packagePrefetch.ts).
+  const offlinePackages = strict ? offlineRunner(launch.command, launch.args) : undefined;
   if (!chosen.enabled) {
     const granted = { read: own.read, write: own.write, network: own.network };
     return {
@@ -148,14 +148,14 @@ export async function sandboxedLaunch(
     extraPath: context.extraPath,
   });
   let offline: Record<string, string> | undefined;
-  if (offlinePackages) {
-    await prefetchPackages(offlinePackages, {
-      cacheDir: join(policy.privateHome, '.npm'),
+  if (offlinePackages)
+    offline = await prefetchForOffline(offlinePackages, {
+      privateHome: policy.privateHome,
+      // bubblewrap mounts the private home at the home's path; srt points HOME at the private one.
+      insideHome: support.engine === 'srt' ? policy.privateHome : policy.home,
       env: launch.env,
-      resolvedNpx: resolvedCommand,
+      resolvedCommand,
     });
-    offline = { npm_config_offline: 'true' };
-  }
   if (support.engine === 'srt') {
     const line = offline ? { ...launch, env: { ...launch.env, ...offline } } : launch;
     const srt = await srtLaunch(support.platform, policy, line, onViolation);

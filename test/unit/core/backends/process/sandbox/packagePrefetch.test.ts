@@ -1,6 +1,10 @@
-/** Which packages a quarantined npx line is fetched for before it runs offline (packagePrefetch.ts). */
+/** Which packages a quarantined npx or pnpm dlx line is fetched for before it runs offline (packagePrefetch.ts). */
 import { describe, expect, it } from 'vitest';
-import { npxPackages } from '../../../../../../electron/core/backends/process/sandbox/packagePrefetch.js';
+import {
+  npxPackages,
+  offlineRunner,
+  pnpmDlxPackages,
+} from '../../../../../../electron/core/backends/process/sandbox/packagePrefetch.js';
 
 describe('npxPackages', () => {
   it('names the package of the lines registry adds and users write', () => {
@@ -21,5 +25,36 @@ describe('npxPackages', () => {
     expect(npxPackages('uvx', ['pkg'])).toBeUndefined();
     expect(npxPackages('node', ['server.js'])).toBeUndefined();
     expect(npxPackages('npx', ['-y'])).toBeUndefined();
+  });
+});
+
+describe('pnpmDlxPackages', () => {
+  it('names the package of `pnpm dlx` and `pnpx` lines, past pnpm options before dlx', () => {
+    expect(pnpmDlxPackages('pnpm', ['dlx', '@modelcontextprotocol/server-memory'])).toEqual([
+      '@modelcontextprotocol/server-memory',
+    ]);
+    expect(pnpmDlxPackages('/opt/pnpm/pnpm.cmd', ['--silent', 'dlx', 'pkg@2', '--port', '3'])).toEqual(['pkg@2']);
+    expect(pnpmDlxPackages('pnpm', ['--dir', '/srv', 'dlx', 'pkg'])).toEqual(['pkg']);
+    expect(pnpmDlxPackages('pnpx', ['pkg@1', 'serve'])).toEqual(['pkg@1']);
+  });
+
+  it('takes every --package over the command it then runs, and skips --allow-build’s value', () => {
+    expect(pnpmDlxPackages('pnpm', ['dlx', '--package=a@1', '--package', 'b', 'tool'])).toEqual(['a@1', 'b']);
+    expect(pnpmDlxPackages('pnpm', ['dlx', '--allow-build', 'esbuild', 'pkg'])).toEqual(['pkg']);
+  });
+
+  it('answers nothing for pnpm’s other commands, other runners, and a dlx with no package', () => {
+    expect(pnpmDlxPackages('pnpm', ['exec', 'pkg'])).toBeUndefined();
+    expect(pnpmDlxPackages('pnpm', ['dlx'])).toBeUndefined();
+    expect(pnpmDlxPackages('npx', ['pkg'])).toBeUndefined();
+  });
+});
+
+describe('offlineRunner', () => {
+  it('says which runner fetches first: npx, pnpm dlx; none for bunx and uvx (they keep their registry)', () => {
+    expect(offlineRunner('npx', ['-y', 'a'])).toEqual({ runner: 'npx', packages: ['a'] });
+    expect(offlineRunner('pnpm', ['dlx', 'a'])).toEqual({ runner: 'pnpm', packages: ['a'] });
+    expect(offlineRunner('bunx', ['a'])).toBeUndefined();
+    expect(offlineRunner('uvx', ['a'])).toBeUndefined();
   });
 });
