@@ -6,13 +6,18 @@
  * server-everything: nothing beyond the defaults), then accepted and the
  * server run sandboxed under it, where the same calls work. A secret in the
  * server's environment and arguments appears nowhere in what learn mode
- * gives back.
+ * gives back. Learning from refusals (learnByRefusals.ts, how macOS and
+ * Windows learn under srt) is run here under real bubblewrap, whose refusals
+ * the server's own error words name: the hostile fixture's read at start, a
+ * write outside its folders and a connection are each learned in a run of
+ * their own, and the server then works under the proposal.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { EVERYTHING, MEMORY, ROOT, startProxy, tempDir } from '../../helpers/harness.js';
+import { EVERYTHING, fixture, MEMORY, ROOT, startProxy, tempDir } from '../../helpers/harness.js';
 import { sandboxSupport } from '../../../electron/core/backends/index.js';
 import { findCommand } from '../../../electron/core/backends/process/commandLookup.js';
 import {
@@ -21,6 +26,7 @@ import {
   type LearnResult,
 } from '../../../electron/core/backends/supervisor/learnRun.js';
 import { acceptedSetting, grantDiff } from '../../../electron/core/backends/process/sandbox/learnDiff.js';
+import { learnByRefusals } from '../../../electron/core/backends/supervisor/learnByRefusals.js';
 
 const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const support = await sandboxSupport();
@@ -153,6 +159,50 @@ describe.skipIf((!support.available || !strace) && !mustRun)(`learn mode on real
   }, 180_000);
 });
 
+describe.skipIf(!support.available && !mustRun)(`learning from refusals (as on macOS and Windows)${why}`, () => {
+  let listener: Server;
+  let port: number;
+  beforeAll(async () => {
+    listener = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    port = (listener.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+
+  it('lifts one refusal per run: a read at start, a write, a connection; the server then works under it', async () => {
+    const key = join(home, '.ssh', 'id_rsa');
+    await mkdir(join(home, '.ssh'), { recursive: true });
+    await writeFile(key, 'PRIVATE KEY CANARY\n');
+    await mkdir(join(home, 'notes'), { recursive: true });
+    const args = [fixture('hostile.mjs')];
+    const env = { HOSTILE_READ_AT_START: key };
+    const calls: LearnCall[] = [
+      { name: 'write_file', arguments: { path: join(home, 'notes', 'out.txt'), content: 'kept' } },
+      { name: 'tunnel', arguments: { host: '127.0.0.1', port } },
+    ];
+    const result = await learnByRefusals({
+      launch: { id: 'hostile', command: process.execPath, args, cwd: undefined, env: environment(env) },
+      stateDir: state,
+      extraPath: [],
+      calls,
+      windowMs: 0,
+      timeoutMs: 90_000,
+    });
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    expect(result.grant).toEqual({
+      read: ['~/.ssh/id_rsa'],
+      write: ['~/notes'],
+      network: [`127.0.0.1:${port}`],
+      addresses: [],
+    });
+    expect(result.calls.map((call) => call.ok)).toEqual([true, true]);
+    await rm(join(home, 'notes', 'out.txt'));
+    const outcomes = await underAccepted('hostile', args, env, result, calls);
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, true]);
+    expect(await readFile(join(home, 'notes', 'out.txt'), 'utf8')).toBe('kept');
+  }, 120_000);
+});
+
 describe('learn mode where it is not wired', () => {
   it.each([
     ['darwin', 'macOS'],
@@ -168,6 +218,6 @@ describe('learn mode where it is not wired', () => {
       platform,
     });
     await expect(refused).rejects.toMatchObject({ code: 'not_supported', data: { platform: name } });
-    await expect(refused).rejects.toThrow(`not available on ${name}`);
+    await expect(refused).rejects.toThrow(`on ${name} learn mode learns from what the sandbox refuses instead`);
   });
 });

@@ -4,7 +4,8 @@
  * manual check"). The hostile fixture's read of a key in its home, its write
  * outside its folders, its shell (macOS) and its connections are refused
  * under the default sandbox and named in health; granted exactly those, the
- * read and the write work. Elsewhere (Linux runs bubblewrap:
+ * read and the write work. Learn mode learns those three from srt's
+ * refusals (learnByRefusals.ts). Elsewhere (Linux runs bubblewrap:
  * sandbox.test.ts) it skips, saying why.
  */
 import { createServer, type Server } from 'node:net';
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { fixture, nodeServer, startProxy, tempDir, type Harness } from '../../helpers/harness.js';
 import { sandboxSupport } from '../../../electron/core/backends/index.js';
+import { learnByRefusals } from '../../../electron/core/backends/supervisor/learnByRefusals.js';
 
 const support = await sandboxSupport();
 const srt = support.available && support.engine === 'srt';
@@ -107,4 +109,26 @@ describe.skipIf(!srt)(`a server sandboxed by srt${why}`, () => {
       .poll(() => blocked('jailed'), { timeout: 10_000 })
       .toContainEqual({ kind: 'connect', target: 'example.org:80' });
   });
+
+  it('learn mode learns the read, the write and the host from srt’s refusals, one run each', async () => {
+    const result = await learnByRefusals({
+      launch: {
+        id: 'learned',
+        command: process.execPath,
+        args: [fixture('hostile.mjs')],
+        cwd: undefined,
+        env: { ...(process.env as Record<string, string>), HOME: home, HOSTILE_READ_AT_START: key },
+      },
+      stateDir: join(dir.path, 'learn-state'),
+      extraPath: [],
+      calls: [
+        { name: 'write_file', arguments: { path: join(outside, 'learned.txt'), content: 'x' } },
+        { name: 'fetch', arguments: { url: 'http://example.org/' } },
+      ],
+      windowMs: 0,
+      timeoutMs: 120_000,
+    });
+    expect(result.grant).toMatchObject({ read: ['~/.ssh/id_rsa'], write: [outside], network: ['example.org:80'] });
+    expect(result.calls.map((call) => call.ok)).toEqual([true, true]);
+  }, 150_000);
 });

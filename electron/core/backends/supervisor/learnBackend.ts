@@ -2,7 +2,8 @@
  * Learning one configured server's permissions, as the CLI (`sandbox learn`)
  * and the UI (`sandbox.learn`) both do it: its launch line and env resolved
  * as the core would spawn it (secrets from the store, over the user's
- * environment), learned (learnRun.ts), and set against its current sandbox
+ * environment), learned (learnRun.ts records it on Linux; learnByRefusals.ts
+ * learns from the sandbox's refusals on macOS and Windows), and set against its current sandbox
  * (learnDiff.ts) as a {@link LearnView}; and accepting, which writes a
  * `sandbox` setting to its entry in the config document.
  */
@@ -13,6 +14,7 @@ import type { BackendConfig } from '../../platform/config/schema.js';
 import { resolveValues } from '../../platform/secrets/resolve.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { acceptedSetting, grantDiff } from '../process/sandbox/learnDiff.js';
+import { learnByRefusals } from './learnByRefusals.js';
 import { learnPermissions, type LearnCall } from './learnRun.js';
 
 /** What learning a configured server takes. */
@@ -47,7 +49,8 @@ export async function learnBackend(input: LearnBackendInput): Promise<LearnView>
   const inherited: Record<string, string> = { ...getDefaultEnvironment() };
   for (const [key, value] of Object.entries(input.environment)) if (value !== undefined) inherited[key] = value;
   const own = await resolveValues(backend.env, input.environment, input.secrets, `mcpServers.${input.id}.env`);
-  const result = await learnPermissions({
+  const learn = process.platform === 'linux' ? learnPermissions : learnByRefusals;
+  const result = await learn({
     launch: {
       id: input.id,
       command: backend.command,

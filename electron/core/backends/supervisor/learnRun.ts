@@ -11,8 +11,8 @@
  * and records the names asked for. The record lives in a private folder
  * under the server's sandbox state and is deleted once read; it holds no
  * argument or variable of the server, and the proposal only paths and
- * `host:port`. On macOS and Windows (srt) it is not wired: a `not_supported`
- * error names the platform.
+ * `host:port`. On macOS and Windows (srt), nothing records what a server is
+ * let do: learnByRefusals.ts learns from what the sandbox refuses instead.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -79,7 +79,7 @@ const PLATFORM_NAMES: Partial<Record<NodeJS.Platform, string>> = { darwin: 'macO
 const MAX_SOCKET_PATH = 100;
 
 /** The largest message read from the server while learning. */
-const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /** Refuses where learn mode cannot run, saying why and what to install. */
 async function learningTools(request: LearnRequest): Promise<{ bwrap: string; strace: string }> {
@@ -88,7 +88,7 @@ async function learningTools(request: LearnRequest): Promise<{ bwrap: string; st
     const name = PLATFORM_NAMES[platform] ?? platform;
     throw new SwitchboardError(
       ErrorCode.NotSupported,
-      `learn mode records a server's accesses with bubblewrap and strace on Linux; it is not available on ${name} yet (grant paths and hosts by hand: sandbox.read, sandbox.write, sandbox.network)`,
+      `recording a server's accesses takes bubblewrap and strace, on Linux; on ${name} learn mode learns from what the sandbox refuses instead (learnByRefusals)`,
       { platform: name },
     );
   }
@@ -127,6 +127,78 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }
   });
+}
+
+/** What driving a learned server gave: how many items each list had, and how each call went. */
+export interface LearnDriven {
+  listed: LearnResult['listed'];
+  calls: LearnCallOutcome[];
+}
+
+/**
+ * Drives a server being learned: initialize, every list, the calls asked
+ * for, then the window; closes the client (its stdin ends, it exits). Each
+ * failed call's text goes to `onFailure` (a sandbox's refusal may be named
+ * only there). Throws what connecting or listing threw.
+ */
+export async function driveLearned(
+  transport: GroupStdioTransport,
+  request: LearnRequest,
+  signal: AbortSignal,
+  onFailure: (text: string) => void = () => undefined,
+): Promise<LearnDriven> {
+  const client = new Client({ name: 'switchboard-learn', version: VERSION });
+  const listed = { tools: 0, resources: 0, prompts: 0 };
+  const calls: LearnCallOutcome[] = [];
+  try {
+    await client.connect(transport, { signal });
+    const capabilities = client.getServerCapabilities() ?? {};
+    const options = { signal };
+    if (capabilities.tools) listed.tools = (await client.listTools(undefined, options)).tools.length;
+    if (capabilities.resources) {
+      listed.resources = (await client.listResources(undefined, options)).resources.length;
+      await client.listResourceTemplates(undefined, options);
+    }
+    if (capabilities.prompts) listed.prompts = (await client.listPrompts(undefined, options)).prompts.length;
+    for (const call of request.calls) {
+      try {
+        const result = await client.callTool({ name: call.name, arguments: call.arguments }, { signal });
+        const failed = result.isError === true;
+        const text = failed
+          ? (result.content as { type: string; text?: string }[] | undefined)?.find((block) => block.text)?.text
+          : undefined;
+        if (failed && text) onFailure(text);
+        calls.push({ name: call.name, ok: !failed, ...(failed ? { error: (text ?? 'failed').slice(0, 300) } : {}) });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        onFailure((error as Error).message);
+        calls.push({ name: call.name, ok: false, error: (error as Error).message.slice(0, 300) });
+      }
+    }
+    await pause(request.windowMs, signal);
+    return { listed, calls };
+  } finally {
+    // Ends its stdin: it exits (strace with it, its record complete); then the group is reaped.
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** What a learned run that failed says: over its time, cancelled, or the server did not start or answer. */
+export function learnFailure(error: unknown, request: LearnRequest, signal: AbortSignal): SwitchboardError {
+  const id = request.launch.id;
+  if (signal.aborted && !(request.signal?.aborted ?? false))
+    return new SwitchboardError(
+      ErrorCode.Timeout,
+      `learning "${id}" took longer than ${Math.round(request.timeoutMs / 1000)} s`,
+      { backend: id },
+    );
+  if (request.signal?.aborted)
+    return new SwitchboardError(ErrorCode.Cancelled, `learning "${id}" was cancelled`, { backend: id });
+  return new SwitchboardError(
+    ErrorCode.ConnectFailed,
+    `"${id}" did not start or answer while it was learned: ${(error as Error).message}`,
+    { backend: id },
+  );
 }
 
 /** Runs the server recorded and proposes its grant. */
@@ -176,53 +248,13 @@ export async function learnPermissions(request: LearnRequest): Promise<LearnResu
       maxMessageBytes: MAX_MESSAGE_BYTES,
       backendId: launch.id,
     });
-    const client = new Client({ name: 'switchboard-learn', version: VERSION });
-    const listed = { tools: 0, resources: 0, prompts: 0 };
-    const calls: LearnCallOutcome[] = [];
+    let driven: LearnDriven;
     try {
-      await client.connect(transport, { signal });
-      const capabilities = client.getServerCapabilities() ?? {};
-      const options = { signal };
-      if (capabilities.tools) listed.tools = (await client.listTools(undefined, options)).tools.length;
-      if (capabilities.resources) {
-        listed.resources = (await client.listResources(undefined, options)).resources.length;
-        await client.listResourceTemplates(undefined, options);
-      }
-      if (capabilities.prompts) listed.prompts = (await client.listPrompts(undefined, options)).prompts.length;
-      for (const call of request.calls) {
-        try {
-          const result = await client.callTool({ name: call.name, arguments: call.arguments }, { signal });
-          const failed = result.isError === true;
-          const text = failed
-            ? (result.content as { type: string; text?: string }[] | undefined)?.find((block) => block.text)?.text
-            : undefined;
-          calls.push({ name: call.name, ok: !failed, ...(failed ? { error: (text ?? 'failed').slice(0, 300) } : {}) });
-        } catch (error) {
-          if (signal.aborted) throw error;
-          calls.push({ name: call.name, ok: false, error: (error as Error).message.slice(0, 300) });
-        }
-      }
-      await pause(request.windowMs, signal);
+      driven = await driveLearned(transport, request, signal);
     } catch (error) {
-      if (signal.aborted && !(request.signal?.aborted ?? false))
-        throw new SwitchboardError(
-          ErrorCode.Timeout,
-          `learning "${launch.id}" took longer than ${Math.round(request.timeoutMs / 1000)} s`,
-          { backend: launch.id },
-        );
-      if (request.signal?.aborted)
-        throw new SwitchboardError(ErrorCode.Cancelled, `learning "${launch.id}" was cancelled`, {
-          backend: launch.id,
-        });
-      throw new SwitchboardError(
-        ErrorCode.ConnectFailed,
-        `"${launch.id}" did not start or answer while it was learned: ${(error as Error).message}`,
-        { backend: launch.id },
-      );
-    } finally {
-      // Ends its stdin: it exits, strace with it, its record complete; then the group is reaped.
-      await client.close().catch(() => undefined);
+      throw learnFailure(error, request, signal);
     }
+    const { listed, calls } = driven;
     const trace = parseTrace(await readFile(traceFile, 'utf8').catch(() => ''));
     const grant = proposeGrant({
       trace,

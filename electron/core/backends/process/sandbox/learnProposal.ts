@@ -13,6 +13,7 @@
  * process.
  */
 import { posix } from 'node:path';
+import type { SandboxBlock } from '../../../../../shared/model/health.js';
 import type { TraceSummary } from './learnTrace.js';
 import { accessOf, type SandboxPolicy } from './sandboxPolicy.js';
 
@@ -143,4 +144,21 @@ export function proposeGrant(input: ProposalInput): LearnedGrant {
     network,
     addresses: addresses.sort(),
   };
+}
+
+/**
+ * The grant entry that lifts one refusal, for learning from refusals
+ * (learnByRefusals.ts): a read grants the file, a write its folder (or the
+ * folder itself), a connection its `host:port`; paths under the home are
+ * written `~/...`. `isFolder` tells a folder from a file (the caller's file system).
+ */
+export function grantOfBlock(
+  block: SandboxBlock,
+  home: string,
+  isFolder: (path: string) => boolean,
+): { key: 'read' | 'write' | 'network'; entry: string } {
+  if (block.kind === 'connect') return { key: 'network', entry: block.target };
+  if (block.kind === 'read') return { key: 'read', entry: homeRelative(block.target, home) };
+  const folder = isFolder(block.target) ? block.target : posix.dirname(block.target);
+  return { key: 'write', entry: homeRelative(folder, home) };
 }

@@ -6,8 +6,10 @@
  * `~` for the home; and the setting accepting writes.
  */
 import { describe, expect, it } from 'vitest';
+import { blockOfViolation } from '../../../../../../electron/core/backends/process/sandbox/blockedAccess.js';
 import type { FileAccess } from '../../../../../../electron/core/backends/process/sandbox/learnTrace.js';
 import {
+  grantOfBlock,
   proposeGrant,
   type ProposalInput,
 } from '../../../../../../electron/core/backends/process/sandbox/learnProposal.js';
@@ -205,5 +207,39 @@ describe('grantDiff', () => {
     expect(diff.unchanged).toBe(true);
     expect(acceptedSetting(diff)).toEqual({ enabled: true, read: [], write: [], network: 'none' });
     expect(renderDiff(diff)).toContain('read: (nothing beyond the defaults)');
+  });
+});
+
+describe('grantOfBlock: what learning from refusals grants for each one (macOS and Windows, under srt)', () => {
+  const home = '/Users/ada';
+  const folders = new Set(['/Users/ada/projects']);
+  const grantOf = (line: string) => {
+    const block = blockOfViolation(line);
+    if (!block) throw new Error(`no refusal in: ${line}`);
+    return grantOfBlock(block, home, (path) => folders.has(path));
+  };
+
+  it('maps srt’s record, as the macOS sandbox log and srt’s proxies word it, to one grant entry each', () => {
+    expect(grantOf('Sandbox: node(4242) deny(1) file-read-data /Users/ada/.aws/credentials')).toEqual({
+      key: 'read',
+      entry: '~/.aws/credentials',
+    });
+    // A file it could not create: its folder (a save by rename needs the folder).
+    expect(grantOf('Sandbox: node(4242) deny(1) file-write-create /Users/ada/memory/memory.json')).toEqual({
+      key: 'write',
+      entry: '~/memory',
+    });
+    expect(grantOf('Sandbox: node(4242) deny(1) file-write-unlink /Users/ada/projects')).toEqual({
+      key: 'write',
+      entry: '~/projects',
+    });
+    expect(grantOf('Sandbox: python3(7) deny(1) file-read-metadata /opt/data/index.db')).toEqual({
+      key: 'read',
+      entry: '/opt/data/index.db',
+    });
+    expect(grantOf('deny network-outbound api.github.com:443 (host is not on the allow list)')).toEqual({
+      key: 'network',
+      entry: 'api.github.com:443',
+    });
   });
 });
