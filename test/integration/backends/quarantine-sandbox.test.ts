@@ -6,10 +6,14 @@
  * once approved (its own setting: no sandbox); put back under review
  * ("Quarantine again") it is contained again. Where no sandbox can run, a
  * quarantined server is not started, and says the exact command that starts
- * it unsandboxed; run, that recorded choice starts it. A quarantined npx or
- * pnpm dlx server has no network either: it starts offline from its private cache.
+ * it unsandboxed; run, that recorded choice starts it. A quarantined npx,
+ * pnpm dlx or bunx server has no network either: it starts offline from its private cache.
  */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinStore, ServerApprovals } from '../../../electron/core/catalog/index.js';
@@ -20,6 +24,7 @@ import { fillSandboxNpxCache } from '../../helpers/npxCache.js';
 const support = await sandboxSupport();
 const why = support.available ? '' : ` (skipped: ${support.reason})`;
 const mustRun = process.env['CI'] === 'true';
+const run = promisify(execFile);
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let home: string;
@@ -140,6 +145,44 @@ describe.skipIf(!support.available && !mustRun)(`a never-approved npx server${wh
       await harness.close();
     }
   }, 120_000);
+});
+
+/** Bun (its Linux x64 build, from npm), fetched once per machine: bunx is how some servers are started. */
+async function bunBinaryFolder(): Promise<string> {
+  const prefix = join(tmpdir(), `switchboard-test-bun-${BUN_VERSION}`);
+  const folder = join(prefix, 'node_modules', '@oven', 'bun-linux-x64', 'bin');
+  if (!existsSync(join(folder, 'bun'))) {
+    const args = ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix];
+    await run('npm', [...args, `@oven/bun-linux-x64@${BUN_VERSION}`], { timeout: 120_000 });
+  }
+  return folder;
+}
+const BUN_VERSION = '1.3.14';
+const bunHere = process.platform === 'linux' && process.arch === 'x64';
+
+describe.skipIf(!(support.available && bunHere) && !mustRun)(`a never-approved bunx server${why}`, () => {
+  it('has no network while quarantined: bun fetches into its private cache first, and the line names the version fetched', async () => {
+    const stateDir = join(dir.path, 'bun-state');
+    const approvals = new ServerApprovals(join(dir.path, 'bun-approvals.json'));
+    const harness = await startProxy({ mcpServers: {} }, { approvals, deps: { stateDir } });
+    const path = `${await bunBinaryFolder()}:${process.env['PATH'] ?? ''}`;
+    try {
+      // No version named: bunx would ask the registry for the latest at every start, even with it cached.
+      const name = '@modelcontextprotocol/server-memory';
+      await harness.core.addBackend('membun', { command: 'bun', args: ['x', name], env: { PATH: path } });
+      const started = harness.core.health().find((backend) => backend.id === 'membun');
+      expect(started).toMatchObject({
+        status: 'up',
+        quarantined: true,
+        sandbox: { state: 'on', engine: 'bubblewrap', network: 'none', quarantine: { mode: 'strict' } },
+      });
+      expect(started?.counts.tools).toBeGreaterThan(0);
+      const cache = await readdir(join(stateDir, 'sandboxes', 'membun', 'home', '.bun', 'install', 'cache'));
+      expect(cache.length).toBeGreaterThan(0);
+    } finally {
+      await harness.close();
+    }
+  }, 180_000);
 });
 
 describe('a quarantined server where no sandbox can run', () => {

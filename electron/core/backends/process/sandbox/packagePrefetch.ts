@@ -12,14 +12,16 @@
  * `pnpm dlx` (and `pnpx`) the same way: `pnpm add --ignore-scripts` fills the
  * private home's pnpm store and metadata cache, and dlx runs offline from them
  * (both generations of pnpm's settings in the environment: `npm_config_*` up to
- * pnpm 10, `pnpm_config_*` after). The commands that run other package
- * managers (uvx, bunx) keep their registry (sandboxedLaunch.ts
- * packageRegistryHosts): bunx asks the registry for a package's latest version
- * even when it has it, and no Python index can be reached from here to build
- * and test uvx's.
+ * pnpm 10, `pnpm_config_*` after). `bunx` (and `bun x`): `bun add
+ * --ignore-scripts` fills the private home's bun cache, and since bunx asks
+ * the registry for the latest version of a package named without one even
+ * when it has it, the quarantined line names the exact version just fetched
+ * (`pkg@1.2.3` for `pkg`: what bunx would have run now). uvx keeps its index
+ * (sandboxedLaunch.ts packageRegistryHosts): none can be reached from here to
+ * build and test its fetch.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
@@ -94,10 +96,40 @@ export function pnpmDlxPackages(command: string, args: readonly string[]): strin
   return specs.length > 0 ? specs : undefined;
 }
 
+/** bunx's options that take a value (the next argument). */
+const BUNX_VALUED = new Set(['-p', '--package']);
+
+/**
+ * Where `bunx <args>` (or `bun x <args>`) names its packages: the index in
+ * `args` of each `--package`/`-p` value, else of the command it runs
+ * (undefined: not a bunx line, or no package named).
+ */
+export function bunxPackageAt(command: string, args: readonly string[]): number[] | undefined {
+  const name = basename(command).replace(/\.(cmd|exe)$/i, '');
+  let from: number;
+  if (name === 'bunx') from = 0;
+  else if (name === 'bun' && args[0] === 'x') from = 1;
+  else return undefined;
+  const packages: number[] = [];
+  for (let at = from; at < args.length; at++) {
+    const arg = args[at]!;
+    if (BUNX_VALUED.has(arg)) {
+      if (at + 1 < args.length) packages.push(at + 1);
+      at++;
+    } else if (!arg.startsWith('-')) {
+      if (packages.length === 0) packages.push(at);
+      break;
+    }
+  }
+  return packages.length > 0 ? packages : undefined;
+}
+
 /** A package runner whose packages can be fetched first, and the packages its line names. */
 export interface OfflineRunner {
-  runner: 'npx' | 'pnpm';
+  runner: 'npx' | 'pnpm' | 'bunx';
   packages: string[];
+  /** bunx: where in the line each package is named (it is named there with its exact version). */
+  at?: number[];
 }
 
 /** The runner of a launch line that can run offline once its packages are fetched (undefined: none). */
@@ -105,7 +137,21 @@ export function offlineRunner(command: string, args: readonly string[]): Offline
   const npx = npxPackages(command, args);
   if (npx) return { runner: 'npx', packages: npx };
   const pnpm = pnpmDlxPackages(command, args);
-  return pnpm ? { runner: 'pnpm', packages: pnpm } : undefined;
+  if (pnpm) return { runner: 'pnpm', packages: pnpm };
+  const at = bunxPackageAt(command, args);
+  return at ? { runner: 'bunx', packages: at.map((index) => args[index]!), at } : undefined;
+}
+
+/** A package spec's name: `@scope/name@^1` -> `@scope/name`, `name@latest` -> `name`. */
+export function packageName(spec: string): string {
+  const at = spec.indexOf('@', spec.startsWith('@') ? 1 : 0);
+  return at === -1 ? spec : spec.slice(0, at);
+}
+
+/** What a quarantined runner runs with once its packages are fetched: variables, and (bunx) its line. */
+export interface OfflineLaunch {
+  env: Record<string, string>;
+  args?: string[];
 }
 
 /** What a prefetch needs: the server's environment (its PATH finds npm; its npm settings apply). */
@@ -144,16 +190,19 @@ function pnpmFolders(home: string): Record<string, string> {
 /**
  * Fetches what `runner` runs into the server's private home, running none of
  * its scripts, and answers the variables that make the runner use what was
- * fetched, offline, inside the sandbox.
+ * fetched, offline, inside the sandbox (and for bunx the line, its packages
+ * named with the versions fetched).
  */
 export async function prefetchForOffline(
   runner: OfflineRunner,
+  args: readonly string[],
   options: PrefetchOptions,
-): Promise<Record<string, string>> {
+): Promise<OfflineLaunch> {
   if (runner.runner === 'npx') {
     await prefetchPackages(runner.packages, { ...options, cacheDir: join(options.privateHome, '.npm') });
-    return { npm_config_offline: 'true' };
+    return { env: { npm_config_offline: 'true' } };
   }
+  if (runner.runner === 'bunx') return prefetchForBunx(runner, args, options);
   const fetchFolders = pnpmFolders(options.privateHome);
   await mkdir(fetchFolders['npm_config_store_dir']!, { recursive: true, mode: 0o700 });
   const scratch = await mkdtemp(join(tmpdir(), 'switchboard-prefetch-'));
@@ -163,7 +212,41 @@ export async function prefetchForOffline(
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return { ...pnpmFolders(options.insideHome), npm_config_offline: 'true', pnpm_config_offline: 'true' };
+  return { env: { ...pnpmFolders(options.insideHome), npm_config_offline: 'true', pnpm_config_offline: 'true' } };
+}
+
+/** bunx: its packages into the private home's bun cache, and its line naming the versions fetched. */
+async function prefetchForBunx(
+  runner: OfflineRunner,
+  args: readonly string[],
+  options: PrefetchOptions,
+): Promise<OfflineLaunch> {
+  const cache = (home: string) => join(home, '.bun', 'install', 'cache');
+  await mkdir(cache(options.privateHome), { recursive: true, mode: 0o700 });
+  const scratch = await mkdtemp(join(tmpdir(), 'switchboard-prefetch-'));
+  try {
+    await writeFile(join(scratch, 'package.json'), '{}\n');
+    const add = ['add', '--ignore-scripts', ...runner.packages];
+    await runFetcher(
+      beside('bun', options),
+      add,
+      runner.packages,
+      options,
+      { BUN_INSTALL_CACHE_DIR: cache(options.privateHome) },
+      scratch,
+    );
+    const pinned = [...args];
+    for (const [index, at] of (runner.at ?? []).entries()) {
+      const name = packageName(runner.packages[index]!);
+      const manifest = JSON.parse(await readFile(join(scratch, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version?: unknown;
+      };
+      if (typeof manifest.version === 'string') pinned[at] = `${name}@${manifest.version}`;
+    }
+    return { env: { BUN_INSTALL_CACHE_DIR: cache(options.insideHome) }, args: pinned };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 /**

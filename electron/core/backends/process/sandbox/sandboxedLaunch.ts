@@ -12,8 +12,8 @@
  * no engine can run it is not started, and the error names the command that
  * starts it unsandboxed (the user's recorded choice, `startUnsandboxed`). A
  * container runtime is contained by itself and keeps its own setting. A
- * quarantined npx or pnpm dlx server gets no network either: its packages are
- * fetched into its private home first and it runs offline (packagePrefetch.ts).
+ * quarantined npx, pnpm dlx or bunx server gets no network either: its packages
+ * are fetched into its private home first and it runs offline (packagePrefetch.ts).
  */
 import { homedir } from 'node:os';
 import { ErrorCode, SwitchboardError } from '../../../../../shared/errors.js';
@@ -89,7 +89,7 @@ export async function sandboxedLaunch(
     mode: container ? 'container' : 'strict',
   };
   const chosen = strict ? STRICT_SANDBOX : own;
-  // Quarantined npx or pnpm dlx: its packages are fetched first and it runs offline, with no network (packagePrefetch.ts).
+  // Quarantined npx, pnpm dlx or bunx: its packages are fetched first and it runs offline, with no network (packagePrefetch.ts).
   const offlinePackages = strict ? offlineRunner(launch.command, launch.args) : undefined;
   if (!chosen.enabled) {
     const granted = { read: own.read, write: own.write, network: own.network };
@@ -148,16 +148,20 @@ export async function sandboxedLaunch(
     extraPath: context.extraPath,
   });
   let offline: Record<string, string> | undefined;
-  if (offlinePackages)
-    offline = await prefetchForOffline(offlinePackages, {
+  let args = launch.args;
+  if (offlinePackages) {
+    const fetched = await prefetchForOffline(offlinePackages, launch.args, {
       privateHome: policy.privateHome,
       // bubblewrap mounts the private home at the home's path; srt points HOME at the private one.
       insideHome: support.engine === 'srt' ? policy.privateHome : policy.home,
       env: launch.env,
       resolvedCommand,
     });
+    offline = fetched.env;
+    args = fetched.args ?? args;
+  }
   if (support.engine === 'srt') {
-    const line = offline ? { ...launch, env: { ...launch.env, ...offline } } : launch;
+    const line = offline ? { ...launch, args, env: { ...launch.env, ...offline } } : launch;
     const srt = await srtLaunch(support.platform, policy, line, onViolation);
     // srt brings its own proxies: ours (hostFilterProxy.ts) is bubblewrap's.
     const srtPolicy: SandboxPolicy = { ...policy };
@@ -176,7 +180,7 @@ export async function sandboxedLaunch(
   settleMountPoints(policy);
   return {
     command: support.bwrap,
-    args: bubblewrapArgs(policy, launch.command, launch.args),
+    args: bubblewrapArgs(policy, launch.command, args),
     view: { state: 'on', engine: support.engine, ...granted, ...(held ? { quarantine: held } : {}) },
     policy,
     ...(offline ? { env: offline } : {}),

@@ -1,7 +1,9 @@
 /** Which packages a quarantined npx or pnpm dlx line is fetched for before it runs offline (packagePrefetch.ts). */
 import { describe, expect, it } from 'vitest';
 import {
+  bunxPackageAt,
   npxPackages,
+  packageName,
   offlineRunner,
   pnpmDlxPackages,
 } from '../../../../../../electron/core/backends/process/sandbox/packagePrefetch.js';
@@ -51,10 +53,30 @@ describe('pnpmDlxPackages', () => {
 });
 
 describe('offlineRunner', () => {
-  it('says which runner fetches first: npx, pnpm dlx; none for bunx and uvx (they keep their registry)', () => {
+  it('says which runner fetches first: npx, pnpm dlx, bunx; none for uvx (it keeps its index)', () => {
     expect(offlineRunner('npx', ['-y', 'a'])).toEqual({ runner: 'npx', packages: ['a'] });
     expect(offlineRunner('pnpm', ['dlx', 'a'])).toEqual({ runner: 'pnpm', packages: ['a'] });
-    expect(offlineRunner('bunx', ['a'])).toBeUndefined();
+    expect(offlineRunner('bunx', ['--bun', 'a', 'serve'])).toEqual({ runner: 'bunx', packages: ['a'], at: [1] });
     expect(offlineRunner('uvx', ['a'])).toBeUndefined();
+  });
+});
+
+describe('bunxPackageAt', () => {
+  it('finds where a bunx line names its packages, to name them with the versions fetched', () => {
+    expect(bunxPackageAt('bunx', ['@modelcontextprotocol/server-memory'])).toEqual([0]);
+    expect(bunxPackageAt('/opt/bun/bin/bun', ['x', '--bun', 'pkg@2', '--port', '3'])).toEqual([2]);
+    expect(bunxPackageAt('bunx', ['-p', 'a', '--package', 'b', 'tool'])).toEqual([1, 3]);
+  });
+
+  it('answers nothing for bun’s other commands and a bunx with no package', () => {
+    expect(bunxPackageAt('bun', ['run', 'server.ts'])).toBeUndefined();
+    expect(bunxPackageAt('bunx', ['--bun'])).toBeUndefined();
+  });
+
+  it('reads a spec’s package name, scoped or not, with or without a version', () => {
+    expect(packageName('@scope/name@^1.2')).toBe('@scope/name');
+    expect(packageName('@scope/name')).toBe('@scope/name');
+    expect(packageName('name@latest')).toBe('name');
+    expect(packageName('name')).toBe('name');
   });
 });
