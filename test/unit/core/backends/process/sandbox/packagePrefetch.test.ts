@@ -7,6 +7,8 @@ import {
   offlineRunner,
   pnpmDlxPackages,
 } from '../../../../../../electron/core/backends/process/sandbox/packagePrefetch.js';
+import { HostList } from '../../../../../../electron/core/backends/process/sandbox/hostList.js';
+import { packageRegistryHosts } from '../../../../../../electron/core/backends/process/sandbox/sandboxedLaunch.js';
 
 describe('npxPackages', () => {
   it('names the package of the lines registry adds and users write', () => {
@@ -78,5 +80,16 @@ describe('bunxPackageAt', () => {
     expect(packageName('@scope/name')).toBe('@scope/name');
     expect(packageName('name@latest')).toBe('name');
     expect(packageName('name')).toBe('name');
+  });
+});
+
+describe('uvx, the runner that keeps its index while quarantined', () => {
+  it('reaches only the index’s read hosts: PyPI takes uploads on another host, which stays refused', () => {
+    const hosts = packageRegistryHosts('uvx', {});
+    expect(hosts).toEqual(['pypi.org', 'files.pythonhosted.org']);
+    const list = new HostList(hosts);
+    expect(list.allows('files.pythonhosted.org', 443)).toBe(true);
+    expect(list.allows('upload.pypi.org', 443)).toBe(false);
+    expect(list.allows('test.pypi.org', 443)).toBe(false);
   });
 });
