@@ -181,6 +181,7 @@ export const METHOD_NAMES = Object.keys({
   'clients.snippet': 1,
   'clients.importable': 1,
   'clients.import': 1,
+  'clients.installSkills': 1,
   'config.backups': 1,
   'config.restore': 1,
   'registry.search': 1,

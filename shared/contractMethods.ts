@@ -22,6 +22,7 @@ import type { ScanReport } from './model/scanViews.js';
 import type { ProfileExportView, ProfileImportPreviewView, ProfileImportView } from './model/profileFileViews.js';
 import type { CallerConnectionView, ConnectionView } from './model/connectionViews.js';
 import type { MeView } from './model/meViews.js';
+import type { SkillsInstallView } from './model/skillsViews.js';
 import {
   LOG_KINDS,
   LOG_OUTCOMES,
@@ -308,6 +309,11 @@ export const METHODS = {
   'clients.import': method<{ imported: string[] }>()(
     clientRef.extend({ names: z.array(z.string()), replace: z.boolean().optional() }),
   ),
+  /**
+   * Writes the skills the client's profile may use into its skills folder (kept in sync from then on);
+   * `preview`: only says what it would write and remove, and where.
+   */
+  'clients.installSkills': method<SkillsInstallView>()(clientRef.extend({ preview: z.boolean().optional() })),
 
   /** The kept copies of the config file, newest first (the last 20, one before each write). */
   'config.backups': method<ConfigBackupView[]>()(noParams),

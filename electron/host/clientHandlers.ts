@@ -16,6 +16,7 @@ import {
   listImportable,
   detectClients,
   installClient,
+  installSkills,
   uninstallClient,
   secretSinkFor,
   clientSnippet,
@@ -31,7 +32,8 @@ type ClientMethods =
   | 'clients.uninstall'
   | 'clients.snippet'
   | 'clients.importable'
-  | 'clients.import';
+  | 'clients.import'
+  | 'clients.installSkills';
 
 /** What the client handlers need. */
 export interface ClientHandlerDeps {
@@ -45,20 +47,26 @@ export interface ClientHandlerDeps {
   environment: NodeJS.ProcessEnv;
   /** The core's config store, client tokens and access control: profiles, tokens and imports go through them. */
   owner?: ProfileOwner | undefined;
+  /** Why one of our installed skills no longer offered is kept (held for review, its server down): skillsSyncStart.ts. */
+  keepSkill?: (skill: { name: string; uri: string }) => string | undefined;
 }
 
 /** Placeholder that replaces a client token in a snippet. */
 export const MASKED_TOKEN = '<token: create one under Clients → Client profiles and tokens>';
 
-/** Handlers of the client methods. */
-export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, ClientMethods> {
+/** The clients context of these deps: the loopback endpoint and the profiles' tokens (`local`), or in gateway mode the gateway's. */
+export function clientsContexts(deps: ClientHandlerDeps): {
+  configPath: () => string;
+  local: () => ClientsContext;
+  context: () => Promise<ClientsContext>;
+} {
   const configPath = (): string => {
     if (deps.configPath === undefined) {
       throw new SwitchboardError(ErrorCode.NotSupported, 'this Switchboard runs without a config file');
     }
     return deps.configPath;
   };
-  const localContext = (): ClientsContext =>
+  const local = (): ClientsContext =>
     defaultClientsContext({
       port: Number(new URL(deps.endpointUrl()).port),
       launcher: deps.launcher,
@@ -69,10 +77,15 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
     });
   // Gateway mode: entries name the gateway's public URL, and the client signs in with OAuth itself.
   const context = async (): Promise<ClientsContext> => {
-    const local = localContext();
     const resource = await gatewayResourceOf(configPath());
-    return resource === undefined ? local : gatewayContext(local, resource);
+    return resource === undefined ? local() : gatewayContext(local(), resource);
   };
+  return { configPath, local, context };
+}
+
+/** Handlers of the client methods. */
+export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, ClientMethods> {
+  const { configPath, context, local } = clientsContexts(deps);
   const scope = (project: string | undefined) => (project ? { project } : {});
   const sink = async (ctx: ClientsContext) => (await secretSinkFor(deps.secrets, ctx.platform.env)).sink;
   return {
@@ -142,6 +155,24 @@ export function clientHandlers(deps: ClientHandlerDeps): Pick<CoreHandlers, Clie
         replace: replace === true,
       });
       return { imported: outcome.imported.map((item) => item.id) };
+    },
+    // Through this instance's own endpoint with the client's profile token (never the gateway's URL).
+    'clients.installSkills': async ({ client, preview }, call) => {
+      const outcome = await installSkills(local(), client, {
+        signal: AbortSignal.any([call.signal, AbortSignal.timeout(120_000)]),
+        ...(deps.keepSkill ? { keep: deps.keepSkill } : {}),
+        preview: preview === true,
+      });
+      return {
+        client,
+        folder: outcome.folder,
+        preview: preview === true,
+        written: outcome.installed.map((name) => ({ name, files: outcome.files[name] ?? [] })),
+        unchanged: outcome.unchanged,
+        removed: outcome.removed,
+        kept: outcome.kept,
+        skipped: outcome.skipped,
+      };
     },
   };
 }

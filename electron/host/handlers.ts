@@ -20,6 +20,7 @@ import { catalogAccess, searchAs } from './catalogAccess.js';
 import { rawEntries } from './backendViews.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
 import { clientHandlers } from './clientHandlers.js';
+import { keepReason } from './skillsSyncStart.js';
 import { configHandlers } from './configHandlers.js';
 import { policyHandlers } from './policyHandlers.js';
 import { profileFileHandlers } from './profileFileHandlers.js';
@@ -187,6 +188,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
           core.configStore && core.clientTokens
             ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
             : undefined,
+        keepSkill: (skill) => keepReason(core, skill),
       }),
     ),
     ...afterEnvironment(ready, registryHandlers(registryDeps)),

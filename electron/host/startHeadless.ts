@@ -53,6 +53,7 @@ import { TryCalls } from './tryCalls.js';
 import { meHandlers } from './meHandlers.js';
 import { defaultUiDir } from './uiFiles.js';
 import { metricsSource } from './metricsSource.js';
+import { startSkillsSync } from './skillsSyncStart.js';
 
 /** What building the core takes. */
 export interface CoreStackOptions {
@@ -401,6 +402,22 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
           gatewayInForce: () => core.settings.gateway(),
         });
   if (bridge) endpoint.extend(bridge);
+  // Skills installed into clients' folders follow the catalog (reviewed changes only); nothing runs without an install.
+  const stopSkillsSync = startSkillsSync(
+    core,
+    {
+      configPath: stack.configPath,
+      endpointUrl: () => endpoint.url,
+      launcher: options.launcher,
+      secrets: core.secrets,
+      environment: core.deps.environment,
+      owner:
+        core.configStore && core.clientTokens
+          ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
+          : undefined,
+    },
+    stack.logger,
+  );
   // How `connect` finds this instance; removed on a clean exit (a crash leaves it, which readers detect).
   const stateDir = defaultStateDir(process.platform, environment);
   await writeRuntimeFile(stateDir, {
@@ -428,6 +445,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     stop: () =>
       (stopped ??= (async () => {
         shutdown.abort();
+        stopSkillsSync();
         events.close();
         await endpoint.close().catch(() => undefined);
         await removeRuntimeFile(stateDir).catch(() => undefined);

@@ -1,15 +1,16 @@
 /**
  * `mcp-switchboard skills install|uninstall <client>`: writes the skills
  * (SEP-2640) a client's profile may use into the folder that client reads
- * skills from (Claude Code's ~/.claude/skills), through the running
+ * skills from (Claude Code's ~/.claude/skills, ...), through the running
  * Switchboard, or removes the ones we wrote (core/install/clientApps/skillsInstall.ts).
+ * The running Switchboard keeps what was installed in sync from then on.
  */
 import {
-  CLIENT_IDS,
   defaultClientsContext,
   installSkills,
+  isSkillsClient,
+  SKILLS_CLIENTS,
   uninstallSkills,
-  type ClientId,
 } from '../../core/install/index.js';
 import { RUNNING_INSTANCE } from '../optionHelp.js';
 import type { CliCommand, CommandSpec } from '../command.js';
@@ -21,11 +22,12 @@ export const skillsSpecs: readonly CommandSpec[] = [
     name: 'skills',
     usage: ['skills install|uninstall <client> [--config FILE] [--port N]'],
     text: [
-      "install: write the skills the client's profile may use into its skills folder (claude-code:",
-      '~/.claude/skills), each file verified by its digest; uninstall: remove only the ones we wrote.',
+      "install: write the skills the client's profile may use into its skills folder, each file verified",
+      'by its digest, and keep them in sync while Switchboard runs; uninstall: remove only the ones we wrote.',
+      `Clients: ${SKILLS_CLIENTS.join(', ')} (folders: docs/skills.md).`,
     ],
     options: { ...RUNNING_INSTANCE },
-    examples: ['skills install claude-code', 'skills uninstall claude-code'],
+    examples: ['skills install claude-code', 'skills install codex', 'skills uninstall claude-code'],
   },
 ];
 
@@ -43,7 +45,9 @@ export const skillsCli: CliCommand = {
       err(USAGE);
       return 2;
     }
-    if (!(CLIENT_IDS as readonly string[]).includes(client)) return fail(`unknown client "${client}"`);
+    if (!isSkillsClient(client)) {
+      return fail(`${client} reads no skills from disk; skills install supports: ${SKILLS_CLIENTS.join(', ')}`);
+    }
     const target = await runningTarget(true);
     const ctx = defaultClientsContext({
       port: target.port,
@@ -52,14 +56,15 @@ export const skillsCli: CliCommand = {
     });
     try {
       if (action === 'uninstall') {
-        const { folder, removed } = await uninstallSkills(ctx.platform, client as ClientId);
+        const { folder, removed } = await uninstallSkills(ctx, client);
         out(`${removed.length} skill(s) removed from ${folder}${removed.length ? `: ${removed.join(', ')}` : ''}\n`);
         return 0;
       }
-      const outcome = await installSkills(ctx, client as ClientId, AbortSignal.timeout(120_000));
+      const outcome = await installSkills(ctx, client, { signal: AbortSignal.timeout(120_000) });
       out(
         `${outcome.folder}: ${outcome.installed.length} skill(s) written${outcome.installed.length ? `: ${outcome.installed.join(', ')}` : ''}\n`,
       );
+      if (outcome.unchanged.length) out(`unchanged: ${outcome.unchanged.join(', ')}\n`);
       if (outcome.removed.length) out(`removed (no longer offered): ${outcome.removed.join(', ')}\n`);
       for (const skipped of outcome.skipped) out(`skipped ${skipped.name}: ${skipped.reason}\n`);
       return 0;

@@ -38,6 +38,10 @@ const EntrySchema = z.object({
     prompts: z.array(item.extend({ name: z.string() })),
     resources: z.array(item.extend({ uri: z.string(), name: z.string() })),
     resourceTemplates: z.array(item.extend({ uriTemplate: z.string(), name: z.string() })),
+    // Skills (SEP-2640), kept so a restart declares the extension and lists them before the server is up.
+    skills: z.array(item.extend({ uri: z.string() })).optional(),
+    skillFiles: z.record(z.string(), z.string()).optional(),
+    skillsDirectoryRead: z.boolean().optional(),
   }),
   /** Each tool's pinned-definition hash, by original name (what pinning compares). */
   toolHashes: z.record(z.string(), z.string()),

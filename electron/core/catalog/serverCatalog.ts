@@ -12,6 +12,12 @@
 import { buildCatalog, type Catalog, type CatalogInput, type ItemOrigin } from './catalog.js';
 import { advertisedUri, parseAdvertisedUri } from './uris.js';
 
+/** A server's listing without its skills. */
+function withoutSkills(snapshot: CatalogInput['snapshot']): CatalogInput['snapshot'] {
+  const { skills: _skills, skillFiles: _files, skillsDirectoryRead: _directoryRead, ...rest } = snapshot;
+  return rest;
+}
+
 /** The item kinds that have names (resources and templates have URIs). */
 export type NamedKind = 'tools' | 'prompts';
 
@@ -30,7 +36,10 @@ export class ServerCatalog {
     input: CatalogInput | undefined,
     separator: string,
   ) {
-    const inputs = input && merged.has(backendId) ? [{ ...input, prefix: '' }] : [];
+    // Without its skills: their URIs and names are the merged catalog's, and this endpoint serves none
+    // (so it declares no skills extension either: docs/skills.md).
+    const own = input && { ...input, prefix: '', snapshot: withoutSkills(input.snapshot) };
+    const inputs = own && merged.has(backendId) ? [own] : [];
     this.own = buildCatalog(inputs, { separator, maxItems: Number.MAX_SAFE_INTEGER }).catalog;
     this.toMergedNames = {
       tools: this.pair(this.own.toolIndex, merged.toolIndex),

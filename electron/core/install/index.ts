@@ -18,8 +18,17 @@ export { detectClients, installClient, undoLastWrite, uninstallClient } from './
 export type { ClientsContext } from './clientApps/install.js';
 export { backendIdFor, normalizeEntry } from './clientApps/normalize.js';
 export { readProfileExposure, writeProfileExposure } from './clientApps/profileExposure.js';
-export { installSkills, SKILL_MARKER, skillsFolderOf, uninstallSkills } from './clientApps/skillsInstall.js';
-export type { SkillsInstallOutcome } from './clientApps/skillsInstall.js';
+export {
+  installedSkillClients,
+  installSkills,
+  isSkillsClient,
+  SKILL_MARKER,
+  SKILLS_CLIENTS,
+  skillsFolderOf,
+  uninstallSkills,
+} from './clientApps/skillsInstall.js';
+export type { SkillsClientId, SkillsInstallOutcome } from './clientApps/skillsInstall.js';
+export { SkillsSync } from './clientApps/skillsSync.js';
 export {
   answersHealth,
   findRunningInstance,

@@ -56,6 +56,28 @@ export class ClientsPage {
     return dialog;
   }
 
+  /** The skills panel (skills written into the clients that read them from disk). */
+  get skills(): Locator {
+    return this.page.getByRole('region', { name: 'Skills' });
+  }
+
+  /** Previews the skills install into `client` (its name in the list); returns the preview as shown. */
+  async previewSkills(client: string): Promise<Locator> {
+    await this.skills.getByRole('combobox', { name: 'Client' }).selectOption({ label: client });
+    await this.skills.getByRole('button', { name: 'Show what will be written' }).click();
+    const preview = this.skills.getByRole('status', { name: 'Skills to write' });
+    await preview.waitFor(SLOW);
+    return preview;
+  }
+
+  /** Installs the previewed skills into `client`; returns the result as shown. */
+  async installSkills(client: string): Promise<Locator> {
+    await this.skills.getByRole('button', { name: `Install skills into ${client}` }).click();
+    const result = this.skills.getByRole('status', { name: 'Skills written' });
+    await result.waitFor(SLOW);
+    return result;
+  }
+
   /** The client profiles panel. */
   get profiles(): Locator {
     return this.page.getByRole('region', { name: 'Client profiles' });

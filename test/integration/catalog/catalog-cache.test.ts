@@ -3,12 +3,14 @@
  * backend has started, a changed live catalog is announced with list_changed
  * and pinned as always, a call to a backend still starting waits for it, a bad
  * cache entry is ignored and rebuilt, and removing a server removes its cache;
- * eager servers with a cached catalog start after the first list, slowest first.
+ * eager servers with a cached catalog start after the first list, slowest first;
+ * a restart declares the skills extension from the cache to a 2025 session.
  * Real serve core, real child processes, real SDK clients.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SKILLS_EXTENSION_ID, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { CatalogCache, PinStore } from '../../../electron/core/catalog/index.js';
 import type { Logger } from '../../../electron/core/api/index.js';
 import { firstText, fixture, makeConfig, nodeServer, startProxy, tempDir } from '../../helpers/harness.js';
@@ -52,6 +54,28 @@ describe('cached catalogs', () => {
       await proxy.close();
     }
   }
+
+  it('a restart declares the skills extension from the cache to a 2025 session before the skills server is up', async () => {
+    const skills = (delayMs: number) =>
+      nodeServer(fixture('skills/server.mjs'), [], { env: { SKILLS_START_DELAY_MS: String(delayMs) } });
+    await warmUp({ docs: skills(0) });
+    const proxy = await startProxy({ mcpServers: { docs: skills(3000) } }, { catalogCache: cache, wait: false });
+    try {
+      // A 2025 session's capabilities are fixed at initialize: it connects once the cache is read, while the
+      // server still starts.
+      await waitUntil(() => proxy.core.readiness().listable, { description: 'the cached catalog published' });
+      const client = await proxy.connect('legacy');
+      expect(proxy.core.health()[0]).toMatchObject({ status: 'connecting', cached: true });
+      expect(Object.keys(client.getServerCapabilities()?.extensions ?? {})).toContain(SKILLS_EXTENSION_ID);
+      const { skills: listed } = await new SkillsClient(client).list();
+      expect(listed.map((skill) => skill.uri)).toEqual([
+        'skill://docs/pdf-processing/SKILL.md',
+        'skill://docs/release-notes/SKILL.md',
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
 
   it('a restart lists every cached item before any backend has started, and a call waits for its backend', async () => {
     await warmUp({ alpha: server('a1,a2', 0), beta: server('b1', 0) });

@@ -5,13 +5,13 @@
  * backends' skills under namespaced URIs whose files read and verify against
  * the digests the entries carry, skills/get goes to the owner, a name two
  * backends serve stays with the one earlier in the config, the policy denies
- * a skill by name, and a backend's change reaches clients as
- * resources/list_changed.
+ * a skill by name, a backend's change reaches clients as
+ * resources/list_changed, and a server's own endpoint declares no skills.
  */
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { SKILLS_EXTENSION_ID, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { fixture, nodeServer, startProxy, tempDir } from '../../helpers/harness.js';
@@ -65,6 +65,38 @@ describe('skills through the switchboard', () => {
         // The SKILL.md resources the backend lists are advertised under the skill's URI too.
         const { resources } = await client.listResources();
         expect(resources.map((resource) => resource.uri)).toContain('skill://docs/pdf-processing/SKILL.md');
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
+  // A server's own endpoint speaks the server's own URIs; skills are the merged catalog's (docs/skills.md).
+  it.each(['legacy', 'modern'] as const)(
+    'declares no skills on a server’s own endpoint (/servers/<id>/mcp) for a %s client, while /mcp does',
+    async (era) => {
+      const proxy = await startProxy({ mcpServers: { docs: nodeServer(SKILLS) } });
+      try {
+        const own = new Client(
+          { name: `own-${era}`, version: '1.0.0' },
+          era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+        );
+        await own.connect(
+          new StreamableHTTPClientTransport(new URL(proxy.url.replace(/\/mcp$/, '/servers/docs/mcp')), {
+            requestInit: { headers: { Authorization: `Bearer ${proxy.token}` } },
+          }),
+        );
+        try {
+          expect(declared(own)).toBeUndefined();
+          expect((await own.listTools()).tools.map((tool) => tool.name)).toEqual(['reload']);
+          // Unknown there: -32601 in 2025; a 2026-07-28 request for an unknown method is refused over HTTP.
+          await expect(own.request({ method: 'skills/list', params: {} }, z.object({}).loose())).rejects.toMatchObject({
+            code: era === 'legacy' ? -32601 : 'CLIENT_HTTP_NOT_IMPLEMENTED',
+          });
+        } finally {
+          await own.close();
+        }
+        expect(declared(await proxy.connect(era))).toEqual({ directoryRead: true });
       } finally {
         await proxy.close();
       }

@@ -1,15 +1,18 @@
 /**
- * `skills install claude-code` into a throwaway home: the skills the profile
- * may use are written to ~/.claude/skills/<name>/ through Switchboard's own
- * endpoint, each file verified against its entry's digest, marked as ours; a
- * folder of the user's own is never touched; installing again removes ours
- * that are no longer offered; uninstall removes only ours.
+ * `skills install <client>` into a throwaway home: the skills the profile
+ * may use are written to the client's skills folder (~/.claude/skills/<name>/,
+ * ~/.agents/skills for Codex, ...) through Switchboard's own endpoint, each
+ * file verified against its entry's digest, marked as ours; a folder of the
+ * user's own is never touched; installing again leaves unchanged ones unread,
+ * removes ours that are no longer offered unless told to keep one; a preview
+ * changes nothing; uninstall removes only ours.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  installedSkillClients,
   installSkills,
   SKILL_MARKER,
   uninstallSkills,
@@ -66,11 +69,59 @@ describe('skills install into Claude Code', () => {
     await proxy.core.policy.setRule('docs', 'skills', 'pdf-processing', null);
     await installSkills(ctx, 'claude-code');
 
-    expect(await uninstallSkills(ctx.platform, 'claude-code')).toEqual({ folder: skills, removed: ['pdf-processing'] });
+    expect(await installedSkillClients(ctx.stateDir)).toEqual(['claude-code']);
+    expect(await uninstallSkills(ctx, 'claude-code')).toEqual({ folder: skills, removed: ['pdf-processing'] });
     expect(await readdir(skills)).toEqual(['release-notes']);
+    expect(await installedSkillClients(ctx.stateDir)).toEqual([]);
+  });
+
+  it('leaves an unchanged skill unread, keeps one it is told to keep, and a preview changes nothing', async () => {
+    const skills = join(home.path, '.claude', 'skills');
+    const preview = await installSkills(ctx, 'claude-code', { preview: true });
+    expect(preview).toMatchObject({ installed: ['pdf-processing', 'release-notes'], removed: [] });
+    expect(preview.files['pdf-processing']?.sort()).toEqual(['SKILL.md', 'references/FORMS.md']);
+    await expect(readdir(skills)).rejects.toThrow(/ENOENT/);
+    expect(await installedSkillClients(ctx.stateDir)).toEqual([]);
+
+    await installSkills(ctx, 'claude-code');
+    const written = (await stat(join(skills, 'pdf-processing', 'SKILL.md'))).mtimeMs;
+    const again = await installSkills(ctx, 'claude-code');
+    expect(again).toMatchObject({ installed: [], unchanged: ['pdf-processing', 'release-notes'] });
+    expect((await stat(join(skills, 'pdf-processing', 'SKILL.md'))).mtimeMs).toBe(written);
+
+    await proxy.core.policy.setRule('docs', 'skills', 'pdf-processing', 'deny');
+    const keep = ({ name, uri }: { name: string; uri: string }) =>
+      name === 'pdf-processing' && uri === 'skill://docs/pdf-processing/SKILL.md' ? 'held for review' : undefined;
+    expect(await installSkills(ctx, 'claude-code', { preview: true })).toMatchObject({ removed: ['pdf-processing'] });
+    expect(await installSkills(ctx, 'claude-code', { keep })).toMatchObject({
+      removed: [],
+      kept: [{ name: 'pdf-processing', reason: 'held for review' }],
+    });
+    expect((await readdir(skills)).sort()).toEqual(['pdf-processing', 'release-notes']);
+  });
+
+  // Each client's documented personal folder (docs/skills.md cites where each is documented).
+  it.each([
+    ['codex', ['.agents', 'skills']],
+    ['cursor', ['.cursor', 'skills']],
+    ['vscode', ['.copilot', 'skills']],
+    ['gemini-cli', ['.gemini', 'skills']],
+    ['opencode', ['.config', 'opencode', 'skills']],
+  ])('writes %s’s skills into its own folder', async (client, parts) => {
+    const folder = join(home.path, ...parts);
+    expect(await installSkills(ctx, client)).toMatchObject({ folder, installed: ['pdf-processing', 'release-notes'] });
+    const source = await readFile(fixture('skills/library/release-notes/SKILL.md'));
+    expect((await readFile(join(folder, 'release-notes', 'SKILL.md'))).equals(source)).toBe(true);
+    // Each client's folder is its own: Claude Code's is not touched.
+    await expect(readdir(join(home.path, '.claude'))).rejects.toThrow(/ENOENT/);
+    expect(await uninstallSkills(ctx, client)).toMatchObject({ removed: ['pdf-processing', 'release-notes'] });
+    expect(await readdir(folder)).toEqual([]);
   });
 
   it('refuses a client that reads no skills from disk', async () => {
-    await expect(installSkills(ctx, 'cursor')).rejects.toThrow(/cursor reads no skills from disk/);
+    await expect(installSkills(ctx, 'zed')).rejects.toMatchObject({
+      code: 'unknown_client',
+      message: expect.stringMatching(/zed reads no skills from disk/),
+    });
   });
 });

@@ -24,7 +24,6 @@ import { clientDefinition, clientDefinitions, isSwitchboardEntry, type ClientDef
 import { gatewayEntry } from './gatewayEntries.js';
 import {
   ClientErrorCode,
-  type ClientId,
   type ClientStatus,
   type Launcher,
   type PlatformEnv,
@@ -36,7 +35,7 @@ import {
  * token; per-client tokens and profiles (issue #4) plug in here.
  */
 export interface ClientTokenProvider {
-  tokenFor(client: ClientId): Promise<string>;
+  tokenFor(client: string): Promise<string>;
 }
 
 /** What every client operation needs. */

@@ -1,6 +1,7 @@
 /**
  * Skills (SEP-2640) written into the folders of the clients that read skills
- * from disk: Claude Code's `~/.claude/skills/<name>/` first. What is written
+ * from disk, each client's documented personal folder (docs/skills.md cites
+ * where each is documented). What is written
  * is what the client's profile may use: the skills are listed and read through
  * Switchboard's own endpoint with the profile's token, so its rules, the
  * quarantine and held changes apply, and every file is checked by the SDK
@@ -9,22 +10,45 @@
  * Each folder we write holds a marker file (`.mcp-switchboard.json`: the skill's
  * URI and its files' digests); a folder without it is the user's own and is
  * never touched. Installing again syncs: our folders of skills no longer
- * offered are removed, changed ones rewritten. Uninstall removes only ours.
+ * offered are removed (unless held for review: the reviewed copy stays until
+ * the change is approved), changed ones rewritten, unchanged ones (the same
+ * URI and file digests as the marker) left without reading a byte. Each
+ * install is recorded in our state directory (`skills-installs.json`), so the
+ * running Switchboard keeps the clients installed into in sync (skillsSync.ts);
+ * uninstall removes only ours and the record.
  */
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
+import { fileWriter } from '../../platform/config/atomicWriter.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient, type Skill } from '@modelcontextprotocol/client/ext/skills';
-import type { ClientId, PlatformEnv } from './clientAppTypes.js';
+import { SKILLS_CLIENTS as SKILLS_CLIENT_VIEWS, type SkillsClientId } from '../../../../shared/model/skillsViews.js';
+import { ClientErrorCode, type PlatformEnv } from './clientAppTypes.js';
+import { clientError } from './clientFiles.js';
 import type { ClientsContext } from './install.js';
 
 /** The marker file in each skill folder we write. */
 export const SKILL_MARKER = '.mcp-switchboard.json';
 
-/** Where each client that reads skills from disk keeps its personal skills (documented places only). */
-const SKILL_FOLDERS: Partial<Record<ClientId, (platform: PlatformEnv) => string>> = {
-  'claude-code': (platform) => join(platform.home, '.claude', 'skills'),
+export type { SkillsClientId };
+
+/** The clients that read skills from disk, with a documented personal skills folder. */
+export const SKILLS_CLIENTS: readonly SkillsClientId[] = SKILLS_CLIENT_VIEWS.map((client) => client.id);
+
+/** Where each client keeps its personal skills (its own documentation: docs/skills.md links each). */
+const SKILL_FOLDERS: Record<SkillsClientId, readonly string[]> = {
+  'claude-code': ['.claude', 'skills'],
+  // Codex's user scope; Cursor, Copilot, Gemini CLI and opencode read this folder too.
+  codex: ['.agents', 'skills'],
+  cursor: ['.cursor', 'skills'],
+  // Copilot's personal folder (agent mode in VS Code, Copilot CLI).
+  vscode: ['.copilot', 'skills'],
+  'gemini-cli': ['.gemini', 'skills'],
+  opencode: ['.config', 'opencode', 'skills'],
 };
+
+/** The file in our state directory that names the clients skills were installed into (for the sync). */
+export const SKILLS_RECORD = 'skills-installs.json';
 
 /** A skill name usable as a folder name (the Agent Skills naming rules). */
 const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -32,20 +56,96 @@ const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 /** What an install did. */
 export interface SkillsInstallOutcome {
   folder: string;
+  /** Written (new or changed; previewed: would be). */
   installed: string[];
+  /** The files of each written skill, by its name (paths inside its folder). */
+  files: Record<string, string[]>;
+  /** Ours and already as offered (the same URI and file digests): not read again. */
+  unchanged: string[];
   removed: string[];
+  /** Ours, no longer offered but kept (a change held for review, its server down): the copy installed stays. */
+  kept: { name: string; reason: string }[];
   skipped: { name: string; reason: string }[];
 }
 
+/** What an install may be told by the core it runs in. */
+export interface SkillsInstallOptions {
+  signal?: AbortSignal;
+  /**
+   * Why one of ours that is no longer offered is kept, not removed (its change held for
+   * review, its server down), or undefined: removed. Given the skill's name and URI (its marker's).
+   */
+  keep?: (skill: { name: string; uri: string }) => string | undefined;
+  /** Only find out what would be written and removed: nothing is read, written, removed or recorded. */
+  preview?: boolean;
+}
+
+/** Whether `client` is one with a skills folder. */
+export function isSkillsClient(client: string): client is SkillsClientId {
+  return (SKILLS_CLIENTS as readonly string[]).includes(client);
+}
+
+/** `client` as one with a skills folder, or an error naming those that have one. */
+function skillsClient(client: string): SkillsClientId {
+  if (isSkillsClient(client)) return client;
+  throw clientError(
+    ClientErrorCode.UnknownClient,
+    `${client} reads no skills from disk; skills install supports: ${SKILLS_CLIENTS.join(', ')}`,
+    { client },
+  );
+}
+
 /** The skills folder of a client, or an error naming the clients that have one. */
-export function skillsFolderOf(client: ClientId, platform: PlatformEnv): string {
-  const folder = SKILL_FOLDERS[client];
-  if (!folder) {
-    throw new Error(
-      `${client} reads no skills from disk; skills install supports: ${Object.keys(SKILL_FOLDERS).join(', ')}`,
-    );
+export function skillsFolderOf(client: string, platform: PlatformEnv): string {
+  return join(platform.home, ...SKILL_FOLDERS[skillsClient(client)]);
+}
+
+/** The clients skills were installed into (from our state directory; none when the record is missing or unreadable). */
+export async function installedSkillClients(stateDir: string): Promise<SkillsClientId[]> {
+  const text = await readFile(join(stateDir, SKILLS_RECORD), 'utf8').catch(() => undefined);
+  if (text === undefined) return [];
+  try {
+    const clients = (JSON.parse(text) as { clients?: unknown }).clients;
+    return Array.isArray(clients) ? clients.filter((c): c is SkillsClientId => isSkillsClient(String(c))) : [];
+  } catch {
+    return [];
   }
-  return folder(platform);
+}
+
+/** Adds `client` to (or removes it from) the record of installs. */
+async function record(stateDir: string, client: SkillsClientId, installed: boolean): Promise<void> {
+  const clients = new Set(await installedSkillClients(stateDir));
+  if (clients.has(client) === installed) return;
+  if (installed) clients.add(client);
+  else clients.delete(client);
+  await fileWriter.write(join(stateDir, SKILLS_RECORD), `${JSON.stringify({ clients: [...clients] }, null, 2)}\n`);
+}
+
+/** The skill URI our marker in `target` names ('' when unreadable). */
+async function markedUri(target: string): Promise<string> {
+  const text = await readFile(join(target, SKILL_MARKER), 'utf8').catch(() => '{}');
+  try {
+    const uri = (JSON.parse(text) as { skill?: unknown }).skill;
+    return typeof uri === 'string' ? uri : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Whether our folder `target` already holds `skill` as offered: the marker's URI and file digests match its entry. */
+async function unchanged(target: string, skill: Skill): Promise<boolean> {
+  if (!Array.isArray(skill.resources)) return false;
+  const text = await readFile(join(target, SKILL_MARKER), 'utf8').catch(() => undefined);
+  if (text === undefined) return false;
+  try {
+    const marker = JSON.parse(text) as { skill?: unknown; files?: { path?: unknown; digest?: unknown }[] };
+    const key = (path: unknown, digest: unknown) => `${String(path)} ${String(digest)}`;
+    const offered = skill.resources.map((file) => key(pathInSkill(skill, file.uri)?.split(sep).join('/'), file.digest));
+    const held = Array.isArray(marker.files) ? marker.files.map((file) => key(file.path, file.digest)) : [];
+    return marker.skill === skill.uri && JSON.stringify(offered.sort()) === JSON.stringify(held.sort());
+  } catch {
+    return false;
+  }
 }
 
 /** The skill folders under `folder` that carry our marker. */
@@ -76,6 +176,18 @@ function pathInSkill(skill: Skill, uri: string): string | undefined {
   return parts.join(sep);
 }
 
+/** The paths of `skill`'s files inside its folder ('/'-separated), or why it cannot be installed. */
+function filesOf(skill: Skill): string[] | string {
+  if (!Array.isArray(skill.resources)) return 'its files are "dynamic": there is no list to install';
+  const paths: string[] = [];
+  for (const file of skill.resources) {
+    const path = pathInSkill(skill, file.uri);
+    if (path === undefined) return `${file.uri} is outside the skill's folder`;
+    paths.push(path.split(sep).join('/'));
+  }
+  return paths;
+}
+
 /** Reads every file of `skill` through `reader` (verified) and writes the folder under `staging`. */
 async function writeSkill(reader: SkillsClient, skill: Skill, staging: string, signal?: AbortSignal): Promise<void> {
   if (!Array.isArray(skill.resources)) throw new Error('its files are "dynamic": there is no list to install');
@@ -99,9 +211,10 @@ async function writeSkill(reader: SkillsClient, skill: Skill, staging: string, s
  */
 export async function installSkills(
   ctx: ClientsContext,
-  client: ClientId,
-  signal?: AbortSignal,
+  client: string,
+  options: SkillsInstallOptions = {},
 ): Promise<SkillsInstallOutcome> {
+  const { signal } = options;
   const folder = skillsFolderOf(client, ctx.platform);
   const token = await ctx.tokens.tokenFor(client);
   const mcp = new Client({ name: 'mcp-switchboard-skills', version: '1.0.0' });
@@ -112,9 +225,17 @@ export async function installSkills(
   try {
     const reader = new SkillsClient(mcp);
     const { skills } = await reader.list(undefined, { ...(signal && { signal }) });
-    const outcome: SkillsInstallOutcome = { folder, installed: [], removed: [], skipped: [] };
+    const outcome: SkillsInstallOutcome = {
+      folder,
+      installed: [],
+      files: {},
+      unchanged: [],
+      removed: [],
+      kept: [],
+      skipped: [],
+    };
     const mine = new Set(await ours(folder));
-    await mkdir(folder, { recursive: true });
+    if (!options.preview) await mkdir(folder, { recursive: true });
     for (const skill of skills) {
       const name = skill.frontmatter.name;
       if (!SKILL_NAME.test(name)) {
@@ -130,6 +251,20 @@ export async function installSkills(
         outcome.skipped.push({ name, reason: `${target} is not ours (no ${SKILL_MARKER}): left as it is` });
         continue;
       }
+      if (exists && (await unchanged(target, skill))) {
+        outcome.unchanged.push(name);
+        continue;
+      }
+      const files = filesOf(skill);
+      if (typeof files === 'string') {
+        outcome.skipped.push({ name, reason: files });
+        continue;
+      }
+      if (options.preview) {
+        outcome.installed.push(name);
+        outcome.files[name] = files;
+        continue;
+      }
       const staging = join(folder, `.${name}.mcp-switchboard-${process.pid}`);
       await rm(staging, { recursive: true, force: true });
       try {
@@ -142,13 +277,20 @@ export async function installSkills(
       await rm(target, { recursive: true, force: true });
       await rename(staging, target);
       outcome.installed.push(name);
+      outcome.files[name] = files;
     }
     const offered = new Set(skills.map((skill) => skill.frontmatter.name));
     for (const name of mine) {
       if (offered.has(name)) continue;
-      await rm(join(folder, name), { recursive: true, force: true });
+      const reason = options.keep?.({ name, uri: await markedUri(join(folder, name)) });
+      if (reason !== undefined) {
+        outcome.kept.push({ name, reason });
+        continue;
+      }
+      if (!options.preview) await rm(join(folder, name), { recursive: true, force: true });
       outcome.removed.push(name);
     }
+    if (!options.preview) await record(ctx.stateDir, skillsClient(client), true);
     return outcome;
   } finally {
     await mcp.close();
@@ -157,11 +299,12 @@ export async function installSkills(
 
 /** Removes the skill folders we wrote into `client`'s skills folder (only those with our marker). */
 export async function uninstallSkills(
-  platform: PlatformEnv,
-  client: ClientId,
+  ctx: Pick<ClientsContext, 'platform' | 'stateDir'>,
+  client: string,
 ): Promise<{ folder: string; removed: string[] }> {
-  const folder = skillsFolderOf(client, platform);
+  const folder = skillsFolderOf(client, ctx.platform);
   const removed = await ours(folder);
   for (const name of removed) await rm(join(folder, name), { recursive: true, force: true });
+  await record(ctx.stateDir, skillsClient(client), false);
   return { folder, removed };
 }

@@ -1,6 +1,6 @@
 /**
  * How clients reach Switchboard: the endpoint, client apps to install into or
- * import from, connected sessions, people signed in to per-caller servers,
+ * import from, skills written into the clients that read them from disk, connected sessions, people signed in to per-caller servers,
  * client profiles with tokens, and the config file's kept copies (the request log has its own screen).
  */
 import { ClientAppsPanel } from './ClientAppsPanel.js';
@@ -9,6 +9,7 @@ import { EndpointPanel } from './EndpointPanel.js';
 import { PeopleConnectionsPanel } from './PeopleConnectionsPanel.js';
 import { ProfilesPanel } from './ProfilesPanel.js';
 import { SessionsPanel } from './SessionsPanel.js';
+import { SkillsInstallPanel } from './SkillsInstallPanel.js';
 
 /** The Clients screen. */
 export function ClientsScreen() {
@@ -22,6 +23,7 @@ export function ClientsScreen() {
       </header>
       <EndpointPanel />
       <ClientAppsPanel />
+      <SkillsInstallPanel />
       <SessionsPanel />
       <PeopleConnectionsPanel />
       <ProfilesPanel />
