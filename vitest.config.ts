@@ -20,6 +20,18 @@ const mockingUnitFiles = (readdirSync(join(ROOT, 'test/unit'), { recursive: true
   .map((path) => relative(ROOT, path).split('\\').join('/'));
 
 /**
+ * The unit files that render in a DOM (a `@vitest-environment` docblock), found by content like the above.
+ * They are a project of their own (unit-dom): vitest reuses a worker for the next file only when that file
+ * is of the same project and environment, and the unit project's files, sorted by size, alternate between
+ * the two, so the tier started 37 workers (each importing React, the SDK and the core again) instead of 4.
+ */
+const domUnitFiles = (readdirSync(join(ROOT, 'test/unit'), { recursive: true }) as string[])
+  .filter((path) => /\.test\.tsx?$/.test(path))
+  .map((path) => join('test/unit', path).split('\\').join('/'))
+  .filter((path) => !mockingUnitFiles.includes(path))
+  .filter((path) => /@vitest-environment\s/.test(readFileSync(join(ROOT, path), 'utf8')));
+
+/**
  * The integration files that need a process of their own. The integration project reuses one process and
  * module graph per worker for file after file (isolate: false: importing the core again for every file
  * cost CI ~150 s of its two cores; shared, ~20 s). These files cannot share: they change process.env for
@@ -66,7 +78,20 @@ export default defineConfig({
           name: 'unit',
           include: UNIT,
           setupFiles: [NO_CHILD_PROCESS],
-          exclude: mockingUnitFiles,
+          exclude: [...mockingUnitFiles, ...domUnitFiles],
+          pool: 'threads',
+          isolate: false,
+          testTimeout: 10_000,
+          hookTimeout: 10_000,
+        },
+      },
+      {
+        // The renderer's tests in a DOM, sharing workers as the unit project (domUnitFiles, above).
+        extends: true,
+        test: {
+          name: 'unit-dom',
+          include: domUnitFiles.length > 0 ? domUnitFiles : ['no-unit-file-renders-in-a-dom'],
+          setupFiles: [NO_CHILD_PROCESS],
           pool: 'threads',
           isolate: false,
           testTimeout: 10_000,

@@ -16,8 +16,11 @@ import type { AppPage } from './pages/AppPage.js';
 import { ServersPage } from './pages/ServersPage.js';
 import type { ServedUi } from './serveUi.js';
 import { openUiSession, type UiSession } from './uiSession.js';
+import { fillSandboxNpxCache } from '../helpers/npxCache.js';
 
 const SLOW = { timeout: 45_000 };
+/** The Memory preset's package, as its npx command names it (no version: the npx cache folder is keyed by it). */
+const MEMORY_PACKAGE = '@modelcontextprotocol/server-memory';
 
 /** A port nothing listens on (taken, then released). */
 async function closedPort(): Promise<number> {
@@ -67,6 +70,9 @@ describe.skipIf(chromium.skip)(`Featured servers, offline${chromium.titleSuffix}
 
   it('adds a featured server with the registry unreachable', async () => {
     await app.open('Add server');
+    // Its private npm cache as an earlier start leaves it (helpers/npxCache.ts): quarantined, it starts from there
+    // offline rather than fetching the package's tree first (20-45 s here; a loaded machine ran out of time).
+    await fillSandboxNpxCache(join(served.dir, 'xdg-state', 'mcp-switchboard'), 'memory', MEMORY_PACKAGE);
     await new AddServerPage(page).addPreset('Memory', 'memory', {
       'Memory file (optional)': join(served.dir, 'memory.json'),
     });

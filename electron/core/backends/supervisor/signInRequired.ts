@@ -2,7 +2,7 @@
  * The error a caller gets from a per-caller backend they have not signed in
  * to (or whose sign-in expired): it carries the caller's own sign-in link, so
  * the frontend can turn it into a URL elicitation or an error that shows it
- * (frontend/routing/signInAnswer.ts). Another caller's token is never used.
+ * (frontend/routing/protocolErrors.ts signInAnswer). Another caller's token is never used.
  * Before anyone signed in (and with no cached catalog), such a backend
  * publishes one tool, {@link SIGN_IN_TOOL}: calling it routes like any call
  * and so answers with that caller's own link; the first sign-in lists the

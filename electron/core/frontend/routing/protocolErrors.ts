@@ -1,10 +1,13 @@
 /**
  * How failures cross the wire: local errors (string codes) become JSON-RPC
  * protocol errors; an unknown, removed or hidden item is invalid params
- * (-32602), as the spec asks for unknown tools, prompts and resources.
+ * (-32602), as the spec asks for unknown tools, prompts and resources; a
+ * caller who must sign in to a per-caller server learns it with the link.
  */
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, UrlElicitationRequiredError } from '@modelcontextprotocol/server';
 import { ErrorCode, SwitchboardError } from '../../../../shared/errors.js';
+import { signInLinkOf } from '../../backends/supervisor/signInRequired.js';
+import type { FrontendChannel } from '../relay/frontendChannel.js';
 
 /**
  * JSON-RPC codes for local failures. -32001 is the conventional request-timeout
@@ -54,5 +57,36 @@ export function withheldItem(kind: string, name: string, server: string, why: 'q
     code: ErrorCode.PolicyDenied,
     reason: why,
     server,
+  });
+}
+
+/** JSON-RPC code of the plain sign-in error (the implementation-defined server-error range). */
+const SIGN_IN_ERROR_CODE = -32000;
+
+/** Whether the frontend takes URL-mode elicitations (2025-11-25: `elicitation: { url: {} }`). */
+function takesUrlElicitation(frontend: FrontendChannel | undefined): boolean {
+  const elicitation = frontend?.capabilities?.elicitation as { url?: unknown } | undefined;
+  return frontend?.era === 'legacy' && elicitation?.url !== undefined;
+}
+
+/**
+ * The answer to a sign-in-required error (backends/supervisor/signInRequired.ts), or the error itself
+ * when it is another: a 2025-era client that declared URL-mode elicitation gets the spec's
+ * URLElicitationRequiredError (-32042, MCP 2025-11-25 "Elicitation", URL mode: the request cannot go on
+ * until the user completes the elicitation; the client shows the link and may retry); any other client
+ * an error whose message and data carry the link.
+ */
+export function signInAnswer(error: unknown, frontend: FrontendChannel | undefined): unknown {
+  const link = signInLinkOf(error);
+  if (!link) return error;
+  if (takesUrlElicitation(frontend)) {
+    // One elicitation per link: the link id is already unguessable, its hash would add nothing.
+    const elicitationId = new URL(link.url).searchParams.get('link') ?? link.url;
+    return new UrlElicitationRequiredError([{ mode: 'url', message: link.message, url: link.url, elicitationId }]);
+  }
+  return new ProtocolError(SIGN_IN_ERROR_CODE, link.message, {
+    code: ErrorCode.AuthorizationRequired,
+    backend: link.backend,
+    url: link.url,
   });
 }

@@ -8,9 +8,9 @@ import { defaultConfigDir, defaultStateDir } from '../../platform/config/paths.j
 import { fileWriter, type ConfigStore } from '../../platform/config/configStore.js';
 import { openConfigStore } from '../../platform/config/openConfigStore.js';
 import type { PolicyService } from '../../api/services.js';
+import type { ClientProfile } from '../../platform/config/policyConfig.js';
 import { KeytarStore } from '../../platform/secrets/keytarStore.js';
 import { ClientTokens } from '../../catalog/policy/clientTokens.js';
-import { applyInstallExposure } from '../../frontend/exposure/clientCaps.js';
 import { clientDefinition } from './definitions.js';
 import type { ClientsContext, ClientTokenProvider } from './install.js';
 import type { Launcher } from './clientAppTypes.js';
@@ -21,6 +21,30 @@ export interface ProfileOwner {
   tokens: ClientTokens;
   /** The running core's policy: a new profile is in force at once (else the file watcher brings it). */
   access?: Pick<PolicyService, 'update'>;
+}
+
+/**
+ * The exposure `install` gives each client it knows, from what the client
+ * itself does with many tools: Cursor uses only
+ * its first 40 tools, Windsurf 100, VS Code Copilot 128; they get `auto` with
+ * that cap, so they list everything while it fits and search beyond. Claude
+ * Code and Codex take long lists (Claude Code defers them to its own tool
+ * search): `all`. Others keep the policy's default.
+ */
+const INSTALL_EXPOSURE: Readonly<Record<string, Pick<ClientProfile, 'exposure' | 'maxTools'>>> = {
+  cursor: { exposure: 'auto', maxTools: 40 },
+  windsurf: { exposure: 'auto', maxTools: 100 },
+  vscode: { exposure: 'auto', maxTools: 128 },
+  'claude-code': { exposure: 'all' },
+  codex: { exposure: 'all' },
+};
+
+/** Adds a client's install-time exposure to a raw profile, keeping whatever the user set. */
+function applyInstallExposure(client: string, profile: Record<string, unknown>): void {
+  const caps = INSTALL_EXPOSURE[client];
+  if (!caps || profile['exposure'] !== undefined) return;
+  profile['exposure'] = caps.exposure;
+  if (caps.maxTools !== undefined && profile['maxTools'] === undefined) profile['maxTools'] = caps.maxTools;
 }
 
 /**
@@ -39,7 +63,7 @@ export function profileTokenProvider(owner: ProfileOwner): ClientTokenProvider {
         const profile = clients[client] ?? { name: definition?.name ?? client };
         // The client's name budget (Claude Code: 55), unless the user set one.
         if (budget !== undefined && profile['maxNameLength'] === undefined) profile['maxNameLength'] = budget;
-        // Its known tool cap, as `auto` exposure (frontend/exposure/clientCaps.ts), unless the user chose one.
+        // Its known tool cap, as `auto` exposure (INSTALL_EXPOSURE, below), unless the user chose one.
         applyInstallExposure(client, profile);
         clients[client] = profile;
       };

@@ -8,7 +8,8 @@
  * token each caller's transport sends (refreshed before expiry with the
  * refresh token, and once on a 401), and listing and revoking a caller's
  * connections. A caller's tokens go to their upstream only, through the
- * transport of that caller's own connection; they are never logged.
+ * transport of that caller's own connection; they are never logged. One
+ * process keeps the sign-ins in progress in memory (MemoryPendingSignIns, below).
  */
 import { join } from 'node:path';
 import { auth, type AuthProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
@@ -23,8 +24,7 @@ import { CallerProvider } from './callerProvider.js';
 import { CALLBACK_PATH, CallerSignIn } from './callerSignIn.js';
 import { CALLER_CREDENTIALS_FILE, CallerTokenStore, UnreadableRecordError } from './callerTokenStore.js';
 import { loadCredentialKey, TOKEN_KEY_VARIABLE } from './credentialKey.js';
-import type { SharedCallerState } from './callerRecords.js';
-import { MemoryPendingSignIns } from './memoryPendingSignIns.js';
+import type { PendingKind, PendingSignIns, SharedCallerState } from './callerRecords.js';
 import type { VaultTokens } from './vault.js';
 import { AuthorizationRequiredError, staticClientOf } from './vaultProvider.js';
 
@@ -310,5 +310,31 @@ export class CallerCredentials {
     this.disposed.abort(new Error('the core was stopped'));
     this.unlisten();
     this.listeners.clear();
+  }
+}
+
+/** At most this many sign-in links and flows are pending in one process. */
+const MAX_PENDING = 1000;
+
+/**
+ * Sign-in links and flows in progress in this process's memory (one process; replicas share them in
+ * Redis, SharedCallerState): at most {@link MAX_PENDING}, the oldest dropped first, each gone after its time.
+ */
+class MemoryPendingSignIns implements PendingSignIns {
+  private readonly entries = new Map<string, { value: string; expiresAt: number }>();
+
+  async put(kind: PendingKind, id: string, value: string, ttlMs: number): Promise<void> {
+    this.entries.set(`${kind}:${id}`, { value, expiresAt: Date.now() + ttlMs });
+    while (this.entries.size > MAX_PENDING) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  async take(kind: PendingKind, id: string): Promise<string | undefined> {
+    const entry = this.entries.get(`${kind}:${id}`);
+    this.entries.delete(`${kind}:${id}`);
+    return entry && entry.expiresAt > Date.now() ? entry.value : undefined;
+  }
+
+  async has(kind: PendingKind, id: string): Promise<boolean> {
+    return (this.entries.get(`${kind}:${id}`)?.expiresAt ?? 0) > Date.now();
   }
 }
