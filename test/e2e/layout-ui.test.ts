@@ -6,7 +6,8 @@
  * cells carry their column's header, still with no word broken and nothing
  * wider than its panel. The rows are one tab stop: the arrow keys move
  * between calls and Enter opens one. axe finds nothing serious at either
- * width.
+ * width. A Catalog item clicked shows its detail in view at both widths
+ * (at 760 px the detail sits below the list and is scrolled to).
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Locator, Page } from 'playwright-core';
@@ -16,6 +17,7 @@ import { violationsInBothSchemes } from './axe.js';
 import { chromiumForTests } from './browser.js';
 import type { AppPage } from './pages/AppPage.js';
 import { AuthorizationPage } from './pages/AuthorizationPage.js';
+import { CatalogPage } from './pages/CatalogPage.js';
 import { ClientsPage } from './pages/ClientsPage.js';
 import { RequestLogPage } from './pages/RequestLogPage.js';
 import { ServersPage } from './pages/ServersPage.js';
@@ -122,6 +124,21 @@ describe.skipIf(chromium.skip)(`one table on every screen, at 1,400 and 760 px${
       }
       expect(layouts['Profiles']?.headers).toEqual(['Profile', 'Servers', 'Token', 'Tools', 'Actions']);
     }, 90_000);
+  }
+
+  for (const width of WIDTHS) {
+    it(`at ${width} px: a Catalog item clicked shows its detail in view`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await app.open('Catalog');
+      const catalog = new CatalogPage(page);
+      await catalog.option('everything__echo').click(SLOW);
+      const detail = catalog.detail('everything__echo');
+      await detail.waitFor(SLOW);
+      await expect.poll(async () => (await detail.boundingBox())?.y, SLOW).toBeGreaterThan(-1);
+      const box = await detail.boundingBox();
+      expect(box!.y).toBeLessThan(900 * 0.6);
+      expect(await violationsInBothSchemes(page, `Catalog detail at ${width} px`)).toEqual([]);
+    }, 60_000);
   }
 
   it('the rows are one tab stop: arrows move between calls, Enter opens one', async () => {
