@@ -15,6 +15,7 @@ import './styles/base.css';
 import './styles/controls.css';
 import './styles/screens.css';
 import './styles/access.css';
+import './styles/table.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

@@ -100,7 +100,13 @@ describe.skipIf(chromium.skip)(`reviewing servers in the UI${chromium.titleSuffi
 
     const add = review.item('tool', 'add');
     await add.getByText('Hidden from clients').waitFor();
-    const findings = review.findings('tool', 'add');
+    // Counted by severity on top and under the item, folded until opened.
+    await page
+      .getByLabel('Findings by severity')
+      .getByText(/^\d+ findings?: \d+ high/)
+      .waitFor();
+    expect(await review.findings('tool', 'add').isVisible()).toBe(false);
+    const findings = await review.openFindings('tool', 'add');
     await findings.waitFor();
     // Every marked span is a piece of the description, as the scan found it.
     const marked = await findings.locator('mark').allInnerTexts();

@@ -24,6 +24,12 @@ export class ReviewPage {
     return this.page.getByRole('article', { name: `${kind} ${name}`, exact: true });
   }
 
+  /** Opens the folded findings of item `name` (of its kind); returns their list. */
+  async openFindings(kind: string, name: string): Promise<Locator> {
+    await this.item(kind, name).locator('summary').click();
+    return this.findings(kind, name);
+  }
+
   /** The findings list of item `name` (of its kind) in the item list. */
   findings(kind: string, name: string): Locator {
     return this.item(kind, name).getByRole('list', { name: `Findings of ${name}` });

@@ -19,12 +19,15 @@ export function CatalogList({
   entries,
   selectedKey,
   onSelect,
+  onOpen = onSelect,
   access,
   viewer = 'the main token',
 }: {
   entries: CatalogEntry[];
   selectedKey: string | undefined;
   onSelect: (key: string) => void;
+  /** A click or Enter on an item: select it and bring its detail into view. */
+  onOpen?: (key: string) => void;
   /** What the chosen profile gets of each entry, by key (absent until loaded). */
   access?: ReadonlyMap<string, ItemAccessView>;
   /** That profile's name. */
@@ -88,6 +91,11 @@ export function CatalogList({
           Home: 'first',
           End: 'last',
         };
+        if (event.key === 'Enter' && selectedKey !== undefined) {
+          event.preventDefault();
+          onOpen(selectedKey);
+          return;
+        }
         const step = steps[event.key];
         if (step === undefined) return;
         event.preventDefault();
@@ -117,7 +125,7 @@ export function CatalogList({
               className={got && !clientGets(got.state) ? 'catalog-item withheld' : 'catalog-item'}
               data-selected={key === selectedKey}
               style={position}
-              onClick={() => onSelect(key)}
+              onClick={() => onOpen(key)}
             >
               <div className="name">
                 <span className="chip" id={`${optionId(item.index)}-kind`} aria-hidden="true">

@@ -3,7 +3,7 @@
  * to see its details and try it; all as one profile gets it ("as seen by"),
  * with what its tools/list costs and what its model's search_tools finds.
  */
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { CatalogKind } from '../../../../shared/model/views.js';
 import { EmptyState } from '../../components/EmptyState.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
@@ -65,6 +65,20 @@ export function CatalogScreen() {
   const counts = useMemo(() => countByKind(matching), [matching]);
   const shown = useMemo(() => (kind === 'all' ? matching : matching.filter((e) => e.kind === kind)), [matching, kind]);
   const selected = useMemo(() => entries.find((e) => catalogKey(e) === selectedKey), [entries, selectedKey]);
+  // An item opened (clicked, Enter, found by search_tools) whose detail is out of view (in a narrow
+  // window it sits below the list) is scrolled to, once it has rendered.
+  const detailRef = useRef<HTMLDivElement>(null);
+  const [opened, setOpened] = useState(0);
+  const open = (key: string) => {
+    select(key);
+    setOpened((count) => count + 1);
+  };
+  useEffect(() => {
+    const detail = detailRef.current;
+    if (opened === 0 || !detail) return;
+    const top = detail.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.6) detail.scrollIntoView({ block: 'start' });
+  }, [opened]);
 
   return (
     <>
@@ -114,7 +128,7 @@ export function CatalogScreen() {
               (i) => i.kind === 'tools' && (i.clientName ?? i.exposed) === found.name,
             );
             setQuery('');
-            select(catalogKey({ kind: 'tool', exposed: item?.exposed ?? found.name }));
+            open(catalogKey({ kind: 'tool', exposed: item?.exposed ?? found.name }));
           }}
         />
       )}
@@ -154,12 +168,13 @@ export function CatalogScreen() {
                   entries={shown}
                   selectedKey={selectedKey}
                   onSelect={select}
+                  onOpen={open}
                   access={access}
                   viewer={viewer}
                 />
               )}
             </div>
-            <div className="detail">
+            <div className="detail" ref={detailRef}>
               {selected ? (
                 <CatalogDetail
                   key={catalogKey(selected)}

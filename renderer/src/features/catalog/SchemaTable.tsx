@@ -1,6 +1,7 @@
 /**
  * A tool's input schema as a table: name, type, required, description.
  */
+import { DataTable } from '../../components/DataTable.js';
 import { fieldsFromSchema, schemaType } from './schemaForm.js';
 
 /** Human-readable type of a property schema. */
@@ -17,25 +18,16 @@ export function SchemaTable({ schema }: { schema: Record<string, unknown> | unde
   const fields = fieldsFromSchema(schema);
   if (fields.length === 0) return <p className="muted">Takes no arguments.</p>;
   return (
-    <table className="table" aria-label="Input schema">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Type</th>
-          <th scope="col">Required</th>
-          <th scope="col">Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {fields.map((field) => (
-          <tr key={field.name}>
-            <td className="mono">{field.name}</td>
-            <td>{describeType(field.schema)}</td>
-            <td>{field.required ? 'required' : 'optional'}</td>
-            <td>{field.description ?? ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      label="Input schema"
+      rows={fields}
+      rowKey={(field) => field.name}
+      columns={[
+        { header: 'Name', className: 'mono', cell: (field) => field.name },
+        { header: 'Type', cell: (field) => describeType(field.schema) },
+        { header: 'Required', cell: (field) => (field.required ? 'required' : 'optional') },
+        { header: 'Description', cell: (field) => field.description ?? '' },
+      ]}
+    />
   );
 }

@@ -4,7 +4,9 @@
  */
 import { useState } from 'react';
 import type { ClientAppView } from '../../../../shared/model/views.js';
+import type { ErrorData } from '../../../../shared/errors.js';
 import { CopyButton } from '../../components/CopyButton.js';
+import { DataTable, type Column } from '../../components/DataTable.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
@@ -23,72 +25,99 @@ export function describeWrite(installing: boolean, write: ClientWriteView): stri
   return [...lines, ...(write.notes ?? [])];
 }
 
-function ClientAppRow({ app }: { app: ClientAppView }) {
+/** What a row shows besides the app itself: the last action's outcome, its snippet. */
+interface RowState {
+  note?: string[];
+  snippet?: string;
+  error?: ErrorData;
+}
+
+/** The cells of one app (its state lives in the panel, one entry per app). */
+function useAppRows() {
   const setInstalled = useAppStore((s) => s.setClientInstalled);
   const call = useAppStore((s) => s.call);
-  const { busy, error, run } = useOutcome();
-  const [note, setNote] = useState<string[] | undefined>();
-  const [snippet, setSnippet] = useState<string | undefined>();
-  const [importing, setImporting] = useState(false);
-  const toggle = async () => {
+  const { busy, run } = useOutcome();
+  const [rows, setRows] = useState<Record<string, RowState>>({});
+  const [importing, setImporting] = useState<ClientAppView | undefined>();
+  const update = (id: string, state: RowState) => setRows((all) => ({ ...all, [id]: { ...all[id], ...state } }));
+  const toggle = async (app: ClientAppView) => {
     const installing = !app.installed;
     const outcome = await run(() => setInstalled(app.id, installing));
-    if (outcome) setNote(outcome.ok ? describeWrite(installing, outcome.result) : undefined);
+    if (outcome)
+      update(
+        app.id,
+        outcome.ok
+          ? { note: describeWrite(installing, outcome.result), error: undefined }
+          : { note: undefined, error: outcome.error },
+      );
   };
-  const showSnippet = async () => {
+  const showSnippet = async (app: ClientAppView) => {
     const outcome = await run(() => call('clients.snippet', { client: app.id }));
-    if (outcome?.ok) setSnippet(outcome.result.text);
+    if (outcome)
+      update(app.id, outcome.ok ? { snippet: outcome.result.text, error: undefined } : { error: outcome.error });
   };
-  return (
-    <tr>
-      <td>
-        <strong>{app.name}</strong>
-        <div className="small muted mono">{app.configPath}</div>
-        {note && (
-          <div className="small" role="status">
-            {note.map((line) => (
-              <div key={line}>{line}</div>
-            ))}
-          </div>
-        )}
-        {snippet && (
-          <div className="stack">
-            <pre className="stderr">{snippet}</pre>
-            <CopyButton text={snippet} label={`Copy ${app.name} snippet`} />
-          </div>
-        )}
-        <ErrorNote error={error ?? app.problem} />
-      </td>
-      <td>
-        {app.installed ? (
+  const columns: Column<ClientAppView>[] = [
+    {
+      header: 'App',
+      cell: (app) => {
+        const row = rows[app.id] ?? {};
+        return (
+          <>
+            <strong>{app.name}</strong>
+            <div className="small muted mono">{app.configPath}</div>
+            {row.note && (
+              <div className="small" role="status">
+                {row.note.map((line) => (
+                  <div key={line}>{line}</div>
+                ))}
+              </div>
+            )}
+            {row.snippet && (
+              <div className="stack">
+                <pre className="stderr">{row.snippet}</pre>
+                <CopyButton text={row.snippet} label={`Copy ${app.name} snippet`} />
+              </div>
+            )}
+            <ErrorNote error={row.error ?? app.problem} />
+          </>
+        );
+      },
+    },
+    {
+      header: 'State',
+      cell: (app) =>
+        app.installed ? (
           <Badge tone="ok">✓ Installed</Badge>
         ) : app.detected ? (
           <Badge>Found</Badge>
         ) : (
           <Badge>Not found</Badge>
-        )}
-      </td>
-      <td>
+        ),
+    },
+    {
+      header: 'Actions',
+      cell: (app) => (
         <div className="row">
-          <button type="button" disabled={busy} onClick={() => void toggle()}>
+          <button type="button" disabled={busy} onClick={() => void toggle(app)}>
             {app.installed ? 'Uninstall' : 'Install'}
           </button>
-          <button type="button" disabled={busy} onClick={() => void showSnippet()}>
+          <button type="button" disabled={busy} onClick={() => void showSnippet(app)}>
             Snippet
           </button>
-          <button type="button" disabled={!app.detected} onClick={() => setImporting(true)}>
+          <button type="button" disabled={!app.detected} onClick={() => setImporting(app)}>
             Import…
           </button>
         </div>
-        {importing && <ImportDialog app={app} onClose={() => setImporting(false)} />}
-      </td>
-    </tr>
-  );
+      ),
+    },
+  ];
+  return { columns, importing, closeImport: () => setImporting(undefined) };
 }
 
 /** The client apps panel. */
 export function ClientAppsPanel() {
   const apps = useAppStore((s) => s.apps);
+  const { columns, importing, closeImport } = useAppRows();
   useShown('apps');
   return (
     <section className="panel" aria-label="Client apps">
@@ -96,21 +125,9 @@ export function ClientAppsPanel() {
       <ErrorNote error={apps.error} />
       {apps.data && apps.data.length === 0 && <p className="muted">No known client apps.</p>}
       {apps.data && apps.data.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">App</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {apps.data.map((app) => (
-              <ClientAppRow key={app.id} app={app} />
-            ))}
-          </tbody>
-        </table>
+        <DataTable label="Client apps" rows={apps.data} rowKey={(app) => app.id} columns={columns} />
       )}
+      {importing && <ImportDialog app={importing} onClose={closeImport} />}
     </section>
   );
 }

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ConfigBackupView } from '../../../../shared/model/views.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { timeAgo } from '../../components/time.js';
 import { useOutcome } from '../../components/useOutcome.js';
@@ -57,37 +58,33 @@ export function ConfigBackupsPanel() {
       )}
       {backups && backups.length === 0 && <p className="muted">No copies yet: one is kept at the first change.</p>}
       {backups && backups.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Copy</th>
-              <th scope="col">Replaced</th>
-              <th scope="col">Size</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {backups.map((backup) => (
-              <tr key={backup.path}>
-                <td>{backup.index === 1 ? '1 (newest)' : backup.index}</td>
-                <td title={backup.savedAt}>{timeAgo(backup.savedAt)}</td>
-                <td>{backup.size} bytes</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={busy}
-                    aria-label={`Restore copy ${backup.index}`}
-                    onClick={() => setRestoring(backup)}
-                  >
-                    Restore
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Config copies"
+          rows={backups}
+          rowKey={(backup) => backup.path}
+          columns={[
+            { header: 'Copy', cell: (backup) => (backup.index === 1 ? '1 (newest)' : backup.index) },
+            {
+              header: 'Replaced',
+              cell: (backup) => <span title={backup.savedAt}>{timeAgo(backup.savedAt)}</span>,
+            },
+            { header: 'Size', cell: (backup) => `${backup.size} bytes` },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (backup) => (
+                <button
+                  type="button"
+                  disabled={busy}
+                  aria-label={`Restore copy ${backup.index}`}
+                  onClick={() => setRestoring(backup)}
+                >
+                  Restore
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
       {restoring && (
         <ConfirmDialog

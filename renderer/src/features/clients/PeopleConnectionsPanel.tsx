@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { CallerConnectionView } from '../../../../shared/model/connectionViews.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { timeAgo } from '../../components/time.js';
 import { useOutcome } from '../../components/useOutcome.js';
@@ -44,39 +45,43 @@ export function PeopleConnectionsPanel() {
       <p className="muted small">Each uses a server with per-caller credentials as themselves.</p>
       <ErrorNote error={error} />
       {connections && connections.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">Person</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Token expires</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {connections.map((connection) => (
-              <tr key={`${connection.server}\n${connection.caller}`}>
-                <td>{connection.server}</td>
-                <td title={connection.caller}>{connection.person}</td>
-                <td title={connection.since}>{connection.since ? timeAgo(connection.since) : 'unknown'}</td>
-                <td>{connection.expiresAt ? new Date(connection.expiresAt).toLocaleString() : 'no expiry given'}</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={busy}
-                    aria-label={`Revoke ${connection.person} on ${connection.server}`}
-                    onClick={() => setRevoking(connection)}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="People signed in"
+          rows={connections}
+          rowKey={(connection) => `${connection.server}\n${connection.caller}`}
+          columns={[
+            { header: 'Server', cell: (connection) => connection.server },
+            {
+              header: 'Person',
+              cell: (connection) => <span title={connection.caller}>{connection.person}</span>,
+            },
+            {
+              header: 'Signed in',
+              cell: (connection) => (
+                <span title={connection.since}>{connection.since ? timeAgo(connection.since) : 'unknown'}</span>
+              ),
+            },
+            {
+              header: 'Token expires',
+              cell: (connection) =>
+                connection.expiresAt ? new Date(connection.expiresAt).toLocaleString() : 'no expiry given',
+            },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (connection) => (
+                <button
+                  type="button"
+                  disabled={busy}
+                  aria-label={`Revoke ${connection.person} on ${connection.server}`}
+                  onClick={() => setRevoking(connection)}
+                >
+                  Revoke
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
       {revoking && (
         <ConfirmDialog

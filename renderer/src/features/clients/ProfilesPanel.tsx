@@ -7,6 +7,7 @@ import { badIdMessage } from '../../../../shared/ids.js';
 import { BACKEND_ID_RULE } from '../../../../shared/presets.js';
 import { CopyButton } from '../../components/CopyButton.js';
 import { ConfirmDialog, Dialog } from '../../components/Dialog.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { FieldError, invalidProps } from '../../components/FieldError.js';
 import { useOutcome } from '../../components/useOutcome.js';
@@ -75,32 +76,35 @@ export function ProfilesPanel() {
       </div>
       <ErrorNote error={profiles.error ?? error} />
       {profiles.data && profiles.data.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Profile</th>
-              <th scope="col">Servers</th>
-              <th scope="col">Token</th>
-              <th scope="col">Tools</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {profiles.data.map((profile) => (
-              <tr key={profile.id}>
-                <td>
+        <DataTable
+          label="Profiles"
+          rows={profiles.data}
+          rowKey={(profile) => profile.id}
+          columns={[
+            {
+              header: 'Profile',
+              cell: (profile) => (
+                <>
                   <strong>{profile.name}</strong> <span className="muted mono">{profile.id}</span>
-                </td>
-                <td>{profile.backends ? profile.backends.join(', ') : 'all'}</td>
-                <td>{profile.hasToken ? 'set' : 'none'}</td>
-                <td>
-                  <ExposureCell
-                    profile={profile}
-                    busy={busy}
-                    onSet={(exposure) => void run(() => setExposure(profile.id, exposure))}
-                  />
-                </td>
-                <td className="row">
+                </>
+              ),
+            },
+            { header: 'Servers', cell: (profile) => (profile.backends ? profile.backends.join(', ') : 'all') },
+            { header: 'Token', cell: (profile) => (profile.hasToken ? 'set' : 'none') },
+            {
+              header: 'Tools',
+              cell: (profile) => (
+                <ExposureCell
+                  profile={profile}
+                  busy={busy}
+                  onSet={(exposure) => void run(() => setExposure(profile.id, exposure))}
+                />
+              ),
+            },
+            {
+              header: 'Actions',
+              cell: (profile) => (
+                <div className="row">
                   <button type="button" disabled={busy} onClick={() => void issue(() => rotateToken(profile.id))}>
                     {profile.hasToken ? 'Rotate token' : 'Issue token'}
                   </button>
@@ -110,11 +114,11 @@ export function ProfilesPanel() {
                   <button type="button" className="danger" disabled={busy} onClick={() => setRevoking(profile.id)}>
                     Revoke
                   </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </div>
+              ),
+            },
+          ]}
+        />
       )}
       <form
         className="row"

@@ -6,6 +6,7 @@
  * soon after, even when no other session comes or goes.
  */
 import { useEffect } from 'react';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { timeAgo } from '../../components/time.js';
 import { useAppStore, useShown } from '../../store/context.js';
@@ -30,32 +31,29 @@ export function SessionsPanel() {
       {list.length === 0 ? (
         <p className="muted">No client is connected. Install Switchboard into a client above, then start it.</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Client</th>
-              <th scope="col">Profile</th>
-              <th scope="col">Protocol</th>
-              <th scope="col">Connected</th>
-              <th scope="col">Last activity</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((session) => (
-              <tr key={session.id}>
-                <td>
+        <DataTable
+          label="Sessions"
+          rows={list}
+          rowKey={(session) => session.id}
+          columns={[
+            {
+              header: 'Client',
+              cell: (session) => (
+                <>
                   {session.clientName ?? 'unknown'} <span className="muted">{session.clientVersion}</span>
-                </td>
-                <td>{session.profile}</td>
-                <td>
-                  {session.era === 'modern' ? '2026-07-28 (stateless)' : '2025 (session)'} · {session.transport}
-                </td>
-                <td>{timeAgo(session.connectedAt)}</td>
-                <td>{timeAgo(session.lastActivityAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: 'Profile', cell: (session) => session.profile },
+            {
+              header: 'Protocol',
+              cell: (session) =>
+                `${session.era === 'modern' ? '2026-07-28 (stateless)' : '2025 (session)'} · ${session.transport}`,
+            },
+            { header: 'Connected', cell: (session) => timeAgo(session.connectedAt) },
+            { header: 'Last activity', cell: (session) => timeAgo(session.lastActivityAt) },
+          ]}
+        />
       )}
     </section>
   );

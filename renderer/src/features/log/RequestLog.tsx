@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import type { LogEntryView } from '../../../../shared/model/views.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge, type Tone } from '../../components/HealthBadge.js';
 import { useAppStore, useShown } from '../../store/context.js';
@@ -47,29 +48,31 @@ export function RequestLog() {
         {entries.length === 0 ? (
           <p className="muted">No requests yet{filtered ? ' match these filters' : ''}.</p>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Client</th>
-                <th scope="col">Server</th>
-                <th scope="col">Request</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">ms</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry, index) => (
-                <tr key={`${entry.time}-${index}`} aria-selected={selected === entry || undefined}>
-                  <td className="small">{new Date(entry.time).toLocaleTimeString()}</td>
-                  <td>
+          <DataTable
+            label="Calls"
+            rows={entries}
+            rowKey={(entry, index) => `${entry.time}-${index}`}
+            isSelected={(entry) => selected === entry}
+            onOpen={(entry) => setSelected(entry)}
+            columns={[
+              { header: 'Time', className: 'small', cell: (entry) => new Date(entry.time).toLocaleTimeString() },
+              {
+                header: 'Client',
+                cell: (entry) => (
+                  <>
                     {entry.client}
                     {entry.principal && (
                       <div className="small muted">{entry.principal.email ?? entry.principal.subject}</div>
                     )}
-                  </td>
-                  <td>{entry.backend}</td>
-                  <td className="mono small">
+                  </>
+                ),
+              },
+              { header: 'Server', cell: (entry) => entry.backend },
+              {
+                header: 'Request',
+                className: 'mono small',
+                cell: (entry) => (
+                  <>
                     {entry.kind}{' '}
                     <button
                       type="button"
@@ -79,19 +82,24 @@ export function RequestLog() {
                     >
                       {entry.item}
                     </button>
-                  </td>
-                  <td>
+                  </>
+                ),
+              },
+              {
+                header: 'Outcome',
+                cell: (entry) => (
+                  <>
                     <Badge tone={OUTCOME_TONE[entry.outcome]}>{entry.outcome}</Badge>
                     {entry.errorCode !== undefined && entry.errorCode !== entry.outcome && (
                       <span className="small muted"> {entry.errorCode}</span>
                     )}
                     {entry.detail && <div className="small muted">{entry.detail}</div>}
-                  </td>
-                  <td>{Math.round(entry.durationMs)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { header: 'ms', cell: (entry) => Math.round(entry.durationMs) },
+            ]}
+          />
         )}
       </section>
       {selected && <LogDetail entry={selected} onClose={() => setSelected(undefined)} />}

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import type { ErrorData } from '../../../../shared/errors.js';
 import type { TaskStatusView, TaskView } from '../../../../shared/model/taskViews.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { Badge, type Tone } from '../../components/HealthBadge.js';
 import { useAppStore, useShown } from '../../store/context.js';
@@ -61,41 +62,37 @@ export function TaskList() {
       {list.length === 0 ? (
         <p className="muted">No tasks.</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">Client</th>
-              <th scope="col">Server</th>
-              <th scope="col">Status</th>
-              <th scope="col">Age</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((task) => (
-              <tr key={task.id} aria-label={`Task ${task.tool} of ${task.client}`}>
-                <td className="mono small">{task.tool}</td>
-                <td>{task.client}</td>
-                <td>{task.backend}</td>
-                <td>
+        <DataTable
+          label="Tasks"
+          rows={list}
+          rowKey={(task) => task.id}
+          rowLabel={(task) => `Task ${task.tool} of ${task.client}`}
+          columns={[
+            { header: 'Tool', className: 'mono small', cell: (task) => task.tool },
+            { header: 'Client', cell: (task) => task.client },
+            { header: 'Server', cell: (task) => task.backend },
+            {
+              header: 'Status',
+              cell: (task) => (
+                <>
                   <Badge tone={STATUS_TONE[task.status]}>{task.status.replace('_', ' ')}</Badge>
                   {task.statusMessage && <div className="small muted">{task.statusMessage}</div>}
-                </td>
-                <td>{formatAge(now - Date.parse(task.createdAt))}</td>
-                <td>
-                  {running(task) && (
-                    <button type="button" onClick={() => void cancel(task)} aria-label={`Cancel task ${task.tool}`}>
-                      Cancel
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: 'Age', cell: (task) => formatAge(now - Date.parse(task.createdAt)) },
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (task) =>
+                running(task) && (
+                  <button type="button" onClick={() => void cancel(task)} aria-label={`Cancel task ${task.tool}`}>
+                    Cancel
+                  </button>
+                ),
+            },
+          ]}
+        />
       )}
     </section>
   );

@@ -2,14 +2,16 @@
  * Every tool, prompt and resource a server under review lists, each with the
  * scan's findings, ordered and coloured by their worst severity (high first);
  * items hidden from clients (all of a quarantined server's, a tool whose
- * change is held) are marked so.
+ * change is held) are marked so. The findings are counted by severity on top
+ * and under each item, where they stay folded until opened: a server with
+ * dozens of findings reads as a summary first, not a wall of excerpts.
  */
 import type { ReviewItemView } from '../../../../shared/model/reviewViews.js';
 import type { ScanItemKind } from '../../../../shared/model/scanViews.js';
 import { escapeInvisible } from '../../../../shared/model/invisibleText.js';
 import { Badge } from '../../components/HealthBadge.js';
 import { FindingList } from './FindingList.js';
-import { SEVERITY_TONE, severityRank, worstSeverity } from './reviewWords.js';
+import { SEVERITY_TONE, severityCounts, severityRank, worstSeverity } from './reviewWords.js';
 
 const KIND_WORD: Record<ScanItemKind, string> = {
   tool: 'tool',
@@ -35,6 +37,7 @@ export function ReviewItemList({
   held: ReadonlySet<string>;
 }) {
   const flagged = items.filter((item) => item.findings.length > 0).length;
+  const all = items.flatMap((item) => item.findings);
   // Worst first; a stable sort keeps the server's order among equals.
   const ordered = [...items].sort(
     (a, b) => severityRank(worstSeverity(a.findings)) - severityRank(worstSeverity(b.findings)),
@@ -44,6 +47,11 @@ export function ReviewItemList({
       <h2>
         Tools, prompts and resources ({items.length}){flagged > 0 ? `, ${flagged} with findings` : ''}
       </h2>
+      {all.length > 0 && (
+        <p aria-label="Findings by severity">
+          {all.length} {all.length === 1 ? 'finding' : 'findings'}: {severityCounts(all)}
+        </p>
+      )}
       {items.length === 0 && <p className="muted">Nothing listed yet.</p>}
       {ordered.map((item) => {
         const worst = worstSeverity(item.findings);
@@ -61,7 +69,17 @@ export function ReviewItemList({
             {item.description !== undefined && (
               <p className="small review-description">{escapeInvisible(item.description)}</p>
             )}
-            <FindingList name={item.name} findings={item.findings} texts={item.texts} />
+            {item.findings.length === 0 ? (
+              <p className="small muted">No findings.</p>
+            ) : (
+              <details className="item-findings">
+                <summary>
+                  {item.findings.length} {item.findings.length === 1 ? 'finding' : 'findings'}:{' '}
+                  {severityCounts(item.findings)}
+                </summary>
+                <FindingList name={item.name} findings={item.findings} texts={item.texts} />
+              </details>
+            )}
           </article>
         );
       })}

@@ -55,3 +55,12 @@ export function severityRank(severity: ScanSeverity | undefined): number {
 export function worstSeverity(findings: readonly { severity: ScanSeverity }[]): ScanSeverity | undefined {
   return [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity))[0]?.severity;
 }
+
+/** Findings counted by severity, worst first, as words: "2 high, 1 low" ("" for none). */
+export function severityCounts(findings: readonly { severity: ScanSeverity }[]): string {
+  return (['high', 'medium', 'low'] as const)
+    .map((severity) => [severity, findings.filter((finding) => finding.severity === severity).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}`)
+    .join(', ');
+}

@@ -12,6 +12,7 @@ import type { CoreClient } from '../../../../shared/contract.js';
 import type { ErrorData } from '../../../../shared/errors.js';
 import type { MeView } from '../../../../shared/model/meViews.js';
 import type { LogEntryView } from '../../../../shared/model/views.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 
 /** How many of their calls the page shows. */
@@ -88,16 +89,16 @@ function WhoYouAre({ me }: { me: MeView }) {
   return (
     <section className="panel" aria-label="Who you are">
       <h2>Who you are</h2>
-      <table className="table">
-        <tbody>
-          {rows.map(([label, value]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td>{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Who you are"
+        headers="hidden"
+        rows={rows}
+        rowKey={([label]) => label}
+        columns={[
+          { header: 'What', rowHeader: true, cell: ([label]) => label },
+          { header: 'Value', cell: ([, value]) => value },
+        ]}
+      />
     </section>
   );
 }
@@ -136,39 +137,39 @@ function MyConnections({ me, onRevoke }: { me: MeView; onRevoke: (server: string
       {me.connections.length === 0 ? (
         <p className="muted">No server here needs you to sign in to it yourself.</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">State</th>
-              <th scope="col">Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {me.connections.map((connection) => (
-              <tr key={connection.server} aria-label={`Connection ${connection.server}`}>
-                <td>{connection.server}</td>
-                <td>
+        <DataTable
+          label="My connections"
+          rows={me.connections}
+          rowKey={(connection) => connection.server}
+          rowLabel={(connection) => `Connection ${connection.server}`}
+          columns={[
+            { header: 'Server', cell: (connection) => connection.server },
+            {
+              header: 'State',
+              cell: (connection) => (
+                <>
                   <span>{connection.connected ? 'Connected' : 'Not connected'}</span>
                   {connection.expiresAt && (
                     <div className="small muted">until {new Date(connection.expiresAt).toLocaleString()}</div>
                   )}
-                </td>
-                <td>
-                  {connection.connected ? (
-                    <button type="button" onClick={() => void onRevoke(connection.server)}>
-                      Revoke
-                    </button>
-                  ) : connection.signInUrl ? (
-                    <a href={connection.signInUrl} target="_blank" rel="noreferrer">
-                      Sign in to {connection.server}
-                    </a>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              header: 'Action',
+              cell: (connection) =>
+                connection.connected ? (
+                  <button type="button" onClick={() => void onRevoke(connection.server)}>
+                    Revoke
+                  </button>
+                ) : connection.signInUrl ? (
+                  <a href={connection.signInUrl} target="_blank" rel="noreferrer">
+                    Sign in to {connection.server}
+                  </a>
+                ) : null,
+            },
+          ]}
+        />
       )}
     </section>
   );
@@ -181,28 +182,17 @@ function MyCalls({ calls }: { calls: LogEntryView[] }) {
       {calls.length === 0 ? (
         <p className="muted">No calls yet.</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Server</th>
-              <th scope="col">Request</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {calls.map((call, index) => (
-              <tr key={`${call.time}-${index}`}>
-                <td className="small">{new Date(call.time).toLocaleTimeString()}</td>
-                <td>{call.backend}</td>
-                <td className="mono small">
-                  {call.kind} {call.item}
-                </td>
-                <td>{call.outcome}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="My recent calls"
+          rows={calls}
+          rowKey={(call, index) => `${call.time}-${index}`}
+          columns={[
+            { header: 'Time', className: 'small', cell: (call) => new Date(call.time).toLocaleTimeString() },
+            { header: 'Server', cell: (call) => call.backend },
+            { header: 'Request', className: 'mono small', cell: (call) => `${call.kind} ${call.item}` },
+            { header: 'Outcome', cell: (call) => call.outcome },
+          ]}
+        />
       )}
     </section>
   );

@@ -62,6 +62,10 @@ describe('the Review screen of a quarantined server', () => {
     await openReview();
     const add = within(screen.getByRole('article', { name: 'tool add' }));
     expect(add.getByText('Hidden from clients')).toBeTruthy();
+    // Counted by severity on top and on the item, whose findings are folded until opened.
+    expect(screen.getByLabelText('Findings by severity').textContent).toBe('1 finding: 1 high');
+    const folded = add.getByText('1 finding: 1 high').closest('details');
+    expect(folded?.open).toBe(false);
     const finding = within(add.getByRole('list', { name: 'Findings of add' })).getByRole('listitem');
     expect(within(finding).getByText('high')).toBeTruthy();
     expect(within(finding).getByText('exfiltration')).toBeTruthy();
