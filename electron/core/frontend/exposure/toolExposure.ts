@@ -19,6 +19,9 @@
  * Search uses one index of the catalog's tools (servers' overrides applied),
  * except for a profile with tool overrides of its own: it gets its own index
  * of its view (kept in step with it), so it finds tools by what it sees.
+ * Skills (SEP-2640) have an index of their own (name and description from
+ * their frontmatter, server), searched for clients that declare the skills
+ * extension, among the skills that client may use.
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/server';
@@ -52,6 +55,15 @@ export interface FoundTool {
   call?: string;
 }
 
+/** One skill search found, as `search_tools` returns it: read it with skills/get by its URI. */
+export interface FoundSkill {
+  /** The advertised URI of its SKILL.md (what skills/get takes). */
+  uri: string;
+  name: string;
+  server: string;
+  description: string;
+}
+
 /** What the exposure reads from the core. */
 export interface ToolExposureHost {
   catalog(): Catalog;
@@ -76,6 +88,8 @@ interface ListedTools {
 export class ToolExposure {
   private readonly index = new ToolSearchIndex();
   private indexedCatalog: Catalog | undefined;
+  private readonly skillIndex = new ToolSearchIndex();
+  private skillsIndexedCatalog: Catalog | undefined;
   private readonly listed = new WeakMap<ClientView, ListedTools>();
   /** Profiles with tool overrides of their own: an index of their view, and the view it was synced to. */
   private readonly profileIndexes = new Map<string, { view: ClientView; index: ToolSearchIndex }>();
@@ -158,6 +172,38 @@ export class ToolExposure {
         if (declared)
           found.call = `${accessPath(declared.namespace, declared.fn)}: ${declareFunction(declared).split('\n').pop()}`;
         return found;
+      });
+  }
+
+  /** The best matching skills among those the client may use, best first (the catalog's skill index, kept in step). */
+  searchSkills(client: string, query: string, limit: number): FoundSkill[] {
+    const catalog = this.source.catalog();
+    if (catalog !== this.skillsIndexedCatalog) {
+      // A skill is indexed as a tool named by its URI (its path words: server and folder) with its frontmatter.
+      this.skillIndex.sync(
+        catalog.skills.flatMap((skill) => {
+          const origin = catalog.skillIndex.get(skill.uri);
+          if (!origin) return [];
+          const { name, description } = skill.frontmatter;
+          return [
+            { tool: { name: skill.uri, title: name, description, inputSchema: { type: 'object' as const } }, origin },
+          ];
+        }),
+      );
+      this.skillsIndexedCatalog = catalog;
+    }
+    if (this.skillIndex.size === 0) return [];
+    const visible = new Map(this.source.view(client).skills.map((skill) => [skill.uri, skill]));
+    return this.skillIndex
+      .search(query, limit, (uri) => visible.has(uri))
+      .map(({ name: uri }) => {
+        const skill = visible.get(uri)!;
+        return {
+          uri,
+          name: skill.frontmatter.name,
+          server: catalog.skillIndex.get(uri)!.backendId,
+          description: skill.frontmatter.description,
+        };
       });
   }
 

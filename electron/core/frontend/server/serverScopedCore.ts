@@ -121,6 +121,7 @@ function scopedExposure(exposure: ExposureService, view: (client: string) => Ser
     fingerprint: (client) => view(client).fingerprint,
     reachable: (client) => list(client).length,
     search: () => [],
+    searchSkills: () => [],
     visible: () => undefined,
     metaToolsFor: () => [],
     describe: () => [],
