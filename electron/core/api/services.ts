@@ -232,6 +232,8 @@ export interface ExposureService {
   reachable(client: string): number;
   /** Search over the tools the client may use. */
   search(client: string, query: string, limit: number): FoundTool[];
+  /** Counts a call for a profile with `pinMostUsed` (its most-called tools are listed in search mode). */
+  counted(client: string, name: string): void;
   /** The best matching skills the client may use, best first (for clients that declare the skills extension). */
   searchSkills(client: string, query: string, limit: number): FoundSkill[];
   /** The meta-tools the client's search-mode list starts with (`search_tools` naming its servers). */

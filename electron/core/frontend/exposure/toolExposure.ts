@@ -19,6 +19,9 @@
  * Search uses one index of the catalog's tools (servers' overrides applied),
  * except for a profile with tool overrides of its own: it gets its own index
  * of its view (kept in step with it), so it finds tools by what it sees.
+ * A profile with `pinMostUsed` also lists, in a search mode, the tools it
+ * called most (a bounded count per profile, in this process); when that set
+ * changes its sessions are told their list changed.
  * Skills (SEP-2640) have an index of their own (name and description from
  * their frontmatter, server), searched for clients that declare the skills
  * extension, among the skills that client may use.
@@ -69,7 +72,12 @@ export interface ToolExposureHost {
   catalog(): Catalog;
   view(client: string): ClientView;
   policy(): Policy;
+  /** A profile's most-called tools changed (its search-mode list with them). */
+  pinsChanged?(): void;
 }
+
+/** Tools counted per profile for `pinMostUsed`; past this many, the least called is forgotten. */
+export const MAX_COUNTED_TOOLS = 200;
 
 interface ListedTools {
   tools: Tool[];
@@ -82,6 +90,8 @@ interface ListedTools {
   shadowed: Tool[];
   /** Code mode's functions (built with the list when the client uses code mode). */
   code?: CodeTools & { byCatalogName: Map<string, DeclaredTool> };
+  /** Catalog names of the most-called tools listed (`pinMostUsed`), most called first. */
+  mostUsed: string[];
 }
 
 /** Tool exposure for every client. */
@@ -95,6 +105,8 @@ export class ToolExposure {
   private readonly profileIndexes = new Map<string, { view: ClientView; index: ToolSearchIndex }>();
   /** What 2026-07-28 clients (no session) loaded, per client profile. */
   readonly profiles = new ProfileLoads();
+  /** Calls per catalog name, per profile with `pinMostUsed` (at most MAX_COUNTED_TOOLS each). */
+  private readonly callCounts = new Map<string, Map<string, number>>();
 
   constructor(private readonly source: ToolExposureHost) {}
 
@@ -173,6 +185,44 @@ export class ToolExposure {
           found.call = `${accessPath(declared.namespace, declared.fn)}: ${declareFunction(declared).split('\n').pop()}`;
         return found;
       });
+  }
+
+  /**
+   * Counts a call of `name` (as the client named it) for a profile with
+   * `pinMostUsed`; for others it does nothing. When its most-called tools
+   * change, its list is rebuilt and its sessions told (pinsChanged).
+   */
+  counted(client: string, name: string): void {
+    const pinMostUsed = this.source.policy().clients[client]?.pinMostUsed;
+    if (pinMostUsed === undefined) return;
+    const view = this.source.view(client);
+    const catalogName = view.aliases.get(name) ?? name;
+    // Only tools it may use count (a name nothing answers to is no habit).
+    if (!view.allowed.tools.has(catalogName)) return;
+    let counts = this.callCounts.get(client);
+    if (!counts) this.callCounts.set(client, (counts = new Map()));
+    if (!counts.has(catalogName) && counts.size >= MAX_COUNTED_TOOLS) {
+      const [least] = [...counts].sort((a, b) => a[1] - b[1])[0]!;
+      counts.delete(least);
+    }
+    counts.set(catalogName, (counts.get(catalogName) ?? 0) + 1);
+    const listed = this.listed.get(view);
+    if (!listed || view.exposure === 'all') return;
+    if (this.mostUsed(client, view, pinMostUsed).join('\n') === listed.mostUsed.join('\n')) return;
+    this.listed.delete(view);
+    this.source.pinsChanged?.();
+  }
+
+  /** The client's most-called tools it may still use, most called first (ties by name), at most `n`. */
+  private mostUsed(client: string, view: ClientView, n: number): string[] {
+    const counts = this.callCounts.get(client);
+    if (!counts) return [];
+    const allowed = view.allowed.tools;
+    return [...counts]
+      .filter(([name]) => allowed.has(name))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, n)
+      .map(([name]) => name);
   }
 
   /** The best matching skills among those the client may use, best first (the catalog's skill index, kept in step). */
@@ -283,16 +333,21 @@ export class ToolExposure {
     const byCatalogName = new Map<string, Tool>();
     const shown: Tool[] = [];
     const pinned: Tool[] = [];
+    const search = view.exposure !== 'all';
+    const pinMostUsed = policy.clients[client]?.pinMostUsed;
+    const mostUsed = search && pinMostUsed !== undefined ? this.mostUsed(client, view, pinMostUsed) : [];
+    const autoPinned = new Set(mostUsed);
     for (const tool of view.tools) {
       const catalogName = view.aliases.get(tool.name) ?? tool.name;
       byCatalogName.set(catalogName, tool);
       const origin = catalog.toolIndex.get(catalogName);
-      const always = origin && policy.backends[origin.backendId]?.alwaysShow?.includes(origin.original);
+      const always =
+        autoPinned.has(catalogName) ||
+        (origin && policy.backends[origin.backendId]?.alwaysShow?.includes(origin.original));
       const listedTool = always ? { ...tool, _meta: { ...tool._meta, [ALWAYS_LOAD_META]: true } } : tool;
       shown.push(listedTool);
       if (always) pinned.push(listedTool);
     }
-    const search = view.exposure !== 'all';
     const shadowed = search ? view.tools.filter((tool) => META_NAMES.has(tool.name)) : [];
     const runCode = view.exposure === 'code' || (search && policy.clients[client]?.runCode === true);
     const code = runCode ? codeToolsOf(catalog, byCatalogName) : undefined;
@@ -315,6 +370,7 @@ export class ToolExposure {
       byCatalogName,
       names: new Set(tools.map((tool) => tool.name)),
       shadowed,
+      mostUsed,
     };
     if (code) listed.code = code;
     return listed;

@@ -194,6 +194,7 @@ export function createFrontendServer(
     const params = named(unwrapped);
     checkToolScopes(core, client, principal, params.name);
     loaded.touch(params.name);
+    exposure.counted(client, params.name);
     // Past its rate limits: made as a task, or routed as a call (tasks/ decides which).
     const routeCall = () => {
       const onProgress = progressRelay(

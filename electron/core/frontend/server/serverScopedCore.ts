@@ -122,6 +122,7 @@ function scopedExposure(exposure: ExposureService, view: (client: string) => Ser
     reachable: (client) => list(client).length,
     search: () => [],
     searchSkills: () => [],
+    counted: () => undefined,
     visible: () => undefined,
     metaToolsFor: () => [],
     describe: () => [],
