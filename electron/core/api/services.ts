@@ -40,7 +40,7 @@ import type { ClientView } from '../catalog/policy/policyEngine.js';
 import type { PinChange } from '../catalog/policy/pinStore.js';
 import type { BackendSettings, RuleChange } from '../catalog/policy/policyService.js';
 import type { LoadedTools } from '../frontend/exposure/loadedTools.js';
-import type { FoundTool } from '../frontend/exposure/toolExposure.js';
+import type { FoundSkill, FoundTool } from '../frontend/exposure/toolExposure.js';
 import type { CodeTools } from '../frontend/exposure/code/codeRun.js';
 import type { UpdateSink } from '../frontend/relay/coalescingSink.js';
 import type { RouteOptions } from '../frontend/routing/router.js';
@@ -232,6 +232,10 @@ export interface ExposureService {
   reachable(client: string): number;
   /** Search over the tools the client may use. */
   search(client: string, query: string, limit: number): FoundTool[];
+  /** Counts a call for a profile with `pinMostUsed` (its most-called tools are listed in search mode). */
+  counted(client: string, name: string): void;
+  /** The best matching skills the client may use, best first (for clients that declare the skills extension). */
+  searchSkills(client: string, query: string, limit: number): FoundSkill[];
   /** The meta-tools the client's search-mode list starts with (`search_tools` naming its servers). */
   metaToolsFor(client: string): Tool[];
   /** A tool the client may use, by the name it sees; undefined for any other name. */

@@ -187,6 +187,8 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     catalog: context.catalog,
     view: (client) => access.view(client, context.catalog()),
     policy: () => access.policy,
+    // A profile's most-called tools changed (pinMostUsed): sessions whose own list changed are told.
+    pinsChanged: () => events.emit('catalogChanged', { tools: true, prompts: false, resources: false }),
   });
   const policy = new CorePolicyService({
     access,

@@ -25,7 +25,7 @@ export interface CompactTool {
 export const PURPOSE_MAX = 160;
 
 /** The first sentence (or line) of a description, cut at {@link PURPOSE_MAX}. */
-function purposeOf(description: string): string {
+export function purposeOf(description: string): string {
   const first = description.trim().split(/(?<=[.!?])\s|(?<=[。！？])|\n/, 1)[0] ?? '';
   const line = first.replace(/\s+/g, ' ').trim();
   return line.length <= PURPOSE_MAX ? line : `${line.slice(0, PURPOSE_MAX - 1).trimEnd()}…`;

@@ -7,13 +7,15 @@
  * search mode have these tools: for others the names are unknown like any other.
  * Under `search+load` a search also adds what it found to the session's own
  * tools/list and tells the client, which then calls those tools natively.
+ * For a client that declares the skills extension, a search also returns the
+ * best matching skills (a few, after the tools), which it reads with skills/get.
  */
 import type { CallToolRequestParams, CallToolResult } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { LoadedTools } from './loadedTools.js';
-import { compactLine, compactTool } from './compactTool.js';
+import { compactLine, compactTool, purposeOf } from './compactTool.js';
 import { CALL_TOOL, DEFAULT_LIMIT, DESCRIBE_TOOL, MAX_LIMIT, SEARCH_TOOL } from './metaTools.js';
-import type { ToolExposure } from './toolExposure.js';
+import type { FoundSkill, ToolExposure } from './toolExposure.js';
 import { RUN_CODE_TOOL } from './code/codeRun.js';
 
 /** The session a search runs in, for `search+load`. */
@@ -26,16 +28,20 @@ export interface SearchSession {
   listChanged(): void;
 }
 
+/** At most this many skills come with a search's tools. */
+export const MAX_SKILLS = 3;
+
 function invalid(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }
 
 /** `search_tools`: the client's best matches, as structured content and as text. */
 export function searchTools(
-  exposure: Pick<ToolExposure, 'search' | 'mode' | 'load'>,
+  exposure: Pick<ToolExposure, 'search' | 'searchSkills' | 'mode' | 'load'>,
   client: string,
   args: Record<string, unknown> = {},
   session?: SearchSession,
+  withSkills = false,
 ): CallToolResult {
   const { query, limit = DEFAULT_LIMIT, detail = 'compact' } = args;
   if (typeof query !== 'string' || query.trim() === '') {
@@ -46,6 +52,10 @@ export function searchTools(
   }
   if (detail !== 'compact' && detail !== 'full') throw invalid(`${SEARCH_TOOL}: "detail" must be "compact" or "full"`);
   const tools = exposure.search(client, query, limit);
+  const skills = withSkills ? exposure.searchSkills(client, query, Math.min(limit, MAX_SKILLS)) : [];
+  const skillText = skills.length === 0 ? '' : `\n${skillLines(skills)}`;
+  const withFound = <T extends object>(structured: T): T | (T & { skills: FoundSkill[] }) =>
+    skills.length === 0 ? structured : { ...structured, skills };
   const loads = session !== undefined && exposure.mode(client) === 'search+load' && session.relists();
   if (loads && exposure.load(client, session.loaded, tools)) session.listChanged();
   const how = loads
@@ -53,19 +63,28 @@ export function searchTools(
     : `call one with ${CALL_TOOL}`;
   if (tools.length === 0) {
     return {
-      content: [{ type: 'text', text: `No tools match "${query}". Try other words.` }],
-      structuredContent: { tools },
+      content: [{ type: 'text', text: `No tools match "${query}". Try other words.${skillText}` }],
+      structuredContent: withFound({ tools }),
     };
   }
   if (detail === 'full') {
-    const text = `${tools.length} tools, best first; ${how}:\n${JSON.stringify(tools)}`;
-    return { content: [{ type: 'text', text }], structuredContent: { tools } };
+    const text = `${tools.length} tools, best first; ${how}:\n${JSON.stringify(tools)}${skillText}`;
+    return { content: [{ type: 'text', text }], structuredContent: withFound({ tools }) };
   }
   const compact = tools.map(compactTool);
   const text =
     `${tools.length} tools, best first; ${how} (${DESCRIBE_TOOL} gives full schemas):\n` +
-    compact.map(compactLine).join('\n');
-  return { content: [{ type: 'text', text }], structuredContent: { tools: compact } };
+    compact.map(compactLine).join('\n') +
+    skillText;
+  return { content: [{ type: 'text', text }], structuredContent: withFound({ tools: compact }) };
+}
+
+/** Found skills as text: a heading saying how to read them, then one line each. */
+function skillLines(skills: readonly FoundSkill[]): string {
+  const lines = skills.map(
+    (skill) => `- ${skill.name} (${skill.server}, ${skill.uri}): ${purposeOf(skill.description)}`,
+  );
+  return `${skills.length} skills, best first; read one with skills/get by its URI:\n${lines.join('\n')}`;
 }
 
 /** `describe_tools`: the named tools' full descriptions and input schemas, and the names that match none. */

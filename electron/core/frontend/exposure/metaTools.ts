@@ -62,7 +62,8 @@ export const searchToolDefinition: Tool = {
   },
   outputSchema: {
     type: 'object',
-    properties: { tools: { type: 'array', items: foundTool } },
+    // `skills` (uri, name, server, description): for clients that declare the skills extension.
+    properties: { tools: { type: 'array', items: foundTool }, skills: { type: 'array' } },
     required: ['tools'],
   },
   annotations: { readOnlyHint: true, openWorldHint: false },

@@ -19,6 +19,12 @@
  * Search uses one index of the catalog's tools (servers' overrides applied),
  * except for a profile with tool overrides of its own: it gets its own index
  * of its view (kept in step with it), so it finds tools by what it sees.
+ * A profile with `pinMostUsed` also lists, in a search mode, the tools it
+ * called most (a bounded count per profile, in this process); when that set
+ * changes its sessions are told their list changed.
+ * Skills (SEP-2640) have an index of their own (name and description from
+ * their frontmatter, server), searched for clients that declare the skills
+ * extension, among the skills that client may use.
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/server';
@@ -52,12 +58,26 @@ export interface FoundTool {
   call?: string;
 }
 
+/** One skill search found, as `search_tools` returns it: read it with skills/get by its URI. */
+export interface FoundSkill {
+  /** The advertised URI of its SKILL.md (what skills/get takes). */
+  uri: string;
+  name: string;
+  server: string;
+  description: string;
+}
+
 /** What the exposure reads from the core. */
 export interface ToolExposureHost {
   catalog(): Catalog;
   view(client: string): ClientView;
   policy(): Policy;
+  /** A profile's most-called tools changed (its search-mode list with them). */
+  pinsChanged?(): void;
 }
+
+/** Tools counted per profile for `pinMostUsed`; past this many, the least called is forgotten. */
+export const MAX_COUNTED_TOOLS = 200;
 
 interface ListedTools {
   tools: Tool[];
@@ -70,17 +90,23 @@ interface ListedTools {
   shadowed: Tool[];
   /** Code mode's functions (built with the list when the client uses code mode). */
   code?: CodeTools & { byCatalogName: Map<string, DeclaredTool> };
+  /** Catalog names of the most-called tools listed (`pinMostUsed`), most called first. */
+  mostUsed: string[];
 }
 
 /** Tool exposure for every client. */
 export class ToolExposure {
   private readonly index = new ToolSearchIndex();
   private indexedCatalog: Catalog | undefined;
+  private readonly skillIndex = new ToolSearchIndex();
+  private skillsIndexedCatalog: Catalog | undefined;
   private readonly listed = new WeakMap<ClientView, ListedTools>();
   /** Profiles with tool overrides of their own: an index of their view, and the view it was synced to. */
   private readonly profileIndexes = new Map<string, { view: ClientView; index: ToolSearchIndex }>();
   /** What 2026-07-28 clients (no session) loaded, per client profile. */
   readonly profiles = new ProfileLoads();
+  /** Calls per catalog name, per profile with `pinMostUsed` (at most MAX_COUNTED_TOOLS each). */
+  private readonly callCounts = new Map<string, Map<string, number>>();
 
   constructor(private readonly source: ToolExposureHost) {}
 
@@ -161,6 +187,76 @@ export class ToolExposure {
       });
   }
 
+  /**
+   * Counts a call of `name` (as the client named it) for a profile with
+   * `pinMostUsed`; for others it does nothing. When its most-called tools
+   * change, its list is rebuilt and its sessions told (pinsChanged).
+   */
+  counted(client: string, name: string): void {
+    const pinMostUsed = this.source.policy().clients[client]?.pinMostUsed;
+    if (pinMostUsed === undefined) return;
+    const view = this.source.view(client);
+    const catalogName = view.aliases.get(name) ?? name;
+    // Only tools it may use count (a name nothing answers to is no habit).
+    if (!view.allowed.tools.has(catalogName)) return;
+    let counts = this.callCounts.get(client);
+    if (!counts) this.callCounts.set(client, (counts = new Map()));
+    if (!counts.has(catalogName) && counts.size >= MAX_COUNTED_TOOLS) {
+      const [least] = [...counts].sort((a, b) => a[1] - b[1])[0]!;
+      counts.delete(least);
+    }
+    counts.set(catalogName, (counts.get(catalogName) ?? 0) + 1);
+    const listed = this.listed.get(view);
+    if (!listed || view.exposure === 'all') return;
+    if (this.mostUsed(client, view, pinMostUsed).join('\n') === listed.mostUsed.join('\n')) return;
+    this.listed.delete(view);
+    this.source.pinsChanged?.();
+  }
+
+  /** The client's most-called tools it may still use, most called first (ties by name), at most `n`. */
+  private mostUsed(client: string, view: ClientView, n: number): string[] {
+    const counts = this.callCounts.get(client);
+    if (!counts) return [];
+    const allowed = view.allowed.tools;
+    return [...counts]
+      .filter(([name]) => allowed.has(name))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, n)
+      .map(([name]) => name);
+  }
+
+  /** The best matching skills among those the client may use, best first (the catalog's skill index, kept in step). */
+  searchSkills(client: string, query: string, limit: number): FoundSkill[] {
+    const catalog = this.source.catalog();
+    if (catalog !== this.skillsIndexedCatalog) {
+      // A skill is indexed as a tool named by its URI (its path words: server and folder) with its frontmatter.
+      this.skillIndex.sync(
+        catalog.skills.flatMap((skill) => {
+          const origin = catalog.skillIndex.get(skill.uri);
+          if (!origin) return [];
+          const { name, description } = skill.frontmatter;
+          return [
+            { tool: { name: skill.uri, title: name, description, inputSchema: { type: 'object' as const } }, origin },
+          ];
+        }),
+      );
+      this.skillsIndexedCatalog = catalog;
+    }
+    if (this.skillIndex.size === 0) return [];
+    const visible = new Map(this.source.view(client).skills.map((skill) => [skill.uri, skill]));
+    return this.skillIndex
+      .search(query, limit, (uri) => visible.has(uri))
+      .map(({ name: uri }) => {
+        const skill = visible.get(uri)!;
+        return {
+          uri,
+          name: skill.frontmatter.name,
+          server: catalog.skillIndex.get(uri)!.backendId,
+          description: skill.frontmatter.description,
+        };
+      });
+  }
+
   /** A tool the client may use, by the name it sees (a shortened one included); undefined for any other name. */
   visible(client: string, name: string): Tool | undefined {
     const catalogName = this.source.view(client).aliases.get(name) ?? name;
@@ -237,16 +333,21 @@ export class ToolExposure {
     const byCatalogName = new Map<string, Tool>();
     const shown: Tool[] = [];
     const pinned: Tool[] = [];
+    const search = view.exposure !== 'all';
+    const pinMostUsed = policy.clients[client]?.pinMostUsed;
+    const mostUsed = search && pinMostUsed !== undefined ? this.mostUsed(client, view, pinMostUsed) : [];
+    const autoPinned = new Set(mostUsed);
     for (const tool of view.tools) {
       const catalogName = view.aliases.get(tool.name) ?? tool.name;
       byCatalogName.set(catalogName, tool);
       const origin = catalog.toolIndex.get(catalogName);
-      const always = origin && policy.backends[origin.backendId]?.alwaysShow?.includes(origin.original);
+      const always =
+        autoPinned.has(catalogName) ||
+        (origin && policy.backends[origin.backendId]?.alwaysShow?.includes(origin.original));
       const listedTool = always ? { ...tool, _meta: { ...tool._meta, [ALWAYS_LOAD_META]: true } } : tool;
       shown.push(listedTool);
       if (always) pinned.push(listedTool);
     }
-    const search = view.exposure !== 'all';
     const shadowed = search ? view.tools.filter((tool) => META_NAMES.has(tool.name)) : [];
     const runCode = view.exposure === 'code' || (search && policy.clients[client]?.runCode === true);
     const code = runCode ? codeToolsOf(catalog, byCatalogName) : undefined;
@@ -269,6 +370,7 @@ export class ToolExposure {
       byCatalogName,
       names: new Set(tools.map((tool) => tool.name)),
       shadowed,
+      mostUsed,
     };
     if (code) listed.code = code;
     return listed;

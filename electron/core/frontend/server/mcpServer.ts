@@ -27,7 +27,7 @@ import type { FrontendCore } from '../../api/services.js';
 import type { CoreEvents } from '../../api/events.js';
 import type { Principal } from '../../catalog/policy/principal.js';
 import { checkToolScopes, toolsWithinScopes } from './scopeGate.js';
-import { registerSkillMethods, skillsCapability } from './skillMethods.js';
+import { declaresSkills, registerSkillMethods, skillsCapability } from './skillMethods.js';
 
 /**
  * How long a 2026-07-28 client may keep a list result (tools, prompts, resources, templates) and
@@ -146,7 +146,15 @@ export function createFrontendServer(
   server.setRequestHandler('tools/call', (request, ctx) => {
     // Search mode: search_tools answers here; call_tool is the direct call it names, on the same path.
     const meta = metaToolOf(exposure, client, request.params.name);
-    if (meta === 'search') return searchTools(exposure, client, request.params.arguments, session);
+    if (meta === 'search')
+      // Skills are found too for a client that takes them, while a backend serves them.
+      return searchTools(
+        exposure,
+        client,
+        request.params.arguments,
+        session,
+        skills !== undefined && declaresSkills(server, ctx),
+      );
     if (meta === 'code') {
       // Code mode: each call of the program is a direct call below (policy, ask, limits, audit naming the run).
       const frontend = frontendChannel(server, ctx);
@@ -186,6 +194,7 @@ export function createFrontendServer(
     const params = named(unwrapped);
     checkToolScopes(core, client, principal, params.name);
     loaded.touch(params.name);
+    exposure.counted(client, params.name);
     // Past its rate limits: made as a task, or routed as a call (tasks/ decides which).
     const routeCall = () => {
       const onProgress = progressRelay(

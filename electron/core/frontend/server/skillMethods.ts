@@ -7,7 +7,13 @@
  * router. Skill files are read with resources/read, routed by their folder.
  * A change of the merged skills goes out as resources/list_changed.
  */
-import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import { z } from 'zod';
 import type { FrontendCore } from '../../api/services.js';
@@ -26,6 +32,20 @@ export function skillsCapability(core: FrontendCore): Record<string, object> | u
   if (catalog.skillBackends.size === 0) return undefined;
   const directoryRead = catalog.skillDirectoryBackends.size === catalog.skillBackends.size;
   return { [SKILLS_EXTENSION_ID]: directoryRead ? { directoryRead } : {} };
+}
+
+/**
+ * Whether the client of a request declared the skills extension: in the
+ * request's envelope (2026-07-28) or at initialize (2025). Search mode then
+ * finds skills too (metaToolCalls.ts).
+ */
+export function declaresSkills(server: Server, ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities =
+    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined) ??
+    server.getClientCapabilities();
+  const entry = capabilities?.extensions?.[SKILLS_EXTENSION_ID];
+  return typeof entry === 'object' && entry !== null;
 }
 
 const ListParams = z.object({ cursor: z.string().optional() }).loose();

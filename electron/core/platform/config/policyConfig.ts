@@ -84,6 +84,11 @@ const ClientProfile = z.strictObject({
   exposure: Exposure.optional(),
   /** In the search modes: offer code mode's `run_code` beside `search_tools` and `call_tool`. */
   runCode: z.boolean().optional(),
+  /**
+   * In the search modes: list this many of the tools this client calls most beside the meta-tools
+   * (pinned like `alwaysShow`; counted by each process since it started).
+   */
+  pinMostUsed: z.number().int().min(1).max(10).optional(),
   /** With `exposure: "auto"`: the most tokens (o200k) the full tools/list may take before search takes over. */
   maxToolTokens: z.number().int().positive().optional(),
   /** This client's tool overrides per backend, merged field by field over the server's own (overridesConfig.ts). */

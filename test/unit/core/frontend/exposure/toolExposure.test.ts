@@ -91,3 +91,49 @@ describe('ToolExposure under search+load', () => {
     ]);
   });
 });
+
+describe('ToolExposure with pinMostUsed', () => {
+  const habits = { clients: { bot: { name: 'Bot', exposure: 'search', pinMostUsed: 1 } } };
+
+  it('lists the most-called tool beside the meta-tools, counting only tools the client may use', () => {
+    let changes = 0;
+    const { catalog } = buildCatalog(
+      [
+        {
+          backendId: 'zoo',
+          prefix: 'zoo',
+          snapshot: snapshot([tool('feed_koala', 'Feeds the koala'), tool('feed_yak', 'Feeds the yak')]),
+        },
+      ],
+      { separator: '__', maxItems: 1000 },
+    );
+    const parsed = PolicySchema.parse({ ...habits, backends: { zoo: { tools: { feed_koala: 'deny' } } } });
+    const engine = new PolicyEngine(parsed);
+    const exposure = new ToolExposure({
+      catalog: () => catalog,
+      view: (client) => engine.view(client, catalog),
+      policy: () => parsed,
+      pinsChanged: () => void changes++,
+    });
+    const meta = ['search_tools', 'call_tool', 'describe_tools'];
+    expect(names(exposure.list('bot'))).toEqual(meta);
+    // Unknown and denied names are not counted, however often.
+    for (let i = 0; i < 5; i++) {
+      exposure.counted('bot', 'zoo__nothing');
+      exposure.counted('bot', 'zoo__feed_koala');
+    }
+    expect(names(exposure.list('bot'))).toEqual(meta);
+    expect(changes).toBe(0);
+    exposure.counted('bot', 'zoo__feed_yak');
+    expect(changes).toBe(1);
+    const listed = exposure.list('bot');
+    expect(names(listed)).toEqual([...meta, 'zoo__feed_yak']);
+    expect(listed[3]?._meta).toMatchObject({ 'anthropic/alwaysLoad': true });
+    exposure.counted('bot', 'zoo__feed_yak');
+    expect(changes).toBe(1);
+    // The main client (all mode, no such setting): its calls change nothing.
+    exposure.counted(LOCAL_CLIENT, 'zoo__feed_yak');
+    expect(changes).toBe(1);
+    expect(names(exposure.list(LOCAL_CLIENT))).toEqual(['zoo__feed_yak']);
+  });
+});
