@@ -180,6 +180,7 @@ export class PlainCalls {
     const { core } = this;
     const { params } = call;
     core.exposure.profiles.of(client).touch(params.name);
+    core.exposure.counted(client, params.name);
     // Cancellation: the client going away aborts the call, as the SDK's per-request server does.
     const abort = new AbortController();
     const onClose = (): void => abort.abort();

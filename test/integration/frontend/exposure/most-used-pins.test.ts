@@ -61,6 +61,10 @@ describe('pinMostUsed', () => {
     await callThrough(legacy, 'cfg__c');
     expect(await names(legacy)).toEqual([...META, 'cfg__c']);
     expect(told).toBe(2);
+    // Direct calls count too (a 2026-07-28 one takes the plain-call fast path): four of a overtake c's three.
+    for (let i = 0; i < 4; i++) await modern.callTool({ name: 'cfg__a', arguments: {} });
+    await waitUntil(() => told === 3, { description: 'list_changed when direct calls change the most-used tool' });
+    expect(await names(legacy)).toEqual([...META, 'cfg__a']);
   });
 
   it('pins nothing for a profile without the setting', async () => {

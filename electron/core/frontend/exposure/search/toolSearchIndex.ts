@@ -9,6 +9,10 @@
  * needs; one ranked list over the whole text tends to fill up with variants of
  * whichever need has the rarest words. So the query is also split into its
  * clauses, each ranked on its own, and the lists are fused.
+ *
+ * A task's tools often come from one server (load, beat_track and mfcc of a
+ * music server): the servers of the first results lift their other tools a
+ * little (pseudo-relevance feedback by server; bench/search.ts measures it).
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import MiniSearch, { type SearchOptions } from 'minisearch';
@@ -40,6 +44,13 @@ export const MAX_QUERY_LENGTH = 2000;
 
 /** Weight of the whole query's list against each clause's. */
 const WHOLE_QUERY_WEIGHT = 1.5;
+
+/** Results ranked before the server feedback reorders them (it can lift a tool from this deep). */
+const RERANK_DEPTH = 30;
+/** The first results whose servers lift their other tools. */
+const FEEDBACK_RESULTS = 10;
+/** How much: a tool gains this times its server's share of the first results' scores (relative to the best). */
+const FEEDBACK_WEIGHT = 0.1;
 
 /** Queries of at most this many terms get prefix matching. */
 const PREFIX_MAX_TERMS = 8;
@@ -105,6 +116,8 @@ export class ToolSearchIndex {
   });
   /** What each indexed tool was indexed from (its document as JSON), to find what changed. */
   private readonly indexed = new Map<string, string>();
+  /** Each indexed tool's backend, for the server feedback. */
+  private readonly serverOf = new Map<string, string>();
 
   /** Number of indexed tools. */
   get size(): number {
@@ -125,7 +138,7 @@ export class ToolSearchIndex {
       const previous = this.indexed.get(tool.name);
       if (previous === fingerprint) continue;
       if (previous !== undefined) this.remove(tool.name);
-      this.add(document, fingerprint);
+      this.add(document, fingerprint, origin.backendId);
       changes++;
     }
     for (const name of [...this.indexed.keys()]) {
@@ -136,9 +149,10 @@ export class ToolSearchIndex {
     return changes;
   }
 
-  private add(document: ToolDocument, fingerprint: string): void {
+  private add(document: ToolDocument, fingerprint: string, backendId: string): void {
     this.mini.add(document);
     this.indexed.set(document.id, fingerprint);
+    this.serverOf.set(document.id, backendId);
   }
 
   private remove(name: string): void {
@@ -146,6 +160,7 @@ export class ToolSearchIndex {
     if (fingerprint === undefined) return;
     this.mini.discard(name);
     this.indexed.delete(name);
+    this.serverOf.delete(name);
     // Its terms, as they were counted when it was added.
     const document = JSON.parse(fingerprint) as ToolDocument;
     for (const field of FIELDS) this.count(analyze(document[field]), -1);
@@ -167,10 +182,14 @@ export class ToolSearchIndex {
   search(text: string, limit: number, mayUse: (name: string) => boolean = () => true): ToolMatch[] {
     const query = text.slice(0, MAX_QUERY_LENGTH);
     const filter = (result: { id: unknown }): boolean => mayUse(result.id as string);
-    const depth = Math.max(limit, 10);
+    const depth = Math.max(limit, RERANK_DEPTH);
     const whole = this.mini.search(query, { filter }).slice(0, depth);
     const parts = queryParts(query);
-    if (parts.length === 0) return whole.slice(0, limit).map((r) => ({ name: r.id as string, score: r.score }));
+    if (parts.length === 0)
+      return this.withServerFeedback(
+        whole.map((r) => [r.id as string, r.score]),
+        limit,
+      );
     const fused = new Map<string, number>();
     const add = (list: { id: unknown }[], weight: number): void => {
       list.forEach((result, rank) => {
@@ -180,9 +199,23 @@ export class ToolSearchIndex {
     };
     add(whole, WHOLE_QUERY_WEIGHT);
     for (const part of parts) add(this.mini.search(part, { filter }).slice(0, depth), 1);
-    return [...fused.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .map(([name, score]) => ({ name, score }));
+    return this.withServerFeedback([...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, depth), limit);
+  }
+
+  /** Ranked (name, score) pairs, best first, reordered by the server feedback (see the file header). */
+  private withServerFeedback(ranked: [string, number][], limit: number): ToolMatch[] {
+    const best = ranked[0]?.[1] ?? 1;
+    const servers = new Map<string, number>();
+    for (const [name, score] of ranked.slice(0, FEEDBACK_RESULTS)) {
+      const server = this.serverOf.get(name)!;
+      servers.set(server, (servers.get(server) ?? 0) + score / best);
+    }
+    return ranked
+      .map(([name, score]) => ({
+        name,
+        score: score / best + FEEDBACK_WEIGHT * (servers.get(this.serverOf.get(name)!) ?? 0),
+      }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
   }
 }

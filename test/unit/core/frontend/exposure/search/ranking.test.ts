@@ -28,10 +28,10 @@ describe.skipIf(missing)(
       index.sync(tools);
       const back = new Map(tools.map((t) => [t.tool.name, { server: t.origin.backendId, tool: t.origin.original }]));
       const scores = score(loadTasks(), (query) => index.search(query, 10).map((match) => back.get(match.name)!));
-      // Measured: recall@5 37.1%, recall@10 46.1%, MRR@10 0.460.
+      // Measured: recall@5 37.1%, recall@10 50.3%, MRR@10 0.471 (with the server feedback; 46.1% and 0.460 without).
       expect(scores.recall5).toBeGreaterThanOrEqual(0.35);
-      expect(scores.recall10).toBeGreaterThanOrEqual(0.44);
-      expect(scores.mrr10).toBeGreaterThanOrEqual(0.43);
+      expect(scores.recall10).toBeGreaterThanOrEqual(0.48);
+      expect(scores.mrr10).toBeGreaterThanOrEqual(0.45);
     });
   },
 );
