@@ -7,7 +7,9 @@
  * stays until approved), and the skills of a server that is meant to be there
  * but does not answer now (down, starting, idle, signing in).
  */
+import { homedir } from 'node:os';
 import type { Logger, Switchboard } from '../core/api/index.js';
+import { defaultStateDir } from '../core/platform/index.js';
 import { SkillsSync } from '../core/install/index.js';
 import { clientsContexts, type ClientHandlerDeps } from './clientHandlers.js';
 
@@ -33,6 +35,7 @@ export function startSkillsSync(core: Switchboard, deps: ClientHandlerDeps, logg
   if (deps.configPath === undefined) return () => undefined;
   const { local } = clientsContexts(deps);
   const sync = new SkillsSync({
+    stateDir: defaultStateDir(process.platform, deps.environment, homedir()),
     context: () => Promise.resolve(local()),
     keep: (skill) => keepReason(core, skill),
     listable: () => core.backends.readiness().listable,

@@ -17,7 +17,9 @@ import type { ClientsContext } from './install.js';
 
 /** What the sync needs from the core it runs in. */
 export interface SkillsSyncDeps {
-  /** The clients context (our endpoint, the profiles' tokens, the state directory). */
+  /** The state directory holding the record of installs (read first: with none, nothing else is built). */
+  stateDir: string;
+  /** The clients context (our endpoint, the profiles' tokens, the same state directory). */
   context: () => Promise<ClientsContext>;
   /** Why one of ours that is no longer offered is kept (held for review, its server down), or undefined. */
   keep: (skill: { name: string; uri: string }) => string | undefined;
@@ -79,9 +81,9 @@ export class SkillsSync {
   }
 
   private async once(): Promise<void> {
-    const ctx = await this.deps.context();
-    const clients = await installedSkillClients(ctx.stateDir);
+    const clients = await installedSkillClients(this.deps.stateDir);
     if (clients.length === 0) return;
+    const ctx = await this.deps.context();
     // A listing while servers still start would miss their skills and remove them: wait.
     if (!this.deps.listable()) {
       this.again = true;
