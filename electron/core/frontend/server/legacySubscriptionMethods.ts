@@ -10,8 +10,15 @@ import { CoalescingSink } from '../relay/coalescingSink.js';
 import type { SubscriptionsService } from '../../api/services.js';
 
 /** Registers the subscription handlers on a frontend server instance. */
-export function registerSubscriptionHandlers(server: Server, hub: SubscriptionsService, client: string): void {
-  const sink = new CoalescingSink(`session:${randomUUID()}`, (uri) => server.sendResourceUpdated({ uri }), client);
+export function registerSubscriptionHandlers(
+  server: Server,
+  hub: SubscriptionsService,
+  client: string,
+  /** Who the session acts for (callerIdentity.ts callerKey): a per-caller server's subscriptions are theirs. */
+  caller?: string,
+): void {
+  const send = (uri: string) => server.sendResourceUpdated({ uri });
+  const sink = new CoalescingSink(`session:${randomUUID()}`, send, client, undefined, caller);
   server.setRequestHandler('resources/subscribe', async (request) => {
     await hub.attach(sink, request.params.uri);
     return {};
