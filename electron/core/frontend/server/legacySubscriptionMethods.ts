@@ -15,21 +15,26 @@ export function registerSubscriptionHandlers(
   hub: SubscriptionsService,
   client: string,
   /** Who the session acts for (callerIdentity.ts callerKey): a per-caller server's subscriptions are theirs. */
-  caller?: string,
+  caller?: () => string,
 ): void {
-  const send = (uri: string) => server.sendResourceUpdated({ uri });
-  const sink = new CoalescingSink(`session:${randomUUID()}`, send, client, undefined, caller);
+  // Made at the first subscribe: an instance that never subscribes (every 2026 request's) costs nothing.
+  let sink: CoalescingSink | undefined;
+  const sinkOf = (): CoalescingSink => {
+    const send = (uri: string) => server.sendResourceUpdated({ uri });
+    sink ??= new CoalescingSink(`session:${randomUUID()}`, send, client, undefined, caller?.());
+    return sink;
+  };
   server.setRequestHandler('resources/subscribe', async (request) => {
-    await hub.attach(sink, request.params.uri);
+    await hub.attach(sinkOf(), request.params.uri);
     return {};
   });
   server.setRequestHandler('resources/unsubscribe', async (request) => {
-    await hub.detach(sink, request.params.uri);
+    if (sink) await hub.detach(sink, request.params.uri);
     return {};
   });
   const previous = server.onclose;
   server.onclose = () => {
     previous?.();
-    hub.detachAll(sink);
+    if (sink) hub.detachAll(sink);
   };
 }

@@ -255,7 +255,9 @@ export function createFrontendServer(
       .then(checked('completion/complete')),
   );
   if (skills) registerSkillMethods(server, core, client, principal, core.catalog().skillDirectoryBackends.size > 0);
-  registerSubscriptionHandlers(server, core.subscriptions, client, callerKey(callerIdentityOf({ client, principal })));
+  registerSubscriptionHandlers(server, core.subscriptions, client, () =>
+    callerKey(callerIdentityOf({ client, principal })),
+  );
   registerTaskHandlers(server, core, client);
   registerHealthMethod(
     server,
