@@ -7,7 +7,9 @@
  * group's profile gives him (one needing a scope), his connection to a
  * per-caller server and his own calls only; the bridge refuses his session
  * every management method; he connects to the per-caller server and revokes
- * it. One identity provider, one protected upstream, one serve for the file.
+ * it. Then bob is made an administrator by an edit of the config file while
+ * serve runs: his next sign-in gets the management UI, with no restart. One
+ * identity provider, one protected upstream, one serve for the file.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -46,6 +48,9 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
   let browser: Browser;
   let dir: string;
   let origin: string;
+  let configPath: string;
+  /** The config file's content (an edit writes it again). */
+  let config: { gateway: { ui: Record<string, unknown> } };
   const clients: Client[] = [];
 
   beforeAll(async () => {
@@ -67,8 +72,8 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
     const clientId = await registerUi(as.issuer, `${origin}/ui/callback`);
     dir = await mkdtemp(join(tmpdir(), 'switchboard-gateway-ui-'));
     for (const sub of ['home', 'xdg-config', 'xdg-state']) await mkdir(join(dir, sub));
-    const configPath = join(dir, 'config.json');
-    const config = {
+    configPath = join(dir, 'config.json');
+    const initial = {
       mcpServers: {
         notes: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_TOOLS: 'read,write' } },
         prot: { url: rs.url, credentials: 'per-caller' },
@@ -85,6 +90,7 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
         ui: { clientId, adminGroups: ['platform'] },
       },
     };
+    config = initial;
     await writeFile(configPath, JSON.stringify(config));
     serve = await spawnServer(
       [BIN, 'serve', '--port', String(port), '--config', configPath, '--no-open'],
@@ -233,4 +239,26 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
       expect(answer.status()).toBe(303);
     });
   });
+
+  it('makes bob an administrator live: added to gateway.ui.adminPrincipals while serve runs, his next sign-in gets the management UI', async () => {
+    config.gateway.ui['adminPrincipals'] = ['bob@example.com'];
+    await writeFile(configPath, JSON.stringify(config));
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    // The file is read again within moments; until then a sign-in still gets the self-service page.
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      await signInToUi(page, origin, 'bob');
+      const admin = page.getByRole('navigation', { name: 'Main' });
+      const self = page.getByRole('heading', { name: 'Your access to MCP Switchboard' });
+      await admin.or(self).first().waitFor();
+      if ((await admin.count()) > 0) break;
+      if (Date.now() > deadline) throw new Error('bob never became an administrator');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    }
+    // No restart was needed, and none is asked for.
+    const readyz = (await (await fetch(`${origin}/readyz`)).json()) as { restartNeeded?: string[] };
+    expect(readyz.restartNeeded).toBeUndefined();
+    await page.context().close();
+  }, 40_000);
 });
