@@ -58,8 +58,9 @@ async function round(clients: Client[], pids: number[]) {
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => worker(clients[i % clients.length]!)));
   const seconds = (performance.now() - started) / 1000;
   const after = await Promise.all(pids.map(cpuSeconds));
-  const cpu = after.reduce((sum, value, i) => sum + value - (before[i] ?? 0), 0);
-  return { calls: samples.length, seconds, cpu, samples };
+  const perPid = after.map((value, i) => value - (before[i] ?? 0));
+  const cpu = perPid.reduce((sum, value) => sum + value, 0);
+  return { calls: samples.length, seconds, cpu, samples, perPid };
 }
 
 /** (1) Direct to r1, r1 alone behind its own HAProxy, and all three through HAProxy, alternating rounds. */
@@ -73,17 +74,18 @@ async function throughputRounds(cluster: Cluster) {
     clientsOf(cluster.url),
   ]);
   const servePids = cluster.replicas.map((replica) => replica.child!.pid!);
-  const empty = () => ({ calls: 0, seconds: 0, cpu: 0, balancerCpu: 0, samples: [] as number[] });
-  const sides = { direct: empty(), alone: empty(), haproxy: empty() };
-  const replicasOf = new Map([
-    [sides.direct, 1],
-    [sides.alone, 1],
-    [sides.haproxy, servePids.length],
-  ]);
+  const empty = () => ({
+    calls: 0,
+    seconds: 0,
+    cpu: 0,
+    balancerCpu: 0,
+    samples: [] as number[],
+    perPid: servePids.map(() => 0),
+  });
   const plan = [
-    { side: sides.direct, clients: direct, pids: servePids.slice(0, 1), balancerPid: undefined },
-    { side: sides.alone, clients: alone, pids: servePids.slice(0, 1), balancerPid: lone.pid },
-    { side: sides.haproxy, clients: balanced, pids: servePids, balancerPid: cluster.haproxyPid },
+    { clients: direct, pids: servePids.slice(0, 1), balancerPid: undefined, replicas: 1 },
+    { clients: alone, pids: servePids.slice(0, 1), balancerPid: lone.pid, replicas: 1 },
+    { clients: balanced, pids: servePids, balancerPid: cluster.haproxyPid, replicas: servePids.length },
   ];
   for (const step of plan) await round(step.clients, step.pids); // warm-up: JIT, connections
   // What each replica uses with no call at all (HAProxy's health checks of it, its timers), per second.
@@ -94,20 +96,25 @@ async function throughputRounds(cluster: Cluster) {
   const idleAfter = await Promise.all(servePids.map(cpuSeconds));
   const idlePerReplica =
     idleAfter.reduce((sum, value, i) => sum + value - (idleBefore[i] ?? 0), 0) / servePids.length / idleSeconds;
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const { side, clients, pids, balancerPid } of plan) {
-      const balancerBefore = balancerPid === undefined ? 0 : await cpuSeconds(balancerPid);
-      const one = await round(clients, pids);
-      side.calls += one.calls;
-      side.seconds += one.seconds;
-      side.cpu += one.cpu;
-      side.balancerCpu += balancerPid === undefined ? 0 : (await cpuSeconds(balancerPid)) - balancerBefore;
-      side.samples = side.samples.concat(one.samples);
+  /** ROUNDS alternating rounds of every side of the plan. */
+  const measure = async () => {
+    const sides = plan.map(() => empty());
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [n, { clients, pids, balancerPid }] of plan.entries()) {
+        const side = sides[n]!;
+        const balancerBefore = balancerPid === undefined ? 0 : await cpuSeconds(balancerPid);
+        const one = await round(clients, pids);
+        side.calls += one.calls;
+        side.seconds += one.seconds;
+        side.cpu += one.cpu;
+        one.perPid.forEach((value, j) => (side.perPid[j]! += value));
+        side.balancerCpu += balancerPid === undefined ? 0 : (await cpuSeconds(balancerPid)) - balancerBefore;
+        side.samples = side.samples.concat(one.samples);
+      }
     }
-  }
-  await Promise.all([...direct, ...alone, ...balanced].map((client) => client.close()));
-  await lone.stop();
-  const figures = (side: ReturnType<typeof empty>) => {
+    return sides;
+  };
+  const figures = (side: ReturnType<typeof empty>, replicas: number) => {
     const stats = summarize(side.samples);
     return {
       callsPerSecond: side.calls / side.seconds,
@@ -116,14 +123,36 @@ async function throughputRounds(cluster: Cluster) {
       serveCpuCores: side.cpu / side.seconds,
       callsPerServeCpuSecond: side.calls / side.cpu,
       /** The same above what the replicas use idle (the CPU the calls themselves cost). */
-      callsPerCallCpuSecond: side.calls / (side.cpu - idlePerReplica * replicasOf.get(side)! * side.seconds),
+      callsPerCallCpuSecond: side.calls / (side.cpu - idlePerReplica * replicas * side.seconds),
       haproxyCpuCores: side.balancerCpu / side.seconds,
+      /** Each replica's share of the side's serve CPU (HAProxy gives each the same number of calls). */
+      cpuShares: side.perPid.slice(0, replicas).map((value) => value / side.cpu),
     };
   };
-  const one = figures(sides.direct);
-  const oneBehind = figures(sides.alone);
-  const three = figures(sides.haproxy);
+  const before = await measure();
+  // Replica 1 has by now served every call of the one-replica sides, the others a third of the
+  // three-replica side's: warm them as much (their JIT, their caches) before measuring again.
+  const [direct1, alone1, three1] = before.map((side) => side.calls) as [number, number, number];
+  const perReplicaRound = Math.max(1, three1 / ROUNDS / servePids.length);
+  const extra = Math.min(Math.ceil((direct1 + alone1) / perReplicaRound), 2 * ROUNDS * servePids.length);
+  for (let i = 0; i < extra; i++) await round(balanced, servePids);
+  const after = await measure();
+  await Promise.all([...direct, ...alone, ...balanced].map((client) => client.close()));
+  await lone.stop();
+  const [one, oneBehind, three] = before.map((side, n) => figures(side, plan[n]!.replicas)) as [
+    ReturnType<typeof figures>,
+    ReturnType<typeof figures>,
+    ReturnType<typeof figures>,
+  ];
+  const [, oneBehindWarm, threeWarm] = after.map((side, n) => figures(side, plan[n]!.replicas));
   return {
+    /** Measured again once every replica has served as many calls as replica 1 (extra warm-up rounds). */
+    warmed: {
+      extraRounds: extra,
+      alone: oneBehindWarm!,
+      haproxy: threeWarm!,
+      perCoreRatio: threeWarm!.callsPerServeCpuSecond / oneBehindWarm!.callsPerServeCpuSecond,
+    },
     direct: one,
     alone: oneBehind,
     haproxy: three,
@@ -267,6 +296,13 @@ async function main(): Promise<void> {
         `${rounds.perCoreRatio.toFixed(2)} behind HAProxy both (target 0.8), ${rounds.perCoreRatioDirect.toFixed(2)} over one reached directly; ` +
         `each replica uses ${rounds.idleCoresPerReplica.toFixed(3)} cores with no call (health checks, timers): ` +
         `above that, ${rounds.perCoreRatioAboveIdle.toFixed(2)}`,
+    );
+    const shares = (side: { cpuShares: number[] }) => side.cpuShares.map((share) => share.toFixed(2)).join('/');
+    console.log(
+      `each replica's share of the three's CPU (equal calls): ${shares(rounds.haproxy)}; after ` +
+        `${rounds.warmed.extraRounds} more rounds through HAProxy (every replica warmed as much as replica 1): ` +
+        `${shares(rounds.warmed.haproxy)}, three over one behind HAProxy ${rounds.warmed.perCoreRatio.toFixed(2)} ` +
+        `(${rounds.perCoreRatio.toFixed(2)} before, the same run)`,
     );
     printTable(
       'kill -9 of a replica under load (health checks every 200 ms)',

@@ -7,7 +7,10 @@
  * group's profile gives him (one needing a scope), his connection to a
  * per-caller server and his own calls only; the bridge refuses his session
  * every management method; he connects to the per-caller server and revokes
- * it. One identity provider, one protected upstream, one serve for the file.
+ * it. alice revokes bob's connection from the Clients screen (his next call
+ * asks him to sign in again). Then bob is made an administrator by an edit of the config file while
+ * serve runs: his next sign-in gets the management UI, with no restart. One
+ * identity provider, one protected upstream, one serve for the file.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthServer, type AuthServer } from '../fixtures/oauth/authServer.mjs';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/oauth/protectedServer.mjs';
 import { BIN } from '../helpers/cli.js';
+import { completeAuthorization } from '../helpers/oauthBrowser.js';
 import { registerUi, signIn } from '../helpers/gatewayClient.js';
 import { spawnServer, type SpawnedServer } from '../helpers/spawnServer.js';
 import { chromiumForTests, launchChromium } from './browser.js';
@@ -46,7 +50,12 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
   let browser: Browser;
   let dir: string;
   let origin: string;
+  let configPath: string;
+  /** The config file's content (an edit writes it again). */
+  let config: { gateway: { ui: Record<string, unknown> } };
   const clients: Client[] = [];
+  /** bob's MCP client (signed in to the gateway as bob). */
+  let bobClient: Client;
 
   beforeAll(async () => {
     [as, upstreamAs] = await Promise.all([
@@ -67,8 +76,8 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
     const clientId = await registerUi(as.issuer, `${origin}/ui/callback`);
     dir = await mkdtemp(join(tmpdir(), 'switchboard-gateway-ui-'));
     for (const sub of ['home', 'xdg-config', 'xdg-state']) await mkdir(join(dir, sub));
-    const configPath = join(dir, 'config.json');
-    const config = {
+    configPath = join(dir, 'config.json');
+    const initial = {
       mcpServers: {
         notes: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_TOOLS: 'read,write' } },
         prot: { url: rs.url, credentials: 'per-caller' },
@@ -85,6 +94,7 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
         ui: { clientId, adminGroups: ['platform'] },
       },
     };
+    config = initial;
     await writeFile(configPath, JSON.stringify(config));
     serve = await spawnServer(
       [BIN, 'serve', '--port', String(port), '--config', configPath, '--no-open'],
@@ -103,6 +113,7 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
     const resource = `${origin}/mcp`;
     const [alice, bob] = await Promise.all([signIn(resource, 'alice'), signIn(resource, 'bob')]);
     clients.push(alice.client, bob.client);
+    bobClient = bob.client;
     // A list waits for the servers' start (the start-up grace); a call does not.
     await Promise.all([alice.client.listTools(), bob.client.listTools()]);
     await alice.client.callTool({ name: 'notes__write', arguments: { text: 'by alice' } });
@@ -233,4 +244,55 @@ describe.skipIf(chromium.skip)(`the UI in gateway mode, in Chromium${chromium.ti
       expect(answer.status()).toBe(303);
     });
   });
+
+  it("alice (an administrator) revokes bob's connection to the per-caller server from the Clients screen", async () => {
+    const whoami = () => bobClient.callTool({ name: 'prot__whoami', arguments: {} });
+    const link = async (): Promise<string | undefined> => {
+      const refused = (await whoami().then(
+        () => undefined,
+        (error: unknown) => error,
+      )) as { data?: { url?: string; elicitations?: { url: string }[] } } | undefined;
+      return refused?.data?.elicitations?.[0]?.url ?? refused?.data?.url;
+    };
+    // bob signs in upstream through the link his call answers with.
+    const url = await link();
+    expect(url, 'a sign-in link').toBeDefined();
+    expect((await completeAuthorization(url!, { login: 'bob' })).status).toBe(200);
+    expect(JSON.stringify(await whoami())).toContain('bob ');
+
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    await signInToUi(page, origin, 'alice');
+    const app = new AppPage(page);
+    await app.nav.waitFor();
+    await app.open('Clients');
+    const panel = page.getByRole('region', { name: 'People signed in to servers' });
+    await panel.getByRole('button', { name: 'Revoke bob@example.com on prot' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await panel.getByRole('button', { name: 'Revoke bob@example.com on prot' }).waitFor({ state: 'detached' });
+    // bob's next call asks him to sign in again.
+    expect(await link()).toBeDefined();
+    await page.context().close();
+  }, 40_000);
+
+  it('makes bob an administrator live: added to gateway.ui.adminPrincipals while serve runs, his next sign-in gets the management UI', async () => {
+    config.gateway.ui['adminPrincipals'] = ['bob@example.com'];
+    await writeFile(configPath, JSON.stringify(config));
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    // The file is read again within moments; until then a sign-in still gets the self-service page.
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      await signInToUi(page, origin, 'bob');
+      const admin = page.getByRole('navigation', { name: 'Main' });
+      const self = page.getByRole('heading', { name: 'Your access to MCP Switchboard' });
+      await admin.or(self).first().waitFor();
+      if ((await admin.count()) > 0) break;
+      if (Date.now() > deadline) throw new Error('bob never became an administrator');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    }
+    // No restart was needed, and none is asked for.
+    const readyz = (await (await fetch(`${origin}/readyz`)).json()) as { restartNeeded?: string[] };
+    expect(readyz.restartNeeded).toBeUndefined();
+    await page.context().close();
+  }, 40_000);
 });

@@ -7,7 +7,11 @@
  * confirmed, or one held change), `quarantine <id>` (put an approved server
  * back under review) and `scan [id]` (the scan's findings). They ask
  * the running Switchboard (it holds the scan and the held changes in memory),
- * over its UI bridge with the main token, and say so when none runs.
+ * over its UI bridge with the main token, and say so when none runs. In
+ * cluster mode (a `cluster` section) that instance is a replica, which writes
+ * the cluster's record in Redis; with none running here they write nothing
+ * (this machine's approvals file is only a replica's copy) and say where to
+ * run them instead.
  */
 import { unifiedDiffLines } from '../../../shared/model/definitionDiff.js';
 import type { LaunchLineView, PendingChangeView, ServerReviewView } from '../../../shared/model/reviewViews.js';
@@ -16,7 +20,9 @@ import { JSON_OUTPUT } from '../optionHelp.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { askRunning, type RunningCommandContext } from '../askRunning.js';
 import { stdio } from '../io.js';
-import { callUsersRunningPatiently } from '../runningBridge.js';
+import { callUsersRunningPatiently, type RunningCall } from '../runningBridge.js';
+import { loadConfigFile } from '../../core/platform/index.js';
+import type { MethodName, ParamsOf, ResultOf } from '../../../shared/contract.js';
 
 /** The commands, in help order. */
 export const reviewSpecs: readonly CommandSpec[] = [
@@ -252,18 +258,42 @@ export async function quarantineCommand(context: ReviewCommandContext, id: strin
   return 0;
 }
 
+/**
+ * Why nothing was asked, in cluster mode: approvals are the cluster's (in Redis, written by a
+ * replica, which also holds the scan an approval is checked against), so a command with no
+ * replica running here must not write this machine's copy; it says where to run instead.
+ */
+export function clusterUnreachable(reason: string, command: string, id: string | undefined): string {
+  const line = `mcp-switchboard ${command}${id === undefined ? '' : ` ${id}`}`;
+  return (
+    `${reason}; this config has a "cluster" section: server approvals are the cluster's, kept in Redis by its ` +
+    `replicas (this machine's server-approvals.json is only a replica's copy, and nothing here was written). ` +
+    `Run it where a replica runs (kubectl exec deploy/<release> -- ${line}) or use any replica's UI (Servers, then Review)`
+  );
+}
+
+/** Whether the config at `path` has a `cluster` section (replicas sharing Redis). */
+async function clusterMode(path: string): Promise<boolean> {
+  const loaded = await loadConfigFile(path, { allowMissing: true }).catch(() => undefined);
+  return loaded?.ok === true && loaded.result.config.cluster !== undefined;
+}
+
 /** The `review`, `approve`, `quarantine` and `scan` commands. */
 export const reviewCli: CliCommand = {
   section: 'review',
   positionals: true,
   commands: reviewSpecs,
-  run: async ({ command, positionals, values }) => {
+  run: async ({ command, positionals, values, config }) => {
+    const id = positionals[0];
     const context: ReviewCommandContext = {
       ...stdio(),
       // Approve and quarantine answer once the server runs again under its new containment.
-      call: callUsersRunningPatiently,
+      call: async <M extends MethodName>(method: M, params?: ParamsOf<M>): Promise<RunningCall<ResultOf<M>>> => {
+        const call = await callUsersRunningPatiently(method, params);
+        if (call.reached || !(await clusterMode(config))) return call;
+        return { reached: false, reason: clusterUnreachable(call.reason, command, id) };
+      },
     };
-    const id = positionals[0];
     if (command === 'scan') return scanCommand(context, id, values.json);
     if (!id) {
       const usage = reviewSpecs.find((spec) => spec.name === command)?.usage[0] ?? command;

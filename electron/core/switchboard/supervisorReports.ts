@@ -92,7 +92,7 @@ export function createSupervisorHost(parts: SupervisorHostParts): SupervisorHost
     changed: (backendId) => events.emit('healthChanged', { backendId }),
     log: (backendId: string, params: LoggingMessageNotification['params']) =>
       events.emit('backendLog', { backendId, params }),
-    resourceUpdated: (backendId, uri) => subscriptions.updated(backendId, uri),
+    resourceUpdated: (backendId, uri, caller) => subscriptions.updated(backendId, uri, caller),
     taskStatus: (backendId, params) => events.emit('backendTaskStatus', { backendId, params }),
     online: (backendId) => subscriptions.resubscribe(backendId),
     startSlot: (signal, pidOf) => parts.startLimiter.acquire(signal, pidOf),
@@ -100,7 +100,8 @@ export function createSupervisorHost(parts: SupervisorHostParts): SupervisorHost
       const backend = parts.backend(backendId);
       if (backend) void parts.services.catalogCache?.save(backend, snapshot, startMs);
     },
-    inUse: (backendId) => subscriptions.holds(backendId),
+    inUse: (backendId, caller) => subscriptions.holds(backendId, caller),
+    callerClosed: (backendId, caller, renew) => subscriptions.callerClosed(backendId, caller, renew),
     quarantine: (backendId) => parts.reviews.containment(backendId),
     authFor: (backendId) => parts.authFor(backendId),
     callerCredentials: parts.callerCredentials,

@@ -111,6 +111,40 @@ describe('idle and capped 2025-era sessions', () => {
 });
 
 describe('the bound on every 2025-era session of the process', () => {
+  it('holds 1,000 idle sessions by default (proxy.maxSessions), and refuses the 1,001st with session_limit', async () => {
+    // One profile's sessions: its own bound (maxSessionsPerClient, 256 by default) raised to the process's.
+    const proxy = await startProxy({
+      proxy: { maxSessionsPerClient: 1_000 },
+      mcpServers: { f: nodeServer(fixture('fault-server.mjs'), ['stdio']) },
+    });
+    const initialize = (name: string) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } },
+    });
+    try {
+      for (let batch = 0; batch < 20; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => rawPost(proxy, undefined, initialize(`idle-${batch * 50 + i}`))),
+        );
+        for (const answer of answers) {
+          expect(answer.status).toBe(200);
+          await answer.text();
+        }
+      }
+      expect(await liveSessions(proxy)).toBe(1_000);
+      const refused = await rawPost(proxy, undefined, initialize('one-too-many'));
+      expect(refused.status).toBe(503);
+      const body = (await refused.json()) as { error: { message: string; data: Record<string, unknown> } };
+      expect(body.error.message).toContain('maximum of 1000 live 2025-era sessions (proxy.maxSessions)');
+      expect(body.error.data).toEqual({ code: 'session_limit', retryable: true, maxSessions: 1_000 });
+      expect(await liveSessions(proxy)).toBe(1_000);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
   it('refuses one more initialize at maxSessions with 503 and session_limit; a session ended makes room', async () => {
     const proxy = await startProxy({
       proxy: { maxSessions: 2 },

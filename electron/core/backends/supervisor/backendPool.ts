@@ -106,6 +106,19 @@ export class BackendPool extends Map<string, BackendSupervisor> {
   }
 
   /**
+   * Whose connection carries resource subscriptions to a backend, or undefined when it takes
+   * none now (down, not declaring `resources.subscribe`, or per-principal): its one live
+   * connection (`shared`), or each caller's own (`caller`: a per-caller backend, whose
+   * capabilities are read from the connection that lists its catalog).
+   */
+  subscriptionsOf(backendId: string): 'shared' | 'caller' | undefined {
+    const supervisor = this.get(backendId);
+    if (!supervisor || supervisor.perPrincipal) return undefined;
+    if (!supervisor.liveConnection?.capabilities?.resources?.subscribe) return undefined;
+    return supervisor.perCaller ? 'caller' : 'shared';
+  }
+
+  /**
    * Whether `connection` still serves `backendId`: its live connection, or a
    * caller's own (a per-caller or per-principal backend) not closed since.
    * A task run on a connection no longer held has lost its work.

@@ -142,6 +142,8 @@ export class BackendSupervisor {
       sizeChanged: () => {
         if (this.perPrincipal) host.changed(this.id);
       },
+      held: (caller) => this.host.inUse?.(this.id, caller) === true,
+      closed: (caller, renew) => this.host.callerClosed?.(this.id, caller, renew),
     });
     this.principals = new PrincipalProcesses(
       {
@@ -458,8 +460,9 @@ export class BackendSupervisor {
 
   /**
    * One caller's own connection to a per-caller backend: their credential
-   * only; its catalog, tasks and subscriptions are not used (the backend's
-   * catalog comes from its own connection), its logs are the backend's.
+   * only; its catalog is not used (the backend's catalog comes from its own
+   * connection); it carries the caller's tasks and resource subscriptions;
+   * its logs are not forwarded.
    */
   private newCallerConnection(caller: string, onClosed: () => void): BackendConnection {
     const { config, host } = this;
@@ -478,7 +481,8 @@ export class BackendSupervisor {
       // No onLog: a caller's upstream log lines may carry their data, and logs go to every client.
       onNotificationsLimited: () => host.changed(config.id),
       logger: host.deps.logger,
-      onResourceUpdated: () => undefined,
+      // The caller's own subscriptions (subscriptionHub.ts): their updates, for their sessions only.
+      onResourceUpdated: (uri) => host.resourceUpdated(config.id, uri, caller),
       authProvider,
       onAuthorizationProblem: (problem) => void this.callers.close(caller, authorizationRequired(config.id, problem)),
     });

@@ -22,6 +22,10 @@ export interface CallerConnectionsHost {
   idleMs(): number;
   /** One was opened or closed (health shows how many are open). */
   sizeChanged?(): void;
+  /** Whether the caller holds resource subscriptions on theirs (it does not go idle then). */
+  held?(caller: string): boolean;
+  /** The caller's connection closed: dropped on its own (`renew`: they may connect again), or closed on purpose. */
+  closed?(caller: string, renew: boolean): void;
 }
 
 interface Entry {
@@ -52,7 +56,7 @@ export class CallerConnections {
       return found.ready;
     }
     while (this.entries.size >= this.host.max()) this.evictOldest();
-    const connection = this.host.open(caller, () => this.dropped(caller, connection));
+    const connection = this.host.open(caller, () => this.dropped(caller, connection, entry.connected));
     const entry: Entry = {
       connection,
       connected: false,
@@ -94,12 +98,13 @@ export class CallerConnections {
     await Promise.allSettled([...this.entries.keys()].map((caller) => this.close(caller, reason)));
   }
 
-  private dropped(caller: string, connection: BackendConnection): void {
+  private dropped(caller: string, connection: BackendConnection, renew = false): void {
     const entry = this.entries.get(caller);
     if (entry?.connection !== connection) return;
     if (entry.idle) clearTimeout(entry.idle);
     this.entries.delete(caller);
     this.host.sizeChanged?.();
+    this.host.closed?.(caller, renew);
   }
 
   private evictOldest(): void {
@@ -117,7 +122,8 @@ export class CallerConnections {
   private armIdle(caller: string, entry: Entry): void {
     if (entry.idle) clearTimeout(entry.idle);
     entry.idle = setTimeout(() => {
-      if (!entry.connected || entry.connection.outstanding > 0) return this.armIdle(caller, entry);
+      if (!entry.connected || entry.connection.outstanding > 0 || this.host.held?.(caller))
+        return this.armIdle(caller, entry);
       void this.close(caller);
     }, this.host.idleMs());
     entry.idle.unref();

@@ -30,8 +30,8 @@ export interface SupervisorHost {
   changed(backendId: string): void;
   /** The backend sent a log message. */
   log(backendId: string, params: LoggingMessageNotification['params']): void;
-  /** The backend reported an update of a subscribed resource (its own URI). */
-  resourceUpdated(backendId: string, uri: string): void;
+  /** The backend reported an update of a subscribed resource (its own URI); `caller`: on that caller's own connection. */
+  resourceUpdated(backendId: string, uri: string, caller?: string): void;
   /** The backend reported a status of one of its tasks (`notifications/tasks/status`). */
   taskStatus?(backendId: string, params: BackendTaskStatus): void;
   /** The backend is up on a new connection (re-establish upstream state). */
@@ -55,6 +55,11 @@ export interface SupervisorHost {
    * (undefined: it is not, or no approvals are kept).
    */
   quarantine?(backendId: string): QuarantineLaunch | undefined;
-  /** Whether frontends hold resource subscriptions or streams on the backend (keeps an on-demand server running). */
-  inUse?(backendId: string): boolean;
+  /**
+   * Whether frontends hold resource subscriptions or streams on the backend (keeps an on-demand
+   * server running); with `caller`, on that caller's own connection (keeps it open).
+   */
+  inUse?(backendId: string, caller?: string): boolean;
+  /** A caller's own connection closed: dropped (`renew`: subscribe again on a new one) or closed on purpose. */
+  callerClosed?(backendId: string, caller: string, renew: boolean): void;
 }

@@ -15,6 +15,8 @@ export interface ListenStreamContext {
   res: ServerResponse;
   client: string;
   tools: string;
+  /** Who it acts for (callerIdentity.ts callerKey): a per-caller server's updates reach their own streams only. */
+  caller?: string | undefined;
 }
 
 /** Set around the SDK's handling of one listen request, so `subscribe` knows its stream. */

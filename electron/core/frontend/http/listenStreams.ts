@@ -44,14 +44,20 @@ export class ListenStreams {
   constructor(private readonly host: ListenStreamsHost) {}
 
   /** Serves one `subscriptions/listen` request. */
-  async serve(req: IncomingMessage, res: ServerResponse, body: unknown, client: string): Promise<void> {
+  async serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    client: string,
+    caller?: string,
+  ): Promise<void> {
     if (wantsTaskListen(body)) return this.serveTasks(res, body as { id?: string | number }, client);
     const id = (body as { id?: string | number }).id ?? null;
     const uris = listenUris(body);
     const { hub } = this.host;
     let sink;
     try {
-      sink = await hub.listen(`listen:${randomUUID()}`, client, uris);
+      sink = await hub.listen(`listen:${randomUUID()}`, client, uris, caller);
     } catch (error) {
       const { code, message, data } = error as ProtocolError;
       return sendJson(res, 200, { jsonrpc: '2.0', id, error: { code, message, data } });
@@ -66,7 +72,7 @@ export class ListenStreams {
       unlisten?.();
     });
     // The bus learns this stream (its response, client, known tools/list) through the async context.
-    const context = { res, client, tools: this.host.fingerprint(client) };
+    const context = { res, client, tools: this.host.fingerprint(client), caller };
     return listenContext.run(context, () => this.host.handle(req, res, body));
   }
 

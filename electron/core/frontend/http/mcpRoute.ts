@@ -18,6 +18,7 @@ import { modernNodeHandler } from './modernNodeHandler.js';
 import { SessionTransport } from './sessionTransport.js';
 import { classifiedEra, postEra, type PostEra } from './postEra.js';
 import { principalKey, type Principal } from '../../catalog/policy/principal.js';
+import { callerIdentityOf, callerKey } from '../../catalog/policy/callerIdentity.js';
 import type { GatewayGuard } from './gateway/gatewayGuard.js';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { LOCAL_CLIENT } from '../../platform/config/policyConfig.js';
@@ -135,6 +136,9 @@ export class McpRoute {
       publish: async (uri) => {
         await this.modern.notify.resourceUpdated(uri);
       },
+      // A per-caller server's update: that caller's streams only (the SDK's filter still picks by URI).
+      publishTo: (uri, owner) =>
+        this.bus.publish({ kind: 'resource_updated', uri }, (stream) => stream.caller === owner),
       publisherId: options.label,
       catalogChanged: (changed) => {
         if (changed.tools) this.publishToolsChanged();
@@ -221,7 +225,7 @@ export class McpRoute {
     this.hub.seenModern(client, body);
     if (isMethod(body, 'subscriptions/listen')) {
       this.drain?.untrack(res); // a stream that lasts: a drain does not wait for it
-      return this.listens.serve(req, res, body, client);
+      return this.listens.serve(req, res, body, client, callerKey(callerIdentityOf(caller)));
     }
     if (era !== 'reject' && this.refuseParamHeaders(req, res, body, era, client)) return;
     const plain = caller.principal === undefined ? this.plain?.accepts(req, body, client) : undefined;

@@ -10,8 +10,16 @@ export interface UpdateSink {
   readonly id: string;
   /** The client profile behind it: updates are authorized for it, each time. */
   readonly client: string;
-  /** Queues an update; never blocks, never grows without bound. */
-  deliver(uri: string): void;
+  /**
+   * Who it acts for (router's callerKey: the signed-in person, else `client:<profile>`): a
+   * per-caller server's subscriptions are this caller's own, on their own upstream connection.
+   */
+  readonly caller?: string | undefined;
+  /**
+   * Queues an update; never blocks, never grows without bound. `caller`: the update is that
+   * caller's own (a per-caller server's), for them alone.
+   */
+  deliver(uri: string, caller?: string): void;
 }
 
 /** A sink that sends updates one at a time through `send`, coalescing what waits. */
@@ -28,6 +36,7 @@ export class CoalescingSink implements UpdateSink {
     private readonly send: (uri: string) => Promise<void>,
     readonly client: string,
     private readonly maxPending = 256,
+    readonly caller?: string,
   ) {}
 
   deliver(uri: string): void {

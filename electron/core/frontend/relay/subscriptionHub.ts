@@ -3,12 +3,17 @@
  * an exact resource of the catalog; the first subscriber makes the proxy
  * subscribe upstream, the last one leaving unsubscribes it. Updates from a
  * backend are forwarded under the advertised URI to each subscribed sink.
+ * A per-caller server's subscriptions are each caller's own: subscribed on
+ * that caller's own upstream connection (their credential), refcounted per
+ * caller, and its updates reach that caller's sinks only.
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { BackendPool } from '../../backends/supervisor/backendPool.js';
 import type { Catalog, ItemOrigin } from '../../catalog/catalog.js';
 import { advertisedUri } from '../../catalog/uris.js';
 import { ErrorCode } from '../../../../shared/errors.js';
+import type { BackendConnection } from '../../backends/connection/backendConnection.js';
+import { callerKey } from '../../catalog/policy/callerIdentity.js';
 import type { AuditEntry, AuditOutcome } from '../../catalog/policy/auditLog.js';
 import type { UpdateSink } from './coalescingSink.js';
 
@@ -16,7 +21,7 @@ import type { UpdateSink } from './coalescingSink.js';
 export interface SubscriptionHubHost {
   catalog(): Catalog;
   /** The backends' connections: a live one to subscribe upstream; `connectionFor` wakes a starting or idle one. */
-  pool: Pick<BackendPool, 'liveConnection' | 'connectionFor'>;
+  pool: Pick<BackendPool, 'liveConnection' | 'connectionFor' | 'subscriptionsOf' | 'holds'>;
   /** Whether a client may see an item (checked on subscribe and again before each update). */
   mayUse(client: string, kind: 'resources' | 'resourceTemplates', key: string): boolean;
   /** Records subscribe and unsubscribe in the audit log. */
@@ -24,11 +29,23 @@ export interface SubscriptionHubHost {
 }
 
 interface Entry extends ItemOrigin {
+  /** The advertised URI. */
+  uri: string;
   sinks: Set<UpdateSink>;
   /** The upstream subscribe/unsubscribe for this URI, in order. */
   upstream: Promise<void>;
   subscribed: boolean;
+  /** A per-caller server's: whose subscription this is (their sinks only, their connection). */
+  caller?: string | undefined;
+  /** A per-caller server's: the caller's connection it was subscribed on (unsubscribed there). */
+  connection?: BackendConnection | undefined;
 }
+
+/** The entries' key: the advertised URI, and for a per-caller server's the caller too. */
+const keyOf = (uri: string, caller?: string): string => (caller === undefined ? uri : `${uri}\u0000${caller}`);
+
+/** The caller a sink acts for (the router's callerKey), as the caller's own connection is keyed. */
+const callerOf = (sink: UpdateSink): string => sink.caller ?? callerKey({ clientId: sink.client });
 
 /** Refcounted resource subscriptions across frontends and backends. */
 export class SubscriptionHub {
@@ -56,8 +73,7 @@ export class SubscriptionHub {
           : `Unknown resource: ${uri}`,
       );
     }
-    const connection = this.source.pool.liveConnection(origin.backendId);
-    if (!connection?.capabilities?.resources?.subscribe) {
+    if (!this.source.pool.subscriptionsOf(origin.backendId)) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Cannot subscribe to ${uri}: backend "${origin.backendId}" does not support resource subscriptions`,
@@ -82,19 +98,21 @@ export class SubscriptionHub {
         ...(errorCode === undefined ? {} : { errorCode }),
       });
     const origin = this.validate(uri, sink.client);
-    let entry = this.entries.get(uri);
+    const caller = this.source.pool.subscriptionsOf(origin.backendId) === 'caller' ? callerOf(sink) : undefined;
+    const key = keyOf(uri, caller);
+    let entry = this.entries.get(key);
     if (!entry) {
-      entry = { ...origin, sinks: new Set(), upstream: Promise.resolve(), subscribed: false };
-      this.entries.set(uri, entry);
+      entry = { ...origin, uri, sinks: new Set(), upstream: Promise.resolve(), subscribed: false, caller };
+      this.entries.set(key, entry);
     }
     entry.sinks.add(sink);
     try {
-      await this.sync(uri, entry);
+      await this.sync(key, entry);
       record('ok', origin);
     } catch (error) {
       record('error', origin, ErrorCode.ListFailed);
       entry.sinks.delete(sink);
-      if (entry.sinks.size === 0) this.entries.delete(uri);
+      if (entry.sinks.size === 0 && this.entries.get(key) === entry) this.entries.delete(key);
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
         `Backend "${origin.backendId}" refused the subscription to ${uri}: ${error instanceof Error ? error.message : String(error)}`,
@@ -130,8 +148,9 @@ export class SubscriptionHub {
 
   /** Unsubscribes a sink from one URI (a no-op if it was not subscribed). */
   async detach(sink: UpdateSink, uri: string): Promise<void> {
-    const entry = this.entries.get(uri);
-    if (!entry?.sinks.delete(sink)) return;
+    const key = [uri, keyOf(uri, callerOf(sink))].find((k) => this.entries.get(k)?.sinks.has(sink));
+    const entry = key === undefined ? undefined : this.entries.get(key);
+    if (key === undefined || !entry?.sinks.delete(sink)) return;
     this.source.audit?.({
       time: new Date().toISOString(),
       client: sink.client,
@@ -141,46 +160,84 @@ export class SubscriptionHub {
       outcome: 'ok',
       durationMs: 0,
     });
-    await this.sync(uri, entry).catch(() => undefined);
+    await this.sync(key, entry).catch(() => undefined);
   }
 
   /** Unsubscribes a sink from everything (its session or stream ended). */
   detachAll(sink: UpdateSink): void {
-    for (const uri of [...this.entries.keys()]) void this.detach(sink, uri);
+    for (const entry of [...this.entries.values()]) if (entry.sinks.has(sink)) void this.detach(sink, entry.uri);
   }
 
   /**
    * Brings the upstream state of one URI in line with its sinks: subscribe when
    * the first arrives, unsubscribe when the last leaves. Runs in order per URI.
    */
-  private sync(uri: string, entry: Entry): Promise<void> {
+  private sync(key: string, entry: Entry): Promise<void> {
     const next = entry.upstream.then(async () => {
       const want = entry.sinks.size > 0;
       if (want === entry.subscribed) return;
-      const connection = this.source.pool.liveConnection(entry.backendId);
       if (want) {
+        const connection = await this.upstreamOf(entry);
         if (!connection) throw new Error(`backend "${entry.backendId}" is not connected`);
         await connection.subscriptions().add(entry.original);
+        entry.connection = connection;
         entry.subscribed = true;
       } else {
+        const connection =
+          entry.caller === undefined ? this.source.pool.liveConnection(entry.backendId) : entry.connection;
         entry.subscribed = false;
-        if (this.entries.get(uri) === entry) this.entries.delete(uri);
-        await connection?.subscriptions().remove(entry.original);
+        entry.connection = undefined;
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+        // A caller's connection closed since holds nothing any more: nothing to unsubscribe.
+        if (connection && (entry.caller === undefined || this.source.pool.holds(entry.backendId, connection)))
+          await connection.subscriptions().remove(entry.original);
       }
     });
     entry.upstream = next.catch(() => undefined);
     return next;
   }
 
-  /** A backend reported `notifications/resources/updated` for one of its URIs. */
-  updated(backendId: string, original: string): void {
+  /**
+   * The connection an entry subscribes on: the backend's live one, or for a per-caller
+   * server the caller's own (connected, within its connect timeout, when it has none; a
+   * caller not signed in gets the error carrying their sign-in link).
+   */
+  private async upstreamOf(entry: Entry): Promise<BackendConnection | undefined> {
+    if (entry.caller === undefined) return this.source.pool.liveConnection(entry.backendId);
+    return this.source.pool.connectionFor(entry.backendId, undefined, entry.caller);
+  }
+
+  /**
+   * A backend reported `notifications/resources/updated` for one of its URIs; `caller`: on
+   * that caller's own connection (a per-caller server), so for their sinks alone.
+   */
+  updated(backendId: string, original: string, caller?: string): void {
     const uri = advertisedUri(backendId, original);
-    const entry = this.entries.get(uri);
+    const entry = this.entries.get(keyOf(uri, caller));
     if (!entry) return;
     for (const sink of entry.sinks) {
       // Re-checked per update: turning a resource off stops its updates at once.
       if (!this.source.mayUse(sink.client, 'resources', uri)) continue;
-      sink.deliver(uri);
+      sink.deliver(uri, entry.caller);
+    }
+  }
+
+  /**
+   * A caller's own connection to a per-caller server closed. Dropped unexpectedly (`renew`):
+   * their subscriptions are made again on a new connection of theirs. Closed on purpose
+   * (revoked, signed out, idle, closed for a more recent caller), or when that fails: they
+   * end (the person subscribes again once signed in).
+   */
+  callerClosed(backendId: string, caller: string, renew: boolean): void {
+    for (const [key, entry] of [...this.entries]) {
+      if (entry.backendId !== backendId || entry.caller !== caller) continue;
+      entry.subscribed = false;
+      entry.connection = undefined;
+      const end = (): void => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      };
+      if (renew) void this.sync(key, entry).catch(end);
+      else end();
     }
   }
 
@@ -190,14 +247,16 @@ export class SubscriptionHub {
    */
   resubscribe(backendId: string): void {
     const catalog = this.source.catalog();
-    for (const [uri, entry] of this.entries) {
+    for (const [key, entry] of this.entries) {
       if (entry.backendId !== backendId) continue;
+      // A caller's subscription lives on their own connection, not the one that came online.
+      if (entry.caller !== undefined) continue;
       entry.subscribed = false;
-      if (!catalog.resourceIndex.has(uri)) {
-        this.entries.delete(uri);
+      if (!catalog.resourceIndex.has(entry.uri)) {
+        this.entries.delete(key);
         continue;
       }
-      void this.sync(uri, entry).catch(() => undefined);
+      void this.sync(key, entry).catch(() => undefined);
     }
   }
 
@@ -212,14 +271,20 @@ export class SubscriptionHub {
     await Promise.all([...owners].map((owner) => wake(owner).catch(() => undefined)));
   }
 
-  /** Whether any frontend holds a subscription on one of the backend's resources (it must keep running). */
-  holds(backendId: string): boolean {
-    for (const entry of this.entries.values()) if (entry.backendId === backendId && entry.sinks.size > 0) return true;
+  /**
+   * Whether any frontend holds a subscription on one of the backend's resources (it must keep
+   * running); with `caller`, one of that caller's own (their connection must stay open).
+   */
+  holds(backendId: string, caller?: string): boolean {
+    for (const entry of this.entries.values())
+      if (entry.backendId === backendId && entry.caller === caller && entry.sinks.size > 0) return true;
     return false;
   }
 
-  /** Subscriptions per advertised URI (for health and tests). */
+  /** Subscriptions per advertised URI (for health and tests), a per-caller server's summed over callers. */
   counts(): Record<string, number> {
-    return Object.fromEntries([...this.entries].map(([uri, entry]) => [uri, entry.sinks.size]));
+    const counts: Record<string, number> = {};
+    for (const { uri, sinks } of this.entries.values()) counts[uri] = (counts[uri] ?? 0) + sinks.size;
+    return counts;
   }
 }

@@ -29,6 +29,8 @@ export interface FrontendHubOptions {
   servers(): Iterable<ServedSession>;
   /** Sends one resource update to the 2026 listens that asked for it (the SDK fans it out). */
   publish(uri: string): Promise<void>;
+  /** One caller's own update (a per-caller server's): to that caller's listens only (default: as `publish`). */
+  publishTo?(uri: string, caller: string): void;
   /** Name of its coalescing publisher (in diagnostics). */
   publisherId: string;
   /** The catalog changed: what the endpoint does beyond the 2025-era servers' list_changed. */
@@ -102,11 +104,15 @@ export class FrontendHub {
   }
 
   /**
-   * Subscribes a listen's URIs upstream for `client`; rejects with the
-   * ProtocolError to answer (unknown URI, template instance) and keeps nothing.
+   * Subscribes a listen's URIs upstream for `client` (acting for `caller`: callerIdentity.ts
+   * callerKey); rejects with the ProtocolError to answer (unknown URI, template instance) and
+   * keeps nothing.
    */
-  async listen(sinkId: string, client: string, uris: string[]): Promise<UpdateSink> {
-    const sink: UpdateSink = { id: sinkId, client, deliver: (uri) => this.publisher.deliver(uri) };
+  async listen(sinkId: string, client: string, uris: string[], caller?: string): Promise<UpdateSink> {
+    const { publishTo } = this.options;
+    const deliver = (uri: string, owner?: string): void =>
+      owner !== undefined && publishTo ? publishTo(uri, owner) : this.publisher.deliver(uri);
+    const sink: UpdateSink = { id: sinkId, client, caller, deliver };
     await this.core.subscriptions.attachAll(sink, uris);
     return sink;
   }

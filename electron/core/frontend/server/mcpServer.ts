@@ -26,6 +26,7 @@ import { createTaskResult, declaresTasks, TASKS_EXTENSION_ID } from './taskMetho
 import type { FrontendCore } from '../../api/services.js';
 import type { CoreEvents } from '../../api/events.js';
 import type { Principal } from '../../catalog/policy/principal.js';
+import { callerIdentityOf, callerKey } from '../../catalog/policy/callerIdentity.js';
 import { checkToolScopes, toolsWithinScopes } from './scopeGate.js';
 import { declaresSkills, registerSkillMethods, skillsCapability } from './skillMethods.js';
 
@@ -263,7 +264,9 @@ export function createFrontendServer(
       .then(checked('completion/complete')),
   );
   if (skills) registerSkillMethods(server, core, client, principal, core.catalog().skillDirectoryBackends.size > 0);
-  registerSubscriptionHandlers(server, core.subscriptions, client);
+  registerSubscriptionHandlers(server, core.subscriptions, client, () =>
+    callerKey(callerIdentityOf({ client, principal })),
+  );
   registerTaskHandlers(server, core, client);
   registerHealthMethod(
     server,

@@ -211,7 +211,8 @@ function scopedSubscriptions(hub: SubscriptionsService, scoped: () => ServerCata
   const wrapped = (sink: UpdateSink): UpdateSink => {
     let inner = sinks.get(sink);
     if (!inner) {
-      inner = { id: sink.id, client: sink.client, deliver: (uri) => sink.deliver(scoped().ownUri(uri) ?? uri) };
+      const deliver = (uri: string, caller?: string) => sink.deliver(scoped().ownUri(uri) ?? uri, caller);
+      inner = { id: sink.id, client: sink.client, caller: sink.caller, deliver };
       sinks.set(sink, inner);
     }
     return inner;
