@@ -18,7 +18,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { EVERYTHING, ROOT, fixture, nodeServer, startProxy, type Harness } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
 import { FULL_PATH_ENV, PlainCalls } from '../../../electron/core/frontend/http/plainCall.js';
-import { PlainRelay } from '../../../electron/core/backends/connection/plainRelay.js';
+import { PlainRelay } from '../../../electron/core/backends/index.js';
 import { spawnServer, type SpawnedServer } from '../../helpers/spawnServer.js';
 
 const JOBS = join(ROOT, 'test/fixtures/tasks-2025/jobs.mjs');
