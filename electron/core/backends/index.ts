@@ -22,3 +22,5 @@ export { learnBackend, writeSandboxSetting } from './supervisor/learnBackend.js'
 export { learnPermissions, type LearnCall } from './supervisor/learnRun.js';
 export { acceptedSetting, grantDiff, renderDiff } from './process/sandbox/learnDiff.js';
 export { findCommand } from './process/commandLookup.js';
+/** The relay of a plain call past the SDK client (the differential test of both paths watches it). */
+export { PlainRelay } from './connection/plainRelay.js';

@@ -6,7 +6,11 @@
  * bytes (status, content type, body), for plain results, structured content,
  * errors, progress, a cancelled call, a deny, an `ask`, an override, a task-only
  * tool, an input request and a resource link. A 2025-era client never takes
- * the fast path; it is compared too, so the knob changes nothing there.
+ * the fast path; it is compared too, so the knob changes nothing there. The
+ * same knob turns off the backend side's relay of a plain call
+ * (backends/connection/plainRelay.ts), so both eras also compare the relay
+ * against the SDK client, over stdio and over HTTP (a 2026-07-28 HTTP
+ * backend's results and its JSON-RPC error).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
@@ -14,11 +18,15 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { EVERYTHING, ROOT, fixture, nodeServer, startProxy, type Harness } from '../../helpers/harness.js';
 import { waitUntil } from '../../helpers/processes.js';
 import { FULL_PATH_ENV, PlainCalls } from '../../../electron/core/frontend/http/plainCall.js';
+import { PlainRelay } from '../../../electron/core/backends/index.js';
+import { spawnServer, type SpawnedServer } from '../../helpers/spawnServer.js';
 
 const JOBS = join(ROOT, 'test/fixtures/tasks-2025/jobs.mjs');
 
-const CONFIG = {
+/** The proxies' servers; `web` (a 2026-07-28 HTTP server) is started first. */
+const config = (web: string) => ({
   mcpServers: {
+    web: { url: web },
     everything: nodeServer(EVERYTHING, ['stdio']),
     slow: nodeServer(fixture('slow.mjs')),
     asks: nodeServer(fixture('asks.mjs')),
@@ -30,7 +38,7 @@ const CONFIG = {
     },
   },
   policy: { backends: { cfg: { tools: { hidden: 'deny' } }, slow: { tools: { echo: 'ask' } } } },
-};
+});
 
 /** One tools/call answer as it left the proxy. */
 interface Answer {
@@ -167,6 +175,9 @@ async function callAll(proxy: Harness, era: 'legacy' | 'modern'): Promise<Answer
   await call('cfg__read_note', { path: '/etc/passwd' }); // override refuses a fixed argument
   await call('cfg__plain', { x: 1 });
   await call('everything__get-sum', { a: 'not a number' }); // the backend's error
+  await call('web__echo', { text: 'over HTTP' }); // a 2026-07-28 HTTP backend
+  await call('web__add', { a: 2, b: 3 }); // its structured content
+  await call('web__fail'); // its JSON-RPC error
   await call('slow__echo', { text: 'asked' }); // ask: the client approves
   await call('asks__ask', { tag: 't' }); // the backend's input request
   await call('jobs__long', { tag: 'j', steps: 2, stepMs: 5 }); // task-only tool, called plainly
@@ -197,13 +208,15 @@ async function callAll(proxy: Harness, era: 'legacy' | 'modern'): Promise<Answer
 describe('the fast path of a plain tools/call', () => {
   let fast: Harness;
   let full: Harness;
+  let web: SpawnedServer;
 
   beforeAll(async () => {
+    web = await spawnServer([fixture('http-server.mjs')], /LISTENING (\S+)/, { PORT: '0' });
     const before = process.env[FULL_PATH_ENV];
-    fast = await startProxy(CONFIG);
+    fast = await startProxy(config(web.match[1]!));
     process.env[FULL_PATH_ENV] = '1';
     try {
-      full = await startProxy(CONFIG);
+      full = await startProxy(config(web.match[1]!));
     } finally {
       if (before === undefined) delete process.env[FULL_PATH_ENV];
       else process.env[FULL_PATH_ENV] = before;
@@ -212,16 +225,24 @@ describe('the fast path of a plain tools/call', () => {
   afterAll(async () => {
     await fast?.close();
     await full?.close();
+    await web?.stop();
   });
 
   it.each(['modern', 'legacy'] as const)(
     'answers a %s client byte for byte as the full path does',
     async (era) => {
       const served = vi.spyOn(PlainCalls.prototype, 'serve');
+      const relayed = vi.spyOn(PlainRelay.prototype, 'call');
       const viaFast = await callAll(fast, era);
       const fastCalls = served.mock.calls.length;
+      const fastRelayed = relayed.mock.calls.length;
       const viaFull = await callAll(full, era);
       served.mockRestore();
+      const fullRelayed = relayed.mock.calls.length - fastRelayed;
+      relayed.mockRestore();
+      // The backend relay took the plain calls to 2026-07-28 backends, over stdio and HTTP, for both eras.
+      expect(fastRelayed).toBeGreaterThan(8);
+      expect(fullRelayed).toBe(0);
       // The fast path served the plain calls of a 2026-07-28 client (none on the full proxy, none of a 2025 client).
       if (era === 'modern') expect(fastCalls).toBeGreaterThan(10);
       else expect(fastCalls).toBe(0);

@@ -23,6 +23,7 @@ import { RequestQueue, type TaskContext } from './requestQueue.js';
 import type { BackendConfig, ProxyOptions } from '../../platform/config/schema.js';
 import type { SecretStore } from '../../platform/secrets/secretStore.js';
 import { liftTaskResults } from './taskResultLift.js';
+import { PlainRelay } from './plainRelay.js';
 import { describeBlock } from '../process/sandbox/blockedAccess.js';
 import { withRefusals } from '../process/sandbox/callRefusals.js';
 import {
@@ -253,10 +254,13 @@ export class BackendConnection extends BackendRequests {
         backend: config.id,
       });
     }
+    // Before the task lift and the limits: the relay sees what the SDK client would.
+    this.relay = PlainRelay.attach(this.client);
     liftTaskResults(transport);
     this.limits.attach(transport);
     this.watchChangeStream(this.client.autoOpenedSubscription);
     this.client.onclose = () => {
+      this.relay?.closed();
       if (this.ended) return;
       this.ended = true;
       const detail = this.lastTransportError?.message ?? this.stderrTail.snapshot().at(-1) ?? 'connection closed';

@@ -34,6 +34,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { SKILLS_EXTENSION_ID, SkillsClient, type Skill } from '@modelcontextprotocol/client/ext/skills';
 import { paramHeadersOf, paramHeaderValues } from '../transport/paramHeaders.js';
+import type { PlainRelay } from './plainRelay.js';
 
 /** Everything a backend offers, every page of every list. */
 export interface BackendCatalog {
@@ -117,6 +118,9 @@ function mirrorsHeaders(tool: Tool | undefined): tool is Tool {
 
 /** The requests a backend answers; see the module comment. */
 export class BackendRequests {
+  /** The relay of a plain call past the SDK client's request machinery, once connected (plainRelay.ts). */
+  protected relay: PlainRelay | undefined;
+
   constructor(protected readonly client: Client) {}
 
   /** What the backend declared at the handshake (undefined before it). */
@@ -127,10 +131,15 @@ export class BackendRequests {
   /**
    * tools/call under the backend's own name. The result is relayed unchecked
    * (see PASSTHROUGH), except for a tool mirroring headers, which needs the
-   * SDK's callTool with the tool's definition.
+   * SDK's callTool with the tool's definition. A plain call to a 2026-07-28
+   * backend (no progress asked for, input_required taken as it is) goes past
+   * the SDK client's request machinery (plainRelay.ts).
    */
   callTool(params: CallToolRequestParams, options: ToolCallOptions): Promise<CallToolResult | InputRequiredResult> {
     const { tool, ...requestOptions } = options;
+    const { relay } = this;
+    if (relay?.takes(requestOptions.onprogress) && requestOptions.allowInputRequired === true && !mirrorsHeaders(tool))
+      return relay.call(params, requestOptions);
     if (mirrorsHeaders(tool)) {
       const definition = { name: params.name, inputSchema: tool.inputSchema };
       return this.client.callTool(params, { ...requestOptions, toolDefinition: definition });

@@ -44,8 +44,8 @@ import { relayable } from '../server/responseGuard.js';
 import { SERVER_INFO } from '../server/mcpServer.js';
 import { TASKS_EXTENSION_ID } from '../server/taskMethods.js';
 
-/** The environment variable that sends every call the full path (`1`). */
-export const FULL_PATH_ENV = 'SWITCHBOARD_FULL_PATH';
+/** The environment variable that sends every call the full path (`1`), the backend's relay (plainRelay.ts) too. */
+export { FULL_PATH_ENV } from '../../backends/connection/plainRelay.js';
 
 /** What a call came to: its result, or what it threw. */
 export type CallOutcome = { result: CallToolResult } | { error: unknown };
