@@ -2,7 +2,7 @@
  * Code mode's `run_code` tool: its definition (the functions a program may
  * call, declared in its description for a small catalog, found through
  * `search_tools` for a large one), and one run: the program goes to the
- * sandbox (sandboxRunner.ts, loaded on the first run only), each of its tool
+ * sandbox (a worker thread of sandboxPool.ts, loaded on the first run only), each of its tool
  * calls goes back out as a direct tools/call on the frontend's one path
  * (policy, ask, overrides, pins, rate limits, audit naming the run,
  * cancellation), and what the program returns comes back, cut to a bound
@@ -177,8 +177,8 @@ export async function runCode(
   let asking: { key: string; result: InputRequiredResult } | undefined;
   let answered = false;
   const stopper = new AbortController();
-  const { runProgram, DEFAULT_LIMITS } = await import('./sandboxRunner.js');
-  const outcome = await runProgram(
+  const { runInWorker, DEFAULT_LIMITS } = await import('./sandboxPool.js');
+  const outcome = await runInWorker(
     code,
     tools.namespaces,
     async (name, callArgs, callSignal) => {
