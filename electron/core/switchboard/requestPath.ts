@@ -188,6 +188,12 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     view: (client) => access.view(client, context.catalog()),
     policy: () => access.policy,
   });
+  // Replicas: a code mode run waiting for a 2026-07-28 client's answers may be retried through another replica.
+  if (cluster) {
+    void import('../frontend/exposure/code/redisSuspendedRuns.js').then(({ RedisSuspendedRuns }) =>
+      exposure.shareSuspendedRuns(new RedisSuspendedRuns(cluster)),
+    );
+  }
   const policy = new CorePolicyService({
     access,
     catalog: context.catalog,

@@ -31,7 +31,13 @@ import type { LoadedTools } from './loadedTools.js';
 import { ProfileLoads } from './profileLoads.js';
 import { ALWAYS_LOAD_META, DESCRIBE_TOOL, META_TOOLS, SEARCH_TOOL } from './metaTools.js';
 import { serverDirectory } from './serverDirectory.js';
-import { RUN_CODE_TOOL, runCodeDefinition, type CodeTools } from './code/codeRun.js';
+import {
+  LocalSuspendedRuns,
+  RUN_CODE_TOOL,
+  runCodeDefinition,
+  type CodeTools,
+  type SuspendedRuns,
+} from './code/codeRun.js';
 import { accessPath, declareFunction, declareTools, type DeclaredTool } from './code/declarations.js';
 
 const META_NAMES: ReadonlySet<string> = new Set([...META_TOOLS.map((tool) => tool.name), RUN_CODE_TOOL]);
@@ -81,8 +87,20 @@ export class ToolExposure {
   private readonly profileIndexes = new Map<string, { view: ClientView; index: ToolSearchIndex }>();
   /** What 2026-07-28 clients (no session) loaded, per client profile. */
   readonly profiles = new ProfileLoads();
+  /** Code mode's runs waiting for a 2026-07-28 client's retry: in memory, or shared by replicas. */
+  private runs: SuspendedRuns = new LocalSuspendedRuns();
 
   constructor(private readonly source: ToolExposureHost) {}
+
+  /** Where code mode's runs wait for their retry. */
+  get suspendedRuns(): SuspendedRuns {
+    return this.runs;
+  }
+
+  /** Replicas: runs wait in Redis, so a retry may land on any replica. */
+  shareSuspendedRuns(store: SuspendedRuns): void {
+    this.runs = store;
+  }
 
   /** The exposure in force for a client. */
   mode(client: string): ExposureInForce {
