@@ -20,8 +20,7 @@ import { join, resolve } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Client } from '@modelcontextprotocol/client';
 import { ClientTokens } from '../electron/core/catalog/index.js';
-import { DEFAULT_LIMITS, runInWorker } from '../electron/core/frontend/exposure/code/sandboxPool.js';
-import { runProgram } from '../electron/core/frontend/exposure/code/sandboxRunner.js';
+import { loadCodeSandbox } from '../electron/core/frontend/index.js';
 import { nodeServer, startProxy, tempDir } from '../test/helpers/harness.js';
 import { printTable, summarize } from './lib.js';
 
@@ -283,6 +282,9 @@ try {
   );
 
   // The sandbox alone: before (engine on the main thread) and after (a worker of the pool), interleaved.
+  const { pool, runner } = await loadCodeSandbox();
+  const { DEFAULT_LIMITS, runInWorker } = pool;
+  const runProgram = runner.runProgram;
   const instant = (name: string) => Promise.resolve({ name });
   const namespaces = { calc: { calculate: 'calc__calculate' } };
   const fiftyInstant = `for (let i = 0; i < 50; i++) await tools.calc.calculate({ i });\nreturn 1;`;
