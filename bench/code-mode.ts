@@ -9,12 +9,18 @@
  * - a run's start cost: run_code of `return 1` against a direct tools/call of
  *   a tool, round trip each, interleaved;
  * - the per-call overhead of a program's call: a program making 50 calls in
- *   sequence, per call, against a direct tools/call's round trip.
+ *   sequence, per call, against a direct tools/call's round trip;
+ * - the sandbox alone, before and after it moved off the event loop, rounds
+ *   interleaved: a run's start (`return 1`) and the overhead a call adds (a
+ *   program of 50 calls to a host answering at once, per call), in the
+ *   engine on the main thread (sandboxRunner's runProgram, as code mode ran
+ *   before) against a worker thread of the pool (runInWorker, as it runs now).
  */
 import { join, resolve } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Client } from '@modelcontextprotocol/client';
 import { ClientTokens } from '../electron/core/catalog/index.js';
+import { loadCodeSandbox } from '../electron/core/frontend/index.js';
 import { nodeServer, startProxy, tempDir } from '../test/helpers/harness.js';
 import { printTable, summarize } from './lib.js';
 
@@ -188,6 +194,11 @@ try {
   const coder = await proxy.connect('legacy', code);
   const listTokens = async (client: Client) => countTokens(JSON.stringify(await client.listTools()));
 
+  // The first run of the process starts a worker and compiles the engine in it.
+  let at = performance.now();
+  await coder.callTool({ name: 'run_code', arguments: { code: 'return 1;' } });
+  const firstRunMs = performance.now() - at;
+
   const rows: string[][] = [];
   let plainTotal = 0;
   let codeTotal = 0;
@@ -234,7 +245,7 @@ try {
   const fiftyMs: number[] = [];
   const fifty = `for (let i = 0; i < 50; i++) await tools.calc.calculate({ expression: '1 + ' + i });\nreturn 1;`;
   for (let i = 0; i < ROUNDS; i++) {
-    let at = performance.now();
+    at = performance.now();
     await direct.callTool(call);
     directMs.push(performance.now() - at);
     at = performance.now();
@@ -250,7 +261,14 @@ try {
   const perCall = (f.p50 - e.p50) / 50;
   printTable(
     `Code mode: a run's cost (ms, p50 of ${ROUNDS}, round trips over HTTP, 2025 era)`,
-    ['direct tools/call', 'run_code `return 1`', 'start cost (difference)', 'a program call', 'overhead vs direct'],
+    [
+      'direct tools/call',
+      'run_code `return 1`',
+      'start cost (difference)',
+      'a program call',
+      'overhead vs direct',
+      'first run (cold worker)',
+    ],
     [
       [
         d.p50.toFixed(2),
@@ -258,8 +276,49 @@ try {
         (e.p50 - d.p50).toFixed(2),
         perCall.toFixed(3),
         `${(perCall - d.p50).toFixed(3)} (${(perCall / d.p50).toFixed(2)}x)`,
+        firstRunMs.toFixed(1),
       ],
     ],
+  );
+
+  // The sandbox alone: before (engine on the main thread) and after (a worker of the pool), interleaved.
+  const { pool, runner } = await loadCodeSandbox();
+  const { DEFAULT_LIMITS, runInWorker } = pool;
+  const runProgram = runner.runProgram;
+  const instant = (name: string) => Promise.resolve({ name });
+  const namespaces = { calc: { calculate: 'calc__calculate' } };
+  const fiftyInstant = `for (let i = 0; i < 50; i++) await tools.calc.calculate({ i });\nreturn 1;`;
+  const ways = { 'main thread (before)': runProgram, 'worker (now)': runInWorker };
+  const times = Object.fromEntries(
+    Object.keys(ways).map((way) => [way, { start: [] as number[], fifty: [] as number[] }]),
+  );
+  for (const run of Object.values(ways)) await run('return 1;', namespaces, instant, DEFAULT_LIMITS); // warm
+  for (let i = 0; i < ROUNDS * 2; i++) {
+    for (const [way, run] of Object.entries(ways)) {
+      let at = performance.now();
+      const out = await run('return 1;', namespaces, instant, DEFAULT_LIMITS);
+      times[way]!.start.push(performance.now() - at);
+      at = performance.now();
+      const many = await run(fiftyInstant, namespaces, instant, DEFAULT_LIMITS);
+      times[way]!.fifty.push(performance.now() - at);
+      if (!out.ok || !many.ok || many.calls !== 50) throw new Error(`${way}: ${JSON.stringify(many)}`);
+    }
+  }
+  const sandboxRows = Object.keys(ways).map((way) => {
+    const start = summarize(times[way]!.start);
+    const fifty = summarize(times[way]!.fifty);
+    return [
+      way,
+      start.p50.toFixed(2),
+      start.p99.toFixed(2),
+      ((fifty.p50 - start.p50) / 50).toFixed(3),
+      d.p50.toFixed(2),
+    ];
+  });
+  printTable(
+    `Code mode's sandbox alone (ms, ${ROUNDS * 2} interleaved rounds; targets: start < 20, a call's overhead < 1 at p50)`,
+    ['engine on', 'start p50', 'start p99', "a call's overhead p50", 'direct tools/call p50 (above)'],
+    sandboxRows,
   );
 } finally {
   await proxy.close();

@@ -5,7 +5,8 @@
  * the command (resolving, reading and linking each module), on every `serve`
  * and every other command. The login shell module is an entry of its own, so
  * bin/ can start the shell before loading the rest and the command then finds
- * that same module instance. The help bin/ answers first (`<command> --help`)
+ * that same module instance; code mode's worker thread is one too, a file a
+ * Worker can start. The help bin/ answers first (`<command> --help`)
  * is a build of its own (vite.help.config.ts): each command's declaration sits in
  * that command's module, beside the handler and the core it imports, and only a
  * separate, tree-shaken build can keep the one without the other. Node built-ins
@@ -35,6 +36,8 @@ export default defineConfig({
       input: {
         main: 'electron/cli/main.ts',
         loginShell: 'electron/core/platform/env/loginShell.ts',
+        // Code mode's worker thread, found beside the bundle by sandboxPool.ts.
+        sandboxWorker: 'electron/core/frontend/exposure/code/sandboxWorker.ts',
       },
       external: (id) =>
         id.startsWith('node:') ||

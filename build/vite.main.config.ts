@@ -22,18 +22,20 @@ export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
   build: {
-    ssr: 'electron/main.ts',
+    ssr: true,
     outDir: 'dist/desktop',
     emptyOutDir: false,
     target: 'node20',
     sourcemap: true,
     minify: false,
     rollupOptions: {
+      // Code mode's worker thread is an entry of its own: a file beside main.js a Worker can start.
+      input: { main: 'electron/main.ts', sandboxWorker: 'electron/core/frontend/exposure/code/sandboxWorker.ts' },
       external: (id) =>
         id.startsWith('node:') ||
         builtinModules.includes(id) ||
         dependencies.some((name) => id === name || id.startsWith(`${name}/`)),
-      output: { format: 'es', entryFileNames: 'main.js' },
+      output: { format: 'es', entryFileNames: '[name].js' },
     },
   },
 });

@@ -41,7 +41,7 @@ import type { PinChange } from '../catalog/policy/pinStore.js';
 import type { BackendSettings, RuleChange } from '../catalog/policy/policyService.js';
 import type { LoadedTools } from '../frontend/exposure/loadedTools.js';
 import type { FoundSkill, FoundTool } from '../frontend/exposure/toolExposure.js';
-import type { CodeTools } from '../frontend/exposure/code/codeRun.js';
+import type { CodeTools, SuspendedRuns } from '../frontend/exposure/code/codeRun.js';
 import type { UpdateSink } from '../frontend/relay/coalescingSink.js';
 import type { RouteOptions } from '../frontend/routing/router.js';
 import type { CallerIdentity } from '../catalog/policy/callerIdentity.js';
@@ -248,6 +248,8 @@ export interface ExposureService {
   runsCode(client: string): boolean;
   /** Code mode's functions for a client (undefined: it has no `run_code`). */
   codeTools(client: string): CodeTools | undefined;
+  /** Where code mode's runs wait for a 2026-07-28 client's retry (shared by replicas). */
+  readonly suspendedRuns: SuspendedRuns;
   /** The tools each 2026-07-28 profile loaded (that era has no session). */
   readonly profiles: ProfileLoadsService;
   /** A fingerprint of what a profile loaded. */

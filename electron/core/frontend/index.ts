@@ -1,7 +1,8 @@
 /**
  * The client-facing wing's face: the HTTP and stdio endpoints, and the few
  * request-path types and search-mode pieces the host's Try it and catalog
- * views share with the endpoints (and the event retention, for its bench).
+ * views share with the endpoints (and the event retention and code mode's
+ * sandbox, for their benches).
  */
 export { searchTools } from './exposure/metaToolCalls.js';
 export { ALWAYS_LOAD_META } from './exposure/metaTools.js';
@@ -15,6 +16,11 @@ export type { DrainOutcome } from './http/drain.js';
 
 /** Gateway mode's token check alone (for its bench), loaded on demand: laptop runs never load it. */
 export const loadTokenCheck = () => import('./http/gateway/tokenCheck.js');
+/** Code mode's sandbox alone (for its bench): the worker pool and the engine's runner, loaded on demand. */
+export const loadCodeSandbox = async () => ({
+  pool: await import('./exposure/code/sandboxPool.js'),
+  runner: await import('./exposure/code/sandboxRunner.js'),
+});
 export type { FrontendChannel, InputRequestMessage } from './relay/frontendChannel.js';
 export type { ProgressUpdate } from './routing/forwarding.js';
 export type { RouteOptions } from './routing/router.js';

@@ -190,6 +190,12 @@ export function buildRequestPath(context: RequestPathContext): RequestPath {
     // A profile's most-called tools changed (pinMostUsed): sessions whose own list changed are told.
     pinsChanged: () => events.emit('catalogChanged', { tools: true, prompts: false, resources: false }),
   });
+  // Replicas: a code mode run waiting for a 2026-07-28 client's answers may be retried through another replica.
+  if (cluster) {
+    void import('../frontend/exposure/code/redisSuspendedRuns.js').then(({ RedisSuspendedRuns }) =>
+      exposure.shareSuspendedRuns(new RedisSuspendedRuns(cluster)),
+    );
+  }
   const policy = new CorePolicyService({
     access,
     catalog: context.catalog,

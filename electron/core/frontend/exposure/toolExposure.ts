@@ -37,7 +37,13 @@ import type { LoadedTools } from './loadedTools.js';
 import { ProfileLoads } from './profileLoads.js';
 import { ALWAYS_LOAD_META, DESCRIBE_TOOL, META_TOOLS, SEARCH_TOOL } from './metaTools.js';
 import { serverDirectory } from './serverDirectory.js';
-import { RUN_CODE_TOOL, runCodeDefinition, type CodeTools } from './code/codeRun.js';
+import {
+  LocalSuspendedRuns,
+  RUN_CODE_TOOL,
+  runCodeDefinition,
+  type CodeTools,
+  type SuspendedRuns,
+} from './code/codeRun.js';
 import { accessPath, declareFunction, declareTools, type DeclaredTool } from './code/declarations.js';
 
 const META_NAMES: ReadonlySet<string> = new Set([...META_TOOLS.map((tool) => tool.name), RUN_CODE_TOOL]);
@@ -107,8 +113,20 @@ export class ToolExposure {
   readonly profiles = new ProfileLoads();
   /** Calls per catalog name, per profile with `pinMostUsed` (at most MAX_COUNTED_TOOLS each). */
   private readonly callCounts = new Map<string, Map<string, number>>();
+  /** Code mode's runs waiting for a 2026-07-28 client's retry: in memory, or shared by replicas. */
+  private runs: SuspendedRuns = new LocalSuspendedRuns();
 
   constructor(private readonly source: ToolExposureHost) {}
+
+  /** Where code mode's runs wait for their retry. */
+  get suspendedRuns(): SuspendedRuns {
+    return this.runs;
+  }
+
+  /** Replicas: runs wait in Redis, so a retry may land on any replica. */
+  shareSuspendedRuns(store: SuspendedRuns): void {
+    this.runs = store;
+  }
 
   /** The exposure in force for a client. */
   mode(client: string): ExposureInForce {

@@ -182,7 +182,14 @@ export function createFrontendServer(
             ? { inputResponses: frontend.inputResponses, requestState: frontend.requestState }
             : undefined,
       };
-      return runCode(exposure.codeTools(client)!, request.params.arguments, direct, ctx.mcpReq.signal, caller);
+      return runCode(
+        exposure.codeTools(client)!,
+        request.params.arguments,
+        direct,
+        ctx.mcpReq.signal,
+        caller,
+        exposure.suspendedRuns,
+      );
     }
     if (meta === 'describe') return describeTools(exposure, client, request.params.arguments);
     const unwrapped = meta === 'call' ? unwrapCall(request.params) : request.params;

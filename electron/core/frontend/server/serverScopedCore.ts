@@ -129,6 +129,7 @@ function scopedExposure(exposure: ExposureService, view: (client: string) => Ser
     load: () => false,
     runsCode: () => false,
     codeTools: () => undefined,
+    suspendedRuns: exposure.suspendedRuns,
     profiles: exposure.profiles,
     profileFingerprint: (client) => view(client).fingerprint,
     shadowed: () => [],

@@ -2,7 +2,7 @@
  * Code mode's `run_code` tool: its definition (the functions a program may
  * call, declared in its description for a small catalog, found through
  * `search_tools` for a large one), and one run: the program goes to the
- * sandbox (sandboxRunner.ts, loaded on the first run only), each of its tool
+ * sandbox (a worker thread of sandboxPool.ts, loaded on the first run only), each of its tool
  * calls goes back out as a direct tools/call on the frontend's one path
  * (policy, ask, overrides, pins, rate limits, audit naming the run,
  * cancellation), and what the program returns comes back, cut to a bound
@@ -14,10 +14,10 @@
  * stops, run_code answers `input_required` with that call's questions, and
  * the retry runs the program again, each call already made answered from the
  * first attempt's journal (matched by tool and arguments), the waiting call
- * given the client's answers. The journal is kept in memory (at most
- * MAX_SUSPENDED runs, SUSPEND_TTL_MS each), bound to the profile and program.
+ * given the client's answers. The journal is kept (SuspendedRuns: in memory,
+ * or with replicas in Redis) SUSPEND_TTL_MS, bound to the profile and program.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { CallToolRequestParams, CallToolResult, InputRequiredResult, Tool } from '@modelcontextprotocol/server';
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { SandboxLimits, ToolNamespaces } from './sandboxRunner.js';
@@ -104,24 +104,53 @@ export type DirectCall = (
 /** What a call of a suspended run returned (replayed on the retry). */
 type Recorded = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** A run waiting for a 2026-07-28 client's answers. */
-interface Suspended {
+/** A run waiting for a 2026-07-28 client's answers, as kept (JSON: it may go to Redis). */
+export interface SuspendedRun {
   owner: string;
+  /** sha256 of the program: the retry must send the same one. */
   code: string;
   run: string;
   /** Tool and arguments -> what each such call returned, in order. */
-  journal: Map<string, Recorded[]>;
+  journal: [string, Recorded[]][];
   /** The call that asked, and the requestState its answer must carry. */
   pending: string;
   state: string | undefined;
-  expires: number;
 }
 
-/** Runs waiting for answers, by the token in run_code's requestState. */
-const suspended = new Map<string, Suspended>();
-const MAX_SUSPENDED = 256;
-const SUSPEND_TTL_MS = 10 * 60_000;
+/**
+ * Where suspended runs wait for their retry, by the token in run_code's
+ * requestState: this process's memory, or, with replicas, Redis
+ * (redisSuspendedRuns.ts), so the retry may land on any of them.
+ */
+export interface SuspendedRuns {
+  keep(token: string, run: SuspendedRun, ttlMs: number): Promise<void>;
+  /** The run a token names, taken: a state is used once. */
+  take(token: string): Promise<SuspendedRun | undefined>;
+}
+
+/** Suspended runs in memory: at most `max`, each until its TTL. */
+export class LocalSuspendedRuns implements SuspendedRuns {
+  private readonly runs = new Map<string, { run: SuspendedRun; expires: number }>();
+  constructor(private readonly max = 256) {}
+
+  keep(token: string, run: SuspendedRun, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    for (const [key, old] of this.runs) if (old.expires < now || this.runs.size >= this.max) this.runs.delete(key);
+    this.runs.set(token, { run, expires: now + ttlMs });
+    return Promise.resolve();
+  }
+
+  take(token: string): Promise<SuspendedRun | undefined> {
+    const found = this.runs.get(token);
+    this.runs.delete(token);
+    return Promise.resolve(found && found.expires >= Date.now() ? found.run : undefined);
+  }
+}
+
+/** How long a suspended run waits for its retry. */
+export const SUSPEND_TTL_MS = 10 * 60_000;
 const STATE_PREFIX = 'sb-code:';
+const digest = (code: string): string => createHash('sha256').update(code).digest('base64url');
 
 /** Who a run is, for its retry: the profile (and in gateway mode the person), and the client's era. */
 export interface RunCaller {
@@ -131,24 +160,18 @@ export interface RunCaller {
 }
 
 /** The suspended run a retry's requestState names (taken: a state is used once). */
-function resumed(caller: RunCaller, code: string): Suspended | undefined {
+async function resumed(
+  store: SuspendedRuns,
+  caller: RunCaller,
+  code: string,
+): Promise<(SuspendedRun & { calls: Map<string, Recorded[]> }) | undefined> {
   const state = caller.retry?.requestState;
   if (!state?.startsWith(STATE_PREFIX)) return undefined;
-  const found = suspended.get(state);
-  suspended.delete(state);
-  if (!found || found.owner !== caller.owner || found.code !== code || found.expires < Date.now()) {
+  const found = await store.take(state);
+  if (!found || found.owner !== caller.owner || found.code !== digest(code)) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState');
   }
-  return found;
-}
-
-/** Keeps a run for its retry; returns the requestState naming it. */
-function suspend(entry: Suspended): string {
-  const now = Date.now();
-  for (const [key, old] of suspended) if (old.expires < now || suspended.size >= MAX_SUSPENDED) suspended.delete(key);
-  const token = `${STATE_PREFIX}${randomUUID()}`;
-  suspended.set(token, entry);
-  return token;
+  return { ...found, calls: new Map(found.journal) };
 }
 
 /** Runs one `run_code` call; see the file header. */
@@ -158,6 +181,7 @@ export async function runCode(
   direct: DirectCall,
   signal: AbortSignal,
   caller: RunCaller,
+  store: SuspendedRuns,
   limits?: Partial<SandboxLimits>,
 ): Promise<CallToolResult | InputRequiredResult> {
   const code = args?.code;
@@ -170,20 +194,20 @@ export async function runCode(
       `${RUN_CODE_TOOL}: "code" is over ${MAX_PROGRAM_CHARS} characters`,
     );
   }
-  const replay = resumed(caller, code);
+  const replay = await resumed(store, caller, code);
   const run = replay?.run ?? `run-${randomUUID().slice(0, 8)}`;
   const journal = new Map<string, Recorded[]>();
   const record = (key: string, entry: Recorded) => journal.set(key, [...(journal.get(key) ?? []), entry]);
   let asking: { key: string; result: InputRequiredResult } | undefined;
   let answered = false;
   const stopper = new AbortController();
-  const { runProgram, DEFAULT_LIMITS } = await import('./sandboxRunner.js');
-  const outcome = await runProgram(
+  const { runInWorker, DEFAULT_LIMITS } = await import('./sandboxPool.js');
+  const outcome = await runInWorker(
     code,
     tools.namespaces,
     async (name, callArgs, callSignal) => {
       const key = `${name}\u0000${JSON.stringify(callArgs ?? null)}`;
-      const earlier = replay?.journal.get(key)?.shift();
+      const earlier = replay?.calls.get(key)?.shift();
       if (earlier) {
         record(key, earlier);
         if (earlier.ok) return earlier.value;
@@ -215,15 +239,16 @@ export async function runCode(
   );
   if (asking && !signal.aborted) {
     const { result } = asking;
-    const state = suspend({
+    const state = `${STATE_PREFIX}${randomUUID()}`;
+    const kept: SuspendedRun = {
       owner: caller.owner,
-      code,
+      code: digest(code),
       run,
-      journal,
+      journal: [...journal],
       pending: asking.key,
       state: result.requestState,
-      expires: Date.now() + SUSPEND_TTL_MS,
-    });
+    };
+    await store.keep(state, kept, SUSPEND_TTL_MS);
     return { ...result, requestState: state };
   }
   const head = `${run}: ${outcome.calls} tool call${outcome.calls === 1 ? '' : 's'}`;

@@ -11,19 +11,11 @@
  * wait), log bytes and the returned value's size. A limit stops the run with
  * an error naming it and, when the engine gives it, the program's line.
  *
- * The engine is loaded by the first run (import() of this file), never by a
- * client whose profile does not use code mode.
+ * Runs in code mode's worker threads (sandboxWorker.ts, sandboxPool.ts); the
+ * engine is loaded there, never on the proxy's event loop nor for a client
+ * whose profile does not use code mode.
  */
-import {
-  newQuickJSWASMModuleFromVariant,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSSyncVariant,
-} from 'quickjs-emscripten-core';
-import * as releaseSyncModule from '@jitl/quickjs-wasmfile-release-sync';
-
-// The package's types describe its CommonJS face; under ESM the variant is the default export.
-const releaseSync = ((releaseSyncModule as { default?: unknown }).default ?? releaseSyncModule) as QuickJSSyncVariant;
+import type { QuickJSContext, QuickJSHandle, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 
 /** What bounds one run. */
 export interface SandboxLimits {
@@ -84,15 +76,34 @@ export type ToolCaller = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
+/** What a run reports as it goes, for a host that may have to stop it from outside (sandboxPool.ts). */
+export interface RunHooks {
+  /** Each kept line of console output, as it is printed. */
+  log?: (line: string) => void;
+  /**
+   * Written as the engine works: [0] when the current slice of engine work
+   * began (ms since the epoch, 0 between slices), [1] the CPU ms used so far.
+   */
+  meter?: Float64Array;
+}
+
 /** `tools.<namespace>.<fn>` -> the tool name the host is called with. */
 export type ToolNamespaces = Record<string, Record<string, string>>;
 
-type Engine = Awaited<ReturnType<typeof newQuickJSWASMModuleFromVariant>>;
-let engine: Promise<Engine> | undefined;
+let engine: Promise<QuickJSWASMModule> | undefined;
 
-/** The WebAssembly engine, compiled once per process on first use. */
-export function loadEngine(): Promise<Engine> {
-  engine ??= newQuickJSWASMModuleFromVariant(releaseSync);
+/**
+ * The WebAssembly engine, compiled once per thread on first use (imported
+ * here, so the main thread, which only reads this file's limits, never loads it).
+ */
+export function loadEngine(): Promise<QuickJSWASMModule> {
+  engine ??= Promise.all([import('quickjs-emscripten-core'), import('@jitl/quickjs-wasmfile-release-sync')]).then(
+    ([core, variant]) =>
+      // The package's types describe its CommonJS face; under ESM the variant is the default export.
+      core.newQuickJSWASMModuleFromVariant(
+        ((variant as { default?: unknown }).default ?? variant) as QuickJSSyncVariant,
+      ),
+  );
   return engine;
 }
 
@@ -152,7 +163,9 @@ export async function runProgram(
   callTool: ToolCaller,
   limits: SandboxLimits,
   signal?: AbortSignal,
+  hooks: RunHooks = {},
 ): Promise<RunOutcome> {
+  const { meter } = hooks;
   const quickjs = await loadEngine();
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
@@ -195,6 +208,7 @@ export async function runProgram(
   const inEngine = (work: () => { error?: QuickJSHandle } | undefined) => {
     if (stopped || closed) return;
     sliceStart = performance.now();
+    if (meter) meter[0] = performance.timeOrigin + sliceStart;
     let result: { error?: QuickJSHandle } | undefined;
     try {
       result = work();
@@ -205,6 +219,10 @@ export async function runProgram(
       return engineError({ name: 'InternalError', message });
     } finally {
       cpuUsed += performance.now() - sliceStart;
+      if (meter) {
+        meter[1] = cpuUsed;
+        meter[0] = 0;
+      }
     }
     if (result?.error) {
       const error = vm.dump(result.error) as { name?: string; message?: string; stack?: string } | string | null;
@@ -309,7 +327,9 @@ export async function runProgram(
       if (logBytes > limits.maxLogBytes) return undefined;
       const text = `${vm.getString(levelHandle) === 'log' ? '' : `[${vm.getString(levelHandle)}] `}${vm.getString(textHandle)}`;
       logBytes += text.length;
-      stats.logs.push(logBytes > limits.maxLogBytes ? `[logs cut at ${limits.maxLogBytes} bytes]` : text);
+      const line = logBytes > limits.maxLogBytes ? `[logs cut at ${limits.maxLogBytes} bytes]` : text;
+      stats.logs.push(line);
+      hooks.log?.(line);
       return undefined;
     });
     defineFn('__sb_finish', (jsonHandle, undefinedHandle) => {
