@@ -5,6 +5,7 @@
 import { isInputRequiredResult, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogEntry, ContentView, TryResult } from '../../shared/model/views.js';
 import type { Catalog } from '../core/catalog/index.js';
+import type { BackendConfig } from '../core/platform/index.js';
 import { ErrorCode, SwitchboardError } from '../../shared/errors.js';
 import type { Switchboard } from '../core/api/index.js';
 import type { InputRequestMessage, RouteOptions } from '../core/frontend/index.js';
@@ -12,9 +13,18 @@ import { refusalsOf } from '../core/backends/index.js';
 import { clientName, clientOf, policyItems } from './catalogAccess.js';
 import type { TryCall } from './tryCalls.js';
 
-/** Every item of the catalog, grouped by kind, with the origin of each. */
-export function catalogEntries(catalog: Catalog): CatalogEntry[] {
+/**
+ * Every item of the catalog, grouped by kind, with the origin of each; a tool whose server has an
+ * override for it (`backends`: the configs in force) says so.
+ */
+export function catalogEntries(catalog: Catalog, backends: readonly BackendConfig[] = []): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
+  const overrides = new Map(backends.map((backend) => [backend.id, backend.overrides]));
+  const overridden = (backendId: string, via: 'prompt' | 'resource' | undefined, original: string): boolean => {
+    const own = overrides.get(backendId);
+    const section = via === 'prompt' ? own?.promptsAsTools : via === 'resource' ? own?.resourcesAsTools : own?.tools;
+    return section?.[original] !== undefined;
+  };
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   for (const tool of catalog.tools) {
     const origin = catalog.toolIndex.get(tool.name);
@@ -26,6 +36,7 @@ export function catalogEntries(catalog: Catalog): CatalogEntry[] {
       exposed: tool.name,
       original: origin.original,
       ...(origin.via !== undefined ? { via: origin.via } : {}),
+      ...(overridden(origin.backendId, origin.via, origin.original) ? { overridden: true as const } : {}),
       ...(title !== undefined ? { title } : {}),
       ...(tool.description !== undefined ? { description: tool.description } : {}),
       inputSchema: tool.inputSchema as Record<string, unknown>,

@@ -148,7 +148,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     // Names only; Switchboard's own accounts (the client token key) are not the user's secrets.
     'secrets.list': async () =>
       (core.secrets ? await core.secrets.list() : []).filter((name) => !name.startsWith('switchboard:')),
-    'catalog.list': async () => catalogEntries(core.catalog()),
+    'catalog.list': async () => catalogEntries(core.catalog(), core.backends.backendConfigs()),
     'catalog.access': async (params) => catalogAccess(core, params.profile),
     'catalog.search': async (params) => searchAs(core, params.profile, params.query, params.limit),
     'catalog.callTool': async (params, { signal }) =>

@@ -54,6 +54,8 @@ export interface CatalogEntry {
   original: string;
   /** A tool that is the backend's prompt or resource offered as a tool (`original` is its name or URI). */
   via?: 'prompt' | 'resource';
+  /** A tool its server's override changes (name, title, description, annotations or arguments). */
+  overridden?: true;
   title?: string;
   description?: string;
   /** Tools: the input JSON Schema. */

@@ -4,14 +4,19 @@
  * an environment variable is named with how to set it and nothing secret is
  * written, or config.json keeps it in plain text with the warning, as
  * chosen (a server whose variable is not set yet can still be saved, to
- * start once it is). The server's note never says "Kept in the keychain".
+ * start once it is). The server's note never says "Kept in the keychain", and
+ * no secret field promises the keychain: each says where its value goes here.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundleBytes, bundleManifest } from '../helpers/bundles.js';
 import { MEMORY } from '../helpers/harness.js';
 import { chromiumForTests } from './browser.js';
+import { AddServerPage } from './pages/AddServerPage.js';
 import type { AppPage } from './pages/AppPage.js';
+import { ClientsPage } from './pages/ClientsPage.js';
 import { withoutKeychain } from './serveUi.js';
 import { openUiSession, type UiSession } from './uiSession.js';
 
@@ -84,5 +89,27 @@ describe.skipIf(chromium.skip)(`pasted secrets without a keychain${chromium.titl
     expect(note).not.toContain('Kept in the keychain');
     expect(JSON.parse(await config()).mcpServers.plain.env.API_TOKEN).toBe(SECRET);
     await app.screenshots('add-server-secret-in-config');
+  }, 60_000);
+
+  it('every secret field says where its value goes here: no keychain, as the Clients screen warns', async () => {
+    await app.open('Clients');
+    await new ClientsPage(page).keychainWarning.waitFor(SLOW);
+    const path = join(ui.served.dir, 'greeter.mcpb');
+    await writeFile(path, await bundleBytes(bundleManifest('greeter')));
+    await app.open('Add server');
+    const add = new AddServerPage(page);
+    await add.chooseBundle(path);
+    const form = add.bundleForm('Greeter');
+    await form.waitFor(SLOW);
+    await form
+      .getByLabel(/API key — secret, no OS keychain on this machine: you choose where it goes when you add/)
+      .waitFor(SLOW);
+    expect(await page.getByText(/kept in the OS keychain/).count()).toBe(0);
+    // The form's secret switch says the same.
+    const custom = await add.customForm();
+    const secret = add.secretSwitch(await add.addVariable('API_TOKEN'));
+    if (!(await secret.isChecked())) await secret.check();
+    await custom.getByText('secret (no keychain here)').waitFor(SLOW);
+    expect(await page.getByText('secret (keychain)').count()).toBe(0);
   }, 60_000);
 });

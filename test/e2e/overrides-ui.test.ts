@@ -71,6 +71,19 @@ describe.skipIf(chromium.skip)(`The override editor, in Chromium${chromium.title
     const form = await catalog.override('everything__echo');
     const preview = form.getByRole('region', { name: 'What the model sees' });
     await preview.getByText('everything__echo', { exact: true }).waitFor();
+    // The form starts from what the model sees now.
+    expect(await form.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe('echo');
+    const upstream = (await tool('everything__echo'))?.description;
+    expect(await form.getByRole('textbox', { name: 'Description' }).inputValue()).toBe(upstream);
+    // One estimate: the preview's tokens are the Context cost the detail pane shows for the same definition.
+    const cost = (
+      await catalog
+        .detail('everything__echo')
+        .getByRole('row', { name: /^Context cost/ })
+        .innerText()
+    ).match(/~\d+/)?.[0];
+    await expect.poll(async () => preview.getByText(/^~\d+ tokens$/).innerText(), SLOW).toBe(`${cost} tokens`);
+    expect(await catalog.row('everything__echo').getByText('overridden').count()).toBe(0);
 
     await form.getByRole('textbox', { name: /^Name/ }).fill('say');
     await form.getByRole('textbox', { name: 'Description' }).fill('Says the fixed greeting');
@@ -96,6 +109,7 @@ describe.skipIf(chromium.skip)(`The override editor, in Chromium${chromium.title
     const result = await client.callTool({ name: 'everything__say', arguments: {} });
     expect(JSON.stringify(result.content)).toContain('hi');
     await catalog.detail('everything__say').waitFor(SLOW);
+    await catalog.row('everything__say').getByText('overridden', { exact: true }).waitFor(SLOW);
 
     const saved = await catalog.override('everything__say');
     await saved.getByRole('button', { name: 'Remove override' }).click();

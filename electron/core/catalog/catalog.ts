@@ -298,7 +298,8 @@ function namespaceOwner(name: string, input: CatalogInput, options: CatalogOptio
   );
 }
 
-function withOrigin<T extends { _meta?: Record<string, unknown> | undefined }>(item: T, origin: ItemOrigin): T {
+/** `item` as clients receive it: naming its origin in `_meta` (what its token count must include too). */
+export function withOrigin<T extends { _meta?: Record<string, unknown> | undefined }>(item: T, origin: ItemOrigin): T {
   const meta = { backend: origin.backendId, name: origin.original, ...(origin.via ? { via: origin.via } : {}) };
   return { ...item, _meta: { ...item._meta, [ORIGIN_META_KEY]: meta } };
 }

@@ -10,6 +10,7 @@
 import { ErrorCode, SwitchboardError } from '../../../shared/errors.js';
 import type { OverrideView, ToolDefinitionView } from '../../../shared/model/overrides.js';
 import type { BackendCatalog } from '../backends/connection/backendConnection.js';
+import { withOrigin } from '../catalog/catalog.js';
 import { exposedName } from '../catalog/naming.js';
 import { mergeOverrides } from '../catalog/overrides/mergeOverrides.js';
 import {
@@ -59,7 +60,12 @@ export class CoreOverrides {
       this.exposedNameOf(target, source, inherited, level),
     );
     view.preview = definitionView(tool);
-    view.tokens = toolTokens(tool);
+    // Counted as clients receive it (its origin in `_meta`), so it is the Catalog's figure for the same tool.
+    const via =
+      target.section === 'promptsAsTools' ? 'prompt' : target.section === 'resourcesAsTools' ? 'resource' : undefined;
+    view.tokens = toolTokens(
+      withOrigin(tool, { backendId: target.backendId, original: target.original, ...(via ? { via } : {}) }),
+    );
     return view;
   }
 

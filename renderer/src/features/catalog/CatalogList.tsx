@@ -147,6 +147,11 @@ export function CatalogList({
                     {look.label}
                   </Badge>
                 )}
+                {row.entry.overridden && (
+                  <Badge tone="info" title="Its server's override changes what the model sees of it">
+                    overridden
+                  </Badge>
+                )}
                 {got && clientGets(got.state) && !got.listed && got.kind === 'tools' && (
                   <Badge tone="info" title={`Not in ${viewer}'s tools/list: search_tools finds it`}>
                     via search

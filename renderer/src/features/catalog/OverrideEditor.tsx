@@ -15,8 +15,18 @@ import { FieldError, invalidProps } from '../../components/FieldError.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { catalogKey } from '../../store/slices/catalogSlice.js';
+import { approxTokens } from '../clients/ExposureCell.js';
 import { SchemaTable } from './SchemaTable.js';
-import { formOf, HINTS, readOverrideForm, sectionOf, type ArgumentMode, type OverrideForm } from './overrideDraft.js';
+import {
+  baseOf,
+  formOf,
+  HINTS,
+  readOverrideForm,
+  sectionOf,
+  type ArgumentMode,
+  type OverrideBase,
+  type OverrideForm,
+} from './overrideDraft.js';
 
 /** How long typing pauses before the preview is asked for. */
 const PREVIEW_DELAY_MS = 250;
@@ -28,6 +38,8 @@ export function OverrideEditor({ entry, profile, viewer }: { entry: CatalogEntry
   const select = useAppStore((s) => s.selectCatalogEntry);
   const [view, setView] = useState<OverrideView | undefined>();
   const [form, setForm] = useState<OverrideForm | undefined>();
+  /** What the model sees without this level's override: the form starts from it. */
+  const [base, setBase] = useState<OverrideBase>({});
   const { busy, error, run } = useOutcome();
   const asked = useRef(0);
   const ids = useId();
@@ -51,14 +63,19 @@ export function OverrideEditor({ entry, profile, viewer }: { entry: CatalogEntry
       if (!live || !outcome.ok) return;
       setView(outcome.result);
       const names = Object.keys((outcome.result.upstream?.inputSchema?.['properties'] as object | undefined) ?? {});
-      setForm(formOf(outcome.result.override as ToolOverride | undefined, names));
+      const under = baseOf(outcome.result.upstream, outcome.result.inherited);
+      setBase(under);
+      setForm(formOf(outcome.result.override as ToolOverride | undefined, names, under));
     });
     return () => {
       live = false;
     };
   }, [call, target]);
 
-  const read = useMemo(() => (form ? readOverrideForm(form, isTool) : undefined), [form, isTool]);
+  const read = useMemo(
+    () => (form ? readOverrideForm(form, isTool, isTool ? base : {}) : undefined),
+    [form, isTool, base],
+  );
 
   // The preview of the form as it stands, once typing pauses.
   useEffect(() => {
@@ -85,7 +102,9 @@ export function OverrideEditor({ entry, profile, viewer }: { entry: CatalogEntry
     if (!saved.ok) return;
     setView(saved.result);
     const names = Object.keys((saved.result.upstream?.inputSchema?.['properties'] as object | undefined) ?? {});
-    setForm(formOf(saved.result.override as ToolOverride | undefined, names));
+    const under = baseOf(saved.result.upstream, saved.result.inherited);
+    setBase(under);
+    setForm(formOf(saved.result.override as ToolOverride | undefined, names, under));
     // A tool renamed for everyone is listed under its new name: keep it selected.
     const renamed = saved.result.preview?.name;
     if (entry.kind === 'tool' && profile === '*' && renamed && renamed !== entry.exposed)
@@ -218,7 +237,10 @@ export function OverrideEditor({ entry, profile, viewer }: { entry: CatalogEntry
         </fieldset>
       )}
       <section aria-label="What the model sees" className="stack">
-        <h4>What the model sees {view.tokens !== undefined && <span className="chip">~{view.tokens} tokens</span>}</h4>
+        <h4>
+          What the model sees{' '}
+          {view.tokens !== undefined && <span className="chip">{approxTokens(view.tokens)} tokens</span>}
+        </h4>
         {view.preview ? (
           <>
             <div className="mono">{view.preview.name}</div>

@@ -41,8 +41,31 @@ export function sectionOf(entry: CatalogEntry): OverrideSection | undefined {
   return entry.kind === 'resource' ? 'resourcesAsTools' : undefined;
 }
 
-/** The form for a saved override (or none) over the arguments the server's tool takes. */
-export function formOf(override: ToolOverride | undefined, argumentNames: readonly string[]): OverrideForm {
+/** The name, title and description the model sees without this level's override (the form starts from them). */
+export interface OverrideBase {
+  name?: string | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
+}
+
+/** What this level's override is laid over: the server's own override (for a profile) over the server's definition. */
+export function baseOf(upstream: OverrideBase | undefined, inherited: OverrideBase | undefined): OverrideBase {
+  return {
+    name: inherited?.name ?? upstream?.name,
+    title: inherited?.title ?? upstream?.title,
+    description: inherited?.description ?? upstream?.description,
+  };
+}
+
+/**
+ * The form for a saved override (or none) over the arguments the server's tool takes, its text
+ * fields filled with what the model sees now (`base` where this level sets nothing).
+ */
+export function formOf(
+  override: ToolOverride | undefined,
+  argumentNames: readonly string[],
+  base: OverrideBase = {},
+): OverrideForm {
   const hints = Object.fromEntries(
     HINTS.map(({ key }) => {
       const value = override?.annotations?.[key];
@@ -59,23 +82,27 @@ export function formOf(override: ToolOverride | undefined, argumentNames: readon
     }),
   ) as OverrideForm['arguments'];
   return {
-    name: override?.name ?? '',
-    title: override?.title ?? '',
-    description: override?.description ?? '',
+    name: override?.name ?? base.name ?? '',
+    title: override?.title ?? base.title ?? '',
+    description: override?.description ?? base.description ?? '',
     hints,
     arguments: args,
   };
 }
 
-/** The override the form stands for (null: nothing set), or the arguments whose value is not JSON. */
+/**
+ * The override the form stands for (null: nothing set), or the arguments whose value is not JSON.
+ * A text field left as `base` has it (it was prefilled), or emptied, sets nothing.
+ */
 export function readOverrideForm(
   form: OverrideForm,
   isTool: boolean,
+  base: OverrideBase = {},
 ): { override: ToolOverride | null; errors: Record<string, string> } {
   const override: ToolOverride = {};
-  if (form.name.trim()) override.name = form.name.trim();
-  if (form.title.trim()) override.title = form.title.trim();
-  if (form.description.trim()) override.description = form.description;
+  if (form.name.trim() && form.name.trim() !== base.name) override.name = form.name.trim();
+  if (form.title.trim() && form.title.trim() !== base.title) override.title = form.title.trim();
+  if (form.description.trim() && form.description !== base.description) override.description = form.description;
   const errors: Record<string, string> = {};
   if (isTool) {
     const annotations: NonNullable<ToolOverride['annotations']> = {};

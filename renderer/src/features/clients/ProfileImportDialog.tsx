@@ -10,6 +10,7 @@ import type { ProfileImportPreviewView } from '../../../../shared/model/profileF
 import { Dialog } from '../../components/Dialog.js';
 import { ErrorNote } from '../../components/ErrorNote.js';
 import { useAppStore } from '../../store/context.js';
+import { secretDestination, useKeychainAvailable } from '../servers/SecretStorageChoice.js';
 
 const SERVER_STATES: Record<ProfileImportPreviewView['servers'][number]['state'], string> = {
   added: 'added',
@@ -34,6 +35,7 @@ export function profileLine(preview: ProfileImportPreviewView): string {
 /** The import dialog. */
 export function ProfileImportDialog({ onClose }: { onClose: () => void }) {
   const call = useAppStore((s) => s.call);
+  const keychain = useKeychainAvailable();
   const [text, setText] = useState<string | undefined>();
   const [fileName, setFileName] = useState('');
   const [as, setAs] = useState('');
@@ -145,7 +147,9 @@ export function ProfileImportDialog({ onClose }: { onClose: () => void }) {
                         ? ' (in the keychain already: leave empty to keep it)'
                         : input.inline
                           ? ' (written into its launch line)'
-                          : ' (kept in the OS keychain)'}
+                          : keychain
+                            ? ` (${secretDestination(true)})`
+                            : ' (needs the OS keychain, which this machine does not have: the import is refused until it does)'}
                     </span>
                   </span>
                   <input

@@ -38,6 +38,9 @@ export function LogFilters({ item, setItem }: { item: string; setItem: (item: st
   const [clientDraft, setClientDraft] = useState(filter.client ?? '');
   const [personDraft, setPersonDraft] = useState(filter.principal ?? '');
   const [timeWindow, setTimeWindow] = useState('');
+  // People are gateway mode's: the person filter shows once a call names one (or while it is in use).
+  const anyPerson = useAppStore((s) => s.log.data?.some((entry) => entry.principal !== undefined) ?? false);
+  const showPerson = anyPerson || filter.principal !== undefined || personDraft !== '';
   const apply = (next: LogQueryView) => setFilter(next);
   const applyClient = () => {
     const client = clientDraft.trim() || undefined;
@@ -85,16 +88,18 @@ export function LogFilters({ item, setItem }: { item: string; setItem: (item: st
           <option key={p.id} value={p.id} />
         ))}
       </datalist>
-      <input
-        aria-label="Filter by person"
-        placeholder="person (subject or email)"
-        value={personDraft}
-        onChange={(e) => setPersonDraft(e.target.value)}
-        onBlur={applyPerson}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') applyPerson();
-        }}
-      />
+      {showPerson && (
+        <input
+          aria-label="Filter by person"
+          placeholder="person (subject or email)"
+          value={personDraft}
+          onChange={(e) => setPersonDraft(e.target.value)}
+          onBlur={applyPerson}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') applyPerson();
+          }}
+        />
+      )}
       <input
         type="search"
         aria-label="Filter by tool"

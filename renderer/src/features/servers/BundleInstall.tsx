@@ -13,7 +13,12 @@ import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { bundleUpload } from './bundleFile.js';
-import { SecretStorageChoice, secretFieldNote, useSecretStorageChoice } from './SecretStorageChoice.js';
+import {
+  SecretStorageChoice,
+  secretFieldNote,
+  useKeychainAvailable,
+  useSecretStorageChoice,
+} from './SecretStorageChoice.js';
 import { bundlePreview } from './bundlePreview.js';
 import { RunPreview, UnsandboxedChoice } from './RunPreview.js';
 import { ErrorCode } from '../../../../shared/errors.js';
@@ -80,6 +85,7 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
   const { busy, error, run } = useOutcome();
   // No keychain: the core asks where sensitive values go, as for registry entries and pasted snippets.
   const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
+  const keychain = useKeychainAvailable();
   // No sandbox can run here: running it unsandboxed is the user's explicit choice (the refusal says what to install).
   const [unsandboxed, setUnsandboxed] = useState(false);
   const noSandbox = error?.code === ErrorCode.SandboxUnavailable || unsandboxed;
@@ -152,7 +158,7 @@ function BundleForm({ upload, view }: { upload: BundleUpload; view: BundleView }
           <label className="field">
             {field.title}
             {field.required ? ' (required)' : ''}
-            {field.sensitive ? secretFieldNote(askedVariables) : ''}
+            {field.sensitive ? secretFieldNote(keychain, askedVariables) : ''}
             <input
               type={field.sensitive ? 'password' : 'text'}
               placeholder={field.default}

@@ -4,6 +4,7 @@
 import { useId } from 'react';
 import { FieldError, invalidProps } from '../../components/FieldError.js';
 import { renamedRow, type KeyValueRow } from './entryForm.js';
+import { secretDestination, useKeychainAvailable } from './SecretStorageChoice.js';
 
 /**
  * The rows of `rows`; `what` names one row ("Variable", "Header"); `field` picks the secret-name rule;
@@ -23,6 +24,7 @@ export function KeyValueRows({
   errors?: Record<number, string>;
 }) {
   const ids = useId();
+  const keychain = useKeychainAvailable();
   const update = (index: number, patch: Partial<KeyValueRow>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   return (
@@ -53,7 +55,7 @@ export function KeyValueRows({
             onChange={(event) => update(index, { value: event.target.value })}
             {...invalidProps(`${ids}-${index}`, errors[index])}
           />
-          <label className="check small" title="Secret: kept in the OS keychain, not in config.json">
+          <label className="check small" title={`Secret: ${secretDestination(keychain)}`}>
             <input
               type="checkbox"
               role="switch"
@@ -61,7 +63,7 @@ export function KeyValueRows({
               checked={row.secret}
               onChange={(event) => update(index, { secret: event.target.checked, secretChosen: true })}
             />
-            {row.secret ? 'secret (keychain)' : 'plain'}
+            {row.secret ? (keychain ? 'secret (keychain)' : 'secret (no keychain here)') : 'plain'}
           </label>
           <button
             type="button"

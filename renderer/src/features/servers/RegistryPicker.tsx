@@ -17,7 +17,12 @@ import { Badge } from '../../components/HealthBadge.js';
 import { useOutcome } from '../../components/useOutcome.js';
 import { useAppStore } from '../../store/context.js';
 import { AddErrorNote } from './AddErrorNote.js';
-import { SecretStorageChoice, secretFieldNote, useSecretStorageChoice } from './SecretStorageChoice.js';
+import {
+  SecretStorageChoice,
+  secretFieldNote,
+  useKeychainAvailable,
+  useSecretStorageChoice,
+} from './SecretStorageChoice.js';
 import { RunPreview, UnsandboxedChoice } from './RunPreview.js';
 import { ErrorCode } from '../../../../shared/errors.js';
 import type { AddPreviewView } from '../../../../shared/model/sandboxViews.js';
@@ -163,6 +168,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
   const onField = fieldOfError(error) === 'id' || option?.fields.some((field) => field.key === fieldOfError(error));
   // Asked once (no keychain): the choice stays shown while the user retries.
   const { storage, setStorage, askedVariables, asking } = useSecretStorageChoice(error);
+  const keychain = useKeychainAvailable();
   // No sandbox can run here: running it unsandboxed is the user's explicit choice (the refusal says what to install).
   const [unsandboxed, setUnsandboxed] = useState(false);
   const noSandbox = error?.code === ErrorCode.SandboxUnavailable || unsandboxed;
@@ -240,7 +246,7 @@ function RegistryDetail({ entry }: { entry: RegistryEntryView }) {
               <label className="field">
                 {field.name}
                 {field.required ? ' (required)' : ''}
-                {field.secret ? secretFieldNote(askedVariables) : ''}
+                {field.secret ? secretFieldNote(keychain, askedVariables) : ''}
                 {field.choices ? (
                   <select
                     value={values[field.key] ?? field.default ?? ''}

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import type { ErrorData } from '../../../../shared/errors.js';
+import { useAppStore } from '../../store/context.js';
 
 /** Where secret values go without a keychain. */
 export type SecretStorage = 'reference' | 'config';
@@ -37,11 +38,30 @@ export function useSecretStorageChoice(error: ErrorData | undefined) {
 }
 
 /**
- * What a secret field's label adds: the keychain it goes to, or just "secret"
- * once the user is asked where it goes (there is no keychain to promise).
+ * Whether this machine has an OS keychain, as the core said (the Clients
+ * screen's warning says the same); unknown until the core's info arrives.
  */
-export function secretFieldNote(askedVariables: SecretVariable[] | undefined): string {
-  return askedVariables ? ' — secret' : ' — kept in the OS keychain';
+export function useKeychainAvailable(): boolean {
+  return useAppStore((s) => s.info.data?.keychain.available ?? true);
+}
+
+/**
+ * Where a secret typed here goes on this machine, the same words on every
+ * secret field: the keychain where there is one; without one, that the user
+ * chooses (an environment variable or config.json) when adding, or below once
+ * asked.
+ */
+export function secretDestination(keychain: boolean, asked = false): string {
+  if (keychain) return 'kept in the OS keychain';
+  return asked
+    ? 'no OS keychain on this machine: goes where you choose below'
+    : 'no OS keychain on this machine: you choose where it goes when you add';
+}
+
+/** What a secret field's label adds: where its value goes (once asked, the core has said there is no keychain). */
+export function secretFieldNote(keychain: boolean, askedVariables: SecretVariable[] | undefined): string {
+  if (askedVariables) return ` — secret, ${secretDestination(false, true)}`;
+  return keychain ? ` — ${secretDestination(true)}` : ` — secret, ${secretDestination(false)}`;
 }
 
 /** The two choices, as radio buttons. */

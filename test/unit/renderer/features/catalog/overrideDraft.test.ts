@@ -1,6 +1,11 @@
 /** The override editor's form read back into the override it stands for, and filled from a saved one. */
 import { describe, expect, it } from 'vitest';
-import { formOf, readOverrideForm, sectionOf } from '../../../../../renderer/src/features/catalog/overrideDraft.js';
+import {
+  baseOf,
+  formOf,
+  readOverrideForm,
+  sectionOf,
+} from '../../../../../renderer/src/features/catalog/overrideDraft.js';
 
 describe('override form', () => {
   const saved = {
@@ -31,6 +36,20 @@ describe('override form', () => {
   it('keeps only name, title and description for a prompt or resource offered as a tool', () => {
     const form = { ...formOf(saved, ['path']), title: 'T' };
     expect(readOverrideForm(form, false)).toEqual({ override: { name: 'read_note', title: 'T' }, errors: {} });
+  });
+
+  it('starts from what the model sees now, and sets only what the user changed', () => {
+    const upstream = { name: 'read', title: 'Read', description: 'Reads a note.' };
+    const base = baseOf(upstream, { description: 'Reads one note from the vault.' });
+    const form = formOf(undefined, ['path'], base);
+    expect([form.name, form.title, form.description]).toEqual(['read', 'Read', 'Reads one note from the vault.']);
+    expect(readOverrideForm(form, true, base)).toEqual({ override: null, errors: {} });
+    const edited = { ...form, description: 'Reads one note from the vault, by path.' };
+    expect(readOverrideForm(edited, true, base).override).toEqual({
+      description: 'Reads one note from the vault, by path.',
+    });
+    // A saved override's own values win over what it is laid over.
+    expect(formOf({ name: 'read_note' }, [], base).name).toBe('read_note');
   });
 
   it('finds where an entry’s override lives', () => {

@@ -39,6 +39,16 @@ const ENTRIES: LogEntryView[] = [
 describe('Request log screen', () => {
   afterEach(cleanup);
 
+  it("offers the person filter only once a call names a person (gateway mode's)", async () => {
+    await renderWithStore(<RequestLogScreen />, (client) => client.handle('log.query', () => ENTRIES));
+    await screen.findByRole('button', { name: /^Details of create_issue/ });
+    expect(screen.queryByLabelText('Filter by person')).toBeNull();
+    cleanup();
+    const withPerson = [{ ...ENTRIES[0]!, principal: { subject: 'u1', email: 'bob@example.com' } }];
+    await renderWithStore(<RequestLogScreen />, (client) => client.handle('log.query', () => withPerson));
+    await screen.findByLabelText('Filter by person');
+  });
+
   it('filters by tool and shows a call in full', async () => {
     const user = userEvent.setup();
     await renderWithStore(<RequestLogScreen />, (client) => client.handle('log.query', () => ENTRIES));

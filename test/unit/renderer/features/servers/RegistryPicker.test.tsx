@@ -123,10 +123,10 @@ it('without a keychain, asks where the secret goes, naming the variable, and sen
   expect(variable.parentElement!.textContent).toContain('export TOKEN=…');
   expect(screen.getByRole('radio', { name: /config\.json/ }).parentElement!.textContent).toContain('plain text');
   expect(choice).toBeTruthy();
-  // Asked where the secret goes, the field no longer promises the keychain (as the bundle form says it).
+  // Asked where the secret goes, the field no longer promises the keychain: it says where the value goes.
   const label = screen.getByLabelText(/TOKEN \(required\)/).closest('label')!.textContent;
-  expect(label).toContain('TOKEN (required) — secret');
-  expect(label).not.toContain('keychain');
+  expect(label).toContain('TOKEN (required) — secret, no OS keychain on this machine: goes where you choose below');
+  expect(label).not.toContain('kept in the OS keychain');
   // Nothing chosen yet: Add waits for the choice.
   expect((screen.getByRole('button', { name: 'Add' }) as HTMLButtonElement).disabled).toBe(true);
   await user.click(variable);
