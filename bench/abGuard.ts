@@ -10,7 +10,7 @@
 //     [--slow-change-ms N]   (the guard's own test: the change's serve answers N ms later, it must fail)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,7 +64,16 @@ function run(command: string, args: string[], cwd: string, stdout?: NodeJS.Writa
 /** The base commit's checkout with its CLI built: exported once per commit into the temp directory, then reused. */
 async function prepareBase(commit: string): Promise<string> {
   const dir = join(tmpdir(), `switchboard-ab-base-${commit}`);
-  if (existsSync(join(dir, 'dist/cli/main.js'))) return dir;
+  const modules = await realpath(join(ROOT, 'node_modules'));
+  if (existsSync(join(dir, 'dist/cli/main.js'))) {
+    // Made by another checkout (its node_modules since gone or different): linked to this one's.
+    const linked = join(dir, 'node_modules');
+    if ((await readlink(linked).catch(() => undefined)) !== modules) {
+      await rm(linked, { force: true });
+      await symlink(modules, linked);
+    }
+    return dir;
+  }
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const tar = spawn('tar', ['-x', '-C', dir], { stdio: ['pipe', 'ignore', 'inherit'] });
@@ -73,7 +82,7 @@ async function prepareBase(commit: string): Promise<string> {
   );
   await run('git', ['archive', '--format=tar', commit], ROOT, tar.stdin!);
   await untarred;
-  await symlink(await realpath(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+  await symlink(modules, join(dir, 'node_modules'));
   // Only what `serve` runs: the CLI bundle (build/vite.cli.config.ts) and, where the commit has it, the help
   // entry bin/ loads first (build/vite.help.config.ts); not the desktop app or the UI.
   const vite = join(dir, 'node_modules/vite/bin/vite.js');
