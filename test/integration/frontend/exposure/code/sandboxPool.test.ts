@@ -4,10 +4,12 @@
  * limits this side keeps stop a program whatever it is doing: a cancel or
  * the wall time ends a program that computes without pause (which the event
  * loop could not do while the engine ran on it), with its logs so far, and
- * the next run gets a working sandbox.
+ * the next run gets a working sandbox. An integration test: each worker
+ * thread loads the engine (and, from source, tsx) on its own, seconds of CPU
+ * the unit tier's budget does not have.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, runInWorker } from '../../../../../../electron/core/frontend/exposure/code/sandboxPool.js';
+import { DEFAULT_LIMITS, runInWorker } from '../../../../../electron/core/frontend/exposure/code/sandboxPool.js';
 
 const NAMES = { gh: { add: 'gh__add', fail: 'gh__fail' } };
 const host = async (name: string, args: Record<string, unknown> | undefined) => {
