@@ -53,8 +53,9 @@ export async function learnByRefusals(request: LearnRequest): Promise<LearnResul
     let transport: GroupStdioTransport | undefined;
     let driven: LearnDriven | undefined;
     let failure: unknown;
+    // No sandbox here, or its packages could not be fetched: said as it is (a SwitchboardError), not learned from.
+    const line = await sandboxedLaunch(launch, setting, context, (violation) => watch.violation(violation));
     try {
-      const line = await sandboxedLaunch(launch, setting, context, (violation) => watch.violation(violation));
       if (line.policy) await watch.openProxy(line.policy);
       watch.launched(line.view, line.policy, line.release);
       transport = new GroupStdioTransport({

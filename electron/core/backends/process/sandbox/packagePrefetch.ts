@@ -238,10 +238,11 @@ async function prefetchForBunx(
     const pinned = [...args];
     for (const [index, at] of (runner.at ?? []).entries()) {
       const name = packageName(runner.packages[index]!);
-      const manifest = JSON.parse(await readFile(join(scratch, 'node_modules', name, 'package.json'), 'utf8')) as {
-        version?: unknown;
-      };
-      if (typeof manifest.version === 'string') pinned[at] = `${name}@${manifest.version}`;
+      // A spec that is no registry name (a git URL, a tarball) has no folder by that name: its line stays as it is.
+      const manifest = await readFile(join(scratch, 'node_modules', name, 'package.json'), 'utf8')
+        .then((text) => JSON.parse(text) as { version?: unknown })
+        .catch(() => undefined);
+      if (typeof manifest?.version === 'string') pinned[at] = `${name}@${manifest.version}`;
     }
     return { env: { BUN_INSTALL_CACHE_DIR: cache(options.insideHome) }, args: pinned };
   } finally {
