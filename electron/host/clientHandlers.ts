@@ -25,6 +25,7 @@ import {
   type Launcher,
 } from '../core/install/index.js';
 import { defaultConfigPath, type SecretStore } from '../core/platform/index.js';
+import type { Switchboard } from '../core/api/index.js';
 
 type ClientMethods =
   | 'clients.list'
@@ -49,6 +50,28 @@ export interface ClientHandlerDeps {
   owner?: ProfileOwner | undefined;
   /** Why one of our installed skills no longer offered is kept (held for review, its server down): skillsSyncStart.ts. */
   keepSkill?: (skill: { name: string; uri: string }) => string | undefined;
+}
+
+/**
+ * The client handlers' deps from a running core: its secrets and environment, and one owner of profiles
+ * and tokens (the core's own store and tokens, never a second set in this process). The contract's
+ * handlers and the skills sync both take them from here.
+ */
+export function coreClientDeps(
+  core: Switchboard,
+  own: Pick<ClientHandlerDeps, 'configPath' | 'endpointUrl' | 'launcher'>,
+): ClientHandlerDeps {
+  return {
+    configPath: own.configPath,
+    endpointUrl: own.endpointUrl,
+    launcher: own.launcher,
+    secrets: core.secrets,
+    environment: core.deps.environment,
+    owner:
+      core.configStore && core.clientTokens
+        ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
+        : undefined,
+  };
 }
 
 /** Placeholder that replaces a client token in a snippet. */

@@ -19,7 +19,7 @@ import { backendHandlers } from './backendHandlers.js';
 import { catalogAccess, searchAs } from './catalogAccess.js';
 import { rawEntries } from './backendViews.js';
 import { catalogEntries, tryPrompt, tryRead, tryTool } from './catalogViews.js';
-import { clientHandlers } from './clientHandlers.js';
+import { clientHandlers, coreClientDeps } from './clientHandlers.js';
 import { keepReason } from './skillsSyncStart.js';
 import { configHandlers } from './configHandlers.js';
 import { policyHandlers } from './policyHandlers.js';
@@ -177,19 +177,7 @@ export function createCoreHandlers(core: Switchboard, deps: HostDeps): CoreHandl
     ...configHandlers(core.configStore),
     ...afterEnvironment(
       ready,
-      clientHandlers({
-        configPath: deps.configPath,
-        endpointUrl: deps.endpointUrl,
-        launcher: deps.launcher,
-        secrets: core.secrets,
-        environment: core.deps.environment,
-        // One owner: the core's own store and tokens, never a second set in this process.
-        owner:
-          core.configStore && core.clientTokens
-            ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
-            : undefined,
-        keepSkill: (skill) => keepReason(core, skill),
-      }),
+      clientHandlers({ ...coreClientDeps(core, deps), keepSkill: (skill) => keepReason(core, skill) }),
     ),
     ...afterEnvironment(ready, registryHandlers(registryDeps)),
     ...afterEnvironment(ready, bundleHandlers(registryDeps)),

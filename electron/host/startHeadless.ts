@@ -53,6 +53,7 @@ import { TryCalls } from './tryCalls.js';
 import { meHandlers } from './meHandlers.js';
 import { defaultUiDir } from './uiFiles.js';
 import { metricsSource } from './metricsSource.js';
+import { coreClientDeps } from './clientHandlers.js';
 import { startSkillsSync } from './skillsSyncStart.js';
 
 /** What building the core takes. */
@@ -405,17 +406,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   // Skills installed into clients' folders follow the catalog (reviewed changes only); nothing runs without an install.
   const stopSkillsSync = startSkillsSync(
     core,
-    {
-      configPath: stack.configPath,
-      endpointUrl: () => endpoint.url,
-      launcher: options.launcher,
-      secrets: core.secrets,
-      environment: core.deps.environment,
-      owner:
-        core.configStore && core.clientTokens
-          ? { store: core.configStore, tokens: core.clientTokens, access: core.policy }
-          : undefined,
-    },
+    coreClientDeps(core, { configPath: stack.configPath, endpointUrl: () => endpoint.url, launcher: options.launcher }),
     stack.logger,
   );
   // How `connect` finds this instance; removed on a clean exit (a crash leaves it, which readers detect).
