@@ -205,14 +205,21 @@ export async function prefetchForOffline(
   if (runner.runner === 'bunx') return prefetchForBunx(runner, args, options);
   const fetchFolders = pnpmFolders(options.privateHome);
   await mkdir(fetchFolders['npm_config_store_dir']!, { recursive: true, mode: 0o700 });
+  const add = ['add', '--ignore-scripts', '--prefer-offline', ...runner.packages];
+  await inScratch((scratch) =>
+    runFetcher(beside('pnpm', options), add, runner.packages, options, fetchFolders, scratch),
+  );
+  return { env: { ...pnpmFolders(options.insideHome), npm_config_offline: 'true', pnpm_config_offline: 'true' } };
+}
+
+/** Runs `work` in a scratch folder of its own, removed afterwards (what a fetch keeps is its cache). */
+async function inScratch<T>(work: (scratch: string) => Promise<T>): Promise<T> {
   const scratch = await mkdtemp(join(tmpdir(), 'switchboard-prefetch-'));
   try {
-    const add = ['add', '--ignore-scripts', '--prefer-offline', ...runner.packages];
-    await runFetcher(beside('pnpm', options), add, runner.packages, options, fetchFolders, scratch);
+    return await work(scratch);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  return { env: { ...pnpmFolders(options.insideHome), npm_config_offline: 'true', pnpm_config_offline: 'true' } };
 }
 
 /** bunx: its packages into the private home's bun cache, and its line naming the versions fetched. */
@@ -223,8 +230,7 @@ async function prefetchForBunx(
 ): Promise<OfflineLaunch> {
   const cache = (home: string) => join(home, '.bun', 'install', 'cache');
   await mkdir(cache(options.privateHome), { recursive: true, mode: 0o700 });
-  const scratch = await mkdtemp(join(tmpdir(), 'switchboard-prefetch-'));
-  try {
+  return inScratch(async (scratch) => {
     await writeFile(join(scratch, 'package.json'), '{}\n');
     const add = ['add', '--ignore-scripts', ...runner.packages];
     await runFetcher(
@@ -245,9 +251,7 @@ async function prefetchForBunx(
       if (typeof manifest?.version === 'string') pinned[at] = `${name}@${manifest.version}`;
     }
     return { env: { BUN_INSTALL_CACHE_DIR: cache(options.insideHome) }, args: pinned };
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
@@ -262,18 +266,15 @@ export async function prefetchPackages(
   options: PrefetchOptions & { cacheDir: string },
 ): Promise<void> {
   await mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
-  const scratch = await mkdtemp(join(tmpdir(), 'switchboard-prefetch-'));
   const common = ['--prefer-offline', '--no-audit', '--no-fund', '--cache', options.cacheDir];
-  try {
+  const npm = beside('npm', options);
+  await inScratch(async (scratch) => {
     // The whole tree, unpacked in a scratch folder and dropped: what stays is the cache.
     const install = ['install', '--ignore-scripts', '--no-save', '--no-package-lock', '--prefix', scratch];
-    const npm = beside('npm', options);
     await runFetcher(npm, [...install, ...common, ...specs], specs, options);
-    // npx resolves the packages it runs with the registry's abbreviated documents, which install does not keep.
-    await runFetcher(npm, ['cache', 'add', ...common, ...specs], specs, options);
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  });
+  // npx resolves the packages it runs with the registry's abbreviated documents, which install does not keep.
+  await runFetcher(npm, ['cache', 'add', ...common, ...specs], specs, options);
 }
 
 /** One command of a prefetch; rejects with `connect_failed` naming the packages and the fetcher's last line. */
